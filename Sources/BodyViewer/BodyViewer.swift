@@ -1,0 +1,1 @@
+// BodyViewer module.

@@ -1,0 +1,1 @@
+// ExplorerApp module.

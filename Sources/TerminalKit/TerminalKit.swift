@@ -1,0 +1,1 @@
+// TerminalKit module.
