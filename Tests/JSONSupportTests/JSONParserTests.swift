@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import JSONSupport
+
+@Suite struct JSONParserTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try JSONValue.parse(#"{"a": [1, -2.5e3, true, false, null], "b": "x\ny\u00e9\ud83d\ude00", "c": {}}"#)
+        #expect(value["a"] == [1, .number("-2.5e3"), true, false, nil])
+        #expect(value["b"]?.stringValue == "x\nyé😀")
+        #expect(value["c"] == .object(JSONObject()))
+    }
+
+    @Test func keepsKeyOrderAndNumberLiterals() throws {
+        let value = try JSONValue.parse(#"{"z": 1, "a": 12345678901234567890, "m": 1.50}"#)
+        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        #expect(object.keys == ["z", "a", "m"])
+        #expect(value.compactText == #"{"z":1,"a":12345678901234567890,"m":1.50}"#)
+    }
+
+    @Test func reportsLineAndColumnOfAnError() {
+        #expect(throws: JSONParseError(reason: "expected ',' or '}' in the object", line: 3, column: 3, offset: 13)) {
+            try JSONValue.parse("{\n\"a\": 1\n  \"b\": 2}")
+        }
+    }
+
+    @Test(arguments: ["", "{", "[1,]", "tru", "\"abc", "01", "1.", "{\"a\" 1}", "[1] x", "\"\\q\""])
+    func rejectsInvalidText(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+    }
+
+    @Test func rejectsNestingBeyondTheLimitWithoutCrashing() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
+    }
+
+    @Test func skipsAByteOrderMark() throws {
+        #expect(try JSONValue.parse(Data([0xEF, 0xBB, 0xBF]) + Data("[1]".utf8)) == [1])
+    }
+
+    @Test func prettyPrintsWithIndentation() throws {
+        let value: JSONValue = ["name": "Rex", "tags": ["a"], "empty": [], "o": [:]]
+        #expect(value.prettyText() == """
+            {
+              "name": "Rex",
+              "tags": [
+                "a"
+              ],
+              "empty": [],
+              "o": {}
+            }
+            """)
+    }
+
+    @Test func escapesControlCharactersWhenPrinting() {
+        #expect(JSONValue.string("a\"b\\c\u{01}").compactText == #""a\"b\\c\u0001""#)
+    }
+
+    @Test func roundTripsThroughCodable() throws {
+        let value: JSONValue = ["a": [1, 2.5, "x", nil, true]]
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
+    }
+}
