@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// Every benchmark suite, one subcommand each (one file per suite: `<Suite>Benchmark.swift`).
+enum BenchmarkSuites {
+    static let all: [any ParsableCommand.Type] = [
+    ]
+}

@@ -1,1 +1,0 @@
-print("benchmarks: nothing yet")
