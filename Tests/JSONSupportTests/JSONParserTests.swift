@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func reportsLineAndColumnOfAnError() {
-        #expect(throws: JSONParseError(reason: "expected ',' or '}' in the object", line: 3, column: 3, offset: 13)) {
+        #expect(throws: JSONParseError(reason: "expected ',' or '}' in the object", line: 3, column: 3, offset: 11)) {
             try JSONValue.parse("{\n\"a\": 1\n  \"b\": 2}")
         }
     }

@@ -1,0 +1,176 @@
+import Foundation
+
+extension Dispatcher {
+    /// Attempts, then the error-handler chain (resuming once at most), then the result handlers.
+    func run(
+        _ original: Request, endpoint: Endpoint, target: T, behavior: StubBehavior, started: Duration,
+        environment: Environment
+    ) async -> Exchange {
+        var trace = TraceRecorder(clock: clock, started: started)
+        var attempts = 0
+        var resumed = false
+        while true {
+            let (result, sent) = await attempt(original, endpoint: endpoint, target: target, behavior: behavior, attempts: &attempts, trace: &trace)
+            var final = result
+            var resume = false
+            if case .failure(let error) = result, error.kind != .cancelled, !Task.isCancelled {
+                switch await resolve(error, request: sent) {
+                case nil:
+                    break
+                case (let name, .resume(let note))?:
+                    if resumed {
+                        trace.record(.resumeRefused(by: name))
+                    } else {
+                        trace.record(.resumed(by: name, note: note))
+                        resumed = true
+                        resume = true
+                    }
+                case (let name, .recovered(let response, let note))?:
+                    trace.record(.handled(by: name, note: note))
+                    final = .success(response)
+                case (let name, .failed(let rewritten, let note))?:
+                    trace.record(.handled(by: name, note: note))
+                    final = .failure(rewritten)
+                }
+            }
+            if resume { continue }
+            if case .failure(let error) = final, error.kind == .cancelled { trace.record(.cancelled) }
+            return await finish(
+                Exchange(
+                    request: sent, result: final, trace: trace.events, environmentName: environment.name,
+                    environmentType: environment.type, stubBehavior: behavior, attempts: attempts, notes: []))
+        }
+    }
+
+    /// The inline handler first; when it passes, the chain in order. Returns who resolved it.
+    private func resolve(_ error: DispatchError, request: Request) async -> (String, ErrorResolution)? {
+        if let inline = request.options.errorHandler, let resolution = await inline(error, request) {
+            return ("inline handler", resolution)
+        }
+        for handler in errorHandlers {
+            if let resolution = await handler.handle(error, request: request) { return (handler.name, resolution) }
+        }
+        return nil
+    }
+
+    /// Runs the result handlers and records what they did.
+    func finish(_ exchange: Exchange) async -> Exchange {
+        guard !resultHandlers.isEmpty else { return exchange }
+        var exchange = exchange
+        for handler in resultHandlers {
+            let notes = await handler.handle(exchange)
+            exchange.notes += notes
+            let at = exchange.trace.last?.at ?? .zero
+            exchange.trace += notes.map { TraceEvent(at: at, kind: .resultHandler(note: $0)) }
+        }
+        return exchange
+    }
+
+    /// Attempts until success, a final failure, or the retry limit. Every `willSend` is followed by
+    /// exactly one `didReceive`, whatever happens in between.
+    private func attempt(
+        _ original: Request, endpoint: Endpoint, target: T, behavior: StubBehavior, attempts: inout Int,
+        trace: inout TraceRecorder
+    ) async -> (Result<Response, DispatchError>, Request) {
+        var number = 1
+        while true {
+            attempts += 1
+            var request = original
+            request.attempt = attempts
+            do {
+                request = try await interceptor.adapt(request)
+            } catch {
+                return (.failure(error), request)
+            }
+            for plugin in plugins { request = plugin.prepare(request, target: target) }
+            for plugin in plugins { plugin.willSend(request, target: target) }
+            trace.record(.sent(attempt: attempts, stubbed: behavior.isStubbed))
+
+            let result = await perform(request, endpoint: endpoint, behavior: behavior)
+
+            switch result {
+            case .success(let response): trace.record(.received(status: response.status, error: nil))
+            case .failure(let error):
+                trace.record(.received(status: error.status, error: error.status == nil ? error.kind : nil))
+                trace.record(.errorMapped(kind: error.kind, source: error.source))
+            }
+            for plugin in plugins { plugin.didReceive(result, request: request, target: target) }
+            var processed = result
+            for plugin in plugins { processed = plugin.process(processed, request: request, target: target) }
+
+            guard case .failure(let error) = processed, error.kind != .cancelled, !Task.isCancelled else {
+                return (processed, request)
+            }
+            guard case .retry(let delay) = await interceptor.retry(request, dueTo: error, attempt: number) else {
+                return (processed, request)
+            }
+            trace.record(.retryScheduled(attempt: number, after: delay))
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return (.failure(DispatchError.cancelled), request)
+            }
+            number += 1
+        }
+    }
+
+    /// One attempt: the stub or the transport, then the error filter.
+    private func perform(_ request: Request, endpoint: Endpoint, behavior: StubBehavior) async -> Result<Response, DispatchError> {
+        if Task.isCancelled { return .failure(.cancelled) }
+        let sendStart = clock.now()
+        let response: Response
+        switch behavior {
+        case .never:
+            guard let transport else {
+                return .failure(.invalidRequest("Live mode needs a transport; this dispatcher has only stubs."))
+            }
+            do {
+                response = try await transport.send(request)
+            } catch {
+                return .failure(errorFilter.error(for: error))
+            }
+        case .immediate, .delayed:
+            if case .delayed(let delay) = behavior {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return .failure(.cancelled)
+                }
+            }
+            guard let sample = endpoint.sample(named: request.options.example) else {
+                let names = endpoint.examples.map(\.name).joined(separator: ", ")
+                return .failure(.invalidRequest(
+                    "\(request.identifier) has no example named '\(request.options.example ?? "")'"
+                        + (names.isEmpty ? "." : "; it has \(names).")))
+            }
+            let elapsed = Timing(firstByte: clock.now() - sendStart, total: clock.now() - sendStart)
+            let source = ResponseSource.stub(example: request.options.example)
+            switch sample {
+            case .status(let status, let body):
+                response = Response(status: status, body: body, url: request.url, source: source, timing: elapsed)
+            case .response(let status, let headers, let body):
+                response = Response(status: status, headers: headers, body: body, url: request.url, source: source, timing: elapsed)
+            case .networkError(let failure):
+                return .failure(errorFilter.error(for: failure))
+            }
+        }
+        if let error = errorFilter.error(for: response, request: request) { return .failure(error) }
+        return .success(response)
+    }
+}
+
+/// Collects trace events with their time since the request started.
+struct TraceRecorder {
+    let clock: DispatchClock
+    let started: Duration
+    private(set) var events: [TraceEvent] = []
+
+    init(clock: DispatchClock, started: Duration) {
+        self.clock = clock
+        self.started = started
+    }
+
+    mutating func record(_ kind: TraceEvent.Kind) {
+        events.append(TraceEvent(at: clock.now() - started, kind: kind))
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// Where and how requests are sent: one of a service's deployments (dev, staging, prod …).
+public struct Environment: Sendable, Hashable {
+    /// Short name, unique within a service (`local`, `staging`, `production`).
+    public var name: String
+    /// What kind of deployment this is; production is shown with care.
+    public var type: EnvironmentType
+    /// The URL that endpoint paths are appended to.
+    public var baseURL: URL
+    /// Headers sent with every endpoint (lowest precedence).
+    public var headers: Headers
+    /// Headers for named groups of endpoints, applied over the common headers.
+    public var groupHeaders: [String: Headers]
+    /// Values for `{{name}}` placeholders in endpoint paths.
+    public var variables: [String: String]
+    /// How the live transport uses its HTTP cache.
+    public var cachePolicy: CachePolicy
+    /// How stub mode answers in this environment (`never` means stub mode is off by default).
+    public var fixtures: StubBehavior
+    /// TLS verification, custom CA, client certificate and public-key pins.
+    public var trust: ServerTrust
+    /// Connect, read and total timeouts.
+    public var timeouts: Timeouts
+    /// How failed requests are retried; nil for no retries.
+    public var retry: RetryPolicy?
+    /// Whether and how far redirects are followed.
+    public var redirects: RedirectPolicy
+    /// Largest response body accepted, in bytes.
+    public var maximumBodySize: Int
+
+    /// Makes an environment; everything but the name and base URL has a sensible default.
+    public init(
+        name: String,
+        type: EnvironmentType = .development,
+        baseURL: URL,
+        headers: Headers = Headers(),
+        groupHeaders: [String: Headers] = [:],
+        variables: [String: String] = [:],
+        cachePolicy: CachePolicy = .useProtocol,
+        fixtures: StubBehavior = .immediate,
+        trust: ServerTrust = ServerTrust(),
+        timeouts: Timeouts = .standard,
+        retry: RetryPolicy? = nil,
+        redirects: RedirectPolicy = RedirectPolicy(),
+        maximumBodySize: Int = Environment.defaultMaximumBodySize
+    ) {
+        self.name = name
+        self.type = type
+        self.baseURL = baseURL
+        self.headers = headers
+        self.groupHeaders = groupHeaders
+        self.variables = variables
+        self.cachePolicy = cachePolicy
+        self.fixtures = fixtures
+        self.trust = trust
+        self.timeouts = timeouts
+        self.retry = retry
+        self.redirects = redirects
+        self.maximumBodySize = maximumBodySize
+    }
+
+    /// 256 MiB.
+    public static let defaultMaximumBodySize = 256 * 1024 * 1024
+}
+
+/// The kind of deployment an environment is.
+public enum EnvironmentType: Sendable, Hashable, CustomStringConvertible {
+    case development
+    case staging
+    case production
+    /// Any other label (`qa`, `sandbox` …).
+    case custom(String)
+
+    /// Reads a label: the three known words, else a custom label.
+    public init(label: String) {
+        switch label.lowercased() {
+        case "development", "dev": self = .development
+        case "staging", "stage": self = .staging
+        case "production", "prod": self = .production
+        default: self = .custom(label)
+        }
+    }
+
+    /// The label as written in catalogs.
+    public var label: String {
+        switch self {
+        case .development: "development"
+        case .staging: "staging"
+        case .production: "production"
+        case .custom(let label): label
+        }
+    }
+
+    /// Whether requests here touch production.
+    public var isProduction: Bool { self == .production }
+
+    public var description: String { label }
+}
+
+/// How the live transport's HTTP cache is used (the names of URLRequest.CachePolicy).
+public enum CachePolicy: String, Sendable, Hashable, CaseIterable {
+    /// Follow the server's `Cache-Control`, `ETag` and `Last-Modified` (RFC 9111).
+    case useProtocol
+    /// Always load from the network; the cache is neither read nor written.
+    case reloadIgnoringCache
+    /// Use a cached response however old; load only on a miss.
+    case returnCacheElseLoad
+    /// Use a cached response however old; never load (offline): a miss is an error.
+    case returnCacheDontLoad
+}
+
+/// Connect, read and total deadlines. nil means no limit of that kind.
+public struct Timeouts: Sendable, Hashable {
+    /// Time allowed to open the connection (TCP and TLS).
+    public var connect: Duration?
+    /// Time allowed between bytes once connected.
+    public var read: Duration?
+    /// Time allowed for the whole request, redirects included.
+    public var total: Duration?
+
+    /// Makes timeouts.
+    public init(connect: Duration? = nil, read: Duration? = nil, total: Duration? = nil) {
+        self.connect = connect
+        self.read = read
+        self.total = total
+    }
+
+    /// 10 s to connect, 30 s between bytes, 120 s in all.
+    public static let standard = Timeouts(connect: .seconds(10), read: .seconds(30), total: .seconds(120))
+
+    /// These timeouts with every value that `override` sets replacing ours.
+    public func overridden(by override: Timeouts?) -> Timeouts {
+        guard let override else { return self }
+        return Timeouts(
+            connect: override.connect ?? connect, read: override.read ?? read, total: override.total ?? total)
+    }
+}
+
+/// Which timeout fired.
+public enum TimeoutPhase: String, Sendable, Hashable {
+    case connect, read, total
+}
+
+/// Whether redirects are followed, and how many.
+public struct RedirectPolicy: Sendable, Hashable {
+    /// Follow redirects at all.
+    public var follow: Bool
+    /// Most redirects followed before `tooManyRedirects`.
+    public var limit: Int
+
+    /// Makes a redirect policy (default: follow up to 10).
+    public init(follow: Bool = true, limit: Int = 10) {
+        self.follow = follow
+        self.limit = limit
+    }
+}
+
+/// How the server's certificate is checked.
+public struct ServerTrust: Sendable, Hashable {
+    /// SHA-256 pins of the server's SubjectPublicKeyInfo; empty means no pinning.
+    public var pins: [PublicKeyPin]
+    /// A PEM file of extra trusted CA certificates for this environment.
+    public var certificateAuthority: URL?
+    /// A client certificate and key for mutual TLS.
+    public var clientCertificate: ClientCertificate?
+    /// Skip certificate verification entirely. Explicit, never a default.
+    public var allowInsecure: Bool
+
+    /// Makes a trust configuration; by default the system's CAs, no pins.
+    public init(
+        pins: [PublicKeyPin] = [], certificateAuthority: URL? = nil,
+        clientCertificate: ClientCertificate? = nil, allowInsecure: Bool = false
+    ) {
+        self.pins = pins
+        self.certificateAuthority = certificateAuthority
+        self.clientCertificate = clientCertificate
+        self.allowInsecure = allowInsecure
+    }
+}
+
+/// A client certificate chain and private key, as PEM files.
+public struct ClientCertificate: Sendable, Hashable {
+    /// PEM certificate chain, leaf first.
+    public var certificate: URL
+    /// PEM private key.
+    public var privateKey: URL
+
+    /// Makes a client certificate reference.
+    public init(certificate: URL, privateKey: URL) {
+        self.certificate = certificate
+        self.privateKey = privateKey
+    }
+}
+
+/// A SHA-256 pin of a SubjectPublicKeyInfo, written `sha256/BASE64` (curl's `--pinnedpubkey`, HPKP).
+public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
+    /// The 32-byte SHA-256 digest.
+    public let digest: [UInt8]
+
+    /// Makes a pin from a digest.
+    public init(digest: [UInt8]) { self.digest = digest }
+
+    /// Reads `sha256/BASE64` (also `sha256//BASE64` as curl writes it).
+    public init(_ text: String) throws(PinFormatError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("sha256/") else { throw PinFormatError(text: text, reason: "a pin starts with 'sha256/'") }
+        var encoded = trimmed.dropFirst("sha256/".count)
+        if encoded.first == "/" { encoded = encoded.dropFirst() }
+        guard let data = Data(base64Encoded: String(encoded)) else {
+            throw PinFormatError(text: text, reason: "the pin is not valid base64")
+        }
+        guard data.count == 32 else {
+            throw PinFormatError(text: text, reason: "a SHA-256 pin is 32 bytes, this one is \(data.count)")
+        }
+        digest = Array(data)
+    }
+
+    public var description: String { "sha256/" + Data(digest).base64EncodedString() }
+}
+
+/// A pin that could not be read.
+public struct PinFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The text given.
+    public var text: String
+    /// What is wrong with it.
+    public var reason: String
+
+    public var description: String { "invalid pin '\(text)': \(reason)" }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import JSONSupport
+
+/// Maps every result into one `DispatchError` kind with a human message: first the rules in order,
+/// then the built-in table (400 → badRequest, 401 → unauthorized … 5xx → serverError), and transport
+/// failures by their code.
+public struct ErrorFilter: Sendable, Hashable {
+    /// Rules tried before the built-in table, first match wins.
+    public var rules: [ErrorRule]
+
+    /// Makes a filter with rules.
+    public init(rules: [ErrorRule] = []) { self.rules = rules }
+
+    /// The error for a response, or nil when it is a success.
+    public func error(for response: Response, request: Request) -> DispatchError? {
+        var body = LazyJSON(response: response)
+        for rule in rules where rule.statuses.matches(response.status) {
+            if let condition = rule.when {
+                guard let json = body.value, condition.evaluate(json).contains(where: \.isPresent) else { continue }
+            }
+            let message: String
+            var details: [String] = []
+            switch rule.message {
+            case .text(let text):
+                message = text
+            case .path(let path):
+                details = body.value.map { ErrorFilter.gatherMessages(path.evaluate($0)) } ?? []
+                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+            case nil:
+                details = body.value.map { ErrorFilter.gatherMessages([$0]) } ?? []
+                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+            }
+            return DispatchError(
+                kind: rule.kind, message: message, details: details, status: response.status,
+                retryAfter: ErrorFilter.retryAfter(in: response), response: response, source: "rule \(rule.name)")
+        }
+
+        if request.validation.accepts(response.status) {
+            guard request.expectsResponseBody, response.body.isEmpty, request.method != .head,
+                ![204, 205, 304].contains(response.status)
+            else { return nil }
+            return DispatchError(
+                kind: .noData, message: "The server answered \(response.statusLine) with an empty body where data was expected.",
+                status: response.status, response: response, source: "empty body")
+        }
+
+        let kind = ErrorKind(status: response.status)
+        let details = body.value.map { ErrorFilter.gatherMessages([$0]) } ?? []
+        let message = details.isEmpty ? ErrorFilter.defaultMessage(for: kind, response: response) : details.joined(separator: "; ")
+        return DispatchError(
+            kind: kind, message: message, details: details, status: response.status,
+            retryAfter: ErrorFilter.retryAfter(in: response), response: response, source: "status \(response.status)")
+    }
+
+    /// The error for a transport failure.
+    public func error(for failure: TransportError) -> DispatchError {
+        DispatchError(transport: failure)
+    }
+
+    /// `Retry-After` of the response as a duration.
+    public static func retryAfter(in response: Response) -> Duration? {
+        response.headers["Retry-After"].flatMap { RetryAfter.parse($0) }
+    }
+
+    /// The sentence for a kind when the body gives no message.
+    public static func defaultMessage(for kind: ErrorKind, response: Response) -> String {
+        let line = response.statusLine
+        switch kind {
+        case .badRequest: return "The server rejected the request as invalid (\(line))."
+        case .unauthorized: return "The request needs valid credentials (\(line)): sign in or refresh the token."
+        case .forbidden: return "The credentials were accepted but do not allow this (\(line))."
+        case .notFound: return "Nothing exists at this URL (\(line))."
+        case .tooManyRequests:
+            let wait = retryAfter(in: response).map { " Retry after \($0.secondsText) s." } ?? ""
+            return "Too many requests: the server is rate limiting (\(line)).\(wait)"
+        case .internalServerError: return "The server failed while handling the request (\(line))."
+        case .clientError: return "The server refused the request (\(line))."
+        case .serverError: return "The server failed (\(line))."
+        case .unknown: return "Unexpected status \(line)."
+        default: return "\(kind.name) (\(line))."
+        }
+    }
+
+    /// Strings a person should read from error bodies: plain strings, and in objects the usual
+    /// members (`message`, `error`, `detail`, `title`, `error_description`, `errors` …).
+    public static func gatherMessages(_ values: [JSONValue]) -> [String] {
+        var messages: [String] = []
+        var pending = values[...]
+        var budget = 1000  // a hostile body cannot make this loop forever
+        while let value = pending.popFirst(), budget > 0 {
+            budget -= 1
+            switch value {
+            case .string(let text):
+                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if !trimmed.isEmpty, !messages.contains(trimmed) { messages.append(trimmed) }
+            case .array(let elements):
+                pending = elements[...] + pending
+            case .object(let object):
+                let found = messageKeys.compactMap { object[$0] }
+                pending = found[...] + pending
+            default:
+                break
+            }
+        }
+        return messages
+    }
+
+    private static let messageKeys = ["message", "msg", "error_description", "detail", "title", "error", "errors", "description", "reason"]
+}
+
+extension JSONValue {
+    /// Whether a value counts as found for a rule's `when`: not null, false, empty string or empty container.
+    var isPresent: Bool {
+        switch self {
+        case .null, .bool(false): false
+        case .string(let text): !text.isEmpty
+        case .array(let elements): !elements.isEmpty
+        case .object(let object): !object.isEmpty
+        default: true
+        }
+    }
+}
+
+/// Parses the body at most once, and only when a rule or message needs it.
+struct LazyJSON {
+    let response: Response
+    private var parsed: JSONValue??
+
+    init(response: Response) { self.response = response }
+
+    var value: JSONValue? {
+        mutating get {
+            if let parsed { return parsed }
+            let result = looksLikeJSON ? try? JSONValue.parse(response.body) : nil
+            parsed = .some(result)
+            return result
+        }
+    }
+
+    private var looksLikeJSON: Bool {
+        guard !response.body.isEmpty else { return false }
+        if let type = response.mediaType, type.contains("json") { return true }
+        let first = response.body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+}

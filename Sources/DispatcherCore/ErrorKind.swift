@@ -1,0 +1,125 @@
+/// The stable set of error kinds every result is mapped into, plus kinds a catalog defines.
+public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
+    case badRequest
+    case unauthorized
+    case forbidden
+    case notFound
+    case tooManyRequests
+    case internalServerError
+    /// Any other 4xx.
+    case clientError(Int)
+    /// Any other 5xx.
+    case serverError(Int)
+    /// A success without the body that was expected.
+    case noData
+    case timeout
+    case cannotConnect
+    case notConnected
+    case tlsFailure
+    case pinningFailed
+    case cancelled
+    case bodyTooLarge
+    case decodingFailed
+    /// The request could not be built (an unresolved placeholder, a bad URL …); nothing was sent.
+    case invalidRequest
+    case unknown
+    /// A kind a catalog defines (`expiredUserSession`, `applicationError` …).
+    case custom(String)
+
+    /// The built-in kinds' names, as catalogs write them.
+    public static let builtInNames: [String] = [
+        "badRequest", "unauthorized", "forbidden", "notFound", "tooManyRequests", "internalServerError",
+        "clientError", "serverError", "noData", "timeout", "cannotConnect", "notConnected", "tlsFailure",
+        "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "unknown",
+    ]
+
+    /// Reads a name as written in a catalog: a built-in kind, else a custom one.
+    /// `clientError`/`serverError` take their status from `status`.
+    public init(name: String, status: Int? = nil) {
+        switch name {
+        case "badRequest": self = .badRequest
+        case "unauthorized": self = .unauthorized
+        case "forbidden": self = .forbidden
+        case "notFound": self = .notFound
+        case "tooManyRequests": self = .tooManyRequests
+        case "internalServerError": self = .internalServerError
+        case "clientError": self = .clientError(status ?? 400)
+        case "serverError": self = .serverError(status ?? 500)
+        case "noData": self = .noData
+        case "timeout": self = .timeout
+        case "cannotConnect": self = .cannotConnect
+        case "notConnected": self = .notConnected
+        case "tlsFailure": self = .tlsFailure
+        case "pinningFailed": self = .pinningFailed
+        case "cancelled": self = .cancelled
+        case "bodyTooLarge": self = .bodyTooLarge
+        case "decodingFailed": self = .decodingFailed
+        case "invalidRequest": self = .invalidRequest
+        case "unknown": self = .unknown
+        default: self = .custom(name)
+        }
+    }
+
+    /// The kind's name (`clientError` for every client error, whatever the status).
+    public var name: String {
+        switch self {
+        case .badRequest: "badRequest"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .notFound: "notFound"
+        case .tooManyRequests: "tooManyRequests"
+        case .internalServerError: "internalServerError"
+        case .clientError: "clientError"
+        case .serverError: "serverError"
+        case .noData: "noData"
+        case .timeout: "timeout"
+        case .cannotConnect: "cannotConnect"
+        case .notConnected: "notConnected"
+        case .tlsFailure: "tlsFailure"
+        case .pinningFailed: "pinningFailed"
+        case .cancelled: "cancelled"
+        case .bodyTooLarge: "bodyTooLarge"
+        case .decodingFailed: "decodingFailed"
+        case .invalidRequest: "invalidRequest"
+        case .unknown: "unknown"
+        case .custom(let name): name
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .clientError(let status), .serverError(let status): "\(name)(\(status))"
+        default: name
+        }
+    }
+
+    /// The kind for a status that failed validation, by the built-in table.
+    public init(status: Int) {
+        switch status {
+        case 400: self = .badRequest
+        case 401: self = .unauthorized
+        case 403: self = .forbidden
+        case 404: self = .notFound
+        case 429: self = .tooManyRequests
+        case 500: self = .internalServerError
+        case 400..<500: self = .clientError(status)
+        case 500..<600: self = .serverError(status)
+        default: self = .unknown
+        }
+    }
+
+    /// The kind for a transport failure.
+    public init(transportCode code: TransportError.Code) {
+        switch code {
+        case .notConnectedToInternet: self = .notConnected
+        case .timedOut: self = .timeout
+        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost: self = .cannotConnect
+        case .secureConnectionFailed, .serverCertificateUntrusted: self = .tlsFailure
+        case .pinningFailed: self = .pinningFailed
+        case .cancelled: self = .cancelled
+        case .bodyTooLarge: self = .bodyTooLarge
+        case .cannotDecodeContentData: self = .decodingFailed
+        case .badServerResponse, .tooManyRedirects, .resourceUnavailable, .unknown: self = .unknown
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// A finished request: what was sent, what came back, and everything that happened on the way.
+public struct Exchange: Sendable {
+    /// The request as last sent (after the interceptor and plugins).
+    public var request: Request
+    /// The response or the mapped error.
+    public var result: Result<Response, DispatchError>
+    /// What happened, in order.
+    public var trace: [TraceEvent]
+    /// The environment it was sent in (a response may arrive after the user switched).
+    public var environmentName: String
+    /// The environment's type.
+    public var environmentType: EnvironmentType
+    /// How it was answered: `never` for live, else the stub behaviour.
+    public var stubBehavior: StubBehavior
+    /// Attempts made, retries and resumes included.
+    public var attempts: Int
+    /// What result handlers did.
+    public var notes: [String]
+
+    /// The response: the success, or the one an error carries.
+    public var response: Response? {
+        switch result {
+        case .success(let response): response
+        case .failure(let error): error.response
+        }
+    }
+
+    /// The error, if the request failed.
+    public var error: DispatchError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// Whether the request was answered by a stub.
+    public var isStubbed: Bool { stubBehavior.isStubbed }
+}
+
+/// One thing that happened to a request, at a time since it started.
+public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Sendable, Hashable {
+        /// Attempt `n` was sent (live) or answered by a stub.
+        case sent(attempt: Int, stubbed: Bool)
+        /// The attempt ended: a status, or the error kind when nothing came back.
+        case received(status: Int?, error: ErrorKind?)
+        /// The error filter produced an error.
+        case errorMapped(kind: ErrorKind, source: String)
+        /// Another attempt follows after the delay.
+        case retryScheduled(attempt: Int, after: Duration)
+        /// An error handler resolved the error.
+        case handled(by: String, note: String)
+        /// An error handler resumed the request.
+        case resumed(by: String, note: String)
+        /// A handler asked to resume again; requests resume once only.
+        case resumeRefused(by: String)
+        /// A result handler acted.
+        case resultHandler(note: String)
+        /// The request was cancelled.
+        case cancelled
+    }
+
+    /// Time since the request started.
+    public var at: Duration
+    /// What happened.
+    public var kind: Kind
+
+    /// Makes an event.
+    public init(at: Duration, kind: Kind) {
+        self.at = at
+        self.kind = kind
+    }
+
+    public var description: String {
+        let time = "+\(Int((at.seconds * 1000).rounded())) ms"
+        switch kind {
+        case .sent(let attempt, let stubbed): return "\(time) attempt \(attempt) \(stubbed ? "answered by stub" : "sent")"
+        case .received(let status, let error):
+            return "\(time) received " + (status.map(HTTPStatus.line) ?? error.map { "no response (\($0))" } ?? "nothing")
+        case .errorMapped(let kind, let source): return "\(time) mapped to \(kind) by \(source)"
+        case .retryScheduled(let attempt, let after): return "\(time) retry \(attempt) in \(after.secondsText) s"
+        case .handled(let name, let note): return "\(time) handled by \(name): \(note)"
+        case .resumed(let name, let note): return "\(time) resumed by \(name): \(note)"
+        case .resumeRefused(let name): return "\(time) \(name) asked to resume again: refused (once only)"
+        case .resultHandler(let note): return "\(time) result handler: \(note)"
+        case .cancelled: return "\(time) cancelled"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Per-request choices that are not part of the target.
+public struct RequestOptions: Sendable {
+    /// Whether the request counts towards the network activity indicator.
+    public var countsTowardsActivity: Bool
+    /// Overrides the stub behaviour for this request (e.g. live vs stub mode in the explorer).
+    public var stubBehavior: StubBehavior?
+    /// The named example a stub answers with; nil for the default sample.
+    public var example: String?
+    /// Timeouts over the environment's and the target's.
+    public var timeouts: Timeouts?
+    /// Sees an error first; when it handles it, the error-handler chain does not run.
+    public var errorHandler: InlineErrorHandler?
+    /// Called as response bytes arrive: bytes so far and the expected total when known.
+    public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+
+    /// Makes options.
+    public init(
+        countsTowardsActivity: Bool = true, stubBehavior: StubBehavior? = nil, example: String? = nil,
+        timeouts: Timeouts? = nil, errorHandler: InlineErrorHandler? = nil,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+    ) {
+        self.countsTowardsActivity = countsTowardsActivity
+        self.stubBehavior = stubBehavior
+        self.example = example
+        self.timeouts = timeouts
+        self.errorHandler = errorHandler
+        self.progress = progress
+    }
+}
+
+/// An error handler given with one request: returns a resolution when it handles the error,
+/// nil to let the chain run.
+public typealias InlineErrorHandler = @Sendable (DispatchError, Request) async -> ErrorResolution?

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a stub answers with (Moya's sample data): a status and body, a full response, or a
+/// network error, so every path can be explored offline.
+public enum SampleResponse: Sendable, Hashable {
+    /// A status and a body.
+    case status(Int, Data)
+    /// A status, headers and a body.
+    case response(status: Int, headers: Headers, body: Data)
+    /// A failure below HTTP.
+    case networkError(TransportError)
+
+    /// An empty 200, the default when a target declares nothing.
+    public static let empty = SampleResponse.status(200, Data())
+}
+
+/// A sample response with a name the user can pick (`notFound`, `rateLimited`, `offline` …).
+public struct NamedSample: Sendable, Hashable {
+    /// The example's name.
+    public var name: String
+    /// What it answers.
+    public var sample: SampleResponse
+
+    /// Makes a named sample.
+    public init(name: String, sample: SampleResponse) {
+        self.name = name
+        self.sample = sample
+    }
+}

@@ -1,0 +1,102 @@
+import DispatcherCore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct StubTests {
+    let target = Target(
+        .get, "/pet/7", identifier: "petstore/findPet",
+        sampleResponse: sample(200, #"{"id":7}"#),
+        examples: [
+            NamedSample(name: "notFound", sample: sample(404, #"{"message":"Pet not found"}"#)),
+            NamedSample(name: "offline", sample: .networkError(TransportError(.notConnectedToInternet))),
+        ])
+
+    @Test func immediateStubsAnswerWithTheSampleAndSaySo() async throws {
+        let exchange = await Dispatcher<Target>(environment: environment(fixtures: .immediate)).send(target)
+        let response = try exchange.result.get()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"id":7}"#)
+        #expect(response.source == .stub(example: nil))
+        #expect(exchange.isStubbed)
+        #expect(exchange.environmentName == "dev")
+    }
+
+    @Test func delayedStubsWaitOnTheClock() async throws {
+        let clock = ManualClock()
+        let dispatcher = Dispatcher<Target>(environment: environment(fixtures: .delayed(.seconds(2))), clock: DispatchClock(clock))
+        let request = Task { await dispatcher.send(target) }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .milliseconds(1999))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .milliseconds(1))
+        let exchange = await request.value
+        #expect(exchange.response?.status == 200)
+        #expect(exchange.response?.timing.total == .seconds(2))
+    }
+
+    @Test func cancellingADelayedStubEndsItAsCancelled() async {
+        let clock = ManualClock()
+        let activity = NetworkActivityPlugin()
+        let dispatcher = Dispatcher<Target>(
+            environment: environment(fixtures: .delayed(.seconds(5))), plugins: [activity], clock: DispatchClock(clock))
+        let request = Task { await dispatcher.send(target) }
+        #expect(await clock.waitForSleepers(1))
+        #expect(activity.inFlight == 1)
+        request.cancel()
+        let exchange = await request.value
+        #expect(exchange.error?.kind == .cancelled)
+        #expect(exchange.error?.message == "The request was cancelled.")
+        #expect(exchange.trace.last?.kind == .cancelled)
+        #expect(activity.inFlight == 0)
+    }
+
+    @Test func namedExamplesExploreErrorsOffline() async {
+        let dispatcher = Dispatcher<Target>(environment: environment())
+        let notFound = await dispatcher.send(target, options: RequestOptions(example: "notFound"))
+        #expect(notFound.error?.kind == .notFound)
+        #expect(notFound.error?.message == "Pet not found")
+        #expect(notFound.response?.source == .stub(example: "notFound"))
+
+        let offline = await dispatcher.send(target, options: RequestOptions(example: "offline"))
+        #expect(offline.error?.kind == .notConnected)
+        #expect(offline.error?.transportError?.code == .notConnectedToInternet)
+
+        let missing = await dispatcher.send(target, options: RequestOptions(example: "nope"))
+        #expect(missing.error?.kind == .invalidRequest)
+        #expect(missing.error?.message == "petstore/findPet has no example named 'nope'; it has notFound, offline.")
+    }
+
+    @Test func theEnvironmentsFixturesTypeDecidesUnlessTheRequestSays() async {
+        let transport = ScriptedTransport(status: 204)
+        let dispatcher = Dispatcher<Target>(environment: environment(fixtures: .never), transport: transport)
+        let live = await dispatcher.send(target)
+        #expect(live.response?.status == 204)
+        #expect(live.response?.source == .network)
+        #expect(!live.isStubbed)
+        let stubbed = await dispatcher.send(target, options: RequestOptions(stubBehavior: .immediate))
+        #expect(stubbed.response?.status == 200)
+        #expect(transport.count == 1)
+    }
+
+    @Test func liveModeWithoutATransportSaysWhy() async {
+        let exchange = await Dispatcher<Target>(environment: environment(fixtures: .never)).send(target)
+        #expect(exchange.error?.kind == .invalidRequest)
+        #expect(exchange.error?.message.contains("needs a transport") == true)
+    }
+
+    @Test func switchingTheEnvironmentAffectsLaterRequestsAndLabelsEachExchange() async {
+        let dispatcher = Dispatcher<Target>(environment: environment())
+        let first = await dispatcher.send(target)
+        var staging = environment()
+        staging.name = "staging"
+        staging.type = .staging
+        staging.baseURL = URL(string: "https://staging.example.test")!
+        dispatcher.environment = staging
+        let second = await dispatcher.send(target)
+        #expect(first.environmentName == "dev")
+        #expect(second.environmentName == "staging")
+        #expect(second.environmentType == .staging)
+        #expect(second.request.url.absoluteString == "https://staging.example.test/pet/7")
+    }
+}
