@@ -8,8 +8,6 @@ public final class TokenRefreshHandler: ErrorHandler {
     private let kinds: Set<ErrorKind>
     private let statuses: Set<Int>
     private let store: CredentialStore
-    private let headerName: String
-    private let headerValue: @Sendable (String) -> String
     private let refresh: @Sendable () async throws -> String
     private let inFlight = Mutex<Task<String, any Error>?>(nil)
     private let refreshes = Atomic<Int>(0)
@@ -18,22 +16,17 @@ public final class TokenRefreshHandler: ErrorHandler {
     /// - Parameters:
     ///   - statuses: statuses that trigger a refresh (default 401).
     ///   - kinds: error kinds that trigger a refresh (e.g. a catalog's `expiredUserSession`).
-    ///   - store: where the new token is put.
-    ///   - headerName, headerValue: how a token appears in a request, to tell whether the failed
-    ///     request already used the newest token.
+    ///   - store: where the new token is put; a request that does not carry the store's current
+    ///     token (in a header or the URL) was sent with an older one and resumes without a refresh.
     ///   - refresh: gets a new token (typically by sending the catalog's login endpoint).
     public init(
         name: String = "token refresh", statuses: Set<Int> = [401], kinds: Set<ErrorKind> = [],
-        store: CredentialStore, headerName: String = "Authorization",
-        headerValue: @escaping @Sendable (String) -> String = { "Bearer \($0)" },
-        refresh: @escaping @Sendable () async throws -> String
+        store: CredentialStore, refresh: @escaping @Sendable () async throws -> String
     ) {
         self.name = name
         self.statuses = statuses
         self.kinds = kinds
         self.store = store
-        self.headerName = headerName
-        self.headerValue = headerValue
         self.refresh = refresh
     }
 
@@ -43,7 +36,7 @@ public final class TokenRefreshHandler: ErrorHandler {
     public func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
         let triggered = error.status.map(statuses.contains) ?? false || kinds.contains(error.kind)
         guard triggered else { return nil }
-        if let current = store.token, request.headers[headerName] != headerValue(current) {
+        if let current = store.token, !TokenRefreshHandler.request(request, carries: current) {
             return .resume(note: "the token was refreshed meanwhile; resuming")
         }
         let task = inFlight.withLock { task -> Task<String, any Error> in
@@ -63,6 +56,11 @@ public final class TokenRefreshHandler: ErrorHandler {
             failed.message = "Could not refresh the token: \(failed.message)"
             return .failed(failed, note: "token refresh failed")
         }
+    }
+
+    /// Whether the token appears in any header value or in the URL.
+    static func request(_ request: Request, carries token: String) -> Bool {
+        request.headers.contains { $0.value.contains(token) } || request.url.absoluteString.contains(token)
     }
 
     /// Stores the result once per refresh and lets the next failure start a new one.

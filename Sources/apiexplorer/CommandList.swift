@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// Every subcommand, one file each under Commands/.
+enum CommandList {
+    static let all: [any ParsableCommand.Type] = [
+    ]
+
+    /// What `apiexplorer` with no subcommand runs.
+    static let defaultCommand: (any ParsableCommand.Type)? = nil
+}
