@@ -106,7 +106,7 @@ struct InputTests {
         var state = InputState(text: "中文字符")
         let area = Rect(x: 0, y: 0, width: 5, height: 1)
         let output = grid(5, 1) { buffer, _ in input.render(into: &buffer, area: area, state: &state) }
-        #expect(output == " 字符")
+        #expect(output == "字符")
         #expect(input.cursorPosition(in: area, state: state) == Position(x: 4, y: 0))
         state.moveLeft()
         #expect(input.cursorPosition(in: area, state: state)?.x == 2)

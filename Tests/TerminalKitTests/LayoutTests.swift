@@ -36,8 +36,8 @@ struct LayoutTests {
     @Test("Nominal sizes when there is room")
     func nominal() {
         #expect(Layout.sizes(for: [.length(3), .fill(1), .length(1)], total: 20) == [3, 16, 1])
-        #expect(Layout.sizes(for: [.percentage(25), .percentage(75)], total: 10) == [3, 7])
-        #expect(Layout.sizes(for: [.fill(1), .fill(2)], total: 10) == [4, 6])
+        #expect(Layout.sizes(for: [.percentage(25), .percentage(75)], total: 10) == [2, 8], "floors, the leftover cell goes to the last")
+        #expect(Layout.sizes(for: [.fill(1), .fill(2)], total: 10) == [3, 7])
         #expect(Layout.sizes(for: [.fill(1), .fill(1), .fill(1)], total: 10) == [4, 3, 3])
         #expect(Layout.sizes(for: [.max(4), .min(2)], total: 10) == [4, 6])
         #expect(Layout.sizes(for: [.length(2), .length(3)], total: 10) == [2, 8], "leftover goes to the last")
@@ -48,7 +48,7 @@ struct LayoutTests {
     func shrinking() {
         #expect(Layout.sizes(for: [.min(4), .percentage(50), .length(3)], total: 8) == [4, 1, 3])
         #expect(Layout.sizes(for: [.min(4), .length(3)], total: 5) == [4, 1])
-        #expect(Layout.sizes(for: [.min(4), .min(4)], total: 5) == [3, 2])
+        #expect(Layout.sizes(for: [.min(4), .min(4)], total: 5) == [2, 3])
         #expect(Layout.sizes(for: [.length(3), .fill(1), .length(1)], total: 1) == [1, 0, 0])
         #expect(Layout.sizes(for: [.length(3), .length(3)], total: 0) == [0, 0])
     }

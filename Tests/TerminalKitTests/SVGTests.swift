@@ -42,7 +42,7 @@ struct SVGTests {
     func wideGlyphs() {
         let svg = Self.sample().svg()
         #expect(svg.contains(">中</text>"))
-        #expect(svg.contains("<text x=\"18\" y=\"31\" fill=\"#d0d0d0\" textLength=\"9\" lengthAdjust=\"spacingAndGlyphs\">x</text>"))
+        #expect(svg.contains("<text x=\"18\" y=\"32\" fill=\"#d0d0d0\" textLength=\"9\" lengthAdjust=\"spacingAndGlyphs\">x</text>"))
     }
 
     @Test("RGB maps to the nearest palette entry")

@@ -90,12 +90,17 @@ extension Buffer {
                     end += 1
                 }
             }
-            let visible = text.contains { $0 != " " } || row[x].textStyle.underline
-            if visible {
-                let look = row[x].textStyle
-                var attributes = "x=\"\(x * theme.cellWidth)\" y=\"\(baseline)\" fill=\"\(look.color)\""
+            let look = row[x].textStyle
+            var start = x, stop = end
+            if !look.underline && !isWide {
+                // Spaces need no text element: the background rect already paints them.
+                while text.first == " " { text.removeFirst(); start += 1 }
+                while text.last == " " { text.removeLast(); stop -= 1 }
+            }
+            if !text.isEmpty {
+                var attributes = "x=\"\(start * theme.cellWidth)\" y=\"\(baseline)\" fill=\"\(look.color)\""
                 if !isWide {
-                    attributes += " textLength=\"\((end - x) * theme.cellWidth)\" lengthAdjust=\"spacingAndGlyphs\""
+                    attributes += " textLength=\"\((stop - start) * theme.cellWidth)\" lengthAdjust=\"spacingAndGlyphs\""
                 }
                 if look.bold { attributes += " font-weight=\"bold\"" }
                 if look.italic { attributes += " font-style=\"italic\"" }

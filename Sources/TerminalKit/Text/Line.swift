@@ -65,14 +65,30 @@ public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
         return result
     }
 
+    /// The longest prefix that fits in `width` columns, keeping styles; a wide character that would
+    /// cross the edge is left out.
+    public func prefix(columns width: Int) -> Line {
+        var result = Line([], alignment: alignment, style: style)
+        var used = 0
+        for span in spans {
+            let room = width - used
+            guard room > 0 else { break }
+            let text = span.text.prefix(columns: room)
+            if !text.isEmpty { result.spans.append(Span(text, style: span.style)) }
+            used += text.displayWidth
+            if text.displayWidth < span.text.expandingTabs().displayWidth { break }
+        }
+        return result
+    }
+
     /// The line cut to at most `width` columns, ending in `ellipsis` (in the cut span's style) when cut.
     public func truncated(toWidth width: Int, ellipsis: String = "…") -> Line {
         guard self.width > width else { return self }
         let ellipsisWidth = ellipsis.displayWidth
         guard width > 0 else { return Line([], alignment: alignment, style: style) }
-        guard ellipsisWidth <= width else { return slice(columns: 0, width: width) }
-        var result = slice(columns: 0, width: width - ellipsisWidth)
-        let cutStyle = spanStyle(atColumn: width - ellipsisWidth)
+        guard ellipsisWidth <= width else { return prefix(columns: width) }
+        var result = prefix(columns: width - ellipsisWidth)
+        let cutStyle = spanStyle(atColumn: result.width)
         result.spans.append(Span(ellipsis, style: cutStyle))
         return result
     }

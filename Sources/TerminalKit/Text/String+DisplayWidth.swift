@@ -19,9 +19,8 @@ extension StringProtocol {
         let expanded = String(self).expandingTabs()
         if expanded.displayWidth <= width { return expanded }
         let ellipsisWidth = ellipsis.displayWidth
-        guard ellipsisWidth <= width else { return expanded.slice(columns: 0, width: width) }
-        let kept = expanded.slice(columns: 0, width: width - ellipsisWidth)
-        return kept + ellipsis
+        guard ellipsisWidth <= width else { return expanded.prefix(columns: width) }
+        return expanded.prefix(columns: width - ellipsisWidth) + ellipsis
     }
 
     /// The columns `start ..< start + width` of the text, for horizontal scrolling.
@@ -45,6 +44,19 @@ extension StringProtocol {
                 result += String(repeating: " ", count: Swift.min(charEnd, end) - Swift.max(column, start))
             }
             column = charEnd
+        }
+        return result
+    }
+
+    /// The longest prefix that fits in `width` columns; a wide character that would cross the edge is left out.
+    public func prefix(columns width: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in String(self).expandingTabs() {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width { break }
+            if characterWidth > 0 || !DisplayWidth.isControl(character) { result.append(character) }
+            used += characterWidth
         }
         return result
     }
