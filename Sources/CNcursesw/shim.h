@@ -32,6 +32,14 @@ static inline attr_t nc_attr_reverse(void) { return A_REVERSE; }
 // Function key codes: KEY_F(n) is a macro.
 static inline int nc_key_f(int n) { return KEY_F(n); }
 
+// The key code curses assigned to a terminfo key capability such as "kLFT5" (Ctrl-Left), or 0.
+// key_defined() takes the escape sequence, so look the capability's string up first.
+static inline int nc_key_code_for_capability(const char *name) {
+    char *sequence = tigetstr((NCURSES_CONST char *)name);
+    if (sequence == NULL || sequence == (char *)-1) return 0;
+    return key_defined(sequence);
+}
+
 // Mouse masks: the BUTTON* macros are expressions Swift cannot import.
 static inline mmask_t nc_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t nc_button1_released(void) { return BUTTON1_RELEASED; }

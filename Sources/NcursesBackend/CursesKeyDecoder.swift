@@ -6,9 +6,9 @@ struct CursesKeyDecoder {
     /// Modified cursor keys, which terminfo lists under extended names (kUP5 = Ctrl-Up …).
     private var extended: [Int32: KeyEvent] = [:]
 
-    /// Looks up the extended key names of the current terminal (call after `newterm`).
+    /// Looks up the extended key names of the current terminal (call after `newterm`, which must
+    /// follow `use_extended_names(true)`).
     init() {
-        use_extended_names(true)
         let bases: [(String, Key)] = [
             ("kUP", .up), ("kDN", .down), ("kLFT", .left), ("kRIT", .right), ("kHOM", .home),
             ("kEND", .end), ("kNXT", .pageDown), ("kPRV", .pageUp), ("kDC", .delete), ("kIC", .insert),
@@ -20,7 +20,7 @@ struct CursesKeyDecoder {
         ]
         for (base, key) in bases {
             for (suffix, modifiers) in suffixes {
-                let code = key_defined(base + suffix)
+                let code = nc_key_code_for_capability(base + suffix)
                 if code > 0 { extended[code] = KeyEvent(key, modifiers: modifiers) }
             }
         }

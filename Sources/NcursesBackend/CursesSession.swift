@@ -20,6 +20,8 @@ final class CursesSession {
     init(terminal: NcursesTerminal) throws(NcursesTerminalError) {
         self.terminal = terminal
         setlocale(LC_ALL, "")
+        // Extended key names (kLFT5 = Ctrl-Left …) are only loaded when asked for before newterm.
+        use_extended_names(true)
         guard let screen = newterm(nil, nc_stdout_file(), nc_stdin_file()) else {
             let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
             throw .initializationFailed("ncurses does not know the terminal type TERM=\(name)")

@@ -9,7 +9,7 @@ public enum Alignment: Hashable, Sendable {
 }
 
 /// One row of styled text.
-public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
+public struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
     /// The runs, left to right.
     public var spans: [Span]
     /// Placement inside the area it is drawn in.
@@ -31,6 +31,9 @@ public struct Line: Hashable, Sendable, ExpressibleByStringLiteral {
 
     /// A plain line from a literal.
     public init(stringLiteral value: String) { self.init(value) }
+
+    /// A plain value from an interpolated literal.
+    public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
 
     /// The empty line.
     public static let empty = Line([Span]())

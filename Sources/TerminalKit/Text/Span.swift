@@ -1,5 +1,5 @@
 /// A run of text in one style.
-public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
+public struct Span: Hashable, Sendable, ExpressibleByStringInterpolation {
     /// The text (one line: newlines are drawn as nothing).
     public var text: String
     /// The style laid over the cells the text covers.
@@ -13,6 +13,9 @@ public struct Span: Hashable, Sendable, ExpressibleByStringLiteral {
 
     /// A plain span from a literal.
     public init(stringLiteral value: String) { self.init(value) }
+
+    /// A plain value from an interpolated literal.
+    public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
 
     /// Columns the text occupies.
     public var width: Int { text.displayWidth }
