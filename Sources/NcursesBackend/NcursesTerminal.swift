@@ -33,6 +33,23 @@ public enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConver
 /// Children started while suspended inherit SIG_IGN for those signals unless their spawner resets
 /// them (Foundation's `Process` does).
 ///
+/// Usage (a complete manual demo: draw, echo keys, quit on `q`):
+/// ```swift
+/// let terminal = try NcursesTerminal()
+/// func draw(_ text: String) {
+///     var buffer = Buffer(size: terminal.size)
+///     Block(title: "demo 中文", isFocused: true).render(into: &buffer, area: buffer.area)
+///     buffer.write(text, at: Position(x: 2, y: 1), style: Style(foreground: .green))
+///     terminal.present(Frame(buffer: buffer))
+/// }
+/// draw("press keys, q quits")
+/// for await event in terminal.events {
+///     if case .key(let key) = event, key == .character("q") { break }
+///     draw("\(event)")
+/// }
+/// terminal.shutdown()
+/// ```
+///
 /// Clipboard: `writeControlSequence` writes OSC 52 as given. Inside tmux it reaches the outer
 /// terminal when tmux has `set-clipboard on` (tmux then sets its own buffer and forwards it).
 public final class NcursesTerminal: TerminalDevice {
@@ -63,6 +80,7 @@ public final class NcursesTerminal: TerminalDevice {
         var isStopped = false
         var isSuspended = false
         var terminationSignal: Int32?
+        var ownerThread: pthread_t?
     }
 
     let shared = Mutex(Shared())
@@ -94,6 +112,7 @@ public final class NcursesTerminal: TerminalDevice {
         let startup = StartupHandshake()
         stopped.enter()
         let thread = Thread { [self] in
+            shared.withLock { $0.ownerThread = pthread_self() }
             do throws(NcursesTerminalError) {
                 let session = try CursesSession(terminal: self)
                 startup.finish(.success(session.size))
@@ -166,7 +185,8 @@ public final class NcursesTerminal: TerminalDevice {
     public func shutdown() {
         shared.withLock { $0.isShutdownRequested = true }
         wakePipe.wake()
-        guard Thread.current.name != ownerThreadName else { return }
+        let owner = shared.withLock { $0.ownerThread }
+        if let owner, pthread_equal(owner, pthread_self()) != 0 { return }
         stopped.wait()
         signalWatcher.stop()
     }

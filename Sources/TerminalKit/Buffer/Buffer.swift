@@ -86,6 +86,9 @@ public struct Buffer: Hashable, Sendable {
         let limit = min(size.width, position.x + max(0, maxWidth ?? Int.max / 4))
         guard position.y >= 0, position.y < size.height, position.x < limit else { return 0 }
         var x = position.x
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return writeASCII(text.utf8, from: position, style: style, limit: limit)
+        }
         for character in text {
             if character == "\t" {
                 let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
@@ -160,6 +163,30 @@ public struct Buffer: Hashable, Sendable {
     }
 
     // MARK: Mechanics
+
+    /// The common case without grapheme breaking: every byte is one cell (or a dropped control, or a tab).
+    private mutating func writeASCII(
+        _ bytes: some Collection<UInt8>, from position: Position, style: Style, limit: Int
+    ) -> Int {
+        var x = position.x
+        for byte in bytes {
+            if byte == 0x09 {
+                let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
+                let end = min(x + spaces, limit)
+                while x < end { put(" ", width: 1, x: x, y: position.y, style: style); x += 1 }
+                if x >= limit { break }
+                continue
+            }
+            if byte < 0x20 || byte == 0x7F { continue }
+            if x >= limit { break }
+            if x >= 0 { put(Self.asciiSymbols[Int(byte)], width: 1, x: x, y: position.y, style: style) }
+            x += 1
+        }
+        return x - position.x
+    }
+
+    /// One-character strings for every ASCII byte, so the fast path allocates nothing.
+    private static let asciiSymbols: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     @inline(__always)
     private func contains(_ x: Int, _ y: Int) -> Bool {

@@ -24,8 +24,10 @@ public enum XtermPalette {
     }
 
     /// `#rrggbb` for a palette entry.
-    public static func hex(of index: UInt8) -> String {
-        let (r, g, b) = rgb(of: index)
+    public static func hex(of index: UInt8) -> String { hexStrings[Int(index)] }
+
+    private static let hexStrings: [String] = (0...255).map { index in
+        let (r, g, b) = rgb(of: UInt8(index))
         return "#" + hexByte(r) + hexByte(g) + hexByte(b)
     }
 
