@@ -52,10 +52,21 @@ struct CursesPalette {
     private func fitted(_ color: Color) -> Int16 {
         guard let index = color.index else { return -1 }
         if Int(index) < colorCount { return Int16(index) }
+        // 8-colour terminals: bright ANSI colours become their normal twins, greys black or white.
+        if colorCount < 16 {
+            if index < 16 { return Int16(index - 8) }
+            let rgb = XtermPalette.rgb(of: index)
+            let high = max(rgb.red, rgb.green, rgb.blue), low = min(rgb.red, rgb.green, rgb.blue)
+            if Int(high) - Int(low) < 40 { return high < 0x70 ? 0 : 7 }
+        }
+        return Self.nearest(to: index, among: colorCount >= 16 ? 16 : max(1, min(8, colorCount)))
+    }
+
+    /// The ANSI colour (below `count`) closest to a palette entry, by squared RGB distance.
+    private static func nearest(to index: UInt8, among count: Int) -> Int16 {
         let target = XtermPalette.rgb(of: index)
-        let candidates = colorCount >= 16 ? 16 : max(1, min(8, colorCount))
         var best = 0, bestDistance = Int.max
-        for candidate in 0..<candidates {
+        for candidate in 0..<count {
             let rgb = XtermPalette.rgb(of: UInt8(candidate))
             let dr = Int(rgb.red) - Int(target.red), dg = Int(rgb.green) - Int(target.green), db = Int(rgb.blue) - Int(target.blue)
             let distance = dr * dr + dg * dg + db * db

@@ -100,14 +100,14 @@ final class CursesSession {
         if ready < 0 { return errno == EINTR }
         if descriptors[1].revents != 0 { terminal.wakePipe.drain() }
         let input = descriptors[0].revents
-        if input & Int16(POLLIN) != 0 {
-            readInput()
-        } else if input & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+        if input & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            // The tty is gone (checked first: a hung-up tty also polls readable and would spin).
             terminal.shared.withLock { state in
                 if state.terminationSignal == nil { state.terminationSignal = SIGHUP }
             }
             return false
         }
+        if input & Int16(POLLIN) != 0 { readInput() }
         return true
     }
 
