@@ -115,6 +115,7 @@ public final class NcursesTerminal: TerminalDevice {
             shared.withLock { $0.ownerThread = pthread_self() }
             do throws(NcursesTerminalError) {
                 let session = try CursesSession(terminal: self)
+                shared.withLock { $0.size = session.size }
                 startup.finish(.success(session.size))
                 session.run()
             } catch {
@@ -125,8 +126,8 @@ public final class NcursesTerminal: TerminalDevice {
         thread.name = ownerThreadName
         thread.start()
         switch startup.wait() {
-        case .success(let size):
-            shared.withLock { $0.size = size }
+        case .success:
+            break
         case .failure(let error):
             signalWatcher.stop()
             continuation.finish()
