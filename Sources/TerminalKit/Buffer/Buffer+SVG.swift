@@ -6,7 +6,8 @@ public struct SVGTheme: Hashable, Sendable {
     public var background: String
     /// Font stack for the `font-family` attribute.
     public var fontFamily: String
-    /// Font size in pixels.
+    /// Font size in pixels; common monospace fonts advance 0.6 em, so 15 px fits 9 px cells even
+    /// for renderers that ignore `textLength`.
     public var fontSize: Int
     /// Width of one cell in pixels.
     public var cellWidth: Int
@@ -17,7 +18,7 @@ public struct SVGTheme: Hashable, Sendable {
     public init(
         foreground: String = "#d0d0d0", background: String = "#1c1c1c",
         fontFamily: String = "'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace",
-        fontSize: Int = 14, cellWidth: Int = 9, cellHeight: Int = 18
+        fontSize: Int = 15, cellWidth: Int = 9, cellHeight: Int = 18
     ) {
         self.foreground = foreground
         self.background = background
