@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TerminalKit
+
+/// Why the ncurses terminal could not start.
+public enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Standard input or output is not a terminal (piped or redirected).
+    case notATerminal
+    /// ncurses refused to start, e.g. because `TERM` is unset or unknown.
+    case initializationFailed(String)
+
+    /// A sentence for the user.
+    public var description: String {
+        switch self {
+        case .notATerminal: return "standard input and output must be a terminal (use `snapshot` for headless output)"
+        case .initializationFailed(let reason): return "cannot start the terminal interface: \(reason)"
+        }
+    }
+}
+
+/// The real terminal, driven through ncursesw. The only type in the project that calls curses.
+///
+/// One dedicated thread owns every curses call. It sleeps in `poll()` on standard input and a
+/// wake-up pipe with no timeout, so an idle app does no work. `present` only stores the latest
+/// frame and writes the pipe; the thread then draws the cells that changed since the last frame
+/// it drew (everything after a resize or a suspension).
+///
+/// Signals: SIGINT, SIGTERM and SIGHUP are set to SIG_IGN and watched with dispatch sources.
+/// On any of them the thread restores the terminal (`endwin`) and the `events` stream finishes;
+/// `terminationSignal` then tells which signal it was (a runtime may exit with 128 + signal).
+/// In raw mode Ctrl-C does not raise SIGINT: it arrives as the key event `C-c`.
+/// Children started while suspended inherit SIG_IGN for those signals unless their spawner resets
+/// them (Foundation's `Process` does).
+///
+/// Usage (a complete manual demo: draw, echo keys, quit on `q`):
+/// ```swift
+/// let terminal = try NcursesTerminal()
+/// func draw(_ text: String) {
+///     var buffer = Buffer(size: terminal.size)
+///     Block(title: "demo 中文", isFocused: true).render(into: &buffer, area: buffer.area)
+///     buffer.write(text, at: Position(x: 2, y: 1), style: Style(foreground: .green))
+///     terminal.present(Frame(buffer: buffer))
+/// }
+/// draw("press keys, q quits")
+/// for await event in terminal.events {
+///     if case .key(let key) = event, key == .character("q") { break }
+///     draw("\(event)")
+/// }
+/// terminal.shutdown()
+/// ```
+///
+/// Clipboard: `writeControlSequence` writes OSC 52 as given. Inside tmux it reaches the outer
+/// terminal when tmux has `set-clipboard on` (tmux then sets its own buffer and forwards it).
+public final class NcursesTerminal: TerminalDevice {
+    /// Start-up choices.
+    public struct Options: Sendable {
+        /// Report mouse clicks and the wheel (terminal text selection then needs Shift-drag).
+        public var enablesMouse: Bool
+        /// Use colours; nil decides from the environment (`NO_COLOR` set and non-empty → no colours).
+        public var usesColor: Bool?
+        /// Milliseconds to wait after Esc for the rest of an escape sequence.
+        public var escapeDelay: Int
+
+        /// Creates options.
+        public init(enablesMouse: Bool = true, usesColor: Bool? = nil, escapeDelay: Int = 25) {
+            self.enablesMouse = enablesMouse
+            self.usesColor = usesColor
+            self.escapeDelay = escapeDelay
+        }
+    }
+
+    /// State shared between callers and the curses thread.
+    struct Shared {
+        var size = Size.zero
+        var pendingFrame: Frame?
+        var controlSequences: [String] = []
+        var jobs: [@Sendable () -> Void] = []
+        var isShutdownRequested = false
+        var isStopped = false
+        var isSuspended = false
+        var terminationSignal: Int32?
+        var ownerThread: pthread_t?
+    }
+
+    let shared = Mutex(Shared())
+    let wakePipe: WakePipe
+    let continuation: AsyncStream<TerminalEvent>.Continuation
+    let options: Options
+    private let stopped = DispatchGroup()
+    private let signalWatcher: SignalWatcher
+    private let ownerThreadName = "apiexplorer.curses"
+
+    /// Keys, mouse actions and resizes; finishes after `shutdown()` or a terminating signal.
+    public let events: AsyncStream<TerminalEvent>
+
+    /// Takes over the terminal: starts the curses thread and returns once the screen is set up.
+    public init(options: Options = Options()) throws(NcursesTerminalError) {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        guard let pipe = WakePipe() else { throw .initializationFailed("cannot create a wake-up pipe") }
+        self.options = options
+        wakePipe = pipe
+        (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
+        signalWatcher = SignalWatcher()
+
+        // Watch signals before curses starts, so ncurses leaves SIGWINCH to us.
+        signalWatcher.start(
+            terminate: { [weak self] signal in self?.handle(terminatingSignal: signal) },
+            resize: { [weak self] in self?.wakePipe.wake() }
+        )
+
+        let startup = StartupHandshake()
+        stopped.enter()
+        let thread = Thread { [self] in
+            shared.withLock { $0.ownerThread = pthread_self() }
+            do throws(NcursesTerminalError) {
+                let session = try CursesSession(terminal: self)
+                shared.withLock { $0.size = session.size }
+                startup.finish(.success(session.size))
+                session.run()
+            } catch {
+                startup.finish(.failure(error))
+            }
+            stopped.leave()
+        }
+        thread.name = ownerThreadName
+        thread.start()
+        switch startup.wait() {
+        case .success:
+            break
+        case .failure(let error):
+            signalWatcher.stop()
+            continuation.finish()
+            throw error
+        }
+    }
+
+    deinit {
+        wakePipe.close()
+    }
+
+    /// The current size in cells.
+    public var size: Size { shared.withLock { $0.size } }
+
+    /// The signal that stopped the terminal, if one did.
+    public var terminationSignal: Int32? { shared.withLock { $0.terminationSignal } }
+
+    /// Stores the frame as the next one to draw and wakes the curses thread.
+    public func present(_ frame: Frame) {
+        let accepted = shared.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            state.pendingFrame = frame
+            return true
+        }
+        if accepted { wakePipe.wake() }
+    }
+
+    /// Queues raw bytes for the tty; they are written right after the next flush.
+    public func writeControlSequence(_ bytes: String) {
+        let accepted = shared.withLock { state -> Bool in
+            guard !state.isStopped else { return false }
+            state.controlSequences.append(bytes)
+            return true
+        }
+        if accepted { wakePipe.wake() }
+    }
+
+    /// Leaves curses mode, runs `body` on the curses thread (no input is read meanwhile), then
+    /// restores the terminal and redraws everything. After shutdown, `body` simply runs.
+    public func suspend<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Result, any Error>) in
+            let job: @Sendable () -> Void = {
+                do { waiter.resume(returning: try body()) } catch { waiter.resume(throwing: error) }
+            }
+            let queued = shared.withLock { state -> Bool in
+                guard !state.isStopped else { return false }
+                state.jobs.append(job)
+                return true
+            }
+            if queued { wakePipe.wake() } else { job() }
+        }
+    }
+
+    /// Restores the terminal and finishes `events`; waits until the screen is restored.
+    /// Idempotent and safe from any thread, including from inside a `suspend` body.
+    public func shutdown() {
+        shared.withLock { $0.isShutdownRequested = true }
+        wakePipe.wake()
+        let owner = shared.withLock { $0.ownerThread }
+        if let owner, pthread_equal(owner, pthread_self()) != 0 { return }
+        stopped.wait()
+        signalWatcher.stop()
+    }
+
+    private func handle(terminatingSignal signal: Int32) {
+        let stops = shared.withLock { state -> Bool in
+            // While a child owns the tty, Ctrl-C is the child's business.
+            if signal == SIGINT && state.isSuspended { return false }
+            if state.terminationSignal == nil { state.terminationSignal = signal }
+            state.isShutdownRequested = true
+            return true
+        }
+        if stops { wakePipe.wake() }
+    }
+}
+
+/// Hands the result of curses start-up from the curses thread to `init`.
+private final class StartupHandshake: Sendable {
+    private let result = Mutex<Result<Size, NcursesTerminalError>?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func finish(_ outcome: Result<Size, NcursesTerminalError>) {
+        result.withLock { $0 = outcome }
+        ready.signal()
+    }
+
+    func wait() -> Result<Size, NcursesTerminalError> {
+        ready.wait()
+        return result.withLock { $0 } ?? .failure(.initializationFailed("the terminal thread did not start"))
+    }
+}

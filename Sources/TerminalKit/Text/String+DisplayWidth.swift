@@ -1,0 +1,81 @@
+extension StringProtocol {
+    /// Columns this text occupies on one line; tabs advance to the next multiple of `DisplayWidth.tabWidth`.
+    public var displayWidth: Int {
+        var columns = 0
+        for character in self {
+            if character == "\t" {
+                columns += DisplayWidth.tabWidth - columns % DisplayWidth.tabWidth
+            } else {
+                columns += DisplayWidth.of(character)
+            }
+        }
+        return columns
+    }
+
+    /// The text cut to at most `width` columns, ending in `ellipsis` when something was cut.
+    /// Tabs are expanded to spaces first so the result measures exactly what it will occupy.
+    public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        let expanded = String(self).expandingTabs()
+        if expanded.displayWidth <= width { return expanded }
+        let ellipsisWidth = ellipsis.displayWidth
+        guard ellipsisWidth <= width else { return expanded.prefix(columns: width) }
+        return expanded.prefix(columns: width - ellipsisWidth) + ellipsis
+    }
+
+    /// The columns `start ..< start + width` of the text, for horizontal scrolling.
+    /// A wide character cut in half by either edge is replaced by a space so columns stay aligned.
+    public func slice(columns start: Int, width: Int) -> String {
+        guard width > 0 else { return "" }
+        let start = Swift.max(0, start)
+        let end = start + width
+        var result = ""
+        var column = 0
+        for character in String(self).expandingTabs() {
+            let charWidth = DisplayWidth.of(character)
+            let charEnd = column + charWidth
+            if column >= end { break }
+            if charWidth == 0 {
+                if column > start && column <= end && !DisplayWidth.isControl(character) { result.append(character) }
+            } else if column >= start && charEnd <= end {
+                result.append(character)
+            } else if charEnd > start && column < end {
+                // Partly visible wide character: pad the visible half.
+                result += String(repeating: " ", count: Swift.min(charEnd, end) - Swift.max(column, start))
+            }
+            column = charEnd
+        }
+        return result
+    }
+
+    /// The longest prefix that fits in `width` columns; a wide character that would cross the edge is left out.
+    public func prefix(columns width: Int) -> String {
+        var result = ""
+        var used = 0
+        for character in String(self).expandingTabs() {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width { break }
+            if characterWidth > 0 || !DisplayWidth.isControl(character) { result.append(character) }
+            used += characterWidth
+        }
+        return result
+    }
+
+    /// The text with each tab replaced by spaces up to the next tab stop.
+    public func expandingTabs() -> String {
+        guard contains("\t") else { return String(self) }
+        var result = ""
+        var column = 0
+        for character in self {
+            if character == "\t" {
+                let spaces = DisplayWidth.tabWidth - column % DisplayWidth.tabWidth
+                result += String(repeating: " ", count: spaces)
+                column += spaces
+            } else {
+                result.append(character)
+                column += DisplayWidth.of(character)
+            }
+        }
+        return result
+    }
+}

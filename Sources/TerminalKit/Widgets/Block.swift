@@ -1,0 +1,106 @@
+/// The characters of a border.
+public struct BorderSet: Hashable, Sendable {
+    /// Top-left, top-right, bottom-left, bottom-right corners.
+    public var topLeft, topRight, bottomLeft, bottomRight: String
+    /// Horizontal and vertical edges.
+    public var horizontal, vertical: String
+
+    /// Creates a border set.
+    public init(topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomLeft = bottomLeft
+        self.bottomRight = bottomRight
+        self.horizontal = horizontal
+        self.vertical = vertical
+    }
+
+    /// ╭─╮ │ ╰─╯
+    public static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
+    /// ┌─┐ │ └─┘
+    public static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
+    /// ┏━┓ ┃ ┗━┛, for emphasis.
+    public static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
+    /// ╔═╗ ║ ╚═╝
+    public static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
+}
+
+/// A bordered box with an optional title on the left and another on the right of its top edge.
+public struct Block: Widget, Hashable, Sendable {
+    /// The title drawn after the top-left corner (padded with a space on each side).
+    public var title: Line?
+    /// The title drawn before the top-right corner; the left title wins when both do not fit.
+    public var rightTitle: Line?
+    /// Border characters.
+    public var borders: BorderSet
+    /// True when the block has the focus: its border uses `focusedBorderStyle`.
+    public var isFocused: Bool
+    /// Border style without focus.
+    public var borderStyle: Style
+    /// Border style with focus.
+    public var focusedBorderStyle: Style
+    /// Style laid under the titles (spans patch over it).
+    public var titleStyle: Style
+    /// Style of the whole area, laid before anything is drawn (e.g. a background).
+    public var style: Style
+
+    /// Creates a block.
+    public init(
+        title: Line? = nil, rightTitle: Line? = nil, borders: BorderSet = .rounded, isFocused: Bool = false,
+        borderStyle: Style = Style(foreground: .brightBlack),
+        focusedBorderStyle: Style = Style(foreground: .cyan),
+        titleStyle: Style = .plain, style: Style = .plain
+    ) {
+        self.title = title
+        self.rightTitle = rightTitle
+        self.borders = borders
+        self.isFocused = isFocused
+        self.borderStyle = borderStyle
+        self.focusedBorderStyle = focusedBorderStyle
+        self.titleStyle = titleStyle
+        self.style = style
+    }
+
+    /// The area inside the border.
+    public func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
+
+    /// Draws the border and titles; the inside keeps whatever it had (see `Overlay` to clear it).
+    public func render(into buffer: inout Buffer, area: Rect) {
+        guard !area.isEmpty else { return }
+        if style != .plain { buffer.setStyle(style, in: area) }
+        let border = isFocused ? focusedBorderStyle : borderStyle
+        let right = area.right - 1, bottom = area.bottom - 1
+        for x in area.x...right {
+            buffer.write(borders.horizontal, at: Position(x: x, y: area.y), style: border)
+            if area.height > 1 { buffer.write(borders.horizontal, at: Position(x: x, y: bottom), style: border) }
+        }
+        for y in area.y...bottom {
+            buffer.write(borders.vertical, at: Position(x: area.x, y: y), style: border)
+            if area.width > 1 { buffer.write(borders.vertical, at: Position(x: right, y: y), style: border) }
+        }
+        if area.width > 1 && area.height > 1 {
+            buffer.write(borders.topLeft, at: Position(x: area.x, y: area.y), style: border)
+            buffer.write(borders.topRight, at: Position(x: right, y: area.y), style: border)
+            buffer.write(borders.bottomLeft, at: Position(x: area.x, y: bottom), style: border)
+            buffer.write(borders.bottomRight, at: Position(x: right, y: bottom), style: border)
+        }
+        renderTitles(into: &buffer, area: area)
+    }
+
+    private func renderTitles(into buffer: inout Buffer, area: Rect) {
+        // Titles live between the corners, each padded by a space: "╭ Title ─── Right ╮".
+        let room = area.width - 2
+        guard room > 2 else { return }
+        var leftUsed = 0
+        if let title, title.width > 0 {
+            let padded = Line([" "] + title.spans + [" "], style: titleStyle.patched(with: title.style))
+            leftUsed = buffer.write(padded.truncated(toWidth: room), at: Position(x: area.x + 1, y: area.y), maxWidth: room)
+        }
+        if let rightTitle, rightTitle.width > 0 {
+            let padded = Line([" "] + rightTitle.spans + [" "], style: titleStyle.patched(with: rightTitle.style))
+            let free = room - leftUsed - (leftUsed > 0 ? 1 : 0)
+            guard padded.width <= free else { return }
+            buffer.write(padded, at: Position(x: area.right - 1 - padded.width, y: area.y))
+        }
+    }
+}

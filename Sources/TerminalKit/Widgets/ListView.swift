@@ -1,0 +1,71 @@
+/// A scrolling list of lines with one highlighted selection.
+public struct ListView: StatefulWidget, Sendable {
+    /// The rows.
+    public var items: [Line]
+    /// An optional border around the list.
+    public var block: Block?
+    /// Style laid over the selected row, across the full width.
+    public var highlightStyle: Style
+    /// Drawn before the selected row (other rows get as many spaces), e.g. "▶ "; nil for none.
+    public var highlightSymbol: String?
+    /// Draws a scrollbar in the rightmost column when the items do not fit.
+    public var showsScrollbar: Bool
+    /// Shown, dimmed, when there are no items.
+    public var placeholder: Line?
+
+    /// Creates a list.
+    public init(
+        _ items: [Line], block: Block? = nil, highlightStyle: Style = Style(modifiers: .reverse),
+        highlightSymbol: String? = nil, showsScrollbar: Bool = false, placeholder: Line? = nil
+    ) {
+        self.items = items
+        self.block = block
+        self.highlightStyle = highlightStyle
+        self.highlightSymbol = highlightSymbol
+        self.showsScrollbar = showsScrollbar
+        self.placeholder = placeholder
+    }
+
+    /// Draws the visible rows and stores the offset actually used back into `state`.
+    public func render(into buffer: inout Buffer, area: Rect, state: inout ListState) {
+        var area = area
+        if let block {
+            block.render(into: &buffer, area: area)
+            area = block.inner(area)
+        }
+        guard !area.isEmpty else { return }
+        if items.isEmpty {
+            if let placeholder { buffer.write(placeholder.styled(Style(modifiers: .dim)), in: area.row(0)) }
+            return
+        }
+        state.scrollToSelection(viewportHeight: area.height, itemCount: items.count)
+        let scrollbar = Scrollbar(contentLength: items.count, viewportLength: area.height, position: state.offset)
+        var rows = area
+        if showsScrollbar && scrollbar.isNeeded && area.width > 1 {
+            rows.width -= 1
+            scrollbar.render(into: &buffer, area: Rect(x: rows.right, y: area.y, width: 1, height: area.height))
+        }
+        let symbolWidth = highlightSymbol?.displayWidth ?? 0
+        for row in 0..<rows.height {
+            let index = state.offset + row
+            guard index < items.count else { break }
+            let line = rows.row(row)
+            let isSelected = index == state.selected
+            var used = 0
+            if let highlightSymbol {
+                used = buffer.write(
+                    isSelected ? highlightSymbol : String(repeating: " ", count: symbolWidth),
+                    at: line.origin, maxWidth: line.width
+                )
+            }
+            buffer.write(items[index].truncated(toWidth: line.width - used), at: Position(x: line.x + used, y: line.y), maxWidth: line.width - used)
+            if isSelected { buffer.setStyle(highlightStyle, in: line) }
+        }
+    }
+
+    /// Draws without keeping the corrected offset (it is recomputed the same way every frame).
+    public func render(into buffer: inout Buffer, area: Rect, state: ListState) {
+        var copy = state
+        render(into: &buffer, area: area, state: &copy)
+    }
+}
