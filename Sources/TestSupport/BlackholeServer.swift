@@ -1,0 +1,77 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A port on 127.0.0.1 where TCP `connect` hangs: for connect-timeout tests without leaving loopback.
+///
+/// How it works (Linux): the socket listens with backlog 0 and never calls `accept`. The kernel
+/// then queues one completed connection, which `start()` fills itself; once that queue is full,
+/// Linux drops every further SYN (it neither answers nor refuses), so a client's `connect` keeps
+/// retransmitting SYNs until its own timeout fires. `start()` checks this: it keeps connecting
+/// until one attempt stays pending for 50 ms, and fails if none does.
+public final class BlackholeServer: Sendable {
+    /// The port whose connects hang.
+    public let port: Int
+    private let descriptors: Mutex<[Int32]>
+
+    private init(port: Int, descriptors: [Int32]) {
+        self.port = port
+        self.descriptors = Mutex(descriptors)
+    }
+
+    /// Opens the listener and fills its accept queue.
+    public static func start() throws -> BlackholeServer {
+        let (listener, port) = try RawSocket.bindLoopback()
+        var descriptors = [listener]
+        do {
+            try RawSocket.check("listen", listen(listener, 0))
+            // Backlog 0 admits one queued connection on Linux; allow a few in case a kernel admits more.
+            for _ in 0..<8 {
+                let (fd, connected) = try RawSocket.connectLoopback(port: port, timeoutMilliseconds: 50)
+                guard connected else {
+                    close(fd)
+                    return BlackholeServer(port: port, descriptors: descriptors)
+                }
+                descriptors.append(fd)
+            }
+            throw TestServerError.timedOut("filling the accept queue: every connect to port \(port) completed")
+        } catch {
+            descriptors.forEach { close($0) }
+            throw error
+        }
+    }
+
+    /// Closes the listener and the connections that filled its queue. Safe to call more than once.
+    public func shutdown() {
+        let open = descriptors.withLock { descriptors in
+            defer { descriptors = [] }
+            return descriptors
+        }
+        open.forEach { close($0) }
+    }
+
+    deinit {
+        shutdown()
+    }
+}
+
+/// Ports for connection-refused tests.
+public enum TestPorts {
+    /// The port every `closedPort()` call returns, held for the whole process.
+    private static let refusing: Result<Int, any Error> = Result {
+        // Bound but never listening: the kernel answers SYNs with RST, and no one else can take the port.
+        try RawSocket.bindLoopback().port
+    }
+
+    /// A port on 127.0.0.1 where nothing listens, so connecting is refused at once (ECONNREFUSED).
+    ///
+    /// The port stays bound (without `listen`) for the life of the process, so no other server
+    /// can take it while tests run; every call returns the same port.
+    public static func closedPort() throws -> Int {
+        try refusing.get()
+    }
+}
