@@ -1,9 +1,10 @@
 /// A small, dependency-free gzip / zlib encoder for test servers.
 ///
-/// It emits one fixed-Huffman DEFLATE block and compresses only runs of a repeated byte
-/// (LZ77 with distance 1). That is enough to produce valid `Content-Encoding` bodies for any
-/// data, and compression bombs with ratios near DEFLATE's maximum (~1000:1) without ever
-/// materialising the decoded bytes. Any real inflater (zlib, BoringSSL's, curl's) decodes it.
+/// Arbitrary data becomes one fixed-Huffman DEFLATE block that compresses only runs of a
+/// repeated byte (LZ77 at distance 1): valid `Content-Encoding` bodies for any input. A run of
+/// one byte (a compression bomb) becomes one dynamic-Huffman block where each 258-byte match
+/// costs 2 bits, DEFLATE's maximum ratio (~1030:1), without materialising the decoded bytes.
+/// Any real inflater (zlib, curl's, browsers') decodes both.
 public enum TestCompression {
     /// The gzip member (RFC 1952) for `bytes`.
     public static func gzip(_ bytes: [UInt8]) -> [UInt8] {
@@ -43,8 +44,8 @@ public enum TestCompression {
     }
 
     private static func deflateRun(_ byte: UInt8, count: Int) -> [UInt8] {
-        var writer = FixedHuffmanWriter()
-        writer.run(of: byte, count: count)
+        var writer = RunBlockWriter(byte: byte)
+        writer.run(count: count)
         return writer.finish()
     }
 
@@ -73,85 +74,13 @@ public enum TestCompression {
     }
 }
 
-/// Writes a single final DEFLATE block with the fixed Huffman code (RFC 1951 §3.2.6).
-private struct FixedHuffmanWriter {
-    private var output: [UInt8] = []
+/// DEFLATE's bit order: values least-significant bit first, Huffman codes most-significant bit first.
+private struct BitWriter {
+    private(set) var output: [UInt8] = []
     private var bitBuffer: UInt64 = 0
     private var bitCount = 0
 
-    init() {
-        writeBits(1, count: 1)  // BFINAL
-        writeBits(1, count: 2)  // BTYPE = 01, fixed Huffman
-    }
-
-    /// `count` copies of `byte`: one literal, then matches at distance 1 (3...258 bytes each).
-    mutating func run(of byte: UInt8, count: Int) {
-        guard count > 0 else { return }
-        literal(byte)
-        var remaining = count - 1
-        while remaining >= 3 {
-            let length = min(remaining, 258)
-            match(length: length)
-            remaining -= length
-        }
-        for _ in 0..<remaining { literal(byte) }
-    }
-
-    mutating func finish() -> [UInt8] {
-        symbol(256)  // end of block
-        if bitCount > 0 { output.append(UInt8(truncatingIfNeeded: bitBuffer)) }
-        bitBuffer = 0
-        bitCount = 0
-        return output
-    }
-
-    private mutating func literal(_ byte: UInt8) { symbol(Int(byte)) }
-
-    private mutating func match(length: Int) {
-        let (code, base, extraBits) = Self.lengthCode(length)
-        symbol(code)
-        if extraBits > 0 { writeBits(UInt32(length - base), count: extraBits) }
-        writeHuffman(0, length: 5)  // distance code 0 = distance 1, no extra bits
-    }
-
-    /// The fixed literal/length code for `value` (0...287).
-    private mutating func symbol(_ value: Int) {
-        switch value {
-        case 0...143: writeHuffman(UInt32(0x30 + value), length: 8)
-        case 144...255: writeHuffman(UInt32(0x190 + value - 144), length: 9)
-        case 256...279: writeHuffman(UInt32(value - 256), length: 7)
-        default: writeHuffman(UInt32(0xC0 + value - 280), length: 8)
-        }
-    }
-
-    /// Length symbol, base length and extra-bit count for a match of `length` (3...258).
-    private static func lengthCode(_ length: Int) -> (code: Int, base: Int, extraBits: Int) {
-        if length == 258 { return (285, 258, 0) }
-        if length <= 10 { return (257 + length - 3, length, 0) }
-        // Codes 265...284 come in groups of four per extra-bit count 1...5.
-        var base = 11
-        var code = 265
-        for extraBits in 1...5 {
-            let span = 1 << extraBits
-            for _ in 0..<4 {
-                if length < base + span { return (code, base, extraBits) }
-                base += span
-                code += 1
-            }
-        }
-        return (285, 258, 0)  // unreachable for 3...258
-    }
-
-    /// Huffman codes are packed most-significant bit first, so reverse them into the LSB-first stream.
-    private mutating func writeHuffman(_ code: UInt32, length: Int) {
-        var reversed: UInt32 = 0
-        for bit in 0..<length where code & (1 << UInt32(length - 1 - bit)) != 0 {
-            reversed |= 1 << UInt32(bit)
-        }
-        writeBits(reversed, count: length)
-    }
-
-    private mutating func writeBits(_ value: UInt32, count: Int) {
+    mutating func writeBits(_ value: UInt32, count: Int) {
         bitBuffer |= UInt64(value) << UInt64(bitCount)
         bitCount += count
         while bitCount >= 8 {
@@ -159,6 +88,175 @@ private struct FixedHuffmanWriter {
             bitBuffer >>= 8
             bitCount -= 8
         }
+    }
+
+    mutating func writeHuffman(_ code: HuffmanCode) {
+        var reversed: UInt32 = 0
+        for bit in 0..<code.length where code.bits & (1 << UInt32(code.length - 1 - bit)) != 0 {
+            reversed |= 1 << UInt32(bit)
+        }
+        writeBits(reversed, count: code.length)
+    }
+
+    mutating func finish() -> [UInt8] {
+        if bitCount > 0 { output.append(UInt8(truncatingIfNeeded: bitBuffer)) }
+        bitBuffer = 0
+        bitCount = 0
+        return output
+    }
+}
+
+/// One code of a canonical Huffman code.
+private struct HuffmanCode {
+    var bits: UInt32
+    var length: Int
+
+    /// The canonical codes for `lengths` (RFC 1951 §3.2.2); a zero length means "symbol unused".
+    static func canonical(lengths: [Int]) -> [HuffmanCode] {
+        let maxLength = lengths.max() ?? 0
+        var lengthCounts = [Int](repeating: 0, count: maxLength + 1)
+        for length in lengths where length > 0 { lengthCounts[length] += 1 }
+        var nextCode = [UInt32](repeating: 0, count: maxLength + 2)
+        var code: UInt32 = 0
+        for bits in stride(from: 1, through: maxLength, by: 1) {
+            code = (code + UInt32(lengthCounts[bits - 1])) << 1
+            nextCode[bits] = code
+        }
+        return lengths.map { length in
+            guard length > 0 else { return HuffmanCode(bits: 0, length: 0) }
+            defer { nextCode[length] += 1 }
+            return HuffmanCode(bits: nextCode[length], length: length)
+        }
+    }
+}
+
+/// Length symbol, base length and extra-bit count for a match of `length` (3...258), RFC 1951 §3.2.5.
+private func lengthSymbol(_ length: Int) -> (symbol: Int, base: Int, extraBits: Int) {
+    if length >= 258 { return (285, 258, 0) }
+    if length <= 10 { return (257 + length - 3, length, 0) }
+    // Symbols 265...284 come in groups of four per extra-bit count 1...5.
+    var base = 11
+    var symbol = 265
+    for extraBits in 1...5 {
+        let span = 1 << extraBits
+        for _ in 0..<4 {
+            if length < base + span { return (symbol, base, extraBits) }
+            base += span
+            symbol += 1
+        }
+    }
+    return (285, 258, 0)
+}
+
+/// Writes a single final DEFLATE block with the fixed Huffman code (RFC 1951 §3.2.6).
+private struct FixedHuffmanWriter {
+    private static let literalLengthCodes = HuffmanCode.canonical(
+        lengths: (0..<288).map { symbol in
+            switch symbol {
+            case 0...143: 8
+            case 144...255: 9
+            case 256...279: 7
+            default: 8
+            }
+        }
+    )
+    /// Distance code 0 (distance 1) in the fixed 5-bit distance code.
+    private static let distanceOne = HuffmanCode(bits: 0, length: 5)
+
+    private var writer = BitWriter()
+
+    init() {
+        writer.writeBits(1, count: 1)  // BFINAL
+        writer.writeBits(1, count: 2)  // BTYPE = 01, fixed Huffman
+    }
+
+    /// `count` copies of `byte`: one literal, then matches at distance 1 (3...258 bytes each).
+    mutating func run(of byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        writer.writeHuffman(Self.literalLengthCodes[Int(byte)])
+        var remaining = count - 1
+        while remaining >= 3 {
+            let length = min(remaining, 258)
+            let (symbol, base, extraBits) = lengthSymbol(length)
+            writer.writeHuffman(Self.literalLengthCodes[symbol])
+            if extraBits > 0 { writer.writeBits(UInt32(length - base), count: extraBits) }
+            writer.writeHuffman(Self.distanceOne)
+            remaining -= length
+        }
+        for _ in 0..<remaining { writer.writeHuffman(Self.literalLengthCodes[Int(byte)]) }
+    }
+
+    mutating func finish() -> [UInt8] {
+        writer.writeHuffman(Self.literalLengthCodes[256])  // end of block
+        return writer.finish()
+    }
+}
+
+/// Writes one final dynamic-Huffman block for a run of a single byte, with the smallest codes
+/// DEFLATE allows: match length 258 (symbol 285) is 1 bit, distance 1 is 1 bit, the literal and
+/// end-of-block are 2 bits each. The tail shorter than 258 bytes is sent as literals.
+private struct RunBlockWriter {
+    private let byte: UInt8
+    private let literalLength: [HuffmanCode]
+    private var writer = BitWriter()
+
+    init(byte: UInt8) {
+        self.byte = byte
+        var lengths = [Int](repeating: 0, count: 286)
+        lengths[Int(byte)] = 2
+        lengths[256] = 2
+        lengths[285] = 1
+        literalLength = HuffmanCode.canonical(lengths: lengths)
+        // The code-length alphabet needs 0, 1, 2, 17 and 18: lengths 2,3,2,3,2 form a complete code.
+        var codeLengthLengths = [Int](repeating: 0, count: 19)
+        (codeLengthLengths[0], codeLengthLengths[1], codeLengthLengths[2]) = (2, 3, 2)
+        (codeLengthLengths[17], codeLengthLengths[18]) = (3, 2)
+        let codeLengthCodes = HuffmanCode.canonical(lengths: codeLengthLengths)
+
+        writer.writeBits(1, count: 1)  // BFINAL
+        writer.writeBits(2, count: 2)  // BTYPE = 10, dynamic Huffman
+        writer.writeBits(286 - 257, count: 5)  // HLIT
+        writer.writeBits(1 - 1, count: 5)  // HDIST: one distance code
+        let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+        let transmitted = (order.lastIndex { codeLengthLengths[$0] > 0 } ?? 0) + 1
+        writer.writeBits(UInt32(transmitted - 4), count: 4)  // HCLEN
+        for symbol in order.prefix(transmitted) { writer.writeBits(UInt32(codeLengthLengths[symbol]), count: 3) }
+
+        // Literal/length lengths then the single distance length (1), run-length coded.
+        var sequence = lengths + [1]
+        while !sequence.isEmpty {
+            let value = sequence[0]
+            let run = sequence.prefix { $0 == value }.count
+            if value == 0, run >= 11 {
+                let take = min(run, 138)
+                writer.writeHuffman(codeLengthCodes[18])
+                writer.writeBits(UInt32(take - 11), count: 7)
+                sequence.removeFirst(take)
+            } else if value == 0, run >= 3 {
+                writer.writeHuffman(codeLengthCodes[17])
+                writer.writeBits(UInt32(run - 3), count: 3)
+                sequence.removeFirst(run)
+            } else {
+                writer.writeHuffman(codeLengthCodes[value])
+                sequence.removeFirst()
+            }
+        }
+    }
+
+    mutating func run(count: Int) {
+        guard count > 0 else { return }
+        writer.writeHuffman(literalLength[Int(byte)])
+        let matches = (count - 1) / 258
+        for _ in 0..<matches {
+            writer.writeHuffman(literalLength[285])
+            writer.writeBits(0, count: 1)  // the only distance code: distance 1
+        }
+        for _ in 0..<((count - 1) % 258) { writer.writeHuffman(literalLength[Int(byte)]) }
+    }
+
+    mutating func finish() -> [UInt8] {
+        writer.writeHuffman(literalLength[256])
+        return writer.finish()
     }
 }
 

@@ -129,6 +129,7 @@ public final class TestHTTPServer: Sendable {
 }
 
 /// Runs `body` with a started server and always shuts it down afterwards.
+@discardableResult
 public func withTestHTTPServer<Result>(
     tls: TestServerTLS? = nil,
     handler: @escaping TestHTTPServer.Handler,
