@@ -90,6 +90,20 @@ private struct BitWriter {
         }
     }
 
+    /// `count` zero bits, appended a byte at a time: how bombs stay cheap to build.
+    mutating func writeZeroBits(_ count: Int) {
+        var count = count
+        if bitCount > 0 {
+            let fill = min(8 - bitCount, count)
+            writeBits(0, count: fill)
+            count -= fill
+        }
+        guard count > 0 else { return }
+        // An Array of zeros is a memset and its append a memcpy, fast even in debug builds.
+        output.append(contentsOf: [UInt8](repeating: 0, count: count / 8))
+        writeBits(0, count: count % 8)
+    }
+
     mutating func writeHuffman(_ code: HuffmanCode) {
         var reversed: UInt32 = 0
         for bit in 0..<code.length where code.bits & (1 << UInt32(code.length - 1 - bit)) != 0 {
@@ -246,11 +260,10 @@ private struct RunBlockWriter {
     mutating func run(count: Int) {
         guard count > 0 else { return }
         writer.writeHuffman(literalLength[Int(byte)])
-        let matches = (count - 1) / 258
-        for _ in 0..<matches {
-            writer.writeHuffman(literalLength[285])
-            writer.writeBits(0, count: 1)  // the only distance code: distance 1
-        }
+        // Symbol 285 is the only 1-bit code, so canonically "0"; the only distance code is "0" too:
+        // every 258-byte match is two zero bits.
+        assert(literalLength[285].bits == 0 && literalLength[285].length == 1)
+        writer.writeZeroBits(2 * ((count - 1) / 258))
         for _ in 0..<((count - 1) % 258) { writer.writeHuffman(literalLength[Int(byte)]) }
     }
 
@@ -278,15 +291,67 @@ struct CRC32 {
         }
     }
 
-    /// The CRC of `count` copies of `byte`: linear in `count`, but never allocates the run.
+    /// The CRC of `count` copies of `byte` in O(log² count), by doubling a block with
+    /// `combine`: a gigabyte bomb costs microseconds even in debug builds.
     static func ofRun(_ byte: UInt8, count: Int) -> UInt32 {
-        var crc = CRC32()
-        Self.table.withUnsafeBufferPointer { table in
-            var state = crc.state
-            for _ in 0..<count { state = table[Int((state ^ UInt32(byte)) & 0xFF)] ^ (state >> 8) }
-            crc.state = state
+        var single = CRC32()
+        single.update(CollectionOfOne(byte))
+        var (block, blockLength) = (single.value, 1)
+        var (result, remaining) = (UInt32(0), count)
+        while remaining > 0 {
+            if remaining & 1 == 1 { result = combine(result, block, secondLength: blockLength) }
+            remaining >>= 1
+            if remaining > 0 { (block, blockLength) = (combine(block, block, secondLength: blockLength), blockLength * 2) }
         }
-        return crc.value
+        return result
+    }
+
+    /// The CRC of A followed by B from crc(A), crc(B) and B's length, as zlib's `crc32_combine`:
+    /// crc(A‖B) = crc(A)·x^(8·len B) mod P ⊕ crc(B), in the reflected bit order.
+    static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        multiplyModP(xToThe8nModP(secondLength), first) ^ second
+    }
+
+    private static let polynomial: UInt32 = 0xEDB8_8320
+
+    /// x^(2^k) mod P for k in 0..<32 (reflected: x^0 is bit 31).
+    private static let powersOfX: [UInt32] = {
+        var power: UInt32 = 1 << 30  // x^1
+        var table = [power]
+        for _ in 1..<32 {
+            power = multiplyModP(power, power)
+            table.append(power)
+        }
+        return table
+    }()
+
+    /// a·b mod P over GF(2), reflected; `a` must be non-zero.
+    private static func multiplyModP(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var mask: UInt32 = 1 << 31
+        var product: UInt32 = 0
+        var b = b
+        while true {
+            if a & mask != 0 {
+                product ^= b
+                if a & (mask - 1) == 0 { break }
+            }
+            mask >>= 1
+            b = b & 1 == 1 ? (b >> 1) ^ polynomial : b >> 1
+        }
+        return product
+    }
+
+    /// x^(8·n) mod P.
+    private static func xToThe8nModP(_ n: Int) -> UInt32 {
+        var power: UInt32 = 1 << 31  // x^0
+        var n = n
+        var k = 3  // 8·n = n·2^3
+        while n != 0 {
+            if n & 1 == 1 { power = multiplyModP(powersOfX[k & 31], power) }
+            n >>= 1
+            k += 1
+        }
+        return power
     }
 }
 

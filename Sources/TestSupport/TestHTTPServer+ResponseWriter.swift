@@ -81,7 +81,7 @@ struct ResponseWriter: Sendable {
     private func patternChunk(offset: Int, count: Int) -> ByteBuffer {
         var buffer = channel.allocator.buffer(capacity: count)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { raw in
-            for position in 0..<count { raw[position] = TestPattern.byte(at: offset + position) }
+            TestPattern.fill(UnsafeMutableRawBufferPointer(rebasing: raw.prefix(count)), offset: offset)
             return count
         }
         return buffer

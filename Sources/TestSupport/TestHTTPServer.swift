@@ -126,6 +126,14 @@ public final class TestHTTPServer: Sendable {
         await runner.value
         for connection in connections { try? await connection.channel.closeFuture.get() }
     }
+
+    deinit {
+        // A test that forgot `shutdown()` still must not leak a listening socket or hung connections.
+        serverChannel.close(promise: nil)
+        state.beginShutdown()?.forEach { $0.abort() }
+        jobs.finish()
+        runner.cancel()
+    }
 }
 
 /// Runs `body` with a started server and always shuts it down afterwards.

@@ -41,10 +41,11 @@ public struct TestResponse: Sendable {
         /// A streamed body: `Transfer-Encoding: chunked` over HTTP/1.1, DATA frames over HTTP/2.
         case chunked(TestChunkedBody)
         /// Declares `Content-Length: declaredLength`, sends `sent`, then ends the connection.
+        /// Over HTTP/2 the whole TCP connection ends, not just the stream.
         case truncated(declaredLength: Int, sent: [UInt8], ending: ConnectionEnding)
         /// Reads the request and never answers; the connection stays open until the server shuts down.
         case neverRespond
-        /// Ends the connection without writing anything.
+        /// Ends the connection without writing anything (over HTTP/2: the whole TCP connection).
         case drop(ConnectionEnding)
     }
 }
@@ -104,13 +105,32 @@ public struct TestChunkedBody: Sendable {
 ///
 /// Printable, so failures read well; position-dependent, so a lost or reordered chunk is detected.
 public enum TestPattern {
-    /// `count` pattern bytes starting at absolute position `offset`.
+    /// 512 periods of the pattern: fills copy from it a block at a time instead of byte by byte.
+    private static let template: [UInt8] = (0..<(26 * 512)).map { byte(at: $0) }
+
+    /// `count` pattern bytes starting at absolute position `offset` (≥ 0).
     public static func bytes(count: Int, offset: Int = 0) -> [UInt8] {
-        (0..<max(count, 0)).map { byte(at: offset + $0) }
+        [UInt8](unsafeUninitializedCapacity: max(count, 0)) { buffer, initialized in
+            fill(UnsafeMutableRawBufferPointer(buffer), offset: offset)
+            initialized = buffer.count
+        }
     }
 
-    /// The pattern byte at absolute position `index`.
-    @inlinable
+    /// Fills `buffer` with the pattern bytes starting at absolute position `offset` (≥ 0).
+    public static func fill(_ buffer: UnsafeMutableRawBufferPointer, offset: Int) {
+        template.withUnsafeBytes { source in
+            guard let target = buffer.baseAddress, let origin = source.baseAddress else { return }
+            var written = 0
+            while written < buffer.count {
+                let phase = (offset + written) % 26
+                let length = min(buffer.count - written, source.count - phase)
+                (target + written).copyMemory(from: origin + phase, byteCount: length)
+                written += length
+            }
+        }
+    }
+
+    /// The pattern byte at absolute position `index` (≥ 0).
     public static func byte(at index: Int) -> UInt8 {
         UInt8(ascii: "a") &+ UInt8(truncatingIfNeeded: index % 26)
     }

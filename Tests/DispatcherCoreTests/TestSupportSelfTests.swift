@@ -65,12 +65,14 @@ struct TestSupportSelfTests {
 
     @Test func keepAliveRequestsShareOneConnection() async throws {
         try await withTestHTTPServer(handler: { .ok("path=\($0.path)") }) { server in
-            let exchange = try await RawTestClient.exchange(
-                port: server.port, sending: Self.get("/one", close: false) + Self.get("/two")
-            )
+            // 100 pipelined requests on one connection: answered in order, none lost.
+            let paths = (0..<100).map { "/r\($0)" }
+            let request = paths.dropLast().map { Self.get($0, close: false) }.joined() + Self.get("/r99")
+            let exchange = try await RawTestClient.exchange(port: server.port, sending: request, readTimeout: .seconds(10))
+            #expect(exchange.ending == .closed)
             let responses = RawHTTPResponse.parseAll(exchange.received)
-            #expect(responses.map(\.bodyText) == ["path=/one", "path=/two"])
-            #expect(server.requests.map(\.connectionID) == [1, 1])
+            #expect(responses.map(\.bodyText) == paths.map { "path=\($0)" })
+            #expect(Set(server.requests.map(\.connectionID)) == [1])
             #expect(server.connectionCount == 1)
         }
     }
@@ -181,11 +183,17 @@ struct TestSupportSelfTests {
         // zlib trailer = Adler-32, big-endian; "Wikipedia" is the textbook example (0x11E60398).
         #expect(Array(TestCompression.zlib(Array("Wikipedia".utf8)).suffix(4)) == [0x11, 0xE6, 0x03, 0x98])
         // The run encoders checksum without materialising the run; they must agree with the plain ones.
-        for count in [0, 1, 2, 3, 4, 258, 259, 260, 261, 70_000] {
+        for count in [0, 1, 2, 3, 4, 258, 259, 260, 261, 70_000, 1_048_583] {
             let run = [UInt8](repeating: 7, count: count)
             #expect(TestCompression.gzip(repeating: 7, count: count).suffix(8) == TestCompression.gzip(run).suffix(8))
             #expect(TestCompression.zlib(repeating: 7, count: count).suffix(4) == TestCompression.zlib(run).suffix(4))
         }
+        // A gigabyte bomb is built in a blink and stays about a thousandth of its decoded size.
+        var bomb: [UInt8] = []
+        let duration = ContinuousClock().measure { bomb = TestCompression.gzip(repeating: 0, count: 1 << 30) }
+        #expect(duration < .seconds(1))
+        #expect(bomb.count < (1 << 30) / 1_000)
+        #expect(Array(bomb.suffix(4)) == [0, 0, 0, 64], "ISIZE = 2^30")
     }
 
     // MARK: Streaming and broken bodies
@@ -280,17 +288,22 @@ struct TestSupportSelfTests {
     // MARK: Lifecycle
 
     @Test func shutdownIsPromptWithHungConnectionsAndIdempotent() async throws {
-        let server = try await TestHTTPServer.start { _ in .neverRespond }
-        let port = server.port
-        let client = Task {
-            try await RawTestClient.exchange(port: port, sending: Self.get("/"), readTimeout: .seconds(10))
+        let server = try await TestHTTPServer.start { request in
+            request.path == "/slow" ? .ok("too late").delayed(by: .seconds(30)) : .neverRespond
         }
-        try await server.waitForRequests(count: 1)
-        #expect(server.openConnectionCount == 1)
+        let port = server.port
+        let clients = ["/hang", "/slow"].map { path in
+            Task { try await RawTestClient.exchange(port: port, sending: Self.get(path), readTimeout: .seconds(10)) }
+        }
+        try await server.waitForRequests(count: 2)
+        #expect(server.openConnectionCount == 2)
         let duration = try await Self.elapsed { try await server.shutdown() }
         #expect(duration < .milliseconds(500))
-        let exchange = try await client.value
-        #expect(exchange.ending != .timedOut, "the client saw the server drop it")
+        for client in clients {
+            let exchange = try await client.value
+            #expect(exchange.ending != .timedOut, "the client saw the server drop it")
+            #expect(exchange.received.isEmpty)
+        }
         #expect(server.openConnectionCount == 0)
         try await server.shutdown()
         await #expect(throws: (any Error).self) {
@@ -371,7 +384,11 @@ struct TestSupportSelfTests {
 
     @Test func http2IsOfferedByALPN() async throws {
         try await withTestHTTPServer(tls: .trusted, handler: { request in
-            request.path == "/stream" ? .chunked(totalBytes: 50_000, chunkSize: 10_000) : .ok("over \(request.version)")
+            switch request.path {
+            case "/stream": .chunked(totalBytes: 50_000, chunkSize: 10_000)
+            case "/cut": .truncated(declaredLength: 1_000, sentBytes: 10, ending: .reset)
+            default: .ok("over \(request.version)")
+            }
         }) { server in
             let plain = try await NIOTestClient.http2(port: server.port, path: "/plain")
             #expect(plain.head.status == .ok)
@@ -379,6 +396,10 @@ struct TestSupportSelfTests {
             let streamed = try await NIOTestClient.http2(port: server.port, path: "/stream")
             #expect(streamed.body == TestPattern.bytes(count: 50_000))
             #expect(server.requests.map(\.version) == [HTTPVersion(major: 2, minor: 0), HTTPVersion(major: 2, minor: 0)])
+            #expect(server.requests.first?.header("host") == "127.0.0.1:\(server.port)")
+            await #expect(throws: (any Error).self, "a truncated HTTP/2 body fails the stream") {
+                try await NIOTestClient.http2(port: server.port, path: "/cut")
+            }
 
             let offeredBoth = try await RawTestClient.exchange(
                 port: server.port, tls: .init(applicationProtocols: ["h2", "http/1.1"]), sending: Self.get("/"),
