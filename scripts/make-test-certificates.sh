@@ -19,22 +19,27 @@ mkdir -p "$out"
 
 newkey() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1" 2>/dev/null; }
 
+# request_config SUBJECT: the [req] part every certificate request shares.
+request_config() {
+  printf '[req]\ndistinguished_name = dn\nprompt = no\n[dn]\nCN = %s\n' "$1"
+}
+
+# leaf_section USAGE SAN: the [leaf] extensions of an end-entity certificate.
+leaf_section() {
+  printf '[leaf]\nbasicConstraints = critical, CA:FALSE\nkeyUsage = critical, digitalSignature\n'
+  printf 'extendedKeyUsage = %s\nsubjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid:always\n' "$1"
+  if [ -n "$2" ]; then printf 'subjectAltName = %s\n' "$2"; fi
+}
+
 # make_ca NAME SUBJECT: a self-signed root allowed to sign leaves only.
 make_ca() {
   local name="$1" subject="$2"
   newkey "$out/$name-key.pem"
-  cat > "$work/$name.ext" <<EXT
-[req]
-distinguished_name = dn
-prompt = no
-[dn]
-CN = $subject
-[v3_ca]
-basicConstraints = critical, CA:TRUE, pathlen:0
-keyUsage = critical, keyCertSign, cRLSign
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid:always
-EXT
+  {
+    request_config "$subject"
+    printf '[v3_ca]\nbasicConstraints = critical, CA:TRUE, pathlen:0\nkeyUsage = critical, keyCertSign, cRLSign\n'
+    printf 'subjectKeyIdentifier = hash\nauthorityKeyIdentifier = keyid:always\n'
+  } > "$work/$name.ext"
   openssl req -new -x509 -sha256 -days "$days" -key "$out/$name-key.pem" \
     -config "$work/$name.ext" -extensions v3_ca -out "$out/$name.pem"
 }
@@ -43,20 +48,7 @@ EXT
 make_leaf() {
   local name="$1" subject="$2" ca="$3" usage="$4" san="$5"
   newkey "$out/$name-key.pem"
-  cat > "$work/$name.ext" <<EXT
-[req]
-distinguished_name = dn
-prompt = no
-[dn]
-CN = $subject
-[leaf]
-basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature
-extendedKeyUsage = $usage
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid:always
-${san:+subjectAltName = $san}
-EXT
+  { request_config "$subject"; leaf_section "$usage" "$san"; } > "$work/$name.ext"
   if [ "$ca" = self ]; then
     openssl req -new -x509 -sha256 -days "$days" -key "$out/$name-key.pem" \
       -config "$work/$name.ext" -extensions leaf -out "$out/$name.pem"
@@ -90,32 +82,13 @@ make_leaf client "apiexplorer test client" client-ca clientAuth ""
 
 # An expired leaf from the trusted CA: `openssl x509` cannot backdate, `openssl ca` can.
 newkey "$out/expired-key.pem"
-cat > "$work/expired.cnf" <<EXT
-[ca]
-default_ca = test
-[test]
-database = $work/index.txt
-new_certs_dir = $work
-serial = $work/serial
-default_md = sha256
-policy = any
-copy_extensions = none
-unique_subject = no
-[any]
-commonName = supplied
-[req]
-distinguished_name = dn
-prompt = no
-[dn]
-CN = localhost
-[leaf]
-basicConstraints = critical, CA:FALSE
-keyUsage = critical, digitalSignature
-extendedKeyUsage = serverAuth
-subjectKeyIdentifier = hash
-authorityKeyIdentifier = keyid:always
-subjectAltName = $loopback
-EXT
+{
+  printf '[ca]\ndefault_ca = test\n[test]\ndatabase = %s/index.txt\nnew_certs_dir = %s\n' "$work" "$work"
+  printf 'serial = %s/serial\ndefault_md = sha256\npolicy = any\ncopy_extensions = none\n' "$work"
+  printf 'unique_subject = no\n[any]\ncommonName = supplied\n'
+  request_config localhost
+  leaf_section serverAuth "$loopback"
+} > "$work/expired.cnf"
 : > "$work/index.txt"
 openssl rand -hex 16 > "$work/serial"
 openssl req -new -sha256 -key "$out/expired-key.pem" -config "$work/expired.cnf" -out "$work/expired.csr"

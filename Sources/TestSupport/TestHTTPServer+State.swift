@@ -5,6 +5,7 @@ import Synchronization
 final class TestServerState: Sendable {
     private struct Inner {
         var requests: [TestRequest] = []
+        var requestCount = 0
         var connectionCount = 0
         var tlsHandshakeCount = 0
         var open: [Int: TestConnection] = [:]
@@ -14,9 +15,15 @@ final class TestServerState: Sendable {
     }
 
     private let inner = Mutex(Inner())
+    /// False for benchmarks: requests are counted but not kept.
+    private let recordsRequests: Bool
+
+    init(recordsRequests: Bool) {
+        self.recordsRequests = recordsRequests
+    }
 
     var requests: [TestRequest] { inner.withLock { $0.requests } }
-    var requestCount: Int { inner.withLock { $0.requests.count } }
+    var requestCount: Int { inner.withLock { $0.requestCount } }
     var connectionCount: Int { inner.withLock { $0.connectionCount } }
     var openConnectionCount: Int { inner.withLock { $0.open.count } }
     var tlsHandshakeCount: Int { inner.withLock { $0.tlsHandshakeCount } }
@@ -42,8 +49,9 @@ final class TestServerState: Sendable {
 
     func record(_ request: TestRequest) {
         let ready = inner.withLock { state in
-            state.requests.append(request)
-            let count = state.requests.count
+            if recordsRequests { state.requests.append(request) }
+            state.requestCount += 1
+            let count = state.requestCount
             let ready = state.waiters.filter { $0.value.count <= count }
             for id in ready.keys { state.waiters[id] = nil }
             return ready.values.map(\.continuation)
@@ -61,7 +69,7 @@ final class TestServerState: Sendable {
             await withCheckedContinuation { continuation in
                 let satisfied = inner.withLock { state in
                     // Cancellation sets the flag before onCancel runs, so checking it under the lock closes the race.
-                    guard state.requests.count < count, !state.isShuttingDown, !Task.isCancelled else { return true }
+                    guard state.requestCount < count, !state.isShuttingDown, !Task.isCancelled else { return true }
                     state.waiters[id] = (count, continuation)
                     return false
                 }

@@ -39,12 +39,14 @@ public final class TestHTTPServer: Sendable {
         self.baseURL = URL(string: "\(scheme)://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/")
     }
 
-    /// Starts a server on 127.0.0.1 (`port` 0 picks a free one), with TLS when `tls` is given.
+    /// Starts a server on 127.0.0.1 (`port` 0 picks a free one; a fixed port lets a test
+    /// restart a server where clients expect it), with TLS when `tls` is given.
+    /// `recordsRequests: false` only counts requests (for benchmarks sending millions).
     public static func start(
-        tls: TestServerTLS? = nil, port: Int = 0, handler: @escaping Handler
+        tls: TestServerTLS? = nil, port: Int = 0, recordsRequests: Bool = true, handler: @escaping Handler
     ) async throws -> TestHTTPServer {
         let sslContext = try tls?.makeContext()
-        let state = TestServerState()
+        let state = TestServerState(recordsRequests: recordsRequests)
         let (stream, jobs) = AsyncStream.makeStream(of: ResponseJob.self)
         let runner = Task {
             await withDiscardingTaskGroup { group in
@@ -78,7 +80,7 @@ public final class TestHTTPServer: Sendable {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL.appendingPathComponent(pathAndQuery)
     }
 
-    /// Every request read so far, in completion order.
+    /// Every request read so far, in completion order (empty when started with `recordsRequests: false`).
     public var requests: [TestRequest] { state.requests }
     /// The number of requests read so far.
     public var requestCount: Int { state.requestCount }
@@ -108,11 +110,11 @@ public final class TestHTTPServer: Sendable {
             group.cancelAll()
             return first
         }
-        let requests = state.requests
-        guard reached, requests.count >= count else {
-            throw TestServerError.timedOut("waiting for \(count) requests; \(requests.count) arrived within \(timeout)")
+        let arrived = state.requestCount
+        guard reached, arrived >= count else {
+            throw TestServerError.timedOut("waiting for \(count) requests; \(arrived) arrived within \(timeout)")
         }
-        return requests
+        return state.requests
     }
 
     /// Stops listening, drops every connection at once (hung ones included), cancels pending

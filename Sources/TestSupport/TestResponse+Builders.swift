@@ -115,6 +115,25 @@ extension TestResponse {
         return TestResponse(status: status, headers: headers, behaviour: .chunked(body))
     }
 
+    /// These exact byte chunks streamed one by one, waiting `interval` between them.
+    public static func chunked(
+        bytes chunks: [[UInt8]], interval: Duration = .zero, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
+    ) -> TestResponse {
+        TestResponse(status: status, headers: headers, behaviour: .chunked(TestChunkedBody(source: .chunks(chunks), interval: interval)))
+    }
+
+    /// The same response with its body streamed in chunks of `size` bytes (no `Content-Length`),
+    /// e.g. `.gzip(text).streamedInChunks(of: 64)`; other behaviours are returned unchanged.
+    public func streamedInChunks(of size: Int, interval: Duration = .zero) -> TestResponse {
+        guard case .body(let body) = behaviour else { return self }
+        let size = max(size, 1)
+        let chunks = stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) }
+        var copy = self
+        copy.headers.remove(name: "Content-Length")
+        copy.behaviour = .chunked(TestChunkedBody(source: .chunks(chunks), interval: interval))
+        return copy
+    }
+
     /// Declares `Content-Length: declaredLength`, sends the first `sentBytes` pattern bytes,
     /// then ends the connection (`.close` for FIN, `.reset` for RST).
     public static func truncated(

@@ -26,24 +26,12 @@ enum NIOTestClient {
         requestHeaders.replaceOrAdd(name: "Host", value: "127.0.0.1:\(port)")
         requestHeaders.replaceOrAdd(name: "Connection", value: "close")
         let head = HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: requestHeaders)
-        do {
-            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let sync = channel.pipeline.syncOperations
-                        if let sslContext { try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil)) }
-                        try sync.addHTTPClientHandlers()
-                        if decompress { try sync.addHandler(NIOHTTPResponseDecompressor(limit: .none)) }
-                        try sync.addHandler(DecodingCollector(request: head, promise: promise))
-                    }
-                }
-                .connect(host: "127.0.0.1", port: port)
-                .get()
-            defer { channel.close(promise: nil) }
-            return try await promise.futureResult.get()
-        } catch {
-            promise.fail(error)
-            throw error
+        return try await exchange(port: port, promise: promise) { channel in
+            let sync = channel.pipeline.syncOperations
+            if let sslContext { try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil)) }
+            try sync.addHTTPClientHandlers()
+            if decompress { try sync.addHandler(NIOHTTPResponseDecompressor(limit: .none)) }
+            try sync.addHandler(DecodingCollector(request: head, promise: promise))
         }
     }
 
@@ -54,26 +42,32 @@ enum NIOTestClient {
         var requestHeaders = headers
         requestHeaders.replaceOrAdd(name: "Host", value: "127.0.0.1:\(port)")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: requestHeaders)
+        return try await exchange(port: port, promise: promise) { channel in
+            let sync = channel.pipeline.syncOperations
+            try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
+            let multiplexer = try sync.configureHTTP2Pipeline(
+                mode: .client, connectionConfiguration: .init(), streamConfiguration: .init(),
+                inboundStreamInitializer: { $0.close() }
+            )
+            multiplexer.createStreamChannel(promise: nil) { stream in
+                stream.eventLoop.makeCompletedFuture {
+                    try stream.pipeline.syncOperations.addHandlers(
+                        HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https),
+                        DecodingCollector(request: head, promise: promise)
+                    )
+                }
+            }
+        }
+    }
+
+    /// Connects, lets `configure` build the pipeline (on the event loop), and awaits `promise`.
+    private static func exchange(
+        port: Int, promise: EventLoopPromise<DecodedResponse>,
+        configure: @escaping @Sendable (Channel) throws -> Void
+    ) async throws -> DecodedResponse {
         do {
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        let sync = channel.pipeline.syncOperations
-                        try sync.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
-                        let multiplexer = try sync.configureHTTP2Pipeline(
-                            mode: .client, connectionConfiguration: .init(), streamConfiguration: .init(),
-                            inboundStreamInitializer: { $0.close() }
-                        )
-                        multiplexer.createStreamChannel(promise: nil) { stream in
-                            stream.eventLoop.makeCompletedFuture {
-                                try stream.pipeline.syncOperations.addHandlers(
-                                    HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https),
-                                    DecodingCollector(request: head, promise: promise)
-                                )
-                            }
-                        }
-                    }
-                }
+                .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try configure(channel) } }
                 .connect(host: "127.0.0.1", port: port)
                 .get()
             defer { channel.close(promise: nil) }
