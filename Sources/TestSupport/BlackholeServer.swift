@@ -12,7 +12,9 @@ import Darwin
 /// then queues one completed connection, which `start()` fills itself; once that queue is full,
 /// Linux drops every further SYN (it neither answers nor refuses), so a client's `connect` keeps
 /// retransmitting SYNs until its own timeout fires. `start()` checks this: it keeps connecting
-/// until one attempt stays pending for 50 ms, and fails if none does.
+/// until one attempt stays pending for 50 ms, and fails if none does. That pending attempt is
+/// kept too: should it merely have been slow, it completes later and still fills the queue.
+/// (With `tcp_syncookies=0` even the first SYN is dropped; the same loop copes.)
 public final class BlackholeServer: Sendable {
     /// The port whose connects hang.
     public let port: Int
@@ -32,11 +34,8 @@ public final class BlackholeServer: Sendable {
             // Backlog 0 admits one queued connection on Linux; allow a few in case a kernel admits more.
             for _ in 0..<8 {
                 let (fd, connected) = try RawSocket.connectLoopback(port: port, timeoutMilliseconds: 50)
-                guard connected else {
-                    close(fd)
-                    return BlackholeServer(port: port, descriptors: descriptors)
-                }
                 descriptors.append(fd)
+                if !connected { return BlackholeServer(port: port, descriptors: descriptors) }
             }
             throw TestServerError.timedOut("filling the accept queue: every connect to port \(port) completed")
         } catch {

@@ -9,7 +9,8 @@ public enum TestCertificates {
     /// The directory holding every PEM file and pin of the test PKI.
     public static var directory: URL {
         // `.copy("Certificates")` keeps the folder itself inside the resource bundle.
-        Bundle.module.bundleURL.appendingPathComponent("Certificates", isDirectory: true)
+        Bundle.module.url(forResource: "Certificates", withExtension: nil)
+            ?? Bundle.module.bundleURL.appendingPathComponent("Certificates", isDirectory: true)
     }
 
     /// The file URL of one committed file, e.g. `url(named: "ca.pem")`.
