@@ -74,6 +74,13 @@ struct TestSupportSelfTests {
             #expect(responses.map(\.bodyText) == paths.map { "path=\($0)" })
             #expect(Set(server.requests.map(\.connectionID)) == [1])
             #expect(server.connectionCount == 1)
+
+            // Without `Connection: close` the server keeps the connection; stop at the first complete response.
+            let held = try await RawTestClient.exchange(
+                port: server.port, sending: Self.get("/kept", close: false), stopWhen: RawHTTPResponse.oneComplete
+            )
+            #expect(held.ending == .stopped)
+            #expect(RawHTTPResponse(parsing: held.received)?.bodyText == "path=/kept")
         }
     }
 
