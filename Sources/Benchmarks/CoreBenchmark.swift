@@ -15,7 +15,13 @@ struct CoreBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         warnIfDebugBuild()
-        let dispatcher = Self.makeDispatcher()
+        print("Dispatcher core: one immediate stub request through the pipeline (\(batches) batches of \(batch))")
+        let bare = Dispatcher<Target>(environment: Self.environment)
+        try await measure("bare: no plugins, no rules", bare)
+        try await measure("full: 5 plugins (activity, logger, bearer, API key, signing), interceptor, error rule", Self.makeDispatcher())
+    }
+
+    private func measure(_ label: String, _ dispatcher: Dispatcher<Target>) async throws {
         let target = Target(
             .get, "/pet/{{petId}}", identifier: "petstore/findPet", query: [QueryItem(name: "expand", value: "owner")],
             headers: ["Accept": "application/json"], group: "authenticated",
@@ -32,17 +38,17 @@ struct CoreBenchmark: AsyncParsableCommand {
             for _ in 0..<batch { _ = try await dispatcher.request(target) }
             perRequest.add((clock.now - start).nanoseconds / Double(batch))
         }
-        print("Dispatcher core: one immediate stub request, 5 plugins + interceptor + error filter")
-        print("  \(batches) batches of \(batch) requests")
-        print("  median \(formatNanoseconds(perRequest.median)) per request, p90 \(formatNanoseconds(perRequest.percentile(90))), min \(formatNanoseconds(perRequest.minimum))")
+        print("  \(label)")
+        print("    median \(formatNanoseconds(perRequest.median)) per request, p90 \(formatNanoseconds(perRequest.percentile(90))), min \(formatNanoseconds(perRequest.minimum))")
     }
 
+    static let environment = Environment(
+        name: "local", type: .development, baseURL: URL(string: "http://127.0.0.1:8080/v3")!,
+        headers: Headers([("User-Agent", "apiexplorer-bench"), ("Accept-Language", "en")], origin: .endpoint),
+        groupHeaders: ["authenticated": Headers([("X-Client", "bench")], origin: .endpoint)],
+        variables: ["petId": "7"], fixtures: .immediate, retry: RetryPolicy())
+
     static func makeDispatcher() -> Dispatcher<Target> {
-        let environment = Environment(
-            name: "local", type: .development, baseURL: URL(string: "http://127.0.0.1:8080/v3")!,
-            headers: Headers([("User-Agent", "apiexplorer-bench"), ("Accept-Language", "en")], origin: .endpoint),
-            groupHeaders: ["authenticated": Headers([("X-Client", "bench")], origin: .endpoint)],
-            variables: ["petId": "7"], fixtures: .immediate, retry: RetryPolicy())
         let lines = Atomic<Int>(0)
         let plugins: [any Plugin] = [
             NetworkActivityPlugin(),
@@ -57,7 +63,7 @@ struct CoreBenchmark: AsyncParsableCommand {
                 message: .path(try! JSONPath("$.error.message")))
         ]
         return Dispatcher(
-            environment: environment, plugins: plugins,
+            environment: Self.environment, plugins: plugins,
             interceptor: Interceptor(adapters: [.header("X-Request-Source", "bench", name: "source")]),
             errorFilter: ErrorFilter(rules: rules))
     }

@@ -110,7 +110,7 @@ public enum URLBuilder {
             queryText += FormEncoding.encode(query)
         }
         if !queryText.isEmpty {
-            text += (text.contains("?") ? "&" : "?") + queryText
+            text += (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + queryText
         }
         guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
             throw DispatchError.invalidRequest("'\(text)' is not a valid URL.")

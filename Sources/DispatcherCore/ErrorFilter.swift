@@ -139,7 +139,7 @@ struct LazyJSON {
 
     private var looksLikeJSON: Bool {
         guard !response.body.isEmpty else { return false }
-        if let type = response.mediaType, type.contains("json") { return true }
+        if let type = response.mediaType, type.utf8Contains("json") { return true }
         let first = response.body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }

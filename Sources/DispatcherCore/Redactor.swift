@@ -53,14 +53,14 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether a header, query or member name is secret.
     public func isSensitive(name: String) -> Bool {
-        let lower = name.lowercased()
-        return headerNames.contains(lower) || nameFragments.contains { lower.contains($0) }
+        // No allocation: this runs for every header of every logged request.
+        headerNames.contains { Headers.sameName($0, name) } || nameFragments.contains { name.utf8ContainsIgnoringASCIICase($0) }
     }
 
     /// A header value as it may be shown: an auth scheme stays visible (`Bearer ••••`).
     public func header(name: String, value: String) -> String {
         guard isSensitive(name: name) else { return text(value) }
-        let lower = name.lowercased()
+        let lower = name.asciiLowercased
         if lower == "authorization" || lower == "proxy-authorization",
             let space = value.firstIndex(of: " "), !value[..<space].isEmpty
         {
@@ -78,7 +78,7 @@ public struct Redactor: Sendable, Hashable {
         return value.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = pair[0].trimmingCharacters(in: .whitespaces)
-            guard pair.count == 2, !attributes.contains(name.lowercased()) else { return String(part) }
+            guard pair.count == 2, !attributes.contains(name.asciiLowercased) else { return String(part) }
             return "\(pair[0])=\(Redactor.mask)"
         }.joined(separator: ";")
     }
@@ -96,17 +96,20 @@ public struct Redactor: Sendable, Hashable {
     /// A URL text with secret query values and any password masked.
     public func url(_ text: String) -> String {
         var result = text
-        if let scheme = result.range(of: "://"), let at = result[scheme.upperBound...].firstIndex(of: "@"),
-            let colon = result[scheme.upperBound..<at].firstIndex(of: ":")
-        {
-            result.replaceSubrange(result.index(after: colon)..<at, with: Redactor.mask)
+        if let offset = result.utf8FirstOffset(of: "://") {
+            let authority = result.utf8.index(result.utf8.startIndex, offsetBy: offset + 3)
+            let end = result[authority...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? result.endIndex
+            if let at = result[authority..<end].lastIndex(of: "@"), let colon = result[authority..<at].firstIndex(of: ":") {
+                result.replaceSubrange(result.index(after: colon)..<at, with: Redactor.mask)
+            }
         }
         guard let mark = result.firstIndex(of: "?") else { return self.text(result) }
         let fragmentStart = result[mark...].firstIndex(of: "#") ?? result.endIndex
         let query = result[result.index(after: mark)..<fragmentStart]
         let masked = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = (String(parts[0]).removingPercentEncoding ?? String(parts[0]))
+            let raw = String(parts[0])
+            let name = raw.utf8.contains(UInt8(ascii: "%")) ? (raw.removingPercentEncoding ?? raw) : raw
             guard parts.count == 2, isSensitiveQuery(name) else { return String(pair) }
             return "\(parts[0])=\(Redactor.mask)"
         }.joined(separator: "&")
@@ -115,7 +118,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether a query item's name is secret.
     public func isSensitiveQuery(_ name: String) -> Bool {
-        queryNames.contains(name.lowercased()) || isSensitive(name: name)
+        queryNames.contains(name.asciiLowercased) || isSensitive(name: name)
     }
 
     /// Free text with every known secret value masked.
@@ -123,8 +126,8 @@ public struct Redactor: Sendable, Hashable {
         guard !secretValues.isEmpty else { return text }
         var result = text
         // Longest first, so a secret containing another is masked whole.
-        for secret in secretValues.sorted(by: { $0.count > $1.count }) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Redactor.mask)
+        for secret in secretValues.sorted(by: { $0.utf8.count > $1.utf8.count }) where result.utf8Contains(secret) {
+            result = result.utf8Replacing(secret, with: Redactor.mask)
         }
         return result
     }
@@ -132,15 +135,15 @@ public struct Redactor: Sendable, Hashable {
     /// A body as text to show: JSON members and form fields with secret names masked, known
     /// secrets masked; binary bodies summarised.
     public func body(_ data: Data, contentType: String?) -> String {
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        let type = contentType?.asciiLowercased ?? ""
+        if type.utf8Contains("x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
             let items = FormEncoding.decode(text).map { item in
                 isSensitiveQuery(item.name) ? QueryItem(name: item.name, value: Redactor.mask) : item
             }
-            return self.text(FormEncoding.encode(items).replacingOccurrences(of: FormEncoding.escape(Redactor.mask), with: Redactor.mask))
+            return self.text(FormEncoding.encode(items).utf8Replacing(FormEncoding.escape(Redactor.mask), with: Redactor.mask))
         }
-        if type.contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[") {
+        if type.utf8Contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[") {
             if let value = try? JSONValue.parse(data) {
                 return self.text(json(value).compactText)
             }

@@ -28,16 +28,30 @@ public enum RequestBody: Sendable, Hashable {
 
 /// Percent-encoding for query strings and form bodies.
 public enum FormEncoding {
-    /// Characters left as they are (RFC 3986 unreserved).
-    static let unreserved: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
-
-    /// Percent-encodes one name or value.
+    /// Percent-encodes one name or value (everything but RFC 3986 unreserved characters).
     public static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        let bytes = text.utf8
+        if bytes.allSatisfy(isUnreserved) { return text }
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
     }
 
     /// Encodes items as `a=1&b=two%20words`.

@@ -40,7 +40,8 @@ public struct Response: Sendable, Hashable {
 
     /// The Content-Type header's media type without parameters, lowercased.
     public var mediaType: String? {
-        headers["Content-Type"].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let value = headers["Content-Type"] else { return nil }
+        return String(value.prefix { $0 != ";" }[...].trimmingSpaces).asciiLowercased
     }
 
     /// The body as UTF-8 text (invalid bytes replaced).

@@ -15,12 +15,12 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Whether the text has any placeholder.
-    public var hasPlaceholders: Bool { text.contains("{{") && !placeholders.isEmpty }
+    public var hasPlaceholders: Bool { text.utf8Contains("{{") && !placeholders.isEmpty }
 
     /// Renders the text, replacing each placeholder by `resolve(name)`.
     /// Every name the resolver cannot resolve is reported together.
     public func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {
-        guard text.contains("{{") else { return text }
+        guard text.utf8Contains("{{") else { return text }
         var output = ""
         var unresolved: [String] = []
         forEachPart { part in
@@ -44,20 +44,24 @@ public struct Template: Sendable, Hashable {
     }
 
     func forEachPart(_ body: (Part) -> Void) {
-        var rest = text[...]
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            let name = rest[open.upperBound..<close.lowerBound].trimmingSpaces
-            if name.isEmpty || name.contains("{") {
-                body(.literal(rest[..<open.upperBound]))
-                rest = rest[open.upperBound...]
+        // Braces are ASCII, so UTF-8 offsets of them are valid String.Index positions.
+        let utf8 = text.utf8
+        var restStart = 0
+        while let open = text.utf8FirstOffset(of: "{{", from: restStart),
+            let close = text.utf8FirstOffset(of: "}}", from: open + 2)
+        {
+            let index = { (offset: Int) in utf8.index(utf8.startIndex, offsetBy: offset) }
+            let name = text[index(open + 2)..<index(close)].trimmingSpaces
+            if name.isEmpty || name.utf8.contains(UInt8(ascii: "{")) {
+                body(.literal(text[index(restStart)..<index(open + 2)]))
+                restStart = open + 2
                 continue
             }
-            if open.lowerBound > rest.startIndex { body(.literal(rest[..<open.lowerBound])) }
+            if open > restStart { body(.literal(text[index(restStart)..<index(open)])) }
             body(.placeholder(String(name)))
-            rest = rest[close.upperBound...]
+            restStart = close + 2
         }
-        if !rest.isEmpty { body(.literal(rest)) }
+        if restStart < utf8.count { body(.literal(text[utf8.index(utf8.startIndex, offsetBy: restStart)...])) }
     }
 }
 

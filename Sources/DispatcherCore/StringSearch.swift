@@ -1,0 +1,96 @@
+/// Substring search on UTF-8 bytes. Foundation's `contains`/`range(of:)` go through NSString on
+/// Linux and cost microseconds per call; these run on the hot path of every request.
+extension StringProtocol {
+    /// Whether `needle` occurs in the text (exact bytes).
+    func utf8Contains(_ needle: some StringProtocol) -> Bool {
+        utf8FirstOffset(of: needle) != nil
+    }
+
+    /// The UTF-8 offset of the first occurrence of `needle`, if any.
+    func utf8FirstOffset(of needle: some StringProtocol, from start: Int = 0) -> Int? {
+        var found: Int??
+        _ = utf8.withContiguousStorageIfAvailable { haystack in
+            needle.utf8.withContiguousStorageIfAvailable { pattern in
+                found = .some(UTF8Search.firstOffset(of: pattern, in: haystack, from: start))
+            }
+        }
+        if let found { return found }
+        return UTF8Search.firstOffset(of: Array(needle.utf8)[...], in: Array(utf8)[...], from: start)
+    }
+
+    /// Whether `lowercaseNeedle` (already lowercase) occurs in the text, ignoring ASCII case.
+    func utf8ContainsIgnoringASCIICase(_ lowercaseNeedle: String) -> Bool {
+        let needle = Array(lowercaseNeedle.utf8)
+        guard let first = needle.first else { return true }
+        var found = false
+        let searched: Void? = utf8.withContiguousStorageIfAvailable { haystack -> Void in
+            guard haystack.count >= needle.count else { return }
+            for start in 0...(haystack.count - needle.count) where UTF8Search.lower(haystack[start]) == first {
+                var offset = 1
+                while offset < needle.count, UTF8Search.lower(haystack[start + offset]) == needle[offset] { offset += 1 }
+                if offset == needle.count {
+                    found = true
+                    return
+                }
+            }
+        }
+        if searched != nil { return found }
+        return asciiLowercased.utf8Contains(lowercaseNeedle)
+    }
+
+    /// The text with ASCII letters lowercased (header and query names are ASCII).
+    var asciiLowercased: String {
+        if !utf8.contains(where: { $0 >= 65 && $0 <= 90 }) { return String(self) }
+        return String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// Replaces every occurrence of `target` (exact bytes) with `replacement`.
+    func utf8Replacing(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, utf8Contains(target) else { return self }
+        let bytes = Array(utf8)
+        let pattern = Array(target.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if index + pattern.count <= bytes.count, bytes[index] == pattern[0],
+                bytes[index..<index + pattern.count].elementsEqual(pattern)
+            {
+                output.append(contentsOf: replacement.utf8)
+                index += pattern.count
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// Naive byte search: needles here are short header names and placeholders.
+enum UTF8Search {
+    @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+    static func firstOffset<Haystack: RandomAccessCollection<UInt8>, Pattern: RandomAccessCollection<UInt8>>(
+        of pattern: Pattern, in haystack: Haystack, from start: Int
+    ) -> Int? where Haystack.Index == Int, Pattern.Index == Int {
+        guard let first = pattern.first else { return start }
+        let count = pattern.count
+        guard haystack.count >= count else { return nil }
+        let base = haystack.startIndex
+        let patternBase = pattern.startIndex
+        var index = start
+        let last = haystack.count - count
+        while index <= last {
+            if haystack[base + index] == first {
+                var offset = 1
+                while offset < count, haystack[base + index + offset] == pattern[patternBase + offset] { offset += 1 }
+                if offset == count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
