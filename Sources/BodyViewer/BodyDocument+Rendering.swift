@@ -1,0 +1,110 @@
+extension BodyDocument {
+    /// The rows on screen for `state`: at most `viewportHeight` rows, each at most `viewportWidth` columns,
+    /// with the gutter, syntax roles and search highlights. Only these rows are formatted; a row of a huge
+    /// line costs the columns skipped to reach it (eight bytes per step for ASCII) plus its own width.
+    public func renderVisible(_ state: BodyViewState) -> [BodyRenderedLine] {
+        var state = state
+        return state.navigate(self) { navigator, state in
+            let renderer = RowRenderer(document: self, navigator: navigator, state: state)
+            return renderer.render()
+        }
+    }
+
+    /// A line's full text, unfolded and unwrapped, as `renderVisible` would show it with a wide enough viewport.
+    public func plainText(ofLine line: Int) -> String {
+        guard line >= 0, line < lineCount else { return "" }
+        return withBytes { bytes in
+            var cursor = BodyLineCursor(pieces: layout(ofLine: line, folded: false, bytes: bytes).pieces, bytes: bytes)
+            var sink: BodyRunBuilder? = BodyRunBuilder()
+            while !cursor.isAtEnd { cursor.advance(1 << 20, mode: .clip, into: &sink) }
+            return sink?.finish().map(\.text).joined() ?? ""
+        }
+    }
+}
+
+/// Cuts the visible rows out of the visible lines.
+private struct RowRenderer {
+    let document: BodyDocument
+    let navigator: BodyNavigator
+    let state: BodyViewState
+    let matcher: ByteMatcher?
+    let gutterWidth: Int
+    let textWidth: Int
+
+    init(document: BodyDocument, navigator: BodyNavigator, state: BodyViewState) {
+        self.document = document
+        self.navigator = navigator
+        self.state = state
+        if let search = state.search, !search.query.isEmpty { matcher = ByteMatcher(search.query) } else { matcher = nil }
+        gutterWidth = state.gutterWidth(for: document)
+        textWidth = navigator.textWidth
+    }
+
+    func render() -> [BodyRenderedLine] {
+        var rows: [BodyRenderedLine] = []
+        rows.reserveCapacity(state.height)
+        var line: Int? = state.topLine
+        var firstRow = state.topRow
+        while rows.count < state.height, let current = line {
+            let folded = navigator.isFoldedOpen(current)
+            let layout = document.layout(ofLine: current, folded: folded, bytes: navigator.bytes)
+            var cursor = BodyLineCursor(pieces: layout.pieces, bytes: navigator.bytes)
+            if state.isWrapping {
+                for _ in 0..<firstRow { cursor.skip(textWidth, mode: .wrapRow) }
+                var row = firstRow
+                repeat {
+                    var sink: BodyRunBuilder? = makeSink(layout: layout, cursor: cursor, line: current, row: row)
+                    cursor.advance(textWidth, mode: .wrapRow, into: &sink)
+                    rows.append(finish(sink, line: current, row: row, folded: folded))
+                    row += 1
+                } while !cursor.isAtEnd && rows.count < state.height
+            } else {
+                cursor.skip(state.horizontalOffset, mode: .skip)
+                var sink: BodyRunBuilder? = makeSink(layout: layout, cursor: cursor, line: current, row: 0)
+                cursor.advance(textWidth, mode: .clip, into: &sink)
+                rows.append(finish(sink, line: current, row: 0, folded: folded))
+            }
+            line = navigator.nextVisible(current)
+            firstRow = 0
+        }
+        return rows
+    }
+
+    private func makeSink(layout: BodyLineLayout, cursor: BodyLineCursor, line: Int, row: Int) -> BodyRunBuilder {
+        var sink = BodyRunBuilder(matches: matches(in: layout, from: cursor.sourcePosition),
+            currentMatch: state.search?.currentMatch)
+        if gutterWidth > 0 {
+            let number = row == 0 ? String(line + 1) : ""
+            let padding = String(repeating: " ", count: max(0, gutterWidth - 1 - number.count))
+            sink.append(padding + number + " ", role: .lineNumber)
+        }
+        return sink
+    }
+
+    private func finish(_ sink: BodyRunBuilder?, line: Int, row: Int, folded: Bool) -> BodyRenderedLine {
+        var sink = sink ?? BodyRunBuilder()
+        return BodyRenderedLine(line: line, lineNumber: row == 0 ? line + 1 : nil, row: row, runs: sink.finish(),
+            isCursorLine: line == state.cursorLine, isFolded: folded)
+    }
+
+    /// Matches that may show on a row starting at body byte `start`: the whole line for ordinary lines,
+    /// a window around the row for huge ones.
+    private func matches(in layout: BodyLineLayout, from start: Int?) -> [Range<Int>] {
+        guard let matcher, let start else { return [] }
+        var lower = layout.rawRange.lowerBound
+        var upper = layout.rawRange.upperBound
+        if layout.rawRange.count > 1 << 16 {
+            lower = max(lower, start - matcher.length + 1)
+            upper = min(upper, start + textWidth * 4 + matcher.length)
+        }
+        var found: [Range<Int>] = []
+        var position = lower
+        while found.count < 4096,
+            let match = matcher.first(in: navigator.bytes, from: position, startLimit: upper, endLimit: upper)
+        {
+            found.append(match..<match + matcher.length)
+            position = match + matcher.length
+        }
+        return found
+    }
+}
