@@ -70,11 +70,13 @@ enum BodySniffer {
     /// How many leading bytes the binary test looks at.
     static let sampleSize = 8192
 
-    /// Whether the bytes look binary: any NUL, or more than 10% control bytes or ill-formed UTF-8 in the sample.
+    /// Whether the bytes look binary: any NUL, more than 10% control bytes, or more than 30% of the sample
+    /// in ill-formed UTF-8 (so Latin-1 text with accents still reads as text).
     static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let end = min(bytes.count, sampleSize)
         guard end > 0 else { return false }
-        var suspicious = 0
+        var controls = 0
+        var illFormed = 0
         var cursor = 0
         while cursor < end {
             let byte = bytes[cursor]
@@ -82,16 +84,16 @@ enum BodySniffer {
             if byte < 0x80 {
                 let allowedControl = byte == Byte.tab || byte == Byte.newline || byte == Byte.carriageReturn
                     || byte == 0x0C || byte == 0x1B
-                if (byte < 0x20 && !allowedControl) || byte == 0x7F { suspicious += 1 }
+                if (byte < 0x20 && !allowedControl) || byte == 0x7F { controls += 1 }
                 cursor += 1
             } else {
                 let length = UTF8Validation.sequenceLength(bytes, at: cursor)
                 // A sequence cut by the end of the sample is not held against the body.
-                if length == 0 && cursor + 4 < bytes.count { suspicious += 1 }
+                if length == 0 && cursor + 4 < bytes.count { illFormed += 1 }
                 cursor += max(length, 1)
             }
         }
-        return suspicious * 10 > end
+        return controls * 10 > end || illFormed * 10 > end * 3
     }
 
     /// The first byte that is not whitespace or a UTF-8 byte order mark, if any.

@@ -130,15 +130,16 @@ enum HexRowLayout {
         var pieces: [BodyPiece] = [.literal(offsetText(start, total: bytes.count), .hexOffset), .spaces(2)]
         pieces.reserveCapacity(40)
         for column in 0..<16 {
-            if column == 8 { pieces.append(.spaces(1)) }
-            if start + column < end {
-                pieces.append(.hexByte(start + column))
-                pieces.append(.spaces(1))
+            let offset = start + column
+            if offset < end {
+                pieces.append(.hexByte(offset))
+                if column < 15 { pieces.append(.hexGap(offset)) }
+                if column == 7 { pieces.append(.hexGap(offset)) }
             } else {
-                pieces.append(.spaces(3))
+                pieces.append(.spaces(column == 7 ? 4 : column == 15 ? 2 : 3))
             }
         }
-        pieces.append(.spaces(1))
+        pieces.append(.spaces(2))
         pieces.append(.literal("|", .punctuation))
         pieces.append(.ascii(start..<max(start, end)))
         pieces.append(.literal("|", .punctuation))

@@ -13,12 +13,15 @@ extension BodyDocument {
     /// A line's full text, unfolded and unwrapped, as `renderVisible` would show it with a wide enough viewport.
     public func plainText(ofLine line: Int) -> String {
         guard line >= 0, line < lineCount else { return "" }
-        return withBytes { bytes in
-            var cursor = BodyLineCursor(pieces: layout(ofLine: line, folded: false, bytes: bytes).pieces, bytes: bytes)
-            var sink: BodyRunBuilder? = BodyRunBuilder()
-            while !cursor.isAtEnd { cursor.advance(1 << 20, mode: .clip, into: &sink) }
-            return sink?.finish().map(\.text).joined() ?? ""
-        }
+        return withBytes { bytes in Self.text(of: layout(ofLine: line, folded: false, bytes: bytes).pieces, bytes: bytes) }
+    }
+
+    /// The text of some pieces, whole.
+    static func text(of pieces: [BodyPiece], bytes: UnsafeRawBufferPointer) -> String {
+        var cursor = BodyLineCursor(pieces: pieces, bytes: bytes)
+        var sink: BodyRunBuilder? = BodyRunBuilder()
+        while !cursor.isAtEnd { cursor.advance(1 << 20, mode: .clip, into: &sink) }
+        return sink?.finish().map(\.text).joined() ?? ""
     }
 }
 

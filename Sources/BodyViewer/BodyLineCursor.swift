@@ -46,7 +46,7 @@ struct BodyLineCursor {
                 return index == pieceIndex ? inPiece : range.lowerBound
             case .hexByte(let offset):
                 return offset
-            case .spaces, .literal:
+            case .spaces, .literal, .hexGap:
                 index += 1
             }
         }
@@ -171,6 +171,8 @@ struct BodyLineCursor {
             let digit = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
             return (BodyGlyph(scalar: Unicode.Scalar(digit), width: 1, isBlankRun: false, role: .hexByte,
                 source: offset), 1)
+        case .hexGap(let offset):
+            return (BodyGlyph(scalar: " ", width: 1, isBlankRun: false, role: .plain, source: offset, joinsNext: true), 1)
         case .ascii:
             let byte = bytes[inPiece]
             let scalar = (0x20..<0x7F).contains(byte) ? Unicode.Scalar(byte) : "."
@@ -181,7 +183,7 @@ struct BodyLineCursor {
     private mutating func consume(_ length: Int, width: Int) {
         column += width
         switch pieces[pieceIndex] {
-        case .spaces:
+        case .spaces, .hexGap:
             nextPiece()
         case .literal(let text, _):
             let next = text.unicodeScalars.index(after: literalIndex ?? text.unicodeScalars.startIndex)
@@ -219,6 +221,8 @@ struct BodyLineCursor {
             case .hexByte:
                 inPiece = 0
                 return
+            case .hexGap:
+                return
             }
             pieceIndex += 1
         }
@@ -241,7 +245,7 @@ struct BodyRunBuilder {
     }
 
     mutating func append(_ glyph: BodyGlyph) {
-        setRole(resolve(glyph.role, glyph.source))
+        setRole(glyph.joinsNext ? resolveGap(glyph.role, glyph.source) : resolve(glyph.role, glyph.source))
         text.unicodeScalars.append(glyph.scalar)
     }
 
@@ -266,6 +270,13 @@ struct BodyRunBuilder {
         if !text.isEmpty { runs.append(BodyTextRun(text, role)) }
         text = ""
         role = newRole
+    }
+
+    private func resolveGap(_ role: BodyTextRole, _ before: Int) -> BodyTextRole {
+        guard !matches.isEmpty else { return role }
+        if let currentMatch, currentMatch.contains(before), currentMatch.contains(before + 1) { return .currentMatch }
+        for match in matches where match.contains(before) && match.contains(before + 1) { return .match }
+        return role
     }
 
     private func resolve(_ role: BodyTextRole, _ source: Int) -> BodyTextRole {

@@ -9,6 +9,8 @@ enum BodyPiece: Sendable {
     case text(Range<Int>, BodyTextRole)
     /// One body byte as two hex digits.
     case hexByte(Int)
+    /// A blank between hex bytes `offset` and `offset + 1`, highlighted when a match spans both.
+    case hexGap(Int)
     /// Body bytes as printable ASCII, `.` for anything else.
     case ascii(Range<Int>)
 }
@@ -28,4 +30,6 @@ struct BodyGlyph {
     var role: BodyTextRole
     /// The body byte it comes from, or -1.
     var source: Int
+    /// A gap between bytes `source` and `source + 1`: highlighted only when one match covers both.
+    var joinsNext = false
 }
