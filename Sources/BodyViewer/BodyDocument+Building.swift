@@ -182,7 +182,9 @@ struct BodyDocumentBuilder {
         do {
             while !indexer.isFinished {
                 if shouldCancel() { return .cancelled }
+                let isFirstChunk = indexer.position < options.chunkSize
                 try indexer.scan(upTo: indexer.position + options.chunkSize)
+                if isFirstChunk { indexer.reserveFromDensity() }
                 var report = BodyBuildProgress(bytesProcessed: indexer.position, totalBytes: bytes.count)
                 if !previewSent, !indexer.isFinished, indexer.position >= options.previewAfterBytes {
                     previewSent = true

@@ -120,8 +120,10 @@ extension BodyDocument {
                     var pieces = layout(ofLine: current, folded: false, bytes: bytes).pieces
                     // Indent relative to the value; drop the key from its first line and the comma from its last.
                     if case .spaces(let count) = pieces.first { pieces[0] = .spaces(count - baseIndent) }
-                    if current == node, index.isMember(node), pieces.count > 3 { pieces.removeSubrange(1...2) }
-                    if current == last, case .literal(",", _)? = pieces.last { pieces.removeLast() }
+                    if current == node, index.isMember(node), pieces.count > JSONLineLayout.keyPieces {
+                        pieces.removeSubrange(1...JSONLineLayout.keyPieces)
+                    }
+                    if current == last, let piece = pieces.last, JSONLineLayout.isComma(piece, bytes) { pieces.removeLast() }
                     text += Self.text(of: pieces, bytes: bytes)
                 }
             }

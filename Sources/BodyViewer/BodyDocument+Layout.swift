@@ -36,6 +36,11 @@ struct JSONLineLayout {
     let index: JSONLineIndex
     let bytes: UnsafeRawBufferPointer
 
+    /// Pieces a member line spends on its key (key, `:`, space), right after the indentation.
+    static let keyPieces = 3
+
+    /// Punctuation the view shows points at the body's own bytes where they exist (`:`, `,`, brackets),
+    /// so searching for them finds and highlights what is on screen.
     func layout(ofLine line: Int, folded: Bool) -> BodyLineLayout {
         let depth = index.depth(ofLine: line)
         let start = index.offset(ofLine: line)
@@ -46,36 +51,84 @@ struct JSONLineLayout {
         var valueStart = start
         if index.isMember(line) {
             let keyEnd = Self.endOfString(bytes, from: start)
+            let colon = Self.skipWhitespace(bytes, from: keyEnd)
             pieces.append(.text(start..<keyEnd, .key))
-            pieces.append(.literal(": ", .punctuation))
-            valueStart = Self.skipSeparator(bytes, from: keyEnd)
+            pieces.append(.text(colon..<colon + 1, .punctuation))
+            pieces.append(.literal(" ", .punctuation))
+            valueStart = Self.skipWhitespace(bytes, from: colon + 1)
         }
-        var commaAfter = line
+        let tokenEnd: Int
         switch index.kind(ofLine: line) {
         case .scalar:
-            let valueEnd = Self.scalarEnd(bytes, before: nextStart, after: valueStart)
-            pieces.append(.text(valueStart..<valueEnd, Self.role(ofScalarAt: valueStart, bytes)))
+            tokenEnd = Self.scalarEnd(bytes, before: nextStart, after: valueStart)
+            pieces.append(.text(valueStart..<tokenEnd, Self.role(ofScalarAt: valueStart, bytes)))
         case .empty:
+            let close = Self.skipWhitespace(bytes, from: valueStart + 1)
             pieces.append(.text(valueStart..<valueStart + 1, .punctuation))
-            pieces.append(.literal(bytes[valueStart] == Byte.openBrace ? "}" : "]", .punctuation))
+            pieces.append(.text(close..<close + 1, .punctuation))
+            tokenEnd = close + 1
         case .close:
             pieces.append(.text(start..<start + 1, .punctuation))
+            tokenEnd = start + 1
         case .open:
             pieces.append(.text(valueStart..<valueStart + 1, .punctuation))
-            if folded, let container = index.container(openedAt: line), let close = index.closeLine(of: container) {
-                let isObject = bytes[valueStart] == Byte.openBrace
-                pieces.append(.literal(" … ", .foldSummary))
-                pieces.append(.literal(isObject ? "}" : "]", .punctuation))
-                if index.hasComma(afterLine: close) { pieces.append(.literal(",", .punctuation)) }
-                let count = Int(index.containerCounts[container])
-                let noun = isObject ? (count == 1 ? "key" : "keys") : (count == 1 ? "item" : "items")
-                pieces.append(.literal(" \(BodyNumberFormat.grouped(count)) \(noun)", .foldSummary))
-                return BodyLineLayout(pieces: pieces, rawRange: start..<valueStart + 1)
+            guard folded, let container = index.container(openedAt: line), let close = index.closeLine(of: container)
+            else { return BodyLineLayout(pieces: pieces, rawRange: start..<nextStart) }
+            let isObject = bytes[valueStart] == Byte.openBrace
+            pieces.append(.literal(" … ", .foldSummary))
+            pieces.append(.literal(isObject ? "}" : "]", .punctuation))
+            if index.hasComma(afterLine: close) {
+                pieces.append(comma(after: index.offset(ofLine: close) + 1))
             }
-            commaAfter = -1
+            let count = Int(index.containerCounts[container])
+            let noun = isObject ? (count == 1 ? "key" : "keys") : (count == 1 ? "item" : "items")
+            pieces.append(.literal(" \(BodyNumberFormat.grouped(count)) \(noun)", .foldSummary))
+            return BodyLineLayout(pieces: pieces, rawRange: start..<valueStart + 1)
         }
-        if commaAfter >= 0, index.hasComma(afterLine: commaAfter) { pieces.append(.literal(",", .punctuation)) }
+        if index.hasComma(afterLine: line) { pieces.append(comma(after: tokenEnd)) }
         return BodyLineLayout(pieces: pieces, rawRange: start..<nextStart)
+    }
+
+    /// Whether a piece is a line's trailing comma.
+    static func isComma(_ piece: BodyPiece, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch piece {
+        case .literal(let text, _): text == ","
+        case .text(let range, .punctuation): range.count == 1 && bytes[range.lowerBound] == Byte.comma
+        default: false
+        }
+    }
+
+    /// The comma that follows `offset` (after whitespace).
+    private func comma(after offset: Int) -> BodyPiece {
+        let position = Self.skipWhitespace(bytes, from: offset)
+        guard position < bytes.count, bytes[position] == Byte.comma else { return .literal(",", .punctuation) }
+        return .text(position..<position + 1, .punctuation)
+    }
+
+    /// Whether a match starting at `offset` starts in whitespace the view does not show: formatting
+    /// between tokens, as opposed to spaces inside a key or a string.
+    func isHiddenWhitespace(_ offset: Int) -> Bool {
+        guard offset < bytes.count, Byte.isWhitespace(bytes[offset]) else { return false }
+        let line = index.line(containingOffset: offset)
+        let start = index.offset(ofLine: line)
+        guard offset > start else { return true }
+        var valueStart = start
+        if index.isMember(line) {
+            let keyEnd = Self.endOfString(bytes, from: start)
+            if offset < keyEnd { return false }
+            valueStart = Self.skipSeparator(bytes, from: keyEnd)
+        }
+        guard index.kind(ofLine: line) == .scalar, valueStart < bytes.count, bytes[valueStart] == Byte.quote,
+            offset >= valueStart
+        else { return true }
+        let nextStart = line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
+        return offset >= Self.scalarEnd(bytes, before: nextStart, after: valueStart)
+    }
+
+    static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var cursor = start
+        while cursor < bytes.count, Byte.isWhitespace(bytes[cursor]) { cursor += 1 }
+        return cursor
     }
 
     /// The role of the scalar whose first byte is at `offset`.

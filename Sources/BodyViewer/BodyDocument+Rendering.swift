@@ -30,7 +30,7 @@ private struct RowRenderer {
     let document: BodyDocument
     let navigator: BodyNavigator
     let state: BodyViewState
-    let matcher: ByteMatcher?
+    let finder: BodyMatchFinder?
     let gutterWidth: Int
     let textWidth: Int
 
@@ -38,7 +38,11 @@ private struct RowRenderer {
         self.document = document
         self.navigator = navigator
         self.state = state
-        if let search = state.search, !search.query.isEmpty { matcher = ByteMatcher(search.query) } else { matcher = nil }
+        if let search = state.search, !search.query.isEmpty {
+            finder = BodyMatchFinder(search.query, document: document, bytes: navigator.bytes)
+        } else {
+            finder = nil
+        }
         gutterWidth = state.gutterWidth(for: document)
         textWidth = navigator.textWidth
     }
@@ -93,20 +97,20 @@ private struct RowRenderer {
     /// Matches that may show on a row starting at body byte `start`: the whole line for ordinary lines,
     /// a window around the row for huge ones.
     private func matches(in layout: BodyLineLayout, from start: Int?) -> [Range<Int>] {
-        guard let matcher, let start else { return [] }
+        guard let finder, let start else { return [] }
         var lower = layout.rawRange.lowerBound
         var upper = layout.rawRange.upperBound
         if layout.rawRange.count > 1 << 16 {
-            lower = max(lower, start - matcher.length + 1)
-            upper = min(upper, start + textWidth * 4 + matcher.length)
+            lower = max(lower, start - finder.length + 1)
+            upper = min(upper, start + textWidth * 4 + finder.length)
         }
         var found: [Range<Int>] = []
         var position = lower
         while found.count < 4096,
-            let match = matcher.first(in: navigator.bytes, from: position, startLimit: upper, endLimit: upper)
+            let match = finder.first(from: position, startLimit: upper, endLimit: upper)
         {
-            found.append(match..<match + matcher.length)
-            position = match + matcher.length
+            found.append(match..<match + finder.length)
+            position = match + finder.length
         }
         return found
     }

@@ -55,23 +55,23 @@ extension BodyDocument {
 
     /// Scans chunk by chunk, counting non-overlapping matches; returns nil when `report` asks to stop.
     private func collectMatches(of query: BodySearchQuery, chunkSize: Int, report: (BodyMatchCount) -> Bool) -> Int? {
-        let matcher = ByteMatcher(query)
-        guard matcher.length > 0 else {
+        guard !query.isEmpty else {
             _ = report(BodyMatchCount(count: 0, isComplete: true, fraction: 1))
             return 0
         }
         return withBytes { bytes -> Int? in
+            let finder = BodyMatchFinder(query, document: self, bytes: bytes)
             var offsets: [UInt32]? = bytes.count < Int(UInt32.max) ? [] : nil
             var count = 0
             var position = 0
             while position < bytes.count {
                 let limit = chunkSize >= bytes.count - position ? bytes.count : position + chunkSize
-                while let match = matcher.first(in: bytes, from: position, startLimit: limit) {
+                while let match = finder.first(from: position, startLimit: limit) {
                     count += 1
                     if offsets != nil {
                         if count <= SearchCache.capacity { offsets?.append(UInt32(match)) } else { offsets = nil }
                     }
-                    position = match + matcher.length
+                    position = match + finder.length
                 }
                 position = max(position, limit)
                 if position < bytes.count {
@@ -92,10 +92,10 @@ extension BodyDocument {
             let position = Self.firstIndex(in: offsets, notBelow: offset)
             return position < offsets.count ? (Int(offsets[position]), false) : (Int(first), true)
         }
-        let matcher = ByteMatcher(query)
         return withBytes { bytes in
-            if let match = matcher.first(in: bytes, from: offset, startLimit: bytes.count) { return (match, false) }
-            return matcher.first(in: bytes, from: 0, startLimit: min(offset, bytes.count)).map { ($0, true) }
+            let finder = BodyMatchFinder(query, document: self, bytes: bytes)
+            if let match = finder.first(from: offset, startLimit: bytes.count) { return (match, false) }
+            return finder.first(from: 0, startLimit: min(offset, bytes.count)).map { ($0, true) }
         }
     }
 
@@ -106,10 +106,10 @@ extension BodyDocument {
             let position = Self.firstIndex(in: offsets, notBelow: offset)
             return position > 0 ? (Int(offsets[position - 1]), false) : (Int(last), true)
         }
-        let matcher = ByteMatcher(query)
         return withBytes { bytes in
-            if let match = matcher.last(in: bytes, before: offset) { return (match, false) }
-            return matcher.last(in: bytes, before: bytes.count, lowerLimit: offset).map { ($0, true) }
+            let finder = BodyMatchFinder(query, document: self, bytes: bytes)
+            if let match = finder.last(before: offset) { return (match, false) }
+            return finder.last(before: bytes.count, lowerLimit: offset).map { ($0, true) }
         }
     }
 

@@ -69,18 +69,8 @@ struct ByteMatcher: Sendable {
             guard let found = memchr(base + from, Int32(pattern[0]), to - from) else { return nil }
             return base.distance(to: UnsafeRawPointer(found))
         }
-        let target = SIMD16<UInt8>(repeating: folded[0])
-        let fold = SIMD16<UInt8>(repeating: 0x20)
         var cursor = from
-        while cursor + 64 <= to {
-            let a = bytes.loadUnaligned(fromByteOffset: cursor, as: SIMD16<UInt8>.self)
-            let b = bytes.loadUnaligned(fromByteOffset: cursor + 16, as: SIMD16<UInt8>.self)
-            let c = bytes.loadUnaligned(fromByteOffset: cursor + 32, as: SIMD16<UInt8>.self)
-            let d = bytes.loadUnaligned(fromByteOffset: cursor + 48, as: SIMD16<UInt8>.self)
-            let hit = ((a | fold) .== target) .| ((b | fold) .== target) .| ((c | fold) .== target) .| ((d | fold) .== target)
-            if any(hit) { break }
-            cursor += 64
-        }
+        while cursor + 64 <= to, !blockHasLead(bytes, at: cursor, foldBit: 0x20) { cursor += 64 }
         while cursor < to {
             if bytes[cursor] | 0x20 == folded[0] { return cursor }
             cursor += 1
@@ -88,26 +78,67 @@ struct ByteMatcher: Sendable {
         return nil
     }
 
+    /// Whether the 64 bytes at `start` hold the first pattern byte (`foldBit` 0x20 folds case).
+    @inline(__always) private func blockHasLead(_ bytes: UnsafeRawBufferPointer, at start: Int, foldBit: UInt8) -> Bool {
+        let target = SIMD16<UInt8>(repeating: folded[0])
+        let fold = SIMD16<UInt8>(repeating: foldBit)
+        let a = bytes.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
+        let b = bytes.loadUnaligned(fromByteOffset: start + 16, as: SIMD16<UInt8>.self)
+        let c = bytes.loadUnaligned(fromByteOffset: start + 32, as: SIMD16<UInt8>.self)
+        let d = bytes.loadUnaligned(fromByteOffset: start + 48, as: SIMD16<UInt8>.self)
+        return any(((a | fold) .== target) .| ((b | fold) .== target) .| ((c | fold) .== target) .| ((d | fold) .== target))
+    }
+
     private func lastLeadByte(in bytes: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
         guard from < to else { return nil }
         // No memrchr everywhere: 64-byte SIMD steps backwards, folding case only for a letter.
         let foldBit: UInt8 = firstIsFoldedLetter ? 0x20 : 0
-        let target = SIMD16<UInt8>(repeating: folded[0])
-        let fold = SIMD16<UInt8>(repeating: foldBit)
         var cursor = to
-        while cursor - 64 >= from {
-            let start = cursor - 64
-            let a = bytes.loadUnaligned(fromByteOffset: start, as: SIMD16<UInt8>.self)
-            let b = bytes.loadUnaligned(fromByteOffset: start + 16, as: SIMD16<UInt8>.self)
-            let c = bytes.loadUnaligned(fromByteOffset: start + 32, as: SIMD16<UInt8>.self)
-            let d = bytes.loadUnaligned(fromByteOffset: start + 48, as: SIMD16<UInt8>.self)
-            let hit = ((a | fold) .== target) .| ((b | fold) .== target) .| ((c | fold) .== target) .| ((d | fold) .== target)
-            if any(hit) { break }
-            cursor = start
-        }
+        while cursor - 64 >= from, !blockHasLead(bytes, at: cursor - 64, foldBit: foldBit) { cursor -= 64 }
         while cursor > from {
             cursor -= 1
             if bytes[cursor] | foldBit == folded[0] { return cursor }
+        }
+        return nil
+    }
+}
+
+/// Finds the matches the view shows. In a JSON view a match may not start in formatting whitespace
+/// between tokens (the pretty view does not show the body's own indentation); that check only runs for
+/// queries that start with whitespace.
+struct BodyMatchFinder {
+    let matcher: ByteMatcher
+    let bytes: UnsafeRawBufferPointer
+    private let json: JSONLineLayout?
+
+    init(_ query: BodySearchQuery, document: BodyDocument, bytes: UnsafeRawBufferPointer) {
+        matcher = ByteMatcher(query)
+        self.bytes = bytes
+        if case .json(let index) = document.storage, let first = matcher.pattern.first, Byte.isWhitespace(first) {
+            json = JSONLineLayout(index: index, bytes: bytes)
+        } else {
+            json = nil
+        }
+    }
+
+    var length: Int { matcher.length }
+
+    /// The first shown match starting in `from..<startLimit` and ending by `endLimit`.
+    func first(from: Int, startLimit: Int, endLimit: Int? = nil) -> Int? {
+        var from = from
+        while let match = matcher.first(in: bytes, from: from, startLimit: startLimit, endLimit: endLimit) {
+            if json?.isHiddenWhitespace(match) != true { return match }
+            from = match + 1
+        }
+        return nil
+    }
+
+    /// The last shown match starting in `lowerLimit..<before`.
+    func last(before: Int, lowerLimit: Int = 0) -> Int? {
+        var before = before
+        while let match = matcher.last(in: bytes, before: before, lowerLimit: lowerLimit) {
+            if json?.isHiddenWhitespace(match) != true { return match }
+            before = match
         }
         return nil
     }

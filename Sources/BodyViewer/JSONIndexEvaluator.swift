@@ -45,7 +45,9 @@ struct JSONIndexEvaluator {
     // MARK: Structure
 
     /// The last line of the value on `line` (its close line for a non-empty container).
-    func end(of line: Int) -> Int {
+    func end(of line: Int) -> Int { Self.end(of: line, in: index) }
+
+    static func end(of line: Int, in index: JSONLineIndex) -> Int {
         guard index.kind(ofLine: line) == .open, let container = index.container(openedAt: line),
             let close = index.closeLine(of: container)
         else { return line }
@@ -81,16 +83,23 @@ struct JSONIndexEvaluator {
         return bytes[valueStart(ofLine: line)]
     }
 
-    /// The child value lines of a container line.
-    private func children(of line: Int) -> [Int] {
-        guard index.kind(ofLine: line) == .open else { return [] }
-        let close = end(of: line)
-        var children: [Int] = []
+    /// Calls `body` with each child value line of a container line, in order, without collecting them.
+    private static func forEachChild<Failure: Error>(of line: Int, in index: JSONLineIndex,
+        _ body: (Int) throws(Failure) -> Void) throws(Failure)
+    {
+        guard index.kind(ofLine: line) == .open else { return }
+        let close = end(of: line, in: index)
         var child = line + 1
         while child < close {
-            children.append(child)
-            child = end(of: child) + 1
+            try body(child)
+            child = end(of: child, in: index) + 1
         }
+    }
+
+    /// The child value lines of a container line.
+    private func children(of line: Int) -> [Int] {
+        var children: [Int] = []
+        Self.forEachChild(of: line, in: index) { children.append($0) }
         return children
     }
 
@@ -151,9 +160,11 @@ struct JSONIndexEvaluator {
             case .name(let name) where isObject:
                 let nameBytes = Array(name.utf8)
                 // A duplicated key: the last one wins, as in `JSONObject`.
-                if let found = children(of: node).last(where: { key(ofLine: $0, equals: nameBytes, name) }) {
-                    output.append(found)
+                var found: Int?
+                Self.forEachChild(of: node, in: index) { child in
+                    if key(ofLine: child, equals: nameBytes, name) { found = child }
                 }
+                if let found { output.append(found) }
             case .index(let position) where !isObject:
                 let resolved = position < 0 ? count(of: node) + position : position
                 if let found = child(of: node, at: resolved) { output.append(found) }
@@ -165,7 +176,9 @@ struct JSONIndexEvaluator {
                     output.append(children[position])
                 }
             case .filter(let filter):
-                for child in children(of: node) where try matches(filter, child) { output.append(child) }
+                try Self.forEachChild(of: node, in: index) { child throws(CancellationError) in
+                    if try matches(filter, child) { output.append(child) }
+                }
             default:
                 break
             }

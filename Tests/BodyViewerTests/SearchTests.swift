@@ -127,3 +127,29 @@ import Testing
         #expect(rows[0].runs.contains(BodyTextRun("68 65 6c 6c 6f", .match)))
     }
 }
+
+@Suite struct JSONSearchScopeTests {
+    /// Pretty-printed on the wire: its own indentation is not what the view shows.
+    let body = document("{\n    \"a\": \"x y\",\n    \"b\" : [ 1 , 2 ]\n}")
+
+    @Test func formattingWhitespaceOfTheOriginalIsNotAMatch() {
+        #expect(body.countMatches(for: BodySearchQuery(" ")) == 1)
+        #expect(body.countMatches(for: BodySearchQuery(" y")) == 1)
+        var state = wideState()
+        #expect(state.search(for: BodySearchQuery(" "), in: body) == .found(wrapped: false))
+        #expect(state.cursorLine == 1)
+        #expect(state.findNext(in: body) == .found(wrapped: true))
+        #expect(state.cursorLine == 1)
+    }
+
+    @Test func punctuationShownIsPunctuationFound() {
+        #expect(body.countMatches(for: BodySearchQuery(",")) == 2)
+        var state = wideState()
+        state.search(for: BodySearchQuery(":"), in: body)
+        let rows = body.renderVisible(state)
+        #expect(rows[1].runs.contains(BodyTextRun(":", .currentMatch)))
+        #expect(rows[2].runs.contains(BodyTextRun(":", .match)))
+        state.search(for: BodySearchQuery(","), in: body)
+        #expect(body.renderVisible(state)[3].runs.contains(BodyTextRun(",", .match)))
+    }
+}
