@@ -64,6 +64,8 @@ struct ViewerResult: Codable {
     var fold: FrameStats
     var foldAll: FrameStats
     var unfoldAll: FrameStats
+    var pageDownFolded: FrameStats
+    var jumpToEndFolded: FrameStats
     var searchNextFrequent: FrameStats
     var searchNextRareScan: FrameStats
     var searchNextRareCounted: FrameStats
@@ -113,7 +115,7 @@ struct ViewerMeasurement {
         let withoutPreview = ContinuousClock.now - start
         let peakAfterBuild = ViewerMemory.peakBytes()
 
-        func frame(_ name: String, count: Int? = nil, prepare: (inout BodyViewState) -> Void = { _ in },
+        func frame(_ label: String, count: Int? = nil, prepare: (inout BodyViewState) -> Void = { _ in },
             _ operation: (inout BodyViewState) -> Void) -> FrameStats
         {
             var samples: [Double] = []
@@ -138,6 +140,14 @@ struct ViewerMeasurement {
         }) { $0.foldAtCursor(in: document) }
         let foldAll = frame("foldAll", prepare: { $0.unfoldAll(in: document) }) { $0.foldAll(in: document) }
         let unfoldAll = frame("unfoldAll", prepare: { $0.foldAll(in: document) }) { $0.unfoldAll(in: document) }
+        // Every array element folded: hundreds of thousands of folds, each frame still only walks the screen.
+        var folded = state
+        folded.fold(toDepth: 2, in: document)
+        let pageFolded = frame("pageFolded", prepare: { if $0.folds.isEmpty { $0 = folded } }) { $0.pageDown(in: document) }
+        let endFolded = frame("endFolded", prepare: { state in
+            if state.folds.isEmpty { state = folded }
+            state.moveToTop(in: document)
+        }) { $0.moveToEnd(in: document) }
         let frequent = BodySearchQuery("springfield")
         let searchFrequent = frame("searchFrequent", prepare: { state in
             if state.search == nil { state.search(for: frequent, in: document) }
@@ -161,6 +171,7 @@ struct ViewerMeasurement {
             firstFrame: (firstFrame.value ?? withoutPreview).milliseconds,
             firstFrameWithoutPreview: withoutPreview.milliseconds, fullIndex: indexed.milliseconds,
             scroll: scroll, pageDown: page, jumpToEnd: end, fold: fold, foldAll: foldAll, unfoldAll: unfoldAll,
+            pageDownFolded: pageFolded, jumpToEndFolded: endFolded,
             searchNextFrequent: searchFrequent, searchNextRareScan: searchRareScan,
             searchNextRareCounted: searchRareCounted, countRare: count.milliseconds, queryPath: query.milliseconds,
             peakMemoryBytes: ViewerMemory.peakBytes(), peakAfterBuildBytes: peakAfterBuild,
@@ -316,6 +327,8 @@ struct ViewerReport {
             ("fold at cursor, med / max", { $0.fold.text }),
             ("fold all, med / max", { $0.foldAll.text }),
             ("unfold all, med / max", { $0.unfoldAll.text }),
+            ("page down, every item folded, med / max", { $0.pageDownFolded.text }),
+            ("jump to end, every item folded, med / max", { $0.jumpToEndFolded.text }),
             ("search next (frequent), med / max", { $0.searchNextFrequent.text }),
             ("search next (rare, scanning), med / max", { $0.searchNextRareScan.text }),
             ("search next (rare, counted), med / max", { $0.searchNextRareCounted.text }),

@@ -50,8 +50,10 @@ private struct RowRenderer {
     func render() -> [BodyRenderedLine] {
         var rows: [BodyRenderedLine] = []
         rows.reserveCapacity(state.height)
-        var line: Int? = state.topLine
-        var firstRow = state.topRow
+        // A top line set by hand inside a fold shows as the fold.
+        let top = navigator.visibleLine(for: state.topLine)
+        var line: Int? = top
+        var firstRow = top == state.topLine ? state.topRow : 0
         while rows.count < state.height, let current = line {
             let folded = navigator.isFoldedOpen(current)
             let layout = document.layout(ofLine: current, folded: folded, bytes: navigator.bytes)
@@ -94,20 +96,23 @@ private struct RowRenderer {
             isCursorLine: line == state.cursorLine, isFolded: folded)
     }
 
-    /// Matches that may show on a row starting at body byte `start`: the whole line for ordinary lines,
-    /// a window around the row for huge ones.
+    /// Matches that may show on a row starting at body byte `start`: those overlapping the line for
+    /// ordinary lines (a match may run on from the line before or into the next), a window around the row
+    /// for huge ones.
     private func matches(in layout: BodyLineLayout, from start: Int?) -> [Range<Int>] {
         guard let finder, let start else { return [] }
         var lower = layout.rawRange.lowerBound
         var upper = layout.rawRange.upperBound
         if layout.rawRange.count > 1 << 16 {
-            lower = max(lower, start - finder.length + 1)
-            upper = min(upper, start + textWidth * 4 + finder.length)
+            lower = max(lower, start)
+            upper = min(upper, start + textWidth * 4)
         }
+        lower = max(0, lower - finder.length + 1)
+        let endLimit = min(navigator.bytes.count, upper + finder.length - 1)
         var found: [Range<Int>] = []
         var position = lower
         while found.count < 4096,
-            let match = finder.first(from: position, startLimit: upper, endLimit: upper)
+            let match = finder.first(from: position, startLimit: upper, endLimit: endLimit)
         {
             found.append(match..<match + finder.length)
             position = match + finder.length

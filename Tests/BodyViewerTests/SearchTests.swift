@@ -125,6 +125,15 @@ import Testing
         let rows = binary.renderVisible(hex)
         #expect(rows[1].runs.contains { $0.role == .currentMatch })
         #expect(rows[0].runs.contains(BodyTextRun("68 65 6c 6c 6f", .match)))
+        // A match across two hex rows shows on both.
+        let straddling = BodyDocument(data: Data([0] + Array(repeating: 0x2E, count: 13) + Array("hello".utf8)), contentType: nil)
+        var across = wideState()
+        across.search(for: BodySearchQuery("hello"), in: straddling)
+        let split = straddling.renderVisible(across)
+        #expect(split[0].runs.contains(BodyTextRun("68 65", .currentMatch)))
+        #expect(split[0].runs.contains(BodyTextRun("he", .currentMatch)))
+        #expect(split[1].runs.contains(BodyTextRun("6c 6c 6f", .currentMatch)))
+        #expect(split[1].runs.contains(BodyTextRun("llo", .currentMatch)))
     }
 }
 
