@@ -73,6 +73,8 @@ struct ViewerResult: Codable {
     var queryPath: Double
     var peakMemoryBytes: Int
     var peakAfterBuildBytes: Int
+    var baselineBytes: Int
+    var indexBytes: Int
     var jqFormat: Double?
 }
 
@@ -96,6 +98,7 @@ struct ViewerMeasurement {
     let frames: Int
 
     func run() async throws -> ViewerResult {
+        let baseline = ViewerMemory.peakBytes()
         let data = ViewerBodyGenerator.make(bytes: sizeMB << 20)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("apiexplorer-bench-\(sizeMB)mb-\(getpid()).json")
         try data.write(to: file)
@@ -174,7 +177,8 @@ struct ViewerMeasurement {
             pageDownFolded: pageFolded, jumpToEndFolded: endFolded,
             searchNextFrequent: searchFrequent, searchNextRareScan: searchRareScan,
             searchNextRareCounted: searchRareCounted, countRare: count.milliseconds, queryPath: query.milliseconds,
-            peakMemoryBytes: ViewerMemory.peakBytes(), peakAfterBuildBytes: peakAfterBuild,
+            peakMemoryBytes: ViewerMemory.peakBytes(), peakAfterBuildBytes: peakAfterBuild, baselineBytes: baseline,
+            indexBytes: document.indexByteCount,
             jqFormat: try ViewerJQReference.time(file: file)
         )
     }
@@ -334,6 +338,8 @@ struct ViewerReport {
             ("search next (rare, counted), med / max", { $0.searchNextRareCounted.text }),
             ("count all matches (rare)", { ms($0.countRare) }),
             ("JSONPath filter query", { ms($0.queryPath) }),
+            ("line index (on top of the body)", { memory($0.indexBytes, $0.bytes) }),
+            ("process before the body (runtime)", { String(format: "%.0f MB", Double($0.baselineBytes) / 1_048_576) }),
             ("peak memory after build", { memory($0.peakAfterBuildBytes, $0.bytes) }),
             ("peak memory, whole run", { memory($0.peakMemoryBytes, $0.bytes) }),
             ("jq . > /dev/null (reference)", { $0.jqFormat.map(ms) ?? "jq not installed" }),

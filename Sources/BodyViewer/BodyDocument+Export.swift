@@ -13,6 +13,7 @@ public enum BodySaveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Writing failed.
     case couldNotWrite(path: String, reason: String)
 
+    /// What went wrong, for the person.
     public var description: String {
         switch self {
         case .fileExists(let path): "\(path) already exists"

@@ -10,6 +10,7 @@ public enum BodyQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The selected values together exceed `limit` bytes; narrow the query.
     case resultTooLarge(limit: Int)
 
+    /// What went wrong, for the person.
     public var description: String {
         switch self {
         case .invalidPath(let reason, let column): "column \(column): \(reason)"

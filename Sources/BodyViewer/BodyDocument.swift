@@ -13,7 +13,12 @@ public enum BodyKind: Sendable, Hashable {
 /// The flavour of a text body. XML and HTML are shown exactly as sent (not re-indented): re-indenting
 /// markup needs a forgiving parser and would hide what the server really returned.
 public enum BodyTextFormat: Sendable, Hashable {
-    case plain, xml, html
+    /// Any other text.
+    case plain
+    /// XML (`<?xml`, `application/xml`, `+xml` types).
+    case xml
+    /// HTML (`<!DOCTYPE html`, `<html`, `text/html`).
+    case html
 }
 
 /// Something the viewer wants the person to know about the body.
@@ -47,6 +52,7 @@ public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    /// The message.
     public var description: String { message }
 }
 

@@ -16,6 +16,7 @@ public enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `jq` exited with `status`; `message` is what it wrote to stderr (the filter's error).
     case failed(status: Int32, message: String)
 
+    /// What went wrong, for the person.
     public var description: String {
         switch self {
         case .notInstalled: "jq is not installed (no jq on PATH)"

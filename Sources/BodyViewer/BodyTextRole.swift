@@ -45,6 +45,7 @@ public struct BodyTextRun: Sendable, Hashable, CustomStringConvertible {
         self.role = role
     }
 
+    /// `role(text)`, for test failures.
     public var description: String { "\(role)(\(text))" }
 }
 
