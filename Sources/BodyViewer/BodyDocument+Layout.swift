@@ -44,7 +44,7 @@ struct JSONLineLayout {
     func layout(ofLine line: Int, folded: Bool) -> BodyLineLayout {
         let depth = index.depth(ofLine: line)
         let start = index.offset(ofLine: line)
-        let nextStart = line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
+        let nextStart = self.nextStart(after: line)
         var pieces: [BodyPiece] = []
         pieces.reserveCapacity(8)
         if depth > 0 { pieces.append(.spaces(depth * 2)) }
@@ -112,17 +112,24 @@ struct JSONLineLayout {
         let line = index.line(containingOffset: offset)
         let start = index.offset(ofLine: line)
         guard offset > start else { return true }
-        var valueStart = start
-        if index.isMember(line) {
-            let keyEnd = Self.endOfString(bytes, from: start)
-            if offset < keyEnd { return false }
-            valueStart = Self.skipSeparator(bytes, from: keyEnd)
-        }
+        if index.isMember(line), offset < Self.endOfString(bytes, from: start) { return false }
+        let valueStart = valueStart(ofLine: line)
         guard index.kind(ofLine: line) == .scalar, valueStart < bytes.count, bytes[valueStart] == Byte.quote,
             offset >= valueStart
         else { return true }
-        let nextStart = line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
-        return offset >= Self.scalarEnd(bytes, before: nextStart, after: valueStart)
+        return offset >= Self.scalarEnd(bytes, before: nextStart(after: line), after: valueStart)
+    }
+
+    /// Where the value on `line` starts (after the key and `:` for a member).
+    func valueStart(ofLine line: Int) -> Int {
+        let start = index.offset(ofLine: line)
+        guard index.isMember(line) else { return start }
+        return Self.skipSeparator(bytes, from: Self.endOfString(bytes, from: start))
+    }
+
+    /// Where the line after `line` starts (the end of the body after the last line).
+    func nextStart(after line: Int) -> Int {
+        line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
     }
 
     static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {

@@ -54,12 +54,10 @@ struct JSONIndexEvaluator {
         return close
     }
 
+    private var layout: JSONLineLayout { JSONLineLayout(index: index, bytes: bytes) }
+
     /// Where the value on `line` starts (after the key for a member).
-    func valueStart(ofLine line: Int) -> Int {
-        let start = index.offset(ofLine: line)
-        guard index.isMember(line) else { return start }
-        return JSONLineLayout.skipSeparator(bytes, from: JSONLineLayout.endOfString(bytes, from: start))
-    }
+    func valueStart(ofLine line: Int) -> Int { layout.valueStart(ofLine: line) }
 
     /// The bytes of the value on `line`, as written in the body.
     func valueRange(ofLine line: Int) -> Range<Int> {
@@ -72,8 +70,7 @@ struct JSONIndexEvaluator {
             while cursor < bytes.count, Byte.isWhitespace(bytes[cursor]) { cursor += 1 }
             return start..<min(bytes.count, cursor + 1)
         case .scalar, .close:
-            let nextStart = line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
-            return start..<JSONLineLayout.scalarEnd(bytes, before: nextStart, after: start)
+            return start..<JSONLineLayout.scalarEnd(bytes, before: layout.nextStart(after: line), after: start)
         }
     }
 
