@@ -38,7 +38,7 @@ extension BodyDocument {
         data: Data, contentType: String?, options: BodyBuildOptions = BodyBuildOptions(),
         progress: @escaping @Sendable (BodyBuildProgress) -> Void = { _ in }
     ) async throws -> BodyDocument {
-        var builder = BodyDocumentBuilder(data: data, contentType: contentType, options: options)
+        let builder = BodyDocumentBuilder(data: data, contentType: contentType, options: options)
         guard let parts = builder.run(shouldCancel: { Task.isCancelled }, progress: progress) else {
             throw CancellationError()
         }
@@ -99,7 +99,7 @@ struct BodyDocumentBuilder {
     }
 
     /// Builds the parts, or nil when `shouldCancel` said so.
-    mutating func run(shouldCancel: () -> Bool, progress: (BodyBuildProgress) -> Void) -> BodyDocumentParts? {
+    func run(shouldCancel: () -> Bool, progress: (BodyBuildProgress) -> Void) -> BodyDocumentParts? {
         let declared = DeclaredContent(contentType: contentType)
         return data.withUnsafeBytes { bytes in
             if bytes.isEmpty {
@@ -203,6 +203,11 @@ struct BodyDocumentBuilder {
     private func indexText(_ bytes: UnsafeRawBufferPointer, format: BodyTextFormat, notices: [BodyNotice],
         shouldCancel: () -> Bool, progress: (BodyBuildProgress) -> Void) -> BodyDocumentParts?
     {
+        guard bytes.count < Int(UInt32.max) else {
+            // Text line starts are 32-bit; a body this large is shown as a hex dump (which needs no index).
+            let notice = BodyNotice(kind: .tooLarge, message: "The body is too large for a text view: shown as a hex dump.")
+            return parts(.binary, notices + [notice], .binary)
+        }
         var index = TextLineIndex(byteCount: bytes.count)
         var validator = UTF8Validation.ChunkValidator()
         var cursor = 0

@@ -33,6 +33,8 @@ public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
         case contentTypeMismatch
         /// The body has no bytes.
         case emptyBody
+        /// The body is too large for a text view (4 GiB or more); it is shown as a hex dump.
+        case tooLarge
     }
 
     /// What the notice is about.
@@ -99,7 +101,7 @@ public final class BodyDocument: Sendable {
 
     /// Lays out a body on the calling thread, without progress or a preview. Prefer `build` for anything large.
     public convenience init(data: Data, contentType: String? = nil) {
-        var builder = BodyDocumentBuilder(data: data, contentType: contentType, options: BodyBuildOptions())
+        let builder = BodyDocumentBuilder(data: data, contentType: contentType, options: BodyBuildOptions())
         // Only cancellation stops a build, and this one cannot be cancelled.
         self.init(builder.run(shouldCancel: { false }, progress: { _ in }) ?? builder.binaryFallback())
     }
