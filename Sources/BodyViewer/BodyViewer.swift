@@ -1,1 +1,0 @@
-// BodyViewer module.
