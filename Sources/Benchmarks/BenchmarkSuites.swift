@@ -4,5 +4,6 @@ import ArgumentParser
 enum BenchmarkSuites {
     static let all: [any ParsableCommand.Type] = [
         CoreBenchmark.self,
+        LiveBenchmark.self,
     ]
 }
