@@ -19,7 +19,7 @@ extension HTTPTransport {
         do {
             head = try await client.execute(Self.clientRequest(for: hop), deadline: .distantFuture)
         } catch {
-            throw TransportError.mapping(error, context: context)
+            throw await explained(TransportError.mapping(error, context: context), cause: error, hop: hop, settings: settings)
         }
         let firstByte = started.duration(to: .now)
         context.receivedHead = true
@@ -61,6 +61,22 @@ extension HTTPTransport {
         response.body = body
         response.timing.total = started.duration(to: .now)
         return response
+    }
+
+    /// A certificate verification failure with its reason found out by `CertificateDiagnosis`
+    /// (direct connections only: a probe cannot go through the proxy's tunnel).
+    private func explained(_ failure: TransportError, cause: any Error, hop: Hop, settings: TransportSettings) async -> TransportError {
+        guard failure.code == .serverCertificateUntrusted, TransportError.tlsReason(in: "\(cause)") == "CERTIFICATE_VERIFY_FAILED",
+            configuration.proxy.server(for: hop.url) == nil, let host = hop.url.host
+        else { return failure }
+        let timeout = min(settings.timeouts.connect ?? .seconds(5), .seconds(5))
+        guard let reason = await CertificateDiagnosis.reason(
+            host: host, port: Hop.effectivePort(hop.url), trust: settings.trust, timeout: timeout,
+            group: configuration.eventLoopGroup)
+        else { return failure }
+        var explained = failure
+        explained.message = "The certificate of \(Hop.authority(hop.url)) is not trusted: \(reason) (CERTIFICATE_VERIFY_FAILED)."
+        return explained
     }
 
     /// The AsyncHTTPClient request for a hop.

@@ -78,6 +78,9 @@ extension TransportError {
             return TransportError(.cannotDecodeContentData, message: "The body of \(authority) could not be decompressed (\(error)).")
         case let error as NIOHTTPDecompression.ExtraDecompressionError:
             return TransportError(.cannotDecodeContentData, message: "The compressed body of \(authority) is damaged (\(error)).")
+        case HTTPParserError.invalidEOFState:
+            // The server closed the connection while the message was still incomplete.
+            return connectionLost(context)
         case let error as HTTPParserError:
             return TransportError(.badServerResponse, message: "\(authority) sent a response that is not valid HTTP (\(error)).")
         default:

@@ -68,14 +68,25 @@ struct ProxyTests {
         #expect(configuration.server(for: URL(string: "http://localhost/x")!) == nil)
     }
 
-    @Test func requestsGoThroughTheHTTPProxy() async throws {
-        // The test server plays the proxy: it receives the absolute-form request for a host that does not exist.
-        try await withTestHTTPServer(handler: { request in .ok("proxied \(request.uri)") }) { proxy in
-            try await withTransport({ $0.proxy = ProxyConfiguration(http: ProxyServer(host: "127.0.0.1", port: proxy.port)) }) { transport in
+    @Test func requestsGoThroughTheProxyUnlessNoProxySaysOtherwise() async throws {
+        // The test server plays a proxy that refuses every tunnel: it records the CONNECT it was asked for.
+        try await withTestHTTPServer(handler: { request in
+            request.method == .CONNECT ? .status(.forbidden) : .ok("direct \(request.uri)")
+        }) { proxy in
+            let configuration = ProxyConfiguration(
+                http: ProxyServer(host: "127.0.0.1", port: proxy.port), noProxy: NoProxyRule.parseList("127.0.0.1"))
+            try await withTransport({ $0.proxy = configuration }) { transport in
                 let url = URL(string: "http://api.nonexistent.invalid/items?page=2")!
-                let response = try await transport.send(request(url, in: liveEnvironment(url)))
-                #expect(response.text == "proxied http://api.nonexistent.invalid/items?page=2")
-                #expect(proxy.lastRequest?.header("Host") == "api.nonexistent.invalid")
+                let error = await failure(of: request(url, in: liveEnvironment(url)), through: transport)
+                #expect(error?.code == .cannotConnectToHost)
+                #expect(error?.message == "The proxy http://127.0.0.1:\(proxy.port) refused to open a tunnel to api.nonexistent.invalid:80.")
+                let connect = try #require(proxy.requests.first)
+                #expect(connect.method == .CONNECT)
+                #expect(connect.uri == "api.nonexistent.invalid:80")
+
+                // 127.0.0.1 is in NO_PROXY: the same server answers directly.
+                let direct = try await transport.send(request(proxy.url("/here"), in: liveEnvironment(proxy.baseURL)))
+                #expect(direct.text == "direct /here")
             }
         }
     }
