@@ -17,6 +17,8 @@ struct LiveBenchmark: AsyncParsableCommand {
     @Option(help: "Sequential requests per side and round.") var requests = 2_000
     @Option(help: "Rounds; the two sides alternate to share any drift.") var rounds = 5
     @Option(help: "Concurrent requests in the load test.") var concurrent = 1_000
+    @Option(help: "The environment's cache policy (useProtocol, reloadIgnoringCache …).") var cachePolicy = "useProtocol"
+    @Flag(help: "Give the environment no total deadline (measures what the deadline costs).") var withoutTotalDeadline = false
 
     private static let body = #"{"id":7,"name":"Rex","status":"available","tags":["dog","good"]}"#
 
@@ -37,7 +39,11 @@ struct LiveBenchmark: AsyncParsableCommand {
 
     private func measure(server: TestHTTPServer, transport: HTTPTransport, bare: HTTPClient) async throws {
         let activity = NetworkActivityPlugin()
-        let environment = Environment(name: "bench", baseURL: server.baseURL, fixtures: .never)
+        var timeouts = Timeouts.standard
+        if withoutTotalDeadline { timeouts.total = nil }
+        let environment = Environment(
+            name: "bench", baseURL: server.baseURL, cachePolicy: CachePolicy(rawValue: cachePolicy) ?? .useProtocol, fixtures: .never,
+            timeouts: timeouts)
         let dispatcher = Dispatcher<Target>(
             environment: environment, transport: transport,
             plugins: [activity, NetworkLoggerPlugin(options: .standard) { _, _ in }], errorFilter: ErrorFilter())
@@ -51,14 +57,35 @@ struct LiveBenchmark: AsyncParsableCommand {
             _ = try await Self.bareGet(bareRequest, with: bare)
         }
 
+        // The dispatcher's own share: the same pipeline over a transport that answers at once.
+        let instant = Dispatcher<Target>(
+            environment: environment, transport: InstantTransport(body: Data(Self.body.utf8)),
+            plugins: [NetworkActivityPlugin(), NetworkLoggerPlugin(options: .standard) { _, _ in }], errorFilter: ErrorFilter())
+        var pipelineOnly = Measurements()
+        for _ in 0..<500 { _ = try await instant.request(target) }
+        for _ in 0..<(rounds * requests) {
+            let start = ContinuousClock.now
+            _ = try await instant.request(target)
+            pipelineOnly.add((ContinuousClock.now - start).nanoseconds)
+        }
+
         var core = Measurements()
+        var transportOnly = Measurements()
         var direct = Measurements()
         let clock = ContinuousClock()
+        let plain = Request(
+            identifier: "bench", method: .get, url: server.url("/pets/7"), headers: ["Accept": "application/json"],
+            settings: TransportSettings(environment: environment))
         for _ in 0..<rounds {
             for _ in 0..<requests {
                 let start = clock.now
                 _ = try await dispatcher.request(target)
                 core.add((clock.now - start).nanoseconds)
+            }
+            for _ in 0..<requests {
+                let start = clock.now
+                _ = try await transport.send(plain)
+                transportOnly.add((clock.now - start).nanoseconds)
             }
             for _ in 0..<requests {
                 let start = clock.now
@@ -71,6 +98,10 @@ struct LiveBenchmark: AsyncParsableCommand {
         print("  \(rounds) rounds × \(requests) requests per side")
         print("  dispatcher + HTTPTransport (activity + logger plugins, error filter, HTTP cache on):")
         print("    median \(formatNanoseconds(core.median)), p90 \(formatNanoseconds(core.percentile(90))), min \(formatNanoseconds(core.minimum))")
+        print("  HTTPTransport.send alone:")
+        print("    median \(formatNanoseconds(transportOnly.median)), p90 \(formatNanoseconds(transportOnly.percentile(90))), min \(formatNanoseconds(transportOnly.minimum))")
+        print("  the dispatcher pipeline alone (same plugins, a transport that answers at once):")
+        print("    median \(formatNanoseconds(pipelineOnly.median)), p90 \(formatNanoseconds(pipelineOnly.percentile(90)))")
         print("  bare AsyncHTTPClient:")
         print("    median \(formatNanoseconds(direct.median)), p90 \(formatNanoseconds(direct.percentile(90))), min \(formatNanoseconds(direct.minimum))")
         print(String(format: "  ratio (median core / median bare): %.3f (aim ≤ 1.10)", ratio))
@@ -104,6 +135,14 @@ struct LiveBenchmark: AsyncParsableCommand {
             decompression: .enabled(limit: .size(256 << 20)))
         configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
+    }
+}
+
+/// Answers every request at once with a fixed JSON body.
+private struct InstantTransport: Transport {
+    let body: Data
+    func send(_ request: Request) async throws(TransportError) -> Response {
+        Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: body, url: request.url)
     }
 }
 

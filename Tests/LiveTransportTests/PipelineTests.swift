@@ -150,3 +150,31 @@ final class RequestLog: Plugin {
     var requests: [Request] { seen.withLock { $0 } }
     func willSend(_ request: Request, target: any TargetType) { seen.withLock { $0.append(request) } }
 }
+
+@Suite("Concurrency and lifetime")
+struct ConcurrencyTests {
+    @Test func manyConcurrentRequestsAllCompleteAndTheActivityCountReturnsToZero() async throws {
+        try await withServerAndTransport(handler: { .json(#"{"path":"\#($0.path)"}"#) }) { server, transport in
+            let activity = NetworkActivityPlugin()
+            let dispatcher = Dispatcher<Target>(environment: liveEnvironment(server.baseURL), transport: transport, plugins: [activity])
+            let statuses = await withTaskGroup(of: Int?.self) { group in
+                for index in 0..<300 { group.addTask { await dispatcher.send(Target(.get, "/n/\(index)")).response?.status } }
+                return await group.reduce(into: [Int?]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 300)
+            #expect(statuses.allSatisfy { $0 == 200 })
+            #expect(activity.inFlight == 0)
+            #expect(server.requestCount == 300)
+            #expect(server.connectionCount <= 8)  // the pool's per-host limit, reused throughout
+        }
+    }
+
+    @Test func aTransportDroppedWithoutShutdownDoesNotLeakOrTrap() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok() }) { server in
+            var transport: HTTPTransport? = HTTPTransport(configuration: .init(proxy: .none))
+            _ = try await transport?.send(request(server.url("/"), in: liveEnvironment(server.baseURL)))
+            transport = nil
+            try await waitUntil { server.openConnectionCount == 0 }
+        }
+    }
+}
