@@ -64,7 +64,10 @@ struct CacheControl: Sendable, Hashable {
                     var text = ""
                     while index < value.endIndex, value[index] != "\"" {
                         if value[index] == "\\" { index = value.index(after: index) }
-                        if index < value.endIndex { text.append(value[index]) ; index = value.index(after: index) }
+                        if index < value.endIndex {
+                            text.append(value[index])
+                            index = value.index(after: index)
+                        }
                     }
                     if index < value.endIndex { index = value.index(after: index) }
                     argument = text

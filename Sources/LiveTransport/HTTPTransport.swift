@@ -8,7 +8,8 @@ import Synchronization
 /// with the other settings AsyncHTTPClient fixes per client (proxy, connect/read timeouts, the
 /// decompression limit), made on first use and shut down by `shutdown()`. Redirects are followed
 /// here so the chain can be shown; an in-memory HTTP cache per environment serves the request's
-/// cache policy. Call `shutdown()` before the program exits.
+/// cache policy. `request.options.progress` is called as body bytes arrive, on a networking thread
+/// (hop to your UI from there). Call `shutdown()` before the program exits.
 public final class HTTPTransport: Transport {
     /// The configuration given at creation.
     public let configuration: Configuration

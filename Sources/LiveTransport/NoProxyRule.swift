@@ -78,6 +78,7 @@ public enum NoProxyRule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The entry as written in `NO_PROXY`.
     public var description: String {
         switch self {
         case .everything: return "*"

@@ -58,6 +58,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
 
     /// The proxy for `url`, or nil to connect directly.
     public func server(for url: URL) -> ProxyServer? {
+        guard http != nil || https != nil else { return nil }  // the common case, asked on every request
         let scheme = url.scheme?.lowercased()
         guard let proxy = scheme == "https" ? https : scheme == "http" ? http : nil, let host = url.host else { return nil }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
@@ -134,5 +135,6 @@ public struct ProxyFormatError: Error, Sendable, Hashable, CustomStringConvertib
     /// What is wrong with it.
     public var reason: String
 
+    /// The reason.
     public var description: String { reason }
 }

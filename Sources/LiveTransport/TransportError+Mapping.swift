@@ -58,8 +58,6 @@ extension TransportError {
                 return connectionLost(context)
             }
             return TransportError(.unknown, message: "The connection to \(authority) failed (\(error)).")
-        case let error as PinMismatch:
-            return error.transportError(host: authority)
         case let error as NIOSSLError:
             return mapping(error, context: context)
         case let error as NIOSSLExtraError:

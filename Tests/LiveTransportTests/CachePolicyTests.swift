@@ -11,10 +11,7 @@ struct CachePolicyTests {
     static func counting(headers: [(String, String)] = [], etag: String? = nil) -> (TestHTTPServer.Handler, LockedValue<Int>) {
         let hits = LockedValue(0)
         let handler: TestHTTPServer.Handler = { request in
-            let n = hits.withLock { value -> Int in
-                value += 1
-                return value
-            }
+            let n = hits.increment()
             var response = TestResponse.ok("hit \(n)")
             for (name, value) in headers { response = response.withHeader(name, value) }
             guard let etag else { return response }

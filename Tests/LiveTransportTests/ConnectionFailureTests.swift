@@ -57,10 +57,7 @@ struct ConnectionFailureTests {
     @Test func theTransportKeepsWorkingAfterFailures() async throws {
         let calls = LockedValue(0)
         try await withServerAndTransport(handler: { _ in
-            let call = calls.withLock { value -> Int in
-                value += 1
-                return value
-            }
+            let call = calls.increment()
             return call == 1 ? .resetConnection : .ok("fine")
         }) { server, transport in
             let environment = liveEnvironment(server.baseURL)

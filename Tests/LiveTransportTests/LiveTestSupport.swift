@@ -83,3 +83,13 @@ func elapsed<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {
     let value = try await body()
     return (value, ContinuousClock.now - start)
 }
+
+extension LockedValue where Value == Int {
+    /// Adds one and returns the new count (a server handler counting its hits).
+    func increment() -> Int {
+        withLock { value in
+            value += 1
+            return value
+        }
+    }
+}

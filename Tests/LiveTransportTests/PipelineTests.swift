@@ -27,13 +27,23 @@ struct PipelineTests {
         }
     }
 
+    @Test func anEmptySuccessWhereDataWasExpectedIsNoDataAndAnUnfollowedRedirectIsUnknown() async throws {
+        try await withServerAndTransport(handler: { request in
+            request.path == "/empty" ? .status(.ok) : .redirect(to: "/elsewhere")
+        }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, redirects: RedirectPolicy(follow: false))
+            let dispatcher = Dispatcher<Target>(environment: environment, transport: transport)
+            #expect(await dispatcher.send(Target(.get, "/empty")).error?.kind == .noData)
+            let redirect = await dispatcher.send(Target(.get, "/moved"))
+            #expect(redirect.error?.kind == .unknown)
+            #expect(redirect.error?.status == 302)
+        }
+    }
+
     @Test func retryHonoursRetryAfterAgainstARealServer() async throws {
         let hits = LockedValue(0)
         try await withServerAndTransport(handler: { _ in
-            let n = hits.withLock { value -> Int in
-                value += 1
-                return value
-            }
+            let n = hits.increment()
             switch n {
             case 1: return .status(.serviceUnavailable, headers: ["Retry-After": "0"])
             case 2: return .status(.tooManyRequests, headers: ["Retry-After": "0"])
@@ -53,10 +63,7 @@ struct PipelineTests {
     @Test func retryAfterAConnectionLostMidBody() async throws {
         let hits = LockedValue(0)
         try await withServerAndTransport(handler: { _ in
-            let first = hits.withLock { value -> Bool in
-                value += 1
-                return value == 1
-            }
+            let first = hits.increment() == 1
             return first ? .truncated(declaredLength: 100, sentBytes: 10) : .ok("whole")
         }) { server, transport in
             let environment = liveEnvironment(server.baseURL, retry: RetryPolicy(limit: 1, initialBackoff: .milliseconds(1)))
@@ -166,6 +173,18 @@ struct ConcurrencyTests {
             #expect(activity.inFlight == 0)
             #expect(server.requestCount == 300)
             #expect(server.connectionCount <= 8)  // the pool's per-host limit, reused throughout
+        }
+    }
+
+    @Test func shutdownEndsRequestsInFlight() async throws {
+        try await withTestHTTPServer(handler: { _ in .neverRespond }) { server in
+            let transport = HTTPTransport(configuration: .init(proxy: .none))
+            let pending = Task { await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL)), through: transport) }
+            try await server.waitForRequests(count: 1)
+            try await transport.shutdown()
+            let error = await pending.value
+            #expect(error?.code == .cancelled)
+            try await waitUntil { server.openConnectionCount == 0 }
         }
     }
 
