@@ -9,7 +9,8 @@ extension HTTPTransport {
         let policy = request.settings.redirects
         let cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
         var redirects: [Redirect] = []
-        var visited: Set<String> = [HTTPCache.key(hop.url)]
+        // A loop is the same method on the same URL again (POST /form → 303 → GET /form is not one).
+        var visited: Set<String> = [hop.loopKey]
         while true {
             var response = try await load(hop, request: request, cache: cache, started: started)
             response.redirects = redirects
@@ -24,7 +25,7 @@ extension HTTPTransport {
                         + "which redirects again to \(next.url.absoluteString).",
                     partialResponse: response)
             }
-            guard visited.insert(HTTPCache.key(next.url)).inserted else {
+            guard visited.insert(next.loopKey).inserted else {
                 let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
                 throw TransportError(.tooManyRedirects, message: "The redirects loop: \(chain).", partialResponse: response)
             }

@@ -22,6 +22,9 @@ struct Hop: Sendable {
     /// Headers that make a request conditional: the cache leaves such requests to the caller.
     static let conditionalHeaders = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
 
+    /// What identifies the hop when looking for a redirect loop.
+    var loopKey: String { method.rawValue + " " + HTTPCache.key(url) }
+
     /// Whether the caller made the request conditional itself.
     var isConditional: Bool { Hop.conditionalHeaders.contains(where: headers.contains) }
 

@@ -105,6 +105,16 @@ struct RedirectTests {
         }
     }
 
+    @Test func postRedirectGetToTheSameURLIsNotALoop() async throws {
+        try await withServerAndTransport(handler: { request in
+            request.method == .POST ? .redirect(to: "/form", status: .seeOther) : .ok("the form again")
+        }) { server, transport in
+            let response = try await transport.send(request(server.url("/form"), .post, in: liveEnvironment(server.baseURL), body: Data("a=1".utf8)))
+            #expect(response.text == "the form again")
+            #expect(response.redirects.count == 1)
+        }
+    }
+
     @Test func aRedirectToANonHTTPSchemeIsNotFollowed() async throws {
         try await withServerAndTransport(handler: { _ in .redirect(to: "ftp://example.com/file") }) { server, transport in
             let error = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL)), through: transport)
