@@ -5,5 +5,6 @@ enum BenchmarkSuites {
     static let all: [any ParsableCommand.Type] = [
         CoreBenchmark.self,
         BodyViewerBenchmark.self,
+        LiveBenchmark.self,
     ]
 }

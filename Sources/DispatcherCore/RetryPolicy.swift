@@ -52,7 +52,9 @@ public struct RetryPolicy: Sendable, Hashable {
     public func decision(for request: Request, error: DispatchError, attempt: Int) -> RetryDecision {
         guard attempt <= limit, methods.contains(request.method) else { return .doNotRetry }
         let retryable: Bool
-        if let transport = error.transportError, error.response == nil {
+        if let transport = error.transportError {
+            // A transport failure is judged by its code, also when part of a response had arrived
+            // (a connection lost mid-body keeps that part for display).
             retryable = transportCodes.contains(transport.code)
         } else if let status = error.status {
             retryable = statuses.contains(status)

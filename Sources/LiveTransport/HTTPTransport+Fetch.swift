@@ -1,0 +1,121 @@
+import AsyncHTTPClient
+import DispatcherCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension HTTPTransport {
+    /// One exchange on the network, through the client for the request's trust and settings.
+    ///
+    /// Uses AsyncHTTPClient's delegate API: its deadline covers the whole exchange, body included
+    /// (the async API's stops at the head), and the body is gathered on the event loop rather than
+    /// with one task hop per chunk. The total deadline is the request's start plus its total timeout,
+    /// so redirects count against it too.
+    func fetch(_ hop: Hop, request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
+        let settings = request.settings
+        let context = failureContext(for: hop.url, request: request)
+        var deadline = NIODeadline.distantFuture
+        if let total = settings.timeouts.total {
+            let remaining = total - started.duration(to: .now)
+            guard remaining > .zero else { throw TransportError.timedOut(.total, context) }
+            deadline = .now() + TimeAmount(remaining)
+        }
+        let key = ClientKey(
+            trust: settings.trust, proxy: context.proxy, connect: settings.timeouts.connect, read: settings.timeouts.read,
+            decompressionLimit: settings.maximumBodySize)
+        let pooled = try clients.client(for: key)
+        let collector = ResponseCollector(limit: settings.maximumBodySize, progress: request.options.progress)
+
+        let collected: ResponseCollector.Collected
+        do {
+            let clientRequest = try Self.clientRequest(for: hop)
+            let task = pooled.client.execute(
+                request: clientRequest, delegate: collector, eventLoop: .delegate(on: pooled.eventLoop), deadline: deadline)
+            collected = try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw await failure(error, collector: collector, hop: hop, request: request, started: started, context: context)
+        }
+        return Response(
+            status: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers), body: Self.data(collected.body),
+            url: hop.url, source: .network, httpVersion: Self.versionText(collected.head.version),
+            timing: Timing(firstByte: started.duration(to: collected.headArrived), total: started.duration(to: .now)))
+    }
+
+    /// The failure with a clear message and what arrived before it.
+    private func failure(
+        _ error: any Error, collector: ResponseCollector, hop: Hop, request: Request, started: ContinuousClock.Instant,
+        context: FailureContext
+    ) async -> TransportError {
+        var context = context
+        let partial = collector.partial.map { head, arrived, body in
+            Response(
+                status: Int(head.status.code), headers: Self.headers(of: head.headers), body: Self.data(body), url: hop.url,
+                source: .network, httpVersion: Self.versionText(head.version),
+                timing: Timing(firstByte: started.duration(to: arrived), total: started.duration(to: .now)))
+        }
+        context.receivedHead = partial != nil
+        var failure = TransportError.mapping(error, context: context)
+        let limit = ByteCount.format(request.settings.maximumBodySize)
+        if failure.code == .bodyTooLarge {
+            let kept = ByteCount.format(partial?.body.count ?? 0)
+            let what = error is TransportError ? "response body" : "decompressed response body"
+            failure.message = "The \(what) is larger than the limit of \(limit); the first \(kept) are kept."
+        }
+        // A deadline that passed while the connection was still being made is the total's, not the connect timeout's.
+        if failure.code == .timedOut, failure.timeoutPhase != .total, let total = request.settings.timeouts.total,
+            started.duration(to: .now) >= total
+        {
+            failure = TransportError.timedOut(.total, context)
+        }
+        if failure.code == .serverCertificateUntrusted {
+            failure = await explained(failure, cause: error, hop: hop, settings: request.settings)
+        }
+        failure.partialResponse = failure.partialResponse ?? partial
+        return failure
+    }
+
+    /// A certificate verification failure with its reason found out by `CertificateDiagnosis`
+    /// (direct connections only: a probe cannot go through the proxy's tunnel).
+    private func explained(_ failure: TransportError, cause: any Error, hop: Hop, settings: TransportSettings) async -> TransportError {
+        guard TransportError.tlsReason(in: "\(cause)") == "CERTIFICATE_VERIFY_FAILED",
+            configuration.proxy.server(for: hop.url) == nil, let host = hop.url.host
+        else { return failure }
+        let timeout = min(settings.timeouts.connect ?? .seconds(5), .seconds(5))
+        guard let reason = await CertificateDiagnosis.reason(
+            host: host, port: Hop.effectivePort(hop.url), trust: settings.trust, timeout: timeout,
+            group: configuration.eventLoopGroup)
+        else { return failure }
+        var explained = failure
+        explained.message = "The certificate of \(Hop.authority(hop.url)) is not trusted: \(reason) (CERTIFICATE_VERIFY_FAILED)."
+        return explained
+    }
+
+    /// The AsyncHTTPClient request for a hop.
+    static func clientRequest(for hop: Hop) throws -> HTTPClient.Request {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(hop.headers.count)
+        for field in hop.headers { headers.add(name: field.name, value: field.value) }
+        return try HTTPClient.Request(
+            url: hop.url, method: NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue), headers: headers,
+            body: hop.body.map { .bytes($0) })
+    }
+
+    /// Response headers in order, from the server.
+    static func headers(of headers: HTTPHeaders) -> Headers {
+        Headers(headers.map { HeaderField(name: $0.name, value: $0.value, origin: .server) })
+    }
+
+    /// The bytes as `Data` (one copy).
+    static func data(_ buffer: ByteBuffer) -> Data {
+        buffer.withUnsafeReadableBytes { Data($0) }
+    }
+
+    /// `HTTP/1.1`, `HTTP/2` …
+    static func versionText(_ version: HTTPVersion) -> String {
+        version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)"
+    }
+}

@@ -1,0 +1,48 @@
+import DispatcherCore
+import Foundation
+
+extension HTTPTransport {
+    /// Loads the request and follows its redirects (when the environment allows) up to the limit,
+    /// stopping at a loop; the chain is kept in `Response.redirects`.
+    func follow(_ request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
+        var hop = Hop(method: request.method, url: request.url, headers: wireHeaders(of: request), body: request.body)
+        let policy = request.settings.redirects
+        let cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
+        var redirects: [Redirect] = []
+        // A loop is the same method on the same URL again (POST /form → 303 → GET /form is not one).
+        var visited: Set<String> = [hop.loopKey]
+        while true {
+            var response = try await load(hop, request: request, cache: cache, started: started)
+            response.redirects = redirects
+            guard policy.follow, let next = try hop.following(response) else {
+                response.timing.total = started.duration(to: .now)
+                return response
+            }
+            guard redirects.count < policy.limit else {
+                throw TransportError(
+                    .tooManyRedirects,
+                    message: "Stopped after \(redirects.count) redirects (the limit) at \(hop.url.absoluteString), "
+                        + "which redirects again to \(next.url.absoluteString).",
+                    partialResponse: response)
+            }
+            guard visited.insert(next.loopKey).inserted else {
+                let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
+                throw TransportError(.tooManyRedirects, message: "The redirects loop: \(chain).", partialResponse: response)
+            }
+            redirects.append(Redirect(status: response.status, from: hop.url, to: next.url))
+            hop = next
+        }
+    }
+
+    /// The request's headers plus the transport's defaults (`User-Agent`, `Accept-Encoding`) when absent.
+    private func wireHeaders(of request: Request) -> Headers {
+        var headers = request.headers
+        if let userAgent = configuration.userAgent, !headers.contains("User-Agent") {
+            headers.add("User-Agent", userAgent, origin: .plugin("transport"))
+        }
+        if let acceptEncoding = configuration.acceptEncoding, !headers.contains("Accept-Encoding") {
+            headers.add("Accept-Encoding", acceptEncoding, origin: .plugin("transport"))
+        }
+        return headers
+    }
+}

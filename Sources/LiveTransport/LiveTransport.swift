@@ -1,1 +1,0 @@
-// LiveTransport module.

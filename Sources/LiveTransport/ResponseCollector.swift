@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import DispatcherCore
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Collects one response where AsyncHTTPClient delivers it, on the event loop: the head with its
+/// arrival time, then the body up to the cap, reporting the bytes received so far. Past the cap it
+/// fails the request (which closes the connection) and keeps what fits.
+final class ResponseCollector: HTTPClientResponseDelegate {
+    /// A complete response.
+    struct Collected: Sendable {
+        var head: HTTPResponseHead
+        var headArrived: ContinuousClock.Instant
+        var body: ByteBuffer
+    }
+
+    private struct State {
+        var head: HTTPResponseHead?
+        var headArrived: ContinuousClock.Instant?
+        var body = ByteBuffer()
+        var expected: Int?
+    }
+
+    private let state = Mutex(State())
+    private let limit: Int
+    private let progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+
+    init(limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?) {
+        self.limit = limit
+        self.progress = progress
+    }
+
+    /// What arrived so far: the head and the body bytes kept, if a head arrived.
+    var partial: (head: HTTPResponseHead, headArrived: ContinuousClock.Instant, body: ByteBuffer)? {
+        state.withLock { state in
+            guard let head = state.head, let arrived = state.headArrived else { return nil }
+            return (head, arrived, state.body)
+        }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.head = head
+            state.headArrived = now
+            // A coded body's length says nothing about the decoded bytes we count.
+            if !head.headers.contains(name: "Content-Encoding") {
+                state.expected = head.headers.first(name: "Content-Length").flatMap(Int.init)
+            }
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        let limit = self.limit
+        let (received, expected, overflowed) = state.withLock { state -> (Int, Int?, Bool) in
+            let room = limit - state.body.readableBytes
+            var part = part
+            let overflowed = part.readableBytes > room
+            if overflowed { part = part.getSlice(at: part.readerIndex, length: max(room, 0)) ?? ByteBuffer() }
+            if state.body.readableBytes == 0 {
+                state.body = part  // the common single-part body: no copy
+            } else {
+                state.body.writeImmutableBuffer(part)
+            }
+            return (state.body.readableBytes, state.expected, overflowed)
+        }
+        progress?(received, expected)
+        if overflowed {
+            task.fail(reason: TransportError(.bodyTooLarge))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
+        try state.withLock { state in
+            guard let head = state.head, let arrived = state.headArrived else { throw HTTPClientError.remoteConnectionClosed }
+            return Collected(head: head, headArrived: arrived, body: state.body)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import DispatcherCore
+import Foundation
+import LiveTransport
+import TestSupport
+import Testing
+
+@Suite("Bodies: cap and decompression")
+struct BodyTests {
+    @Test func aBodyPastTheCapEndsWithBodyTooLargeKeepingWhatArrived() async throws {
+        try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 1_000_000, chunkSize: 16_384) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, maximumBodySize: 100_000)
+            let error = await failure(of: request(server.url("/huge"), in: environment), through: transport)
+            #expect(error?.code == .bodyTooLarge)
+            #expect(error?.message == "The response body is larger than the limit of 100 kB; the first 100 kB are kept.")
+            let partial = try #require(error?.partialResponse)
+            #expect(partial.status == 200)
+            #expect(partial.body == Data(TestPattern.bytes(count: 100_000)))
+            try await waitUntil { server.openConnectionCount == 0 }
+        }
+    }
+
+    @Test func aBodyExactlyAtTheCapIsAccepted() async throws {
+        try await withServerAndTransport(handler: { _ in .bytes(TestPattern.bytes(count: 4096)) }) { server, transport in
+            let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL, maximumBodySize: 4096)))
+            #expect(response.body.count == 4096)
+        }
+    }
+
+    @Test(arguments: TestContentCoding.allCases)
+    func compressedBodiesAreDecoded(coding: TestContentCoding) async throws {
+        let text = String(repeating: "apiexplorer ", count: 500)
+        try await withServerAndTransport(handler: { _ in .encoded(coding, Array(text.utf8)) }) { server, transport in
+            let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL)))
+            #expect(response.text == text)
+            #expect(response.headers["Content-Encoding"] == coding.rawValue)
+        }
+    }
+
+    @Test func aStreamedGzipBodyIsDecoded() async throws {
+        try await withServerAndTransport(handler: { _ in .gzip("streamed and compressed").streamedInChunks(of: 7) }) { server, transport in
+            let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL)))
+            #expect(response.text == "streamed and compressed")
+        }
+    }
+
+    @Test func aCompressionBombStopsAtTheCapAsBodyTooLarge() async throws {
+        // ~1 MB on the wire that inflates to 1 GB: stopped at the 1 MiB cap, never inflated in full.
+        try await withServerAndTransport(handler: { _ in .compressionBomb(.gzip, decodedSize: 1 << 30) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, maximumBodySize: 1 << 20)
+            let (error, time) = await elapsed { await failure(of: request(server.url("/bomb"), in: environment), through: transport) }
+            #expect(error?.code == .bodyTooLarge)
+            #expect(error?.message.contains("decompressed") == true)
+            #expect((error?.partialResponse?.body.count ?? .max) <= 1 << 20)
+            #expect(time < .seconds(5))
+        }
+    }
+
+    @Test func aDamagedCompressedBodyFailsWithCannotDecode() async throws {
+        var bytes = TestContentCoding.gzip.encode(Array(String(repeating: "x", count: 1000).utf8))
+        bytes[12] ^= 0xFF
+        bytes[13] ^= 0xFF
+        let damaged = bytes
+        try await withServerAndTransport(handler: { _ in .bytes(damaged, headers: ["Content-Encoding": "gzip"]) }) { server, transport in
+            let error = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL)), through: transport)
+            #expect(error?.code == .cannotDecodeContentData)
+        }
+    }
+
+    @Test func bodyTooLargeMapsToItsKindThroughTheDispatcher() async throws {
+        try await withServerAndTransport(handler: { _ in .bytes(TestPattern.bytes(count: 10_000)) }) { server, transport in
+            let dispatcher = Dispatcher<Target>(environment: liveEnvironment(server.baseURL, maximumBodySize: 1000), transport: transport)
+            let exchange = await dispatcher.send(Target(.get, "/"))
+            #expect(exchange.error?.kind == .bodyTooLarge)
+            #expect(exchange.error?.response?.body.count == 1000)
+        }
+    }
+}

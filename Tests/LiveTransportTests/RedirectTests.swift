@@ -1,0 +1,125 @@
+import DispatcherCore
+import Foundation
+import LiveTransport
+import NIOHTTP1
+import TestSupport
+import Testing
+
+@Suite("Redirects")
+struct RedirectTests {
+    @Test func aChainIsFollowedAndKeptForDisplay() async throws {
+        try await withServerAndTransport(handler: TestHandlers.redirectChain(status: .movedPermanently)) { server, transport in
+            let response = try await transport.send(request(server.url("/redirect/3"), in: liveEnvironment(server.baseURL)))
+            #expect(response.status == 200)
+            #expect(response.text == "done")
+            #expect(response.url == server.url("/redirect/0"))
+            #expect(response.redirects == [
+                Redirect(status: 301, from: server.url("/redirect/3"), to: server.url("/redirect/2")),
+                Redirect(status: 301, from: server.url("/redirect/2"), to: server.url("/redirect/1")),
+                Redirect(status: 301, from: server.url("/redirect/1"), to: server.url("/redirect/0")),
+            ])
+            #expect(server.requestCount == 4)
+        }
+    }
+
+    @Test func aLoopIsDetected() async throws {
+        try await withServerAndTransport(handler: TestHandlers.redirectLoop()) { server, transport in
+            let error = await failure(of: request(server.url("/loop/a"), in: liveEnvironment(server.baseURL)), through: transport)
+            #expect(error?.code == .tooManyRedirects)
+            #expect(error?.message == "The redirects loop: \(server.url("/loop/a")) → \(server.url("/loop/b")) → \(server.url("/loop/a")).")
+            #expect(error?.partialResponse?.status == 302)
+            #expect(server.requestCount == 2)
+        }
+    }
+
+    @Test func theLimitStopsALongChain() async throws {
+        try await withServerAndTransport(handler: TestHandlers.redirectChain()) { server, transport in
+            let environment = liveEnvironment(server.baseURL, redirects: RedirectPolicy(follow: true, limit: 2))
+            let error = await failure(of: request(server.url("/redirect/5"), in: environment), through: transport)
+            #expect(error?.code == .tooManyRedirects)
+            #expect(error?.message.hasPrefix("Stopped after 2 redirects (the limit)") == true)
+            #expect(error?.partialResponse?.redirects.count == 2)
+            #expect(server.requestCount == 3)
+            // Exactly at the limit is fine.
+            let response = try await transport.send(request(server.url("/redirect/2"), in: environment))
+            #expect(response.redirects.count == 2)
+        }
+    }
+
+    @Test func followingCanBeSwitchedOff() async throws {
+        try await withServerAndTransport(handler: TestHandlers.redirectChain()) { server, transport in
+            let environment = liveEnvironment(server.baseURL, redirects: RedirectPolicy(follow: false))
+            let response = try await transport.send(request(server.url("/redirect/1"), in: environment))
+            #expect(response.status == 302)
+            #expect(response.headers["Location"] == "/redirect/0")
+            #expect(response.redirects.isEmpty)
+            #expect(server.requestCount == 1)
+        }
+    }
+
+    @Test(arguments: [(303, "GET", ""), (302, "GET", ""), (301, "GET", ""), (307, "POST", "payload"), (308, "POST", "payload")])
+    func methodAndBodyAfterARedirect(status: Int, method: String, body: String) async throws {
+        try await withServerAndTransport(handler: { request in
+            request.path == "/form" ? .redirect(to: "/result", status: HTTPResponseStatus(statusCode: status)) : .ok("\(request.method) \(request.bodyText)")
+        }) { server, transport in
+            var headers = Headers()
+            headers.set("Content-Type", "text/plain", origin: .body)
+            let response = try await transport.send(
+                request(server.url("/form"), .post, in: liveEnvironment(server.baseURL), headers: headers, body: Data("payload".utf8)))
+            #expect(response.text == "\(method) \(body)")
+            let final = try #require(server.lastRequest)
+            #expect((final.header("Content-Type") != nil) == (method == "POST"))
+        }
+    }
+
+    @Test func credentialsAreDroppedOnACrossOriginRedirectButKeptOnTheSameOrigin() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok("other") }) { other in
+            try await withServerAndTransport(handler: { request in
+                switch request.path {
+                case "/same": .redirect(to: "/landing")
+                case "/cross": .redirect(to: other.url("/landing").absoluteString)
+                default: .ok("landing")
+                }
+            }) { server, transport in
+                var headers = Headers()
+                headers.set("Authorization", "Bearer secret", origin: .auth("bearer"))
+                headers.set("X-API-Key", "key-1", origin: .auth("api key"))
+                headers.set("Cookie", "session=1", origin: .endpoint)
+                headers.set("X-Trace", "t", origin: .endpoint)
+                let environment = liveEnvironment(server.baseURL)
+
+                _ = try await transport.send(request(server.url("/same"), in: environment, headers: headers))
+                let same = try #require(server.lastRequest)
+                #expect(same.path == "/landing")
+                #expect(same.header("Authorization") == "Bearer secret")
+                #expect(same.header("X-API-Key") == "key-1")
+
+                let response = try await transport.send(request(server.url("/cross"), in: environment, headers: headers))
+                #expect(response.text == "other")
+                let cross = try #require(other.lastRequest)
+                #expect(cross.header("Authorization") == nil)
+                #expect(cross.header("X-API-Key") == nil)
+                #expect(cross.header("Cookie") == nil)
+                #expect(cross.header("X-Trace") == "t")
+            }
+        }
+    }
+
+    @Test func postRedirectGetToTheSameURLIsNotALoop() async throws {
+        try await withServerAndTransport(handler: { request in
+            request.method == .POST ? .redirect(to: "/form", status: .seeOther) : .ok("the form again")
+        }) { server, transport in
+            let response = try await transport.send(request(server.url("/form"), .post, in: liveEnvironment(server.baseURL), body: Data("a=1".utf8)))
+            #expect(response.text == "the form again")
+            #expect(response.redirects.count == 1)
+        }
+    }
+
+    @Test func aRedirectToANonHTTPSchemeIsNotFollowed() async throws {
+        try await withServerAndTransport(handler: { _ in .redirect(to: "ftp://example.com/file") }) { server, transport in
+            let error = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL)), through: transport)
+            #expect(error?.code == .badServerResponse)
+            #expect(error?.message.contains("ftp:") == true)
+        }
+    }
+}
