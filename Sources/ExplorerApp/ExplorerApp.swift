@@ -1,0 +1,1 @@
+// ExplorerApp module: state, reducer and views of the terminal app.
