@@ -28,7 +28,7 @@ final class CatalogFileDecoder {
     private var budget: Int
 
     /// Most nodes visited per file before giving up (a generated 10,000-endpoint catalog visits far fewer).
-    static let nodeBudget = 5_000_000
+    static let nodeBudget = 1_000_000
 
     init(file: String, fileName: String, text: String, fileSystem: any CatalogFileSystem, budget: Int = CatalogFileDecoder.nodeBudget) {
         self.file = file

@@ -138,6 +138,9 @@ enum YAMLErrorDiagnostic {
         switch yamlError {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
+            if problem == "but found another document" {
+                return diagnostic(mark.line, mark.column, "YAML syntax: a second document starts here; a catalog file holds one document")
+            }
             var message = "YAML syntax: \(problem)"
             if let context {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"

@@ -36,7 +36,8 @@ public enum DotEnv {
             }
             var afterName = rest.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
             guard afterName.first == "=" else {
-                problems.append(Problem(line: lineNumber, column: column + name.count, message: "expected '=' after \(name)"))
+                // The name is not shown: a line without '=' may be a pasted secret.
+                problems.append(Problem(line: lineNumber, column: column, message: "expected NAME=value: no '=' after the name"))
                 continue
             }
             afterName = afterName.dropFirst().drop { $0 == " " || $0 == "\t" }

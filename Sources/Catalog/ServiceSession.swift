@@ -72,8 +72,16 @@ public final class ServiceSession: Sendable {
 
     /// A redactor masking every secret this session can send, the current token included.
     public var redactor: Redactor {
-        let base = secrets.redactor(masking: service.secretNames)
-        return base.adding(secretValues: builder.secretValues + [credentials.token].compactMap { $0 })
+        ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets)
+            .adding(secretValues: [credentials.token].compactMap { $0 })
+    }
+
+    /// The redactor for a service in an environment, for plugins made before the session (a
+    /// logger): masks every `.env` value and every secret the service can send. Tokens obtained
+    /// later are masked by name (`Authorization`, `token` members and query items).
+    public static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
+        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
+        return secrets.redactor(masking: service.secretNames, base: base).adding(secretValues: builder.secretValues)
     }
 
     /// The rendered target and environment for an endpoint.
