@@ -62,21 +62,22 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard context.channel.isActive else { return }
         switch plan.action {
         case .respond(let status, let headers, let body):
+            // Logged first, so the line exists by the time the client has the response.
+            finish(status: status)
             writeHead(status: status, headers: headers, bodyLength: body.count, keepAlive: keepAlive, context: context)
             if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
             let closing = !keepAlive
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
                 if closing { context.close(promise: nil) }
             }
-            finish(status: status)
         case .hold:
             break  // logged when the client closes
         case .closeMidBody(let status, let headers, let partialBody):
+            finish(status: status)
             writeHead(status: status, headers: headers, bodyLength: nil, keepAlive: true, context: context)
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: partialBody))))).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
-            finish(status: status)
         case .declareTooLarge(let headers):
             writeHead(status: 200, headers: headers, bodyLength: nil, keepAlive: true, context: context)
             context.flush()

@@ -40,7 +40,7 @@ import Testing
     @Test func roundTripOfEveryBundledEndpointMatchesStubMode() async throws {
         let catalog = BundledCatalogs.load()
         try await withServer(catalog.services) { server, _ in
-            let transport = URLSessionTransport()
+            let transport = TestHTTPTransport()
             for service in catalog.services {
                 let environment = try mockEnvironment(service, server)
                 let stubSession = ServiceSession(service: service, environment: environment, clock: .instant)
@@ -66,12 +66,12 @@ import Testing
         let httpbin = try #require(catalog.service("httpbin"))
         let petstore = try #require(catalog.service("petstore"))
         try await withServer([httpbin, petstore]) { server, logs in
-            let transport = URLSessionTransport()
+            let transport = TestHTTPTransport()
             func live(_ service: Service, _ endpoint: String, _ example: String, environment change: (inout Environment) -> Void = { _ in }) async throws -> Exchange {
                 var environment = try mockEnvironment(service, server)
                 change(&environment)
                 let session = ServiceSession(service: service, environment: environment, transport: transport)
-                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, example: example, timeouts: Timeouts(read: .milliseconds(500))))
+                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, example: example, timeouts: Timeouts(read: .seconds(1))))
             }
             let timeout = try await live(httpbin, "delay", "timeout")
             #expect(timeout.error?.kind == .timeout)
@@ -190,7 +190,7 @@ import Testing
             identifier: "fetch", method: HTTPMethod(rawValue: method) ?? .get, url: url,
             headers: Headers(headers.map { ($0.key, $0.value) }, origin: .endpoint),
             settings: TransportSettings(environment: Environment(name: "test", baseURL: url, timeouts: Timeouts(read: .seconds(timeout)))))
-        let response = try await URLSessionTransport().send(request)
+        let response = try await TestHTTPTransport().send(request)
         return (response.body, response)
     }
 }
