@@ -3,5 +3,6 @@ import ArgumentParser
 /// Every benchmark suite, one subcommand each (one file per suite: `<Suite>Benchmark.swift`).
 enum BenchmarkSuites {
     static let all: [any ParsableCommand.Type] = [
+        CatalogBenchmark.self,
     ]
 }

@@ -96,7 +96,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     /// The placeholder names the endpoint itself uses (not its environment's headers), in order, without repeats.
     public var placeholders: [String] {
         var names: [String] = []
-        for text in templateTexts where text.contains("{{") {
+        for text in templateTexts where text.hasPlaceholderOpening {
             for name in Template(text).placeholders where !names.contains(name) { names.append(name) }
         }
         return names

@@ -1,7 +1,6 @@
 import DispatcherCore
 import Foundation
 import JSONSupport
-import Yams
 
 extension CatalogFileDecoder {
     static let errorRuleKeys = ["name", "status", "when", "error", "message"]
@@ -10,8 +9,8 @@ extension CatalogFileDecoder {
 
     // MARK: Error rules
 
-    func decodeErrorRules(_ node: Node) -> [ErrorRule] {
-        guard case .sequence(let sequence) = node else {
+    func decodeErrorRules(_ node: YAMLNode) -> [ErrorRule] {
+        guard case .sequence(let sequence) = node.content else {
             error("'errors' must be a list of rules (- status: 400, error: badRequest), not \(describe(node))", at: node)
             return []
         }
@@ -22,10 +21,10 @@ extension CatalogFileDecoder {
         return rules
     }
 
-    private func decodeErrorRule(_ node: Node, index: Int) -> ErrorRule? {
-        let what = "error rule \(index + 1)"
-        guard let fields = entries(node, what, allowed: Self.errorRuleKeys) else { return nil }
-        require(["error"], in: fields, of: node, what)
+    private func decodeErrorRule(_ node: YAMLNode, index: Int) -> ErrorRule? {
+        let subject = "error rule \(index + 1)"
+        guard let fields = entries(node, subject, allowed: Self.errorRuleKeys) else { return nil }
+        require(["error"], in: fields, of: node, subject)
         let before = errorCount
         var name: String?
         var statuses = ErrorRule.StatusMatch.any
@@ -35,19 +34,19 @@ extension CatalogFileDecoder {
         for field in fields {
             let value = field.value
             switch field.key {
-            case "name": name = nonEmptyText(value, "the name of \(what)")
-            case "status": statuses = decodeStatusMatch(value, what) ?? .any
-            case "when": when = jsonPath(value, "'when' of \(what)")
+            case "name": name = nonEmptyText(value, "the name of \(subject)")
+            case "status": statuses = decodeStatusMatch(value, subject) ?? .any
+            case "when": when = jsonPath(value, "'when' of \(subject)")
             case "error":
-                guard let text = nonEmptyText(value, "the error of \(what)"), identifier(text, at: value, "error kind") else { continue }
+                guard let text = nonEmptyText(value, "the error of \(subject)"), identifier(text, at: value, "error kind") else { continue }
                 kindName = text
                 if !ErrorKind.builtInNames.contains(text), let builtIn = DidYouMean.suggestion(for: text, among: ErrorKind.builtInNames) {
                     warning("'\(text)' is not a built-in error kind, so it is a custom one; did you mean '\(builtIn)'?", at: value)
                 }
             case "message":
-                guard let text = nonEmptyText(value, "the message of \(what)") else { continue }
+                guard let text = nonEmptyText(value, "the message of \(subject)") else { continue }
                 if text.hasPrefix("$") {
-                    message = jsonPath(value, "the message of \(what)").map(ErrorRule.Message.path)
+                    message = jsonPath(value, "the message of \(subject)").map(ErrorRule.Message.path)
                 } else {
                     message = .text(text)
                 }
@@ -55,33 +54,33 @@ extension CatalogFileDecoder {
             }
         }
         if !fields.contains(where: { $0.key == "status" }), when == nil {
-            warning("\(what) has neither 'status' nor 'when', so it turns every response into an error, successes included", at: node)
+            warning("\(subject) has neither 'status' nor 'when', so it turns every response into an error, successes included", at: node)
         }
         guard errorCount == before, let kindName else { return nil }
-        let line = node.mark?.line ?? 1
+        let line = node.line
         return ErrorRule(
             name: name ?? "\(kindName) (\(fileName):\(line))", statuses: statuses, when: when,
             kind: ErrorKind(name: kindName, status: statuses.representativeStatus), message: message)
     }
 
     /// `404`, `[401, 403]`, `4xx`, `500-599` or `any`.
-    private func decodeStatusMatch(_ node: Node, _ what: String) -> ErrorRule.StatusMatch? {
-        if case .sequence = node {
-            let codes = list(node, "the status of \(what)").compactMap { integer($0, "a status of \(what)", in: 100...599) }
+    private func decodeStatusMatch(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ErrorRule.StatusMatch? {
+        if case .sequence = node.content {
+            let codes = list(node, "the status of \(what())").compactMap { integer($0, "a status of \(what())", in: 100...599) }
             return .codes(Set(codes))
         }
-        guard case .scalar(let scalar) = node else {
-            error("the status of \(what) must be a status (404), a list ([401, 403]), a class (4xx), a range (500-599) or any, not \(describe(node))", at: node)
+        guard case .scalar(let scalar) = node.content else {
+            error("the status of \(what()) must be a status (404), a list ([401, 403]), a class (4xx), a range (500-599) or any, not \(describe(node))", at: node)
             return nil
         }
         if case .int(let code) = YAMLScalar(scalar) {
             guard (100...599).contains(code) else {
-                error("the status of \(what) must be between 100 and 599, not \(code)", at: node)
+                error("the status of \(what()) must be between 100 and 599, not \(code)", at: node)
                 return nil
             }
             return .codes([code])
         }
-        let text = scalar.string.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = scalar.text.trimmingCharacters(in: .whitespaces).lowercased()
         if text == "any" || text == "*" { return .any }
         if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
             return .range((digit * 100)...(digit * 100 + 99))
@@ -90,7 +89,7 @@ extension CatalogFileDecoder {
         if bounds.count == 2, let low = bounds[0], let high = bounds[1], low <= high, (100...599).contains(low), (100...599).contains(high) {
             return .range(low...high)
         }
-        error("the status of \(what) must be a status (404), a list ([401, 403]), a class (4xx), a range (500-599) or any, not '\(scalar.string)'", at: node)
+        error("the status of \(what()) must be a status (404), a list ([401, 403]), a class (4xx), a range (500-599) or any, not '\(scalar.text)'", at: node)
         return nil
     }
 
@@ -98,47 +97,47 @@ extension CatalogFileDecoder {
 
     /// The refresh rule. Endpoints that put the refreshed token where it cannot be replaced per
     /// attempt (the path or the body) are left out with an error.
-    func decodeAuth(_ node: Node, endpoints: inout [CatalogEndpoint], environments: [Environment]) -> AuthRefreshRule? {
+    func decodeAuth(_ node: YAMLNode, endpoints: inout [CatalogEndpoint], environments: [Environment]) -> AuthRefreshRule? {
         guard let fields = entries(node, "'auth'", allowed: Self.authKeys) else { return nil }
         guard let refresh = fields.first else { return nil }
-        let what = "auth.refresh"
-        guard let parts = entries(refresh.value, "'\(what)'", allowed: Self.refreshKeys) else { return nil }
-        require(["endpoint", "token", "into"], in: parts, of: refresh.keyNode, "'\(what)'")
+        let subject = "auth.refresh"
+        guard let parts = entries(refresh.value, "'\(subject)'", allowed: Self.refreshKeys) else { return nil }
+        require(["endpoint", "token", "into"], in: parts, of: refresh.keyNode, "'\(subject)'")
         let before = errorCount
         var endpointID: String?
         var statuses: Set<Int> = []
         var kinds: Set<ErrorKind> = []
         var token: JSONPath?
         var into: String?
-        var intoNode: Node?
+        var intoNode: YAMLNode?
         var hasOn = false
         for part in parts {
             let value = part.value
             switch part.key {
             case "endpoint":
-                guard let id = nonEmptyText(value, "\(what).endpoint") else { continue }
+                guard let id = nonEmptyText(value, "\(subject).endpoint") else { continue }
                 if endpoints.contains(where: { $0.id == id }) {
                     endpointID = id
                 } else {
                     let hint = DidYouMean.hint(for: id, among: endpoints.map(\.id))
-                    error("\(what).endpoint names '\(id)', which is not a loaded endpoint of this service\(hint)", at: value)
+                    error("\(subject).endpoint names '\(id)', which is not a loaded endpoint of this service\(hint)", at: value)
                 }
             case "on":
                 hasOn = true
-                for trigger in list(value, "\(what).on") {
-                    guard case .scalar(let scalar) = trigger else {
-                        error("\(what).on lists statuses (401) and error kinds (expiredUserSession), not \(describe(trigger))", at: trigger)
+                for trigger in list(value, "\(subject).on") {
+                    guard case .scalar(let scalar) = trigger.content else {
+                        error("\(subject).on lists statuses (401) and error kinds (expiredUserSession), not \(describe(trigger))", at: trigger)
                         continue
                     }
                     if case .int = YAMLScalar(scalar) {
-                        if let status = integer(trigger, "a status in \(what).on", in: 100...599) { statuses.insert(status) }
-                    } else if let name = nonEmptyText(trigger, "an error kind in \(what).on"), identifier(name, at: trigger, "error kind") {
+                        if let status = integer(trigger, "a status in \(subject).on", in: 100...599) { statuses.insert(status) }
+                    } else if let name = nonEmptyText(trigger, "an error kind in \(subject).on"), identifier(name, at: trigger, "error kind") {
                         kinds.insert(ErrorKind(name: name))
                     }
                 }
-            case "token": token = jsonPath(value, "\(what).token")
+            case "token": token = jsonPath(value, "\(subject).token")
             default:
-                guard var name = nonEmptyText(value, "\(what).into") else { continue }
+                guard var name = nonEmptyText(value, "\(subject).into") else { continue }
                 if let secret = Placeholder(name).secretName { name = secret }
                 into = name
                 intoNode = value
@@ -163,10 +162,10 @@ extension CatalogFileDecoder {
             used = used || texts.contains { CatalogFileDecoder.uses(into, in: $0) }
         }
         if !used {
-            warning("\(what).into is \(into), but no header or query item uses {{secret.\(into)}}: the refreshed token would go nowhere", at: intoNode)
+            warning("\(subject).into is \(into), but no header or query item uses {{secret.\(into)}}: the refreshed token would go nowhere", at: intoNode)
         }
         if !endpoints.contains(where: { $0.id == endpointID }) {
-            error("\(what).endpoint '\(endpointID)' was left out because of the errors above", at: parts.first { $0.key == "endpoint" }?.value)
+            error("\(subject).endpoint '\(endpointID)' was left out because of the errors above", at: parts.first { $0.key == "endpoint" }?.value)
             return nil
         }
         return AuthRefreshRule(endpoint: endpointID, statuses: statuses, kinds: kinds, token: token, into: into)
@@ -189,7 +188,7 @@ extension CatalogFileDecoder {
 
     /// Whether a template uses `{{secret.NAME}}` or `{{NAME}}`.
     static func uses(_ name: String, in text: String) -> Bool {
-        guard text.contains("{{") else { return false }
+        guard text.hasPlaceholderOpening, text.containsBytes(name) else { return false }
         return Template(text).placeholders.contains { $0 == name || Placeholder($0).secretName == name }
     }
 }

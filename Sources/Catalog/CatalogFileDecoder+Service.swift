@@ -1,6 +1,5 @@
 import DispatcherCore
 import Foundation
-import Yams
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints"]
@@ -9,7 +8,7 @@ extension CatalogFileDecoder {
     /// Reads a whole catalog file. Errors drop the smallest part they affect: an endpoint or an
     /// environment with an error is left out; an error in what every endpoint shares (the service
     /// id, variables, groups, error rules, auth) drops the service.
-    func decodeService(_ root: Node, directory: URL?) -> Service? {
+    func decodeService(_ root: YAMLNode, directory: URL?) -> Service? {
         let moved = [
             "baseURL": "an environment under 'environments'", "method": "an endpoint under 'endpoints'",
             "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
@@ -50,7 +49,7 @@ extension CatalogFileDecoder {
                 environments.append(environment.environment)
                 if !environment.secretDefaults.isEmpty { secretDefaults[environment.environment.name] = environment.secretDefaults }
             }
-            if environments.isEmpty, case .mapping(let mapping) = entry.value, mapping.isEmpty {
+            if environments.isEmpty, case .mapping(let mapping) = entry.value.content, mapping.isEmpty {
                 error("'environments' is empty: a service needs at least one environment", at: entry.value)
             }
         } else {
@@ -83,22 +82,22 @@ extension CatalogFileDecoder {
 
     // MARK: Groups
 
-    func decodeGroups(_ node: Node) -> [EndpointGroup] {
+    func decodeGroups(_ node: YAMLNode) -> [EndpointGroup] {
         guard let entries = entries(node, "'groups'") else { return [] }
         var groups: [EndpointGroup] = []
         for entry in entries {
             guard identifier(entry.key, at: entry.keyNode, "group") else { continue }
-            let what = "group '\(entry.key)'"
+            let subject = "group '\(entry.key)'"
             if isNull(entry.value) {
                 groups.append(EndpointGroup(id: entry.key))
                 continue
             }
-            guard let fields = self.entries(entry.value, what, allowed: Self.groupKeys) else { continue }
+            guard let fields = self.entries(entry.value, subject, allowed: Self.groupKeys) else { continue }
             var group = EndpointGroup(id: entry.key)
             for field in fields {
                 switch field.key {
-                case "title": group.title = text(field.value, "the title of \(what)") ?? group.title
-                case "headers": group.headers = headers(field.value, "the headers of \(what)", origin: .group(entry.key)) ?? Headers()
+                case "title": group.title = text(field.value, "the title of \(subject)") ?? group.title
+                case "headers": group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
                 default: break  // description: for people only
                 }
             }

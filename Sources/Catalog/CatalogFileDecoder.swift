@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// Reads one catalog file's YAML node tree into a `Service`, collecting diagnostics with the line
 /// and column of every problem. Never traps on any input: every unexpected shape is a diagnostic.
@@ -7,8 +6,8 @@ final class CatalogFileDecoder {
     /// One `key: value` pair of a mapping, with the key's node for diagnostics.
     struct Entry {
         let key: String
-        let keyNode: Node
-        let value: Node
+        let keyNode: YAMLNode
+        let value: YAMLNode
     }
 
     /// The file as shown to the user.
@@ -17,8 +16,6 @@ final class CatalogFileDecoder {
     let fileName: String
     /// Reads fixture and certificate files beside the catalog.
     let fileSystem: any CatalogFileSystem
-    /// The text, to locate duplicate keys.
-    let text: String
     /// Everything found so far.
     private(set) var diagnostics: [Diagnostic] = []
     /// Errors inside parts that were left out on their own (an endpoint, an environment): they
@@ -30,10 +27,9 @@ final class CatalogFileDecoder {
     /// Most nodes visited per file before giving up (a generated 10,000-endpoint catalog visits far fewer).
     static let nodeBudget = 1_000_000
 
-    init(file: String, fileName: String, text: String, fileSystem: any CatalogFileSystem, budget: Int = CatalogFileDecoder.nodeBudget) {
+    init(file: String, fileName: String, fileSystem: any CatalogFileSystem, budget: Int = CatalogFileDecoder.nodeBudget) {
         self.file = file
         self.fileName = fileName
-        self.text = text
         self.fileSystem = fileSystem
         self.budget = budget
     }
@@ -44,12 +40,12 @@ final class CatalogFileDecoder {
     /// whether that part is sound.
     var errorCount: Int { diagnostics.errorCount }
 
-    func error(_ message: String, at node: Node?) {
-        report(.error, message, line: node?.mark?.line, column: node?.mark?.column)
+    func error(_ message: String, at node: YAMLNode?) {
+        report(.error, message, line: node?.line, column: node?.column)
     }
 
-    func warning(_ message: String, at node: Node?) {
-        report(.warning, message, line: node?.mark?.line, column: node?.mark?.column)
+    func warning(_ message: String, at node: YAMLNode?) {
+        report(.warning, message, line: node?.line, column: node?.column)
     }
 
     func report(_ severity: Diagnostic.Severity, _ message: String, line: Int?, column: Int?) {
@@ -68,7 +64,7 @@ final class CatalogFileDecoder {
     }
 
     /// Spends one unit of the node budget; false (after one error) when it is exhausted.
-    func spend(_ node: Node) -> Bool {
+    func spend(_ node: YAMLNode) -> Bool {
         budget -= 1
         if budget == 0 {
             error("the file describes more than \(CatalogFileDecoder.nodeBudget) values (aliases nested too deeply?); the rest is ignored", at: node)
@@ -80,9 +76,9 @@ final class CatalogFileDecoder {
 
     /// The pairs of a mapping, in order, with `<<` merge keys applied; nil (after an error) for
     /// anything else. Keys must be scalars.
-    func entries(_ node: Node, _ what: String) -> [Entry]? {
-        guard case .mapping(let mapping) = node else {
-            error("\(what) must be a mapping of names to values, not \(describe(node))", at: node)
+    func entries(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [Entry]? {
+        guard case .mapping(let mapping) = node.content else {
+            error("\(what()) must be a mapping of names to values, not \(describe(node))", at: node)
             return nil
         }
         var result: [Entry] = []
@@ -90,15 +86,15 @@ final class CatalogFileDecoder {
         var merged: [Entry] = []
         for (key, value) in mapping {
             guard spend(key) else { return result }
-            guard case .scalar(let scalar) = key else {
-                error("the names in \(what) must be plain text, not \(describe(key))", at: key)
+            guard case .scalar(let scalar) = key.content else {
+                error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
                 continue
             }
-            if scalar.string == "<<", scalar.style == .plain {
-                merged += mergeEntries(value, what)
+            if scalar.text == "<<", scalar.style == .plain {
+                merged += mergeEntries(value, what())
                 continue
             }
-            result.append(Entry(key: scalar.string, keyNode: key, value: value))
+            result.append(Entry(key: scalar.text, keyNode: key, value: value))
         }
         // Explicit keys win over merged ones.
         for entry in merged where !result.contains(where: { $0.key == entry.key }) {
@@ -107,66 +103,65 @@ final class CatalogFileDecoder {
         return result
     }
 
-    private func mergeEntries(_ value: Node, _ what: String) -> [Entry] {
-        switch value {
+    private func mergeEntries(_ value: YAMLNode, _ what: @autoclosure () -> String) -> [Entry] {
+        switch value.content {
         case .mapping:
-            return entries(value, what) ?? []
+            return entries(value, what()) ?? []
         case .sequence(let sequence):
             var merged: [Entry] = []
             for element in sequence {
-                for entry in entries(element, what) ?? [] where !merged.contains(where: { $0.key == entry.key }) {
+                for entry in entries(element, what()) ?? [] where !merged.contains(where: { $0.key == entry.key }) {
                     merged.append(entry)
                 }
             }
             return merged
         default:
-            error("'<<' merges a mapping (or a list of mappings) into \(what), not \(describe(value))", at: value)
+            error("'<<' merges a mapping (or a list of mappings) into \(what()), not \(describe(value))", at: value)
             return []
         }
     }
 
     /// The pairs of a mapping whose keys must be among `allowed`: unknown keys are errors with a
     /// did-you-mean, and are left out.
-    func entries(_ node: Node, _ what: String, allowed: [String], moved: [String: String] = [:]) -> [Entry]? {
-        guard let all = entries(node, what) else { return nil }
+    func entries(_ node: YAMLNode, _ what: @autoclosure () -> String, allowed: [String], moved: [String: String] = [:]) -> [Entry]? {
+        guard let all = entries(node, what()) else { return nil }
         var known: [Entry] = []
         known.reserveCapacity(all.count)
         for entry in all {
             if allowed.contains(entry.key) {
                 known.append(entry)
             } else if let place = moved[entry.key] {
-                error("'\(entry.key)' is not a key of \(what); it belongs under \(place)", at: entry.keyNode)
+                error("'\(entry.key)' is not a key of \(what()); it belongs under \(place)", at: entry.keyNode)
             } else {
                 let hint = DidYouMean.hint(for: entry.key, among: allowed)
                 let list = hint.isEmpty ? " (known keys: \(allowed.joined(separator: ", ")))" : hint
-                error("unknown key '\(entry.key)' in \(what)\(list)", at: entry.keyNode)
+                error("unknown key '\(entry.key)' in \(what())\(list)", at: entry.keyNode)
             }
         }
         return known
     }
 
     /// Reports keys that must be present but are not.
-    func require(_ keys: [String], in entries: [Entry], of node: Node, _ what: String) {
+    func require(_ keys: [String], in entries: [Entry], of node: YAMLNode, _ what: @autoclosure () -> String) {
         for key in keys where !entries.contains(where: { $0.key == key }) {
-            error("\(what) needs '\(key)'", at: node)
+            error("\(what()) needs '\(key)'", at: node)
         }
     }
 
     // MARK: Describing nodes
 
     /// `a mapping`, `a list`, `the number 7`, `the text "abc"`, `null` … for messages.
-    func describe(_ node: Node) -> String {
-        switch node {
+    func describe(_ node: YAMLNode) -> String {
+        switch node.content {
         case .mapping(let mapping):
             if looksLikeUnquotedPlaceholder(mapping) { return "a mapping (a value starting with {{ must be quoted)" }
             return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         case .scalar(let scalar):
             switch YAMLScalar(scalar) {
             case .null: return "null"
             case .bool(let value): return "\(value)"
-            case .int, .double: return "the number \(scalar.string)"
+            case .int, .double: return "the number \(scalar.text)"
             case .string(let text):
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
                 return "the text \"\(shown)\""
@@ -175,34 +170,10 @@ final class CatalogFileDecoder {
     }
 
     /// `{{name}}` unquoted is YAML for a mapping inside a mapping: catch the common mistake.
-    func looksLikeUnquotedPlaceholder(_ mapping: Node.Mapping) -> Bool {
+    func looksLikeUnquotedPlaceholder(_ mapping: [(key: YAMLNode, value: YAMLNode)]) -> Bool {
         guard mapping.count == 1, let (key, value) = mapping.first, value.scalar.map({ YAMLScalar($0) == .null }) ?? false,
-            case .mapping(let inner) = key, inner.count == 1
+            case .mapping(let inner) = key.content, inner.count == 1
         else { return false }
         return true
-    }
-
-    // MARK: Locating duplicate keys
-
-    /// The place of the second occurrence of a duplicated key: the line after `first` whose key
-    /// starts at the same column, before the mapping ends. Falls back to the first occurrence.
-    func secondOccurrence(of key: String, after first: Mark) -> (line: Int, column: Int) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard first.line >= 1, first.line <= lines.count else { return (first.line, first.column) }
-        let indent = first.column - 1
-        for index in first.line..<lines.count {
-            let line = lines[index]
-            let scalars = Array(line.unicodeScalars)
-            let leading = scalars.prefix { $0 == " " }.count
-            if leading == scalars.count || scalars.dropFirst(leading).first == "#" { continue }
-            if leading < indent { break }
-            guard leading == indent else { continue }
-            let rest = String(String.UnicodeScalarView(scalars[leading...]))
-            for candidate in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(candidate) {
-                let after = rest.dropFirst(candidate.count).drop { $0 == " " }
-                if after.first == ":" { return (index + 1, first.column) }
-            }
-        }
-        return (first.line, first.column)
     }
 }

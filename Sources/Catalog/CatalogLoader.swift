@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import Yams
 
 /// Loads every catalog file of a folder. One broken file never stops the others: it yields
 /// diagnostics (and no service, or the service without its broken endpoints and environments).
@@ -80,18 +79,19 @@ public enum CatalogLoader {
     /// Reads one catalog file's bytes into a service and its diagnostics (sorted by position).
     static func parse(data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem) -> ParsedFile {
         var location = SourceLocation(file: file, line: 1, column: 1)
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             let line = firstInvalidUTF8Line(data)
             return ParsedFile(
                 service: nil, diagnostics: [Diagnostic(file: file, line: line, column: 1, severity: .error, message: "the file is not UTF-8 text")],
                 idLocation: location)
         }
-        let root: Node?
+        let root: YAMLNode?
+        let duplicates: [YAMLSyntaxError]
         do {
-            root = try Yams.compose(yaml: text, .basic)
+            (root, duplicates) = try YAMLComposer.compose(text)
         } catch {
-            let decoder = CatalogFileDecoder(file: file, fileName: fileName, text: text, fileSystem: fileSystem)
-            return ParsedFile(service: nil, diagnostics: [YAMLErrorDiagnostic.make(error, file: file, text: text, decoder: decoder)], idLocation: location)
+            let diagnostic = Diagnostic(file: file, line: error.line, column: error.column, severity: .error, message: error.message)
+            return ParsedFile(service: nil, diagnostics: [diagnostic], idLocation: location)
         }
         guard let root else {
             return ParsedFile(
@@ -99,10 +99,12 @@ public enum CatalogLoader {
                 diagnostics: [Diagnostic(file: file, line: 1, column: 1, severity: .warning, message: "the file is empty, so it describes no service")],
                 idLocation: location)
         }
-        let decoder = CatalogFileDecoder(file: file, fileName: fileName, text: text, fileSystem: fileSystem)
+        let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
+        // A duplicated key makes the file ambiguous: reported where it is, and the file is not loaded.
+        for duplicate in duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
         let service = decoder.decodeService(root, directory: directory)
-        if case .mapping(let mapping) = root, let idNode = mapping.first(where: { $0.key.scalar?.string == "service" })?.value, let mark = idNode.mark {
-            location = SourceLocation(file: file, line: mark.line, column: mark.column)
+        if case .mapping(let pairs) = root.content, let idNode = pairs.first(where: { $0.key.scalar?.text == "service" })?.value {
+            location = SourceLocation(file: file, line: idNode.line, column: idNode.column)
         }
         let diagnostics = decoder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         var loaded = service
@@ -123,55 +125,5 @@ public enum CatalogLoader {
             case .emptyInput: return line
             }
         }
-    }
-}
-
-/// Turns a Yams error into a diagnostic at its line and column.
-enum YAMLErrorDiagnostic {
-    static func make(_ error: any Error, file: String, text: String, decoder: CatalogFileDecoder) -> Diagnostic {
-        func diagnostic(_ line: Int, _ column: Int, _ message: String) -> Diagnostic {
-            Diagnostic(file: file, line: line, column: column, severity: .error, message: message)
-        }
-        guard let yamlError = error as? YamlError else {
-            return diagnostic(1, 1, "the file cannot be read as YAML: \(error)")
-        }
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            if problem == "but found another document" {
-                return diagnostic(mark.line, mark.column, "YAML syntax: a second document starts here; a catalog file holds one document")
-            }
-            var message = "YAML syntax: \(problem)"
-            if let context {
-                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
-            }
-            return diagnostic(mark.line, mark.column, message)
-        case .reader(let problem, let offset, _, _):
-            let (line, column) = position(ofCharacterOffset: offset ?? 0, in: text)
-            return diagnostic(line, column, "the file cannot be read as YAML: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let key = duplicates.first ?? "?"
-            let (line, column) = decoder.secondOccurrence(of: key, after: context.mark)
-            let first = line == context.mark.line ? "" : " (first defined at line \(context.mark.line))"
-            return diagnostic(line, column, "duplicate key '\(key)'\(first): ids and keys must be unique")
-        default:
-            return diagnostic(1, 1, "the file cannot be read as YAML: \(yamlError)")
-        }
-    }
-
-    /// 1-based line and column of a character offset.
-    static func position(ofCharacterOffset offset: Int, in text: String) -> (Int, Int) {
-        var line = 1
-        var column = 1
-        for (index, character) in text.unicodeScalars.enumerated() {
-            if index >= offset { break }
-            if character == "\n" {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 }

@@ -38,7 +38,8 @@ public struct CatalogSet: Sendable {
     /// `2 services, 31 endpoints; 1 error, 0 warnings in environments/`.
     public var summary: String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        let folder = source.origin == .bundled || source.displayPath.hasSuffix("/") ? source.displayPath : source.displayPath + "/"
         return "\(plural(services.count, "service")), \(plural(endpointCount, "endpoint")); "
-            + "\(plural(diagnostics.errorCount, "error")), \(plural(diagnostics.warningCount, "warning")) in \(source.displayPath)"
+            + "\(plural(diagnostics.errorCount, "error")), \(plural(diagnostics.warningCount, "warning")) in \(folder)"
     }
 }

@@ -64,7 +64,7 @@ public struct RequestBuilder: Sendable {
         if let group = endpoint.group { texts += environment.groupHeaders[group]?.map(\.value) ?? [] }
         var seen = Set<String>()
         var result: [ResolvedVariable] = []
-        for text in texts where text.contains("{{") {
+        for text in texts where text.hasPlaceholderOpening {
             for name in Template(text).placeholders where seen.insert(name).inserted {
                 let placeholder = Placeholder(name)
                 if let token = deferredToken, placeholder.secretName == token || name == token {
@@ -200,7 +200,7 @@ private struct Renderer {
     }
 
     mutating func render(_ text: String, at location: String, encoding: Encoding = .none) -> String {
-        guard text.contains("{{") else { return text }
+        guard text.hasPlaceholderOpening else { return text }
         var missing: [String] = []
         let rendered = (try? Template(text).render { name -> String? in
             let placeholder = Placeholder(name)

@@ -79,7 +79,7 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var secretNames: Set<String> {
         var names = Set<String>()
         func collect(_ text: String) {
-            guard text.contains("{{") else { return }
+            guard text.hasPlaceholderOpening else { return }
             for name in Template(text).placeholders {
                 if let secret = Placeholder(name).secretName { names.insert(secret) }
             }

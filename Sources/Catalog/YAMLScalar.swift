@@ -1,9 +1,7 @@
-import Yams
-
 /// A YAML scalar read by the YAML 1.2 core schema: quoted and block scalars are always text;
 /// plain scalars are null, booleans (only `true`/`false`, so `yes`, `no` and `on` stay text),
-/// integers, floats or text. Done by hand: Yams' default resolver runs regular expressions on
-/// every scalar, which would dominate the load time of large catalogs.
+/// integers, floats or text. Done by hand: a resolver running regular expressions on every scalar
+/// would dominate the load time of large catalogs.
 enum YAMLScalar: Equatable {
     case null
     case bool(Bool)
@@ -11,10 +9,9 @@ enum YAMLScalar: Equatable {
     case double(Double)
     case string(String)
 
-    init(_ scalar: Node.Scalar) {
-        let tag = scalar.tag.description
-        let text = scalar.string
-        if !tag.isEmpty {
+    init(_ scalar: YAMLNode.Scalar) {
+        let text = scalar.text
+        if let tag = scalar.tag {
             switch tag {
             case "tag:yaml.org,2002:null": self = .null
             case "tag:yaml.org,2002:bool": self = YAMLScalar.plain(text).boolOrText(text)
@@ -23,7 +20,7 @@ enum YAMLScalar: Equatable {
             }
             return
         }
-        guard scalar.style == .plain || scalar.style == .any else {
+        guard scalar.style == .plain else {
             self = .string(text)
             return
         }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes `Sources/Catalog/BundledCatalogFiles.generated.swift` from `environments/`: text files
-/// as raw string literals (readable in review), anything else as base64. Dotfiles (`.env`) are
-/// never embedded.
+/// as raw string literals (readable in review), anything else as base64. Dotfiles (`.env`) and
+/// documentation (`*.md`) are never embedded.
 enum BundledCatalogGenerator {
     /// The repository root, from this file's path.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -17,7 +17,7 @@ enum BundledCatalogGenerator {
         var files: [(path: String, data: Data)] = []
         let prefix = folder.standardizedFileURL.path + "/"
         for case let url as URL in enumerator {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true, url.pathExtension != "md" else { continue }
             let path = String(url.standardizedFileURL.path.dropFirst(prefix.count))
             files.append((path, try Data(contentsOf: url)))
         }

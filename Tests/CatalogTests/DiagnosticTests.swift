@@ -179,7 +179,24 @@ import Testing
               findPet:
                 path: /pet/2
             """)
-        #expect(found == ["8:3: error: duplicate key 'findPet' (first defined at line 4): ids and keys must be unique"])
+        #expect(found == [
+            "1:1: error: service 'test' was not loaded because of the errors above",
+            "8:3: error: duplicate key 'findPet' (first defined at line 4): ids and keys must be unique",
+        ])
+    }
+
+    @Test func duplicateKeysInFlowMappingsAndUnknownAliases() throws {
+        #expect(try diagnose("""
+            environments:
+              local: { baseURL: "http://127.0.0.1:1", baseURL: "http://127.0.0.1:2" }
+            """) == [
+            "1:1: error: service 'test' was not loaded because of the errors above",
+            "2:43: error: duplicate key 'baseURL' (first defined at line 2): ids and keys must be unique",
+        ])
+        #expect(try diagnose("""
+            environments:
+              local: *nowhere
+            """) == ["2:10: error: YAML syntax: the alias *nowhere refers to no anchor &nowhere before it"])
     }
 
     @Test func duplicateServiceIdsAcrossFiles() throws {

@@ -33,7 +33,7 @@ import Testing
         #expect(catalog.diagnostics.first?.file == "cat/b.yaml")
         #expect(catalog.diagnostics.first?.line == 4)
         #expect(catalog.hasErrors)
-        #expect(catalog.summary == "2 services, 4 endpoints; 1 error, 0 warnings in cat")
+        #expect(catalog.summary == "2 services, 4 endpoints; 1 error, 0 warnings in cat/")
     }
 
     @Test func servicesKeepFileOrderAndEndpointsKeepWrittenOrder() throws {
