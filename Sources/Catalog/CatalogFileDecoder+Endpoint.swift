@@ -224,6 +224,6 @@ extension CatalogFileDecoder {
             "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml",
             "pdf": "application/pdf", "bin": "application/octet-stream", "gz": "application/gzip",
         ]
-        return types[(path as NSString).pathExtension.lowercased()]
+        return types[PathText.fileExtension(of: path).lowercased()]
     }
 }

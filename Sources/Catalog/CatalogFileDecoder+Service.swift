@@ -14,7 +14,7 @@ extension CatalogFileDecoder {
             "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
         ]
         guard let entries = entries(root, "a catalog file", allowed: Self.serviceKeys, moved: moved) else { return nil }
-        var id = (fileName as NSString).deletingPathExtension
+        var id = PathText.removingExtension(fileName)
         var idNode = root
         var title: String?
         var summary: String?

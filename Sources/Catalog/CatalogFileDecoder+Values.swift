@@ -219,11 +219,22 @@ extension CatalogFileDecoder {
     func fileData(_ node: YAMLNode, _ what: @autoclosure () -> String) -> (path: String, data: Data)? {
         guard let path = nonEmptyText(node, what()) else { return nil }
         guard let data = fileSystem.contents(of: path) else {
-            let known = fileSystem.fileExists(path) ? " (it cannot be read)" : ""
-            error("\(what()) '\(path)' does not exist\(known)", at: node)
+            if fileSystem.fileExists(path) {
+                error("\(what()) cannot be read: '\(path)'", at: node)
+            } else {
+                error("\(what()) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
+            }
             return nil
         }
         return (path, data)
+    }
+
+    /// `; did you mean 'fixtures/pet.json'?` when a file in the same folder has a close name.
+    private func siblingHint(for path: String) -> String {
+        let folder = PathText.parent(of: path)
+        let name = PathText.lastComponent(of: path)
+        guard let suggestion = DidYouMean.suggestion(for: name, among: fileSystem.fileNames(in: folder)) else { return "" }
+        return "; did you mean '\(folder.isEmpty ? suggestion : folder + "/" + suggestion)'?"
     }
 
     /// A file the transport reads itself (CA, client certificate): must exist.
@@ -234,7 +245,7 @@ extension CatalogFileDecoder {
             return nil
         }
         guard fileSystem.fileExists(path) else {
-            error("\(what()) '\(path)' does not exist", at: node)
+            error("\(what()) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
             return nil
         }
         return url

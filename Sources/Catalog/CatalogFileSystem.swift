@@ -11,6 +11,8 @@ public protocol CatalogFileSystem: Sendable {
     /// A file URL for a path, for files the transport reads itself (CA, client certificates);
     /// nil when the folder is not on disk.
     func fileURL(for path: String) -> URL?
+    /// The names of the files in a subfolder (relative path), for did-you-mean hints.
+    func fileNames(in folder: String) -> [String]
 }
 
 /// The catalog folder could not be listed.
@@ -59,6 +61,11 @@ public struct DiskFileSystem: CatalogFileSystem {
     public func fileURL(for path: String) -> URL? {
         CatalogSource.absoluteURL(path, currentDirectory: root.path)
     }
+
+    public func fileNames(in folder: String) -> [String] {
+        guard let url = fileURL(for: folder.isEmpty ? "." : folder) else { return [] }
+        return (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
 }
 
 /// A catalog folder held in memory: the bundled catalogs, and tests.
@@ -89,6 +96,14 @@ public struct InMemoryFileSystem: CatalogFileSystem {
     }
 
     public func fileURL(for path: String) -> URL? { nil }
+
+    public func fileNames(in folder: String) -> [String] {
+        let prefix = InMemoryFileSystem.normalize(folder)
+        return files.keys.compactMap { path in
+            let parent = PathText.parent(of: path)
+            return parent == prefix ? PathText.lastComponent(of: path) : nil
+        }
+    }
 
     /// `./a/../b.json` → `b.json`.
     static func normalize(_ path: String) -> String {

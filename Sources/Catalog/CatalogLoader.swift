@@ -25,7 +25,7 @@ public enum CatalogLoader {
             return CatalogSet(services: [], diagnostics: [diagnostic], source: source)
         }
         let files = names.filter { name in
-            !name.hasPrefix(".") && fileExtensions.contains((name as NSString).pathExtension.lowercased())
+            !name.hasPrefix(".") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
         }.sorted()
 
         let results = Mutex([ParsedFile?](repeating: nil, count: files.count))

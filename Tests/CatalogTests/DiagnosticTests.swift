@@ -158,11 +158,13 @@ import Testing
                 examples:
                   big: { bodyFile: fixtures/there.json }
                   gone: { bodyFile: "fixtures/gone.json" }
+                  typo: { bodyFile: fixtures/there.jsn }
             """, files: ["fixtures/there.json": "{}"])
         #expect(found == [
-            "4:16: error: the CA file of environment 'local' 'certs/missing.pem' does not exist",
-            "8:23: error: the body file of the stub of endpoint 'one' 'fixtures/missing.json' does not exist",
-            "13:25: error: the body file of example 'gone' of endpoint 'two' 'fixtures/gone.json' does not exist",
+            "4:16: error: the CA file of environment 'local' does not exist: 'certs/missing.pem'",
+            "8:23: error: the body file of the stub of endpoint 'one' does not exist: 'fixtures/missing.json'",
+            "13:25: error: the body file of example 'gone' of endpoint 'two' does not exist: 'fixtures/gone.json'",
+            "14:25: error: the body file of example 'typo' of endpoint 'two' does not exist: 'fixtures/there.jsn'; did you mean 'fixtures/there.json'?",
             "1:1: error: service 'test' was not loaded because of the errors above",
         ].sorted { lineOf($0) < lineOf($1) })
     }
