@@ -113,13 +113,13 @@ import Testing
                 stub: { status: "two hundred" }
             """)
         #expect(found == [
+            "1:1: error: service 'test' was not loaded because of the errors above",
             "4:14: error: the headers of environment 'local' must be a mapping of names to values, not a list",
             "5:26: error: 'connect' in the timeouts of environment 'local' must be a duration in seconds (5, 0.25) or with a unit (250ms, 2s, 1m), not the text \"soon\"",
             "6:21: error: 'limit' in the retry policy of environment 'local' must be a whole number, not the text \"many\"",
             "10:18: error: 'expectsBody' of endpoint 'one' must be true or false, not the text \"yes\" (write true or false)",
             "11:21: error: the status of the stub of endpoint 'one' must be a whole number, not the text \"two hundred\"",
-            "1:1: error: service 'test' was not loaded because of the errors above",
-        ].sorted { lineOf($0) < lineOf($1) })
+        ])
     }
 
     @Test func badURLs() throws {
@@ -161,12 +161,12 @@ import Testing
                   typo: { bodyFile: fixtures/there.jsn }
             """, files: ["fixtures/there.json": "{}"])
         #expect(found == [
+            "1:1: error: service 'test' was not loaded because of the errors above",
             "4:16: error: the CA file of environment 'local' does not exist: 'certs/missing.pem'",
             "8:23: error: the body file of the stub of endpoint 'one' does not exist: 'fixtures/missing.json'",
             "13:25: error: the body file of example 'gone' of endpoint 'two' does not exist: 'fixtures/gone.json'",
             "14:25: error: the body file of example 'typo' of endpoint 'two' does not exist: 'fixtures/there.jsn'; did you mean 'fixtures/there.json'?",
-            "1:1: error: service 'test' was not loaded because of the errors above",
-        ].sorted { lineOf($0) < lineOf($1) })
+        ])
     }
 
     @Test func duplicateIdsInAFile() throws {
@@ -228,11 +228,11 @@ import Testing
               three: { path: /three, group: admin }
             """)
         #expect(found == [
+            "1:1: error: service 'test' was not loaded because of the errors above",
             "4:21: error: unknown group 'admn' in the groupHeaders of environment 'local'; did you mean 'admin'?",
             "8:29: error: unknown group 'admim' in endpoint 'one'; did you mean 'admin'?",
             "9:29: error: unknown group 'nobody' in endpoint 'two' (declare it under 'groups')",
-            "1:1: error: service 'test' was not loaded because of the errors above",
-        ].sorted { lineOf($0) < lineOf($1) })
+        ])
     }
 
     @Test func invalidJSONPathPointsAtTheColumn() throws {
@@ -402,6 +402,4 @@ import Testing
             "cat/two.yaml:2:1: error: YAML syntax: a second document starts here; a catalog file holds one document",
         ])
     }
-
-    private func lineOf(_ text: String) -> Int { Int(text.split(separator: ":")[0]) ?? 0 }
 }

@@ -144,14 +144,12 @@ import Testing
     }
 
     @Test func delaysAreHonoured() async throws {
-        let (catalog, folder) = try loadCatalog("""
+        let service = try loadCleanService("""
             environments:
               local: { baseURL: "http://127.0.0.1:1", fixtures: delayed(0.2) }
             endpoints:
               slow: { path: /slow, stub: { body: ok }, examples: { slower: { body: later, delay: 0.4 } } }
             """)
-        _ = folder
-        let service = try #require(catalog.services.first)
         try await withServer([service], honourDelays: true) { server, _ in
             let url = try #require(server.baseURL(of: "test")).appendingPathComponent("slow")
             let clock = ContinuousClock()

@@ -45,6 +45,13 @@ func loadCatalog(_ text: String, files: [String: String] = [:]) throws -> (catal
     return (folder.load(), folder)
 }
 
+/// The one service of a catalog given as text, which must load without diagnostics.
+func loadCleanService(_ text: String) throws -> Service {
+    let (catalog, _) = try loadCatalog(text)
+    #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+    return try #require(catalog.services.first)
+}
+
 /// Diagnostics as `line:column: severity: message` without the file, for compact expectations.
 func positions(_ diagnostics: [Diagnostic]) -> [String] {
     diagnostics.map { "\($0.line):\($0.column): \($0.severity.rawValue): \($0.message)" }

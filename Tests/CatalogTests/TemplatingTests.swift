@@ -43,10 +43,7 @@ import Testing
     let service: Service
 
     init() throws {
-        let (catalog, folder) = try loadCatalog(Self.catalog)
-        _ = folder
-        #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
-        service = try #require(catalog.services.first)
+        service = try loadCleanService(Self.catalog)
     }
 
     func builder(process: [String: String] = [:], dotEnv: [String: String] = [:]) -> RequestBuilder {
