@@ -138,7 +138,13 @@ let package = Package(
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "TestSupport"]),
         .testTarget(name: "LiveTransportTests", dependencies: ["LiveTransport", "DispatcherCore", "TestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "DispatcherCore", "MockServer", "LiveTransport", "TestSupport"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "DispatcherCore", "MockServer", "LiveTransport", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer"]),
         .testTarget(name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"]),

@@ -6,5 +6,6 @@ enum BenchmarkSuites {
         CoreBenchmark.self,
         BodyViewerBenchmark.self,
         LiveBenchmark.self,
+        CatalogBenchmark.self,
     ]
 }

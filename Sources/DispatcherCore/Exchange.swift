@@ -17,6 +17,22 @@ public struct Exchange: Sendable {
     /// What result handlers did.
     public var notes: [String]
 
+    /// Makes an exchange; the dispatcher makes them, and so do callers for requests that ended
+    /// before reaching one (a catalog request whose placeholders have no value).
+    public init(
+        request: Request, result: Result<Response, DispatchError>, trace: [TraceEvent], environmentName: String,
+        environmentType: EnvironmentType, stubBehavior: StubBehavior, attempts: Int, notes: [String]
+    ) {
+        self.request = request
+        self.result = result
+        self.trace = trace
+        self.environmentName = environmentName
+        self.environmentType = environmentType
+        self.stubBehavior = stubBehavior
+        self.attempts = attempts
+        self.notes = notes
+    }
+
     /// The response: the success, or the one an error carries.
     public var response: Response? {
         switch result {

@@ -1,1 +1,101 @@
-// MockServer module.
+import Catalog
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// Serves catalog fixtures as a real HTTP/1.1 server (SwiftNIO), so live mode can be tried
+/// without internet. Each service is mounted at `/<service id>`; a request picks an example with
+/// the `X-Mock-Example: NAME` header or the `mock-example=NAME` query item (default: the stub).
+/// Delays come from the example, else from the mock environment's `delayed(s)` fixtures type.
+public final class MockServer: Sendable {
+    /// The port the bundled catalogs' `local` environments point at.
+    public static let defaultPort = 4010
+
+    /// Where and how to serve.
+    public struct Configuration: Sendable {
+        /// The address to listen on (only this machine by default).
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: Int
+        /// Whether example and fixture delays are waited for.
+        public var honourDelays: Bool
+
+        /// Makes a configuration.
+        public init(host: String = "127.0.0.1", port: Int = MockServer.defaultPort, honourDelays: Bool = true) {
+            self.host = host
+            self.port = port
+            self.honourDelays = honourDelays
+        }
+    }
+
+    private struct State {
+        var group: MultiThreadedEventLoopGroup?
+        var channel: (any Channel)?
+    }
+
+    /// The services served, in order.
+    public let services: [MockService]
+    /// Where and how it serves.
+    public let configuration: Configuration
+    private let log: @Sendable (MockRequestLog) -> Void
+    private let state = Mutex(State())
+
+    /// Makes a server; `log` is called for every request served (from the server's thread).
+    public init(services: [Service], configuration: Configuration = Configuration(), log: @escaping @Sendable (MockRequestLog) -> Void = { _ in }) {
+        self.services = services.map(MockService.init)
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Starts listening; returns the port (useful with port 0).
+    @discardableResult
+    public func start() async throws -> Int {
+        let planner = MockPlanner(router: MockRouter(services: services), honourDelays: configuration.honourDelays)
+        let log = self.log
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(planner: planner, log: log))
+                }
+            }
+        do {
+            let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            state.withLock {
+                $0.group = group
+                $0.channel = channel
+            }
+            return channel.localAddress?.port ?? configuration.port
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// The port it listens on, once started.
+    public var port: Int? {
+        state.withLock { $0.channel?.localAddress?.port }
+    }
+
+    /// The base URL of a service on this server (`http://127.0.0.1:4010/petstore`).
+    public func baseURL(of serviceID: String) -> URL? {
+        guard let port else { return nil }
+        return URL(string: "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)/\(serviceID)")
+    }
+
+    /// Stops listening and closes every connection (held ones included).
+    public func stop() async {
+        let (channel, group) = state.withLock { state in
+            defer { state = State() }
+            return (state.channel, state.group)
+        }
+        try? await channel?.close()
+        try? await group?.shutdownGracefully()
+    }
+}

@@ -3,6 +3,8 @@ import ArgumentParser
 /// Every subcommand, one file each under Commands/.
 enum CommandList {
     static let all: [any ParsableCommand.Type] = [
+        ValidateCommand.self,
+        MockCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.

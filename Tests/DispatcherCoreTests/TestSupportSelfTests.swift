@@ -211,7 +211,7 @@ struct TestSupportSelfTests {
         // A gigabyte bomb is built in a blink and stays about a thousandth of its decoded size.
         var bomb: [UInt8] = []
         let duration = ContinuousClock().measure { bomb = TestCompression.gzip(repeating: 0, count: 1 << 30) }
-        #expect(duration < .seconds(1))
+        #expect(duration < .seconds(5))
         #expect(bomb.count < (1 << 30) / 1_000)
         #expect(Array(bomb.suffix(4)) == [0, 0, 0, 64], "ISIZE = 2^30")
     }
@@ -351,7 +351,7 @@ struct TestSupportSelfTests {
         try await server.waitForRequests(count: 2)
         #expect(server.openConnectionCount == 2)
         let duration = try await Self.elapsed { try await server.shutdown() }
-        #expect(duration < .milliseconds(500))
+        #expect(duration < .seconds(5))  // not the 30 s delay
         for client in clients {
             let exchange = try await client.value
             #expect(exchange.ending != .timedOut, "the client saw the server drop it")
@@ -481,7 +481,7 @@ struct TestSupportSelfTests {
             }
         }
         #expect(duration >= .milliseconds(300))
-        #expect(duration < .seconds(2))
+        #expect(duration < .seconds(8))
     }
 
     @Test func closedPortRefusesAtOnce() async throws {
@@ -489,10 +489,10 @@ struct TestSupportSelfTests {
         #expect(try TestPorts.closedPort() == port)
         let duration = await Self.elapsed {
             await #expect(throws: (any Error).self) {
-                try await RawTestClient.exchange(port: port, sending: Self.get("/"), connectTimeout: .seconds(2))
+                try await RawTestClient.exchange(port: port, sending: Self.get("/"), connectTimeout: .seconds(30))
             }
         }
-        #expect(duration < .milliseconds(500))
+        #expect(duration < .seconds(10))  // refused, not the 30 s connect timeout
     }
 
     @Test func silentServerStallsTheTLSHandshake() async throws {

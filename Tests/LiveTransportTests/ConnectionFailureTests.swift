@@ -10,10 +10,11 @@ struct ConnectionFailureTests {
         let port = try TestPorts.closedPort()
         try await withTransport { transport in
             let url = URL(string: "http://127.0.0.1:\(port)/items")!
-            let (error, time) = await elapsed { await failure(of: request(url, in: liveEnvironment(url)), through: transport) }
+            let environment = liveEnvironment(url, timeouts: Timeouts(connect: .seconds(30), read: .seconds(30), total: .seconds(60)))
+            let (error, time) = await elapsed { await failure(of: request(url, in: environment), through: transport) }
             #expect(error?.code == .cannotConnectToHost)
             #expect(error?.message == "Could not connect to 127.0.0.1:\(port): connection refused.")
-            #expect(time < .seconds(1))  // no retry loop until the connect timeout
+            #expect(time < .seconds(10))  // no retry loop until the 30 s connect timeout (margin for a busy machine)
         }
     }
 
@@ -78,7 +79,7 @@ struct ConnectionFailureTests {
                 return await task.value
             }
             #expect(error?.code == .cancelled)
-            #expect(time < .milliseconds(100))
+            #expect(time < .seconds(3))  // the server never answers: only the cancellation ends it
             try await waitUntil(timeout: .seconds(1)) { server.openConnectionCount == 0 }
         }
     }

@@ -16,7 +16,7 @@ struct TimeoutTests {
             #expect(error?.code == .timedOut)
             #expect(error?.timeoutPhase == .connect)
             #expect(error?.message == "Could not connect to 127.0.0.1:\(blackhole.port) within 300 ms (connect timeout).")
-            #expect(time >= .milliseconds(250) && time < .seconds(3))
+            #expect(time >= .milliseconds(250) && time < .seconds(8))  // far below the 10 s total deadline
         }
     }
 
@@ -35,8 +35,8 @@ struct TimeoutTests {
     @Test func readTimeoutFiresWhenTheBodyStalls() async throws {
         // The head and one chunk arrive, then nothing for longer than the read timeout. (Margins are
         // generous: parallel tests on a busy machine can delay the server's first write.)
-        try await withServerAndTransport(handler: { _ in .chunked(["first", "late"], interval: .seconds(10)) }) { server, transport in
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(1), total: .seconds(20)))
+        try await withServerAndTransport(handler: { _ in .chunked(["first", "late"], interval: .seconds(30)) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(10), read: .seconds(3), total: .seconds(40)))
             let error = await failure(of: request(server.url("/"), in: environment), through: transport)
             #expect(error?.timeoutPhase == .read)
             #expect(error?.partialResponse?.status == 200)

@@ -1,0 +1,169 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+
+/// One endpoint of a service as written in its catalog: templates are kept as written and
+/// rendered per request (see `RequestBuilder`).
+public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
+    /// The id, unique within the service (`findPet`).
+    public var id: String
+    /// The service's id (`petstore`).
+    public var serviceID: String
+    /// A name for people; the id when the file gives none.
+    public var title: String
+    /// What the endpoint does, when the file says.
+    public var summary: String?
+    /// The group whose headers apply, if any.
+    public var group: String?
+    /// The method.
+    public var method: HTTPMethod
+    /// The path template (`/pet/{{petId}}`).
+    public var path: String
+    /// Query items; values may hold placeholders.
+    public var query: [QueryItem]
+    /// Headers the endpoint declares; values may hold placeholders.
+    public var headers: Headers
+    /// The body; strings inside may hold placeholders.
+    public var body: RequestBody
+    /// Default values for this endpoint's placeholders (below run-time values, above environment variables).
+    public var parameters: [String: String]
+    /// The default fixture (Moya's sample data).
+    public var stub: CatalogExample
+    /// The other fixtures, in file order.
+    public var examples: [CatalogExample]
+    /// Which statuses count as success.
+    public var validation: ValidationType
+    /// Timeouts over the environment's.
+    public var timeouts: Timeouts?
+    /// Whether a success must carry a body; nil means "for GET".
+    public var expectsResponseBody: Bool?
+    /// Where the endpoint is defined (`file:line:column` of its key).
+    public var location: SourceLocation
+
+    /// Makes an endpoint.
+    public init(
+        id: String, serviceID: String, title: String? = nil, summary: String? = nil, group: String? = nil,
+        method: HTTPMethod = .get, path: String, query: [QueryItem] = [], headers: Headers = Headers(),
+        body: RequestBody = .none, parameters: [String: String] = [:], stub: CatalogExample = .defaultStub,
+        examples: [CatalogExample] = [], validation: ValidationType = .successCodes, timeouts: Timeouts? = nil,
+        expectsResponseBody: Bool? = nil, location: SourceLocation = SourceLocation(file: "", line: 1, column: 1)
+    ) {
+        self.id = id
+        self.serviceID = serviceID
+        self.title = title ?? id
+        self.summary = summary
+        self.group = group
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.parameters = parameters
+        self.stub = stub
+        self.examples = examples
+        self.validation = validation
+        self.timeouts = timeouts
+        self.expectsResponseBody = expectsResponseBody
+        self.location = location
+    }
+
+    /// `service/endpoint`, the identifier used in logs, history and on the command line.
+    public var qualifiedID: String { "\(serviceID)/\(id)" }
+
+    /// The example named `name`; `default` (or nil) is the stub.
+    public func example(named name: String?) -> CatalogExample? {
+        guard let name, name != CatalogExample.defaultName else { return stub }
+        return examples.first { $0.name == name }
+    }
+
+    /// Every example's name, the default first.
+    public var exampleNames: [String] { [stub.name] + examples.map(\.name) }
+
+    /// Every text that may hold placeholders: path, query values, header values and body strings.
+    public var templateTexts: [String] {
+        var texts = [path]
+        texts += query.compactMap(\.value)
+        texts += headers.map(\.value)
+        switch body {
+        case .json(let value): value.forEachString { texts.append($0) }
+        case .text(let text, _): texts.append(text)
+        case .form(let items): texts += items.compactMap(\.value)
+        case .none, .data: break
+        }
+        return texts
+    }
+
+    /// The placeholder names the endpoint itself uses (not its environment's headers), in order, without repeats.
+    public var placeholders: [String] {
+        var names: [String] = []
+        for text in templateTexts where text.hasPlaceholderOpening {
+            for name in Template(text).placeholders where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+}
+
+/// A fixture: what a stub (or the mock server) answers for an endpoint.
+public struct CatalogExample: Sendable, Hashable {
+    /// The name the default fixture goes by.
+    public static let defaultName = "default"
+
+    /// The example's name (`default` for the stub).
+    public var name: String
+    /// A sentence for people, when the file gives one.
+    public var summary: String?
+    /// The answer.
+    public var sample: SampleResponse
+    /// How long the answer takes, over the environment's fixture delay.
+    public var delay: Duration?
+
+    /// Makes an example.
+    public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil) {
+        self.name = name
+        self.summary = summary
+        self.sample = sample
+        self.delay = delay
+    }
+
+    /// An empty 200, for endpoints that declare no stub.
+    public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
+
+    /// The core's named sample.
+    public var namedSample: NamedSample { NamedSample(name: name, sample: sample) }
+}
+
+/// A place in a catalog file.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file as shown to the user.
+    public var file: String
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+
+    /// Makes a location.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column`.
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+extension JSONValue {
+    /// Calls `body` with every string in the value (member names included), depth first.
+    func forEachString(_ body: (String) -> Void) {
+        switch self {
+        case .string(let text): body(text)
+        case .array(let elements): elements.forEach { $0.forEachString(body) }
+        case .object(let object):
+            for member in object {
+                body(member.key)
+                member.value.forEachString(body)
+            }
+        default: break
+        }
+    }
+}

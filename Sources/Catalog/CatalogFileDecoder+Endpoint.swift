@@ -1,0 +1,229 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+
+extension CatalogFileDecoder {
+    static let endpointKeys = [
+        "title", "description", "group", "method", "path", "query", "headers", "body", "bodyFile", "form",
+        "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
+    ]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay"]
+
+    func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup]) -> [CatalogEndpoint] {
+        guard let entries = entries(node, "'endpoints'") else { return [] }
+        return entries.compactMap { entry in
+            isolated { decodeEndpoint(entry, serviceID: serviceID, groups: groups) }
+        }
+    }
+
+    private func decodeEndpoint(_ entry: Entry, serviceID: String, groups: [EndpointGroup]) -> CatalogEndpoint? {
+        let id = entry.key
+        guard identifier(id, at: entry.keyNode, "endpoint") else { return nil }
+        let subject = "endpoint '\(id)'"
+        let moved = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
+        guard let fields = entries(entry.value, subject, allowed: Self.endpointKeys, moved: moved) else { return nil }
+        require(["path"], in: fields, of: entry.keyNode, subject)
+        var endpoint = CatalogEndpoint(
+            id: id, serviceID: serviceID, path: "",
+            location: SourceLocation(file: file, line: entry.keyNode.line, column: entry.keyNode.column))
+        var bodyNodes: [Entry] = []
+        for field in fields {
+            let value = field.value
+            switch field.key {
+            case "title": endpoint.title = text(value, "the title of \(subject)") ?? id
+            case "description": endpoint.summary = text(value, "the description of \(subject)")
+            case "group":
+                guard let group = nonEmptyText(value, "the group of \(subject)") else { continue }
+                if groups.contains(where: { $0.id == group }) {
+                    endpoint.group = group
+                } else {
+                    let hint = DidYouMean.hint(for: group, among: groups.map(\.id))
+                    error("unknown group '\(group)' in \(subject)\(hint.isEmpty ? " (declare it under 'groups')" : hint)", at: value)
+                }
+            case "method": endpoint.method = method(value, "the method of \(subject)") ?? .get
+            case "path": endpoint.path = decodePath(value, subject) ?? ""
+            case "query": endpoint.query = decodeQuery(value, subject) ?? []
+            case "headers": endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
+            case "body", "bodyFile", "form": bodyNodes.append(field)
+            case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
+            case "stub":
+                if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
+            case "examples": endpoint.examples = decodeExamples(value, subject)
+            case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
+            case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
+            case "expectsBody": endpoint.expectsResponseBody = boolean(value, "'expectsBody' of \(subject)")
+            default: break
+            }
+        }
+        if bodyNodes.count > 1 {
+            error("\(subject) has \(bodyNodes.map { "'\($0.key)'" }.joined(separator: " and ")): give one body only", at: bodyNodes[1].keyNode)
+        } else if let body = bodyNodes.first {
+            endpoint.body = decodeRequestBody(body, subject) ?? .none
+        }
+        return endpoint
+    }
+
+    private func decodePath(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
+        guard let path = nonEmptyText(node, "the path of \(what())") else { return nil }
+        if path.utf8.contains(UInt8(ascii: "?")) {
+            error("the path of \(what()) holds a query ('?'): put query items under 'query'", at: node)
+            return nil
+        }
+        if path.containsBytes("://") {
+            error("the path of \(what()) must be a path (/pet/{{petId}}), not a full URL: the base URL comes from the environment", at: node)
+            return nil
+        }
+        if path.contains(where: { $0 == " " || $0 == "#" }) {
+            error("the path of \(what()) holds a space or '#': write them percent-encoded", at: node)
+            return nil
+        }
+        return path
+    }
+
+    /// Query items: `name: value`, `name: [a, b]` for a repeated name, `name: null` for a bare name.
+    private func decodeQuery(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [QueryItem]? {
+        guard let entries = entries(node, "the query of \(what())") else { return nil }
+        var items: [QueryItem] = []
+        for entry in entries {
+            if isNull(entry.value) {
+                items.append(QueryItem(name: entry.key, value: nil))
+                continue
+            }
+            if case .sequence(let values) = entry.value.content {
+                items += values.compactMap { text($0, "query item '\(entry.key)' of \(what())").map { QueryItem(name: entry.key, value: $0) } }
+            } else if let value = text(entry.value, "query item '\(entry.key)' of \(what())") {
+                items.append(QueryItem(name: entry.key, value: value))
+            }
+        }
+        return items
+    }
+
+    private func decodeRequestBody(_ entry: Entry, _ what: @autoclosure () -> String) -> RequestBody? {
+        switch entry.key {
+        case "bodyFile":
+            guard let file = fileData(entry.value, "the body file of \(what())") else { return nil }
+            return .data(file.data, contentType: CatalogFileDecoder.contentType(forFile: file.path))
+        case "form":
+            guard let pairs = textMap(entry.value, "the form of \(what())") else { return nil }
+            return .form(pairs.map { QueryItem(name: $0.key, value: $0.value) })
+        default:
+            if case .scalar(let scalar) = entry.value.content, case .string(let text) = YAMLScalar(scalar) {
+                warnIfFileName(text, at: entry.value, key: "bodyFile")
+                return .text(text, contentType: nil)
+            }
+            return json(entry.value, "the body of \(what())").map(RequestBody.json)
+        }
+    }
+
+    /// `body: fixtures/pet.json` is text, not the file: say so when such a file exists.
+    private func warnIfFileName(_ text: String, at node: YAMLNode, key: String) {
+        guard !text.contains("\n"), !text.contains(" "), text.contains("."), text.count < 256, fileSystem.fileExists(text) else { return }
+        warning("'body: \(text)' sends this text; to send the file's contents write '\(key): \(text)'", at: node)
+    }
+
+    // MARK: Examples
+
+    private func decodeExamples(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [CatalogExample] {
+        guard let entries = entries(node, "the examples of \(what())") else { return [] }
+        var examples: [CatalogExample] = []
+        for entry in entries {
+            guard identifier(entry.key, at: entry.keyNode, "example") else { continue }
+            guard entry.key != CatalogExample.defaultName else {
+                error("'\(CatalogExample.defaultName)' names the stub: give this example another name, or make it the 'stub'", at: entry.keyNode)
+                continue
+            }
+            if let example = decodeExample(entry.value, name: entry.key, what: "example '\(entry.key)' of \(what())") {
+                examples.append(example)
+            }
+        }
+        return examples
+    }
+
+    /// A fixture: a response (`status`, `headers`, `body` or `bodyFile`) or a `networkError`.
+    func decodeExample(_ node: YAMLNode, name: String, what: @autoclosure () -> String) -> CatalogExample? {
+        guard let fields = entries(node, what(), allowed: Self.exampleKeys) else { return nil }
+        let before = errorCount
+        var status = 200
+        var headers = Headers()
+        var body = Data()
+        var bodyKeys: [Entry] = []
+        var networkError: (code: TransportError.Code, node: YAMLNode)?
+        var message: String?
+        var summary: String?
+        var delay: Duration?
+        var impliedContentType: String?
+        for field in fields {
+            let value = field.value
+            switch field.key {
+            case "description": summary = text(value, "the description of \(what())")
+            case "status": status = integer(value, "the status of \(what())", in: 100...599) ?? status
+            case "headers": headers = self.headers(value, "the headers of \(what())", origin: .server) ?? headers
+            case "body", "bodyFile": bodyKeys.append(field)
+            case "networkError":
+                if let code = transportCode(value, "the networkError of \(what())") { networkError = (code, value) }
+            case "message": message = text(value, "the message of \(what())")
+            case "delay": delay = duration(value, "the delay of \(what())")
+            default: break
+            }
+        }
+        if bodyKeys.count > 1 {
+            error("\(what()) has both 'body' and 'bodyFile': give one body only", at: bodyKeys[1].keyNode)
+        } else if let field = bodyKeys.first {
+            if field.key == "bodyFile" {
+                if let file = fileData(field.value, "the body file of \(what())") {
+                    body = file.data
+                    impliedContentType = CatalogFileDecoder.contentType(forFile: file.path)
+                }
+            } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
+                warnIfFileName(text, at: field.value, key: "bodyFile")
+                body = Data(text.utf8)
+            } else if let value = json(field.value, "the body of \(what())") {
+                body = Data(value.compactText.utf8)
+                impliedContentType = "application/json"
+            }
+        }
+        if let networkError {
+            let conflicting = fields.filter { ["status", "headers", "body", "bodyFile"].contains($0.key) }
+            if let first = conflicting.first {
+                error("\(what()) is a network error, so it has no \(conflicting.map { "'\($0.key)'" }.joined(separator: ", ")): a failure below HTTP has no response", at: first.keyNode)
+            }
+            guard errorCount == before else { return nil }
+            return CatalogExample(
+                name: name, summary: summary, sample: .networkError(TransportError(networkError.code, message: message)), delay: delay)
+        }
+        if message != nil, let node = fields.first(where: { $0.key == "message" })?.keyNode {
+            error("'message' goes with 'networkError'; a response's message belongs in its body", at: node)
+        }
+        guard errorCount == before else { return nil }
+        if let impliedContentType, !headers.contains("Content-Type") {
+            headers.add("Content-Type", impliedContentType, origin: .server)
+        }
+        return CatalogExample(name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay)
+    }
+
+    private func decodeValidation(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ValidationType? {
+        if case .sequence = node.content {
+            let codes = list(node, "the validation of \(what())").compactMap { integer($0, "a status in the validation of \(what())", in: 100...599) }
+            return .customCodes(Set(codes))
+        }
+        guard let text = nonEmptyText(node, "the validation of \(what())") else { return nil }
+        let names: [String: ValidationType] = [
+            "successCodes": .successCodes, "successAndRedirectCodes": .successAndRedirectCodes, "none": .none,
+        ]
+        if let validation = names[text] { return validation }
+        error("the validation of \(what()) must be successCodes, successAndRedirectCodes, none or a list of statuses, not '\(text)'"
+            + DidYouMean.hint(for: text, among: names.keys.sorted()), at: node)
+        return nil
+    }
+
+    /// The media type a file's extension implies, for fixtures without a Content-Type.
+    static func contentType(forFile path: String) -> String? {
+        let types = [
+            "json": "application/json", "xml": "application/xml", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+            "txt": "text/plain; charset=utf-8", "csv": "text/csv", "yaml": "application/yaml", "yml": "application/yaml",
+            "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml",
+            "pdf": "application/pdf", "bin": "application/octet-stream", "gz": "application/gzip",
+        ]
+        return types[PathText.fileExtension(of: path).lowercased()]
+    }
+}

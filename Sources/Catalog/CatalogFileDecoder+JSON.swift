@@ -1,0 +1,77 @@
+import JSONSupport
+
+extension CatalogFileDecoder {
+    /// A YAML value as JSON: mappings become objects (order kept), lists arrays, scalars by the
+    /// core schema. nil after an error (a non-text key, infinity or NaN).
+    func json(_ node: YAMLNode, _ what: @autoclosure () -> String) -> JSONValue? {
+        guard spend(node) else { return nil }
+        switch node.content {
+        case .scalar(let scalar):
+            switch YAMLScalar(scalar) {
+            case .null: return .null
+            case .bool(let value): return .bool(value)
+            case .int(let value):
+                // Keep the literal when it is already valid JSON (`7`), else write it in decimal (`0x1F`).
+                return .number(Int(scalar.text) != nil && !scalar.text.hasPrefix("+") ? scalar.text : String(value))
+            case .double(let value):
+                guard value.isFinite else {
+                    error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
+                    return nil
+                }
+                return JSONValue.isJSONNumber(scalar.text) ? .number(scalar.text) : .double(value)
+            case .string(let text): return .string(text)
+            }
+        case .sequence(let sequence):
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(sequence.count)
+            for element in sequence {
+                guard let value = json(element, what()) else { return nil }
+                elements.append(value)
+            }
+            return .array(elements)
+        case .mapping(let mapping):
+            if looksLikeUnquotedPlaceholder(mapping) {
+                error("\(what()) holds an unquoted {{…}}, which YAML reads as a mapping: write it in quotes, \"{{name}}\"", at: node)
+                return nil
+            }
+            var members: [(key: String, value: JSONValue)] = []
+            members.reserveCapacity(mapping.count)
+            for (key, value) in mapping {
+                guard case .scalar(let scalar) = key.content else {
+                    error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
+                    return nil
+                }
+                guard let member = json(value, what()) else { return nil }
+                members.append((scalar.text, member))
+            }
+            return .object(JSONObject(members))
+        }
+    }
+}
+
+extension JSONValue {
+    /// Whether `text` is a number exactly as JSON writes it (`-1.5e3`, not `+1`, `.5` or `1.`).
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard let first = bytes.first, isDigit(first) else { return false }
+        if first == UInt8(ascii: "0") {
+            bytes = bytes.dropFirst()
+        } else {
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard isDigit(bytes.first) else { return false }
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard isDigit(bytes.first) else { return false }
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        return bytes.isEmpty
+    }
+}

@@ -1,0 +1,108 @@
+import DispatcherCore
+import Foundation
+
+extension CatalogFileDecoder {
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints"]
+    static let groupKeys = ["title", "description", "headers"]
+
+    /// Reads a whole catalog file. Errors drop the smallest part they affect: an endpoint or an
+    /// environment with an error is left out; an error in what every endpoint shares (the service
+    /// id, variables, groups, error rules, auth) drops the service.
+    func decodeService(_ root: YAMLNode, directory: URL?) -> Service? {
+        let moved = [
+            "baseURL": "an environment under 'environments'", "method": "an endpoint under 'endpoints'",
+            "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
+        ]
+        guard let entries = entries(root, "a catalog file", allowed: Self.serviceKeys, moved: moved) else { return nil }
+        var id = PathText.removingExtension(fileName)
+        var idNode = root
+        var title: String?
+        var summary: String?
+        var variables: [String: String] = [:]
+        var groups: [EndpointGroup] = []
+        var errorRules: [ErrorRule] = []
+        var parts: [String: Entry] = [:]
+
+        for entry in entries {
+            switch entry.key {
+            case "service":
+                if let value = nonEmptyText(entry.value, "'service'"), identifier(value, at: entry.value, "service") {
+                    id = value
+                    idNode = entry.value
+                }
+            case "title": title = text(entry.value, "'title'")
+            case "description": summary = text(entry.value, "'description'")
+            case "variables": variables = textDictionary(entry.value, "'variables'") ?? [:]
+            case "groups": groups = decodeGroups(entry.value)
+            case "errors": errorRules = decodeErrorRules(entry.value)
+            default: parts[entry.key] = entry
+            }
+        }
+        if !entries.contains(where: { $0.key == "service" }), !identifier(id, at: root, "service (taken from the file name)") {
+            return nil
+        }
+
+        var environments: [Environment] = []
+        var secretDefaults: [String: [String: String]] = [:]
+        if let entry = parts["environments"] {
+            for environment in decodeEnvironments(entry.value, groups: groups) {
+                environments.append(environment.environment)
+                if !environment.secretDefaults.isEmpty { secretDefaults[environment.environment.name] = environment.secretDefaults }
+            }
+            if environments.isEmpty, case .mapping(let mapping) = entry.value.content, mapping.isEmpty {
+                error("'environments' is empty: a service needs at least one environment", at: entry.value)
+            }
+        } else {
+            error("a catalog file needs 'environments' with at least one environment (name, baseURL)", at: root)
+        }
+
+        var endpoints: [CatalogEndpoint] = []
+        if let entry = parts["endpoints"] {
+            endpoints = decodeEndpoints(entry.value, serviceID: id, groups: groups)
+        }
+
+        var authRefresh: AuthRefreshRule?
+        if let entry = parts["auth"] {
+            authRefresh = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
+        }
+
+        // Shared parts with errors (or no environment left) make the whole service unusable.
+        let sharedFailed = errorCount > isolatedErrorCount
+        guard !sharedFailed, !environments.isEmpty else {
+            if !environments.isEmpty || parts["environments"] != nil {
+                error("service '\(id)' was not loaded because of the errors above", at: idNode)
+            }
+            return nil
+        }
+        return Service(
+            id: id, title: title, summary: summary, file: file, directory: directory, variables: variables,
+            environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
+            errorRules: errorRules, authRefresh: authRefresh, diagnostics: diagnostics)
+    }
+
+    // MARK: Groups
+
+    func decodeGroups(_ node: YAMLNode) -> [EndpointGroup] {
+        guard let entries = entries(node, "'groups'") else { return [] }
+        var groups: [EndpointGroup] = []
+        for entry in entries {
+            guard identifier(entry.key, at: entry.keyNode, "group") else { continue }
+            let subject = "group '\(entry.key)'"
+            if isNull(entry.value) {
+                groups.append(EndpointGroup(id: entry.key))
+                continue
+            }
+            guard let fields = self.entries(entry.value, subject, allowed: Self.groupKeys) else { continue }
+            var group = EndpointGroup(id: entry.key)
+            for field in fields {
+                switch field.key {
+                case "title": group.title = text(field.value, "the title of \(subject)") ?? group.title
+                case "headers": group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
+                default: break  // description: for people only
+                }
+            }
+            groups.append(group)
+        }
+        return groups
+    }
+}

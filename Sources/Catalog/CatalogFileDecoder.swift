@@ -1,0 +1,179 @@
+import Foundation
+
+/// Reads one catalog file's YAML node tree into a `Service`, collecting diagnostics with the line
+/// and column of every problem. Never traps on any input: every unexpected shape is a diagnostic.
+final class CatalogFileDecoder {
+    /// One `key: value` pair of a mapping, with the key's node for diagnostics.
+    struct Entry {
+        let key: String
+        let keyNode: YAMLNode
+        let value: YAMLNode
+    }
+
+    /// The file as shown to the user.
+    let file: String
+    /// The file's name in its folder (`petstore.yaml`).
+    let fileName: String
+    /// Reads fixture and certificate files beside the catalog.
+    let fileSystem: any CatalogFileSystem
+    /// Everything found so far.
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Errors inside parts that were left out on their own (an endpoint, an environment): they
+    /// do not stop the rest of the service from loading.
+    var isolatedErrorCount = 0
+    /// Nodes that may still be visited: aliases can make a small file describe a huge tree.
+    private var budget: Int
+
+    /// Most nodes visited per file before giving up (a generated 10,000-endpoint catalog visits far fewer).
+    static let nodeBudget = 1_000_000
+
+    init(file: String, fileName: String, fileSystem: any CatalogFileSystem, budget: Int = CatalogFileDecoder.nodeBudget) {
+        self.file = file
+        self.fileName = fileName
+        self.fileSystem = fileSystem
+        self.budget = budget
+    }
+
+    // MARK: Diagnostics
+
+    /// How many errors were recorded so far: compare before and after decoding a part to know
+    /// whether that part is sound.
+    var errorCount: Int { diagnostics.errorCount }
+
+    func error(_ message: String, at node: YAMLNode?) {
+        report(.error, message, line: node?.line, column: node?.column)
+    }
+
+    func warning(_ message: String, at node: YAMLNode?) {
+        report(.warning, message, line: node?.line, column: node?.column)
+    }
+
+    func report(_ severity: Diagnostic.Severity, _ message: String, line: Int?, column: Int?) {
+        diagnostics.append(Diagnostic(file: file, line: line ?? 1, column: column ?? 1, severity: severity, message: message))
+    }
+
+    /// Decodes one part that is left out alone when it has errors (an endpoint, an environment).
+    func isolated<T>(_ decode: () -> T?) -> T? {
+        let before = errorCount
+        let value = decode()
+        guard errorCount == before else {
+            isolatedErrorCount += errorCount - before
+            return nil
+        }
+        return value
+    }
+
+    /// Spends one unit of the node budget; false (after one error) when it is exhausted.
+    func spend(_ node: YAMLNode) -> Bool {
+        budget -= 1
+        if budget == 0 {
+            error("the file describes more than \(CatalogFileDecoder.nodeBudget) values (aliases nested too deeply?); the rest is ignored", at: node)
+        }
+        return budget > 0
+    }
+
+    // MARK: Mappings
+
+    /// The pairs of a mapping, in order, with `<<` merge keys applied; nil (after an error) for
+    /// anything else. Keys must be scalars.
+    func entries(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [Entry]? {
+        guard case .mapping(let mapping) = node.content else {
+            error("\(what()) must be a mapping of names to values, not \(describe(node))", at: node)
+            return nil
+        }
+        var result: [Entry] = []
+        result.reserveCapacity(mapping.count)
+        var merged: [Entry] = []
+        for (key, value) in mapping {
+            guard spend(key) else { return result }
+            guard case .scalar(let scalar) = key.content else {
+                error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
+                continue
+            }
+            if scalar.text == "<<", scalar.style == .plain {
+                merged += mergeEntries(value, what())
+                continue
+            }
+            result.append(Entry(key: scalar.text, keyNode: key, value: value))
+        }
+        // Explicit keys win over merged ones.
+        for entry in merged where !result.contains(where: { $0.key == entry.key }) {
+            result.append(entry)
+        }
+        return result
+    }
+
+    private func mergeEntries(_ value: YAMLNode, _ what: @autoclosure () -> String) -> [Entry] {
+        switch value.content {
+        case .mapping:
+            return entries(value, what()) ?? []
+        case .sequence(let sequence):
+            var merged: [Entry] = []
+            for element in sequence {
+                for entry in entries(element, what()) ?? [] where !merged.contains(where: { $0.key == entry.key }) {
+                    merged.append(entry)
+                }
+            }
+            return merged
+        default:
+            error("'<<' merges a mapping (or a list of mappings) into \(what()), not \(describe(value))", at: value)
+            return []
+        }
+    }
+
+    /// The pairs of a mapping whose keys must be among `allowed`: unknown keys are errors with a
+    /// did-you-mean, and are left out.
+    func entries(_ node: YAMLNode, _ what: @autoclosure () -> String, allowed: [String], moved: [String: String] = [:]) -> [Entry]? {
+        guard let all = entries(node, what()) else { return nil }
+        var known: [Entry] = []
+        known.reserveCapacity(all.count)
+        for entry in all {
+            if allowed.contains(entry.key) {
+                known.append(entry)
+            } else if let place = moved[entry.key] {
+                error("'\(entry.key)' is not a key of \(what()); it belongs under \(place)", at: entry.keyNode)
+            } else {
+                let hint = DidYouMean.hint(for: entry.key, among: allowed)
+                let list = hint.isEmpty ? " (known keys: \(allowed.joined(separator: ", ")))" : hint
+                error("unknown key '\(entry.key)' in \(what())\(list)", at: entry.keyNode)
+            }
+        }
+        return known
+    }
+
+    /// Reports keys that must be present but are not.
+    func require(_ keys: [String], in entries: [Entry], of node: YAMLNode, _ what: @autoclosure () -> String) {
+        for key in keys where !entries.contains(where: { $0.key == key }) {
+            error("\(what()) needs '\(key)'", at: node)
+        }
+    }
+
+    // MARK: Describing nodes
+
+    /// `a mapping`, `a list`, `the number 7`, `the text "abc"`, `null` … for messages.
+    func describe(_ node: YAMLNode) -> String {
+        switch node.content {
+        case .mapping(let mapping):
+            if looksLikeUnquotedPlaceholder(mapping) { return "a mapping (a value starting with {{ must be quoted)" }
+            return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let scalar):
+            switch YAMLScalar(scalar) {
+            case .null: return "null"
+            case .bool(let value): return "\(value)"
+            case .int, .double: return "the number \(scalar.text)"
+            case .string(let text):
+                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+                return "the text \"\(shown)\""
+            }
+        }
+    }
+
+    /// `{{name}}` unquoted is YAML for a mapping inside a mapping: catch the common mistake.
+    func looksLikeUnquotedPlaceholder(_ mapping: [(key: YAMLNode, value: YAMLNode)]) -> Bool {
+        guard mapping.count == 1, let (key, value) = mapping.first, value.scalar.map({ YAMLScalar($0) == .null }) ?? false,
+            case .mapping(let inner) = key.content, inner.count == 1
+        else { return false }
+        return true
+    }
+}

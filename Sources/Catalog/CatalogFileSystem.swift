@@ -1,0 +1,118 @@
+import Foundation
+
+/// Reads a catalog folder: a folder on disk, or the files compiled into the binary.
+public protocol CatalogFileSystem: Sendable {
+    /// The names of the files directly in the folder.
+    func fileNames() throws(CatalogFolderError) -> [String]
+    /// A file's bytes; the path is relative to the folder (or absolute); nil when it cannot be read.
+    func contents(of path: String) -> Data?
+    /// Whether a file exists.
+    func fileExists(_ path: String) -> Bool
+    /// A file URL for a path, for files the transport reads itself (CA, client certificates);
+    /// nil when the folder is not on disk.
+    func fileURL(for path: String) -> URL?
+    /// The names of the files in a subfolder (relative path), for did-you-mean hints.
+    func fileNames(in folder: String) -> [String]
+}
+
+/// The catalog folder could not be listed.
+public struct CatalogFolderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+
+    /// Makes the error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// A catalog folder on disk.
+public struct DiskFileSystem: CatalogFileSystem {
+    /// The folder.
+    public let root: URL
+
+    /// Makes a file system rooted at `root`.
+    public init(root: URL) { self.root = root }
+
+    public func fileNames() throws(CatalogFolderError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
+            throw CatalogFolderError("the catalog folder does not exist")
+        }
+        guard isDirectory.boolValue else { throw CatalogFolderError("this is a file, not a catalog folder") }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: root.path)
+        } catch {
+            throw CatalogFolderError("the catalog folder cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    public func contents(of path: String) -> Data? {
+        guard let url = fileURL(for: path) else { return nil }
+        return FileManager.default.contents(atPath: url.path)
+    }
+
+    public func fileExists(_ path: String) -> Bool {
+        guard let url = fileURL(for: path) else { return false }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    public func fileURL(for path: String) -> URL? {
+        CatalogSource.absoluteURL(path, currentDirectory: root.path)
+    }
+
+    public func fileNames(in folder: String) -> [String] {
+        guard let url = fileURL(for: folder.isEmpty ? "." : folder) else { return [] }
+        return (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
+}
+
+/// A catalog folder held in memory: the bundled catalogs, and tests.
+public struct InMemoryFileSystem: CatalogFileSystem {
+    /// File contents by path relative to the folder (`petstore.yaml`, `fixtures/pet.json`).
+    public let files: [String: Data]
+
+    /// Makes a file system from contents by relative path.
+    public init(files: [String: Data]) {
+        self.files = files
+    }
+
+    /// Makes a file system from text contents by relative path.
+    public init(texts: [String: String]) {
+        self.files = texts.mapValues { Data($0.utf8) }
+    }
+
+    public func fileNames() throws(CatalogFolderError) -> [String] {
+        files.keys.filter { !$0.contains("/") }
+    }
+
+    public func contents(of path: String) -> Data? {
+        files[InMemoryFileSystem.normalize(path)]
+    }
+
+    public func fileExists(_ path: String) -> Bool {
+        files[InMemoryFileSystem.normalize(path)] != nil
+    }
+
+    public func fileURL(for path: String) -> URL? { nil }
+
+    public func fileNames(in folder: String) -> [String] {
+        let prefix = InMemoryFileSystem.normalize(folder)
+        return files.keys.compactMap { path in
+            let parent = PathText.parent(of: path)
+            return parent == prefix ? PathText.lastComponent(of: path) : nil
+        }
+    }
+
+    /// `./a/../b.json` → `b.json`.
+    static func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." { _ = parts.popLast(); continue }
+            parts.append(part)
+        }
+        return parts.joined(separator: "/")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+
+/// Loads every catalog file of a folder. One broken file never stops the others: it yields
+/// diagnostics (and no service, or the service without its broken endpoints and environments).
+public enum CatalogLoader {
+    /// Catalog files are the `*.yaml` and `*.yml` files directly in the folder; fixtures live in subfolders.
+    public static let fileExtensions: Set<String> = ["yaml", "yml"]
+
+    /// Loads the catalogs `source` points at.
+    public static func load(_ source: CatalogSource) -> CatalogSet {
+        guard let directory = source.directory else {
+            return load(fileSystem: BundledCatalogs.fileSystem, source: source)
+        }
+        return load(fileSystem: DiskFileSystem(root: directory), source: source)
+    }
+
+    /// Loads the catalogs of a file system, reading files in parallel.
+    public static func load(fileSystem: any CatalogFileSystem, source: CatalogSource) -> CatalogSet {
+        let names: [String]
+        do {
+            names = try fileSystem.fileNames()
+        } catch {
+            let diagnostic = Diagnostic(file: source.displayPath, line: 1, column: 1, severity: .error, message: error.message)
+            return CatalogSet(services: [], diagnostics: [diagnostic], source: source)
+        }
+        let files = names.filter { name in
+            !name.hasPrefix(".") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
+        }.sorted()
+
+        let results = Mutex([ParsedFile?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let name = files[index]
+            let parsed = parseFile(named: name, source: source, fileSystem: fileSystem)
+            results.withLock { $0[index] = parsed }
+        }
+        var services: [Service] = []
+        var diagnostics: [Diagnostic] = []
+        var seen: [String: Diagnostic] = [:]
+        for case let parsed? in results.withLock({ $0 }) {
+            diagnostics += parsed.diagnostics
+            guard let service = parsed.service else { continue }
+            if let first = seen[service.id] {
+                diagnostics.append(Diagnostic(
+                    file: parsed.idLocation.file, line: parsed.idLocation.line, column: parsed.idLocation.column, severity: .error,
+                    message: "duplicate service id '\(service.id)' (also defined at \(first.file):\(first.line):\(first.column)); this file was not loaded"))
+                continue
+            }
+            seen[service.id] = Diagnostic(
+                file: parsed.idLocation.file, line: parsed.idLocation.line, column: parsed.idLocation.column, severity: .error, message: "")
+            services.append(service)
+        }
+        if files.isEmpty {
+            diagnostics.append(Diagnostic(
+                file: source.displayPath, line: 1, column: 1, severity: .warning,
+                message: "no catalog files (*.yaml, *.yml) in this folder"))
+        }
+        diagnostics += DotEnvCheck.diagnostics(for: source, fileSystem: fileSystem)
+        return CatalogSet(services: services, diagnostics: diagnostics, source: source)
+    }
+
+    /// One file's outcome.
+    struct ParsedFile {
+        var service: Service?
+        var diagnostics: [Diagnostic]
+        var idLocation: SourceLocation
+    }
+
+    static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem) -> ParsedFile {
+        let shown = source.displayPath(of: name)
+        guard let data = fileSystem.contents(of: name) else {
+            return ParsedFile(
+                service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],
+                idLocation: SourceLocation(file: shown, line: 1, column: 1))
+        }
+        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem)
+    }
+
+    /// Reads one catalog file's bytes into a service and its diagnostics (sorted by position).
+    static func parse(data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem) -> ParsedFile {
+        var location = SourceLocation(file: file, line: 1, column: 1)
+        guard let text = String(validating: data, as: UTF8.self) else {
+            let line = firstInvalidUTF8Line(data)
+            return ParsedFile(
+                service: nil, diagnostics: [Diagnostic(file: file, line: line, column: 1, severity: .error, message: "the file is not UTF-8 text")],
+                idLocation: location)
+        }
+        let root: YAMLNode?
+        let duplicates: [YAMLSyntaxError]
+        do {
+            (root, duplicates) = try YAMLComposer.compose(text)
+        } catch {
+            let diagnostic = Diagnostic(file: file, line: error.line, column: error.column, severity: .error, message: error.message)
+            return ParsedFile(service: nil, diagnostics: [diagnostic], idLocation: location)
+        }
+        guard let root else {
+            return ParsedFile(
+                service: nil,
+                diagnostics: [Diagnostic(file: file, line: 1, column: 1, severity: .warning, message: "the file is empty, so it describes no service")],
+                idLocation: location)
+        }
+        let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
+        // A duplicated key makes the file ambiguous: reported where it is, and the file is not loaded.
+        for duplicate in duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
+        let service = decoder.decodeService(root, directory: directory)
+        if case .mapping(let pairs) = root.content, let idNode = pairs.first(where: { $0.key.scalar?.text == "service" })?.value {
+            location = SourceLocation(file: file, line: idNode.line, column: idNode.column)
+        }
+        let diagnostics = decoder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+        var loaded = service
+        loaded?.diagnostics = diagnostics
+        return ParsedFile(service: loaded, diagnostics: diagnostics, idLocation: location)
+    }
+
+    /// The line of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8Line(_ data: Data) -> Int {
+        var line = 1
+        var iterator = data.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                if scalar.count == 1, scalar.first == UInt8(ascii: "\n") { line += 1 }
+            case .error: return line
+            case .emptyInput: return line
+            }
+        }
+    }
+}

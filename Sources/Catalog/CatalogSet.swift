@@ -1,0 +1,45 @@
+/// Everything loaded from one catalog source: the services that loaded (in file order), every
+/// diagnostic, and where the catalogs came from.
+public struct CatalogSet: Sendable {
+    /// The services, ordered by file name.
+    public var services: [Service]
+    /// Every problem found, file by file, in line order.
+    public var diagnostics: [Diagnostic]
+    /// Where the catalogs came from.
+    public var source: CatalogSource
+
+    /// Makes a catalog set.
+    public init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {
+        self.services = services
+        self.diagnostics = diagnostics
+        self.source = source
+    }
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+
+    /// The service with id `id`.
+    public func service(_ id: String) -> Service? {
+        services.first { $0.id == id }
+    }
+
+    /// The endpoint named `service/endpoint`.
+    public func endpoint(_ qualifiedID: String) -> (service: Service, endpoint: CatalogEndpoint)? {
+        let parts = qualifiedID.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let service = service(String(parts[0])),
+            let endpoint = service.endpoint(String(parts[1]))
+        else { return nil }
+        return (service, endpoint)
+    }
+
+    /// How many endpoints all services hold.
+    public var endpointCount: Int { services.reduce(0) { $0 + $1.endpoints.count } }
+
+    /// `2 services, 31 endpoints; 1 error, 0 warnings in environments/`.
+    public var summary: String {
+        func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        let folder = source.origin == .bundled || source.displayPath.hasSuffix("/") ? source.displayPath : source.displayPath + "/"
+        return "\(plural(services.count, "service")), \(plural(endpointCount, "endpoint")); "
+            + "\(plural(diagnostics.errorCount, "error")), \(plural(diagnostics.warningCount, "warning")) in \(folder)"
+    }
+}

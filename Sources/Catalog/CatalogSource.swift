@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where catalogs come from: `--catalog DIR`, else `$APIEXPLORER_CATALOG`, else `./environments`,
+/// else the catalogs built into the binary (so an installed `apiexplorer` works from any folder).
+public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
+    /// Which rule of the lookup chose the source.
+    public enum Origin: String, Sendable, Hashable {
+        /// `--catalog DIR` (or `validate DIR`).
+        case option
+        /// `$APIEXPLORER_CATALOG`.
+        case environmentVariable
+        /// `./environments` in the current directory.
+        case workingDirectory
+        /// The catalogs compiled into the binary.
+        case bundled
+    }
+
+    /// The environment variable naming a catalog folder.
+    public static let environmentVariable = "APIEXPLORER_CATALOG"
+    /// The folder looked for in the current directory.
+    public static let defaultFolderName = "environments"
+    /// How bundled files are shown in diagnostics.
+    public static let bundledDisplayPath = "<bundled>"
+
+    /// Which rule chose it.
+    public var origin: Origin
+    /// The folder (absolute); nil for bundled catalogs.
+    public var directory: URL?
+    /// The folder as the user wrote it, for messages (`environments`, `~/apis`, `<bundled>`).
+    public var displayPath: String
+
+    /// Makes a source.
+    public init(origin: Origin, directory: URL?, displayPath: String) {
+        self.origin = origin
+        self.directory = directory
+        var shown = displayPath
+        while shown.count > 1, shown.hasSuffix("/") { shown.removeLast() }
+        self.displayPath = shown
+    }
+
+    /// The bundled catalogs.
+    public static let bundled = CatalogSource(origin: .bundled, directory: nil, displayPath: bundledDisplayPath)
+
+    /// A folder given on the command line.
+    public static func folder(_ path: String, origin: Origin = .option, currentDirectory: String = FileManager.default.currentDirectoryPath) -> CatalogSource {
+        CatalogSource(origin: origin, directory: absoluteURL(path, currentDirectory: currentDirectory), displayPath: path)
+    }
+
+    /// Applies the lookup order. An explicit folder or `$APIEXPLORER_CATALOG` is used even when it
+    /// does not exist (loading then reports it), so a typo never silently falls back to other catalogs.
+    public static func resolve(
+        option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        directoryExists: (URL) -> Bool = CatalogSource.directoryExists
+    ) -> CatalogSource {
+        if let option, !option.isEmpty {
+            return folder(option, origin: .option, currentDirectory: currentDirectory)
+        }
+        if let path = environment[environmentVariable], !path.isEmpty {
+            return folder(path, origin: .environmentVariable, currentDirectory: currentDirectory)
+        }
+        let local = URL(fileURLWithPath: currentDirectory).appendingPathComponent(defaultFolderName)
+        if directoryExists(local) {
+            return CatalogSource(origin: .workingDirectory, directory: local, displayPath: defaultFolderName)
+        }
+        return .bundled
+    }
+
+    /// Whether a folder exists on disk.
+    public static func directoryExists(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// How a file of this source is shown: `environments/petstore.yaml`.
+    public func displayPath(of fileName: String) -> String {
+        displayPath == "/" ? "/\(fileName)" : "\(displayPath)/\(fileName)"
+    }
+
+    /// `environments (./environments)`, `bundled catalogs (built into apiexplorer)` …
+    public var description: String {
+        switch origin {
+        case .option: "\(displayPath) (--catalog)"
+        case .environmentVariable: "\(displayPath) (from $\(CatalogSource.environmentVariable))"
+        case .workingDirectory: "\(displayPath) (./\(CatalogSource.defaultFolderName))"
+        case .bundled: "bundled catalogs (built into apiexplorer)"
+        }
+    }
+
+    static func absoluteURL(_ path: String, currentDirectory: String) -> URL {
+        var expanded = path
+        if expanded == "~" || expanded.hasPrefix("~/") {
+            expanded = NSHomeDirectory() + expanded.dropFirst()
+        }
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return URL(fileURLWithPath: currentDirectory).appendingPathComponent(expanded).standardizedFileURL
+    }
+}

@@ -1,0 +1,45 @@
+/// Suggests the known word a misspelt one was probably meant to be.
+enum DidYouMean {
+    /// The closest candidate within a small edit distance (case differences count little), or nil.
+    static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+        let lower = word.lowercased()
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            if candidate.lowercased() == lower { return candidate }
+            let distance = editDistance(lower, candidate.lowercased())
+            let allowed = max(1, min(3, candidate.count / 3))
+            guard distance <= allowed else { continue }
+            if let current = best, current.distance <= distance { continue }
+            best = (candidate, distance)
+        }
+        return best?.candidate
+    }
+
+    /// `; did you mean 'x'?` or nothing.
+    static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+        suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Damerau–Levenshtein distance (optimal string alignment) over Unicode scalars.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    value = min(value, previousPrevious[j - 2] + 1)
+                }
+                current[j] = value
+            }
+            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,95 @@
+/// Reads `.env` files: `NAME=value` lines, `#` comments, an optional `export ` prefix, single
+/// quotes (literal), double quotes (with `\n`, `\t`, `\"`, `\\` escapes, may span lines) and
+/// unquoted values ending at ` #`. Problems are reported by position, never with the value.
+public enum DotEnv {
+    /// A line that could not be read.
+    public struct Problem: Sendable, Hashable {
+        /// 1-based line.
+        public var line: Int
+        /// 1-based column.
+        public var column: Int
+        /// What is wrong (never the value).
+        public var message: String
+    }
+
+    /// The values in file order (a later name replaces an earlier one) and the problems.
+    public static func parse(_ text: String) -> (values: [String: String], problems: [Problem]) {
+        var values: [String: String] = [:]
+        var problems: [Problem] = []
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix("\r") ? line.dropLast() : line
+        }
+        var index = 0
+        while index < lines.count {
+            let lineNumber = index + 1
+            var rest = lines[index].drop { $0 == " " || $0 == "\t" }
+            index += 1
+            if rest.isEmpty || rest.first == "#" { continue }
+            if rest.hasPrefix("export ") || rest.hasPrefix("export\t") {
+                rest = rest.dropFirst("export".count).drop { $0 == " " || $0 == "\t" }
+            }
+            let column = lines[index - 1].count - rest.count + 1
+            let name = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-" }
+            guard !name.isEmpty, let first = name.first, !first.isNumber else {
+                problems.append(Problem(line: lineNumber, column: column, message: "expected NAME=value"))
+                continue
+            }
+            var afterName = rest.dropFirst(name.count).drop { $0 == " " || $0 == "\t" }
+            guard afterName.first == "=" else {
+                // The name is not shown: a line without '=' may be a pasted secret.
+                problems.append(Problem(line: lineNumber, column: column, message: "expected NAME=value: no '=' after the name"))
+                continue
+            }
+            afterName = afterName.dropFirst().drop { $0 == " " || $0 == "\t" }
+            switch afterName.first {
+            case "\"", "'":
+                let quote = afterName.first ?? "\""
+                var value = ""
+                var body = afterName.dropFirst()
+                var closed = false
+                var escaped = false
+                while !closed {
+                    while let character = body.first {
+                        body = body.dropFirst()
+                        if escaped {
+                            switch character {
+                            case "n": value.append("\n")
+                            case "t": value.append("\t")
+                            case "r": value.append("\r")
+                            default: value.append(character)
+                            }
+                            escaped = false
+                        } else if quote == "\"" && character == "\\" {
+                            escaped = true
+                        } else if character == quote {
+                            closed = true
+                            break
+                        } else {
+                            value.append(character)
+                        }
+                    }
+                    if closed || index >= lines.count { break }
+                    value.append("\n")
+                    body = lines[index]
+                    index += 1
+                }
+                guard closed else {
+                    problems.append(Problem(line: lineNumber, column: column, message: "the quoted value of \(name) is never closed"))
+                    continue
+                }
+                let trailing = body.drop { $0 == " " || $0 == "\t" }
+                if !trailing.isEmpty && trailing.first != "#" {
+                    problems.append(Problem(line: lineNumber, column: column, message: "unexpected text after the quoted value of \(name)"))
+                    continue
+                }
+                values[String(name)] = value
+            default:
+                var value = afterName
+                if let comment = value.range(of: " #") ?? value.range(of: "\t#") { value = value[..<comment.lowerBound] }
+                while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+                values[String(name)] = String(value)
+            }
+        }
+        return (values, problems)
+    }
+}

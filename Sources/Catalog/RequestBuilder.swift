@@ -1,0 +1,252 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+
+/// Turns a catalog endpoint into a core `Target` and the `Environment` to send it in, with every
+/// placeholder rendered.
+///
+/// `{{name}}` is looked up, first match wins, in: run-time values (set by the user), the endpoint's
+/// `parameters`, the environment's `variables`, the service's `variables`.
+/// `{{secret.NAME}}` is looked up in: the process environment, the `.env` beside the catalog, the
+/// environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
+public struct RequestBuilder: Sendable {
+    /// The service.
+    public let service: Service
+    /// The environment as written in the catalog.
+    public let environment: Environment
+    /// Where secrets come from.
+    public let secrets: SecretStore
+    /// When set, `{{secret.NAME}}`/`{{NAME}}` for this name is left as `{{secret.NAME}}` for the
+    /// session's adapter to fill per attempt from the credential store (the auth refresh rule's `into`).
+    public let deferredToken: String?
+
+    /// Makes a builder.
+    public init(service: Service, environment: Environment, secrets: SecretStore, deferredToken: String? = nil) {
+        self.service = service
+        self.environment = environment
+        self.secrets = secrets
+        self.deferredToken = deferredToken
+    }
+
+    /// The target and environment for `endpoint` with `values` set at run time.
+    public func prepare(_ endpoint: CatalogEndpoint, values: [String: String] = [:]) throws(UnresolvedPlaceholderError) -> PreparedRequest {
+        var renderer = Renderer(builder: self, endpoint: endpoint, values: values)
+        let path = renderer.render(endpoint.path, at: "path", encoding: .path)
+        let query = endpoint.query.map { item in
+            QueryItem(name: item.name, value: item.value.map { renderer.render($0, at: "query item \(item.name)") })
+        }
+        var headers = Headers()
+        for field in endpoint.headers {
+            headers.add(field.name, renderer.render(field.value, at: "header \(field.name)"), origin: field.origin)
+        }
+        let body = renderer.render(endpoint.body)
+
+        var prepared = environment
+        prepared.headers = renderer.render(environment.headers, at: "header", of: "environment \(environment.name)")
+        prepared.groupHeaders = [:]
+        if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
+            prepared.groupHeaders[group] = renderer.render(groupHeaders, at: "header", of: "group \(group)")
+        }
+        if !renderer.unresolved.isEmpty {
+            throw UnresolvedPlaceholderError(endpoint: endpoint.qualifiedID, uses: renderer.unresolved, secretHint: secrets.whereToSet)
+        }
+        let target = Target(
+            endpoint.method, path, identifier: endpoint.qualifiedID, query: query, headers: headers, body: body,
+            group: endpoint.group, sampleResponse: endpoint.stub.sample, examples: endpoint.examples.map(\.namedSample),
+            validation: endpoint.validation, timeouts: endpoint.timeouts, expectsResponseBody: endpoint.expectsResponseBody)
+        return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)
+    }
+
+    /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's
+    /// headers), with where each value comes from; secret values are masked.
+    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:]) -> [ResolvedVariable] {
+        var texts = endpoint.templateTexts + environment.headers.map(\.value)
+        if let group = endpoint.group { texts += environment.groupHeaders[group]?.map(\.value) ?? [] }
+        var seen = Set<String>()
+        var result: [ResolvedVariable] = []
+        for text in texts where text.hasPlaceholderOpening {
+            for name in Template(text).placeholders where seen.insert(name).inserted {
+                let placeholder = Placeholder(name)
+                if let token = deferredToken, placeholder.secretName == token || name == token {
+                    result.append(ResolvedVariable(name: name, value: nil, source: .refreshedToken, isSecret: true))
+                } else if let found = resolve(placeholder, endpoint: endpoint, values: values) {
+                    let isSecret = placeholder.secretName != nil
+                    result.append(ResolvedVariable(name: name, value: isSecret ? Redactor.mask : found.value, source: found.source, isSecret: isSecret))
+                } else {
+                    result.append(ResolvedVariable(name: name, value: nil, source: nil, isSecret: placeholder.secretName != nil))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The value of a placeholder and where it came from; nil when it has none.
+    func resolve(_ placeholder: Placeholder, endpoint: CatalogEndpoint, values: [String: String]) -> (value: String, source: VariableSource)? {
+        if let secret = placeholder.secretName {
+            if let found = secrets.lookup(secret) { return (found.value, .secret(found.source)) }
+            if let value = service.secretDefaults[environment.name]?[secret] {
+                return (value, .secret(.catalogDefault(environment: environment.name)))
+            }
+            return nil
+        }
+        let name = placeholder.name
+        if let value = values[name] { return (value, .runtime) }
+        if let value = endpoint.parameters[name] { return (value, .endpointParameter) }
+        if let value = environment.variables[name] { return (value, .environment(environment.name)) }
+        if let value = service.variables[name] { return (value, .service) }
+        return nil
+    }
+
+    /// Every secret value a request of this service can carry, for the redactor.
+    var secretValues: [String] {
+        service.secretNames.compactMap { name in secrets.value(name) ?? service.secretDefaults[environment.name]?[name] }
+            + (service.secretDefaults[environment.name].map { Array($0.values) } ?? [])
+    }
+}
+
+/// A rendered request: the core target and the environment (its headers rendered) to send it in.
+public struct PreparedRequest: Sendable {
+    /// The target, every placeholder filled (but the deferred token's).
+    public var target: Target
+    /// The environment with its headers and the endpoint's group headers rendered.
+    public var environment: Environment
+    /// The catalog endpoint it came from.
+    public var endpoint: CatalogEndpoint
+}
+
+/// Where a placeholder's value came from.
+public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
+    /// Set by the user at run time.
+    case runtime
+    /// The endpoint's `parameters`.
+    case endpointParameter
+    /// The variables of the named environment.
+    case environment(String)
+    /// The service's `variables`.
+    case service
+    /// A secret, from this place.
+    case secret(SecretStore.Source)
+    /// The auth refresh rule's token, filled for each attempt from the credential store.
+    case refreshedToken
+
+    public var description: String {
+        switch self {
+        case .runtime: "run-time value"
+        case .endpointParameter: "endpoint parameters"
+        case .environment(let name): "environment \(name)"
+        case .service: "service variables"
+        case .secret(let source): source.description
+        case .refreshedToken: "refreshed token"
+        }
+    }
+}
+
+/// A placeholder with its value (masked for secrets) and source; nil value means unresolved.
+public struct ResolvedVariable: Sendable, Hashable {
+    /// The name as written (`petId`, `secret.PETSTORE_TOKEN`).
+    public var name: String
+    /// The value, `••••` for secrets, nil when it has none (or is filled at send time).
+    public var value: String?
+    /// Where the value comes from; nil when it has none.
+    public var source: VariableSource?
+    /// Whether this is a secret.
+    public var isSecret: Bool
+}
+
+/// Placeholders without a value: names each one and where it is used. Never holds a value.
+public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One use of a placeholder without a value.
+    public struct Use: Sendable, Hashable {
+        /// The name as written (`petId`, `secret.PETSTORE_TOKEN`).
+        public var name: String
+        /// Where it is used (`path`, `header Authorization`, `query item status`, `body`).
+        public var location: String
+    }
+
+    /// `service/endpoint`.
+    public var endpoint: String
+    /// Every use without a value, in order.
+    public var uses: [Use]
+    /// Where secrets can be set (`set it in the environment or in environments/.env`).
+    public var secretHint: String
+
+    /// One line per use: `petstore/findPet: header Authorization uses {{secret.PETSTORE_TOKEN}}, which has no value (…)`.
+    public var description: String {
+        uses.map { use in
+            let hint = Placeholder(use.name).secretName != nil
+                ? secretHint
+                : "set it as a run-time value, in the endpoint's parameters or in the environment's variables"
+            return "\(endpoint): \(use.location) uses {{\(use.name)}}, which has no value (\(hint))"
+        }.joined(separator: "\n")
+    }
+
+    /// The error as the dispatcher reports it (`invalidRequest`).
+    public var dispatchError: DispatchError { .invalidRequest(description) }
+}
+
+/// Renders the texts of one request, collecting every unresolved use.
+private struct Renderer {
+    enum Encoding { case none, path }
+
+    let builder: RequestBuilder
+    let endpoint: CatalogEndpoint
+    let values: [String: String]
+    var unresolved: [UnresolvedPlaceholderError.Use] = []
+
+    init(builder: RequestBuilder, endpoint: CatalogEndpoint, values: [String: String]) {
+        self.builder = builder
+        self.endpoint = endpoint
+        self.values = values
+    }
+
+    mutating func render(_ text: String, at location: String, encoding: Encoding = .none) -> String {
+        guard text.hasPlaceholderOpening else { return text }
+        var missing: [String] = []
+        let rendered = (try? Template(text).render { name -> String? in
+            let placeholder = Placeholder(name)
+            if let token = builder.deferredToken, placeholder.secretName == token || name == token {
+                return Placeholder.secret(token)
+            }
+            guard let found = builder.resolve(placeholder, endpoint: endpoint, values: values) else {
+                missing.append(name)
+                return ""
+            }
+            switch encoding {
+            case .none: return found.value
+            case .path: return found.value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? found.value
+            }
+        }) ?? text
+        for name in missing where !unresolved.contains(where: { $0.name == name && $0.location == location }) {
+            unresolved.append(UnresolvedPlaceholderError.Use(name: name, location: location))
+        }
+        return rendered
+    }
+
+    mutating func render(_ headers: Headers, at location: String, of owner: String) -> Headers {
+        var rendered = Headers()
+        for field in headers {
+            rendered.add(field.name, render(field.value, at: "\(owner) \(location) \(field.name)"), origin: field.origin)
+        }
+        return rendered
+    }
+
+    mutating func render(_ body: RequestBody) -> RequestBody {
+        switch body {
+        case .none, .data: return body
+        case .text(let text, let contentType): return .text(render(text, at: "body"), contentType: contentType)
+        case .form(let items):
+            return .form(items.map { item in QueryItem(name: item.name, value: item.value.map { render($0, at: "form field \(item.name)") }) })
+        case .json(let value): return .json(render(value))
+        }
+    }
+
+    mutating func render(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(render(text, at: "body"))
+        case .array(let elements): return .array(elements.map { render($0) })
+        case .object(let object):
+            return .object(JSONObject(object.map { member in (render(member.key, at: "body"), render(member.value)) }))
+        default: return value
+        }
+    }
+}

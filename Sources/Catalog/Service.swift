@@ -1,0 +1,138 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+
+/// One API described by one catalog file: its environments, groups, endpoints, error rules and
+/// auth refresh rule, in the order they were written.
+public struct Service: Sendable, Hashable, Identifiable {
+    /// The id used on the command line (`petstore` in `petstore/findPet`).
+    public var id: String
+    /// A name for people; the id when the file gives none.
+    public var title: String
+    /// What the API is, when the file says.
+    public var summary: String?
+    /// The catalog file as shown to the user.
+    public var file: String
+    /// The folder holding the file, for `.env` and fixture paths; nil for bundled catalogs.
+    public var directory: URL?
+    /// Variables every environment starts from (an environment's own variables win).
+    public var variables: [String: String]
+    /// The environments, in file order (the first is the default).
+    public var environments: [Environment]
+    /// Harmless stand-ins for secrets, per environment name (never allowed in production).
+    public var secretDefaults: [String: [String: String]]
+    /// The groups of endpoints, in file order.
+    public var groups: [EndpointGroup]
+    /// The endpoints, in file order.
+    public var endpoints: [CatalogEndpoint]
+    /// The error filter's rules, in file order (first match wins).
+    public var errorRules: [ErrorRule]
+    /// How an expired token is refreshed, if the service says.
+    public var authRefresh: AuthRefreshRule?
+    /// Problems found in this service's file (a service with errors was loaded without the broken parts).
+    public var diagnostics: [Diagnostic]
+
+    /// Makes a service.
+    public init(
+        id: String, title: String? = nil, summary: String? = nil, file: String = "", directory: URL? = nil,
+        variables: [String: String] = [:], environments: [Environment] = [], secretDefaults: [String: [String: String]] = [:],
+        groups: [EndpointGroup] = [], endpoints: [CatalogEndpoint] = [], errorRules: [ErrorRule] = [],
+        authRefresh: AuthRefreshRule? = nil, diagnostics: [Diagnostic] = []
+    ) {
+        self.id = id
+        self.title = title ?? id
+        self.summary = summary
+        self.file = file
+        self.directory = directory
+        self.variables = variables
+        self.environments = environments
+        self.secretDefaults = secretDefaults
+        self.groups = groups
+        self.endpoints = endpoints
+        self.errorRules = errorRules
+        self.authRefresh = authRefresh
+        self.diagnostics = diagnostics
+    }
+
+    /// The environment named `name`.
+    public func environment(named name: String) -> Environment? {
+        environments.first { $0.name == name }
+    }
+
+    /// The endpoint with id `id`.
+    public func endpoint(_ id: String) -> CatalogEndpoint? {
+        endpoints.first { $0.id == id }
+    }
+
+    /// The group with id `id`.
+    public func group(_ id: String) -> EndpointGroup? {
+        groups.first { $0.id == id }
+    }
+
+    /// The error filter made of this service's rules.
+    public var errorFilter: ErrorFilter { ErrorFilter(rules: errorRules) }
+
+    /// Whether this service's file had errors (the broken parts were left out).
+    public var isPartial: Bool { diagnostics.contains(where: \.isError) }
+
+    /// Every secret name used by a `{{secret.NAME}}` placeholder anywhere in the service.
+    public var secretNames: Set<String> {
+        var names = Set<String>()
+        func collect(_ text: String) {
+            guard text.hasPlaceholderOpening else { return }
+            for name in Template(text).placeholders {
+                if let secret = Placeholder(name).secretName { names.insert(secret) }
+            }
+        }
+        for environment in environments {
+            environment.headers.forEach { collect($0.value) }
+            environment.groupHeaders.values.forEach { $0.forEach { collect($0.value) } }
+        }
+        for endpoint in endpoints {
+            endpoint.templateTexts.forEach(collect)
+        }
+        if let into = authRefresh?.into { names.insert(into) }
+        return names
+    }
+}
+
+/// A named group of endpoints sharing headers (e.g. `authenticated`).
+public struct EndpointGroup: Sendable, Hashable, Identifiable {
+    /// The id endpoints refer to.
+    public var id: String
+    /// A name for people.
+    public var title: String
+    /// Headers every endpoint of the group sends (environments may override them).
+    public var headers: Headers
+
+    /// Makes a group.
+    public init(id: String, title: String? = nil, headers: Headers = Headers()) {
+        self.id = id
+        self.title = title ?? id
+        self.headers = headers
+    }
+}
+
+/// How an expired token is refreshed: which endpoint is sent, on which errors, where the new
+/// token is read from and which placeholder it fills.
+public struct AuthRefreshRule: Sendable, Hashable {
+    /// The endpoint (of the same service) that returns a new token.
+    public var endpoint: String
+    /// Statuses that trigger a refresh.
+    public var statuses: Set<Int>
+    /// Error kinds that trigger a refresh (e.g. a rule's `expiredUserSession`).
+    public var kinds: Set<ErrorKind>
+    /// Where the token is in the refresh response's JSON body.
+    public var token: JSONPath
+    /// The variable the token goes into: fills `{{secret.NAME}}` and `{{NAME}}`.
+    public var into: String
+
+    /// Makes a rule.
+    public init(endpoint: String, statuses: Set<Int> = [401], kinds: Set<ErrorKind> = [], token: JSONPath, into: String) {
+        self.endpoint = endpoint
+        self.statuses = statuses
+        self.kinds = kinds
+        self.token = token
+        self.into = into
+    }
+}

@@ -1,0 +1,167 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+import Synchronization
+
+/// One service in one environment, ready to send: the dispatcher with the catalog's error filter,
+/// the auth refresh rule wired to its endpoint, the given plugins and transport. The TUI, the CLI
+/// and tests all send catalog endpoints through this.
+public final class ServiceSession: Sendable {
+    /// The header that asks the mock server for a named example when the user picks one in live mode.
+    public static let mockExampleHeader = "X-Mock-Example"
+
+    /// The service.
+    public let service: Service
+    /// The environment as written in the catalog.
+    public let environment: Environment
+    /// Where secrets come from.
+    public let secrets: SecretStore
+    /// Holds the auth refresh rule's token (seeded from its secret, replaced by refreshes).
+    public let credentials: CredentialStore
+    /// Renders endpoints into targets.
+    public let builder: RequestBuilder
+    /// The dispatcher every request of this session goes through.
+    public let dispatcher: Dispatcher<Target>
+    /// The refresh handler, when the service has an auth refresh rule.
+    public let refreshHandler: TokenRefreshHandler?
+
+    /// Makes a session.
+    /// - Parameters:
+    ///   - transport: sends live requests; nil for stub-only sessions.
+    ///   - plugins: activity, logger … run in this order.
+    ///   - errorHandlers: handlers after the token refresh handler.
+    ///   - credentials: a store to share (e.g. kept across environment switches); a new one by default.
+    public init(
+        service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
+        plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
+        clock: DispatchClock = .continuous, credentials: CredentialStore? = nil
+    ) {
+        let rule = service.authRefresh
+        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: rule?.into)
+        let credentials = credentials ?? CredentialStore()
+        if let rule, credentials.token == nil {
+            credentials.token = secrets.value(rule.into) ?? service.secretDefaults[environment.name]?[rule.into]
+        }
+        let reference = DispatcherReference()
+        var handlers: [any ErrorHandler] = []
+        var refreshHandler: TokenRefreshHandler?
+        if let rule, let endpoint = service.endpoint(rule.endpoint) {
+            let handler = TokenRefreshHandler(name: "token refresh (\(service.id)/\(rule.endpoint))", statuses: rule.statuses, kinds: rule.kinds, store: credentials) {
+                try await ServiceSession.refresh(with: endpoint, rule: rule, builder: builder, reference: reference)
+            }
+            handlers.append(handler)
+            refreshHandler = handler
+        }
+        var adapters: [Interceptor.Adapter] = []
+        if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials)) }
+        adapters.append(ServiceSession.mockExampleAdapter)
+
+        let dispatcher = Dispatcher<Target>(
+            environment: environment, transport: transport, plugins: plugins, interceptor: Interceptor(adapters: adapters),
+            errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: resultHandlers, clock: clock)
+        reference.set(dispatcher)
+
+        self.service = service
+        self.environment = environment
+        self.secrets = secrets
+        self.credentials = credentials
+        self.builder = builder
+        self.dispatcher = dispatcher
+        self.refreshHandler = refreshHandler
+    }
+
+    /// A redactor masking every secret this session can send, the current token included.
+    public var redactor: Redactor {
+        ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets)
+            .adding(secretValues: [credentials.token].compactMap { $0 })
+    }
+
+    /// The redactor for a service in an environment, for plugins made before the session (a
+    /// logger): masks every `.env` value and every secret the service can send. Tokens obtained
+    /// later are masked by name (`Authorization`, `token` members and query items).
+    public static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
+        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
+        return secrets.redactor(masking: service.secretNames, base: base).adding(secretValues: builder.secretValues)
+    }
+
+    /// The rendered target and environment for an endpoint.
+    public func prepare(_ endpoint: CatalogEndpoint, values: [String: String] = [:]) throws(UnresolvedPlaceholderError) -> PreparedRequest {
+        try builder.prepare(endpoint, values: values)
+    }
+
+    /// Every placeholder a request for `endpoint` uses, with where its value comes from.
+    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:]) -> [ResolvedVariable] {
+        builder.variables(for: endpoint, values: values)
+    }
+
+    /// Sends an endpoint of this service by id.
+    public func send(_ endpointID: String, values: [String: String] = [:], options: RequestOptions = RequestOptions()) async -> Exchange {
+        guard let endpoint = service.endpoint(endpointID) else {
+            let names = service.endpoints.map(\.id)
+            let hint = DidYouMean.hint(for: endpointID, among: names)
+            return failedExchange(
+                identifier: "\(service.id)/\(endpointID)", method: .get, options: options,
+                error: .invalidRequest("\(service.id) has no endpoint '\(endpointID)'\(hint)"))
+        }
+        return await send(endpoint, values: values, options: options)
+    }
+
+    /// Sends an endpoint. Never throws: an unresolved placeholder is an `invalidRequest` exchange
+    /// that sent nothing. Stub or live is the caller's choice (`options.stubBehavior`, else the
+    /// environment's fixtures type); an example's own delay applies in stub mode; in live mode a
+    /// chosen example is asked of the mock server with `X-Mock-Example`.
+    public func send(_ endpoint: CatalogEndpoint, values: [String: String] = [:], options: RequestOptions = RequestOptions()) async -> Exchange {
+        var options = options
+        if options.example == CatalogExample.defaultName { options.example = nil }
+        var behavior = options.stubBehavior ?? environment.fixtures
+        if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
+        options.stubBehavior = behavior
+
+        let prepared: PreparedRequest
+        do {
+            prepared = try builder.prepare(endpoint, values: values)
+        } catch {
+            return failedExchange(identifier: endpoint.qualifiedID, method: endpoint.method, options: options, error: error.dispatchError)
+        }
+        let context = RefreshContext(stubBehavior: behavior, values: values)
+        return await RefreshContext.$current.withValue(context) {
+            await dispatcher.send(prepared.target, environment: prepared.environment, options: options)
+        }
+    }
+
+    private func failedExchange(identifier: String, method: HTTPMethod, options: RequestOptions, error: DispatchError) -> Exchange {
+        let request = Request(
+            identifier: identifier, method: method, url: environment.baseURL, settings: TransportSettings(environment: environment),
+            options: options, attempt: 0)
+        return Exchange(
+            request: request, result: .failure(error), trace: [TraceEvent(at: .zero, kind: .errorMapped(kind: error.kind, source: error.source))],
+            environmentName: environment.name, environmentType: environment.type, stubBehavior: options.stubBehavior ?? environment.fixtures,
+            attempts: 0, notes: [])
+    }
+}
+
+/// What the request that triggered a refresh was doing, so the refresh is sent the same way
+/// (a stubbed 401 refreshes with the stubbed login, never over the network).
+struct RefreshContext: Sendable {
+    @TaskLocal static var current: RefreshContext?
+
+    var stubBehavior: StubBehavior
+    var values: [String: String]
+}
+
+/// The session's dispatcher, held weakly by the refresh closure the dispatcher itself owns.
+final class DispatcherReference: Sendable {
+    private struct Weak: @unchecked Sendable {
+        weak var dispatcher: Dispatcher<Target>?
+    }
+
+    private let state = Mutex(Weak())
+
+    func set(_ dispatcher: Dispatcher<Target>) {
+        state.withLock { $0.dispatcher = dispatcher }
+    }
+
+    var dispatcher: Dispatcher<Target>? {
+        state.withLock { $0.dispatcher }
+    }
+}

@@ -1,0 +1,189 @@
+import CYaml
+
+/// Builds `YAMLNode` trees from libyaml's events (the parser Yams wraps), keeping every node's
+/// line and column. Done here rather than with `Yams.compose` because Yams allocates a tag
+/// object per node and hashes every mapping's keys through its tag resolver, which made loading
+/// large catalog folders several times slower; this also reports duplicate keys where the
+/// duplicate is, not where the first one was.
+enum YAMLComposer {
+    /// The document of `text` (nil when it has none) and its duplicate keys.
+    static func compose(_ text: String) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
+        var text = text
+        let result = text.withUTF8 { buffer -> Result<(root: YAMLNode?, duplicates: [YAMLSyntaxError]), YAMLSyntaxError> in
+            do throws(YAMLSyntaxError) {
+                return .success(try compose(buffer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private static func compose(_ buffer: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            throw YAMLSyntaxError(line: 1, column: 1, message: "out of memory")
+        }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+        var builder = TreeBuilder()
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                throw YAMLSyntaxError(parser: parser, text: buffer)
+            }
+            defer { yaml_event_delete(&event) }
+            if event.type == YAML_STREAM_END_EVENT { break }
+            try builder.handle(event)
+        }
+        return (builder.root, builder.duplicates)
+    }
+
+    /// Turns events into nodes with an explicit stack, so nesting depth costs no recursion.
+    private struct TreeBuilder {
+        struct Frame {
+            var isMapping: Bool
+            var line: Int
+            var column: Int
+            var anchor: String?
+            var elements: [YAMLNode] = []
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            var pendingKey: YAMLNode?
+            /// Key lines by name, built once a mapping is large (small ones are searched).
+            var keys: [String: Int] = [:]
+
+            /// Adds a pair, or returns the line of the earlier key with the same name.
+            mutating func insert(key: YAMLNode, value: YAMLNode) -> Int? {
+                if let name = key.scalar?.text, name != "<<" {
+                    if pairs.count < 16 {
+                        if let earlier = pairs.first(where: { $0.key.scalar?.text == name }) { return earlier.key.line }
+                    } else {
+                        if keys.isEmpty {
+                            for pair in pairs {
+                                if let existing = pair.key.scalar?.text, keys[existing] == nil { keys[existing] = pair.key.line }
+                            }
+                        }
+                        if let line = keys[name] { return line }
+                        keys[name] = key.line
+                    }
+                }
+                pairs.append((key, value))
+                return nil
+            }
+        }
+
+        var stack: [Frame] = []
+        var anchors: [String: YAMLNode] = [:]
+        var root: YAMLNode?
+        var documents = 0
+        var duplicates: [YAMLSyntaxError] = []
+
+        mutating func handle(_ event: yaml_event_t) throws(YAMLSyntaxError) {
+            let line = Int(event.start_mark.line) + 1
+            let column = Int(event.start_mark.column) + 1
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                if documents > 1 {
+                    throw YAMLSyntaxError(line: line, column: column, message: "YAML syntax: a second document starts here; a catalog file holds one document")
+                }
+            case YAML_SCALAR_EVENT:
+                let data = event.data.scalar
+                let text = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
+                let style: YAMLNode.Style = data.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
+                let scalar = YAMLNode.Scalar(text: text, style: style, tag: TreeBuilder.string(data.tag))
+                let node = YAMLNode(.scalar(scalar), line: line, column: column)
+                if let anchor = TreeBuilder.string(data.anchor) { anchors[anchor] = node }
+                add(node)
+            case YAML_ALIAS_EVENT:
+                let name = TreeBuilder.string(event.data.alias.anchor) ?? ""
+                guard let node = anchors[name] else {
+                    throw YAMLSyntaxError(line: line, column: column, message: "YAML syntax: the alias *\(name) refers to no anchor &\(name) before it")
+                }
+                add(node)
+            case YAML_MAPPING_START_EVENT:
+                stack.append(Frame(isMapping: true, line: line, column: column, anchor: TreeBuilder.string(event.data.mapping_start.anchor)))
+            case YAML_SEQUENCE_START_EVENT:
+                stack.append(Frame(isMapping: false, line: line, column: column, anchor: TreeBuilder.string(event.data.sequence_start.anchor)))
+            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
+                guard let frame = stack.popLast() else { return }
+                let node = YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.elements), line: frame.line, column: frame.column)
+                if let anchor = frame.anchor { anchors[anchor] = node }
+                add(node)
+            default:
+                break
+            }
+        }
+
+        /// Adds a finished node to the open collection, or makes it the root.
+        private mutating func add(_ node: YAMLNode) {
+            guard let last = stack.indices.last else {
+                root = node
+                return
+            }
+            guard stack[last].isMapping else {
+                stack[last].elements.append(node)
+                return
+            }
+            guard let key = stack[last].pendingKey else {
+                stack[last].pendingKey = node
+                return
+            }
+            stack[last].pendingKey = nil
+            if let first = stack[last].insert(key: key, value: node) {
+                duplicates.append(YAMLSyntaxError(
+                    line: key.line, column: key.column,
+                    message: "duplicate key '\(key.scalar?.text ?? "")' (first defined at line \(first)): ids and keys must be unique"))
+            }
+        }
+
+        static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            pointer.map { String(cString: $0) }
+        }
+    }
+}
+
+/// A YAML problem at a position.
+struct YAMLSyntaxError: Error {
+    var line: Int
+    var column: Int
+    var message: String
+
+    init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// The parser's error: its problem, where, and what it was doing.
+    init(parser: yaml_parser_t, text: UnsafeBufferPointer<UInt8>) {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
+        switch parser.error {
+        case YAML_READER_ERROR:
+            var line = 1
+            var column = 1
+            let end = min(Int(parser.problem_offset), text.count)
+            var index = 0
+            while index < end {
+                let byte = text[index]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+                index += 1
+            }
+            self.init(line: line, column: column, message: "the file cannot be read as YAML: \(problem)")
+        case YAML_MEMORY_ERROR:
+            self.init(line: 1, column: 1, message: "out of memory")
+        default:
+            var message = "YAML syntax: \(problem)"
+            if let context = parser.context.map({ String(cString: $0) }) {
+                message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
+            }
+            self.init(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1, message: message)
+        }
+    }
+}

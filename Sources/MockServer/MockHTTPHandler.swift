@@ -1,0 +1,117 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Serves one connection: reads each request, asks the planner what to do, and does it.
+final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let planner: MockPlanner
+    private let log: @Sendable (MockRequestLog) -> Void
+    private var head: HTTPRequestHead?
+    /// A request whose connection is being held or is waiting for its delay: later bytes are ignored.
+    private var pending: (entry: MockRequestLog, started: ContinuousClock.Instant)?
+    private var busy = false
+
+    init(planner: MockPlanner, log: @escaping @Sendable (MockRequestLog) -> Void) {
+        self.planner = planner
+        self.log = log
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break  // fixtures do not depend on the request body
+        case .end:
+            guard let head, !busy else { return }
+            self.head = nil
+            busy = true
+            let plan = planner.plan(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            let entry = MockRequestLog(
+                method: head.method.rawValue, uri: head.uri, status: nil, endpoint: plan.endpoint, example: plan.example,
+                outcome: plan.outcome, duration: .zero)
+            let started = ContinuousClock.now
+            pending = (entry, started)
+            let keepAlive = head.isKeepAlive
+            if let delay = plan.delay, delay > .zero {
+                let nanoseconds = Int64(delay.components.seconds) * 1_000_000_000 + Int64(delay.components.attoseconds / 1_000_000_000)
+                context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
+                    self.carryOut(plan, context: context, keepAlive: keepAlive)
+                }
+            } else {
+                carryOut(plan, context: context, keepAlive: keepAlive)
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // A held request ends when the client gives up.
+        if let pending {
+            var entry = pending.entry
+            entry.duration = ContinuousClock.now - pending.started
+            log(entry)
+            self.pending = nil
+        }
+        context.fireChannelInactive()
+    }
+
+    private func carryOut(_ plan: MockPlan, context: ChannelHandlerContext, keepAlive: Bool) {
+        guard context.channel.isActive else { return }
+        switch plan.action {
+        case .respond(let status, let headers, let body):
+            // Logged first, so the line exists by the time the client has the response.
+            finish(status: status)
+            writeHead(status: status, headers: headers, bodyLength: body.count, keepAlive: keepAlive, context: context)
+            if !body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil) }
+            let closing = !keepAlive
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if closing { context.close(promise: nil) }
+            }
+        case .hold:
+            break  // logged when the client closes
+        case .closeMidBody(let status, let headers, let partialBody):
+            finish(status: status)
+            writeHead(status: status, headers: headers, bodyLength: nil, keepAlive: true, context: context)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: partialBody))))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        case .declareTooLarge(let headers):
+            writeHead(status: 200, headers: headers, bodyLength: nil, keepAlive: true, context: context)
+            context.flush()
+            if var entry = pending?.entry {
+                entry.status = 200
+                pending?.entry = entry
+            }
+        case .close:
+            context.close(promise: nil)
+        }
+    }
+
+    private func writeHead(status: Int, headers: [(String, String)], bodyLength: Int?, keepAlive: Bool, context: ChannelHandlerContext) {
+        var fields = HTTPHeaders(headers)
+        if let bodyLength, !fields.contains(name: "Content-Length") {
+            fields.replaceOrAdd(name: "Content-Length", value: String(bodyLength))
+        }
+        if !keepAlive { fields.replaceOrAdd(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+    }
+
+    /// Logs a finished response and accepts the next request on the connection.
+    private func finish(status: Int) {
+        guard let pending else { return }
+        var entry = pending.entry
+        entry.status = status
+        entry.duration = ContinuousClock.now - pending.started
+        log(entry)
+        self.pending = nil
+        busy = false
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

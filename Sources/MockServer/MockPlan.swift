@@ -1,0 +1,159 @@
+import Catalog
+import DispatcherCore
+import Foundation
+import JSONSupport
+
+/// What the server does for one request, decided by a pure function; the channel handler carries
+/// it out. Network errors are simulated as faithfully as plain HTTP allows (see `MockPlanner`).
+struct MockPlan: Sendable {
+    /// What goes on the wire.
+    enum Action: Sendable {
+        /// A complete response.
+        case respond(status: Int, headers: [(String, String)], body: Data)
+        /// Say nothing and keep the connection open until the client gives up (`timedOut`).
+        case hold
+        /// Send the head and part of the body, then close (`networkConnectionLost`).
+        case closeMidBody(status: Int, headers: [(String, String)], partialBody: Data)
+        /// Send only a head whose Content-Length is over the limit, then wait (`bodyTooLarge`).
+        case declareTooLarge(headers: [(String, String)])
+        /// Close the connection without a response.
+        case close
+    }
+
+    let action: Action
+    /// Wait before acting.
+    let delay: Duration?
+    /// `petstore/findPet`, when an endpoint matched.
+    let endpoint: String?
+    /// The example's name, when one was used.
+    let example: String?
+    /// What the log says the outcome is (`timedOut: holding the connection`); nil for a plain response.
+    let outcome: String?
+}
+
+/// Decides what the mock server answers.
+struct MockPlanner: Sendable {
+    /// The query item that picks an example (besides the `X-Mock-Example` header).
+    static let exampleQueryItem = "mock-example"
+
+    let router: MockRouter
+    let honourDelays: Bool
+
+    func plan(method: String, uri: String, headers: [(String, String)]) -> MockPlan {
+        let (path, query) = MockPlanner.splitURI(uri)
+        switch router.match(method: method, path: path) {
+        case .index(let service):
+            return json(200, index(service), outcome: nil)
+        case .notFound:
+            return mockError(404, "no endpoint matches \(method) \(path)", extra: ["services": .array(router.services.map { .string("/\($0.service.id)") })])
+        case .methodNotAllowed(let allowed):
+            var plan = mockError(405, "\(path) does not answer \(method); it answers \(allowed.map(\.rawValue).joined(separator: ", "))")
+            if case .respond(let status, var responseHeaders, let body) = plan.action {
+                responseHeaders.append(("Allow", allowed.map(\.rawValue).joined(separator: ", ")))
+                plan = MockPlan(action: .respond(status: status, headers: responseHeaders, body: body), delay: nil, endpoint: nil, example: nil, outcome: plan.outcome)
+            }
+            return plan
+        case .endpoint(let route):
+            let requested = headers.first { $0.0.lowercased() == ServiceSession.mockExampleHeader.lowercased() }?.1
+                ?? FormEncoding.decode(query).first { $0.name == MockPlanner.exampleQueryItem }?.value
+            let endpoint = route.endpoint
+            guard let example = endpoint.example(named: requested) else {
+                return mockError(
+                    400, "\(endpoint.qualifiedID) has no example named '\(requested ?? "")'",
+                    extra: ["examples": .array(endpoint.exampleNames.map(JSONValue.string))])
+            }
+            let delay = honourDelays ? (example.delay ?? route.service.fixtureDelay) : nil
+            return plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
+        }
+    }
+
+    private func plan(
+        for example: CatalogExample, endpoint: CatalogEndpoint, service: MockService, method: String, uri: String, delay: Duration?
+    ) -> MockPlan {
+        let exampleHeader = (ServiceSession.mockExampleHeader, example.name)
+        func make(_ action: MockPlan.Action, _ outcome: String? = nil) -> MockPlan {
+            MockPlan(action: action, delay: delay, endpoint: endpoint.qualifiedID, example: example.name, outcome: outcome)
+        }
+        switch example.sample {
+        case .status(let status, let body):
+            return make(.respond(status: status, headers: [exampleHeader], body: method == "HEAD" ? Data() : body))
+        case .response(let status, let headers, let body):
+            let fields = headers.map { ($0.name, $0.value) } + [exampleHeader]
+            return make(.respond(status: status, headers: fields, body: method == "HEAD" ? Data() : body))
+        case .networkError(let failure):
+            let code = failure.code
+            switch code {
+            case .timedOut, .cancelled:
+                return make(.hold, "\(code.rawValue): holding the connection until the client gives up")
+            case .networkConnectionLost:
+                let body = Data(#"{"message":"this body is cut off half-way through","padding":""#.utf8)
+                    + Data(repeating: UInt8(ascii: "x"), count: 200)
+                return make(
+                    .closeMidBody(status: 200, headers: [("Content-Type", "application/json"), ("Content-Length", "4096"), exampleHeader], partialBody: body),
+                    "\(code.rawValue): closed after \(body.count) of 4096 body bytes")
+            case .bodyTooLarge:
+                let declared = service.maximumBodySize + 1
+                return make(
+                    .declareTooLarge(headers: [("Content-Type", "application/octet-stream"), ("Content-Length", String(declared)), exampleHeader]),
+                    "\(code.rawValue): declared \(declared) bytes, over the limit of \(service.maximumBodySize)")
+            case .cannotDecodeContentData:
+                let garbage = Data("this is not gzip data".utf8)
+                return make(
+                    .respond(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"), exampleHeader], body: garbage),
+                    "\(code.rawValue): gzip-encoded body that is not gzip")
+            case .tooManyRedirects:
+                return make(.respond(status: 302, headers: [("Location", uri), exampleHeader], body: Data()), "\(code.rawValue): redirect to itself")
+            default:
+                return make(.close, "\(code.rawValue): closed without a response")
+            }
+        }
+    }
+
+    private func json(_ status: Int, _ value: JSONValue, outcome: String?) -> MockPlan {
+        MockPlan(
+            action: .respond(status: status, headers: [("Content-Type", "application/json")], body: Data(value.prettyText().utf8)),
+            delay: nil, endpoint: nil, example: nil, outcome: outcome)
+    }
+
+    /// A problem of the mock itself (no route, no example), marked `X-Mock-Error` so it is not
+    /// mistaken for a fixture.
+    private func mockError(_ status: Int, _ message: String, extra: [String: JSONValue] = [:]) -> MockPlan {
+        var object = JSONObject([("error", .string(message))])
+        for (key, value) in extra.sorted(by: { $0.key < $1.key }) { object[key] = value }
+        let body = Data(JSONValue.object(object).prettyText().utf8)
+        return MockPlan(
+            action: .respond(status: status, headers: [("Content-Type", "application/json"), ("X-Mock-Error", "true")], body: body),
+            delay: nil, endpoint: nil, example: nil, outcome: "mock error: \(message)")
+    }
+
+    /// The services (at `/`) or one service's endpoints (at `/<service>`), for people trying `curl`.
+    private func index(_ service: MockService?) -> JSONValue {
+        guard let service else {
+            return .object(JSONObject([
+                ("services", .array(router.services.map { item in
+                    .object(JSONObject([
+                        ("id", .string(item.service.id)), ("title", .string(item.service.title)),
+                        ("path", .string("/\(item.service.id)")), ("endpoints", .integer(item.service.endpoints.count)),
+                    ]))
+                })),
+                ("pickExample", .string("send the header \(ServiceSession.mockExampleHeader): NAME or the query item \(MockPlanner.exampleQueryItem)=NAME")),
+            ]))
+        }
+        return .object(JSONObject([
+            ("service", .string(service.service.id)),
+            ("endpoints", .array(service.service.endpoints.map { endpoint in
+                .object(JSONObject([
+                    ("id", .string(endpoint.id)), ("method", .string(endpoint.method.rawValue)),
+                    ("path", .string("/\(service.service.id)\(endpoint.path.hasPrefix("/") ? "" : "/")\(endpoint.path)")),
+                    ("examples", .array(endpoint.exampleNames.map(JSONValue.string))),
+                ]))
+            })),
+        ]))
+    }
+
+    /// `/a/b?x=1` → (`/a/b`, `x=1`).
+    static func splitURI(_ uri: String) -> (path: String, query: String) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, "") }
+        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
+    }
+}

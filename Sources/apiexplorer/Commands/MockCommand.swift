@@ -1,0 +1,99 @@
+import ArgumentParser
+import Catalog
+import Dispatch
+import Foundation
+import MockServer
+
+/// `apiexplorer mock`: serves catalog fixtures on 127.0.0.1 until Ctrl-C.
+struct MockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mock",
+        abstract: "Serves catalog fixtures as a real HTTP server, so live mode works without internet.",
+        discussion: """
+            Each service is served under /<service id> (the bundled catalogs' local environments point \
+            at http://127.0.0.1:\(MockServer.defaultPort)/<service id>). A request picks an example with the header \
+            \(ServiceSession.mockExampleHeader): NAME or the query item mock-example=NAME. Each request is logged to \
+            standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+            """)
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Option(name: .customLong("service"), help: ArgumentHelp("Serve only this service (repeat for several).", valueName: "NAME"))
+    var services: [String] = []
+
+    @Option(help: ArgumentHelp("The port to listen on (0 picks a free one).", valueName: "N"))
+    var port = MockServer.defaultPort
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "HOST"))
+    var host = "127.0.0.1"
+
+    @Flag(help: "Answer at once, ignoring example and fixture delays.")
+    var noDelay = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+    }
+
+    func run() async throws {
+        let source = catalogOptions.source()
+        let catalog = CatalogLoader.load(source)
+        for diagnostic in catalog.diagnostics where diagnostic.isError { Console.error(diagnostic.description) }
+        let chosen = try select(from: catalog)
+        let server = MockServer(
+            services: chosen, configuration: MockServer.Configuration(host: host, port: port, honourDelays: !noDelay),
+            log: { entry in Console.out(entry.description) })
+        let bound: Int
+        do {
+            bound = try await server.start()
+        } catch {
+            Console.error("error: cannot listen on \(host):\(port): \(error). Is another server using the port? Choose one with --port.")
+            throw ExitCode.failure
+        }
+        Console.out("Mock server for \(source) on http://\(host):\(bound) — Ctrl-C to stop")
+        for service in chosen {
+            let url = server.baseURL(of: service.id)?.absoluteString ?? "/\(service.id)"
+            Console.out("  \(service.id)  \(url)  (\(service.endpoints.count) endpoints)")
+        }
+        let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM])
+        Console.out("Received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping.")
+        await server.stop()
+    }
+
+    private func select(from catalog: CatalogSet) throws -> [Service] {
+        guard !catalog.services.isEmpty else {
+            Console.error("error: no service could be loaded from \(catalog.source); run `apiexplorer validate` for details.")
+            throw ExitCode.failure
+        }
+        guard !services.isEmpty else { return catalog.services }
+        return try services.map { name in
+            guard let service = catalog.service(name) else {
+                let known = catalog.services.map(\.id).joined(separator: ", ")
+                throw ValidationError("No service named '\(name)' in \(catalog.source); known services: \(known).")
+            }
+            return service
+        }
+    }
+}
+
+/// Waits for the first of some signals, with the default handlers turned off meanwhile.
+enum SignalWaiter {
+    static func wait(for signals: [Int32]) async -> Int32 {
+        let queue = DispatchQueue(label: "apiexplorer.signals")
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        var sources: [any DispatchSourceSignal] = []
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        var received = SIGTERM
+        for await number in stream {
+            received = number
+            break
+        }
+        sources.forEach { $0.cancel() }
+        return received
+    }
+}

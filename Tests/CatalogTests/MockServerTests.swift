@@ -1,0 +1,208 @@
+import DispatcherCore
+import Foundation
+@testable import MockServer
+import Synchronization
+import Testing
+
+@testable import Catalog
+
+/// The mock server: routing, example selection, simulated failures, logs, and a round trip of
+/// every bundled endpoint in live mode giving what stub mode gives.
+@Suite struct MockServerTests {
+    /// Starts a mock server on a free port for `services`, runs `body`, stops it.
+    func withServer<T>(
+        _ services: [Service], honourDelays: Bool = false,
+        _ body: (MockServer, Collected<MockRequestLog>) async throws -> T
+    ) async throws -> T {
+        let logs = Collected<MockRequestLog>()
+        let server = MockServer(
+            services: services, configuration: MockServer.Configuration(port: 0, honourDelays: honourDelays),
+            log: { entry in logs.append(entry) })
+        try await server.start()
+        do {
+            let result = try await body(server, logs)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// The environment pointing at the running server, without retries.
+    func mockEnvironment(_ service: Service, _ server: MockServer) throws -> Environment {
+        var environment = service.environments[0]
+        environment.baseURL = try #require(server.baseURL(of: service.id))
+        environment.retry = nil
+        return environment
+    }
+
+    @Test func roundTripOfEveryBundledEndpointMatchesStubMode() async throws {
+        let catalog = BundledCatalogs.load()
+        try await withServer(catalog.services) { server, _ in
+            let transport = TestHTTPTransport()
+            for service in catalog.services {
+                let environment = try mockEnvironment(service, server)
+                let stubSession = ServiceSession(service: service, environment: environment, clock: .instant)
+                let liveSession = ServiceSession(service: service, environment: environment, transport: transport)
+                for endpoint in service.endpoints {
+                    for name in endpoint.exampleNames {
+                        guard let example = endpoint.example(named: name), case .response = example.sample else { continue }
+                        let stub = await stubSession.send(endpoint, options: RequestOptions(stubBehavior: .immediate, example: name))
+                        let live = await liveSession.send(endpoint, options: RequestOptions(stubBehavior: .never, example: name))
+                        let label = "\(endpoint.qualifiedID) [\(name)]"
+                        #expect(live.response?.source == .network, "\(label): \(live.error?.description ?? "")")
+                        #expect(live.response?.status == stub.response?.status, "\(label)")
+                        #expect(live.response?.body == stub.response?.body, "\(label)")
+                        #expect(live.error?.kind == stub.error?.kind, "\(label)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func simulatedNetworkErrorsFailLikeTheRealThing() async throws {
+        let catalog = BundledCatalogs.load()
+        let httpbin = try #require(catalog.service("httpbin"))
+        let petstore = try #require(catalog.service("petstore"))
+        try await withServer([httpbin, petstore]) { server, logs in
+            let transport = TestHTTPTransport()
+            func live(_ service: Service, _ endpoint: String, _ example: String, environment change: (inout Environment) -> Void = { _ in }) async throws -> Exchange {
+                var environment = try mockEnvironment(service, server)
+                change(&environment)
+                let session = ServiceSession(service: service, environment: environment, transport: transport)
+                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, example: example, timeouts: Timeouts(read: .seconds(1))))
+            }
+            let timeout = try await live(httpbin, "delay", "timeout")
+            #expect(timeout.error?.kind == .timeout)
+            #expect(timeout.error?.status == nil)
+
+            let dropped = try await live(httpbin, "delay", "dropped")
+            #expect(dropped.error?.kind == .cannotConnect, "\(dropped.error?.description ?? "")")
+
+            let huge = try await live(petstore, "findPet", "huge") { $0.maximumBodySize = 1024 }
+            #expect(huge.error?.kind == .bodyTooLarge, "\(huge.error?.description ?? "")")
+
+            for example in ["noNetwork", "refused", "badCertificate", "wrongKey"] {
+                let closed = try await live(httpbin, "uuid", example)
+                #expect(closed.error != nil && closed.response == nil, "\(example): \(closed.error?.description ?? "")")
+            }
+            let outcomes = logs.all.compactMap(\.outcome)
+            #expect(outcomes.contains("timedOut: holding the connection until the client gives up"))
+            #expect(outcomes.contains("bodyTooLarge: declared 1025 bytes, over the limit of 1024") == false)
+        }
+    }
+
+    @Test func requestsPickExamplesByHeaderOrQueryAndAreLogged() async throws {
+        let catalog = BundledCatalogs.load()
+        let petstore = try #require(catalog.service("petstore"))
+        try await withServer([petstore]) { server, logs in
+            let base = try #require(server.baseURL(of: "petstore"))
+            let (body, response) = try await fetch(base.appendingPathComponent("pet/7"))
+            #expect(response.status == 200)
+            #expect(body == petstore.endpoint("findPet").flatMap { example in
+                if case .response(_, _, let body) = example.stub.sample { body } else { nil }
+            })
+            let (_, byHeader) = try await fetch(base.appendingPathComponent("pet/7"), headers: ["X-Mock-Example": "notFound"])
+            #expect(byHeader.status == 404)
+            let (_, byQuery) = try await fetch(try #require(URL(string: base.absoluteString + "/pet/findByStatus?status=sold&mock-example=rateLimited")))
+            #expect(byQuery.status == 429)
+            #expect(byQuery.headers["Retry-After"] == "2")
+            let (unknownBody, unknown) = try await fetch(base.appendingPathComponent("pet/7"), headers: ["X-Mock-Example": "nope"])
+            #expect(unknown.status == 400)
+            #expect(unknown.headers["X-Mock-Error"] == "true")
+            #expect(String(decoding: unknownBody, as: UTF8.self).contains("petstore/findPet has no example named 'nope'"))
+
+            let lines = logs.all.map(\.description)
+            #expect(lines.count == 4)
+            #expect(lines[0].hasPrefix("GET /petstore/pet/7 → 200 (example: default, "))
+            #expect(lines[0].hasSuffix(" ms)"))
+            #expect(lines[1].hasPrefix("GET /petstore/pet/7 → 404 (example: notFound, "))
+            #expect(lines[2].hasPrefix("GET /petstore/pet/findByStatus?status=sold&mock-example=rateLimited → 429 (example: rateLimited, "))
+            #expect(lines[3].hasPrefix("GET /petstore/pet/7 → 400 mock error: petstore/findPet has no example named 'nope' ("))
+        }
+    }
+
+    @Test func routingPrefersLiteralSegmentsAndKnowsMethods() async throws {
+        let catalog = BundledCatalogs.load()
+        let petstore = try #require(catalog.service("petstore"))
+        try await withServer([petstore]) { server, logs in
+            let base = try #require(server.baseURL(of: "petstore"))
+            _ = try await fetch(base.appendingPathComponent("pet/findByStatus"))
+            _ = try await fetch(base.appendingPathComponent("pet/12"), method: "DELETE")
+            let (_, notAllowed) = try await fetch(base.appendingPathComponent("pet/12"), method: "PATCH")
+            #expect(notAllowed.status == 405)
+            #expect(notAllowed.headers["Allow"] == "GET, PUT, DELETE")
+            let (_, missing) = try await fetch(base.appendingPathComponent("nothing/here"))
+            #expect(missing.status == 404)
+            let (index, root) = try await fetch(try #require(URL(string: "http://127.0.0.1:\(server.port ?? 0)/")))
+            #expect(root.status == 200)
+            #expect(String(decoding: index, as: UTF8.self).contains("\"path\" : \"/petstore\"") || String(decoding: index, as: UTF8.self).contains("/petstore"))
+            let endpoints = logs.all.map(\.endpoint)
+            #expect(endpoints.prefix(2) == ["petstore/listPets", "petstore/deletePet"])
+        }
+    }
+
+    @Test func delaysAreHonoured() async throws {
+        let service = try loadCleanService("""
+            environments:
+              local: { baseURL: "http://127.0.0.1:1", fixtures: delayed(0.2) }
+            endpoints:
+              slow: { path: /slow, stub: { body: ok }, examples: { slower: { body: later, delay: 0.4 } } }
+            """)
+        try await withServer([service], honourDelays: true) { server, _ in
+            let url = try #require(server.baseURL(of: "test")).appendingPathComponent("slow")
+            let clock = ContinuousClock()
+            let start = clock.now
+            _ = try await fetch(url)
+            let fixtureDelay = clock.now - start
+            _ = try await fetch(url, headers: ["X-Mock-Example": "slower"])
+            let exampleDelay = clock.now - start - fixtureDelay
+            #expect(fixtureDelay >= .milliseconds(200))
+            #expect(exampleDelay >= .milliseconds(400))
+        }
+    }
+
+    @Test func stoppingClosesHeldConnections() async throws {
+        let catalog = BundledCatalogs.load()
+        let httpbin = try #require(catalog.service("httpbin"))
+        let server = MockServer(services: [httpbin], configuration: MockServer.Configuration(port: 0, honourDelays: false))
+        let port = try await server.start()
+        let held = Task { try? await fetch(try #require(URL(string: "http://127.0.0.1:\(port)/httpbin/delay/1")), headers: ["X-Mock-Example": "timeout"], timeout: 30) }
+        try await Task.sleep(for: .milliseconds(200))  // let the request reach the server before stopping it
+        let clock = ContinuousClock()
+        let start = clock.now
+        await server.stop()
+        _ = await held.value
+        #expect(clock.now - start < .seconds(10))
+        #expect(server.port == nil)
+    }
+
+    /// A plain request outside the dispatcher.
+    func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Double = 10) async throws -> (Data, Response) {
+        try await MockServerTests.fetch(url, method: method, headers: headers, timeout: timeout)
+    }
+
+    static func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Double = 10) async throws -> (Data, Response) {
+        let request = DispatcherCore.Request(
+            identifier: "fetch", method: HTTPMethod(rawValue: method) ?? .get, url: url,
+            headers: Headers(headers.map { ($0.key, $0.value) }, origin: .endpoint),
+            settings: TransportSettings(environment: Environment(name: "test", baseURL: url, timeouts: Timeouts(read: .seconds(timeout)))))
+        let response = try await TestHTTPTransport().send(request)
+        return (response.body, response)
+    }
+}
+
+/// The router on its own.
+@Suite struct SegmentPatternTests {
+    @Test func placeholdersMatchWithinASegment() {
+        #expect(SegmentPattern("{{id}}").matches("7"))
+        #expect(!SegmentPattern("{{id}}").matches(""))
+        #expect(SegmentPattern("{{id}}.json").matches("7.json"))
+        #expect(!SegmentPattern("{{id}}.json").matches(".json"))
+        #expect(SegmentPattern("v{{major}}.{{minor}}").matches("v1.2"))
+        #expect(!SegmentPattern("v{{major}}.{{minor}}").matches("v1"))
+        #expect(!SegmentPattern("pets").matches("pet"))
+        #expect(SegmentPattern("a%20b").matches("a b"))
+    }
+}

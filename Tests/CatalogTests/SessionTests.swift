@@ -1,0 +1,195 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+import Synchronization
+import Testing
+
+@testable import Catalog
+
+/// `ServiceSession`: the one wiring of catalog, dispatcher, error rules and token refresh.
+@Suite struct SessionTests {
+    static let catalog = """
+        service: shop
+        environments:
+          local:
+            baseURL: http://127.0.0.1:1/api
+            fixtures: immediate
+            secretDefaults: { SHOP_TOKEN: old-token, SHOP_PASSWORD: pw }
+          bare:
+            baseURL: http://127.0.0.1:1/api
+        groups:
+          signedIn: { headers: { Authorization: "Bearer {{secret.SHOP_TOKEN}}" } }
+        auth:
+          refresh: { endpoint: login, on: [401, sessionExpired], token: $.data.token, into: SHOP_TOKEN }
+        errors:
+          - status: 400
+            error: badRequest
+            message: $.errors[*].message
+          - status: 419
+            error: sessionExpired
+          - status: 2xx
+            when: $.error
+            error: applicationError
+            message: $.error.message
+        endpoints:
+          login:
+            method: POST
+            path: /login
+            body: { password: "{{secret.SHOP_PASSWORD}}" }
+            stub: { body: { data: { token: stub-fresh } } }
+          me:
+            group: signedIn
+            path: /me
+            stub: { body: { name: Ann } }
+            examples:
+              unauthorized: { status: 401, body: { message: bad token } }
+              invalid: { status: 400, body: { errors: [{ message: one }, { message: two }] } }
+              hidden: { status: 200, body: { error: { message: quota exceeded } } }
+              slow: { body: { name: Ann }, delay: 1.5 }
+          search:
+            path: /search
+            query: { access_token: "{{secret.SHOP_TOKEN}}", q: pets }
+            stub: { body: [] }
+          open:
+            path: /open/{{id}}
+        """
+
+    let service: Service
+
+    init() throws {
+        service = try loadCleanService(Self.catalog)
+    }
+
+    func session(
+        _ environment: String = "local", transport: (any Transport)? = nil, secrets: [String: String] = [:], plugins: [any Plugin] = []
+    ) -> ServiceSession {
+        ServiceSession(
+            service: service, environment: service.environment(named: environment) ?? service.environments[0],
+            secrets: SecretStore(processEnvironment: secrets), transport: transport, plugins: plugins, clock: .instant)
+    }
+
+    /// A server that accepts only `Bearer fresh`, and whose login returns `fresh`.
+    static func strictServer(loginStatus: Int = 200) -> RecordingTransport {
+        RecordingTransport { request in
+            if request.url.path.hasSuffix("/login") {
+                return .json(loginStatus, loginStatus == 200 ? #"{"data":{"token":"fresh"}}"# : #"{"message":"login down"}"#)
+            }
+            let authorized = request.headers["Authorization"] == "Bearer fresh" || request.url.query?.contains("access_token=fresh") == true
+            return authorized ? .json(200, #"{"name":"Ann"}"#) : .json(401, #"{"message":"bad token"}"#)
+        }
+    }
+
+    @Test func stubModeAnswersWithTheFixtureAndRendersTheToken() async throws {
+        let exchange = await session().send("me")
+        let response = try exchange.result.get()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"name":"Ann"}"#)
+        #expect(exchange.request.headers["Authorization"] == "Bearer old-token")
+        #expect(exchange.request.url.absoluteString == "http://127.0.0.1:1/api/me")
+        #expect(exchange.isStubbed)
+    }
+
+    @Test func errorRulesOfTheCatalogApply() async {
+        let session = session()
+        let invalid = await session.send("me", options: RequestOptions(example: "invalid"))
+        #expect(invalid.error?.kind == .badRequest)
+        #expect(invalid.error?.message == "one; two")
+        let hidden = await session.send("me", options: RequestOptions(example: "hidden"))
+        #expect(hidden.error?.kind == .custom("applicationError"))
+        #expect(hidden.error?.message == "quota exceeded")
+    }
+
+    @Test func liveRefreshResumesWithTheNewToken() async throws {
+        let server = Self.strictServer()
+        let session = session(transport: server)
+        let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(try exchange.result.get().status == 200)
+        #expect(server.requests.map(\.url.path) == ["/api/me", "/api/login", "/api/me"])
+        #expect(server.requests.map { $0.headers["Authorization"] } == ["Bearer old-token", nil, "Bearer fresh"])
+        #expect(server.requests[1].body == Data(#"{"password":"pw"}"#.utf8))
+        #expect(session.credentials.token == "fresh")
+        #expect(exchange.trace.contains { if case .resumed = $0.kind { true } else { false } })
+        #expect(session.refreshHandler?.refreshCount == 1)
+
+        // The next request carries the new token at once.
+        _ = await session.send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(server.requests.count == 4)
+        #expect(server.requests[3].headers["Authorization"] == "Bearer fresh")
+    }
+
+    @Test func aTokenInTheQueryIsReplacedToo() async throws {
+        let server = Self.strictServer()
+        let exchange = await session(transport: server).send("search", options: RequestOptions(stubBehavior: .never))
+        #expect(try exchange.result.get().status == 200)
+        #expect(server.requests.map { $0.url.query ?? "" } == ["access_token=old-token&q=pets", "", "access_token=fresh&q=pets"])
+    }
+
+    @Test func withoutATokenTheHeaderIsLeftOutAndTheRefreshGetsOne() async throws {
+        let server = Self.strictServer()
+        let exchange = await session("bare", transport: server, secrets: ["SHOP_PASSWORD": "pw"]).send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(try exchange.result.get().status == 200)
+        #expect(server.requests.first?.headers.contains("Authorization") == false)
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func aFailingRefreshDoesNotRecurse() async {
+        let server = Self.strictServer(loginStatus: 500)
+        let exchange = await session(transport: server).send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(exchange.error?.kind == .internalServerError)
+        #expect(exchange.error?.message.hasPrefix("Could not refresh the token:") == true)
+        #expect(server.requests.map(\.url.path) == ["/api/me", "/api/login"])
+    }
+
+    @Test func aStubbed401RefreshesWithTheStubbedLogin() async {
+        let session = session()
+        let exchange = await session.send("me", options: RequestOptions(example: "unauthorized"))
+        #expect(exchange.error?.kind == .unauthorized)
+        #expect(session.credentials.token == "stub-fresh")
+        #expect(exchange.request.headers["Authorization"] == "Bearer stub-fresh")
+        #expect(exchange.trace.contains { if case .resumeRefused = $0.kind { true } else { false } })
+    }
+
+    @Test func anExampleDelayAppliesInStubMode() async {
+        let exchange = await session().send("me", options: RequestOptions(example: "slow"))
+        #expect(exchange.stubBehavior == .delayed(.milliseconds(1500)))
+        let plain = await session().send("me", options: RequestOptions(example: "default"))
+        #expect(plain.stubBehavior == .immediate)
+        #expect(plain.response?.source == .stub(example: nil))
+    }
+
+    @Test func liveModeAsksTheMockForTheChosenExample() async {
+        let server = RecordingTransport { _ in .json(200, "{}") }
+        let session = session(transport: server)
+        _ = await session.send("search", options: RequestOptions(stubBehavior: .never, example: "empty"))
+        _ = await session.send("search", options: RequestOptions(stubBehavior: .never))
+        #expect(server.requests.map { $0.headers[ServiceSession.mockExampleHeader] } == ["empty", nil])
+        let stub = await session.send("search", options: RequestOptions(example: "default"))
+        #expect(stub.request.headers[ServiceSession.mockExampleHeader] == nil)
+    }
+
+    @Test func unresolvedPlaceholdersSendNothing() async {
+        let server = RecordingTransport { _ in .json(200, "{}") }
+        let exchange = await session(transport: server).send("open", options: RequestOptions(stubBehavior: .never))
+        #expect(exchange.error?.kind == .invalidRequest)
+        #expect(exchange.error?.message.hasPrefix("shop/open: path uses {{id}}, which has no value") == true)
+        #expect(exchange.attempts == 0)
+        #expect(server.requests.isEmpty)
+        let fine = await session(transport: server).send("open", values: ["id": "3"], options: RequestOptions(stubBehavior: .never))
+        #expect(fine.request.url.path == "/api/open/3")
+    }
+
+    @Test func unknownEndpointIsAnInvalidRequest() async {
+        let exchange = await session().send("mee")
+        #expect(exchange.error?.message == "shop has no endpoint 'mee'; did you mean 'me'?")
+    }
+
+    @Test func sessionsAreReleased() async {
+        weak var released: ServiceSession?
+        do {
+            let session = session()
+            released = session
+            _ = await session.send("me")
+        }
+        #expect(released == nil)
+    }
+}
