@@ -1,1 +1,105 @@
-// ExplorerRuntime module.
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import Synchronization
+import TerminalKit
+
+/// Runs the explorer: terminal events and effect results become actions; each batch of actions
+/// goes through the reducer, its effects are performed, and one frame is drawn. Nothing runs while
+/// nothing happens: no timers unless a request is in flight.
+public final class ExplorerRuntime: Sendable {
+    private let device: any TerminalDevice
+    private let inbox = ActionInbox()
+    private let runner: EffectRunner
+    private let state: Mutex<AppState>
+    private let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let framesDrawn = Atomic<Int>(0)
+
+    /// Makes a runtime for a catalog on a terminal device.
+    /// - Parameters:
+    ///   - transport: sends live requests; nil leaves live mode failing with a clear message.
+    ///   - extraPlugins: run after the activity and logger plugins (e.g. history).
+    public init(
+        catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
+        extraPlugins: [any Plugin] = []
+    ) {
+        self.device = device
+        let inbox = self.inbox
+        let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
+        let logger = NetworkLoggerPlugin(options: .standard) { line, request in
+            inbox.post(.logged(["#\(request.id) \(line)"]))
+        }
+        let pool = SessionPool(catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins)
+        runner = EffectRunner(inbox: inbox, device: device, pool: pool)
+        state = Mutex(AppState(catalog: catalog, size: device.size))
+    }
+
+    /// The current state (for tests and the snapshot command).
+    public var currentState: AppState { state.withLock { $0 } }
+
+    /// How many frames were presented.
+    public var frameCount: Int { framesDrawn.load(ordering: .relaxed) }
+
+    /// Runs until the user quits or the terminal goes away.
+    public func run() async {
+        let inbox = self.inbox
+        let device = self.device
+        let events = Task {
+            for await event in device.events { inbox.post(.terminal(event)) }
+            inbox.post(.terminalClosed)
+        }
+        defer { events.cancel() }
+
+        present()
+        var bell = inbox.doorbell.makeAsyncIterator()
+        while let batch = await inbox.next(&bell) {
+            var effects: [AppEffect] = []
+            let quitting = state.withLock { state -> Bool in
+                for action in batch { effects += AppReducer.reduce(&state, action) }
+                return state.isQuitting
+            }
+            for effect in effects { runner.perform(effect) }
+            if quitting { break }
+            present()
+            resumeIdleWaitersIfIdle()
+        }
+        await runner.cancelAll()
+        resumeIdleWaitersIfIdle(force: true)
+    }
+
+    /// Posts an action as if it came from outside (tests, scripted keys).
+    public func post(_ action: AppAction) { inbox.post(action) }
+
+    /// Waits until no action is queued and no request is in flight.
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = isIdle
+            if idle {
+                continuation.resume()
+            } else {
+                idleWaiters.withLock { $0.append(continuation) }
+                resumeIdleWaitersIfIdle()
+            }
+        }
+    }
+
+    private var isIdle: Bool {
+        inbox.isEmpty && runner.runningCount == 0 && state.withLock { $0.inFlight.isEmpty }
+    }
+
+    private func resumeIdleWaitersIfIdle(force: Bool = false) {
+        guard force || isIdle else { return }
+        let waiters = idleWaiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func present() {
+        let frame = state.withLock { AppView.render($0) }
+        device.present(frame)
+        framesDrawn.add(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,282 @@
+import Catalog
+import DispatcherCore
+import TerminalKit
+
+extension AppReducer {
+    static func handleKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
+        if event == .ctrl("c") { return quit(&state) }
+        if let overlay = state.overlay { return handleOverlayKey(event, overlay: overlay, state: &state) }
+        if state.filter?.isEditing == true { return handleFilterKey(event, state: &state) }
+        guard let command = Keymap.command(for: event) else { return [] }
+        return perform(command, state: &state)
+    }
+
+    /// Carries out a command from the keymap.
+    static func perform(_ command: Command, state: inout AppState) -> [AppEffect] {
+        switch command {
+        case .focusNext:
+            state.focus = Pane(rawValue: (state.focus.rawValue + 1) % Pane.allCases.count) ?? .endpoints
+        case .focusPrevious:
+            state.focus = Pane(rawValue: (state.focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count) ?? .endpoints
+        case .moveDown: move(.down(1), state: &state)
+        case .moveUp: move(.up(1), state: &state)
+        case .pageDown: move(.down(state.pageHeight), state: &state)
+        case .pageUp: move(.up(state.pageHeight), state: &state)
+        case .moveToTop: move(.top, state: &state)
+        case .moveToBottom: move(.bottom, state: &state)
+        case .send:
+            if state.focus == .environments {
+                state.focus = .endpoints
+                return []
+            }
+            return send(state: &state, example: state.selectedExample)
+        case .resend:
+            guard let last = state.selectedResponse?.ticket else {
+                state.notice = "Nothing to resend yet: press Enter to send."
+                return []
+            }
+            return dispatch(ticket: last, state: &state)
+        case .cancelOrClose:
+            return cancelOrClose(state: &state)
+        case .toggleMode:
+            state.mode = state.mode.toggled
+            state.notice = state.mode == .live
+                ? "LIVE: requests go to \(state.activeEnvironment?.baseURL.absoluteString ?? "the network")."
+                : "STUB: requests are answered by the catalog's fixtures."
+        case .nextEnvironment: switchEnvironment(by: 1, state: &state)
+        case .previousEnvironment: switchEnvironment(by: -1, state: &state)
+        case .pickExample:
+            guard let endpoint = state.selectedEndpoint else { return [] }
+            let names = endpoint.exampleNames
+            let current = state.chosenExample[endpoint.qualifiedID].flatMap { names.firstIndex(of: $0) } ?? 0
+            state.overlay = .examplePicker(endpoint: endpoint.qualifiedID, list: ListState(selected: current))
+        case .showTab(let tab):
+            state.tab = tab
+        case .nextTab:
+            state.tab = ResponseTab(rawValue: state.tab.rawValue % ResponseTab.allCases.count + 1) ?? .body
+        case .previousTab:
+            state.tab = ResponseTab(rawValue: (state.tab.rawValue + ResponseTab.allCases.count - 2) % ResponseTab.allCases.count + 1) ?? .body
+        case .filter:
+            state.filter = FilterState(input: InputState(text: state.filter?.query ?? ""))
+            state.focus = .endpoints
+        case .copyCurl:
+            guard let record = state.selectedResponse else {
+                state.notice = "Send the request first; then c copies it as curl."
+                return []
+            }
+            let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
+            let curl = record.exchange.request.curlCommand(redactor: redactor)
+            return [.copyToClipboard(text: curl, description: state.revealsSecrets ? "the curl command" : "the curl command (secrets masked; v reveals)")]
+        case .revealSecrets:
+            state.revealsSecrets.toggle()
+            state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
+        case .showDiagnostics:
+            if state.catalog.diagnostics.isEmpty {
+                state.notice = "The catalog has no problems (\(state.catalog.source.displayPath))."
+            } else {
+                state.overlay = .diagnostics(scroll: 0)
+            }
+        case .help:
+            state.overlay = .help(scroll: 0)
+        case .quit:
+            return quit(&state)
+        }
+        return []
+    }
+
+    enum Movement {
+        case up(Int), down(Int), top, bottom
+    }
+
+    static func move(_ movement: Movement, state: inout AppState) {
+        switch state.focus {
+        case .environments:
+            let rows = state.environmentRows
+            let selectable = rows.indices.filter { rows[$0].isEnvironment }
+            guard !selectable.isEmpty else { return }
+            let current = selectable.firstIndex(of: state.environmentList.selected ?? 0) ?? 0
+            let target: Int
+            switch movement {
+            case .up(let count): target = max(0, current - count)
+            case .down(let count): target = min(selectable.count - 1, current + count)
+            case .top: target = 0
+            case .bottom: target = selectable.count - 1
+            }
+            selectEnvironmentRow(selectable[target], state: &state)
+        case .endpoints:
+            let count = state.visibleEndpoints.count
+            var list = state.endpointList
+            switch movement {
+            case .up(let step): list.selectPrevious(itemCount: count, step: step)
+            case .down(let step): list.selectNext(itemCount: count, step: step)
+            case .top: list.selectFirst(itemCount: count)
+            case .bottom: list.selectLast(itemCount: count)
+            }
+            list.scrollToSelection(viewportHeight: state.endpointViewportHeight, itemCount: count)
+            state.endpointList = list
+        case .response:
+            let current = state.tabScroll[state.tab] ?? 0
+            let limit = ResponseText.maximumScroll(state: state)
+            switch movement {
+            case .up(let count): state.tabScroll[state.tab] = max(0, current - count)
+            case .down(let count): state.tabScroll[state.tab] = min(limit, current + count)
+            case .top: state.tabScroll[state.tab] = 0
+            case .bottom: state.tabScroll[state.tab] = limit
+            }
+        }
+    }
+
+    static func selectEnvironmentRow(_ row: Int, state: inout AppState) {
+        let before = state.activeService?.id
+        state.environmentList.selected = row
+        state.environmentList.scrollToSelection(viewportHeight: max(1, state.layout.environments.height - 2), itemCount: state.environmentRows.count)
+        if state.activeService?.id != before {
+            state.filter = nil
+            state.tabScroll = [:]
+        }
+    }
+
+    static func switchEnvironment(by step: Int, state: inout AppState) {
+        let rows = state.environmentRows
+        guard let current = state.environmentList.selected, rows.indices.contains(current) else { return }
+        let service = rows[current].serviceIndex
+        let siblings = rows.indices.filter { rows[$0].serviceIndex == service && rows[$0].isEnvironment }
+        guard let position = siblings.firstIndex(of: current), siblings.count > 1 else {
+            state.notice = "\(state.activeService?.id ?? "This service") has only one environment."
+            return
+        }
+        let next = siblings[(position + step + siblings.count) % siblings.count]
+        selectEnvironmentRow(next, state: &state)
+        if let environment = state.activeEnvironment {
+            state.notice = "Environment: \(environment.name) (\(environment.type.label)) · \(environment.baseURL.absoluteString)"
+        }
+    }
+
+    /// Sends the selected endpoint in the active environment and mode.
+    static func send(state: inout AppState, example: String?) -> [AppEffect] {
+        guard let service = state.activeService, let environment = state.activeEnvironment,
+            let endpoint = state.selectedEndpoint
+        else {
+            state.notice = "No endpoint to send."
+            return []
+        }
+        let ticket = RequestTicket(
+            id: 0, serviceID: service.id, endpointID: endpoint.id, environmentName: environment.name, mode: state.mode,
+            example: example)
+        if state.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(endpoint.method) {
+            state.overlay = .confirmSend(ticket)
+            return []
+        }
+        return dispatch(ticket: ticket, state: &state)
+    }
+
+    /// Gives the ticket an id, marks it in flight and asks the runtime to send it.
+    static func dispatch(ticket: RequestTicket, state: inout AppState) -> [AppEffect] {
+        var ticket = ticket
+        ticket.id = state.nextTicket
+        state.nextTicket += 1
+        state.inFlight[ticket.id] = ticket
+        return [.send(ticket)]
+    }
+
+    static func cancelOrClose(state: inout AppState) -> [AppEffect] {
+        if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
+            state.notice = "Cancelling \(ticket.endpointKey)…"
+            return [.cancel(ticket: ticket.id)]
+        }
+        if state.filter != nil {
+            state.filter = nil
+            state.endpointList = ListState(selected: 0)
+        }
+        return []
+    }
+
+    static func handleFilterKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
+        guard var filter = state.filter else { return [] }
+        switch event {
+        case KeyEvent(.escape):
+            state.filter = nil
+            state.endpointList = ListState(selected: 0)
+        case KeyEvent(.enter):
+            filter.isEditing = false
+            state.filter = filter.query.isEmpty ? nil : filter
+        case KeyEvent(.down):
+            move(.down(1), state: &state)
+        case KeyEvent(.up):
+            move(.up(1), state: &state)
+        default:
+            guard filter.input.handle(event) else { return [] }
+            state.filter = filter
+            state.endpointList = ListState(selected: 0)
+        }
+        return []
+    }
+
+    static func handleOverlayKey(_ event: KeyEvent, overlay: Dialog, state: inout AppState) -> [AppEffect] {
+        let command = Keymap.command(for: event)
+        switch overlay {
+        case .help(let scroll), .diagnostics(let scroll):
+            var newScroll = scroll
+            switch command {
+            case .moveDown: newScroll += 1
+            case .moveUp: newScroll = max(0, scroll - 1)
+            case .pageDown: newScroll += state.pageHeight
+            case .pageUp: newScroll = max(0, scroll - state.pageHeight)
+            case .cancelOrClose, .help, .quit, .showDiagnostics:
+                state.overlay = nil
+                return []
+            default: return []
+            }
+            newScroll = min(newScroll, OverlayText.maximumScroll(overlay, state: state))
+            if case .help = overlay { state.overlay = .help(scroll: newScroll) } else { state.overlay = .diagnostics(scroll: newScroll) }
+        case .examplePicker(let key, var list):
+            let names = state.selectedEndpoint?.exampleNames ?? []
+            switch command {
+            case .moveDown: list.selectNext(itemCount: names.count)
+            case .moveUp: list.selectPrevious(itemCount: names.count)
+            case .moveToTop: list.selectFirst(itemCount: names.count)
+            case .moveToBottom: list.selectLast(itemCount: names.count)
+            case .send:
+                state.overlay = nil
+                guard let selected = list.selected, names.indices.contains(selected) else { return [] }
+                let name = names[selected]
+                state.chosenExample[key] = selected == 0 ? nil : name
+                return send(state: &state, example: selected == 0 ? nil : name)
+            case .cancelOrClose, .quit, .pickExample:
+                state.overlay = nil
+                return []
+            default: return []
+            }
+            state.overlay = .examplePicker(endpoint: key, list: list)
+        case .confirmSend(let ticket):
+            switch event {
+            case KeyEvent(.character("y")), KeyEvent(.enter):
+                state.overlay = nil
+                return dispatch(ticket: ticket, state: &state)
+            case KeyEvent(.character("n")), KeyEvent(.escape), KeyEvent(.character("q")):
+                state.overlay = nil
+                state.notice = "Not sent."
+            default:
+                break
+            }
+        }
+        return []
+    }
+}
+
+extension AppState {
+    /// Rows of endpoints the endpoints pane shows (one fewer while the filter line is open).
+    var endpointViewportHeight: Int {
+        max(1, layout.endpoints.height - 2 - (filter == nil ? 0 : 1))
+    }
+
+    /// Rows a page key moves by: the height of the pane that has focus.
+    var pageHeight: Int {
+        let layout = self.layout
+        switch focus {
+        case .environments: return max(1, layout.environments.height - 2)
+        case .endpoints: return max(1, layout.endpoints.height - 2)
+        case .response: return max(1, layout.responseContent.height)
+        }
+    }
+}

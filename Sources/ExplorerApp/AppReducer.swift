@@ -1,0 +1,64 @@
+import Catalog
+import DispatcherCore
+import TerminalKit
+
+/// The one place state changes: an action in, the new state and the effects to perform out.
+public enum AppReducer {
+    /// How often the spinner moves while requests are in flight.
+    public static let spinnerInterval: Duration = .milliseconds(80)
+
+    /// Applies `action` to `state` and returns the effects the runtime must perform.
+    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+        var effects: [AppEffect]
+        switch action {
+        case .terminal(.key(let event)):
+            state.notice = nil
+            effects = handleKey(event, state: &state)
+        case .terminal(.mouse(let event)):
+            effects = handleMouse(event, state: &state)
+        case .terminal(.resize(let size)):
+            state.size = size
+            effects = []
+        case .exchangeFinished(let ticketID, let exchange, let redactor):
+            effects = []
+            if let ticket = state.inFlight.removeValue(forKey: ticketID) {
+                state.responses[ticket.endpointKey] = ResponseRecord(ticket: ticket, exchange: exchange, redactor: redactor)
+                if state.selectedEndpoint?.qualifiedID == ticket.endpointKey { state.tabScroll = [:] }
+            }
+        case .activityChanged(let count):
+            state.activity = max(0, count)
+            effects = []
+        case .logged(let lines):
+            state.log.append(contentsOf: lines)
+            if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+            effects = []
+        case .spinnerTick(let generation):
+            guard generation == state.spinnerGeneration else { return [] }
+            state.spinnerScheduled = false
+            if state.needsSpinner { state.spinnerFrame += 1 }
+            effects = []
+        case .terminalClosed:
+            effects = quit(&state)
+        case .copied(let description):
+            state.notice = "Copied \(description) to the clipboard."
+            effects = []
+        }
+        if state.needsSpinner, !state.spinnerScheduled, !state.isQuitting {
+            state.spinnerScheduled = true
+            state.spinnerGeneration += 1
+            effects.append(.scheduleSpinnerTick(generation: state.spinnerGeneration, after: spinnerInterval))
+        }
+        return effects
+    }
+
+    static func quit(_ state: inout AppState) -> [AppEffect] {
+        state.isQuitting = true
+        let cancels = state.inFlight.keys.sorted().map { AppEffect.cancel(ticket: $0) }
+        return cancels + [.quit]
+    }
+}
+
+extension AppState {
+    /// Whether anything is in flight, so the spinner should turn.
+    public var needsSpinner: Bool { activity > 0 || !inFlight.isEmpty }
+}

@@ -1,0 +1,100 @@
+import Catalog
+import DispatcherCore
+import TerminalKit
+
+/// A row of the environments pane: a service heading or one of its environments.
+public struct EnvironmentRow: Sendable, Hashable {
+    /// Index of the service in the catalog.
+    public var serviceIndex: Int
+    /// Index of the environment in the service, nil for the service heading.
+    public var environmentIndex: Int?
+
+    /// Whether the row is an environment (selectable) rather than a heading.
+    public var isEnvironment: Bool { environmentIndex != nil }
+}
+
+extension AppState {
+    /// Service headings, each followed by its environments.
+    public var environmentRows: [EnvironmentRow] {
+        var rows: [EnvironmentRow] = []
+        for (serviceIndex, service) in catalog.services.enumerated() {
+            rows.append(EnvironmentRow(serviceIndex: serviceIndex, environmentIndex: nil))
+            for environmentIndex in service.environments.indices {
+                rows.append(EnvironmentRow(serviceIndex: serviceIndex, environmentIndex: environmentIndex))
+            }
+        }
+        return rows
+    }
+
+    /// The row under the environments cursor.
+    var currentEnvironmentRow: EnvironmentRow? {
+        let rows = environmentRows
+        guard let selected = environmentList.selected, rows.indices.contains(selected) else { return rows.first }
+        return rows[selected]
+    }
+
+    /// The service whose endpoints are listed.
+    public var activeService: Service? {
+        guard let row = currentEnvironmentRow else { return nil }
+        return catalog.services[row.serviceIndex]
+    }
+
+    /// The environment requests go to.
+    public var activeEnvironment: Environment? {
+        guard let row = currentEnvironmentRow, let service = activeService else { return nil }
+        let index = row.environmentIndex ?? 0
+        return service.environments.indices.contains(index) ? service.environments[index] : nil
+    }
+
+    /// The endpoints of the active service that pass the filter, in catalog order.
+    public var visibleEndpoints: [CatalogEndpoint] {
+        guard let service = activeService else { return [] }
+        guard let query = filter?.query, !query.isEmpty else { return service.endpoints }
+        return service.endpoints.filter { FuzzyMatch.matches(query, in: "\($0.method.rawValue) \($0.path) \($0.title) \($0.id)") }
+    }
+
+    /// Cursor and scroll of the endpoints pane for the active service.
+    public var endpointList: ListState {
+        get { activeService.flatMap { endpointLists[$0.id] } ?? ListState(selected: 0) }
+        set {
+            guard let service = activeService else { return }
+            endpointLists[service.id] = newValue
+        }
+    }
+
+    /// The endpoint under the cursor.
+    public var selectedEndpoint: CatalogEndpoint? {
+        let endpoints = visibleEndpoints
+        guard let selected = endpointList.selected, endpoints.indices.contains(selected) else { return endpoints.first }
+        return endpoints[selected]
+    }
+
+    /// The last result of the selected endpoint.
+    public var selectedResponse: ResponseRecord? {
+        selectedEndpoint.flatMap { responses[$0.qualifiedID] }
+    }
+
+    /// The request in flight for the selected endpoint, newest first.
+    public var selectedInFlight: RequestTicket? {
+        guard let endpoint = selectedEndpoint else { return nil }
+        return inFlight.values.filter { $0.endpointKey == endpoint.qualifiedID }.max { $0.id < $1.id }
+    }
+
+    /// The example the selected endpoint sends.
+    public var selectedExample: String? {
+        selectedEndpoint.flatMap { chosenExample[$0.qualifiedID] }
+    }
+}
+
+/// Case-insensitive subsequence matching, as fuzzy finders do: `gpt` matches `GET /pet`.
+public enum FuzzyMatch {
+    /// Whether every character of `query` appears in `text` in order.
+    public static func matches(_ query: String, in text: String) -> Bool {
+        var remaining = text.lowercased()[...]
+        for character in query.lowercased() where character != " " {
+            guard let found = remaining.firstIndex(of: character) else { return false }
+            remaining = remaining[remaining.index(after: found)...]
+        }
+        return true
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Catalog
+import TerminalKit
+
+/// The active service's endpoints: method, path, title, and the last result at a glance.
+enum EndpointsPaneView {
+    /// Draws the pane; returns where the cursor goes when the filter is being typed.
+    static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) -> Position? {
+        let focused = state.focus == .endpoints
+        let endpoints = state.visibleEndpoints
+        let total = state.activeService?.endpoints.count ?? 0
+        let count = state.filter == nil ? "\(total)" : "\(endpoints.count)/\(total)"
+        let block = AppView.block("Endpoints", focused: focused, rightTitle: Line(" \(count) ", style: Theme.dim))
+        block.render(into: &buffer, area: area)
+        var inner = block.inner(area)
+        guard !inner.isEmpty else { return nil }
+
+        var cursor: Position?
+        if let filter = state.filter {
+            let filterRow = inner.row(inner.height - 1)
+            inner.height -= 1
+            let input = InputLine(prompt: Span("/", style: Theme.key), placeholder: "filter")
+            input.render(into: &buffer, area: filterRow, state: filter.input)
+            if filter.isEditing { cursor = input.cursorPosition(in: filterRow, state: filter.input) }
+        }
+        let items = endpoints.map { line(for: $0, state: state) }
+        let placeholder = state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
+        let list = ListView(
+            items, highlightStyle: focused ? Theme.highlight : Style(modifiers: .bold), showsScrollbar: true, placeholder: placeholder)
+        var listState = state.endpointList
+        listState.offset = listState.visibleOffset(viewportHeight: inner.height, itemCount: items.count)
+        list.render(into: &buffer, area: inner, state: listState)
+        return cursor
+    }
+
+    static func line(for endpoint: CatalogEndpoint, state: AppState) -> Line {
+        let key = endpoint.qualifiedID
+        let marker: Span
+        if state.inFlight.values.contains(where: { $0.endpointKey == key }) {
+            marker = Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan))
+        } else if let record = state.responses[key] {
+            let status = record.exchange.response?.status
+            marker = Span("● ", style: record.exchange.error == nil ? Theme.status(status) : Theme.status(status ?? 599))
+        } else {
+            marker = Span("  ")
+        }
+        let method = endpoint.method.rawValue
+        var spans = [marker, Span(method.padding(toLength: 7, withPad: " ", startingAt: 0), style: Theme.method(endpoint.method)), Span(endpoint.path)]
+        if endpoint.title != endpoint.id || endpoint.title != endpoint.path {
+            spans.append(Span("  \(endpoint.title)", style: Theme.dim))
+        }
+        if let example = state.chosenExample[key] { spans.append(Span("  [\(example)]", style: Style(foreground: .magenta))) }
+        return Line(spans)
+    }
+}

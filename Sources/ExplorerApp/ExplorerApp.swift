@@ -1,1 +1,0 @@
-// ExplorerApp module: state, reducer and views of the terminal app.

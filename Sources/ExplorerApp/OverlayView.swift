@@ -1,0 +1,98 @@
+import Catalog
+import Foundation
+import DispatcherCore
+import TerminalKit
+
+/// Windows drawn over the panes: help, the example picker, the production confirmation, diagnostics.
+enum OverlayView {
+    static func render(_ overlay: Dialog, state: AppState, into buffer: inout Buffer) {
+        let screen = Rect(size: state.size)
+        switch overlay {
+        case .help(let scroll):
+            let lines = OverlayText.helpLines()
+            let window = Overlay(block: block("Keys", hint: "Esc closes"), width: .cells(64), height: .cells(lines.count + 2))
+            TextView(lines, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .diagnostics(let scroll):
+            let lines = OverlayText.diagnosticLines(state.catalog)
+            let window = Overlay(block: block("Catalog problems", hint: "Esc closes"), width: .percent(90), height: .cells(lines.count + 2))
+            TextView(lines, wraps: true, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .examplePicker(let key, let list):
+            let names = state.selectedEndpoint?.exampleNames ?? []
+            let endpoint = state.catalog.endpoint(key)?.endpoint
+            let items = names.map { name -> Line in
+                let example = endpoint?.example(named: name)
+                return Line([Span(name), Span("  " + (example.map(describe) ?? ""), style: Theme.dim)])
+            }
+            let window = Overlay(block: block("Examples of \(key)", hint: "Enter sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
+            ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
+        case .confirmSend(let ticket):
+            let method = state.catalog.endpoint(ticket.endpointKey)?.endpoint.method.rawValue ?? ""
+            let lines = [
+                Line([Span("Send \(method) \(ticket.endpointKey) to "), Span(ticket.environmentName, style: Theme.error), Span("?")]),
+                Line("It is a production environment and the request changes data."),
+                Line(""),
+                Line([Span("y", style: Theme.key), Span(" send   "), Span("n", style: Theme.key), Span(" cancel")]),
+            ]
+            let window = Overlay(block: block("Production", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        }
+    }
+
+    static func block(_ title: String, hint: String?) -> Block {
+        Block(
+            title: Line(" \(title) ", style: Theme.title), rightTitle: hint.map { Line(" \($0) ", style: Theme.dim) },
+            borders: .rounded, isFocused: true, borderStyle: Theme.focusedBorder, focusedBorderStyle: Theme.focusedBorder)
+    }
+
+    /// Clears and frames the window; returns its inside.
+    static func prepare(_ window: Overlay, in screen: Rect, buffer: inout Buffer) -> Rect {
+        window.render(into: &buffer, area: screen)
+        return window.inner(in: screen)
+    }
+
+    static func describe(_ example: CatalogExample) -> String {
+        var text: String
+        switch example.sample {
+        case .status(let status, _), .response(let status, _, _): text = HTTPStatus.line(for: status)
+        case .networkError(let error): text = "network error: \(error.code.rawValue)"
+        }
+        if let delay = example.delay { text += " after \(delay.secondsText) s" }
+        if let summary = example.summary { text = summary + " · " + text }
+        return text
+    }
+}
+
+/// The text of overlays, also used to bound their scrolling.
+enum OverlayText {
+    /// Help generated from the keymap, grouped by section.
+    static func helpLines() -> [Line] {
+        var lines: [Line] = []
+        var section = ""
+        for binding in Keymap.bindings {
+            if binding.section != section {
+                if !section.isEmpty { lines.append("") }
+                section = binding.section
+                lines.append(Line(section, style: Theme.heading))
+            }
+            lines.append(Line([Span("  " + binding.keyLabel.padding(toLength: 12, withPad: " ", startingAt: 0), style: Theme.key), Span(binding.help)]))
+        }
+        lines.append("")
+        lines.append(Line("Mouse: click selects, the wheel scrolls.", style: Theme.dim))
+        return lines
+    }
+
+    static func diagnosticLines(_ catalog: CatalogSet) -> [Line] {
+        [Line("Catalogs from \(catalog.source.displayPath)", style: Theme.dim), ""]
+            + catalog.diagnostics.map { Line($0.description, style: $0.isError ? Theme.error : Theme.notice) }
+    }
+
+    static func maximumScroll(_ overlay: Dialog, state: AppState) -> Int {
+        let count: Int
+        switch overlay {
+        case .help: count = helpLines().count
+        case .diagnostics: count = diagnosticLines(state.catalog).count
+        default: return 0
+        }
+        return max(0, count - max(1, state.size.height - 2))
+    }
+}

@@ -1,0 +1,76 @@
+import DispatcherCore
+import TerminalKit
+
+/// Tabs, a one-line summary of the last result, and the selected tab's content.
+enum ResponsePaneView {
+    static func tabs(for state: AppState) -> Tabs {
+        Tabs(ResponseTab.allCases.map(\.title), selected: state.tab.rawValue - 1, isNumbered: true)
+    }
+
+    static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) {
+        let focused = state.focus == .response
+        let endpointTitle = state.selectedEndpoint.map { Line(" \($0.qualifiedID) ", style: Theme.dim) }
+        let block = AppView.block("Response", focused: focused, rightTitle: endpointTitle)
+        block.render(into: &buffer, area: area)
+        let inner = block.inner(area)
+        guard inner.height >= 3 else { return }
+        tabs(for: state).render(into: &buffer, area: inner.row(0))
+        buffer.write(summary(state).truncated(toWidth: inner.width), in: inner.row(1))
+        let content = inner.inset(top: 2)
+
+        let lines = ResponseText.lines(state.tab, state: state)
+        if lines.isEmpty {
+            buffer.write(emptyMessage(state), in: content.row(0))
+            return
+        }
+        var view = TextView(lines, wraps: ResponseText.wraps(state.tab))
+        let maximum = view.maxVerticalOffset(viewport: content.size)
+        view.verticalOffset = min(state.tabScroll[state.tab] ?? (state.tab == .log ? maximum : 0), maximum)
+        view.render(into: &buffer, area: content)
+    }
+
+    /// What the tab shows when there is nothing yet.
+    static func emptyMessage(_ state: AppState) -> Line {
+        if state.tab == .log { return Line("The network log is empty: send a request.", style: Theme.dim) }
+        return Line("")
+    }
+
+    /// One line: the result of the selected endpoint, or what Enter would do.
+    static func summary(_ state: AppState) -> Line {
+        if let ticket = state.selectedInFlight {
+            return Line([
+                Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
+                Span("Sending to \(ticket.environmentName) (\(ticket.mode.rawValue))", style: .plain),
+                Span(ticket.example.map { " · example \($0)" } ?? "", style: Theme.dim),
+                Span(" · Esc cancels", style: Theme.dim),
+            ])
+        }
+        guard let record = state.selectedResponse else {
+            guard let endpoint = state.selectedEndpoint, let environment = state.activeEnvironment else {
+                return Line("Pick an endpoint.", style: Theme.dim)
+            }
+            return Line([
+                Span("Not sent yet. ", style: Theme.dim), Span("Enter", style: Theme.key),
+                Span(" sends \(endpoint.method.rawValue) \(endpoint.path) to \(environment.name) (\(state.mode.rawValue)).", style: Theme.dim),
+            ])
+        }
+        let exchange = record.exchange
+        var spans: [Span] = []
+        if let response = exchange.response {
+            spans.append(Span(response.statusLine, style: Theme.status(response.status)))
+            spans.append(Span(" · \(ResponseText.milliseconds(response.timing.total)) · \(ByteCount.format(response.body.count))"))
+            spans.append(Span(" · \(response.source)", style: Theme.dim))
+        }
+        if let error = exchange.error {
+            if !spans.isEmpty { spans.append(Span(" · ")) }
+            spans.append(Span("✗ \(error.kind)", style: Theme.error))
+        }
+        let current = state.activeEnvironment?.name
+        if record.ticket.environmentName != current || record.ticket.mode != state.mode {
+            spans.append(Span("  from \(record.ticket.environmentName) · \(record.ticket.mode.rawValue)", style: Style(foreground: .black, background: .yellow)))
+        } else {
+            spans.append(Span(" · \(record.ticket.environmentName) \(record.ticket.mode.rawValue)", style: Theme.dim))
+        }
+        return Line(spans)
+    }
+}

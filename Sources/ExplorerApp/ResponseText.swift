@@ -1,0 +1,140 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+import TerminalKit
+
+/// The lines of the response pane's text tabs, built from the selected endpoint's last result.
+enum ResponseText {
+    /// The lines of `tab` for the selected endpoint.
+    static func lines(_ tab: ResponseTab, state: AppState) -> [Line] {
+        if tab == .log { return logLines(state) }
+        guard let record = state.selectedResponse else { return [] }
+        let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
+        switch tab {
+        case .body: return bodyLines(record.exchange)
+        case .headers: return headerLines(record.exchange, redactor: redactor)
+        case .errors: return errorLines(record.exchange, redactor: redactor)
+        case .request: return requestLines(record.exchange.request, redactor: redactor)
+        case .log: return []
+        }
+    }
+
+    /// How far the current tab can scroll.
+    static func maximumScroll(state: AppState) -> Int {
+        let height = state.layout.responseContent.height
+        let width = state.layout.responseContent.width
+        let view = TextView(lines(state.tab, state: state), wraps: wraps(state.tab))
+        return view.maxVerticalOffset(viewport: Size(width: width, height: height))
+    }
+
+    /// Whether a tab wraps long lines.
+    static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body }
+
+    static func bodyLines(_ exchange: Exchange) -> [Line] {
+        guard let response = exchange.response else {
+            return [Line("No response body: \(exchange.error?.message ?? "nothing came back").", style: Theme.dim)]
+        }
+        guard !response.body.isEmpty else { return [Line("(empty body)", style: Theme.dim)] }
+        if let value = try? JSONValue.parse(response.body) {
+            return value.prettyText().split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+        }
+        return response.text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0).expandingTabs()) }
+    }
+
+    static func headerLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {
+        guard let response = exchange.response else {
+            return [Line("No response: \(exchange.error?.message ?? "nothing came back").", style: Theme.dim)]
+        }
+        var lines: [Line] = [
+            Line([Span("\(response.httpVersion ?? "HTTP/1.1") "), Span(response.statusLine, style: Theme.status(response.status))])
+        ]
+        for field in response.headers {
+            let value = redactor?.header(name: field.name, value: field.value) ?? field.value
+            lines.append(Line([Span(field.name, style: Theme.key), Span(": "), Span(value)]))
+        }
+        lines.append("")
+        lines.append(Line([Span("Source      ", style: Theme.dim), Span(response.source.description)]))
+        let firstByte = response.timing.firstByte.map { "first byte \(milliseconds($0)), " } ?? ""
+        lines.append(Line([Span("Timing      ", style: Theme.dim), Span("\(firstByte)total \(milliseconds(response.timing.total))")]))
+        lines.append(Line([Span("Size        ", style: Theme.dim), Span(ByteCount.format(response.body.count))]))
+        for redirect in response.redirects {
+            let from = redactor?.url(redirect.from) ?? redirect.from.absoluteString
+            let to = redactor?.url(redirect.to) ?? redirect.to.absoluteString
+            lines.append(Line([Span("Redirect    ", style: Theme.dim), Span("\(redirect.status) \(from) → \(to)")]))
+        }
+        return lines
+    }
+
+    static func errorLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {
+        var lines: [Line] = []
+        func row(_ label: String, _ value: String, style: Style = .plain) {
+            lines.append(Line([Span(label.padding(toLength: 15, withPad: " ", startingAt: 0), style: Theme.dim), Span(value, style: style)]))
+        }
+        if let error = exchange.error {
+            lines.append(Line([Span("✗ ", style: Theme.error), Span(error.kind.description, style: Theme.error)]))
+            lines.append(Line(redactor?.text(error.message) ?? error.message))
+            lines.append("")
+            if let status = error.status { row("Status", HTTPStatus.line(for: status), style: Theme.status(status)) }
+            row("Mapped by", error.source)
+            if let transport = error.transportError {
+                row("Transport", "\(transport.code.rawValue): \(redactor?.text(transport.message) ?? transport.message)")
+                if let phase = transport.timeoutPhase { row("Timeout", phase.rawValue) }
+                for pin in transport.presentedPins { row("Server pin", pin) }
+            }
+            if let retryAfter = error.retryAfter { row("Retry-After", "\(retryAfter.secondsText) s") }
+            if error.details.count > 1 {
+                for detail in error.details { row("Message", redactor?.text(detail) ?? detail) }
+            }
+        } else if let response = exchange.response {
+            lines.append(Line([Span("✓ ", style: Theme.status(response.status)), Span("No error: \(response.statusLine)")]))
+        }
+        lines.append("")
+        row("Attempts", "\(exchange.attempts)")
+        let retries = exchange.trace.filter { if case .retryScheduled = $0.kind { true } else { false } }.count
+        let resumes = exchange.trace.filter { if case .resumed = $0.kind { true } else { false } }.count
+        row("Retries", "\(retries)")
+        row("Resumed", resumes == 0 ? "no" : "\(resumes)× (token refresh or handler)")
+        for note in exchange.notes { row("Result handler", note, style: Theme.notice) }
+        lines.append("")
+        lines.append(Line("Trace", style: Theme.heading))
+        for event in exchange.trace { lines.append(Line("  " + (redactor?.text(event.description) ?? event.description))) }
+        return lines
+    }
+
+    static func requestLines(_ request: Request, redactor: Redactor?) -> [Line] {
+        let url = redactor?.url(request.url) ?? request.url.absoluteString
+        var lines: [Line] = [Line([Span(request.method.rawValue + " ", style: Theme.method(request.method)), Span(url)]), ""]
+        let nameWidth = min(28, request.headers.map(\.name.displayWidth).max() ?? 0)
+        for field in request.headers {
+            let value = redactor?.header(name: field.name, value: field.value) ?? field.value
+            let masked = value != field.value
+            var spans = [
+                Span(field.name.padding(toLength: max(nameWidth, field.name.count), withPad: " ", startingAt: 0), style: Theme.key),
+                Span("  "), Span(value, style: masked ? Theme.secretMask : .plain), Span("  ← \(field.origin)", style: Theme.origin),
+            ]
+            if !field.overrides.isEmpty {
+                spans.append(Span(" (over \(field.overrides.map(\.description).joined(separator: ", ")))", style: Theme.origin))
+            }
+            lines.append(Line(spans))
+        }
+        if let body = request.body, !body.isEmpty {
+            lines.append("")
+            let text = redactor?.body(body, contentType: request.headers["Content-Type"]) ?? String(decoding: body, as: UTF8.self)
+            if let value = try? JSONValue.parse(text) {
+                lines += value.prettyText().split(separator: "\n").map { Line(String($0)) }
+            } else {
+                lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+            }
+        }
+        return lines
+    }
+
+    static func logLines(_ state: AppState) -> [Line] {
+        state.log.map { Line($0) }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let value = duration.seconds * 1000
+        return value < 10 ? String(format: "%.1f ms", value) : String(format: "%.0f ms", value)
+    }
+}

@@ -1,0 +1,33 @@
+import DispatcherCore
+import TerminalKit
+
+/// The bottom row: activity, where requests go, the mode, the last result and the main keys.
+enum StatusBarView {
+    static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) {
+        var left: [Span] = []
+        if state.needsSpinner {
+            let count = max(state.activity, state.inFlight.count)
+            left.append(Span(" " + Spinner(frameIndex: state.spinnerFrame).symbol, style: Style(foreground: .cyan, modifiers: .bold)))
+            left.append(Span(" \(count) in flight ", style: Style(foreground: .cyan)))
+        } else {
+            left.append(Span("   idle ", style: Theme.dim))
+        }
+        let production = state.activeEnvironment?.type.isProduction ?? false
+        left.append(Theme.modeBadge(state.mode, production: production))
+        if let service = state.activeService, let environment = state.activeEnvironment {
+            left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
+        }
+        if state.revealsSecrets { left.append(Span(" SECRETS SHOWN ", style: Style(foreground: .black, background: .magenta, modifiers: .bold))) }
+        if let notice = state.notice {
+            left.append(Span(" \(notice)", style: Theme.notice))
+        } else if let response = state.selectedResponse?.exchange.response {
+            left.append(Span(" \(response.status)", style: Theme.status(response.status)))
+            left.append(Span(" \(ResponseText.milliseconds(response.timing.total)) \(ByteCount.format(response.body.count))", style: Theme.dim))
+        }
+        let hints: [(String, String)] = [("↵", "send"), ("s", "stub/live"), ("e", "env"), ("x", "example"), ("?", "help"), ("q", "quit")]
+        let right = hints.enumerated().map { index, hint in
+            StatusBar.Segment(Line([Span(hint.0, style: Theme.key), Span(" \(hint.1)", style: Theme.dim)]), priority: hints.count - index)
+        }
+        StatusBar(left: Line(left), right: right, separator: Span("  "), style: Theme.statusBar).render(into: &buffer, area: area)
+    }
+}

@@ -1,0 +1,206 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import TerminalKit
+import Testing
+
+@Suite struct ReducerRequestTests {
+    static func exchange(status: Int, body: String = "{}", environment: String = "local", error: DispatchError? = nil) -> Exchange {
+        let request = Request(
+            identifier: "shop/listItems", method: .get, url: URL(string: "http://127.0.0.1:9/shop/items?token=tok-secret-123")!,
+            headers: Headers([("Authorization", "Bearer tok-secret-123"), ("Accept", "application/json")], origin: .group("signedIn")),
+            settings: TransportSettings(environment: Environment(name: environment, baseURL: URL(string: "http://127.0.0.1:9")!)))
+        let response = Response(status: status, body: Data(body.utf8), source: .stub(example: nil))
+        return Exchange(
+            request: request, result: error.map { .failure($0) } ?? .success(response), trace: [], environmentName: environment,
+            environmentType: .development, stubBehavior: .immediate, attempts: 1, notes: [])
+    }
+
+    static let redactor = Redactor.standard.adding(secretValues: ["tok-secret-123"])
+
+    @Test func enterSendsTheSelectedEndpointToTheActiveEnvironmentInTheCurrentMode() {
+        var state = TestCatalog.state()
+        let effects = state.press("Enter")
+        let ticket = RequestTicket(id: 1, serviceID: "shop", endpointID: "listItems", environmentName: "local", mode: .stub, example: nil)
+        #expect(effects.sent == [ticket])
+        #expect(state.inFlight == [1: ticket])
+        #expect(effects.contains(.scheduleSpinnerTick(generation: 1, after: AppReducer.spinnerInterval)))
+        #expect(state.screen.contains("Sending to local (STUB)"))
+    }
+
+    @Test func aFinishedExchangeIsKeptPerEndpointAndShown() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200, body: #"[{"id":1}]"#), redactor: Self.redactor))
+        #expect(state.inFlight.isEmpty)
+        #expect(state.responses["shop/listItems"]?.exchange.response?.status == 200)
+        #expect(state.screen.contains("200 OK"))
+        #expect(state.screen.contains(#""id": 1"#))
+        _ = state.press("j")
+        #expect(state.selectedResponse == nil)
+        #expect(state.screen.contains("Not sent yet"))
+    }
+
+    @Test func sTogglesLiveModeForLaterRequests() {
+        var state = TestCatalog.state()
+        _ = state.press("s")
+        #expect(state.mode == .live)
+        #expect(state.notice == "LIVE: requests go to http://127.0.0.1:9/shop.")
+        #expect(state.press("Enter").sent.first?.mode == .live)
+        _ = state.press("s")
+        #expect(state.mode == .stub)
+    }
+
+    @Test func xPicksANamedExampleAndSendsIt() {
+        var state = TestCatalog.state()
+        _ = state.press("x")
+        guard case .examplePicker(let key, _) = state.overlay else {
+            Issue.record("no picker")
+            return
+        }
+        #expect(key == "shop/listItems")
+        #expect(state.screen.contains("rateLimited"))
+        let effects = state.press("j Enter")
+        #expect(effects.sent.first?.example == "rateLimited")
+        #expect(state.chosenExample["shop/listItems"] == "rateLimited")
+        #expect(state.overlay == nil)
+        #expect(state.press("Enter").sent.first?.example == "rateLimited")
+        _ = state.press("x g Enter")
+        #expect(state.chosenExample["shop/listItems"] == nil)
+    }
+
+    @Test func escCancelsTheRequestInFlightThenClosesNothingElse() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        #expect(state.press("Esc") == [.cancel(ticket: 1)])
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 0, error: .cancelled), redactor: .standard))
+        #expect(state.press("Esc").isEmpty)
+    }
+
+    @Test func rResendsTheLastRequestAsItWasSentEvenAfterSwitching() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        _ = state.press("e s")
+        let resent = state.press("r").sent
+        #expect(resent.first?.environmentName == "local")
+        #expect(resent.first?.mode == .stub)
+        #expect(resent.first?.id == 2)
+        #expect(state.press("Enter").sent.first?.environmentName == "staging")
+    }
+
+    @Test func aResponseFromAnotherEnvironmentOrModeIsLabelled() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        _ = state.press("e")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        #expect(state.screen.contains("from local · STUB"))
+        _ = state.press("E")
+        #expect(!state.screen.contains("from local"))
+    }
+
+    @Test func changingDataInProductionAsksFirst() {
+        var state = TestCatalog.state()
+        _ = state.press("E s j j")  // production, live, createItem
+        #expect(state.press("Enter").isEmpty)
+        guard case .confirmSend(let ticket) = state.overlay else {
+            Issue.record("no confirmation")
+            return
+        }
+        #expect(ticket.endpointID == "createItem")
+        #expect(state.press("n").isEmpty)
+        #expect(state.notice == "Not sent.")
+        _ = state.press("Enter")
+        #expect(state.press("y").sent.first?.environmentName == "production")
+        _ = state.press("k k")
+        #expect(state.press("Enter").sent.count == 1, "GET needs no confirmation")
+    }
+
+    @Test func cCopiesTheRequestAsCurlWithSecretsMaskedUnlessRevealed() {
+        var state = TestCatalog.state()
+        #expect(state.press("c").isEmpty)
+        #expect(state.notice?.contains("Send the request first") == true)
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor))
+        guard case .copyToClipboard(let masked, _) = state.press("c").first else {
+            Issue.record("nothing copied")
+            return
+        }
+        #expect(masked.contains("Authorization: Bearer ••••"))
+        #expect(!masked.contains("tok-secret-123"))
+        _ = state.press("v")
+        guard case .copyToClipboard(let clear, _) = state.press("c").first else {
+            Issue.record("nothing copied")
+            return
+        }
+        #expect(clear.contains("Bearer tok-secret-123"))
+        _ = AppReducer.reduce(&state, .copied(description: "the curl command"))
+        #expect(state.notice == "Copied the curl command to the clipboard.")
+    }
+
+    @Test func theRequestTabMasksSecretsUntilRevealed() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor))
+        _ = state.press("4")
+        #expect(state.screen.contains("Bearer ••••"))
+        #expect(state.screen.contains("← group signedIn"))
+        #expect(!state.screen.contains("tok-secret-123"))
+        _ = state.press("v")
+        #expect(state.screen.contains("tok-secret-123"))
+        #expect(state.screen.contains("SECRETS SHOWN"))
+    }
+
+    @Test func theErrorsTabExplainsAMappedError() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        var error = DispatchError(kind: .tooManyRequests, message: "slow down", status: 429, retryAfter: .seconds(2), source: "status 429")
+        error.response = Response(status: 429)
+        var exchange = Self.exchange(status: 429, error: error)
+        exchange.notes = ["session expired: signed out"]
+        exchange.trace = [TraceEvent(at: .zero, kind: .retryScheduled(attempt: 1, after: .seconds(2)))]
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard))
+        _ = state.press("3")
+        let screen = state.screen
+        #expect(screen.contains("✗ tooManyRequests"))
+        #expect(screen.contains("slow down"))
+        #expect(screen.contains("429 Too Many Requests"))
+        #expect(screen.contains("Mapped by      status 429"))
+        #expect(screen.contains("Retry-After    2 s"))
+        #expect(screen.contains("Retries        1"))
+        #expect(screen.contains("Result handler session expired: signed out"))
+        #expect(screen.contains("retry 1 in 2 s"))
+    }
+
+    @Test func theSpinnerTicksOnlyWhileRequestsAreInFlightAndIgnoresStaleTicks() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        #expect(state.spinnerScheduled)
+        #expect(AppReducer.reduce(&state, .activityChanged(1)).isEmpty)
+        #expect(AppReducer.reduce(&state, .spinnerTick(generation: 0)).isEmpty, "stale")
+        #expect(state.spinnerFrame == 0)
+        let next = AppReducer.reduce(&state, .spinnerTick(generation: 1))
+        #expect(state.spinnerFrame == 1)
+        #expect(next == [.scheduleSpinnerTick(generation: 2, after: AppReducer.spinnerInterval)])
+        _ = AppReducer.reduce(&state, .activityChanged(0))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        #expect(AppReducer.reduce(&state, .spinnerTick(generation: 2)).isEmpty)
+        #expect(!state.spinnerScheduled)
+        #expect(state.spinnerFrame == 1)
+    }
+
+    @Test func logLinesAreKeptBounded() {
+        var state = TestCatalog.state()
+        _ = AppReducer.reduce(&state, .logged((0..<(AppState.logLimit + 10)).map { "line \($0)" }))
+        #expect(state.log.count == AppState.logLimit)
+        #expect(state.log.last == "line \(AppState.logLimit + 9)")
+        _ = state.press("5")
+        #expect(state.screen.contains("line \(AppState.logLimit + 9)"))
+    }
+
+    @Test func theTerminalGoingAwayQuits() {
+        var state = TestCatalog.state()
+        #expect(AppReducer.reduce(&state, .terminalClosed) == [.quit])
+    }
+}

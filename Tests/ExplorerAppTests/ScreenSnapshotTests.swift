@@ -1,0 +1,86 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import TerminalKit
+import Testing
+
+@Suite struct ScreenSnapshotTests {
+    static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 60)]
+
+    /// The state after sending the listItems endpoint and getting a 200 back (timing fixed).
+    static func answered(size: Size) -> AppState {
+        var state = TestCatalog.state(size: size)
+        _ = state.press("Enter")
+        var exchange = ReducerRequestTests.exchange(status: 200, body: #"[{"id":1,"name":"Lamp","tags":["light","home"]}]"#)
+        if case .success(var response) = exchange.result {
+            response.headers = Headers([("Content-Type", "application/json"), ("Set-Cookie", "sid=abc123; Path=/")], origin: .server)
+            response.timing = Timing(firstByte: .milliseconds(3), total: .milliseconds(4))
+            exchange.result = .success(response)
+        }
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: ReducerRequestTests.redactor))
+        return state
+    }
+
+    @Test(arguments: sizes)
+    func theMainViewInStubMode(size: Size) {
+        assertSnapshot(TestCatalog.state(size: size).screen, named: "main-\(size)")
+    }
+
+    @Test(arguments: sizes)
+    func aResponseInTheBodyTab(size: Size) {
+        assertSnapshot(Self.answered(size: size).screen, named: "body-\(size)")
+    }
+
+    @Test func theHeadersTab() {
+        var state = Self.answered(size: Size(width: 120, height: 40))
+        _ = state.press("2")
+        assertSnapshot(state.screen, named: "headers-120x40")
+    }
+
+    @Test func theRequestTabWithOrigins() {
+        var state = Self.answered(size: Size(width: 120, height: 40))
+        _ = state.press("4")
+        assertSnapshot(state.screen, named: "request-120x40")
+    }
+
+    @Test func liveModeInProduction() {
+        var state = TestCatalog.state(size: Size(width: 120, height: 40))
+        _ = state.press("E s")
+        assertSnapshot(state.screen, named: "live-production-120x40")
+    }
+
+    @Test func theHelpOverlay() {
+        var state = TestCatalog.state(size: Size(width: 120, height: 40))
+        _ = state.press("?")
+        assertSnapshot(state.screen, named: "help-120x40")
+    }
+
+    @Test func theExamplePicker() {
+        var state = TestCatalog.state(size: Size(width: 80, height: 24))
+        _ = state.press("x j")
+        assertSnapshot(state.screen, named: "examples-80x24")
+    }
+
+    @Test(arguments: [Size(width: 1, height: 1), Size(width: 10, height: 3), Size(width: 59, height: 30), Size(width: 0, height: 0)])
+    func tooSmallTerminalsSaySoAndNeverCrash(size: Size) {
+        let screen = TestCatalog.state(size: size).screen
+        if size.width >= 20 && size.height >= 3 {
+            #expect(screen.contains("Terminal too small"))
+        }
+        #expect(AppView.render(TestCatalog.state(size: size)).buffer.width == size.width)
+    }
+
+    @Test func everySizeFromTinyToHugeRenders() {
+        var state = Self.answered(size: Size(width: 1, height: 1))
+        for width in stride(from: 1, through: 240, by: 7) {
+            for height in stride(from: 1, through: 70, by: 5) {
+                _ = AppReducer.reduce(&state, .terminal(.resize(Size(width: width, height: height))))
+                for tab in ["1", "2", "3", "4", "5", "?", "Esc", "x", "Esc"] {
+                    _ = state.press(tab)
+                    #expect(AppView.render(state).buffer.height == height)
+                }
+            }
+        }
+    }
+}
