@@ -26,6 +26,22 @@ extension AppState {
         return rows
     }
 
+    /// Moves the environment cursor to `name` (an environment name, or `service/environment`);
+    /// false when no environment matches.
+    @discardableResult
+    public mutating func selectEnvironment(named name: String) -> Bool {
+        let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
+        let (serviceID, environmentName) = parts.count == 2 ? (Optional(parts[0]), parts[1]) : (nil, name)
+        let rows = environmentRows
+        guard let index = rows.firstIndex(where: { row in
+            guard let environmentIndex = row.environmentIndex else { return false }
+            let service = catalog.services[row.serviceIndex]
+            return (serviceID == nil || service.id == serviceID) && service.environments[environmentIndex].name == environmentName
+        }) else { return false }
+        environmentList.selected = index
+        return true
+    }
+
     /// The row under the environments cursor.
     var currentEnvironmentRow: EnvironmentRow? {
         let rows = environmentRows

@@ -32,7 +32,8 @@ enum ResponseText {
 
     static func bodyLines(_ exchange: Exchange) -> [Line] {
         guard let response = exchange.response else {
-            return [Line("No response body: \(exchange.error?.message ?? "nothing came back").", style: Theme.dim)]
+            let reason = exchange.error?.message ?? "nothing came back."
+            return [Line("No response body: " + reason + (reason.hasSuffix(".") ? "" : "."), style: Theme.dim)]
         }
         guard !response.body.isEmpty else { return [Line("(empty body)", style: Theme.dim)] }
         if let value = try? JSONValue.parse(response.body) {

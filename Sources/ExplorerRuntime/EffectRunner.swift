@@ -56,12 +56,15 @@ final class EffectRunner: Sendable {
         case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
         }
         let options = RequestOptions(stubBehavior: behavior, example: ticket.example)
-        let task = Task {
-            let exchange = await session.send(endpoint, options: options)
-            self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
-            inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: session.redactor))
+        // Registered under the lock that the task's own removal takes, so a request that finishes
+        // at once can never be registered after it removed itself (which would look busy forever).
+        tasks.withLock { tasks in
+            tasks[ticket.id] = Task {
+                let exchange = await session.send(endpoint, options: options)
+                self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: session.redactor))
+            }
         }
-        tasks.withLock { $0[ticket.id] = task }
     }
 
     static func failed(_ ticket: RequestTicket, _ error: DispatchError) -> Exchange {

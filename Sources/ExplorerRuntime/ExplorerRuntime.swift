@@ -20,9 +20,11 @@ public final class ExplorerRuntime: Sendable {
     /// - Parameters:
     ///   - transport: sends live requests; nil leaves live mode failing with a clear message.
     ///   - extraPlugins: run after the activity and logger plugins (e.g. history).
+    ///   - clock: times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
+    ///   - prepare: adjusts the first state (starting environment, mode) before the first frame.
     public init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
-        extraPlugins: [any Plugin] = []
+        extraPlugins: [any Plugin] = [], clock: DispatchClock = .continuous, prepare: (inout AppState) -> Void = { _ in }
     ) {
         self.device = device
         let inbox = self.inbox
@@ -30,9 +32,12 @@ public final class ExplorerRuntime: Sendable {
         let logger = NetworkLoggerPlugin(options: .standard) { line, request in
             inbox.post(.logged(["#\(request.id) \(line)"]))
         }
-        let pool = SessionPool(catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins)
+        let pool = SessionPool(
+            catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins, clock: clock)
         runner = EffectRunner(inbox: inbox, device: device, pool: pool)
-        state = Mutex(AppState(catalog: catalog, size: device.size))
+        var initial = AppState(catalog: catalog, size: device.size)
+        prepare(&initial)
+        state = Mutex(initial)
     }
 
     /// The current state (for tests and the snapshot command).

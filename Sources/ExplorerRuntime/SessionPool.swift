@@ -9,9 +9,11 @@ final class SessionPool: Sendable {
     private let secrets: SecretStore
     private let transport: (any Transport)?
     private let plugins: [any Plugin]
+    private let clock: DispatchClock
     private let sessions = Mutex<[String: ServiceSession]>([:])
 
-    init(catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin]) {
+    init(catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock) {
+        self.clock = clock
         self.catalog = catalog
         self.secrets = secrets
         self.transport = transport
@@ -24,7 +26,7 @@ final class SessionPool: Sendable {
         if let session = sessions.withLock({ $0[key] }) { return session }
         guard let service = catalog.service(serviceID), let environment = service.environment(named: name) else { return nil }
         let session = ServiceSession(
-            service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins)
+            service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock)
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             sessions[key] = session

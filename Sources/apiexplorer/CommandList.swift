@@ -3,10 +3,12 @@ import ArgumentParser
 /// Every subcommand, one file each under Commands/.
 enum CommandList {
     static let all: [any ParsableCommand.Type] = [
+        ExploreCommand.self,
+        SnapshotCommand.self,
         ValidateCommand.self,
         MockCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.
-    static let defaultCommand: (any ParsableCommand.Type)? = nil
+    static let defaultCommand: (any ParsableCommand.Type)? = ExploreCommand.self
 }

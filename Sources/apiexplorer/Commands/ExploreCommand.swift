@@ -1,0 +1,78 @@
+import ArgumentParser
+import Catalog
+import ExplorerApp
+import ExplorerRuntime
+import Foundation
+import LiveTransport
+import MockServer
+import NcursesBackend
+
+/// `apiexplorer` (or `apiexplorer explore`): the interactive explorer.
+struct ExploreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Opens the interactive explorer (the default command).",
+        discussion: """
+            Keys: Enter sends, s switches stub/live, e/E switches environment, 1–5 pick a response tab, \
+            ? lists every key, q quits.
+            """)
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Option(help: ArgumentHelp("Start in this environment (NAME or SERVICE/NAME).", valueName: "NAME"))
+    var env: String?
+
+    @Flag(help: "Start in live mode (real HTTP) instead of stub mode.")
+    var live = false
+
+    @Flag(help: """
+        Also serve the catalogs' fixtures on 127.0.0.1:\(MockServer.defaultPort), so live mode works offline \
+        against the bundled local environments.
+        """)
+    var mock = false
+
+    @Flag(help: "Leave the mouse to the terminal (selection, scrolling).")
+    var noMouse = false
+
+    func run() async throws {
+        let source = catalogOptions.source()
+        let catalog = CatalogLoader.load(source)
+        var initial = AppState(catalog: catalog, size: .init(width: 80, height: 24))
+        if let env, !initial.selectEnvironment(named: env) {
+            throw ValidationError("No environment named '\(env)' in \(source). Run `apiexplorer list` to see them.")
+        }
+        let mockServer = mock ? try await startMockServer(catalog) : nil
+
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal(options: .init(enablesMouse: !noMouse))
+        } catch {
+            Console.error("error: \(error)")
+            await mockServer?.stop()
+            throw ExitCode(2)
+        }
+        let transport = HTTPTransport()
+        let runtime = ExplorerRuntime(
+            catalog: catalog, secrets: SecretStore.load(for: source), transport: transport, device: terminal
+        ) { [env, live] state in
+            if let env { state.selectEnvironment(named: env) }
+            if live { state.mode = .live }
+        }
+        await runtime.run()
+        terminal.shutdown()
+        try? await transport.shutdown()
+        await mockServer?.stop()
+        if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
+    }
+
+    private func startMockServer(_ catalog: CatalogSet) async throws -> MockServer {
+        let server = MockServer(services: catalog.services)
+        do {
+            _ = try await server.start()
+            return server
+        } catch {
+            Console.error("error: --mock cannot listen on 127.0.0.1:\(MockServer.defaultPort): \(error). Is `apiexplorer mock` already running?")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Catalog
+import ExplorerApp
+import DispatcherCore
+import ExplorerRuntime
+import Foundation
+import LiveTransport
+import TerminalKit
+
+/// `apiexplorer snapshot`: runs the explorer on an in-memory terminal, presses keys, and prints the
+/// last frame as text or SVG. The screenshots in the README come from it, so they show the real app.
+struct SnapshotCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Renders the explorer after a sequence of keys, as text or SVG (no terminal needed).",
+        discussion: """
+            Keys are written as in the help: "j j Enter 2", "C-c", "S-Tab", "Esc". Each key is \
+            handled, and any request it sends finished, before the next. Requests run in stub \
+            mode unless --live is given, and stub timings come from a stepping clock so the \
+            output is the same on every run.
+            """)
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS.", valueName: "SIZE"))
+    var size = "120x40"
+
+    @Option(help: ArgumentHelp("Keys to press, separated by spaces.", valueName: "KEYS"))
+    var keys = ""
+
+    @Option(help: ArgumentHelp("Start in this environment (NAME or SERVICE/NAME).", valueName: "NAME"))
+    var env: String?
+
+    @Flag(help: "Start in live mode.")
+    var live = false
+
+    @Option(help: ArgumentHelp("text or svg.", valueName: "FORMAT"))
+    var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "FILE"))
+    var out: String?
+
+    enum OutputFormat: String, ExpressibleByArgument {
+        case text, svg
+    }
+
+    func validate() throws {
+        guard Self.parseSize(size) != nil else {
+            throw ValidationError("--size must look like 120x40 (columns x rows, at least 20x5), not '\(size)'.")
+        }
+        do {
+            _ = try KeyEvent.parseSequence(keys)
+        } catch {
+            throw ValidationError("--keys: \(error)")
+        }
+    }
+
+    func run() async throws {
+        let source = catalogOptions.source()
+        let catalog = CatalogLoader.load(source)
+        let terminalSize = Self.parseSize(size) ?? Size(width: 120, height: 40)
+        let terminal = HeadlessTerminal(size: terminalSize, frameHistoryLimit: 1)
+        var initial = AppState(catalog: catalog, size: terminalSize)
+        if let env, !initial.selectEnvironment(named: env) {
+            throw ValidationError("No environment named '\(env)' in \(source).")
+        }
+        let transport = live ? HTTPTransport() : nil
+        let runtime = ExplorerRuntime(
+            catalog: catalog, secrets: SecretStore.load(for: source), transport: transport,
+            device: terminal, clock: live ? .continuous : DispatchClock(SteppingClock())
+        ) { [env, live] state in
+            if let env { state.selectEnvironment(named: env) }
+            if live { state.mode = .live }
+        }
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        for key in try KeyEvent.parseSequence(keys) {
+            runtime.post(.terminal(.key(key)))
+            await runtime.waitUntilIdle()
+        }
+        runtime.post(.terminalClosed)
+        await running.value
+        try? await transport?.shutdown()
+        guard let frame = terminal.lastFrame else { throw ExitCode.failure }
+        let output = format == .svg ? frame.buffer.svg() : frame.buffer.plainText() + "\n"
+        if let out {
+            try Data(output.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+        } else {
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+    }
+
+    static func parseSize(_ text: String) -> Size? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 20, height >= 5,
+            width <= 1000, height <= 1000
+        else { return nil }
+        return Size(width: width, height: height)
+    }
+}
