@@ -147,7 +147,9 @@ let package = Package(
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer"]),
-        .testTarget(name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"]),
+        .testTarget(
+            name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "InteropTests", dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport"]),
     ]

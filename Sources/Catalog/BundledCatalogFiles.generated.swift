@@ -669,7 +669,7 @@ endpoints:
       rateLimited:
         status: 429
         headers: { Retry-After: "2" }
-        body: { message: Too many requests, slow down }
+        body: { message: "Too many requests, slow down" }
       unavailable:
         description: The service is down for maintenance.
         status: 503

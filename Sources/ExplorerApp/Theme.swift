@@ -21,7 +21,7 @@ public enum Theme {
         switch method {
         case .get: Style(foreground: .green, modifiers: .bold)
         case .post: Style(foreground: .yellow, modifiers: .bold)
-        case .put: Style(foreground: .blue, modifiers: .bold)
+        case .put: Style(foreground: .brightBlue, modifiers: .bold)
         case .patch: Style(foreground: .magenta, modifiers: .bold)
         case .delete: Style(foreground: .red, modifiers: .bold)
         case .head: Style(foreground: .cyan, modifiers: .bold)
@@ -45,7 +45,7 @@ public enum Theme {
         case .development: Span("dev", style: Style(foreground: .green))
         case .staging: Span("staging", style: Style(foreground: .yellow))
         case .production: Span(" PROD ", style: Style(foreground: .brightWhite, background: .red, modifiers: .bold))
-        case .custom(let label): Span(label, style: Style(foreground: .blue))
+        case .custom(let label): Span(label, style: Style(foreground: .brightBlue))
         }
     }
 

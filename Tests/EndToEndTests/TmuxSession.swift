@@ -12,7 +12,7 @@ final class TmuxSession: @unchecked Sendable {
     init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws {
         socket = "apiexplorer-e2e-\(UUID().uuidString.prefix(8))"
         let exports = environment.map { "export \($0.key)=\(TmuxSession.quote($0.value)); " }.joined()
-        let script = "\(exports)\(command); echo; echo EXIT=$?; stty -a | tr '\\n' ' ' | sed 's/^/STTY: /'; echo; sleep 600"
+        let script = "\(exports)\(command); status=$?; echo; echo EXIT=$status; stty -a | tr '\\n' ' ' | sed 's/^/STTY: /'; echo; sleep 600"
         try run([
             "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
             "env TERM=xterm-256color sh -c \(TmuxSession.quote(script))",
@@ -30,7 +30,7 @@ final class TmuxSession: @unchecked Sendable {
 
     /// The pane's text now.
     func capture() throws -> String {
-        try run(["capture-pane", "-p", "-t", name])
+        try run(["capture-pane", "-p", "-J", "-t", name])
     }
 
     /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).
@@ -84,16 +84,7 @@ final class TmuxSession: @unchecked Sendable {
 
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try Subprocess.run(["tmux", "-L", socket] + arguments).output
     }
 
     static func quote(_ text: String) -> String {

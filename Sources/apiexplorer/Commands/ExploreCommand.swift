@@ -4,7 +4,6 @@ import ExplorerApp
 import ExplorerRuntime
 import Foundation
 import LiveTransport
-import MockServer
 import NcursesBackend
 
 /// `apiexplorer` (or `apiexplorer explore`): the interactive explorer.
@@ -25,10 +24,7 @@ struct ExploreCommand: AsyncParsableCommand {
     @Flag(help: "Start in live mode (real HTTP) instead of stub mode.")
     var live = false
 
-    @Flag(help: """
-        Also serve the catalogs' fixtures on 127.0.0.1:\(MockServer.defaultPort), so live mode works offline \
-        against the bundled local environments.
-        """)
+    @Flag(help: InProcessMock.help)
     var mock = false
 
     @Flag(help: "Leave the mouse to the terminal (selection, scrolling).")
@@ -41,7 +37,7 @@ struct ExploreCommand: AsyncParsableCommand {
         if let env, !initial.selectEnvironment(named: env) {
             throw ValidationError("No environment named '\(env)' in \(source). Run `apiexplorer list` to see them.")
         }
-        let mockServer = mock ? try await startMockServer(catalog) : nil
+        let mockServer = mock ? try await InProcessMock.start(catalog) : nil
 
         let terminal: NcursesTerminal
         do {
@@ -63,16 +59,5 @@ struct ExploreCommand: AsyncParsableCommand {
         try? await transport.shutdown()
         await mockServer?.stop()
         if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
-    }
-
-    private func startMockServer(_ catalog: CatalogSet) async throws -> MockServer {
-        let server = MockServer(services: catalog.services)
-        do {
-            _ = try await server.start()
-            return server
-        } catch {
-            Console.error("error: --mock cannot listen on 127.0.0.1:\(MockServer.defaultPort): \(error). Is `apiexplorer mock` already running?")
-            throw ExitCode(2)
-        }
     }
 }

@@ -16,8 +16,8 @@ struct SnapshotCommand: AsyncParsableCommand {
         discussion: """
             Keys are written as in the help: "j j Enter 2", "C-c", "S-Tab", "Esc". Each key is \
             handled, and any request it sends finished, before the next. Requests run in stub \
-            mode unless --live is given, and stub timings come from a stepping clock so the \
-            output is the same on every run.
+            mode unless --live is given. Timings come from a stepping clock (stub) or are fixed \
+            (live), so the output is the same on every run.
             """)
 
     @OptionGroup var catalogOptions: CatalogOptions
@@ -33,6 +33,9 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @Flag(help: "Start in live mode.")
     var live = false
+
+    @Flag(help: InProcessMock.help)
+    var mock = false
 
     @Option(help: ArgumentHelp("text or svg.", valueName: "FORMAT"))
     var format: OutputFormat = .text
@@ -64,10 +67,11 @@ struct SnapshotCommand: AsyncParsableCommand {
         if let env, !initial.selectEnvironment(named: env) {
             throw ValidationError("No environment named '\(env)' in \(source).")
         }
-        let transport = live ? HTTPTransport() : nil
+        let mockServer = mock ? try await InProcessMock.start(catalog, honourDelays: false) : nil
+        let transport = HTTPTransport()
         let runtime = ExplorerRuntime(
-            catalog: catalog, secrets: SecretStore.load(for: source), transport: transport,
-            device: terminal, clock: live ? .continuous : DispatchClock(SteppingClock())
+            catalog: catalog, secrets: SecretStore.load(for: source), transport: SteadyTimingTransport(transport),
+            device: terminal, clock: DispatchClock(SteppingClock())
         ) { [env, live] state in
             if let env { state.selectEnvironment(named: env) }
             if live { state.mode = .live }
@@ -80,7 +84,8 @@ struct SnapshotCommand: AsyncParsableCommand {
         }
         runtime.post(.terminalClosed)
         await running.value
-        try? await transport?.shutdown()
+        try? await transport.shutdown()
+        await mockServer?.stop()
         guard let frame = terminal.lastFrame else { throw ExitCode.failure }
         let output = format == .svg ? frame.buffer.svg() : frame.buffer.plainText() + "\n"
         if let out {

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// The app in a real terminal (tmux): launch, navigate, send, switch, resize, quit.
+    @Suite struct ExplorerSessionTests {
+        /// A session of the binary on a catalog (the bundled one unless given), from an empty folder so
+        /// ./environments is not picked up by accident.
+        static func launch(_ arguments: String = "", width: Int = 120, height: Int = 40) throws -> TmuxSession {
+            let empty = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-cwd-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            let command = "cd \(TmuxSession.quote(empty.path)) && \(TmuxSession.quote(Products.apiexplorer.path)) \(arguments)"
+            return try TmuxSession(command: command, width: width, height: height, environment: ["APIEXPLORER_CATALOG": ""])
+        }
+
+        /// The line `stty -a` printed after the program ended.
+        static func sttyLine(_ screen: String) -> String {
+            screen.split(separator: "\n").first { $0.hasPrefix("STTY:") }.map(String.init) ?? ""
+        }
+
+        static func expectTerminalRestored(_ screen: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            let stty = " " + sttyLine(screen) + " "
+            #expect(stty.contains(" icanon "), "canonical mode not restored: \(stty)", sourceLocation: sourceLocation)
+            #expect(stty.contains(" echo "), "echo not restored: \(stty)", sourceLocation: sourceLocation)
+        }
+
+        @Test func launchNavigateSendInStubModeAndQuitWithQ() async throws {
+            let session = try Self.launch()
+            defer { session.close() }
+            var screen = try await session.waitFor("Enter sends GET /get to local (STUB)")
+            #expect(screen.contains("httpbin") && screen.contains("petstore"))
+            #expect(screen.contains("STUB"))
+            try session.send("j")
+            try await session.waitFor("Enter sends POST /post to local (STUB)")
+            try session.send("Down")
+            try await session.waitFor("Enter sends PUT /put")
+            try session.send("k")
+            try await session.waitFor("Enter sends POST /post")
+            try session.send("Enter")
+            screen = try await session.waitFor("200 OK")
+            #expect(screen.contains("stub · local STUB"))
+            try session.send("2")
+            try await session.waitFor("HTTP/1.1 200 OK")
+            try session.send("q")
+            screen = try await session.waitFor("EXIT=")
+            #expect(screen.contains("EXIT=0"))
+            try await session.waitFor("STTY:")
+            Self.expectTerminalRestored(try session.capture())
+        }
+
+        @Test func liveModeAgainstTheMockServerSwitchingEnvironmentAndAMappedError() async throws {
+            let catalog = try TemporaryCatalog(mockPort: 4010)  // port replaced below, once known
+            defer { catalog.remove() }
+            let (mock, port) = try ProductProcess.startMock(catalog: catalog.directory)
+            defer { mock.terminate() }
+            let pointed = try TemporaryCatalog(mockPort: port)
+            defer { pointed.remove() }
+
+            let session = try Self.launch("--catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local")
+            defer { session.close() }
+            try await session.waitFor("petstore · local")
+            try session.send("s")
+            try await session.waitFor("LIVE")
+            try session.send("j", "Enter")
+            var screen = try await session.waitFor("network · local LIVE")
+            #expect(screen.contains("200 OK"))
+            #expect(screen.contains("\"name\""))
+
+            // A named example from the live mock: 429, mapped and explained.
+            try session.send("x", "j", "j", "j", "Enter")
+            try await session.waitFor("429 Too Many Requests")
+            try session.send("3")
+            screen = try await session.waitFor("Mapped by")
+            #expect(screen.contains("✗ tooManyRequests"))
+            #expect(screen.contains("Retry-After    2 s"))
+
+            // Next environment while the app runs: staging, still live.
+            try session.send("e")
+            screen = try await session.waitFor("petstore · staging")
+            #expect(screen.contains("LIVE"))
+            try session.send("s")
+            try await session.waitFor("STUB  petstore · staging")
+            try session.send("Enter")  // the example picked above stays chosen for the endpoint
+            screen = try await session.waitFor("stub (rateLimited)")
+            #expect(screen.contains("Attempt 1 answered by stub") || screen.contains("attempt 1 answered by stub"))
+
+            try session.send("C-c")
+            screen = try await session.waitFor("EXIT=")
+            #expect(screen.contains("EXIT=0"))
+            Self.expectTerminalRestored(try await session.waitFor("STTY:"))
+        }
+
+        @Test func resizingRedrawsAndATinyTerminalSaysSo() async throws {
+            let session = try Self.launch(width: 100, height: 30)
+            defer { session.close() }
+            try await session.waitFor("Endpoints")
+            try session.resize(width: 40, height: 10)
+            try await session.waitFor("Terminal too small")
+            try session.resize(width: 150, height: 45)
+            let screen = try await session.waitFor("Endpoints")
+            let widest = screen.split(separator: Character("\n")).map(\.count).max() ?? 0
+            #expect(widest >= 140)
+            try session.send("q")
+            try await session.waitFor("EXIT=0")
+        }
+
+        @Test func sigtermRestoresTheTerminal() async throws {
+            let session = try Self.launch()
+            defer { session.close() }
+            try await session.waitFor("Endpoints")
+            let pid = try #require(try session.programPID())
+            kill(pid, SIGTERM)
+            let screen = try await session.waitFor("EXIT=")
+            #expect(screen.contains("EXIT=143"))
+            Self.expectTerminalRestored(try await session.waitFor("STTY:"))
+        }
+    }
+}
