@@ -4,9 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Runs a program to its end with posix_spawn and waitpid. Foundation's `Process` is avoided for
-/// tmux: the server that `tmux new-session` forks left the client unreaped and `waitUntilExit`
-/// hanging.
+/// Runs a program to its end with posix_spawn and waitpid, with a clean signal mask. (Foundation's
+/// `Process` left the client of `tmux new-session` unreaped and `waitUntilExit` hanging.)
 enum Subprocess {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -23,10 +22,25 @@ enum Subprocess {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
+        // The test runner blocks some signals; a child must start with none blocked and default
+        // handlers, or tmux never sees its panes exit and `kill-server` leaves it running.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &argv, environ)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
         guard spawned == 0 else { throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}

@@ -25,7 +25,9 @@ final class TmuxSession: @unchecked Sendable {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        let socketPath = (try? run(["display-message", "-p", "#{socket_path}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? run(["kill-server"])
+        if let socketPath, !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
     }
 
     /// The pane's text now.
