@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every end-to-end test runs the real `apiexplorer` binary. They run one at a time: they share

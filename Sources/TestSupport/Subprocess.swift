@@ -6,13 +6,14 @@ import Foundation
 
 /// Runs a program to its end with posix_spawn and waitpid, with a clean signal mask. (Foundation's
 /// `Process` left the client of `tmux new-session` unreaped and `waitUntilExit` hanging.)
-enum Subprocess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum Subprocess {
+    /// The program could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Runs `arguments` (looked up on PATH); standard output is returned, standard error dropped.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("subprocess-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()

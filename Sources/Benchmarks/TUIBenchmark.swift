@@ -1,0 +1,125 @@
+import ArgumentParser
+import Catalog
+import ExplorerApp
+import Foundation
+import TerminalKit
+import TestSupport
+
+/// `apiexplorer-bench tui`: the explorer as a person meets it, in tmux at 120×40 — launch to the
+/// first complete frame, keypress to frame, CPU used while idle — and the in-process cost of one
+/// key (reduce, render, diff). Targets: launch ≤ 30 ms median, idle CPU ≈ 0.
+struct TUIBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tui",
+        abstract: "Launch to first frame and keypress to frame in tmux, idle CPU, and the in-process cost of a key.")
+
+    @Option(help: "Launches and keypresses timed.")
+    var runs = 20
+
+    @Option(help: "Seconds of idling whose CPU time is measured.")
+    var idleSeconds = 10
+
+    @Option(help: ArgumentHelp("The apiexplorer binary (default: the one built beside this benchmark).", valueName: "PATH"))
+    var binary: String?
+
+    func run() async throws {
+        warnIfDebugBuild()
+        let executable = binary ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("apiexplorer").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ValidationError("No apiexplorer binary at \(executable); build it (swift build -c release) or pass --binary.")
+        }
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let launch = "cd \(TmuxSession.quote(empty.path)) && \(TmuxSession.quote(executable))"
+
+        print("tmux at 120x40, \(runs) runs each, bundled catalogs")
+        let baseline = try await timeToScreen(command: "printf READY", marker: "READY")
+        print("  tmux running printf (reference)   median \(format(baseline.median))  p90 \(format(baseline.percentile(90)))")
+        let firstFrame = try await timeToScreen(command: launch, marker: "q quit")
+        print("  launch to first complete frame    median \(format(firstFrame.median))  p90 \(format(firstFrame.percentile(90)))  (target ≤ 30 ms)")
+        print("    of which apiexplorer itself     median \(format(max(0, firstFrame.median - baseline.median)))")
+
+        let session = try TmuxSession(command: launch, width: 120, height: 40)
+        defer { session.close() }
+        guard try await session.waitUntil(timeout: .seconds(10), interval: .milliseconds(5), { $0.contains("q quit") }) != nil else {
+            throw ValidationError("apiexplorer did not draw its first frame in tmux")
+        }
+        let keypress = try await keypressToFrame(session)
+        print("  keypress to frame (tmux, j/k)     median \(format(keypress.median))  p90 \(format(keypress.percentile(90)))")
+
+        guard let pid = try session.programPID() else { throw ValidationError("cannot find apiexplorer's process") }
+        try await Task.sleep(for: .seconds(1))
+        let before = try cpuTicks(pid)
+        try await Task.sleep(for: .seconds(idleSeconds))
+        let used = try cpuTicks(pid) - before
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        print("  CPU time while idle for \(idleSeconds) s      \(String(format: "%.0f ms", Double(used) / ticksPerSecond * 1000)) (target ≈ 0)")
+
+        let key = inProcessKeyCost()
+        print("in process, one key (reduce + render + diff, 120x40)  median \(formatNanoseconds(key.median))  p99 \(formatNanoseconds(key.percentile(99)))")
+    }
+
+    /// Times from `tmux new-session` to the marker being on screen, in milliseconds.
+    private func timeToScreen(command: String, marker: String) async throws -> Measurements {
+        var times = Measurements()
+        for _ in 0..<runs {
+            let started = ContinuousClock.now
+            let session = try TmuxSession(command: command, width: 120, height: 40)
+            let screen = try await session.waitUntil(timeout: .seconds(10), interval: .microseconds(500)) { $0.contains(marker) }
+            let elapsed = ContinuousClock.now - started
+            session.close()
+            guard screen != nil else { throw ValidationError("'\(marker)' never appeared for: \(command)") }
+            times.add(elapsed.nanoseconds / 1e6)
+        }
+        return times
+    }
+
+    /// Times from `send-keys` to the changed screen, in milliseconds.
+    private func keypressToFrame(_ session: TmuxSession) async throws -> Measurements {
+        var times = Measurements()
+        var previous = try session.capture()
+        for index in 0..<runs {
+            let started = ContinuousClock.now
+            try session.send(index.isMultiple(of: 2) ? "j" : "k")
+            guard let screen = try await session.waitUntil(timeout: .seconds(5), interval: .microseconds(500), { $0 != previous }) else {
+                throw ValidationError("the screen did not change after a key")
+            }
+            times.add((ContinuousClock.now - started).nanoseconds / 1e6)
+            previous = screen
+        }
+        return times
+    }
+
+    /// utime + stime of a process, in clock ticks.
+    private func cpuTicks(_ pid: Int32) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // Fields after the command name (which may hold spaces) start after the last ')'.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15; fields[0] here is field 3.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
+    /// The cost of one key in process: the reducer, the view and the diff against the last frame.
+    private func inProcessKeyCost() -> Measurements {
+        var state = AppState(catalog: BundledCatalogs.load(), size: Size(width: 120, height: 40))
+        var previous = AppView.render(state).buffer
+        var times = Measurements()
+        let keys: [KeyEvent] = [.character("j"), .character("k")]
+        for index in 0..<2_000 {
+            let started = ContinuousClock.now
+            _ = AppReducer.reduce(&state, .terminal(.key(keys[index % 2])))
+            let frame = AppView.render(state)
+            let updates = frame.buffer.diff(from: previous)
+            times.add((ContinuousClock.now - started).nanoseconds)
+            previous = frame.buffer
+            precondition(!updates.isEmpty)
+        }
+        return times
+    }
+
+    private func format(_ milliseconds: Double) -> String { String(format: "%.1f ms", milliseconds) }
+}

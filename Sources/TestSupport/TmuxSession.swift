@@ -1,0 +1,78 @@
+import Foundation
+
+/// Drives a program in a private tmux server, as a person would: keys in, screen text out.
+public final class TmuxSession: @unchecked Sendable {
+    /// The private server's socket name.
+    public let socket: String
+    /// The session's name.
+    public let name = "e2e"
+    private var isClosed = false
+
+    /// Starts `command` in a detached session of the given size. The pane stays open after the
+    /// command ends (so its last output can be read).
+    public init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws {
+        socket = "apiexplorer-tmux-\(UUID().uuidString.prefix(8))"
+        let exports = environment.map { "export \($0.key)=\(TmuxSession.quote($0.value)); " }.joined()
+        let script = "\(exports)\(command); status=$?; echo; echo EXIT=$status; stty -a | tr '\\n' ' ' | sed 's/^/STTY: /'; echo; sleep 600"
+        try run([
+            "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+            "env TERM=xterm-256color sh -c \(TmuxSession.quote(script))",
+        ])
+    }
+
+    deinit { close() }
+
+    /// Ends the tmux server and everything in it.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        let socketPath = (try? run(["display-message", "-p", "#{socket_path}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try? run(["kill-server"])
+        if let socketPath, !socketPath.isEmpty { try? FileManager.default.removeItem(atPath: socketPath) }
+    }
+
+    /// The pane's text now.
+    public func capture() throws -> String {
+        try run(["capture-pane", "-p", "-J", "-t", name])
+    }
+
+    /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).
+    public func send(_ keys: String...) throws {
+        _ = try run(["send-keys", "-t", name] + keys)
+    }
+
+    /// Resizes the window.
+    public func resize(width: Int, height: Int) throws {
+        _ = try run(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The process id of the pane's program (the child of its shell).
+    public func programPID() throws -> Int32? {
+        let shell = try run(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// Polls the pane until `predicate` holds for its text; returns that text, or nil after `timeout`.
+    public func waitUntil(timeout: Duration = .seconds(15), interval: Duration = .milliseconds(20), _ predicate: (String) -> Bool) async throws -> String? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            let screen = try capture()
+            if predicate(screen) { return screen }
+            try await Task.sleep(for: interval)
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        try Subprocess.run(["tmux", "-L", socket] + arguments).output
+    }
+
+    /// Quotes text for the shell.
+    public static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
