@@ -20,22 +20,17 @@ extension StringProtocol {
 
     /// Whether `lowercaseNeedle` (already lowercase) occurs in the text, ignoring ASCII case.
     func utf8ContainsIgnoringASCIICase(_ lowercaseNeedle: String) -> Bool {
-        let needle = Array(lowercaseNeedle.utf8)
-        guard let first = needle.first else { return true }
-        var found = false
-        let searched: Void? = utf8.withContiguousStorageIfAvailable { haystack -> Void in
-            guard haystack.count >= needle.count else { return }
-            for start in 0...(haystack.count - needle.count) where UTF8Search.lower(haystack[start]) == first {
-                var offset = 1
-                while offset < needle.count, UTF8Search.lower(haystack[start + offset]) == needle[offset] { offset += 1 }
-                if offset == needle.count {
-                    found = true
-                    return
-                }
-            }
-        }
-        if searched != nil { return found }
-        return asciiLowercased.utf8Contains(lowercaseNeedle)
+        // Both sides are read in place (native strings are contiguous): no array per call, as this
+        // runs for every fragment against every logged header name.
+        var haystackText = String(self)
+        var needleText = lowercaseNeedle
+        haystackText.makeContiguousUTF8()
+        needleText.makeContiguousUTF8()
+        return haystackText.utf8.withContiguousStorageIfAvailable { haystack in
+            needleText.utf8.withContiguousStorageIfAvailable { needle in
+                UTF8Search.containsIgnoringASCIICase(haystack, lowercaseNeedle: needle)
+            } ?? false
+        } ?? false
     }
 
     /// The text with ASCII letters lowercased (header and query names are ASCII).
@@ -92,5 +87,19 @@ enum UTF8Search {
             index += 1
         }
         return nil
+    }
+}
+
+extension UTF8Search {
+    /// Whether `haystack` contains `needle` (already lowercase), ASCII letters compared without case.
+    static func containsIgnoringASCIICase(_ haystack: UnsafeBufferPointer<UInt8>, lowercaseNeedle needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where lower(haystack[start]) == first {
+            var offset = 1
+            while offset < needle.count, lower(haystack[start + offset]) == needle[offset] { offset += 1 }
+            if offset == needle.count { return true }
+        }
+        return false
     }
 }
