@@ -20,6 +20,11 @@ final class CursesSession {
     init(terminal: NcursesTerminal) throws(NcursesTerminalError) {
         self.terminal = terminal
         setlocale(LC_ALL, "")
+        // With no locale set at all (a bare container, a cron job) glibc picks plain ASCII and
+        // ncurses would mangle every box line and symbol; C.UTF-8 is built into glibc.
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "ANSI_X3.4-1968" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
         // Extended key names (kLFT5 = Ctrl-Left …) are only loaded when asked for before newterm.
         use_extended_names(true)
         guard let screen = newterm(nil, nc_stdout_file(), nc_stdin_file()) else {

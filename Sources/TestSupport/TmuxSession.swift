@@ -16,7 +16,7 @@ public final class TmuxSession: @unchecked Sendable {
         let script = "\(exports)\(command); status=$?; echo; echo EXIT=$status; stty -a | tr '\\n' ' ' | sed 's/^/STTY: /'; echo; sleep 600"
         try run([
             "-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-            "env TERM=xterm-256color sh -c \(TmuxSession.quote(script))",
+            "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(script))",
         ])
     }
 
@@ -67,7 +67,7 @@ public final class TmuxSession: @unchecked Sendable {
 
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        try Subprocess.run(["tmux", "-L", socket] + arguments).output
+        try Subprocess.run(["tmux", "-u", "-L", socket] + arguments).output  // -u: UTF-8 whatever the locale
     }
 
     /// Quotes text for the shell.
