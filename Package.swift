@@ -148,7 +148,11 @@ let package = Package(
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer"]),
         .testTarget(name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport"]),
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport", "MockServer", "JSONSupport", "apiexplorer"],
+            resources: [.copy("Resources")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport"]),
     ]
 )

@@ -5,6 +5,10 @@ enum CommandList {
     static let all: [any ParsableCommand.Type] = [
         ValidateCommand.self,
         MockCommand.self,
+        ListCommand.self,
+        CallCommand.self,
+        HistoryCommand.self,
+        ExportCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.

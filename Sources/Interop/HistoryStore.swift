@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The request history: one JSON object per line in `history.jsonl` in the state directory,
+/// readable by the owner only (0600), newest last, at most `limit` entries. Entries are masked
+/// before they are given here (see `HistoryEntry.init(exchange:…)`).
+///
+/// Appends are a single `write` under an exclusive `flock` on a lock file beside the history, so
+/// the TUI and `apiexplorer call` can write at the same time; when the file holds more than
+/// `limit` entries it is rewritten (the newest `limit` kept) to a temporary file that replaces it
+/// by `rename`, so a crash leaves either the old or the new history, never half of one.
+public struct HistoryStore: Sendable {
+    /// The file name in the state directory.
+    public static let fileName = "history.jsonl"
+    /// How many entries are kept by default.
+    public static let defaultLimit = 500
+
+    /// The folder holding the history.
+    public let directory: URL
+    /// The most entries kept.
+    public let limit: Int
+
+    /// Makes a store in `directory` (the state directory by default), keeping `limit` entries.
+    public init(directory: URL = StateDirectory.url(), limit: Int = HistoryStore.defaultLimit) {
+        self.directory = directory
+        self.limit = max(1, limit)
+    }
+
+    /// The history file.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    private var lockURL: URL { directory.appendingPathComponent(".history.lock") }
+
+    /// Adds an entry, dropping the oldest beyond the limit.
+    public func append(_ entry: HistoryEntry) throws(InteropError) {
+        let line: Data
+        do {
+            line = try HistoryStore.encoder.encode(entry) + Data([UInt8(ascii: "\n")])
+        } catch {
+            throw .file("cannot encode the history entry: \(error)")
+        }
+        try StateDirectory.create(directory)
+        try withLock { () throws(InteropError) in
+            let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw .file("cannot open \(fileURL.path): \(String(cString: strerror(errno)))") }
+            defer { close(descriptor) }
+            try writeAll(line, to: descriptor, path: fileURL.path)
+            // The mode is set again in case the file was made by something else.
+            fchmod(descriptor, 0o600)
+            try compactIfNeeded()
+        }
+    }
+
+    /// The newest `limit` entries (all when nil), oldest first. Lines that do not decode (a
+    /// newer format, a damaged line) are skipped.
+    public func entries(limit: Int? = nil) throws(InteropError) -> [HistoryEntry] {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else {
+            if FileManager.default.fileExists(atPath: fileURL.path) { throw .file("cannot read \(fileURL.path)") }
+            return []
+        }
+        var lines = HistoryStore.lines(of: data)
+        if let limit { lines = Array(lines.suffix(max(0, limit))) }
+        let decoder = HistoryStore.decoder
+        return lines.compactMap { try? decoder.decode(HistoryEntry.self, from: $0) }
+    }
+
+    /// The entry with `id`, if it is still kept.
+    public func entry(id: String) throws(InteropError) -> HistoryEntry? {
+        try entries().last { $0.id == id }
+    }
+
+    /// Empties the history.
+    public func removeAll() throws(InteropError) {
+        try withLock { () throws(InteropError) in
+            guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
+            do {
+                try FileManager.default.removeItem(at: fileURL)
+            } catch {
+                throw .file("cannot remove \(fileURL.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    private func compactIfNeeded() throws(InteropError) {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return }
+        let lines = HistoryStore.lines(of: data)
+        guard lines.count > limit else { return }
+        var kept = Data()
+        for line in lines.suffix(limit) {
+            kept.append(line)
+            kept.append(UInt8(ascii: "\n"))
+        }
+        try AtomicFile.write(kept, to: fileURL, permissions: 0o600)
+    }
+
+    private func withLock<T>(_ body: () throws(InteropError) -> T) throws(InteropError) -> T {
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .file("cannot open \(lockURL.path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .file("cannot lock \(lockURL.path): \(String(cString: strerror(errno)))") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    /// The non-empty lines of `data`.
+    static func lines(of data: Data) -> [Data] {
+        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Data($0) }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(HistoryStore.timestamp(date))
+        }
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = HistoryStore.date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }()
+
+    /// `2025-01-31T12:00:00.123Z`.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func date(from text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}
