@@ -16,11 +16,11 @@ public enum StateDirectory {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state").appendingPathComponent(folderName)
     }
 
-    /// Creates `directory` (and its parents) readable by the owner only, when missing.
-    static func create(_ directory: URL) throws(InteropError) {
+    /// Creates `directory` (and its parents) when missing, readable by the owner only by default.
+    static func create(_ directory: URL, permissions: Int = 0o700) throws(InteropError) {
         do {
             try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: permissions])
         } catch {
             throw InteropError.file("cannot create the folder \(directory.path): \(error.localizedDescription)")
         }

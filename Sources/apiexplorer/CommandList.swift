@@ -9,6 +9,7 @@ enum CommandList {
         CallCommand.self,
         HistoryCommand.self,
         ExportCommand.self,
+        ImportCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.
