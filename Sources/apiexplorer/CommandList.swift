@@ -7,6 +7,7 @@ enum CommandList {
         MockCommand.self,
         ListCommand.self,
         CallCommand.self,
+        CheckCommand.self,
         HistoryCommand.self,
         ExportCommand.self,
         ImportCommand.self,
