@@ -8,6 +8,7 @@ enum CommandList {
         ListCommand.self,
         CallCommand.self,
         CheckCommand.self,
+        RecordCommand.self,
         HistoryCommand.self,
         ExportCommand.self,
         ImportCommand.self,
