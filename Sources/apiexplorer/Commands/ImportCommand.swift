@@ -5,5 +5,5 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Makes catalogs from OpenAPI documents and endpoints from curl commands.",
-        subcommands: [ImportCurlCommand.self])
+        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self])
 }
