@@ -12,6 +12,7 @@ enum CommandList {
         HistoryCommand.self,
         ExportCommand.self,
         ImportCommand.self,
+        ManCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.
