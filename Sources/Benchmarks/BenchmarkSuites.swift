@@ -7,5 +7,6 @@ enum BenchmarkSuites {
         BodyViewerBenchmark.self,
         LiveBenchmark.self,
         CatalogBenchmark.self,
+        CallBenchmark.self,
     ]
 }
