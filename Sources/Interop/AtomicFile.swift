@@ -33,14 +33,14 @@ public enum AtomicFile {
         var buffer = Array(template.utf8CString)
         let descriptor = buffer.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw .file("cannot create a temporary file in \(folder.path): \(String(cString: strerror(errno)))")
+            throw .file("cannot create a temporary file in \(folder.path): \(systemError())")
         }
         let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do throws(InteropError) {
             defer { close(descriptor) }
             fchmod(descriptor, permissions)
             try writeAll(data, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw .file("cannot flush \(path): \(String(cString: strerror(errno)))") }
+            guard fsync(descriptor) == 0 else { throw .file("cannot flush \(path): \(systemError())") }
         } catch {
             unlink(path)
             throw error
@@ -51,7 +51,7 @@ public enum AtomicFile {
     /// Moves a temporary file made by `writeTemporary` over `url`.
     public static func commit(_ temporary: URL, to url: URL) throws(InteropError) {
         guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = systemError()
             unlink(temporary.path)
             throw .file("cannot replace \(url.path): \(reason)")
         }
@@ -79,5 +79,11 @@ func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(InteropEr
             offset += written
         }
     }
-    if failure != 0 { throw .file("cannot write \(path): \(String(cString: strerror(failure)))") }
+    if failure != 0 { throw .file("cannot write \(path): \(systemError(failure))") }
+}
+
+/// The C library's message for an error number (`errno` by default).
+func systemError(_ number: Int32 = errno) -> String {
+    guard let message = strerror(number) else { return "error \(number)" }
+    return String(cString: message)
 }

@@ -72,6 +72,26 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
             error: exchange.error.map(ErrorRecord.init))
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case id, date, service, endpoint, environment, mode, example, values, request, response, error
+    }
+
+    /// Writes every key, `null` included, so readers of `call --json` always find `response` and `error`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(date, forKey: .date)
+        try container.encode(service, forKey: .service)
+        try container.encode(endpoint, forKey: .endpoint)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(example, forKey: .example)
+        try container.encode(values, forKey: .values)
+        try container.encode(request, forKey: .request)
+        try container.encode(response, forKey: .response)
+        try container.encode(error, forKey: .error)
+    }
+
     /// Bodies kept in history are cut after 256 KiB.
     public static let defaultBodyLimit = 256 * 1024
 

@@ -7,13 +7,14 @@ import Darwin
 #endif
 
 /// The request history: one JSON object per line in `history.jsonl` in the state directory,
-/// readable by the owner only (0600), newest last, at most `limit` entries. Entries are masked
-/// before they are given here (see `HistoryEntry.init(exchange:…)`).
+/// readable by the owner only (0600), newest last; `entries` gives at most the newest `limit`.
+/// Entries are masked before they are given here (see `HistoryEntry.init(exchange:…)`).
 ///
-/// Appends are a single `write` under an exclusive `flock` on a lock file beside the history, so
-/// the TUI and `apiexplorer call` can write at the same time; when the file holds more than
-/// `limit` entries it is rewritten (the newest `limit` kept) to a temporary file that replaces it
-/// by `rename`, so a crash leaves either the old or the new history, never half of one.
+/// Appends are a single `write` under an exclusive `flock` on a lock file beside the history
+/// (which also holds the entry count), so the TUI and `apiexplorer call` can write at the same
+/// time. When the file has grown a tenth past `limit` it is rewritten with the newest `limit`
+/// to a temporary file that replaces it by `rename`, so a crash leaves either the old or the new
+/// history, never half of one.
 public struct HistoryStore: Sendable {
     /// The file name in the state directory.
     public static let fileName = "history.jsonl"
@@ -35,7 +36,9 @@ public struct HistoryStore: Sendable {
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
     private var lockURL: URL { directory.appendingPathComponent(".history.lock") }
 
-    /// Adds an entry, dropping the oldest beyond the limit.
+    /// Adds an entry, dropping the oldest beyond the limit. Costs one small read and write of the
+    /// lock file (which holds the entry count) besides the append; the history is read and
+    /// rewritten only when it has grown a tenth past the limit.
     public func append(_ entry: HistoryEntry) throws(InteropError) {
         let line: Data
         do {
@@ -44,16 +47,26 @@ public struct HistoryStore: Sendable {
             throw .file("cannot encode the history entry: \(error)")
         }
         try StateDirectory.create(directory)
-        try withLock { () throws(InteropError) in
+        try withLock { (lock: Int32) throws(InteropError) in
+            let existed = FileManager.default.fileExists(atPath: fileURL.path)
             let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { throw .file("cannot open \(fileURL.path): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { throw .file("cannot open \(fileURL.path): \(systemError())") }
             defer { close(descriptor) }
             try writeAll(line, to: descriptor, path: fileURL.path)
             // The mode is set again in case the file was made by something else.
             fchmod(descriptor, 0o600)
-            try compactIfNeeded()
+            var count = (existed ? HistoryStore.readCount(lock) : 0) ?? countLines()
+            count += 1
+            if count > limit + slack {
+                try compact()
+                count = limit
+            }
+            HistoryStore.writeCount(count, to: lock)
         }
     }
+
+    /// How far past the limit the file may grow before it is trimmed (so trimming is rare).
+    private var slack: Int { max(1, limit / 10) }
 
     /// The newest `limit` entries (all when nil), oldest first. Lines that do not decode (a
     /// newer format, a damaged line) are skipped.
@@ -62,8 +75,7 @@ public struct HistoryStore: Sendable {
             if FileManager.default.fileExists(atPath: fileURL.path) { throw .file("cannot read \(fileURL.path)") }
             return []
         }
-        var lines = HistoryStore.lines(of: data)
-        if let limit { lines = Array(lines.suffix(max(0, limit))) }
+        let lines = HistoryStore.lines(of: data).suffix(max(0, min(limit ?? self.limit, self.limit)))
         let decoder = HistoryStore.decoder
         return lines.compactMap { try? decoder.decode(HistoryEntry.self, from: $0) }
     }
@@ -75,7 +87,8 @@ public struct HistoryStore: Sendable {
 
     /// Empties the history.
     public func removeAll() throws(InteropError) {
-        try withLock { () throws(InteropError) in
+        try withLock { (lock: Int32) throws(InteropError) in
+            HistoryStore.writeCount(0, to: lock)
             guard FileManager.default.fileExists(atPath: fileURL.path) else { return }
             do {
                 try FileManager.default.removeItem(at: fileURL)
@@ -85,27 +98,45 @@ public struct HistoryStore: Sendable {
         }
     }
 
-    private func compactIfNeeded() throws(InteropError) {
+    /// Keeps the newest `limit` entries.
+    private func compact() throws(InteropError) {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else { return }
-        let lines = HistoryStore.lines(of: data)
-        guard lines.count > limit else { return }
         var kept = Data()
-        for line in lines.suffix(limit) {
+        for line in HistoryStore.lines(of: data).suffix(limit) {
             kept.append(line)
             kept.append(UInt8(ascii: "\n"))
         }
         try AtomicFile.write(kept, to: fileURL, permissions: 0o600)
     }
 
-    private func withLock<T>(_ body: () throws(InteropError) -> T) throws(InteropError) -> T {
+    private func countLines() -> Int {
+        FileManager.default.contents(atPath: fileURL.path).map { HistoryStore.lines(of: $0).count } ?? 0
+    }
+
+    /// The entry count kept in the lock file; nil when it holds none.
+    private static func readCount(_ lock: Int32) -> Int? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let read = pread(lock, &buffer, buffer.count, 0)
+        guard read > 0 else { return nil }
+        return Int(String(decoding: buffer.prefix(read), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    private static func writeCount(_ count: Int, to lock: Int32) {
+        let text = Array("\(count)\n".utf8)
+        guard ftruncate(lock, 0) == 0 else { return }
+        _ = pwrite(lock, text, text.count, 0)
+    }
+
+    /// Runs `body` holding the exclusive lock; `body` gets the lock file's descriptor.
+    private func withLock<T>(_ body: (Int32) throws(InteropError) -> T) throws(InteropError) -> T {
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .file("cannot open \(lockURL.path): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw .file("cannot open \(lockURL.path): \(systemError())") }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .file("cannot lock \(lockURL.path): \(String(cString: strerror(errno)))") }
+            guard errno == EINTR else { throw .file("cannot lock \(lockURL.path): \(systemError())") }
         }
         defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return try body(descriptor)
     }
 
     /// The non-empty lines of `data`.

@@ -54,8 +54,10 @@ import Testing
             try store.append(entry)
         }
         #expect(try store.entries().map(\.id) == Array(ids.suffix(3)))
+        // Trimmed once it grew a tenth (at least one) past the limit: 5 → 3, 6 → 4, 7 → 5 → 3.
         let lines = try String(contentsOf: store.fileURL, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)
+        #expect(try store.entries(limit: 10).count == 3)
         // The compaction left no temporary file behind.
         #expect(state.fileNames() == [".history.lock", "history.jsonl"])
     }
@@ -73,6 +75,20 @@ import Testing
         #expect(entry.values["itemId"] == "7")
         // A masked value is not replayed; the rest is.
         #expect(entry.replay == ReplayRequest(service: "shop", endpoint: "getItem", environment: "local", mode: .stub, example: nil, values: ["itemId": "7"]))
+    }
+
+    @Test func aRemovedHistoryStartsAgain() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url, limit: 2)
+        let entry = try await outcome().entry()
+        for _ in 0..<3 { try store.append(entry) }
+        try FileManager.default.removeItem(at: store.fileURL)
+        try store.append(entry)
+        #expect(try store.entries().count == 1)
+        try store.removeAll()
+        #expect(try store.entries().isEmpty)
+        try store.append(entry)
+        #expect(try store.entries().count == 1)
     }
 
     @Test func damagedLinesAreSkipped() async throws {

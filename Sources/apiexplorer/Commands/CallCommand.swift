@@ -51,15 +51,7 @@ struct CallCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = catalogOptions.load()
-        let selection: EndpointSelection
-        let values: [String: String]
-        do throws(InteropError) {
-            selection = try EndpointSelection.resolve(endpoint, environment: request.environment, in: catalog)
-            values = try request.values()
-            if let example = request.example { _ = try selection.example(example) }
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
         let mode: HistoryEntry.Mode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
         let outcome: CallOutcome
         if mode == .live {

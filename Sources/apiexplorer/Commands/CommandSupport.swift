@@ -46,6 +46,18 @@ struct RequestOptionGroup: ParsableArguments {
     func values() throws(InteropError) -> [String: String] {
         try RuntimeValues.parse(variables)
     }
+
+    /// `SERVICE/ENDPOINT` in `--env`, and the `--var` values; `--example` must exist when
+    /// `checkingExample`. A usage error is printed and becomes exit status 2.
+    func resolve(_ reference: String, in catalog: CatalogSet, checkingExample: Bool) throws(ExitCode) -> (EndpointSelection, [String: String]) {
+        do throws(InteropError) {
+            let selection = try EndpointSelection.resolve(reference, environment: environment, in: catalog)
+            if checkingExample, let example { _ = try selection.example(example) }
+            return (selection, try values())
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
 }
 
 /// Runs `body` with a live transport, shutting it down afterwards.

@@ -24,14 +24,9 @@ struct ExportCurlCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = catalogOptions.load()
-        do throws(InteropError) {
-            let selection = try EndpointSelection.resolve(endpoint, environment: request.environment, in: catalog)
-            let outcome = await EndpointCaller(catalog: catalog, transport: nil)
-                .call(selection, mode: .stub, example: nil, values: try request.values())
-            if let error = outcome.exchange.error, error.kind == .invalidRequest { throw InteropError.usage(error.message) }
-            Console.out(outcome.exchange.request.curlCommand(redactor: reveal ? nil : outcome.redactor))
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
+        let outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: .stub, example: nil, values: values)
+        if let error = outcome.exchange.error, error.kind == .invalidRequest { throw ExitStatus.fail(.usage(error.message)) }
+        Console.out(outcome.exchange.request.curlCommand(redactor: reveal ? nil : outcome.redactor))
     }
 }

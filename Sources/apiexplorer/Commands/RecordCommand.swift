@@ -26,14 +26,8 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = catalogOptions.load()
-        let selection: EndpointSelection
-        let values: [String: String]
-        do throws(InteropError) {
-            selection = try EndpointSelection.resolve(endpoint, environment: request.environment, in: catalog)
-            values = try request.values()
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        // The example names where the recording goes, so it need not exist yet.
+        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
         let outcome = try await withLiveTransport { transport in
             // The live API answers; an example name is only where the recording goes, not asked of the server.
             await EndpointCaller(catalog: catalog, transport: transport).call(selection, mode: .live, example: nil, values: values)
