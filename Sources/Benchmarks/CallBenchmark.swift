@@ -48,14 +48,21 @@ struct CallBenchmark: AsyncParsableCommand {
         }
         var explorerTimes = Measurements()
         var curlTimes = Measurements()
+        var startTimes = Measurements()
         for _ in 0..<runs {
             explorerTimes.add(try Self.time(explorer, explorerArguments, environment))
             curlTimes.add(try Self.time(curl, curlArguments, environment))
+            // The floor: loading the binary and parsing arguments, nothing else.
+            startTimes.add(try Self.time(explorer, ["--version"], environment))
         }
         try await server.shutdown()
 
         print("Whole-process wall time, \(runs) runs each, alternating, against \(url)")
-        for (name, times) in [("apiexplorer call --live\(noHistory ? " --no-history" : "")", explorerTimes), ("curl -sS", curlTimes)] {
+        let sides = [
+            ("apiexplorer call --live\(noHistory ? " --no-history" : "")", explorerTimes), ("curl -sS", curlTimes),
+            ("apiexplorer --version (process start)", startTimes),
+        ]
+        for (name, times) in sides {
             print("  \(name.padding(toLength: 38, withPad: " ", startingAt: 0)) median \(formatNanoseconds(times.median))  p90 \(formatNanoseconds(times.percentile(90)))  min \(formatNanoseconds(times.minimum))")
         }
         let ratio = explorerTimes.median / max(curlTimes.median, 1)
