@@ -2,13 +2,15 @@
 /// or inserted whole, located with `YAMLOutline`. Only block-style mappings are edited; a flow
 /// mapping (`{ … }`) on the way is reported, never rewritten.
 struct CatalogTextEditor {
-    private var lines: [Substring]
+    /// The file's lines without their `\n` (a CRLF file's lines keep their `\r`).
+    private var lines: [String]
     private let lineEnding: String
 
     /// Makes an editor for a catalog file's text.
     init(_ text: String) {
-        lineEnding = text.contains("\r\n") ? "\r\n" : "\n"
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        lineEnding = text.utf8.contains(UInt8(ascii: "\r")) ? "\r\n" : "\n"
+        // Split on bytes: "\r\n" is one Character, so splitting the String on "\n" would not split it.
+        lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The edited text.
@@ -35,6 +37,9 @@ struct CatalogTextEditor {
         guard let examples = endpoint.entry("examples") else {
             try insert(["examples:"] + indent(["\(YAMLText.key(name)):"] + indent(body, by: step), by: step), into: endpoint, of: "endpoint '\(id)'")
             return
+        }
+        guard !examples.value.isFlow else {
+            throw .invalidInput("the examples of '\(id)' are written in flow style ({ … }); write them as a block mapping to record into them")
         }
         if let existing = examples.value.entry(name) {
             guard replace else { throw .wouldOverwrite("\(id) already has an example '\(name)'; --force replaces it") }
@@ -66,6 +71,9 @@ struct CatalogTextEditor {
         guard let endpoint = root.value("endpoints")?.value(id), endpoint.isMapping else {
             throw .invalidInput("the catalog file has no endpoint '\(id)' written as a mapping")
         }
+        guard !endpoint.isFlow else {
+            throw .invalidInput("endpoint '\(id)' is written in flow style ({ … }); write it as a block mapping to record into it")
+        }
         return endpoint
     }
 
@@ -89,14 +97,14 @@ struct CatalogTextEditor {
     private mutating func replaceEntry(_ entry: (key: String, keyNode: YAMLOutline, value: YAMLOutline), with body: [String], step: Int) throws(InteropError) {
         let column = entry.keyNode.startColumn
         let first = entry.keyNode.startLine
-        let last = max(entry.value.lastLine, first)
+        let last = contentEnd(entry.value.lastLine, notBefore: first)
         let prefix = String(lines[first].prefix(column))
         guard prefix.allSatisfy({ $0 == " " }) else {
             throw .invalidInput("'\(entry.key)' shares line \(first + 1) with other content; write it on its own line to record into it")
         }
         let replacement = indent(["\(YAMLText.key(entry.key)):"] + indent(body, by: step), by: column)
         let ending = lines[last].hasSuffix("\r") ? "\r" : ""
-        lines.replaceSubrange(first...last, with: replacement.map { Substring($0 + ending) })
+        lines.replaceSubrange(first...last, with: replacement.map { $0 + ending })
     }
 
     private mutating func insert(_ body: [String], into mapping: YAMLOutline, of what: String) throws(InteropError) {
@@ -104,16 +112,24 @@ struct CatalogTextEditor {
             throw .invalidInput("\(what) is written in flow style ({ … }) or empty; write it as a block mapping to add to it")
         }
         let ending = lineEnding == "\r\n" ? "\r" : ""
-        let position = mapping.lastLine + 1
-        lines.insert(contentsOf: indent(body, by: firstKey.startColumn).map { Substring($0 + ending) }, at: min(position, lines.count))
+        let position = contentEnd(mapping.lastLine, notBefore: firstKey.startLine) + 1
+        lines.insert(contentsOf: indent(body, by: firstKey.startColumn).map { $0 + ending }, at: min(position, lines.count))
     }
 
     private mutating func append(_ body: [String]) {
         let ending = lineEnding == "\r\n" ? "\r" : ""
         // Keep the file's final newline after the new lines.
         if lines.last == "" { lines.removeLast() }
-        lines += body.map { Substring($0 + ending) }
+        lines += body.map { $0 + ending }
         lines.append("")
+    }
+
+    /// `line`, or the last line before it that is not blank: a block scalar's end mark lies after
+    /// the blank lines that follow it, which belong to what comes next.
+    private func contentEnd(_ line: Int, notBefore first: Int) -> Int {
+        var last = min(max(line, first), lines.count - 1)
+        while last > first, lines[last].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { last -= 1 }
+        return last
     }
 
     private func indent(_ lines: [String], by count: Int) -> [String] {
