@@ -5,7 +5,8 @@ import MockServer
 import Testing
 
 /// The commands as a person runs them: the built binary, its output, JSON fields and exit statuses.
-@Suite struct CommandTests {
+/// Serialized (as every suite that starts the binary), so the processes do not crowd a small machine.
+@Suite(.serialized) struct CommandTests {
     /// A catalog folder with the shop catalog, and a state folder for the history.
     struct Setup {
         let catalog: TemporaryDirectory

@@ -6,7 +6,7 @@ import JSONSupport
 import Testing
 
 /// curl command lines: reading them, importing them as endpoints, and the round trip back.
-@Suite struct CurlTests {
+@Suite(.serialized) struct CurlTests {
     @Test func readsShellQuotingAndOptions() throws {
         let request = try CurlCommandParser.parse(#"""
             curl -sSL -XPUT 'https://api.example.com/items/7?x=1' \

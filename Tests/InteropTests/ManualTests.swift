@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The manual page and shell completions, generated offline from the command tree.
-@Suite struct ManualTests {
+@Suite(.serialized) struct ManualTests {
     @Test func manPageCoversEveryVisibleCommand() async throws {
         let state = try TemporaryDirectory()
         let result = try await CLI.run(["man"], state: state)

@@ -6,7 +6,7 @@ import Testing
 
 /// OpenAPI import: the Petstore 3 document becomes a catalog that validates and answers every
 /// endpoint and example in stub mode; 3.1 JSON documents too; bad documents fail clearly.
-@Suite struct OpenAPIImportTests {
+@Suite(.serialized) struct OpenAPIImportTests {
     static func resource(_ name: String) throws -> Data {
         let url = try #require(Bundle.module.url(forResource: "Resources/\(name)", withExtension: nil))
         return try Data(contentsOf: url)
