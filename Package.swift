@@ -150,7 +150,11 @@ let package = Package(
         .testTarget(
             name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"],
             exclude: ["Snapshots"]),
-        .testTarget(name: "InteropTests", dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport"]),
+        .testTarget(
+            name: "InteropTests",
+            dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport", "MockServer", "JSONSupport", "apiexplorer"],
+            resources: [.copy("Resources")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport"]),
     ]
 )

@@ -8,5 +8,6 @@ enum BenchmarkSuites {
         LiveBenchmark.self,
         CatalogBenchmark.self,
         TUIBenchmark.self,
+        CallBenchmark.self,
     ]
 }

@@ -1,7 +1,7 @@
 /// Suggests the known word a misspelt one was probably meant to be.
-enum DidYouMean {
+public enum DidYouMean {
     /// The closest candidate within a small edit distance (case differences count little), or nil.
-    static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let lower = word.lowercased()
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
@@ -16,7 +16,7 @@ enum DidYouMean {
     }
 
     /// `; did you mean 'x'?` or nothing.
-    static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+    public static func hint(for word: String, among candidates: some Sequence<String>) -> String {
         suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 

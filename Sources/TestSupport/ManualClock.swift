@@ -80,7 +80,7 @@ public final class ManualClock: Clock, Sendable {
     /// Waits (in real time, briefly) until at least `count` tasks sleep on the clock.
     /// Returns false if that did not happen within `timeout`.
     @discardableResult
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(5)) async -> Bool {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while sleeperCount < count {

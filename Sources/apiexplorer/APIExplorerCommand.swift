@@ -14,6 +14,25 @@ struct APIExplorerCommand: AsyncParsableCommand {
         subcommands: CommandList.all,
         defaultSubcommand: CommandList.defaultCommand
     )
+
+    /// Runs the command line; usage errors exit with 2 (as `call` documents) instead of
+    /// argument-parser's 64, so every command agrees: 0 success, 1 failure, 2 usage.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Console.error(fullMessage(for: error))
+                exit(withError: ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// The version printed by `--version`.

@@ -7,6 +7,14 @@ enum CommandList {
         SnapshotCommand.self,
         ValidateCommand.self,
         MockCommand.self,
+        ListCommand.self,
+        CallCommand.self,
+        CheckCommand.self,
+        RecordCommand.self,
+        HistoryCommand.self,
+        ExportCommand.self,
+        ImportCommand.self,
+        ManCommand.self,
     ]
 
     /// What `apiexplorer` with no subcommand runs.

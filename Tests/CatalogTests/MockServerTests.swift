@@ -169,7 +169,7 @@ import Testing
         let server = MockServer(services: [httpbin], configuration: MockServer.Configuration(port: 0, honourDelays: false))
         let port = try await server.start()
         let held = Task { try? await fetch(try #require(URL(string: "http://127.0.0.1:\(port)/httpbin/delay/1")), headers: ["X-Mock-Example": "timeout"], timeout: 30) }
-        try await Task.sleep(for: .milliseconds(200))  // let the request reach the server before stopping it
+        try await Task.sleep(for: .seconds(1))  // let the request reach the server before stopping it (busy machines are slow)
         let clock = ContinuousClock()
         let start = clock.now
         await server.stop()

@@ -27,55 +27,39 @@ struct TemporaryCatalog {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-/// A child process of the built binary (the mock server, snapshot runs).
+/// Child processes of the built binary (the mock server, snapshot runs), started with
+/// `ChildProcess` so they inherit none of the other tests' sockets.
 enum ProductProcess {
-    /// Starts `apiexplorer arguments…` with standard output captured line by line.
-    static func start(_ arguments: [String]) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = Products.apiexplorer
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
-    }
-
     /// Runs `apiexplorer arguments…` to the end; returns its exit status and standard output.
-    static func run(_ arguments: [String], currentDirectory: URL? = nil) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = Products.apiexplorer
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: Data) {
+        let child = try ChildProcess(
+            Products.apiexplorer.path, arguments, environment: ProcessInfo.processInfo.environment,
+            directory: FileManager.default.currentDirectoryPath)
+        let result = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: child.wait()) }
+        }
+        return (result.status, result.stdout)
     }
 
     /// Starts `apiexplorer mock --port 0` on a catalog and reads the port it chose.
-    static func startMock(catalog: URL) throws -> (process: Process, port: Int) {
-        let (process, output) = try start(["mock", "--catalog", catalog.path, "--port", "0", "--no-delay"])
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        let firstLine = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    static func startMock(catalog: URL) throws -> (process: ChildProcess, port: Int) {
+        let child = try ChildProcess(
+            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0", "--no-delay"],
+            environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
+        var buffer: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(child.output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { buffer.append(byte) }
+        let firstLine = String(decoding: buffer, as: UTF8.self)
         // "Mock server for … on http://127.0.0.1:PORT — Ctrl-C to stop"
         guard let range = firstLine.range(of: "http://127.0.0.1:"),
             let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
         else {
-            process.terminate()
+            kill(child.pid, SIGTERM)
             throw MockStartError(line: firstLine)
         }
-        // Keep draining so the server never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        return (process, port)
+        // Keep draining, so the server never blocks on a full pipe; wait() reaps it after a kill.
+        DispatchQueue.global().async { _ = child.wait() }
+        return (child, port)
     }
 
     struct MockStartError: Error, CustomStringConvertible {

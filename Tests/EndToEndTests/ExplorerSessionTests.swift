@@ -53,7 +53,7 @@ extension EndToEnd {
             let catalog = try TemporaryCatalog(mockPort: 4010)  // port replaced below, once known
             defer { catalog.remove() }
             let (mock, port) = try ProductProcess.startMock(catalog: catalog.directory)
-            defer { mock.terminate() }
+            defer { kill(mock.pid, SIGTERM) }
             let pointed = try TemporaryCatalog(mockPort: port)
             defer { pointed.remove() }
 

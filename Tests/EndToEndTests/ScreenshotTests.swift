@@ -20,12 +20,12 @@ extension EndToEnd {
             }
         }
 
-        @Test func everyScreenshotIsUpToDate() throws {
+        @Test func everyScreenshotIsUpToDate() async throws {
             let shots = try Self.shots()
             #expect(shots.count >= 4)
             for shot in shots {
                 let expected = Products.repositoryRoot.appendingPathComponent("screenshots/\(shot.name).svg")
-                let (status, output) = try ProductProcess.run(
+                let (status, output) = try await ProductProcess.run(
                     ["snapshot", "--catalog", Products.repositoryRoot.appendingPathComponent("environments").path]
                         + shot.arguments + ["--format", "svg"])
                 #expect(status == 0, "snapshot \(shot.name) exited \(status)")

@@ -61,8 +61,8 @@ struct ValidateCommand: ParsableCommand {
 /// Unbuffered output, so logs appear at once even when piped.
 enum Console {
     /// Writes a line to standard output.
-    static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    static func out(_ line: String, terminator: String = "\n") {
+        FileHandle.standardOutput.write(Data((line + terminator).utf8))
     }
 
     /// Writes a line to standard error.

@@ -1,0 +1,59 @@
+import JSONSupport
+
+/// Writes YAML text the catalog loader reads back exactly: scalars quoted only when they must
+/// be, JSON values as flow collections.
+enum YAMLText {
+    /// A scalar: plain when it reads back as the same string, else double-quoted.
+    static func scalar(_ text: String) -> String {
+        needsQuotes(text) ? quoted(text) : text
+    }
+
+    /// A double-quoted scalar with JSON-style escapes (valid YAML).
+    static func quoted(_ text: String) -> String {
+        var output = ""
+        JSONValue.writeQuoted(text, to: &output)
+        return output
+    }
+
+    /// A key: plain when safe, else quoted.
+    static func key(_ text: String) -> String { scalar(text) }
+
+    /// A JSON value as a YAML flow value (`{ "name": "Rex", "tags": ["a"] }`).
+    static func flow(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let literal): return literal
+        case .string(let text): return quoted(text)
+        case .array(let elements): return "[" + elements.map(flow).joined(separator: ", ") + "]"
+        case .object(let object):
+            guard !object.isEmpty else { return "{}" }
+            return "{ " + object.map { "\(quoted($0.key)): \(flow($0.value))" }.joined(separator: ", ") + " }"
+        }
+    }
+
+    /// A flow mapping of text pairs (`{ Accept: application/json, X-Id: "{{id}}" }`).
+    static func flowMapping(_ pairs: [(String, String)]) -> String {
+        guard !pairs.isEmpty else { return "{}" }
+        return "{ " + pairs.map { "\(key($0.0)): \(scalar($0.1))" }.joined(separator: ", ") + " }"
+    }
+
+    private static let reserved: Set<String> = [
+        "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off", "y", "n",
+        "Yes", "No", "On", "Off", "YES", "NO", "ON", "OFF", ".inf", ".nan", "-.inf", "<<",
+    ]
+
+    private static func needsQuotes(_ text: String) -> Bool {
+        if reserved.contains(text) { return true }
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
+        if first == " " || last == " " { return true }
+        // Indicators that change meaning at the start of a plain scalar.
+        if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
+        if Double(text) != nil || text.hasPrefix("0x") || text.hasPrefix("0o") { return true }
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { return true }
+            if "{}[],#`\"'\\".unicodeScalars.contains(scalar) { return true }
+        }
+        return text.contains(": ") || text.contains(" #") || text.hasSuffix(":")
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Catalog
+import DispatcherCore
+import Foundation
+import Interop
+import LiveTransport
+
+/// `apiexplorer call SERVICE/ENDPOINT`: one request through the core, for scripts and CI.
+///
+/// Plain output: the response body on standard output (with `--include`, the status line and
+/// headers first), the mapped error on standard error. `--json` prints one object (a history
+/// entry: service, endpoint, environment, mode, request with secrets masked, response with the
+/// whole body, error or null), documented in docs/cli.md. Exit status: 0 success, 1 a mapped
+/// error, 2 a usage or catalog error (unknown names, a placeholder without a value).
+struct CallCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call",
+        abstract: "Sends one endpoint and prints the response.",
+        discussion: """
+            Stub mode answers from the catalog's fixtures (at once; an example's own delay still applies); live mode \
+            sends the request over the network. Without --stub or --live the environment decides (live when its \
+            fixtures are `never`). The request is kept in the history (secrets masked) unless --no-history. \
+            Exit status: 0 success, 1 a mapped error (unauthorized, notFound …), 2 a usage or catalog error.
+            """)
+
+    @Argument(help: ArgumentHelp("The endpoint, as SERVICE/ENDPOINT (see `apiexplorer list`).", valueName: "SERVICE/ENDPOINT"))
+    var endpoint: String
+
+    @OptionGroup var request: RequestOptionGroup
+
+    @Flag(help: "Answer from the fixtures.")
+    var stub = false
+
+    @Flag(help: "Send the request over the network.")
+    var live = false
+
+    @Flag(name: [.customShort("i"), .long], help: "Print the status line and headers before the body.")
+    var include = false
+
+    @Flag(help: "Print one JSON object describing the request, the response and the mapped error.")
+    var json = false
+
+    @Flag(help: "Do not keep the request in the history.")
+    var noHistory = false
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    func validate() throws {
+        if stub && live { throw ValidationError("--stub and --live exclude each other.") }
+    }
+
+    func run() async throws {
+        let catalog = catalogOptions.load()
+        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
+        let mode: HistoryEntry.Mode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
+        let outcome: CallOutcome
+        if mode == .live {
+            outcome = try await withLiveTransport { transport in
+                await EndpointCaller(catalog: catalog, transport: transport).call(selection, mode: mode, example: request.example, values: values)
+            }
+        } else {
+            outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: mode, example: request.example, values: values)
+        }
+        if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
+            do throws(InteropError) {
+                try HistoryStore().append(outcome.entry())
+            } catch {
+                Console.error("warning: the request was not kept in the history: \(error.message)")
+            }
+        }
+        if json {
+            Console.out(outcome.entry(forHistory: false).jsonText(pretty: true))
+        } else {
+            printPlain(outcome)
+        }
+        if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
+    }
+
+    private func printPlain(_ outcome: CallOutcome) {
+        if let response = outcome.exchange.response {
+            if include {
+                var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
+                for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
+                FileHandle.standardOutput.write(Data((head + "\r\n").utf8))
+            }
+            FileHandle.standardOutput.write(response.body)
+            if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty, isatty(STDOUT_FILENO) == 1 {
+                FileHandle.standardOutput.write(Data("\n".utf8))
+            }
+        }
+        if let error = outcome.exchange.error {
+            let status = error.status.map { " (HTTP \($0))" } ?? ""
+            Console.error("error: \(error.kind.name)\(status): \(outcome.redactor.text(error.message))")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Catalog
+import DispatcherCore
+import Interop
+
+/// `apiexplorer check SERVICE`: drift between the stubs and the live API, for CI.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Compares every endpoint's live response with its stub (drift check).",
+        discussion: """
+            Each endpoint is sent live and compared with its stub: status, content type, and the JSON shape (members \
+            present or missing, value types, nullability, array element shapes). Values are not compared. Endpoints \
+            that change data (POST, PUT, PATCH, DELETE) are skipped unless --include-unsafe. The last result of each \
+            endpoint is kept in the state directory for the explorer's drift badge. Exit status: 0 no drift, 1 drift \
+            or an endpoint that could not be checked, 2 a usage or catalog error.
+            """)
+
+    @Argument(help: ArgumentHelp("The service to check.", valueName: "SERVICE"))
+    var service: String
+
+    @Option(name: .customLong("env"), help: ArgumentHelp("The environment (default: the service's first).", valueName: "NAME"))
+    var environment: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A run-time value for {{NAME}} (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Flag(help: "Also send endpoints whose method may change data.")
+    var includeUnsafe = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    func run() async throws {
+        let catalog = catalogOptions.load()
+        let target: Service
+        let chosen: Environment
+        let values: [String: String]
+        do throws(InteropError) {
+            target = try EndpointSelection.resolveService(service, in: catalog)
+            chosen = try EndpointSelection.resolveEnvironment(environment, of: target)
+            values = try RuntimeValues.parse(variables)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        let report = try await withLiveTransport { transport in
+            await DriftChecker.check(
+                service: target, environment: chosen, caller: EndpointCaller(catalog: catalog, transport: transport),
+                includeUnsafe: includeUnsafe, values: values)
+        }
+        do {
+            try DriftStore().save(report)
+        } catch {
+            Console.error("warning: the result was not kept for the explorer: \(error.message)")
+        }
+        if json {
+            Console.out(report.jsonText)
+        } else {
+            Console.out(report.text)
+        }
+        if report.hasProblems { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Interop
+import LiveTransport
+
+/// Exit statuses shared by the commands: 0 success, 1 a mapped error (or drift), 2 a usage or catalog error.
+enum ExitStatus {
+    /// A usage or catalog error.
+    static let usage = ExitCode(2)
+
+    /// Prints `error: message` and returns the exit code for an interop error.
+    static func fail(_ error: InteropError) -> ExitCode {
+        Console.error("error: \(error.message)")
+        switch error {
+        case .usage, .invalidInput, .wouldOverwrite: return usage
+        case .file: return .failure
+        }
+    }
+}
+
+extension CatalogOptions {
+    /// Loads the catalogs; says on standard error when some file has errors (the rest still loads).
+    func load() -> CatalogSet {
+        let catalog = CatalogLoader.load(source())
+        let errors = catalog.diagnostics.filter(\.isError).count
+        if errors > 0 {
+            Console.error("warning: \(errors) catalog error\(errors == 1 ? "" : "s") in \(catalog.source); `apiexplorer validate` shows them")
+        }
+        return catalog
+    }
+}
+
+/// `--env`, `--var` and `--example`, shared by the commands that send or render an endpoint.
+struct RequestOptionGroup: ParsableArguments {
+    @Option(name: .customLong("env"), help: ArgumentHelp("The environment (default: the service's first).", valueName: "NAME"))
+    var environment: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A run-time value for {{NAME}} (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(help: ArgumentHelp("The named example (fixture) to answer with or ask the mock server for.", valueName: "NAME"))
+    var example: String?
+
+    /// The `--var` values.
+    func values() throws(InteropError) -> [String: String] {
+        try RuntimeValues.parse(variables)
+    }
+
+    /// `SERVICE/ENDPOINT` in `--env`, and the `--var` values; `--example` must exist when
+    /// `checkingExample`. A usage error is printed and becomes exit status 2.
+    func resolve(_ reference: String, in catalog: CatalogSet, checkingExample: Bool) throws(ExitCode) -> (EndpointSelection, [String: String]) {
+        do throws(InteropError) {
+            let selection = try EndpointSelection.resolve(reference, environment: environment, in: catalog)
+            if checkingExample, let example { _ = try selection.example(example) }
+            return (selection, try values())
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
+}
+
+/// Runs `body` with a live transport, shutting it down afterwards.
+func withLiveTransport<T>(_ body: (HTTPTransport) async throws -> T) async throws -> T {
+    let transport = HTTPTransport()
+    do {
+        let result = try await body(transport)
+        try? await transport.shutdown()
+        return result
+    } catch {
+        try? await transport.shutdown()
+        throw error
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+
+/// The suites that start the built `apiexplorer`: run one test at a time, so at most one such
+/// process runs beside the rest of the test run (the machines this runs on may have 2 cores, and
+/// other modules' tests measure time).
+@Suite(.serialized) enum BinaryTests {}

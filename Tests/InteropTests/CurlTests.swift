@@ -1,0 +1,153 @@
+import Catalog
+import DispatcherCore
+import Foundation
+import Interop
+import JSONSupport
+import Testing
+
+extension BinaryTests {
+    /// curl command lines: reading them, importing them as endpoints, and the round trip back.
+    @Suite struct CurlTests {
+        @Test func readsShellQuotingAndOptions() throws {
+            let request = try CurlCommandParser.parse(#"""
+                curl -sSL -XPUT 'https://api.example.com/items/7?x=1' \
+                  -H "Accept: application/json" -H'X-Quote: it'\''s' \
+                  -H $'X-Escaped: a\tb' --compressed -A "agent/1" -e https://ref.example.com \
+                  --data-raw '{"name": "Lamp"}' -H 'Content-Type: application/json'
+                """#)
+            #expect(request.method == .put)
+            #expect(request.url.absoluteString == "https://api.example.com/items/7?x=1")
+            #expect(request.headers.map(\.name) == ["Accept", "X-Quote", "X-Escaped", "User-Agent", "Referer", "Content-Type"])
+            #expect(request.header("x-quote") == "it's")
+            #expect(request.header("X-Escaped") == "a\tb")
+            #expect(request.body == #"{"name": "Lamp"}"#)
+            #expect(request.ignoredOptions == ["-s", "-S", "-L", "--compressed"])
+        }
+
+        @Test func methodDefaultsAndDataForms() throws {
+            #expect(try CurlCommandParser.parse("curl example.com").method == .get)
+            #expect(try CurlCommandParser.parse("curl example.com").url.absoluteString == "http://example.com")
+            let form = try CurlCommandParser.parse("curl https://x.io/login -d user=ann -d 'pass=a b'")
+            #expect(form.method == .post)
+            #expect(form.body == "user=ann&pass=a b")
+            #expect(form.header("Content-Type") == "application/x-www-form-urlencoded")
+            let get = try CurlCommandParser.parse("curl -G https://x.io/search --data-urlencode 'q=a b' -d page=2")
+            #expect(get.method == .get && get.body == nil)
+            #expect(get.url.absoluteString == "https://x.io/search?q=a%20b&page=2")
+            #expect(try CurlCommandParser.parse("curl -I https://x.io").method == .head)
+            let json = try CurlCommandParser.parse(#"curl --json '{"a":1}' https://x.io"#)
+            #expect(json.method == .post && json.header("Content-Type") == "application/json" && json.header("Accept") == "application/json")
+            let basic = try CurlCommandParser.parse("curl -u ann:secret https://x.io -k")
+            #expect(basic.header("Authorization") == "Basic YW5uOnNlY3JldA==")
+            #expect(basic.insecure)
+        }
+
+        @Test func rejectsWhatItCannotRepresent() {
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("wget https://x.io") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl 'https://x.io") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -F file=@a.png https://x.io") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -d @body.json https://x.io") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl --frobnicate https://x.io") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl ftp://x.io/file") }
+            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -X BREW https://x.io") }
+        }
+
+        @Test func importKeepsSecretsOutOfTheCatalog() throws {
+            let request = try CurlCommandParser.parse(
+                #"curl 'https://api.shop.io/v1/users/42/orders?limit=5&api_key=KEY12345' -H 'Authorization: Bearer tok.en.value' -H 'Cookie: sid=s3cr3t' --json '{"note":"hi","password":"pw-1234"}'"#)
+            let draft = try CurlImporter.catalog(for: request)
+            let yaml = draft.yaml
+            for secret in ["KEY12345", "tok.en.value", "s3cr3t", "pw-1234"] { #expect(!yaml.contains(secret), "\(secret)") }
+            #expect(draft.service == "shop")
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.id == "postOrders")
+            #expect(endpoint.path == "/v1/users/{{userId}}/orders")
+            #expect(endpoint.parameters.map { "\($0.0)=\($0.1)" } == ["userId=42"])
+            #expect(yaml.contains("Authorization: \"Bearer {{secret.SHOP_TOKEN}}\""))
+            #expect(yaml.contains("api_key: \"{{secret.SHOP_API_KEY}}\""))
+            #expect(draft.notes.count == 4)
+        }
+
+        /// Imports `command` into a catalog folder, sends it in stub mode with the secrets the command
+        /// held, and reads back the exported curl command.
+        func roundTrip(_ command: String) async throws -> (original: CurlRequest, exported: CurlRequest, text: String) {
+            let original = try CurlCommandParser.parse(command)
+            let (endpoint, secrets) = try CurlImporter.endpoint(for: original, service: "shop")
+            var draft = try CurlImporter.catalog(for: original, service: "shop")
+            draft.endpoints = [endpoint]
+            let folder = try TemporaryDirectory()
+            try draft.write(into: folder.url, force: false)
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let selection = try EndpointSelection.resolve("shop/\(endpoint.id)", environment: nil, in: catalog)
+            let store = SecretStore(processEnvironment: Dictionary(uniqueKeysWithValues: secrets.map { ($0.name, $0.value) }))
+            let outcome = await EndpointCaller(catalog: catalog, secrets: store, transport: nil).call(selection, mode: .stub)
+            #expect(outcome.exchange.error == nil)
+            let text = outcome.exchange.request.curlCommand(redactor: nil)
+            return (original, try CurlCommandParser.parse(text), outcome.exchange.request.curlCommand(redactor: outcome.redactor))
+        }
+
+        @Test func importThenExportGivesAnEquivalentCommand() async throws {
+            let json = try await roundTrip(
+                #"curl -X PUT 'https://api.shop.io/v1/items/7?verbose&limit=5&api_key=KEY12345' -H 'Accept: application/json' -H 'Authorization: Bearer tok.en.value' -H 'Content-Type: application/json' -d '{"name": "Lamp", "tags": ["a"], "price": 1.50}'"#)
+            #expect(json.exported.method == json.original.method)
+            #expect(json.exported.url == json.original.url)
+            #expect(json.exported.headers.map { "\($0.name): \($0.value)" } == json.original.headers.map { "\($0.name): \($0.value)" })
+            #expect(try JSONValue.parse(json.exported.body ?? "") == JSONValue.parse(json.original.body ?? ""))
+            #expect(!json.text.contains("tok.en.value") && !json.text.contains("KEY12345"))
+
+            let form = try await roundTrip("curl https://shop.io/login -d user=ann -d password=hunter22")
+            #expect(form.exported.method == .post)
+            #expect(form.exported.url == form.original.url)
+            #expect(form.exported.header("Content-Type") == "application/x-www-form-urlencoded")
+            #expect(FormEncoding.decode(form.exported.body ?? "") == FormEncoding.decode(form.original.body ?? ""))
+
+            let plain = try await roundTrip("curl -X DELETE https://shop.io/items/9 -H 'X-Trace: abc'")
+            #expect(plain.exported == plain.original)
+        }
+
+        @Test func importIntoAnExistingCatalogKeepsTheRestOfTheFile() async throws {
+            let folder = try TemporaryDirectory()
+            try ShopCatalog.write(into: folder, baseURL: "https://shop.io/api")
+            let state = try TemporaryDirectory()
+            let before = try #require(folder.read("shop.yaml"))
+            let result = try await CLI.run(
+                ["import", "curl", "curl https://shop.io/api/items/5/reviews -H 'X-Api-Key: k-12345678'", "--into", "shop", "--catalog", folder.path],
+                state: state)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.errors.contains("SHOP_X_API_KEY"))
+            let after = try #require(folder.read("shop.yaml"))
+            #expect(after.hasPrefix(before.trimmingCharacters(in: .newlines)))
+            #expect(!after.contains("k-12345678"))
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let endpoint = try #require(catalog.service("shop")?.endpoint("getReviews"))
+            #expect(endpoint.path == "/items/{{itemId}}/reviews")
+            #expect(endpoint.parameters == ["itemId": "5"])
+
+            let outside = try await CLI.run(["import", "curl", "curl https://other.io/x", "--into", "shop", "--catalog", folder.path], state: state)
+            #expect(outside.status == 2)
+            let duplicate = try await CLI.run(
+                ["import", "curl", "curl https://shop.io/api/items/5/reviews", "--into", "shop", "--catalog", folder.path], state: state)
+            #expect(duplicate.status == 2)
+            #expect(duplicate.errors.contains("already has an endpoint 'getReviews'"))
+        }
+
+        @Test func importPrintsOrWritesANewCatalog() async throws {
+            let state = try TemporaryDirectory()
+            let printed = try await CLI.run(["import", "curl", "curl https://api.shop.io/items -H 'Accept: application/json'"], state: state)
+            #expect(printed.status == 0)
+            #expect(printed.output.contains("service: shop\n"))
+            let out = state.url.appendingPathComponent("shop.yaml").path
+            let written = try await CLI.run(["import", "curl", "curl https://api.shop.io/items", "--out", out], state: state)
+            #expect(written.status == 0)
+            let again = try await CLI.run(["import", "curl", "curl https://api.shop.io/items", "--out", out], state: state)
+            #expect(again.status == 2)
+            let catalog = CatalogLoader.load(state.catalogSource)
+            #expect(catalog.service("shop")?.endpoint("getItems") != nil, "\(catalog.diagnostics)")
+            let bad = try await CLI.run(["import", "curl", "curl -F a=@b https://x.io"], state: state)
+            #expect(bad.status == 2)
+        }
+    }
+}

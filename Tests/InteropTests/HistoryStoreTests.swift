@@ -1,0 +1,151 @@
+import Catalog
+import DispatcherCore
+import Foundation
+import Interop
+import Testing
+
+/// The history: bounded, newest kept, owner-only, secrets masked, safe with concurrent writers.
+@Suite struct HistoryStoreTests {
+    /// A stubbed call of the shop catalog.
+    func outcome(_ endpoint: String = "shop/getItem", example: String? = nil, values: [String: String] = [:]) async throws -> CallOutcome {
+        let folder = try TemporaryDirectory()
+        try ShopCatalog.write(into: folder)
+        let catalog = CatalogLoader.load(folder.catalogSource)
+        let selection = try EndpointSelection.resolve(endpoint, environment: nil, in: catalog)
+        return await EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            .call(selection, mode: .stub, example: example, values: values)
+    }
+
+    @Test func appendsAndReadsBackInOrder() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        #expect(try store.entries().isEmpty)
+        let first = try await outcome().entry()
+        let second = try await outcome(example: "missing").entry()
+        try store.append(first)
+        try store.append(second)
+        let entries = try store.entries()
+        #expect(entries.map(\.id) == [first.id, second.id])
+        #expect(entries[1].error?.kind == "notFound")
+        #expect(entries[1].response?.status == 404)
+        #expect(try store.entries(limit: 1).map(\.id) == [second.id])
+        #expect(try store.entry(id: first.id)?.request == first.request)
+    }
+
+    @Test func fileIsReadableByTheOwnerOnly() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url.appendingPathComponent("nested/apiexplorer"))
+        try store.append(try await outcome().entry())
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.fileURL.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: store.directory.path)
+        #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+    }
+
+    @Test func keepsOnlyTheNewestEntries() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url, limit: 3)
+        let template = try await outcome().entry()
+        var ids: [String] = []
+        for index in 0..<7 {
+            var entry = template
+            entry.id = "entry-\(index)"
+            ids.append(entry.id)
+            try store.append(entry)
+        }
+        #expect(try store.entries().map(\.id) == Array(ids.suffix(3)))
+        // Trimmed once it grew a tenth (at least one) past the limit: 5 → 3, 6 → 4, 7 → 5 → 3.
+        let lines = try String(contentsOf: store.fileURL, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(try store.entries(limit: 10).count == 3)
+        // The compaction left no temporary file behind.
+        #expect(state.fileNames() == [".history.lock", "history.jsonl"])
+    }
+
+    @Test func secretsAreMaskedInTheFile() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        try store.append(try await outcome(values: ["itemId": "7", "apiToken": "runtime-secret-value"]).entry())
+        let text = try String(contentsOf: store.fileURL, encoding: .utf8)
+        #expect(!text.contains("shop-secret-token"))
+        #expect(!text.contains("runtime-secret-value"))
+        #expect(text.contains("Bearer ••••"))
+        let entry = try #require(try store.entries().first)
+        #expect(entry.values["apiToken"] == Redactor.mask)
+        #expect(entry.values["itemId"] == "7")
+        // A masked value is not replayed; the rest is.
+        #expect(entry.replay == ReplayRequest(service: "shop", endpoint: "getItem", environment: "local", mode: .stub, example: nil, values: ["itemId": "7"]))
+    }
+
+    @Test func aRemovedHistoryStartsAgain() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url, limit: 2)
+        let entry = try await outcome().entry()
+        for _ in 0..<3 { try store.append(entry) }
+        try FileManager.default.removeItem(at: store.fileURL)
+        try store.append(entry)
+        #expect(try store.entries().count == 1)
+        try store.removeAll()
+        #expect(try store.entries().isEmpty)
+        try store.append(entry)
+        #expect(try store.entries().count == 1)
+    }
+
+    @Test func damagedLinesAreSkipped() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        let entry = try await outcome().entry()
+        try store.append(entry)
+        let handle = try FileHandle(forWritingTo: store.fileURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{not json\n".utf8))
+        try handle.close()
+        try store.append(entry)
+        #expect(try store.entries().count == 2)
+    }
+
+    @Test func concurrentWritersLoseNothing() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url, limit: 1_000)
+        let entry = try await outcome().entry()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    var copy = entry
+                    copy.id = "writer-\(index)"
+                    try store.append(copy)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(Set(try store.entries().map(\.id)).count == 40)
+    }
+
+    @Test func replaySendsTheSameRequest() async throws {
+        let folder = try TemporaryDirectory()
+        try ShopCatalog.write(into: folder)
+        let catalog = CatalogLoader.load(folder.catalogSource)
+        let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+        let selection = try EndpointSelection.resolve("shop/getItem", environment: "local", in: catalog)
+        let first = await caller.call(selection, mode: .stub, example: "missing", values: ["itemId": "9"]).entry()
+        let again = try await caller.replay(first.replay).entry()
+        #expect(again.request.url == first.request.url)
+        #expect(again.request.url.hasSuffix("/items/9"))
+        #expect(again.error?.kind == "notFound")
+    }
+
+    @Test func stateDirectoryFollowsXDG() {
+        #expect(StateDirectory.url(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/a"]).path == "/x/state/apiexplorer")
+        #expect(StateDirectory.url(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/a"]).path == "/home/a/.local/state/apiexplorer")
+        #expect(StateDirectory.url(environment: ["HOME": "/home/a"]).path == "/home/a/.local/state/apiexplorer")
+    }
+
+    @Test func bodiesAreCutAtTheLimitAndBinaryIsBase64() {
+        let text = BodyRecord(Data(repeating: UInt8(ascii: "a"), count: 10), contentType: "text/plain", redactor: nil, limit: 4)
+        #expect(text.text == "aaaa" && text.truncated && text.size == 10 && text.encoding == .utf8)
+        let binary = BodyRecord(Data([0xFF, 0x00, 0xFE]), contentType: nil, redactor: .standard, limit: nil)
+        #expect(binary.encoding == .base64 && binary.data == Data([0xFF, 0x00, 0xFE]))
+        let secret = BodyRecord(Data(#"{"access_token":"abc123456"}"#.utf8), contentType: "application/json", redactor: .standard, limit: nil)
+        #expect(!secret.text.contains("abc123456"))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+extension BinaryTests {
+    /// The manual page and shell completions, generated offline from the command tree.
+    @Suite struct ManualTests {
+        @Test func manPageCoversEveryVisibleCommand() async throws {
+            let state = try TemporaryDirectory()
+            let result = try await CLI.run(["man"], state: state)
+            #expect(result.status == 0)
+            let page = result.output
+            #expect(page.hasPrefix(".TH APIEXPLORER 1 "))
+            for command in ["validate", "mock", "list", "call", "check", "record", "history", "export curl", "export har", "import openapi", "import curl"] {
+                #expect(page.contains(".SS \"apiexplorer \(command)\""), "\(command)")
+            }
+            #expect(!page.contains(".SS \"apiexplorer man\""))
+            #expect(page.contains("\\-\\-include\\-unsafe"))
+            // Only ASCII reaches troff, and no text line starts a request by accident.
+            #expect(page.unicodeScalars.allSatisfy { $0.isASCII })
+            let requests: Set<String> = [".TH", ".SH", ".SS", ".B", ".I", ".TP", ".PP", ".nf", ".fi"]
+            for line in page.split(separator: "\n") where line.hasPrefix(".") {
+                #expect(requests.contains(String(line.split(separator: " ")[0])), "\(line)")
+            }
+
+            // groff, when installed, reads it without a warning.
+            let groff = URL(fileURLWithPath: "/usr/bin/groff")
+            guard FileManager.default.isExecutableFile(atPath: groff.path) else { return }
+            let file = state.url.appendingPathComponent("apiexplorer.1")
+            try result.stdout.write(to: file)
+            let process = Process()
+            process.executableURL = groff
+            process.arguments = ["-man", "-Tutf8", "-ww", "-z", file.path]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let warnings = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            #expect(warnings.isEmpty, "\(warnings)")
+        }
+
+        @Test func completionScriptsKnowTheCommands() async throws {
+            let state = try TemporaryDirectory()
+            for shell in ["bash", "zsh", "fish"] {
+                let result = try await CLI.run(["--generate-completion-script", shell], state: state)
+                #expect(result.status == 0)
+                for command in ["call", "check", "record", "history", "export", "import"] {
+                    #expect(result.output.contains(command), "\(shell): \(command)")
+                }
+                #expect(result.output.contains("include-unsafe"), "\(shell)")
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Catalog
+import DispatcherCore
+import Foundation
+import Interop
+import Testing
+
+extension BinaryTests {
+    /// OpenAPI import: the Petstore 3 document becomes a catalog that validates and answers every
+    /// endpoint and example in stub mode; 3.1 JSON documents too; bad documents fail clearly.
+    @Suite struct OpenAPIImportTests {
+        static func resource(_ name: String) throws -> Data {
+            let url = try #require(Bundle.module.url(forResource: "Resources/\(name)", withExtension: nil))
+            return try Data(contentsOf: url)
+        }
+
+        @Test func petstoreBecomesACatalogThatValidatesAndRunsInStubMode() async throws {
+            let draft = try OpenAPIImporter.draft(from: try Self.resource("petstore-openapi-3.0.yaml"), documentName: "petstore.yaml", service: "petstore")
+            let folder = try TemporaryDirectory()
+            try draft.write(into: folder.url, force: false)
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("petstore"))
+
+            #expect(service.environments.map(\.name) == ["local", "production", "staging"])
+            #expect(service.environments[1].baseURL.absoluteString == "https://petstore3.swagger.io/api/v3")
+            #expect(service.environments[1].type == .production)
+            #expect(service.environments[2].baseURL.absoluteString == "https://staging.petstore3.swagger.io/api/v3")
+            #expect(service.endpoints.count == 15)
+            #expect(service.groups.map(\.id).sorted() == ["api_key", "petstore_auth"])
+
+            let getPet = try #require(service.endpoint("getPetById"))
+            #expect(getPet.path == "/pet/{{petId}}")
+            #expect(getPet.parameters == ["petId": "10"])
+            #expect(getPet.group == "api_key")
+            #expect(getPet.exampleNames == ["default", "badRequest", "notFound"])
+            let byStatus = try #require(service.endpoint("findPetsByStatus"))
+            #expect(byStatus.query == [QueryItem(name: "status", value: "{{status}}")])
+            #expect(byStatus.parameters == ["status": "available"])
+            let addPet = try #require(service.endpoint("addPet"))
+            #expect(addPet.method == .post)
+            #expect(addPet.examples.map(\.name) == ["badRequest", "status422"])
+
+            // Every endpoint and example answers in stub mode, with the status the document gives.
+            let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            for endpoint in service.endpoints {
+                let selection = EndpointSelection(service: service, endpoint: endpoint, environment: service.environments[0])
+                for name in endpoint.exampleNames {
+                    let exchange = await caller.call(selection, mode: .stub, example: name).exchange
+                    #expect(exchange.error?.kind != .invalidRequest, "\(endpoint.id) [\(name)]: \(exchange.error?.message ?? "")")
+                    guard case .response(let status, _, _) = endpoint.example(named: name)?.sample else { continue }
+                    #expect(exchange.response?.status == status, "\(endpoint.id) [\(name)]")
+                }
+            }
+            let pet = await caller.call(EndpointSelection(service: service, endpoint: getPet, environment: service.environments[0]), mode: .stub).exchange
+            #expect(pet.request.url.absoluteString == "http://127.0.0.1:4010/petstore/pet/10")
+            #expect(pet.request.headers["api_key"] == "demo-petstore-api-key")
+            let body = try #require(pet.response.map { String(decoding: $0.body, as: UTF8.self) })
+            #expect(body.contains(#""name": "doggie""#))
+            let inventory = try #require(service.endpoint("getInventory"))
+            guard case .response(_, _, let inventoryBody) = inventory.stub.sample else { Issue.record("no inventory stub"); return }
+            #expect(String(decoding: inventoryBody, as: UTF8.self).contains(#""sold": 11"#))
+        }
+
+        @Test func openAPI31JSONImports() throws {
+            let document = #"""
+                {"openapi": "3.1.0", "info": {"title": "Echo API", "version": "2"},
+                 "servers": [{"url": "https://echo.example.com/{base}", "variables": {"base": {"default": "v2"}}}],
+                 "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+                 "security": [{"bearer": []}],
+                 "paths": {"/echo/{id}": {"get": {
+                   "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string", "examples": ["abc"]}},
+                                  {"name": "X-Trace", "in": "header", "required": true, "schema": {"type": "string", "default": "t-1"}}],
+                   "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": ["object", "null"], "properties": {"id": {"type": "string"}}}}}},
+                                 "429": {"description": "slow down"}}}}}}
+                """#
+            let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "echo.json")
+            #expect(draft.service == "echo-api")
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.id == "getEcho")
+            #expect(endpoint.path == "/echo/{{id}}")
+            #expect(endpoint.headers.map { "\($0.0)=\($0.1)" } == ["X-Trace={{X_Trace}}"])
+            #expect(endpoint.group == "bearer")
+            #expect(endpoint.examples.map(\.name) == ["tooManyRequests"])
+            #expect(draft.environments.map(\.baseURL) == ["http://127.0.0.1:4010/echo-api", "https://echo.example.com/v2"])
+            #expect(draft.groups.first?.headers.first?.1 == "Bearer {{secret.ECHO_API_BEARER}}")
+
+            let folder = try TemporaryDirectory()
+            try draft.write(into: folder.url, force: false)
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+            #expect(throws: InteropError.self) { try draft.write(into: folder.url, force: false) }
+            try draft.write(into: folder.url, force: true)
+        }
+
+        @Test func unreadableDocumentsFailClearly() {
+            #expect(throws: InteropError.invalidInput("this is a Swagger 2.0 document; convert it to OpenAPI 3 first")) {
+                try OpenAPIImporter.draft(from: Data(#"{"swagger": "2.0"}"#.utf8), documentName: "x")
+            }
+            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data("title: nothing".utf8), documentName: "x") }
+            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data("{oops".utf8), documentName: "x") }
+            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data(#"{"openapi": "3.0.0"}"#.utf8), documentName: "x") }
+        }
+
+        @Test func importCommandWritesTheCatalog() async throws {
+            let state = try TemporaryDirectory()
+            let document = try #require(Bundle.module.url(forResource: "Resources/petstore-openapi-3.0.yaml", withExtension: nil))
+            let result = try await CLI.run(["import", "openapi", document.path, "--out", "catalog", "--service", "petstore"], state: state)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output.contains("service petstore, 15 endpoints, 3 environments"))
+            let validate = try await CLI.run(["validate", "catalog"], state: state)
+            #expect(validate.status == 0, "\(validate.output)")
+            let call = try await CLI.run(["call", "petstore/getPetById", "--catalog", "catalog", "--json"], state: state)
+            #expect(call.status == 0, "\(call.errors)")
+            let again = try await CLI.run(["import", "openapi", document.path, "--out", "catalog", "--service", "petstore"], state: state)
+            #expect(again.status == 2)
+            let missing = try await CLI.run(["import", "openapi", "nope.yaml"], state: state)
+            #expect(missing.status == 2)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Catalog
+import DispatcherCore
+import Foundation
+import TestSupport
+import Testing
+
+/// A unique temporary folder, removed when the value goes away.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("interop-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    var path: String { url.path }
+
+    func write(_ relativePath: String, _ text: String) throws {
+        try write(relativePath, Data(text.utf8))
+    }
+
+    func write(_ relativePath: String, _ data: Data) throws {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    func read(_ relativePath: String) -> String? {
+        FileManager.default.contents(atPath: url.appendingPathComponent(relativePath).path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func exists(_ relativePath: String) -> Bool {
+        FileManager.default.fileExists(atPath: url.appendingPathComponent(relativePath).path)
+    }
+
+    /// Every file name in the folder (not recursive).
+    func fileNames(in relativePath: String = "") -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(relativePath).path))?.sorted() ?? []
+    }
+
+    var catalogSource: CatalogSource {
+        CatalogSource(origin: .option, directory: url, displayPath: url.path)
+    }
+}
+
+/// A small catalog: one service `shop` whose `local` environment points at `baseURL`.
+enum ShopCatalog {
+    static func text(baseURL: String = "http://127.0.0.1:9/shop", fixtures: String = "immediate") -> String {
+        """
+        # A test catalog.
+        service: shop
+        title: Test shop
+
+        variables:
+          itemId: "7"
+
+        environments:
+          local:
+            baseURL: \(baseURL)
+            fixtures: \(fixtures)
+            headers:
+              Accept: application/json
+            secretDefaults:
+              SHOP_TOKEN: shop-secret-token
+            retry: none
+
+        groups:
+          authenticated:
+            headers:
+              Authorization: Bearer {{secret.SHOP_TOKEN}}
+
+        endpoints:
+          getItem:
+            title: One item
+            group: authenticated
+            path: /items/{{itemId}}
+            stub:
+              bodyFile: fixtures/shop/item.json
+            examples:
+              missing:
+                description: No such item.
+                status: 404
+                body: { message: No such item }
+
+          listItems:
+            path: /items
+            query:
+              limit: "{{limit}}"
+            parameters: { limit: "10" }
+            stub:
+              body: [{ id: 1, name: Pen, price: 1.5, tags: [office] }, { id: 2, name: Cup, price: 3, tags: [] }]
+
+          createItem:
+            method: POST
+            path: /items
+            body: { name: "{{name}}" }
+            stub:
+              status: 201
+              body: { id: 3, name: Lamp }
+
+          needsValue:
+            path: /search/{{query}}
+
+        """
+    }
+
+    static let item = #"{"id": 7, "name": "Pen", "price": 1.5, "owner": {"name": "Ann", "email": null}, "tags": ["office"]}"#
+
+    /// Writes the catalog and its fixture into `folder`.
+    static func write(into folder: TemporaryDirectory, baseURL: String = "http://127.0.0.1:9/shop", fixtures: String = "immediate") throws {
+        try folder.write("shop.yaml", text(baseURL: baseURL, fixtures: fixtures))
+        try folder.write("fixtures/shop/item.json", item + "\n")
+    }
+}
+
+/// Runs the built `apiexplorer` binary.
+enum CLI {
+    typealias Result = ChildProcess.Result
+
+    /// The binary beside the test bundle (`.build/debug/apiexplorer`), or `$APIEXPLORER_BINARY`.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["APIEXPLORER_BINARY"] { return URL(fileURLWithPath: path) }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        for _ in 0..<6 {
+            url.deleteLastPathComponent()
+            let candidate = url.appendingPathComponent("apiexplorer")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+        }
+        return URL(fileURLWithPath: ".build/debug/apiexplorer")
+    }()
+
+    /// Runs `apiexplorer arguments…` with `state` as the XDG state home; no proxies, no inherited catalog.
+    static func run(_ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["APIEXPLORER_CATALOG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+            environment[name] = nil
+        }
+        environment["XDG_STATE_HOME"] = state.path
+        environment.merge(extra) { $1 }
+        let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path)
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: spawned.wait()) }
+        }
+    }
+}
+
+/// Reads JSON output as Foundation objects for field checks.
+func jsonObject(_ data: Data) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
