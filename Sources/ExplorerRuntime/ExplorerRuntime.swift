@@ -20,11 +20,14 @@ public final class ExplorerRuntime: Sendable {
     /// - Parameters:
     ///   - transport: sends live requests; nil leaves live mode failing with a clear message.
     ///   - extraPlugins: run after the activity and logger plugins (e.g. history).
+    ///   - resultHandlers: made for each service and environment's session (e.g. the history recorder).
     ///   - clock: times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
     ///   - prepare: adjusts the first state (starting environment, mode) before the first frame.
     public init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
-        extraPlugins: [any Plugin] = [], clock: DispatchClock = .continuous, prepare: (inout AppState) -> Void = { _ in }
+        extraPlugins: [any Plugin] = [],
+        resultHandlers: @escaping @Sendable (Service, Environment) -> [any ResultHandler] = { _, _ in [] },
+        clock: DispatchClock = .continuous, prepare: (inout AppState) -> Void = { _ in }
     ) {
         self.device = device
         let inbox = self.inbox
@@ -33,7 +36,8 @@ public final class ExplorerRuntime: Sendable {
             inbox.post(.logged(["#\(request.id) \(line)"]))
         }
         let pool = SessionPool(
-            catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins, clock: clock)
+            catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins, clock: clock,
+            resultHandlers: resultHandlers)
         runner = EffectRunner(inbox: inbox, device: device, pool: pool)
         var initial = AppState(catalog: catalog, size: device.size)
         prepare(&initial)

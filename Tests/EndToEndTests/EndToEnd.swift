@@ -31,9 +31,9 @@ struct TemporaryCatalog {
 /// `ChildProcess` so they inherit none of the other tests' sockets.
 enum ProductProcess {
     /// Runs `apiexplorer arguments…` to the end; returns its exit status and standard output.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: Data) {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, output: Data) {
         let child = try ChildProcess(
-            Products.apiexplorer.path, arguments, environment: ProcessInfo.processInfo.environment,
+            Products.apiexplorer.path, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
             directory: FileManager.default.currentDirectoryPath)
         let result = await withCheckedContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(returning: child.wait()) }

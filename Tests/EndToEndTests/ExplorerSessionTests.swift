@@ -7,11 +7,11 @@ extension EndToEnd {
     @Suite struct ExplorerSessionTests {
         /// A session of the binary on a catalog (the bundled one unless given), from an empty folder so
         /// ./environments is not picked up by accident.
-        static func launch(_ arguments: String = "", width: Int = 120, height: Int = 40) throws -> TmuxSession {
+        static func launch(_ arguments: String = "", width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws -> TmuxSession {
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-cwd-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let command = "cd \(TmuxSession.quote(empty.path)) && \(TmuxSession.quote(Products.apiexplorer.path)) \(arguments)"
-            return try TmuxSession(command: command, width: width, height: height, environment: ["APIEXPLORER_CATALOG": ""])
+            return try TmuxSession(command: command, width: width, height: height, environment: ["APIEXPLORER_CATALOG": ""].merging(environment) { $1 })
         }
 
         /// The line `stty -a` printed after the program ended.
@@ -103,6 +103,23 @@ extension EndToEnd {
             #expect(widest >= 140)
             try session.send("q")
             try await session.waitFor("EXIT=0")
+        }
+
+        @Test func requestsSentInTheExplorerAreKeptInTheHistory() async throws {
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: state) }
+            let session = try Self.launch("--env petstore/local", environment: ["XDG_STATE_HOME": state.path])
+            defer { session.close() }
+            try await session.waitFor("petstore · local")
+            try session.send("j", "j", "Enter")  // GET /pet/{{petId}}, signed in with a bearer token
+            try await session.waitFor("200 OK")
+            try session.send("q")
+            try await session.waitFor("EXIT=0")
+            let (status, output) = try await ProductProcess.run(["history", "--json"], environment: ["XDG_STATE_HOME": state.path])
+            #expect(status == 0)
+            let text = String(decoding: output, as: UTF8.self)
+            #expect(text.contains("findPet") || text.contains("/pet/7"), "history: \(text)")
+            #expect(!text.contains("demo-token"), "a secret reached the history: \(text)")
         }
 
         @Test func withoutAnyLocaleTheBoxesAndSymbolsStillDraw() async throws {

@@ -3,6 +3,7 @@ import Catalog
 import ExplorerApp
 import ExplorerRuntime
 import Foundation
+import Interop
 import LiveTransport
 import NcursesBackend
 
@@ -48,8 +49,13 @@ struct ExploreCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let transport = HTTPTransport()
+        let secrets = SecretStore.load(for: source)
+        let history = HistoryStore()
         let runtime = ExplorerRuntime(
-            catalog: catalog, secrets: SecretStore.load(for: source), transport: transport, device: terminal
+            catalog: catalog, secrets: secrets, transport: transport, device: terminal,
+            resultHandlers: { service, environment in
+                [HistoryRecorder(store: history, redactor: ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets))]
+            }
         ) { [env, live] state in
             if let env { state.selectEnvironment(named: env) }
             if live { state.mode = .live }
