@@ -290,7 +290,9 @@ extension AppReducer {
             pane.selection = BodySelection(kind: pending.kind, count: result.count, layer: BodyLayer(document: result.document.document))
         case .failure(let error):
             let what = if case .jq = pending.kind { "jq" } else { "Query" }
-            state.notice = "\(what) failed: \(error.message)"
+            // jq writes several lines (the error, then "1 compile error"): the status bar has one.
+            let message = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+            state.notice = "\(what) failed: \(message)"
         }
         state.bodies[key] = pane
     }

@@ -96,7 +96,9 @@ public struct BodyPrompt: Sendable, Hashable {
         case .query: "JSONPath: "
         case .jq: "jq filter: "
         case .save: "Save to: "
-        case .confirmOverwrite(let path): "\(path) exists. Overwrite it? (y/n) "
+        case .confirmOverwrite(let path):
+            // The file name only: a long path would push the question off the line.
+            "\(path.split(separator: "/").last.map(String.init) ?? path) exists. Overwrite it? (y/n) "
         }
     }
 }
