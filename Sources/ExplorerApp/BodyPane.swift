@@ -153,6 +153,10 @@ public struct BodyPane: Sendable {
         }
     }
 
-    /// Whether background work this pane waits for is running (formatting, a query, jq).
-    public var isBusy: Bool { building != nil || pendingSelection != nil }
+    /// Whether background work this pane waits for is running (formatting, a query, jq, counting matches).
+    public var isBusy: Bool {
+        if building != nil || pendingSelection != nil { return true }
+        guard let search = active?.view.search else { return false }
+        return search.count?.isComplete != true
+    }
 }
