@@ -27,10 +27,11 @@ final class SearchCache: Sendable {
 extension BodyDocument {
     /// Counts the matches of `query` in the background, yielding a running count after each chunk and a
     /// complete count at the end. Ending the iteration cancels the count. Once complete, next/previous
-    /// for this query are binary searches over the recorded matches.
+    /// for this query are binary searches over the recorded matches. The count runs on the caller's task
+    /// executor preference, if any (so a UI can keep it off the threads its run loop needs).
     public func matchCounts(for query: BodySearchQuery, chunkSize: Int = 4 << 20) -> AsyncStream<BodyMatchCount> {
         AsyncStream { continuation in
-            let task = Task.detached(priority: .utility) { [self] in
+            let task = Task(priority: .utility) { [self] in
                 _ = self.collectMatches(of: query, chunkSize: chunkSize) { count in
                     continuation.yield(count)
                     return !Task.isCancelled

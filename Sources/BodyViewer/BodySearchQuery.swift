@@ -61,8 +61,9 @@ public struct BodyMatchCount: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Thousands separators without Foundation's locale machinery (stable output for tests and snapshots).
-enum BodyNumberFormat {
-    static func grouped(_ value: Int) -> String {
+public enum BodyNumberFormat {
+    /// `1234567` as `1,234,567`.
+    public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var result = ""
         result.reserveCapacity(digits.count + digits.count / 3 + 1)

@@ -1,4 +1,6 @@
+import BodyViewer
 import DispatcherCore
+import Foundation
 import TerminalKit
 
 /// Everything that can happen to the app: input, results of effects, time.
@@ -17,6 +19,61 @@ public enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
+    /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
+    case bodyBuildProgress(key: String, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
+    /// A body build finished.
+    case bodyBuilt(key: String, generation: Int, document: BodyHandle)
+    /// A body build stopped before finishing (cancelled).
+    case bodyBuildStopped(key: String, generation: Int)
+    /// Matches of a search counted so far in `document`.
+    case bodyMatchCount(key: String, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount)
+    /// A query or jq filter finished: the selected values, or why not.
+    case bodySelectionFinished(key: String, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>)
+    /// Saving a body finished; `error` is nil when it was saved.
+    case bodySaveFinished(key: String, path: String, byteCount: Int, error: BodySaveError?)
+    /// Something the body's background work wants the person to know (open, copy …).
+    case bodyMessage(String)
+}
+
+/// What a query or jq filter selected.
+public struct BodySelectionResult: Sendable {
+    /// The selected values as a document.
+    public var document: BodyHandle
+    /// How many values a query selected (nil for jq).
+    public var count: Int?
+
+    /// Makes a result.
+    public init(document: BodyHandle, count: Int?) {
+        self.document = document
+        self.count = count
+    }
+}
+
+/// Why a query or jq filter produced nothing to show.
+public struct BodySelectionError: Error, Sendable, Hashable {
+    /// What went wrong, for the person.
+    public var message: String
+
+    /// Makes an error.
+    public init(_ message: String) { self.message = message }
+}
+
+/// Programs a body can be opened in.
+public enum BodyProgram: Sendable, Hashable {
+    /// `$PAGER`, default `less`.
+    case pager
+    /// `$EDITOR`, default `vi`.
+    case editor
+}
+
+/// Background work on a body that can be cancelled.
+public enum BodyWork: String, Sendable, Hashable {
+    /// Formatting and indexing.
+    case build
+    /// Counting search matches.
+    case count
+    /// A query or jq filter.
+    case selection
 }
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
@@ -29,6 +86,20 @@ public enum AppEffect: Sendable, Hashable {
     case scheduleSpinnerTick(generation: Int, after: Duration)
     /// Put text on the clipboard (OSC 52); `description` says what it was.
     case copyToClipboard(text: String, description: String)
+    /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and `.bodyBuilt`.
+    case buildBody(key: String, generation: Int, data: Data, contentType: String?)
+    /// Stop background work on a body.
+    case cancelBodyWork(key: String, work: BodyWork)
+    /// Count the matches of a search in the background, reporting `.bodyMatchCount`.
+    case countBodyMatches(key: String, document: BodyHandle, query: BodySearchQuery)
+    /// Run a query or jq filter over a body, reporting `.bodySelectionFinished`.
+    case selectInBody(key: String, id: Int, document: BodyHandle, kind: BodySelectionKind)
+    /// Copy the value on `line` (OSC 52), formatted off the UI thread.
+    case copyBodyValue(document: BodyHandle, line: Int)
+    /// Save a body to `path`; never replaces a file unless `overwrite`.
+    case saveBody(key: String, document: BodyHandle, path: String, overwrite: Bool)
+    /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
+    case openBody(document: BodyHandle, program: BodyProgram)
     /// Leave the app.
     case quit
 }

@@ -7,7 +7,10 @@ extension AppReducer {
         if event == .ctrl("c") { return quit(&state) }
         if let overlay = state.overlay { return handleOverlayKey(event, overlay: overlay, state: &state) }
         if state.filter?.isEditing == true { return handleFilterKey(event, state: &state) }
-        guard let command = Keymap.command(for: event) else { return [] }
+        if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
+            return handleBodyPromptKey(event, prompt: prompt, key: key, state: &state)
+        }
+        guard let command = Keymap.command(for: event, inBody: state.isInBody) else { return [] }
         return perform(command, state: &state)
     }
 
@@ -20,8 +23,12 @@ extension AppReducer {
             state.focus = Pane(rawValue: (state.focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count) ?? .endpoints
         case .moveDown: move(.down(1), state: &state)
         case .moveUp: move(.up(1), state: &state)
-        case .pageDown: move(.down(state.pageHeight), state: &state)
-        case .pageUp: move(.up(state.pageHeight), state: &state)
+        case .pageDown:
+            if state.focus == .response, moveInBody(.down(1), paging: true, state: &state) { return [] }
+            move(.down(state.pageHeight), state: &state)
+        case .pageUp:
+            if state.focus == .response, moveInBody(.up(1), paging: true, state: &state) { return [] }
+            move(.up(state.pageHeight), state: &state)
         case .moveToTop: move(.top, state: &state)
         case .moveToBottom: move(.bottom, state: &state)
         case .send:
@@ -80,6 +87,8 @@ extension AppReducer {
             state.overlay = .help(scroll: 0)
         case .quit:
             return quit(&state)
+        case .body(let command):
+            return perform(command, state: &state)
         }
         return []
     }
@@ -88,7 +97,7 @@ extension AppReducer {
         case up(Int), down(Int), top, bottom
     }
 
-    static func move(_ movement: Movement, state: inout AppState) {
+    static func move(_ movement: Movement, wheel: Bool = false, state: inout AppState) {
         switch state.focus {
         case .environments:
             let rows = state.environmentRows
@@ -115,6 +124,7 @@ extension AppReducer {
             list.scrollToSelection(viewportHeight: state.endpointViewportHeight, itemCount: count)
             state.endpointList = list
         case .response:
+            if moveInBody(movement, wheel: wheel, state: &state) { return }
             let current = state.tabScroll[state.tab] ?? 0
             let limit = ResponseText.maximumScroll(state: state)
             switch movement {
@@ -184,6 +194,7 @@ extension AppReducer {
             state.notice = "Cancelling \(ticket.endpointKey)…"
             return [.cancel(ticket: ticket.id)]
         }
+        if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }
         if state.filter != nil {
             state.filter = nil
             state.endpointList = ListState(selected: 0)

@@ -13,7 +13,7 @@ extension AppReducer {
         case .wheelUp, .wheelDown:
             let previous = state.focus
             state.focus = pane
-            move(event.kind == .wheelUp ? .up(3) : .down(3), state: &state)
+            move(event.kind == .wheelUp ? .up(3) : .down(3), wheel: true, state: &state)
             state.focus = previous
         case .press(.left):
             state.focus = pane

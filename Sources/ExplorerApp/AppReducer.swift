@@ -1,3 +1,4 @@
+import BodyViewer
 import Catalog
 import DispatcherCore
 import TerminalKit
@@ -22,8 +23,10 @@ public enum AppReducer {
         case .exchangeFinished(let ticketID, let exchange, let redactor):
             effects = []
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
-                state.responses[ticket.endpointKey] = ResponseRecord(ticket: ticket, exchange: exchange, redactor: redactor)
+                let record = ResponseRecord(ticket: ticket, exchange: exchange, redactor: redactor)
+                state.responses[ticket.endpointKey] = record
                 if state.selectedEndpoint?.qualifiedID == ticket.endpointKey { state.tabScroll = [:] }
+                effects = startBody(for: record, state: &state)
             }
         case .activityChanged(let count):
             state.activity = max(0, count)
@@ -41,6 +44,27 @@ public enum AppReducer {
             effects = quit(&state)
         case .copied(let description):
             state.notice = "Copied \(description) to the clipboard."
+            effects = []
+        case .bodyBuildProgress(let key, let generation, let status, let preview):
+            bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
+            effects = []
+        case .bodyBuilt(let key, let generation, let document):
+            bodyBuilt(key: key, generation: generation, document: document.document, state: &state)
+            effects = []
+        case .bodyBuildStopped(let key, let generation):
+            bodyBuildStopped(key: key, generation: generation, state: &state)
+            effects = []
+        case .bodyMatchCount(let key, let document, let query, let count):
+            bodyMatchCount(key: key, document: document, query: query, count: count, state: &state)
+            effects = []
+        case .bodySelectionFinished(let key, let id, let outcome):
+            bodySelectionFinished(key: key, id: id, outcome: outcome, state: &state)
+            effects = []
+        case .bodySaveFinished(let key, let path, let byteCount, let error):
+            bodySaveFinished(key: key, path: path, byteCount: byteCount, error: error, state: &state)
+            effects = []
+        case .bodyMessage(let message):
+            state.notice = message
             effects = []
         }
         if state.needsSpinner, !state.spinnerScheduled, !state.isQuitting {

@@ -25,6 +25,10 @@ public struct AppState: Sendable {
     public var tabScroll: [ResponseTab: Int] = [:]
     /// The last result per endpoint (`service/endpoint`).
     public var responses: [String: ResponseRecord] = [:]
+    /// The Body tab of each response, by endpoint key (as `responses`).
+    public var bodies: [String: BodyPane] = [:]
+    /// The next id for a body build or query; results carrying an older id are stale.
+    public var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.
     public var inFlight: [Int: RequestTicket] = [:]
     /// The example each endpoint sends, by `service/endpoint`; absent means the default.

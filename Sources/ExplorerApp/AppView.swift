@@ -11,14 +11,14 @@ public enum AppView {
             return Frame(buffer: buffer)
         }
         EnvironmentsPaneView.render(state, area: layout.environments, into: &buffer)
-        let cursor = EndpointsPaneView.render(state, area: layout.endpoints, into: &buffer)
-        ResponsePaneView.render(state, area: layout.response, into: &buffer)
+        let endpointsCursor = EndpointsPaneView.render(state, area: layout.endpoints, into: &buffer)
+        let responseCursor = ResponsePaneView.render(state, area: layout.response, into: &buffer)
         StatusBarView.render(state, area: layout.statusBar, into: &buffer)
         if let overlay = state.overlay {
             OverlayView.render(overlay, state: state, into: &buffer)
             return Frame(buffer: buffer)
         }
-        return Frame(buffer: buffer, cursor: cursor)
+        return Frame(buffer: buffer, cursor: endpointsCursor ?? responseCursor)
     }
 
     /// The message shown below the minimum size, fitted to whatever room there is (down to 1×1).

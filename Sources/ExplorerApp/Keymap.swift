@@ -9,6 +9,16 @@ public enum Command: Sendable, Hashable {
     case pickExample, showTab(ResponseTab), nextTab, previousTab
     case filter, copyCurl, revealSecrets, showDiagnostics
     case help, quit
+    case body(BodyCommand)
+}
+
+/// What a key does in the Body tab (response pane focused, Body tab shown).
+public enum BodyCommand: Sendable, Hashable {
+    case scrollLeft, scrollRight
+    case toggleFold, foldAll, unfoldAll, matchingBracket
+    case toggleWrap, toggleLineNumbers
+    case search, nextMatch, previousMatch, query, jq
+    case copyValue, save, openInPager, openInEditor
 }
 
 /// Keys bound to a command, with the words the help screen shows.
@@ -56,7 +66,7 @@ public enum Keymap {
         KeyBinding([key("G"), key("End")], .moveToBottom, label: "G/End", help: "last", section: "Move"),
         KeyBinding([key("Enter")], .send, help: "send the endpoint", section: "Requests"),
         KeyBinding([key("r")], .resend, help: "resend the last request as it was sent", section: "Requests"),
-        KeyBinding([key("Esc")], .cancelOrClose, help: "cancel the request in flight / close", section: "Requests"),
+        KeyBinding([key("Esc")], .cancelOrClose, help: "cancel a request or formatting / close", section: "Requests"),
         KeyBinding([key("s")], .toggleMode, help: "switch stub / live", section: "Requests"),
         KeyBinding([key("e")], .nextEnvironment, help: "next environment", section: "Requests"),
         KeyBinding([key("E")], .previousEnvironment, help: "previous environment", section: "Requests"),
@@ -74,8 +84,38 @@ public enum Keymap {
         KeyBinding([key("q"), key("C-c")], .quit, label: "q/C-c", help: "quit", section: "Other"),
     ]
 
-    /// The command bound to a key.
-    public static func command(for event: KeyEvent) -> Command? {
+    /// Bindings that apply while the response pane has focus and shows the Body tab. They win over the
+    /// global ones there: only `/` is also bound globally (the endpoint filter, still one Tab away).
+    /// Moving (j/k, pages, g/G) uses the global bindings, which move in the body there.
+    public static let bodyBindings: [KeyBinding] = [
+        KeyBinding([key("h"), key("Left")], .body(.scrollLeft), label: "h/←", help: "scroll left (wrap off)", section: bodySection),
+        KeyBinding([key("l"), key("Right")], .body(.scrollRight), label: "l/→", help: "scroll right (wrap off)", section: bodySection),
+        KeyBinding([key("z")], .body(.toggleFold), help: "fold / unfold at the cursor", section: bodySection),
+        KeyBinding([key("Z")], .body(.foldAll), help: "fold all", section: bodySection),
+        KeyBinding([key("U")], .body(.unfoldAll), help: "unfold all", section: bodySection),
+        KeyBinding([key("%")], .body(.matchingBracket), help: "matching bracket", section: bodySection),
+        KeyBinding([key("w")], .body(.toggleWrap), help: "wrap long lines on / off", section: bodySection),
+        KeyBinding([key("#")], .body(.toggleLineNumbers), help: "line numbers on / off", section: bodySection),
+        KeyBinding([key("/")], .body(.search), help: "search the body (Esc clears)", section: bodySection),
+        KeyBinding([key("n")], .body(.nextMatch), help: "next match", section: bodySection),
+        KeyBinding([key("N")], .body(.previousMatch), help: "previous match", section: bodySection),
+        KeyBinding([key(":")], .body(.query), help: "JSONPath query: show only the selection", section: bodySection),
+        KeyBinding([key("|")], .body(.jq), help: "pipe the body through a jq filter", section: bodySection),
+        KeyBinding([key("y")], .body(.copyValue), help: "copy the value at the cursor (OSC 52)", section: bodySection),
+        KeyBinding([key("S")], .body(.save), help: "save the body to a file", section: bodySection),
+        KeyBinding([key("o")], .body(.openInPager), help: "open in $PAGER (less)", section: bodySection),
+        KeyBinding([key("O")], .body(.openInEditor), help: "open in $EDITOR (vi)", section: bodySection),
+    ]
+
+    /// The help section of the Body tab's bindings.
+    static let bodySection = "Body tab (response pane)"
+
+    /// Every binding help lists: the global ones, then the Body tab's.
+    public static var allBindings: [KeyBinding] { bindings + bodyBindings }
+
+    /// The command bound to a key; `inBody` when the response pane has focus on the Body tab.
+    public static func command(for event: KeyEvent, inBody: Bool = false) -> Command? {
+        if inBody, let binding = bodyBindings.first(where: { $0.keys.contains(event) }) { return binding.command }
         if event.modifiers.isEmpty, case .character(let character) = event.key, let digit = character.wholeNumberValue,
             let tab = ResponseTab(rawValue: digit)
         {

@@ -68,7 +68,7 @@ enum OverlayText {
     static func helpLines() -> [Line] {
         var lines: [Line] = []
         var section = ""
-        for binding in Keymap.bindings {
+        for binding in Keymap.allBindings {
             if binding.section != section {
                 if !section.isEmpty { lines.append("") }
                 section = binding.section

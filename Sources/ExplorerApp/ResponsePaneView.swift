@@ -7,26 +7,32 @@ enum ResponsePaneView {
         Tabs(ResponseTab.allCases.map(\.title), selected: state.tab.rawValue - 1, isNumbered: true)
     }
 
-    static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) {
+    /// Draws the pane; returns where the terminal cursor goes when the Body tab's input line is open.
+    @discardableResult
+    static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) -> Position? {
         let focused = state.focus == .response
         let endpointTitle = state.selectedEndpoint.map { Line(" \($0.qualifiedID) ", style: Theme.dim) }
         let block = AppView.block("Response", focused: focused, rightTitle: endpointTitle)
         block.render(into: &buffer, area: area)
         let inner = block.inner(area)
-        guard inner.height >= 3 else { return }
+        guard inner.height >= 3 else { return nil }
         tabs(for: state).render(into: &buffer, area: inner.row(0))
         buffer.write(summary(state).truncated(toWidth: inner.width), in: inner.row(1))
         let content = inner.inset(top: 2)
+        if state.tab == .body, state.selectedResponse?.exchange.response != nil, let pane = state.selectedBodyPane {
+            return BodyPaneView.render(pane, state: state, content: content, into: &buffer)
+        }
 
         let lines = ResponseText.lines(state.tab, state: state)
         if lines.isEmpty {
             buffer.write(emptyMessage(state), in: content.row(0))
-            return
+            return nil
         }
         var view = TextView(lines, wraps: ResponseText.wraps(state.tab))
         let maximum = view.maxVerticalOffset(viewport: content.size)
         view.verticalOffset = min(state.tabScroll[state.tab] ?? (state.tab == .log ? maximum : 0), maximum)
         view.render(into: &buffer, area: content)
+        return nil
     }
 
     /// What the tab shows when there is nothing yet.

@@ -30,16 +30,11 @@ enum ResponseText {
     /// Whether a tab wraps long lines.
     static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body }
 
+    /// The Body tab when there is no response (a body, however large, is drawn by `BodyPaneView`).
     static func bodyLines(_ exchange: Exchange) -> [Line] {
-        guard let response = exchange.response else {
-            let reason = exchange.error?.message ?? "nothing came back."
-            return [Line("No response body: " + reason + (reason.hasSuffix(".") ? "" : "."), style: Theme.dim)]
-        }
-        guard !response.body.isEmpty else { return [Line("(empty body)", style: Theme.dim)] }
-        if let value = try? JSONValue.parse(response.body) {
-            return value.prettyText().split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
-        }
-        return response.text.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0).expandingTabs()) }
+        guard exchange.response == nil else { return [] }
+        let reason = exchange.error?.message ?? "nothing came back."
+        return [Line("No response body: " + reason + (reason.hasSuffix(".") ? "" : "."), style: Theme.dim)]
     }
 
     static func headerLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {

@@ -1,3 +1,4 @@
+import BodyViewer
 import DispatcherCore
 import TerminalKit
 
@@ -15,6 +16,31 @@ public enum Theme {
     static let secretMask = Style(foreground: .magenta)
     static let origin = Style(foreground: .brightBlack)
     static let statusBar = Style(background: .indexed(236))
+    /// The body line under the cursor, while the response pane has focus.
+    static let bodyCursorLine = Style(background: .indexed(237))
+    /// The Body tab's input line prompt.
+    static let prompt = Style(foreground: .cyan, modifiers: .bold)
+
+    /// Body text by what it is: jq-like colours for JSON, a quiet gutter, loud matches.
+    static func body(_ role: BodyTextRole) -> Style {
+        switch role {
+        case .plain: .plain
+        case .key: Style(foreground: .brightBlue, modifiers: .bold)
+        case .string: Style(foreground: .green)
+        case .number: Style(foreground: .cyan)
+        case .bool: Style(foreground: .yellow)
+        case .null: Style(foreground: .magenta)
+        case .punctuation: .plain
+        case .lineNumber: Style(foreground: .brightBlack)
+        case .foldSummary: Style(foreground: .magenta, modifiers: .dim)
+        case .match: Style(foreground: .black, background: .yellow)
+        case .currentMatch: Style(foreground: .black, background: .brightMagenta, modifiers: .bold)
+        case .hexOffset: Style(foreground: .brightBlack)
+        case .hexByte: .plain
+        case .hexASCII: Style(foreground: .cyan)
+        case .notice: Style(foreground: .yellow)
+        }
+    }
 
     /// A method's colour, as API tools conventionally paint them.
     static func method(_ method: HTTPMethod) -> Style {

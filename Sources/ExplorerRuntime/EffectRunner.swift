@@ -7,15 +7,21 @@ import TerminalKit
 
 /// Performs the reducer's effects off the UI path and posts their results as actions.
 final class EffectRunner: Sendable {
-    private let inbox: ActionInbox
-    private let device: any TerminalDevice
+    let inbox: ActionInbox
+    let device: any TerminalDevice
     private let pool: SessionPool
     private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
+    /// Background work on bodies by `key/work`, with a token so a finished task removes only itself.
+    let bodyTasks = Mutex<[String: (token: Int, task: Task<Void, Never>)]>([:])
+    let nextBodyToken = Atomic<Int>(0)
+    /// Where `$PAGER` and `$EDITOR` are read.
+    let environment: [String: String]
 
-    init(inbox: ActionInbox, device: any TerminalDevice, pool: SessionPool) {
+    init(inbox: ActionInbox, device: any TerminalDevice, pool: SessionPool, environment: [String: String]) {
         self.inbox = inbox
         self.device = device
         self.pool = pool
+        self.environment = environment
     }
 
     /// Requests still running.
@@ -34,11 +40,17 @@ final class EffectRunner: Sendable {
                 inbox.post(.spinnerTick(generation: generation))
             }
         case .copyToClipboard(let text, let description):
-            device.writeControlSequence(OSC52.copy(text))
-            inbox.post(.copied(description: description))
+            copy(text, description: description)
         case .quit:
             break
+        case .buildBody, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
+            performBodyEffect(effect)
         }
+    }
+
+    func copy(_ text: String, description: String) {
+        device.writeControlSequence(OSC52.copy(text))
+        inbox.post(.copied(description: description))
     }
 
     private func send(_ ticket: RequestTicket) {
@@ -77,9 +89,9 @@ final class EffectRunner: Sendable {
             environmentType: .development, stubBehavior: .never, attempts: 0, notes: [])
     }
 
-    /// Cancels every request and waits for them to finish.
+    /// Cancels every request and body task and waits for them to finish.
     func cancelAll() async {
-        let running = tasks.withLock { Array($0.values) }
+        let running = tasks.withLock { Array($0.values) } + bodyTasks.withLock { $0.values.map(\.task) }
         for task in running { task.cancel() }
         for task in running { await task.value }
     }

@@ -22,12 +22,14 @@ public final class ExplorerRuntime: Sendable {
     ///   - extraPlugins: run after the activity and logger plugins (e.g. history).
     ///   - resultHandlers: made for each service and environment's session (e.g. the history recorder).
     ///   - clock: times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
+    ///   - environment: where `$PAGER` and `$EDITOR` are looked up (the process environment by default).
     ///   - prepare: adjusts the first state (starting environment, mode) before the first frame.
     public init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
         extraPlugins: [any Plugin] = [],
         resultHandlers: @escaping @Sendable (Service, Environment) -> [any ResultHandler] = { _, _ in [] },
-        clock: DispatchClock = .continuous, prepare: (inout AppState) -> Void = { _ in }
+        clock: DispatchClock = .continuous,
+        environment: [String: String] = ProcessInfo.processInfo.environment, prepare: (inout AppState) -> Void = { _ in }
     ) {
         self.device = device
         let inbox = self.inbox
@@ -38,7 +40,7 @@ public final class ExplorerRuntime: Sendable {
         let pool = SessionPool(
             catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins, clock: clock,
             resultHandlers: resultHandlers)
-        runner = EffectRunner(inbox: inbox, device: device, pool: pool)
+        runner = EffectRunner(inbox: inbox, device: device, pool: pool, environment: environment)
         var initial = AppState(catalog: catalog, size: device.size)
         prepare(&initial)
         state = Mutex(initial)
@@ -80,7 +82,7 @@ public final class ExplorerRuntime: Sendable {
     /// Posts an action as if it came from outside (tests, scripted keys).
     public func post(_ action: AppAction) { inbox.post(action) }
 
-    /// Waits until no action is queued and no request is in flight.
+    /// Waits until no action is queued, no request is in flight and no body is being formatted or queried.
     public func waitUntilIdle() async {
         await withCheckedContinuation { continuation in
             let idle = isIdle
@@ -94,7 +96,7 @@ public final class ExplorerRuntime: Sendable {
     }
 
     private var isIdle: Bool {
-        inbox.isEmpty && runner.runningCount == 0 && state.withLock { $0.inFlight.isEmpty }
+        inbox.isEmpty && runner.runningCount == 0 && state.withLock { $0.inFlight.isEmpty && !$0.hasBodyWorkInProgress }
     }
 
     private func resumeIdleWaitersIfIdle(force: Bool = false) {

@@ -32,7 +32,7 @@ import Testing
     @Test func aFinishedExchangeIsKeptPerEndpointAndShown() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200, body: #"[{"id":1}]"#), redactor: Self.redactor))
+        state.finish(ticket: 1, Self.exchange(status: 200, body: #"[{"id":1}]"#), redactor: Self.redactor)
         #expect(state.inFlight.isEmpty)
         #expect(state.responses["shop/listItems"]?.exchange.response?.status == 200)
         #expect(state.screen.contains("200 OK"))

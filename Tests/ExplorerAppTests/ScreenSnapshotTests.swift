@@ -18,7 +18,7 @@ import Testing
             response.timing = Timing(firstByte: .milliseconds(3), total: .milliseconds(4))
             exchange.result = .success(response)
         }
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: ReducerRequestTests.redactor))
+        state.finish(ticket: 1, exchange, redactor: ReducerRequestTests.redactor)
         return state
     }
 

@@ -1,3 +1,4 @@
+import BodyViewer
 import Catalog
 import DispatcherCore
 import ExplorerApp
@@ -105,4 +106,58 @@ extension [AppEffect] {
     var sent: [RequestTicket] {
         compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }
     }
+}
+
+extension AppState {
+    /// Delivers a finished exchange and performs the body work it asks for, as the runtime would.
+    @discardableResult
+    mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
+        let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor))
+        performBodyWork(effects)
+        return effects
+    }
+
+    /// Applies key presses, then performs the body builds and match counts they ask for.
+    @discardableResult
+    mutating func pressAndPerform(_ keys: String) -> [AppEffect] {
+        let effects = press(keys)
+        performBodyWork(effects)
+        return effects
+    }
+
+    /// Builds bodies and counts matches synchronously and feeds the results back, as the runtime does
+    /// in the background.
+    mutating func performBodyWork(_ effects: [AppEffect]) {
+        for effect in effects {
+            switch effect {
+            case .buildBody(let key, let generation, let data, let contentType):
+                let document = BodyDocument(data: data, contentType: contentType)
+                _ = AppReducer.reduce(&self, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
+            case .countBodyMatches(let key, let handle, let query):
+                let count = handle.document.countMatches(for: query)
+                let complete = BodyMatchCount(count: count, isComplete: true, fraction: 1)
+                _ = AppReducer.reduce(&self, .bodyMatchCount(key: key, document: handle, query: query, count: complete))
+            default:
+                break
+            }
+        }
+    }
+
+    /// The state after sending listItems and receiving `body`, with the body built.
+    static func answered(_ body: Data, contentType: String? = "application/json", size: Size = Size(width: 120, height: 40)) -> AppState {
+        var state = TestCatalog.state(size: size)
+        _ = state.press("Enter")
+        var exchange = ReducerRequestTests.exchange(status: 200)
+        if case .success(var response) = exchange.result {
+            response.body = body
+            if let contentType { response.headers = Headers([("Content-Type", contentType)], origin: .server) }
+            response.timing = Timing(firstByte: .milliseconds(3), total: .milliseconds(4))
+            exchange.result = .success(response)
+        }
+        state.finish(ticket: 1, exchange)
+        return state
+    }
+
+    /// The selected endpoint's body view.
+    var bodyView: BodyViewState? { selectedBodyPane?.active?.view }
 }

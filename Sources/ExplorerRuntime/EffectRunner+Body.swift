@@ -1,0 +1,157 @@
+import BodyViewer
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import Synchronization
+import TerminalKit
+
+/// The Body tab's background work: formatting, counting, queries and jq, copying, saving, and the
+/// pager or editor. Each runs in its own task; results come back as actions.
+extension EffectRunner {
+    /// Most bytes copied with OSC 52: terminals and tmux drop larger sequences.
+    static let copyLimit = 4 << 20
+    /// Least time between two progress reports of a build (each report draws a frame).
+    static let progressInterval: Duration = .milliseconds(33)
+
+    func performBodyEffect(_ effect: AppEffect) {
+        let inbox = self.inbox
+        switch effect {
+        case .buildBody(let key, let generation, let data, let contentType):
+            runBodyTask(key, .build) {
+                let throttle = ProgressThrottle(interval: Self.progressInterval)
+                do {
+                    let document = try await BodyDocument.build(data: data, contentType: contentType) { progress in
+                        guard progress.preview != nil || throttle.shouldReport() else { return }
+                        let status = BodyBuildStatus(bytesProcessed: progress.bytesProcessed, totalBytes: progress.totalBytes)
+                        inbox.post(.bodyBuildProgress(key: key, generation: generation, status: status,
+                            preview: progress.preview.map(BodyHandle.init)))
+                    }
+                    return .bodyBuilt(key: key, generation: generation, document: BodyHandle(document))
+                } catch {
+                    return .bodyBuildStopped(key: key, generation: generation)
+                }
+            }
+        case .cancelBodyWork(let key, let work):
+            let task = bodyTasks.withLock { $0.removeValue(forKey: Self.taskID(key, work)) }
+            task?.task.cancel()
+        case .countBodyMatches(let key, let handle, let query):
+            runBodyTask(key, .count) {
+                for await count in handle.document.matchCounts(for: query) {
+                    inbox.post(.bodyMatchCount(key: key, document: handle, query: query, count: count))
+                }
+                return nil
+            }
+        case .selectInBody(let key, let id, let handle, let kind):
+            runBodyTask(key, .selection) {
+                do {
+                    let result: BodySelectionResult
+                    switch kind {
+                    case .query(let expression):
+                        let selected = try await handle.document.query(expression)
+                        result = BodySelectionResult(document: BodyHandle(selected.document), count: selected.count)
+                    case .jq(let filter):
+                        result = BodySelectionResult(document: BodyHandle(try await handle.document.jq(filter)), count: nil)
+                    }
+                    return .bodySelectionFinished(key: key, id: id, outcome: .success(result))
+                } catch is CancellationError {
+                    return nil
+                } catch {
+                    return .bodySelectionFinished(key: key, id: id, outcome: .failure(BodySelectionError("\(error)")))
+                }
+            }
+        case .copyBodyValue(let handle, let line):
+            Task(executorPreference: BodyWorkExecutor.shared) {
+                guard let text = handle.document.valueText(atLine: line) else { return }
+                guard text.utf8.count <= Self.copyLimit else {
+                    inbox.post(.bodyMessage(
+                        "Not copied: the value is \(ByteCount.format(text.utf8.count)), too large for the clipboard; S saves it."))
+                    return
+                }
+                self.copy(text, description: "the value at line \(line + 1)")
+            }
+        case .saveBody(let key, let handle, let path, let overwrite):
+            Task(executorPreference: BodyWorkExecutor.shared) {
+                let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+                do throws(BodySaveError) {
+                    try handle.document.save(to: url, overwrite: overwrite)
+                    inbox.post(.bodySaveFinished(key: key, path: path, byteCount: handle.document.byteCount, error: nil))
+                } catch {
+                    inbox.post(.bodySaveFinished(key: key, path: path, byteCount: 0, error: error))
+                }
+            }
+        case .openBody(let handle, let program):
+            open(handle.document, in: program)
+        default:
+            break
+        }
+    }
+
+    static func taskID(_ key: String, _ work: BodyWork) -> String { "\(key)\u{0}\(work.rawValue)" }
+
+    /// Starts `work` for a body, replacing (and cancelling) the same kind of work on it; posts its action.
+    private func runBodyTask(_ key: String, _ kind: BodyWork, _ work: @escaping @Sendable () async -> AppAction?) {
+        let id = Self.taskID(key, kind)
+        let token = nextBodyToken.add(1, ordering: .relaxed).newValue
+        let inbox = self.inbox
+        bodyTasks.withLock { tasks in
+            tasks[id]?.task.cancel()
+            tasks[id] = (token, Task(executorPreference: BodyWorkExecutor.shared) {
+                let action = await work()
+                self.bodyTasks.withLock { tasks in
+                    if tasks[id]?.token == token { tasks[id] = nil }
+                }
+                if let action, !Task.isCancelled || kind == .build { inbox.post(action) }
+            })
+        }
+    }
+
+    /// Writes the body (pretty-printed when JSON) to a temporary file, leaves the terminal to the
+    /// program, then removes the file. The screen is redrawn when the program exits.
+    private func open(_ document: BodyDocument, in program: BodyProgram) {
+        let inbox = self.inbox
+        let device = self.device
+        let (variable, fallback) = program == .pager ? ("PAGER", "less") : ("EDITOR", "vi")
+        let command = environment[variable].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? fallback
+        Task(executorPreference: BodyWorkExecutor.shared) {
+            let file: URL
+            do {
+                file = try document.writeTemporaryFile(pretty: true)
+            } catch {
+                inbox.post(.bodyMessage("Could not open the body: \(error)."))
+                return
+            }
+            defer { try? FileManager.default.removeItem(at: file) }
+            do {
+                let status = try await device.suspend { () throws -> Int32 in
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                    // Through the shell so `$PAGER` may carry options (`less -R`); the path is passed as $1.
+                    process.arguments = ["-c", "\(command) \"$1\"", "sh", file.path]
+                    try process.run()
+                    process.waitUntilExit()
+                    return process.terminationStatus
+                }
+                if status != 0 { inbox.post(.bodyMessage("\(command) exited with status \(status).")) }
+            } catch {
+                inbox.post(.bodyMessage("Could not run \(command): \(error.localizedDescription)."))
+            }
+        }
+    }
+}
+
+/// Lets a build report progress at most once per interval, from whichever thread indexes it.
+private final class ProgressThrottle: Sendable {
+    private let interval: Duration
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(interval: Duration) { self.interval = interval }
+
+    func shouldReport() -> Bool {
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            if let previous = last, previous.duration(to: now) < interval { return false }
+            last = now
+            return true
+        }
+    }
+}
