@@ -53,6 +53,8 @@ public struct AppState: Sendable {
     public var nextTicket = 1
     /// Set when the app should exit.
     public var isQuitting = false
+    /// The last `apiexplorer check` result per `service/environment/endpoint`, for the drift badge.
+    public var driftMarks: [String: DriftMark] = [:]
 
     /// Makes the initial state for a catalog and terminal size.
     public init(catalog: CatalogSet, size: Size) {
@@ -68,6 +70,21 @@ public struct AppState: Sendable {
 /// A pane that can have focus, in Tab order.
 public enum Pane: Int, Sendable, Hashable, CaseIterable {
     case environments, endpoints, response
+}
+
+/// What the last drift check (`apiexplorer check`) said of an endpoint in an environment.
+public enum DriftMark: String, Sendable, Hashable {
+    /// The live response matched the stub.
+    case matches
+    /// The live response differed from the stub.
+    case drifted
+    /// The live request failed, so nothing could be compared.
+    case failed
+
+    /// The key of `AppState.driftMarks`.
+    public static func key(service: String, environment: String, endpoint: String) -> String {
+        "\(service)/\(environment)/\(endpoint)"
+    }
 }
 
 /// Whether requests are answered by fixtures or sent over the network.

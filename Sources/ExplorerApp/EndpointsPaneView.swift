@@ -50,6 +50,18 @@ enum EndpointsPaneView {
             spans.append(Span("  \(endpoint.title)", style: Theme.dim))
         }
         if let example = state.chosenExample[key] { spans.append(Span("  [\(example)]", style: Style(foreground: .magenta))) }
+        if let service = state.activeService, let environment = state.activeEnvironment,
+            let mark = state.driftMarks[DriftMark.key(service: service.id, environment: environment.name, endpoint: endpoint.id)]
+        {
+            // Leads the text after the path so a narrow pane still shows it before the title is cut.
+            let badge: Span
+            switch mark {
+            case .drifted: badge = Span(" ≠drift", style: Style(foreground: .yellow, modifiers: .bold))
+            case .failed: badge = Span(" ✗check", style: Style(foreground: .red))
+            case .matches: badge = Span(" =stub", style: Theme.dim)
+            }
+            spans.insert(badge, at: 3)
+        }
         return Line(spans)
     }
 }

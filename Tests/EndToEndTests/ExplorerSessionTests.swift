@@ -122,6 +122,28 @@ extension EndToEnd {
             #expect(!text.contains("demo-token"), "a secret reached the history: \(text)")
         }
 
+        @Test func aDriftCheckShowsAsABadgeInTheExplorer() async throws {
+            let catalog = try TemporaryCatalog(mockPort: 4010)
+            defer { catalog.remove() }
+            let (mock, port) = try ProductProcess.startMock(catalog: catalog.directory)
+            defer { kill(mock.pid, SIGTERM) }
+            let pointed = try TemporaryCatalog(mockPort: port)
+            defer { pointed.remove() }
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: state) }
+
+            let (status, _) = try await ProductProcess.run(
+                ["check", "petstore", "--env", "local", "--catalog", pointed.directory.path], environment: ["XDG_STATE_HOME": state.path])
+            #expect(status == 0)  // a faithful mock: no drift
+            let session = try Self.launch(
+                "--catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
+            defer { session.close() }
+            let screen = try await session.waitFor("=stub")
+            #expect(screen.contains("/pet/findByStatus =stub"))
+            try session.send("q")
+            try await session.waitFor("EXIT=0")
+        }
+
         @Test func withoutAnyLocaleTheBoxesAndSymbolsStillDraw() async throws {
             let command = "env -u LANG -u LC_ALL -u LC_CTYPE \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(Products.repositoryRoot.appendingPathComponent("environments").path))"
             let session = try TmuxSession(command: command, width: 100, height: 30)

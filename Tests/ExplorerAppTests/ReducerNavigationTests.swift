@@ -168,3 +168,22 @@ import Testing
         #expect(other.press("C-c") == [.quit])
     }
 }
+
+@Suite struct DriftBadgeTests {
+    @Test func theLastDriftCheckIsShownPerEndpointInTheActiveEnvironmentOnly() {
+        var state = TestCatalog.state()
+        state.driftMarks = [
+            DriftMark.key(service: "shop", environment: "local", endpoint: "listItems"): .drifted,
+            DriftMark.key(service: "shop", environment: "local", endpoint: "getItem"): .matches,
+            DriftMark.key(service: "shop", environment: "staging", endpoint: "createItem"): .failed,
+        ]
+        var screen = state.screen
+        #expect(screen.contains("GET    /items ≠drift"))
+        #expect(screen.contains("/items/{{id}} =stub"))
+        #expect(!screen.contains("✗check"))  // staging's result is not this environment's
+        _ = state.press("e")
+        screen = state.screen
+        #expect(screen.contains("✗check"))
+        #expect(!screen.contains("≠drift"))
+    }
+}

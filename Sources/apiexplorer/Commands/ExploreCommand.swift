@@ -59,11 +59,32 @@ struct ExploreCommand: AsyncParsableCommand {
         ) { [env, live] state in
             if let env { state.selectEnvironment(named: env) }
             if live { state.mode = .live }
+            state.driftMarks = ExploreCommand.driftMarks(DriftStore(), catalog: catalog)
         }
         await runtime.run()
         terminal.shutdown()
         try? await transport.shutdown()
         await mockServer?.stop()
         if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
+    }
+
+    /// The last drift check of every service and environment, as badges.
+    static func driftMarks(_ store: DriftStore, catalog: CatalogSet) -> [String: DriftMark] {
+        var marks: [String: DriftMark] = [:]
+        for service in catalog.services {
+            for environment in service.environments {
+                for (endpoint, record) in store.results(service: service.id, environment: environment.name) {
+                    let mark: DriftMark?
+                    switch record.result.outcome {
+                    case .same: mark = .matches
+                    case .drifted: mark = .drifted
+                    case .failed: mark = .failed
+                    case .skipped: mark = nil
+                    }
+                    if let mark { marks[DriftMark.key(service: service.id, environment: environment.name, endpoint: endpoint)] = mark }
+                }
+            }
+        }
+        return marks
     }
 }
