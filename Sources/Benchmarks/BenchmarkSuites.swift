@@ -5,6 +5,7 @@ enum BenchmarkSuites {
     static let all: [any ParsableCommand.Type] = [
         CoreBenchmark.self,
         BodyViewerBenchmark.self,
+        BodyTabBenchmark.self,
         LiveBenchmark.self,
         CatalogBenchmark.self,
         TUIBenchmark.self,

@@ -38,7 +38,7 @@ func withServerAndTransport<Result>(
 /// An environment for a test server, live mode, each test with its own name (so its own cache).
 func liveEnvironment(
     _ baseURL: URL, name: String = "env-\(UUID().uuidString)", cachePolicy: CachePolicy = .reloadIgnoringCache,
-    trust: ServerTrust = ServerTrust(), timeouts: Timeouts = Timeouts(connect: .seconds(5), read: .seconds(5), total: .seconds(10)),
+    trust: ServerTrust = ServerTrust(), timeouts: Timeouts = Timeouts(connect: .seconds(15), read: .seconds(20), total: .seconds(40)),
     retry: RetryPolicy? = nil, redirects: RedirectPolicy = RedirectPolicy(), maximumBodySize: Int = Environment.defaultMaximumBodySize
 ) -> Environment {
     Environment(

@@ -1,0 +1,127 @@
+import ArgumentParser
+import BodyViewer
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import Synchronization
+import TerminalKit
+
+/// `apiexplorer-bench body-tab`: keypress → frame in the explorer's Body tab with a large body — the
+/// reducer handling the key plus `AppView.render` of the whole screen, as the runtime does per frame.
+struct BodyTabBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "body-tab",
+        abstract: "Keypress-to-frame times (reducer + full-screen render) of the Body tab with a large JSON body."
+    )
+
+    @Option(name: .long, help: "Body size in MB.")
+    var size = 100
+
+    @Option(name: .long, help: "Frames measured per key.")
+    var frames = 200
+
+    @Option(name: .long, help: "Terminal size, COLSxROWS.")
+    var terminal = "160x50"
+
+    func run() async throws {
+        let parts = terminal.split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2 else { throw ValidationError("--terminal must look like 160x50") }
+        var state = AppState(catalog: CatalogLoader.load(.bundled), size: Size(width: parts[0], height: parts[1]))
+        let data = ViewerBodyGenerator.make(bytes: size << 20)
+
+        guard let ticket = AppReducer.reduce(&state, .terminal(.key(KeyEvent(.enter)))).compactMap({ effect -> RequestTicket? in
+            if case .send(let ticket) = effect { ticket } else { nil }
+        }).first else { throw ValidationError("the bundled catalog's first endpoint did not send") }
+        let arrived = ContinuousClock.now
+        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard))
+        _ = AppView.render(state)
+        let responseFrame = ContinuousClock.now - arrived
+        guard case .buildBody(let key, let generation, let body, let contentType)? = effects.first(where: {
+            if case .buildBody = $0 { true } else { false }
+        }) else { throw ValidationError("no build effect") }
+        // The runtime's build: the preview frame, then the final document.
+        let previewFrame = Mutex<Duration?>(nil)
+        let waiting = state
+        let document = try await BodyDocument.build(data: body, contentType: contentType) { progress in
+            guard let preview = progress.preview else { return }
+            var copy = waiting
+            let status = BodyBuildStatus(bytesProcessed: progress.bytesProcessed, totalBytes: progress.totalBytes)
+            _ = AppReducer.reduce(&copy, .bodyBuildProgress(key: key, generation: generation, status: status, preview: BodyHandle(preview)))
+            _ = AppView.render(copy)
+            previewFrame.withLock { $0 = $0 ?? ContinuousClock.now - arrived }
+        }
+        _ = AppReducer.reduce(&state, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
+        _ = AppView.render(state)
+        let builtFrame = ContinuousClock.now - arrived
+        _ = press("Tab", &state)
+
+        var rows: [(String, FrameStats)] = []
+        rows.append(("j (scroll a line)", measure("j", &state)))
+        rows.append(("PgDn", measure("PageDown", &state)))
+        rows.append(("G / g (jump to end / top)", measure(alternating: ["G", "g"], &state)))
+        var random = ViewerRandom(seed: 11)
+        let lineCount = document.lineCount
+        rows.append(("z (fold / unfold at a random line)", measure("z", &state, prepare: { state in
+            Self.moveCursor(&state, to: Int(random.next() % UInt64(lineCount)))
+        })))
+        rows.append(("Z / U (fold all / unfold all)", measure(alternating: ["Z", "U"], &state)))
+        _ = press("g / s p r i n g f i e l d Enter", &state)
+        let query = BodySearchQuery("springfield")
+        let count = document.countMatches(for: query)
+        _ = AppReducer.reduce(&state, .bodyMatchCount(key: key, document: BodyHandle(document), query: query,
+            count: BodyMatchCount(count: count, isComplete: true, fraction: 1)))
+        rows.append(("n (next match, \(count) counted)", measure("n", &state)))
+
+        print("Body tab, \(size) MB JSON (\(lineCount) lines), \(terminal), \(frames) frames per key — milliseconds")
+        print(String(format: "  response arrives → first frame (formatting shown): %.1f", responseFrame.milliseconds))
+        print(String(format: "  response arrives → preview frame:                   %.1f", (previewFrame.withLock { $0 } ?? builtFrame).milliseconds))
+        print(String(format: "  response arrives → fully indexed frame:             %.1f", builtFrame.milliseconds))
+        print("  key                                   median / max (reducer + full-screen render)")
+        for (label, stats) in rows {
+            print("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + stats.text)
+        }
+    }
+
+    private func press(_ keys: String, _ state: inout AppState) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        for key in (try? KeyEvent.parseSequence(keys)) ?? [] { effects += AppReducer.reduce(&state, .terminal(.key(key))) }
+        return effects
+    }
+
+    /// Times `key` then a frame, `frames` times.
+    private func measure(_ key: String, _ state: inout AppState, prepare: (inout AppState) -> Void = { _ in }) -> FrameStats {
+        measure(alternating: [key], &state, prepare: prepare)
+    }
+
+    private func measure(alternating keys: [String], _ state: inout AppState, prepare: (inout AppState) -> Void = { _ in }) -> FrameStats {
+        let events = keys.compactMap { KeyEvent($0) }
+        var samples: [Double] = []
+        for index in 0..<frames {
+            prepare(&state)
+            let begin = ContinuousClock.now
+            _ = AppReducer.reduce(&state, .terminal(.key(events[index % events.count])))
+            _ = AppView.render(state)
+            samples.append((ContinuousClock.now - begin).milliseconds)
+        }
+        return FrameStats(samples)
+    }
+
+    /// Puts the Body tab's cursor on `line` (as if moved there), outside the timed part.
+    private static func moveCursor(_ state: inout AppState, to line: Int) {
+        guard let key = state.selectedEndpoint?.qualifiedID, var pane = state.bodies[key], var layer = pane.main else { return }
+        layer.view.unfoldAll(in: layer.document)
+        layer.view.moveCursor(toLine: line, in: layer.document)
+        pane.main = layer
+        state.bodies[key] = pane
+    }
+
+    static func exchange(_ body: Data, ticket: RequestTicket) -> Exchange {
+        let url = URL(fileURLWithPath: "/bench")
+        let request = Request(identifier: ticket.endpointKey, method: .get, url: url,
+            settings: TransportSettings(environment: Environment(name: ticket.environmentName, baseURL: url)))
+        let response = Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: body)
+        return Exchange(request: request, result: .success(response), trace: [], environmentName: ticket.environmentName,
+            environmentType: .development, stubBehavior: .never, attempts: 1, notes: [])
+    }
+}
