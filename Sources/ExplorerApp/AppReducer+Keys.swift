@@ -77,6 +77,12 @@ extension AppReducer {
         case .revealSecrets:
             state.revealsSecrets.toggle()
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
+        case .showHistory:
+            if state.history.isEmpty {
+                state.notice = "No request sent yet: Enter sends one."
+            } else {
+                state.overlay = .history(list: ListState(selected: 0))
+            }
         case .showDiagnostics:
             if state.catalog.diagnostics.isEmpty {
                 state.notice = "The catalog has no problems (\(state.catalog.source.displayPath))."
@@ -180,6 +186,33 @@ extension AppReducer {
         return dispatch(ticket: ticket, state: &state)
     }
 
+    /// Sends a request from the history as it was sent (endpoint, environment, mode, example),
+    /// asking first where a live request changes data in production.
+    static func sendAgain(_ ticket: RequestTicket, state: inout AppState) -> [AppEffect] {
+        guard let found = state.catalog.endpoint(ticket.endpointKey),
+            let service = state.catalog.service(ticket.serviceID),
+            let environment = service.environment(named: ticket.environmentName)
+        else {
+            state.notice = "\(ticket.endpointKey) in \(ticket.environmentName) is no longer in the catalog."
+            return []
+        }
+        if ticket.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(found.endpoint.method) {
+            state.overlay = .confirmSend(ticket)
+            return []
+        }
+        // Show where it goes: its environment and endpoint become the current ones, so the
+        // response appears in the response pane.
+        state.filter = nil
+        state.selectEnvironment(named: "\(ticket.serviceID)/\(ticket.environmentName)")
+        if let index = state.visibleEndpoints.firstIndex(where: { $0.id == ticket.endpointID }) {
+            var list = state.endpointList
+            list.select(index, itemCount: state.visibleEndpoints.count)
+            state.endpointList = list
+        }
+        state.notice = "Sending \(ticket.endpointKey) to \(ticket.environmentName) (\(ticket.mode.rawValue)) again."
+        return dispatch(ticket: ticket, state: &state)
+    }
+
     /// Gives the ticket an id, marks it in flight and asks the runtime to send it.
     static func dispatch(ticket: RequestTicket, state: inout AppState) -> [AppEffect] {
         var ticket = ticket
@@ -259,6 +292,25 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
+        case .history(var list):
+            let count = state.history.count
+            switch command {
+            case .moveDown: list.selectNext(itemCount: count)
+            case .moveUp: list.selectPrevious(itemCount: count)
+            case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + state.pageHeight), itemCount: count)
+            case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
+            case .moveToTop: list.selectFirst(itemCount: count)
+            case .moveToBottom: list.selectLast(itemCount: count)
+            case .send:
+                state.overlay = nil
+                guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
+                return sendAgain(state.history[selected].ticket, state: &state)
+            case .cancelOrClose, .quit, .showHistory:
+                state.overlay = nil
+                return []
+            default: return []
+            }
+            state.overlay = .history(list: list)
         case .confirmSend(let ticket):
             switch event {
             case KeyEvent(.character("y")), KeyEvent(.enter):

@@ -25,6 +25,7 @@ public enum AppReducer {
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = ResponseRecord(ticket: ticket, exchange: exchange, redactor: redactor)
                 state.responses[ticket.endpointKey] = record
+                state.remember(record)
                 if state.selectedEndpoint?.qualifiedID == ticket.endpointKey { state.tabScroll = [:] }
                 effects = startBody(for: record, state: &state)
             }

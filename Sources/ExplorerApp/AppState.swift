@@ -1,3 +1,4 @@
+import Foundation
 import Catalog
 import DispatcherCore
 import TerminalKit
@@ -53,6 +54,8 @@ public struct AppState: Sendable {
     public var nextTicket = 1
     /// Set when the app should exit.
     public var isQuitting = false
+    /// Requests sent, newest first: this run's and (loaded at launch) earlier ones.
+    public var history: [HistoryItem] = []
     /// The last `apiexplorer check` result per `service/environment/endpoint`, for the drift badge.
     public var driftMarks: [String: DriftMark] = [:]
 
@@ -70,6 +73,32 @@ public struct AppState: Sendable {
 /// A pane that can have focus, in Tab order.
 public enum Pane: Int, Sendable, Hashable, CaseIterable {
     case environments, endpoints, response
+}
+
+/// One request in the history: enough to show it and to send it again.
+public struct HistoryItem: Sendable, Hashable {
+    /// What was sent, where and how (its id is not used again).
+    public var ticket: RequestTicket
+    /// The method and URL as sent, secrets masked.
+    public var requestLine: String
+    /// `200 OK`, or the mapped error kind.
+    public var outcome: String
+    /// Whether it ended in an error.
+    public var failed: Bool
+    /// When it was sent.
+    public var date: Date
+
+    /// Makes an item.
+    public init(ticket: RequestTicket, requestLine: String, outcome: String, failed: Bool, date: Date) {
+        self.ticket = ticket
+        self.requestLine = requestLine
+        self.outcome = outcome
+        self.failed = failed
+        self.date = date
+    }
+
+    /// The most items kept in the app.
+    public static let limit = 500
 }
 
 /// What the last drift check (`apiexplorer check`) said of an endpoint in an environment.
@@ -133,6 +162,8 @@ public enum Dialog: Sendable, Hashable {
     case confirmSend(RequestTicket)
     /// The catalog diagnostics.
     case diagnostics(scroll: Int)
+    /// Requests sent before, to read and send again.
+    case history(list: ListState)
 }
 
 /// One request the user sent: what, where and how.

@@ -7,7 +7,7 @@ public enum Command: Sendable, Hashable {
     case send, resend, cancelOrClose
     case toggleMode, nextEnvironment, previousEnvironment
     case pickExample, showTab(ResponseTab), nextTab, previousTab
-    case filter, copyCurl, revealSecrets, showDiagnostics
+    case filter, copyCurl, revealSecrets, showDiagnostics, showHistory
     case help, quit
     case body(BodyCommand)
 }
@@ -80,6 +80,7 @@ public enum Keymap {
         KeyBinding([key("[")], .previousTab, help: "previous tab", section: "Response"),
         KeyBinding([key("v")], .revealSecrets, help: "reveal / mask secrets", section: "Response"),
         KeyBinding([key("D")], .showDiagnostics, help: "catalog diagnostics", section: "Other"),
+        KeyBinding([key("H")], .showHistory, help: "history (Enter sends one again)", section: "Other"),
         KeyBinding([key("?")], .help, help: "this help", section: "Other"),
         KeyBinding([key("q"), key("C-c")], .quit, label: "q/C-c", help: "quit", section: "Other"),
     ]

@@ -25,6 +25,21 @@ enum OverlayView {
             }
             let window = Overlay(block: block("Examples of \(key)", hint: "Enter sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
             ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
+        case .history(let list):
+            let items = state.history.map { item -> Line in
+                Line([
+                    Span(OverlayText.time(item.date) + " ", style: Theme.dim),
+                    Span(item.ticket.mode.rawValue + " ", style: item.ticket.mode == .live ? Theme.error : Theme.dim),
+                    Span(item.outcome, style: item.failed ? Theme.error : Theme.status(200)),
+                    Span("  \(item.ticket.endpointKey) · \(item.ticket.environmentName)"),
+                    Span(item.ticket.example.map { " [\($0)]" } ?? "", style: Style(foreground: .magenta)),
+                    Span("  \(item.requestLine)", style: Theme.dim),
+                ])
+            }
+            let window = Overlay(
+                block: block("History · \(items.count)", hint: "Enter sends again"), width: .percent(90),
+                height: .cells(min(items.count, max(1, state.size.height - 6)) + 2))
+            ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
         case .confirmSend(let ticket):
             let method = state.catalog.endpoint(ticket.endpointKey)?.endpoint.method.rawValue ?? ""
             let lines = [
@@ -64,6 +79,13 @@ enum OverlayView {
 
 /// The text of overlays, also used to bound their scrolling.
 enum OverlayText {
+    /// `14:05:09` in the local time zone.
+    static func time(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    }
+
     /// Help generated from the keymap, grouped by section.
     static func helpLines() -> [Line] {
         var lines: [Line] = []

@@ -121,6 +121,19 @@ extension EndToEnd {
             let text = String(decoding: output, as: UTF8.self)
             #expect(text.contains("findPet") || text.contains("/pet/7"), "history: \(text)")
             #expect(!text.contains("demo-token"), "a secret reached the history: \(text)")
+
+            // A new run lists it under H and sends it again from there.
+            let again = try Self.launch(environment: ["XDG_STATE_HOME": state.path])
+            defer { again.close() }
+            try await again.waitFor("httpbin · local")
+            try again.send("H")
+            try await again.waitFor("petstore/findPet · local")
+            try again.send("Enter")
+            let screen = try await again.waitFor("200 OK · ")
+            #expect(screen.contains("petstore/findPet"))  // the response pane moved to it
+            #expect(screen.contains("petstore · local"))
+            try again.send("q")
+            try await again.waitFor("EXIT=0")
         }
 
         @Test func aDriftCheckShowsAsABadgeInTheExplorer() async throws {

@@ -204,3 +204,33 @@ import Testing
         #expect(AppReducer.reduce(&state, .terminalClosed) == [.quit])
     }
 }
+
+@Suite struct HistoryDialogTests {
+    @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
+        var state = TestCatalog.state()
+        _ = state.press("s Enter")  // live, shop/listItems, local
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: ReducerRequestTests.redactor))
+        #expect(state.history.count == 1)
+        #expect(state.history.first?.outcome == "200 OK")
+        #expect(state.history.first?.requestLine.contains("tok-secret-123") == false)
+
+        _ = state.press("s e j")  // stub, staging, another endpoint: the history keeps what was sent
+        _ = state.press("H")
+        #expect(state.overlay == .history(list: ListState(selected: 0)))
+        #expect(state.screen.contains("History · 1"))
+        #expect(state.screen.contains("shop/listItems · local"))
+        let effects = state.press("Enter")
+        let again = RequestTicket(id: 2, serviceID: "shop", endpointID: "listItems", environmentName: "local", mode: .live, example: nil)
+        #expect(effects.sent == [again])
+        #expect(state.overlay == nil)
+        #expect(state.activeEnvironment?.name == "local")  // its environment and endpoint are shown again
+        #expect(state.selectedEndpoint?.id == "listItems")
+    }
+
+    @Test func anEmptyHistorySaysHowToFillIt() {
+        var state = TestCatalog.state()
+        _ = state.press("H")
+        #expect(state.overlay == nil)
+        #expect(state.notice == "No request sent yet: Enter sends one.")
+    }
+}

@@ -60,6 +60,7 @@ struct ExploreCommand: AsyncParsableCommand {
             if let env { state.selectEnvironment(named: env) }
             if live { state.mode = .live }
             state.driftMarks = ExploreCommand.driftMarks(DriftStore(), catalog: catalog)
+            state.history = ExploreCommand.historyItems(history)
         }
         await runtime.run()
         terminal.shutdown()
@@ -86,5 +87,20 @@ struct ExploreCommand: AsyncParsableCommand {
             }
         }
         return marks
+    }
+
+    /// Earlier requests from the history file, newest first (an unreadable history is left out, not fatal).
+    static func historyItems(_ store: HistoryStore) -> [HistoryItem] {
+        let entries = (try? store.entries(limit: HistoryItem.limit)) ?? []
+        return entries.sorted { $0.date > $1.date }.map { entry in
+            let ticket = RequestTicket(
+                id: 0, serviceID: entry.service, endpointID: entry.endpoint, environmentName: entry.environment,
+                mode: entry.mode == .live ? .live : .stub, example: entry.example)
+            let outcome = entry.error.map { error in error.status.map { "\($0) \(error.kind)" } ?? error.kind }
+                ?? entry.response.map { "\($0.status) \($0.statusText)" } ?? "—"
+            return HistoryItem(
+                ticket: ticket, requestLine: "\(entry.request.method) \(entry.request.url)", outcome: outcome,
+                failed: entry.error != nil, date: entry.date)
+        }
     }
 }
