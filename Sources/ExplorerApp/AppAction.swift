@@ -19,6 +19,10 @@ public enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
+    /// Earlier requests read from the history file (newest first), after the first frame.
+    case historyLoaded([HistoryItem])
+    /// The last drift checks, read after the first frame.
+    case driftMarksLoaded([String: DriftMark])
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
     case bodyBuildProgress(key: String, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
     /// A body build finished.

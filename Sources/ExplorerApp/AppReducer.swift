@@ -46,6 +46,13 @@ public enum AppReducer {
         case .copied(let description):
             state.notice = "Copied \(description) to the clipboard."
             effects = []
+        case .historyLoaded(let earlier):
+            // Requests of this run are newer than anything in the file.
+            state.history = Array((state.history + earlier).prefix(HistoryItem.limit))
+            effects = []
+        case .driftMarksLoaded(let marks):
+            state.driftMarks = marks
+            effects = []
         case .bodyBuildProgress(let key, let generation, let status, let preview):
             bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
             effects = []

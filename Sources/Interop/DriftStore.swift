@@ -51,6 +51,11 @@ public struct DriftStore: Sendable {
         (try? load())?[key(service, environment)] ?? [:]
     }
 
+    /// Every last result, by `service/environment` and then endpoint id, read once.
+    public func everyResult() -> [String: [String: Record]] {
+        (try? load()) ?? [:]
+    }
+
     private func load() throws -> [String: [String: Record]] {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [:] }
         return try HistoryStore.decoder.decode([String: [String: Record]].self, from: data)

@@ -91,6 +91,13 @@ public struct ChildProcess: @unchecked Sendable {
         return Result(status: code, stdout: outputData, stderr: errorData)
     }
 
+    /// `wait()` on a global queue, so an async test's executor is not blocked meanwhile.
+    public func finish() async -> Result {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.wait()) }
+        }
+    }
+
     /// The test runner blocks some signals; a child must start with none blocked and default
     /// handlers (tmux otherwise never sees its panes exit).
     static func resetSignals(_ attributes: inout posix_spawnattr_t) {

@@ -35,9 +35,7 @@ enum ProductProcess {
         let child = try ChildProcess(
             Products.apiexplorer.path, arguments, environment: ProcessInfo.processInfo.environment.merging(extra) { $1 },
             directory: FileManager.default.currentDirectoryPath)
-        let result = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: child.wait()) }
-        }
+        let result = await child.finish()
         return (result.status, result.stdout)
     }
 

@@ -1,20 +1,10 @@
 import Foundation
+import TestSupport
 
-/// Paths of the built products the tests run.
+/// The built products the end-to-end tests run.
 enum Products {
-    /// The directory holding the test runner and the executables built with it.
-    static var directory: URL {
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = runner.deletingLastPathComponent()
-        // Swift Testing may run from inside an .xctest bundle on some platforms.
-        while directory.pathExtension == "xctest" || directory.lastPathComponent == "Contents" || directory.lastPathComponent == "MacOS" {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory
-    }
-
     /// The `apiexplorer` binary.
-    static var apiexplorer: URL { directory.appendingPathComponent("apiexplorer") }
+    static let apiexplorer = BuiltProducts.executable(named: "apiexplorer")
 
     /// Whether tmux is installed (the end-to-end tests need it).
     static var hasTmux: Bool {

@@ -234,3 +234,22 @@ import Testing
         #expect(state.notice == "No request sent yet: Enter sends one.")
     }
 }
+
+@Suite struct EarlierRunsTests {
+    @Test func theHistoryFileJoinsBehindThisRunsRequestsAndTheDriftMarksArrive() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard))
+        let earlier = HistoryItem(
+            ticket: RequestTicket(id: 0, serviceID: "echo", endpointID: "echo", environmentName: "local", mode: .stub, example: nil),
+            requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))
+        let effects = AppReducer.reduce(&state, .historyLoaded([earlier]))
+        #expect(effects.isEmpty)
+        #expect(state.history.map(\.ticket.endpointKey) == ["shop/listItems", "echo/echo"])
+
+        let key = DriftMark.key(service: "shop", environment: "local", endpoint: "listItems")
+        _ = AppReducer.reduce(&state, .driftMarksLoaded([key: .drifted]))
+        #expect(state.driftMarks == [key: .drifted])
+        #expect(state.screen.contains("/items ≠drift"))
+    }
+}

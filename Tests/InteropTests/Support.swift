@@ -124,14 +124,7 @@ enum CLI {
     /// The binary beside the test bundle (`.build/debug/apiexplorer`), or `$APIEXPLORER_BINARY`.
     static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["APIEXPLORER_BINARY"] { return URL(fileURLWithPath: path) }
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        for _ in 0..<6 {
-            url.deleteLastPathComponent()
-            let candidate = url.appendingPathComponent("apiexplorer")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
-        }
-        return URL(fileURLWithPath: ".build/debug/apiexplorer")
+        return BuiltProducts.executable(named: "apiexplorer")
     }()
 
     /// Runs `apiexplorer arguments…` with `state` as the XDG state home; no proxies, no inherited catalog.
@@ -143,9 +136,7 @@ enum CLI {
         environment["XDG_STATE_HOME"] = state.path
         environment.merge(extra) { $1 }
         let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path)
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: spawned.wait()) }
-        }
+        return await spawned.finish()
     }
 }
 

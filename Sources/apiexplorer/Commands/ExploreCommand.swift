@@ -19,11 +19,7 @@ struct ExploreCommand: AsyncParsableCommand {
 
     @OptionGroup var catalogOptions: CatalogOptions
 
-    @Option(help: ArgumentHelp("Start in this environment (NAME or SERVICE/NAME).", valueName: "NAME"))
-    var env: String?
-
-    @Flag(help: "Start in live mode (real HTTP) instead of stub mode.")
-    var live = false
+    @OptionGroup var start: StartingPoint
 
     @Flag(help: InProcessMock.help)
     var mock = false
@@ -34,10 +30,7 @@ struct ExploreCommand: AsyncParsableCommand {
     func run() async throws {
         let source = catalogOptions.source()
         let catalog = CatalogLoader.load(source)
-        var initial = AppState(catalog: catalog, size: .init(width: 80, height: 24))
-        if let env, !initial.selectEnvironment(named: env) {
-            throw ValidationError("No environment named '\(env)' in \(source). Run `apiexplorer list` to see them.")
-        }
+        try start.check(in: catalog)
         let mockServer = mock ? try await InProcessMock.start(catalog) : nil
 
         let terminal: NcursesTerminal
@@ -56,13 +49,14 @@ struct ExploreCommand: AsyncParsableCommand {
             resultHandlers: { service, environment in
                 [HistoryRecorder(store: history, redactor: ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets))]
             }
-        ) { [env, live] state in
-            if let env { state.selectEnvironment(named: env) }
-            if live { state.mode = .live }
-            state.driftMarks = ExploreCommand.driftMarks(DriftStore(), catalog: catalog)
-            state.history = ExploreCommand.historyItems(history)
+        ) { [start] state in start.apply(to: &state) }
+        // Files of earlier runs are read beside the first frame, not before it.
+        let earlierRuns = Task.detached {
+            runtime.post(.driftMarksLoaded(ExploreCommand.driftMarks(DriftStore())))
+            runtime.post(.historyLoaded(ExploreCommand.historyItems(history)))
         }
         await runtime.run()
+        earlierRuns.cancel()
         terminal.shutdown()
         try? await transport.shutdown()
         await mockServer?.stop()
@@ -70,20 +64,19 @@ struct ExploreCommand: AsyncParsableCommand {
     }
 
     /// The last drift check of every service and environment, as badges.
-    static func driftMarks(_ store: DriftStore, catalog: CatalogSet) -> [String: DriftMark] {
+    static func driftMarks(_ store: DriftStore) -> [String: DriftMark] {
         var marks: [String: DriftMark] = [:]
-        for service in catalog.services {
-            for environment in service.environments {
-                for (endpoint, record) in store.results(service: service.id, environment: environment.name) {
-                    let mark: DriftMark?
-                    switch record.result.outcome {
-                    case .same: mark = .matches
-                    case .drifted: mark = .drifted
-                    case .failed: mark = .failed
-                    case .skipped: mark = nil
-                    }
-                    if let mark { marks[DriftMark.key(service: service.id, environment: environment.name, endpoint: endpoint)] = mark }
+        for (serviceAndEnvironment, endpoints) in store.everyResult() {
+            for (endpoint, record) in endpoints {
+                let mark: DriftMark
+                switch record.result.outcome {
+                case .same: mark = .matches
+                case .drifted: mark = .drifted
+                case .failed: mark = .failed
+                case .skipped: continue
                 }
+                // Both key by `service/environment`, so the badge key is that plus the endpoint.
+                marks["\(serviceAndEnvironment)/\(endpoint)"] = mark
             }
         }
         return marks

@@ -28,11 +28,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Keys to press, separated by spaces.", valueName: "KEYS"))
     var keys = ""
 
-    @Option(help: ArgumentHelp("Start in this environment (NAME or SERVICE/NAME).", valueName: "NAME"))
-    var env: String?
-
-    @Flag(help: "Start in live mode.")
-    var live = false
+    @OptionGroup var start: StartingPoint
 
     @Flag(help: InProcessMock.help)
     var mock = false
@@ -63,19 +59,13 @@ struct SnapshotCommand: AsyncParsableCommand {
         let catalog = CatalogLoader.load(source)
         let terminalSize = Self.parseSize(size) ?? Size(width: 120, height: 40)
         let terminal = HeadlessTerminal(size: terminalSize, frameHistoryLimit: 1)
-        var initial = AppState(catalog: catalog, size: terminalSize)
-        if let env, !initial.selectEnvironment(named: env) {
-            throw ValidationError("No environment named '\(env)' in \(source).")
-        }
+        try start.check(in: catalog)
         let mockServer = mock ? try await InProcessMock.start(catalog, honourDelays: false) : nil
         let transport = HTTPTransport()
         let runtime = ExplorerRuntime(
             catalog: catalog, secrets: SecretStore.load(for: source), transport: SteadyTimingTransport(transport),
             device: terminal, clock: DispatchClock(SteppingClock())
-        ) { [env, live] state in
-            if let env { state.selectEnvironment(named: env) }
-            if live { state.mode = .live }
-        }
+        ) { [start] state in start.apply(to: &state) }
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence(keys) {
