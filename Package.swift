@@ -1,6 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// Every target lists exactly the modules its sources import (scripts/check-imports checks it).
+// Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
 let package = Package(
     name: "apiexplorer",
     platforms: [.macOS(.v15)],
@@ -20,19 +22,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
+        // MARK: Foundations
+        .target(name: "TextSupport"),
+        .target(name: "SystemSupport"),
+        .target(name: "JSONSupport", dependencies: ["TextSupport"]),
+
         // MARK: Networking
-        .target(name: "JSONSupport"),
         .target(
             name: "DispatcherCore",
             dependencies: [
                 "JSONSupport",
+                "TextSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -40,6 +45,7 @@ let package = Package(
             name: "LiveTransport",
             dependencies: [
                 "DispatcherCore",
+                "TextSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -52,70 +58,67 @@ let package = Package(
         ),
 
         // MARK: Catalogs
-        .target(
-            name: "Catalog",
-            dependencies: [
-                "DispatcherCore",
-                "JSONSupport",
-                .product(name: "Yams", package: "Yams"),
-            ]
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        .target(name: "Catalog", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
         .target(
             name: "MockServer",
             dependencies: [
                 "Catalog",
                 "DispatcherCore",
+                "JSONSupport",
+                "TextSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // MARK: State kept between runs, drift checks, catalog authoring
+        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]),
+        .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
+        .target(
+            name: "CatalogAuthoring",
+            dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]
         ),
 
         // MARK: Terminal user interface
         .target(name: "TerminalKit"),
-        .target(name: "BodyViewer", dependencies: ["JSONSupport"]),
+        .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "TextSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
-            dependencies: ["ExplorerApp", "TerminalKit", "DispatcherCore", "LiveTransport", "Catalog", "Interop"]
+            dependencies: ["ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "StateStore", "SystemSupport", "TextSupport"]
         ),
         .systemLibrary(
             name: "CNcursesw",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
-        .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalKit"]),
+        .target(name: "NcursesBackend", dependencies: ["CNcursesw", "TerminalKit", "SystemSupport"]),
 
-        // MARK: Command line and interop
-        .target(
-            name: "Interop",
-            dependencies: [
-                "DispatcherCore",
-                "Catalog",
-                "JSONSupport",
-                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-                .product(name: "Yams", package: "Yams"),
-            ]
-        ),
+        // MARK: The command line
         .executableTarget(
             name: "apiexplorer",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp",
-                "ExplorerRuntime", "NcursesBackend", "TerminalKit", "Interop",
+                "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
+                "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "TextSupport", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp",
-                "ExplorerRuntime", "TerminalKit", "TestSupport",
+                "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
+                "JSONSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,37 +127,62 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "DispatcherCore",
+                "SystemSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOTLS", package: "swift-nio"),
             ],
             resources: [.copy("Certificates")]
         ),
+        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
-        .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "TestSupport"]),
-        .testTarget(name: "LiveTransportTests", dependencies: ["LiveTransport", "DispatcherCore", "TestSupport"]),
+        .testTarget(
+            name: "TestSupportTests",
+            dependencies: [
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(
+            name: "LiveTransportTests",
+            dependencies: [
+                "LiveTransport", "DispatcherCore", "TestSupport",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "DispatcherCore", "MockServer", "LiveTransport", "TestSupport",
+                "Catalog", "DispatcherCore", "JSONSupport", "MockServer", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
-        .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer"]),
+        .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer", "JSONSupport"]),
         .testTarget(
-            name: "ExplorerAppTests", dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "Catalog", "DispatcherCore", "TestSupport"],
+            name: "ExplorerAppTests",
+            dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore"],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "InteropTests",
-            dependencies: ["Interop", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport", "MockServer", "JSONSupport", "apiexplorer"],
+            dependencies: [
+                "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
+                "SystemSupport", "MockServer", "JSONSupport", "apiexplorer",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport", "SystemSupport"]),
     ]
 )

@@ -34,7 +34,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
             if case .send(let ticket) = effect { ticket } else { nil }
         }).first else { throw ValidationError("the bundled catalog's first endpoint did not send") }
         let arrived = ContinuousClock.now
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard))
+        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))
         _ = AppView.render(state)
         let responseFrame = ContinuousClock.now - arrived
         guard case .buildBody(let key, let generation, let body, let contentType)? = effects.first(where: {
@@ -109,7 +109,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
 
     /// Puts the Body tab's cursor on `line` (as if moved there), outside the timed part.
     private static func moveCursor(_ state: inout AppState, to line: Int) {
-        guard let key = state.selectedEndpoint?.qualifiedID, var pane = state.bodies[key], var layer = pane.main else { return }
+        guard let key = state.selectedEndpoint?.key, var pane = state.bodies[key], var layer = pane.main else { return }
         layer.view.unfoldAll(in: layer.document)
         layer.view.moveCursor(toLine: line, in: layer.document)
         pane.main = layer
@@ -118,10 +118,10 @@ struct BodyTabBenchmark: AsyncParsableCommand {
 
     static func exchange(_ body: Data, ticket: RequestTicket) -> Exchange {
         let url = URL(fileURLWithPath: "/bench")
-        let request = Request(identifier: ticket.endpointKey, method: .get, url: url,
-            settings: TransportSettings(environment: Environment(name: ticket.environmentName, baseURL: url)))
+        let request = Request(identifier: ticket.endpoint.description, method: .get, url: url,
+            settings: TransportSettings(environment: Environment(name: ticket.call.environment, baseURL: url)))
         let response = Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: body)
-        return Exchange(request: request, result: .success(response), trace: [], environmentName: ticket.environmentName,
+        return Exchange(request: request, result: .success(response), trace: [], environmentName: ticket.call.environment,
             environmentType: .development, stubBehavior: .never, attempts: 1, notes: [])
     }
 }

@@ -1,4 +1,5 @@
 /// What a Content-Type header claims a body is.
+import TextSupport
 enum DeclaredContent: Sendable, Hashable {
     case json
     /// Newline-delimited JSON (several top-level values).
@@ -15,7 +16,7 @@ enum DeclaredContent: Sendable, Hashable {
             return
         }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            $0.trimmedSpaces.lowercased()
         } ?? ""
         let parts = mediaType.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2 else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 /// Why a query could not produce a result.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What kind of view a body gets.
 public enum BodyKind: Sendable, Hashable {

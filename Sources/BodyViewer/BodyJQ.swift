@@ -1,5 +1,6 @@
-import Dispatch
-import Foundation
+import FoundationEssentials
+import SystemSupport
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -31,106 +32,63 @@ public enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
 public enum BodyJQ {
     /// The `jq` executable on `PATH`, if any.
     public static func locate(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
-        for directory in (path ?? "").split(separator: ":") where !directory.isEmpty {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("jq")
-            if access(candidate.path, X_OK) == 0 { return candidate }
-        }
-        return nil
+        ExecutableSearch.locate("jq", searchPath: path).map { URL(fileURLWithPath: $0) }
     }
 
     /// Whether `jq` is on PATH.
     public static var isInstalled: Bool { locate() != nil }
 
     /// Feeds `input` to `jq -c <filter>` and returns its stdout. Uses `executable`, else the `jq` found on
-    /// `path`. Terminates jq when the task is cancelled.
+    /// `path`. Kills jq when the task is cancelled.
     public static func run(_ filter: String, input: Data, executable: URL? = nil,
         path: String? = ProcessInfo.processInfo.environment["PATH"]) async throws -> Data
     {
         guard let executable = executable ?? locate(path: path) else { throw BodyJQError.notInstalled }
         // A broken pipe (jq exiting before reading everything) must be an error, not a fatal signal.
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = executable
         // A filter starting with '-' would be read as an option; parentheses keep its meaning.
-        process.arguments = ["-c", filter.hasPrefix("-") ? "(\(filter))" : filter]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let box = ProcessBox(process)
+        let arguments = ["-c", filter.hasPrefix("-") ? "(\(filter))" : filter]
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(
+                executable.path, arguments, environment: ProcessInfo.processInfo.environment, input: .pipe, output: .pipe, errors: .pipe)
+        } catch {
+            throw BodyJQError.couldNotStart(error.reason)
+        }
         return try await withTaskCancellationHandler {
-            let exited = AsyncStream<Void>.makeStream()
-            process.terminationHandler = { _ in
-                exited.continuation.yield()
-                exited.continuation.finish()
-            }
-            do {
-                try process.run()
-            } catch {
-                throw BodyJQError.couldNotStart(error.localizedDescription)
-            }
-            box.started()
             // Pipes are driven on plain threads: blocking I/O must not hold the cooperative pool.
-            DispatchQueue.global().async {
-                try? stdin.fileHandleForWriting.write(contentsOf: input)
-                try? stdin.fileHandleForWriting.close()
+            async let written: Void = onThread {
+                if let descriptor = process.input {
+                    try? FileDescriptor.writeAll(input, to: descriptor)
+                    close(descriptor)
+                }
             }
-            async let output = readAll(stdout.fileHandleForReading)
-            async let errors = readAll(stderr.fileHandleForReading)
-            let (result, message) = await (output, errors)
-            for await _ in exited.stream {}
+            async let output = onThread { readToEnd(process.output) }
+            async let errors = onThread { readToEnd(process.errors) }
+            let (_, result, message) = await (written, output, errors)
+            let status = await onThread { process.wait() }
             if Task.isCancelled { throw CancellationError() }
-            guard process.terminationStatus == 0, process.terminationReason == .exit else {
-                let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                throw BodyJQError.failed(status: process.terminationStatus, message: text)
+            guard status == 0 else {
+                throw BodyJQError.failed(status: status, message: String(decoding: message, as: UTF8.self).trimmed)
             }
-            return result
+            return Data(result)
         } onCancel: {
-            box.terminate()
+            process.kill()
         }
     }
 
-    private static func readAll(_ handle: FileHandle) async -> Data {
+    /// Everything on a pipe, which is then closed.
+    private static func readToEnd(_ descriptor: Int32?) -> [UInt8] {
+        guard let descriptor else { return [] }
+        defer { close(descriptor) }
+        return FileDescriptor.readAll(descriptor)
+    }
+
+    /// Runs blocking work on a thread of its own and returns its result.
+    private static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: (try? handle.readToEnd()) ?? Data())
-            }
+            PosixThread.start { continuation.resume(returning: work()) }
         }
-    }
-}
-
-/// Lets the cancellation handler stop the process from any thread. Cancellation may come before the
-/// process starts (then it is terminated as soon as it has started) or after.
-private final class ProcessBox: @unchecked Sendable {
-    private let process: Process
-    private let lock = NSLock()
-    private var hasStarted = false
-    private var isCancelled = false
-
-    init(_ process: Process) { self.process = process }
-
-    func started() {
-        let cancelled = lock.withLock {
-            hasStarted = true
-            return isCancelled
-        }
-        if cancelled { forceStop() }
-    }
-
-    func terminate() {
-        let running = lock.withLock {
-            isCancelled = true
-            return hasStarted
-        }
-        if running { forceStop() }
-    }
-
-    /// SIGKILL, not `terminate()`'s SIGTERM: a process spawned from a Swift concurrency thread inherits
-    /// that thread's blocked signals, SIGTERM included; SIGKILL cannot be blocked.
-    private func forceStop() {
-        _ = kill(process.processIdentifier, SIGKILL)
     }
 }
 

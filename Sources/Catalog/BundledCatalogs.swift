@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The catalogs compiled into the binary (from `environments/` in the repository), so an
 /// installed `apiexplorer` works from any folder. The files are in

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 /// One endpoint of a service as written in its catalog: templates are kept as written and
@@ -67,8 +67,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
         self.location = location
     }
 
-    /// `service/endpoint`, the identifier used in logs, history and on the command line.
-    public var qualifiedID: String { "\(serviceID)/\(id)" }
+    /// The endpoint's key (`service/endpoint` in logs, history and on the command line).
+    public var key: EndpointKey { EndpointKey(service: serviceID, endpoint: id) }
 
     /// The example named `name`; `default` (or nil) is the stub.
     public func example(named name: String?) -> CatalogExample? {

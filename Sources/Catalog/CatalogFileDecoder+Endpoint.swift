@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 extension CatalogFileDecoder {

@@ -1,5 +1,6 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 extension CatalogFileDecoder {
     static let environmentKeys = [
@@ -137,7 +138,7 @@ extension CatalogFileDecoder {
     /// `never`, `immediate` or `delayed(0.3)` / `delayed(300ms)`.
     func decodeFixtures(_ node: YAMLNode, _ what: @autoclosure () -> String) -> StubBehavior? {
         guard let text = nonEmptyText(node, "the fixtures type of \(what())") else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         switch trimmed {
         case "never": return .never
         case "immediate": return .immediate

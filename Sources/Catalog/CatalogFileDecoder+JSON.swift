@@ -7,20 +7,11 @@ extension CatalogFileDecoder {
         guard spend(node) else { return nil }
         switch node.content {
         case .scalar(let scalar):
-            switch YAMLScalar(scalar) {
-            case .null: return .null
-            case .bool(let value): return .bool(value)
-            case .int(let value):
-                // Keep the literal when it is already valid JSON (`7`), else write it in decimal (`0x1F`).
-                return .number(Int(scalar.text) != nil && !scalar.text.hasPrefix("+") ? scalar.text : String(value))
-            case .double(let value):
-                guard value.isFinite else {
-                    error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
-                    return nil
-                }
-                return JSONValue.isJSONNumber(scalar.text) ? .number(scalar.text) : .double(value)
-            case .string(let text): return .string(text)
+            guard let value = YAMLScalar(scalar).json(literal: scalar.text) else {
+                error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
+                return nil
             }
+            return value
         case .sequence(let sequence):
             var elements: [JSONValue] = []
             elements.reserveCapacity(sequence.count)

@@ -1,6 +1,7 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 extension CatalogFileDecoder {
     static let errorRuleKeys = ["name", "status", "when", "error", "message"]
@@ -80,12 +81,12 @@ extension CatalogFileDecoder {
             }
             return .codes([code])
         }
-        let text = scalar.text.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = scalar.text.trimmedSpaces.lowercased()
         if text == "any" || text == "*" { return .any }
         if text.count == 3, text.hasSuffix("xx"), let digit = Int(text.prefix(1)), (1...5).contains(digit) {
             return .range((digit * 100)...(digit * 100 + 99))
         }
-        let bounds = text.split(separator: "-").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let bounds = text.split(separator: "-").map { Int($0.trimmedSpaces) }
         if bounds.count == 2, let low = bounds[0], let high = bounds[1], low <= high, (100...599).contains(low), (100...599).contains(high) {
             return .range(low...high)
         }

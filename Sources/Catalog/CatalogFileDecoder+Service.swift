@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints"]

@@ -1,6 +1,7 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 extension CatalogFileDecoder {
     /// A scalar as text: strings, numbers and booleans as written; nil (after an error) otherwise.
@@ -98,10 +99,10 @@ extension CatalogFileDecoder {
 
     /// `250ms`, `2s`, `1.5m`, `0.3` → a duration.
     static func parseDuration(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         let units: [(suffix: String, scale: Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
         for unit in units where trimmed.hasSuffix(unit.suffix) {
-            let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+            let number = trimmed.dropLast(unit.suffix.count).trimmedSpaces
             guard let value = Double(number), value >= 0, value.isFinite, number.first?.isNumber ?? false else { return nil }
             return .seconds(value * unit.scale)
         }
@@ -128,9 +129,9 @@ extension CatalogFileDecoder {
             ("KiB", 1024), ("MiB", 1024 * 1024), ("GiB", 1024 * 1024 * 1024),
             ("KB", 1000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("B", 1),
         ]
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         for unit in units where trimmed.hasSuffix(unit.suffix) {
-            let number = trimmed.dropLast(unit.suffix.count).trimmingCharacters(in: .whitespaces)
+            let number = trimmed.dropLast(unit.suffix.count).trimmedSpaces
             guard let value = Double(number), value > 0, value * unit.scale < Double(Int.max / 2) else { return nil }
             return Int(value * unit.scale)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Reads a catalog folder: a folder on disk, or the files compiled into the binary.
 public protocol CatalogFileSystem: Sendable {
@@ -35,15 +36,15 @@ public struct DiskFileSystem: CatalogFileSystem {
     public init(root: URL) { self.root = root }
 
     public func fileNames() throws(CatalogFolderError) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else {
-            throw CatalogFolderError("the catalog folder does not exist")
+        switch FileStatus(path: root.path) {
+        case .missing: throw CatalogFolderError("the catalog folder does not exist")
+        case .directory: break
+        case .file, .other: throw CatalogFolderError("this is a file, not a catalog folder")
         }
-        guard isDirectory.boolValue else { throw CatalogFolderError("this is a file, not a catalog folder") }
         do {
             return try FileManager.default.contentsOfDirectory(atPath: root.path)
         } catch {
-            throw CatalogFolderError("the catalog folder cannot be read: \(error.localizedDescription)")
+            throw CatalogFolderError("the catalog folder cannot be read: \(error)")
         }
     }
 
@@ -54,8 +55,8 @@ public struct DiskFileSystem: CatalogFileSystem {
 
     public func fileExists(_ path: String) -> Bool {
         guard let url = fileURL(for: path) else { return false }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        if case .file = FileStatus(path: url.path) { return true }
+        return false
     }
 
     public func fileURL(for path: String) -> URL? {

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import Dispatch
 
 /// Loads every catalog file of a folder. One broken file never stops the others: it yields
 /// diagnostics (and no service, or the service without its broken endpoints and environments).

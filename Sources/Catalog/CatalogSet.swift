@@ -1,3 +1,5 @@
+import DispatcherCore
+
 /// Everything loaded from one catalog source: the services that loaded (in file order), every
 /// diagnostic, and where the catalogs came from.
 public struct CatalogSet: Sendable {
@@ -23,13 +25,16 @@ public struct CatalogSet: Sendable {
         services.first { $0.id == id }
     }
 
-    /// The endpoint named `service/endpoint`.
-    public func endpoint(_ qualifiedID: String) -> (service: Service, endpoint: CatalogEndpoint)? {
-        let parts = qualifiedID.split(separator: "/", maxSplits: 1)
-        guard parts.count == 2, let service = service(String(parts[0])),
-            let endpoint = service.endpoint(String(parts[1]))
-        else { return nil }
+    /// The endpoint with `key`, and its service.
+    public func endpoint(_ key: EndpointKey) -> (service: Service, endpoint: CatalogEndpoint)? {
+        guard let service = service(key.service), let endpoint = service.endpoint(key.endpoint) else { return nil }
         return (service, endpoint)
+    }
+
+    /// The service and environment named by `key`.
+    public func environment(_ key: EnvironmentKey) -> (service: Service, environment: Environment)? {
+        guard let service = service(key.service), let environment = service.environment(named: key.environment) else { return nil }
+        return (service, environment)
     }
 
     /// How many endpoints all services hold.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Where catalogs come from: `--catalog DIR`, else `$APIEXPLORER_CATALOG`, else `./environments`,
 /// else the catalogs built into the binary (so an installed `apiexplorer` works from any folder).
@@ -68,8 +69,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a folder exists on disk.
     public static func directoryExists(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        FileStatus.isDirectory(url.path)
     }
 
     /// How a file of this source is shown: `environments/petstore.yaml`.
@@ -88,10 +88,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func absoluteURL(_ path: String, currentDirectory: String) -> URL {
-        var expanded = path
-        if expanded == "~" || expanded.hasPrefix("~/") {
-            expanded = NSHomeDirectory() + expanded.dropFirst()
-        }
+        let expanded = HomeDirectory.expandingTilde(path, environment: ProcessInfo.processInfo.environment)
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return URL(fileURLWithPath: currentDirectory).appendingPathComponent(expanded).standardizedFileURL
     }

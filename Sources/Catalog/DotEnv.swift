@@ -85,7 +85,7 @@ public enum DotEnv {
                 values[String(name)] = value
             default:
                 var value = afterName
-                if let comment = value.range(of: " #") ?? value.range(of: "\t#") { value = value[..<comment.lowerBound] }
+                if let comment = value.firstRange(of: " #") ?? value.firstRange(of: "\t#") { value = value[..<comment.lowerBound] }
                 while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
                 values[String(name)] = String(value)
             }

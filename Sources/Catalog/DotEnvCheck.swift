@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// Diagnostics for the `.env` beside a catalog: lines that cannot be read, and a warning when the
 /// file would be committed (it holds secrets).
@@ -27,11 +28,11 @@ enum DotEnvCheck {
     static func isGitIgnored(_ directory: URL) -> Bool {
         for folder in ancestors(of: directory) {
             let relative = String(directory.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))
-                .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+                .trimming { $0 == "/" }
             let inside = relative.isEmpty ? ".env" : "\(relative)/.env"
             if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(".gitignore").path) {
                 let patterns = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .map { $0.trimmedSpaces }
                 let accepted: Set<String> = [".env", "*.env", ".env*", "**/.env", "/\(inside)", inside, "\(inside)*", "**/.env*"]
                 if patterns.contains(where: accepted.contains) { return true }
             }

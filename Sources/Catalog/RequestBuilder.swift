@@ -1,6 +1,7 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// Turns a catalog endpoint into a core `Target` and the `Environment` to send it in, with every
 /// placeholder rendered.
@@ -48,10 +49,10 @@ public struct RequestBuilder: Sendable {
             prepared.groupHeaders[group] = renderer.render(groupHeaders, at: "header", of: "group \(group)")
         }
         if !renderer.unresolved.isEmpty {
-            throw UnresolvedPlaceholderError(endpoint: endpoint.qualifiedID, uses: renderer.unresolved, secretHint: secrets.whereToSet)
+            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.whereToSet)
         }
         let target = Target(
-            endpoint.method, path, identifier: endpoint.qualifiedID, query: query, headers: headers, body: body,
+            endpoint.method, path, identifier: endpoint.key.description, query: query, headers: headers, body: body,
             group: endpoint.group, sampleResponse: endpoint.stub.sample, examples: endpoint.examples.map(\.namedSample),
             validation: endpoint.validation, timeouts: endpoint.timeouts, expectsResponseBody: endpoint.expectsResponseBody)
         return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)
@@ -213,7 +214,7 @@ private struct Renderer {
             }
             switch encoding {
             case .none: return found.value
-            case .path: return found.value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? found.value
+            case .path: return PercentEncoding.encode(found.value, keeping: PercentEncoding.isPathAllowed)
             }
         }) ?? text
         for name in missing where !unresolved.contains(where: { $0.name == name && $0.location == location }) {

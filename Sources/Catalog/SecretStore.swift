@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 /// Where `{{secret.NAME}}` values come from: the process environment first, then the git-ignored
 /// `.env` beside the catalog. Values never appear in descriptions, dumps or diagnostics.

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 /// One API described by one catalog file: its environments, groups, endpoints, error rules and

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 extension ServiceSession {
@@ -25,7 +25,7 @@ extension ServiceSession {
         let response = try exchange.result.get()
         guard let body = try? JSONValue.parse(response.body), let value = rule.token.first(in: body) else {
             throw DispatchError(
-                kind: .decodingFailed, message: "\(endpoint.qualifiedID) answered without a token at \(rule.token)", status: response.status,
+                kind: .decodingFailed, message: "\(endpoint.key) answered without a token at \(rule.token)", status: response.status,
                 response: response, source: "token refresh")
         }
         switch value {
@@ -33,7 +33,7 @@ extension ServiceSession {
         case .number(let literal): return literal
         default:
             throw DispatchError(
-                kind: .decodingFailed, message: "\(endpoint.qualifiedID) answered with \(value.typeName) at \(rule.token), not a token",
+                kind: .decodingFailed, message: "\(endpoint.key) answered with \(value.typeName) at \(rule.token), not a token",
                 status: response.status, response: response, source: "token refresh")
         }
     }
@@ -52,7 +52,7 @@ extension ServiceSession {
                 for var field in request.headers.fields {
                     if field.value.contains(placeholder) {
                         guard let token, !token.isEmpty else { continue }
-                        field.value = field.value.replacingOccurrences(of: placeholder, with: token)
+                        field.value = field.value.replacing(placeholder, with: token)
                     }
                     fields.append(field)
                 }
@@ -60,7 +60,7 @@ extension ServiceSession {
             }
             let url = request.url.absoluteString
             if url.contains(encodedPlaceholder),
-                let replaced = URL(string: url.replacingOccurrences(of: encodedPlaceholder, with: FormEncoding.escape(token ?? "")))
+                let replaced = URL(string: url.replacing(encodedPlaceholder, with: FormEncoding.escape(token ?? "")))
             {
                 request.url = replaced
             }

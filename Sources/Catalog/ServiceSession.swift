@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 import Synchronization
 
@@ -121,7 +121,7 @@ public final class ServiceSession: Sendable {
         do {
             prepared = try builder.prepare(endpoint, values: values)
         } catch {
-            return failedExchange(identifier: endpoint.qualifiedID, method: endpoint.method, options: options, error: error.dispatchError)
+            return failedExchange(identifier: endpoint.key.description, method: endpoint.method, options: options, error: error.dispatchError)
         }
         let context = RefreshContext(stubBehavior: behavior, values: values)
         return await RefreshContext.$current.withValue(context) {

@@ -1,13 +1,13 @@
-import CYaml
+import CYAML
 
 /// Builds `YAMLNode` trees from libyaml's events (the parser Yams wraps), keeping every node's
 /// line and column. Done here rather than with `Yams.compose` because Yams allocates a tag
 /// object per node and hashes every mapping's keys through its tag resolver, which made loading
 /// large catalog folders several times slower; this also reports duplicate keys where the
 /// duplicate is, not where the first one was.
-enum YAMLComposer {
+public enum YAMLComposer {
     /// The document of `text` (nil when it has none) and its duplicate keys.
-    static func compose(_ text: String) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
+    public static func compose(_ text: String) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
         var text = text
         let result = text.withUTF8 { buffer -> Result<(root: YAMLNode?, duplicates: [YAMLSyntaxError]), YAMLSyntaxError> in
             do throws(YAMLSyntaxError) {
@@ -40,13 +40,20 @@ enum YAMLComposer {
         return (builder.root, builder.duplicates)
     }
 
+    /// The deepest nesting of collections a document may have: readers of the tree (the catalog
+    /// decoder, JSON conversion) recurse, so a document of a million `[` must stop here.
+    static let maximumDepth = 1000
+
     /// Turns events into nodes with an explicit stack, so nesting depth costs no recursion.
     private struct TreeBuilder {
         struct Frame {
             var isMapping: Bool
+            var isFlow: Bool
             var line: Int
             var column: Int
             var anchor: String?
+            /// The last line of the last item added (an alias counts where it is written).
+            var lastItemLine: Int
             var elements: [YAMLNode] = []
             var pairs: [(key: YAMLNode, value: YAMLNode)] = []
             var pendingKey: YAMLNode?
@@ -79,6 +86,13 @@ enum YAMLComposer {
         var documents = 0
         var duplicates: [YAMLSyntaxError] = []
 
+        /// The 1-based line of an event's last character: an end mark at column 0 is the start of
+        /// the next line (block scalars end there).
+        static func lastLine(_ event: yaml_event_t) -> Int {
+            let mark = event.end_mark
+            return mark.column == 0 && mark.line > 0 ? Int(mark.line) : Int(mark.line) + 1
+        }
+
         mutating func handle(_ event: yaml_event_t) throws(YAMLSyntaxError) {
             let line = Int(event.start_mark.line) + 1
             let column = Int(event.start_mark.column) + 1
@@ -93,22 +107,37 @@ enum YAMLComposer {
                 let text = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
                 let style: YAMLNode.Style = data.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
                 let scalar = YAMLNode.Scalar(text: text, style: style, tag: TreeBuilder.string(data.tag))
-                let node = YAMLNode(.scalar(scalar), line: line, column: column)
+                let node = YAMLNode(.scalar(scalar), line: line, column: column, lastLine: TreeBuilder.lastLine(event))
                 if let anchor = TreeBuilder.string(data.anchor) { anchors[anchor] = node }
                 add(node)
             case YAML_ALIAS_EVENT:
                 let name = TreeBuilder.string(event.data.alias.anchor) ?? ""
-                guard let node = anchors[name] else {
+                guard let anchored = anchors[name] else {
                     throw YAMLSyntaxError(line: line, column: column, message: "YAML syntax: the alias *\(name) refers to no anchor &\(name) before it")
                 }
-                add(node)
+                add(YAMLNode(anchored.content, line: line, column: column, lastLine: TreeBuilder.lastLine(event), isFlow: anchored.isFlow))
+            case YAML_MAPPING_START_EVENT where stack.count >= YAMLComposer.maximumDepth,
+                YAML_SEQUENCE_START_EVENT where stack.count >= YAMLComposer.maximumDepth:
+                throw YAMLSyntaxError(
+                    line: line, column: column,
+                    message: "YAML syntax: the nesting is deeper than \(YAMLComposer.maximumDepth) levels; a catalog needs far fewer")
             case YAML_MAPPING_START_EVENT:
-                stack.append(Frame(isMapping: true, line: line, column: column, anchor: TreeBuilder.string(event.data.mapping_start.anchor)))
+                let start = event.data.mapping_start
+                stack.append(Frame(
+                    isMapping: true, isFlow: start.style == YAML_FLOW_MAPPING_STYLE, line: line, column: column,
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line))
             case YAML_SEQUENCE_START_EVENT:
-                stack.append(Frame(isMapping: false, line: line, column: column, anchor: TreeBuilder.string(event.data.sequence_start.anchor)))
+                let start = event.data.sequence_start
+                stack.append(Frame(
+                    isMapping: false, isFlow: start.style == YAML_FLOW_SEQUENCE_STYLE, line: line, column: column,
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line))
             case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
                 guard let frame = stack.popLast() else { return }
-                let node = YAMLNode(frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.elements), line: frame.line, column: frame.column)
+                // A block collection's end mark is where the next token starts: its last line is its last item's.
+                let lastLine = frame.isFlow ? TreeBuilder.lastLine(event) : frame.lastItemLine
+                let node = YAMLNode(
+                    frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.elements), line: frame.line, column: frame.column,
+                    lastLine: lastLine, isFlow: frame.isFlow)
                 if let anchor = frame.anchor { anchors[anchor] = node }
                 add(node)
             default:
@@ -122,6 +151,7 @@ enum YAMLComposer {
                 root = node
                 return
             }
+            stack[last].lastItemLine = max(stack[last].lastItemLine, node.lastLine)
             guard stack[last].isMapping else {
                 stack[last].elements.append(node)
                 return
@@ -145,10 +175,16 @@ enum YAMLComposer {
 }
 
 /// A YAML problem at a position.
-struct YAMLSyntaxError: Error {
-    var line: Int
-    var column: Int
-    var message: String
+public struct YAMLSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column.
+    public var column: Int
+    /// What is wrong.
+    public var message: String
+
+    /// `line:column: message`.
+    public var description: String { "\(line):\(column): \(message)" }
 
     init(line: Int, column: Int, message: String) {
         self.line = line

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Adds `Authorization: Bearer <token>` from a credential store (nothing when it holds no token).
 public struct BearerAuthPlugin: Plugin {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Dispatcher {
     /// Attempts, then the error-handler chain (resuming once at most), then the result handlers.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Sends targets through the whole pipeline: endpoint and request mapping, the interceptor,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A target resolved against an environment (Moya's Endpoint): the URL, the merged headers with
 /// their origins, the body and the stub answers. The endpoint mapping hook may change it.

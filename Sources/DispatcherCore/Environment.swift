@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// Where and how requests are sent: one of a service's deployments (dev, staging, prod …).
 public struct Environment: Sendable, Hashable {
@@ -203,7 +204,7 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads `sha256/BASE64` (also `sha256//BASE64` as curl writes it).
     public init(_ text: String) throws(PinFormatError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         guard trimmed.lowercased().hasPrefix("sha256/") else { throw PinFormatError(text: text, reason: "a pin starts with 'sha256/'") }
         var encoded = trimmed.dropFirst("sha256/".count)
         if encoded.first == "/" { encoded = encoded.dropFirst() }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// Maps every result into one `DispatchError` kind with a human message: first the rules in order,
 /// then the built-in table (400 → badRequest, 401 → unauthorized … 5xx → serverError), and transport
@@ -91,7 +92,7 @@ public struct ErrorFilter: Sendable, Hashable {
             budget -= 1
             switch value {
             case .string(let text):
-                let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                let trimmed = text.trimmed
                 if !trimmed.isEmpty, !messages.contains(trimmed) { messages.append(trimmed) }
             case .array(let elements):
                 pending = elements[...] + pending

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Lets identical requests in flight share one response (Moya's `trackInflights`). A waiter that

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Logging
+import TextSupport
 
 /// Logs requests and responses, with secrets redacted by default (unlike Moya's logger, which
 /// prints `Authorization` in clear).
@@ -119,6 +120,6 @@ public enum ByteCount {
             value /= 1000
             unit += 1
         }
-        return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+        return DecimalText.fixed(value, digits: value < 10 ? 1 : 0) + " " + units[unit]
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// Masks secrets before anything is shown, logged, exported or kept in history: sensitive headers
 /// (`Authorization`, `Cookie`, API keys …), secret-looking query items and JSON members, and any
@@ -77,7 +78,7 @@ public struct Redactor: Sendable, Hashable {
         let attributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "partitioned"]
         return value.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = pair[0].trimmingCharacters(in: .whitespaces)
+            let name = pair[0].trimmedSpaces
             guard pair.count == 2, !attributes.contains(name.asciiLowercased) else { return String(part) }
             return "\(pair[0])=\(Redactor.mask)"
         }.joined(separator: ";")
@@ -109,7 +110,7 @@ public struct Redactor: Sendable, Hashable {
         let masked = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let raw = String(parts[0])
-            let name = raw.utf8.contains(UInt8(ascii: "%")) ? (raw.removingPercentEncoding ?? raw) : raw
+            let name = raw.utf8.contains(UInt8(ascii: "%")) ? (PercentEncoding.decode(raw) ?? raw) : raw
             guard parts.count == 2, isSensitiveQuery(name) else { return String(pair) }
             return "\(parts[0])=\(Redactor.mask)"
         }.joined(separator: "&")

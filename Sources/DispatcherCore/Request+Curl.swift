@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Request {
     /// The request as a curl command line, secrets masked by `redactor` (nil shows them in clear).
@@ -32,8 +32,15 @@ extension Request {
 public enum ShellQuoting {
     /// `it's` → `'it'\''s'`; plain words stay as they are.
     public static func quote(_ text: String) -> String {
-        let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,")
-        if !text.isEmpty, text.unicodeScalars.allSatisfy({ safe.contains($0) }) { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        if !text.isEmpty, text.utf8.allSatisfy(isSafe) { return text }
+        return "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+
+    /// Letters, digits and `-_./:=@%+,`: a word of only these needs no quotes.
+    private static func isSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-_./:=@%+,".utf8.contains(byte)
+        }
     }
 }

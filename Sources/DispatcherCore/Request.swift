@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The request as it goes to the transport: what every plugin, the interceptor, the logger and the

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// What a request sends as its body.
 public enum RequestBody: Sendable, Hashable {
@@ -66,7 +67,7 @@ public enum FormEncoding {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func unescape(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+                PercentEncoding.decode(String(part).replacing("+", with: " ")) ?? String(part)
             }
             return QueryItem(name: unescape(parts[0]), value: parts.count > 1 ? unescape(parts[1]) : nil)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What came back for a request: from the network, a stub, or the cache.
 public struct Response: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// When and how soon a failed request is tried again.
 public struct RetryPolicy: Sendable, Hashable {
@@ -43,7 +44,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The exponential backoff before retry number `retry` (1-based).
     public func backoff(beforeRetry retry: Int) -> Duration {
-        let factor = pow(multiplier, Double(max(0, retry - 1)))
+        let factor = (0..<max(0, retry - 1)).reduce(1.0) { product, _ in product * multiplier }
         let seconds = initialBackoff.seconds * factor
         return min(.seconds(seconds), maximumBackoff)
     }
@@ -81,11 +82,12 @@ public enum RetryDecision: Sendable, Hashable {
 public enum RetryAfter {
     /// The wait the header asks for, relative to `now`; nil when it cannot be read.
     public static func parse(_ value: String, now: Date = Date()) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmedSpaces
         if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
         if let seconds = Double(trimmed), seconds >= 0 { return .seconds(seconds) }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
-        return .seconds(max(0, date.timeIntervalSince(now).rounded(.up)))
+        let wait: Double = max(0, date.timeIntervalSince(now).rounded(.up))
+        return .seconds(wait)
     }
 }
 
@@ -120,7 +122,7 @@ public enum HTTPDate {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        func two(_ value: Int?) -> String { DecimalText.zeroPadded(value ?? 0, width: 2) }
         return "\(days[(c.weekday ?? 1) - 1]), \(two(c.day)) \(months[(c.month ?? 1) - 1]) \(c.year ?? 1970) "
             + "\(two(c.hour)):\(two(c.minute)):\(two(c.second)) GMT"
     }

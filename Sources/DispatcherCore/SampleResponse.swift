@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a stub answers with (Moya's sample data): a status and body, a full response, or a
 /// network error, so every path can be explored offline.

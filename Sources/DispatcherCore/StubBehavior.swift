@@ -1,4 +1,5 @@
 /// How a request is answered: by the network, or by its sample response at once or after a delay.
+import TextSupport
 public enum StubBehavior: Sendable, Hashable, CustomStringConvertible {
     /// Send it for real (live mode).
     case never
@@ -24,7 +25,7 @@ extension Duration {
     public var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         if seconds.rounded() == seconds { return String(Int(seconds)) }
-        var text = String(format: "%.3f", seconds)
+        var text = DecimalText.fixed(seconds, digits: 3)
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a request is, as plain properties (Moya's TargetType). Conform an enum for a fixed API,
 /// or use `Target` for endpoints described as data.

@@ -1,14 +1,19 @@
+import Catalog
 import BodyViewer
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import TerminalKit
 
 /// Everything that can happen to the app: input, results of effects, time.
 public enum AppAction: Sendable {
+    /// The explorer started: the first action, before any input.
+    case launched
+    /// The catalogs were read (at launch).
+    case catalogLoaded(CatalogSet)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
-    /// A request finished (or was cancelled).
-    case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor)
+    /// A request finished (or was cancelled) at `finishedAt`.
+    case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
     /// The network logger wrote lines.
@@ -19,22 +24,22 @@ public enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
-    /// Earlier requests read from the history file (newest first), after the first frame.
+    /// Earlier requests read from the history (newest first), after the first frame.
     case historyLoaded([HistoryItem])
     /// The last drift checks, read after the first frame.
-    case driftMarksLoaded([String: DriftMark])
+    case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
-    case bodyBuildProgress(key: String, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
+    case bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
     /// A body build finished.
-    case bodyBuilt(key: String, generation: Int, document: BodyHandle)
+    case bodyBuilt(key: EndpointKey, generation: Int, document: BodyHandle)
     /// A body build stopped before finishing (cancelled).
-    case bodyBuildStopped(key: String, generation: Int)
+    case bodyBuildStopped(key: EndpointKey, generation: Int)
     /// Matches of a search counted so far in `document`.
-    case bodyMatchCount(key: String, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount)
+    case bodyMatchCount(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount)
     /// A query or jq filter finished: the selected values, or why not.
-    case bodySelectionFinished(key: String, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>)
+    case bodySelectionFinished(key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>)
     /// Saving a body finished; `error` is nil when it was saved.
-    case bodySaveFinished(key: String, path: String, byteCount: Int, error: BodySaveError?)
+    case bodySaveFinished(key: EndpointKey, path: String, byteCount: Int, error: BodySaveError?)
     /// Something the body's background work wants the person to know (open, copy …).
     case bodyMessage(String)
 }
@@ -82,6 +87,12 @@ public enum BodyWork: String, Sendable, Hashable {
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
 public enum AppEffect: Sendable, Hashable {
+    /// Read the catalogs, reporting `.catalogLoaded`.
+    case loadCatalog
+    /// Read earlier runs' requests from the history, reporting `.historyLoaded`.
+    case loadHistory
+    /// Read the last drift checks, reporting `.driftMarksLoaded`.
+    case loadDriftMarks
     /// Send a request.
     case send(RequestTicket)
     /// Cancel a request in flight.
@@ -91,17 +102,17 @@ public enum AppEffect: Sendable, Hashable {
     /// Put text on the clipboard (OSC 52); `description` says what it was.
     case copyToClipboard(text: String, description: String)
     /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and `.bodyBuilt`.
-    case buildBody(key: String, generation: Int, data: Data, contentType: String?)
+    case buildBody(key: EndpointKey, generation: Int, data: Data, contentType: String?)
     /// Stop background work on a body.
-    case cancelBodyWork(key: String, work: BodyWork)
+    case cancelBodyWork(key: EndpointKey, work: BodyWork)
     /// Count the matches of a search in the background, reporting `.bodyMatchCount`.
-    case countBodyMatches(key: String, document: BodyHandle, query: BodySearchQuery)
+    case countBodyMatches(key: EndpointKey, document: BodyHandle, query: BodySearchQuery)
     /// Run a query or jq filter over a body, reporting `.bodySelectionFinished`.
-    case selectInBody(key: String, id: Int, document: BodyHandle, kind: BodySelectionKind)
+    case selectInBody(key: EndpointKey, id: Int, document: BodyHandle, kind: BodySelectionKind)
     /// Copy the value on `line` (OSC 52), formatted off the UI thread.
     case copyBodyValue(document: BodyHandle, line: Int)
     /// Save a body to `path`; never replaces a file unless `overwrite`.
-    case saveBody(key: String, document: BodyHandle, path: String, overwrite: Bool)
+    case saveBody(key: EndpointKey, document: BodyHandle, path: String, overwrite: Bool)
     /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
     case openBody(document: BodyHandle, program: BodyProgram)
     /// Leave the app.

@@ -1,7 +1,9 @@
+import Catalog
 import BodyViewer
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import TerminalKit
+import TextSupport
 
 /// The Body tab: building documents off the UI thread, keys, the input line, and the results of the
 /// background work (counts, queries, saves). Every operation here touches a screenful of lines at most.
@@ -12,8 +14,8 @@ extension AppReducer {
     // MARK: Building
 
     /// A response arrived: start formatting its body (cancelling the build of the previous one).
-    static func startBody(for record: ResponseRecord, state: inout AppState) -> [AppEffect] {
-        let key = record.ticket.endpointKey
+    static func startBody(for record: CallOutcome, state: inout AppState) -> [AppEffect] {
+        let key = record.call.endpoint
         var effects: [AppEffect] = []
         if let old = state.bodies[key] {
             if old.building != nil { effects.append(.cancelBodyWork(key: key, work: .build)) }
@@ -31,14 +33,14 @@ extension AppReducer {
         return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType)]
     }
 
-    static func bodyBuildProgress(key: String, generation: Int, status: BodyBuildStatus, preview: BodyHandle?, state: inout AppState) {
+    static func bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?, state: inout AppState) {
         guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
         pane.building = status
         if let preview, pane.main == nil { pane.main = BodyLayer(document: preview.document) }
         state.bodies[key] = pane
     }
 
-    static func bodyBuilt(key: String, generation: Int, document: BodyDocument, state: inout AppState) {
+    static func bodyBuilt(key: EndpointKey, generation: Int, document: BodyDocument, state: inout AppState) {
         guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
         pane.building = nil
         pane.failure = nil
@@ -52,7 +54,7 @@ extension AppReducer {
         state.bodies[key] = pane
     }
 
-    static func bodyBuildStopped(key: String, generation: Int, state: inout AppState) {
+    static func bodyBuildStopped(key: EndpointKey, generation: Int, state: inout AppState) {
         guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
         pane.building = nil
         pane.failure = "Formatting stopped."
@@ -183,7 +185,7 @@ extension AppReducer {
         case .copyValue:
             return [.copyBodyValue(document: BodyHandle(document), line: layer.view.cursorLine)]
         case .save:
-            let endpoint = state.selectedResponse?.ticket.endpointID ?? "body"
+            let endpoint = state.selectedResponse?.call.endpoint.endpoint ?? "body"
             let suffix = pane.selection == nil ? "" : "-selection"
             openPrompt(.save, text: "\(endpoint)\(suffix).\(document.fileExtension)", state: &state)
         case .openInPager:
@@ -202,7 +204,7 @@ extension AppReducer {
     // MARK: The input line
 
     /// Keys while the Body tab's input line is open: editing, Enter, Esc.
-    static func handleBodyPromptKey(_ event: KeyEvent, prompt: BodyPrompt, key: String, state: inout AppState) -> [AppEffect] {
+    static func handleBodyPromptKey(_ event: KeyEvent, prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
         if case .confirmOverwrite(let path) = prompt.kind {
             switch event {
             case KeyEvent(.character("y")), KeyEvent(.character("Y")):
@@ -237,7 +239,7 @@ extension AppReducer {
     }
 
     /// Searches again from where the search began, as the query is typed, and recounts in the background.
-    static func searchIncrementally(_ text: String, key: String, state: inout AppState) -> [AppEffect] {
+    static func searchIncrementally(_ text: String, key: EndpointKey, state: inout AppState) -> [AppEffect] {
         let query = text.isEmpty ? nil : BodySearchQuery(text)
         var document: BodyDocument?
         updateActiveLayer(&state) { layer in
@@ -248,13 +250,13 @@ extension AppReducer {
         return [.countBodyMatches(key: key, document: BodyHandle(document), query: query)]
     }
 
-    static func commitPrompt(_ prompt: BodyPrompt, key: String, state: inout AppState) -> [AppEffect] {
+    static func commitPrompt(_ prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
         let text = prompt.input.text
         switch prompt.kind {
         case .search, .confirmOverwrite:
             return []
         case .query, .jq:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmedSpaces
             guard !trimmed.isEmpty, let main = state.bodies[key]?.main else { return [] }
             let kind: BodySelectionKind = prompt.kind == .query ? .query(trimmed) : .jq(trimmed)
             let id = state.nextBodyGeneration
@@ -262,7 +264,7 @@ extension AppReducer {
             state.bodies[key]?.pendingSelection = (id, kind)
             return [.selectInBody(key: key, id: id, document: BodyHandle(main.document), kind: kind)]
         case .save:
-            let path = text.trimmingCharacters(in: .whitespaces)
+            let path = text.trimmedSpaces
             guard !path.isEmpty, let document = state.bodies[key]?.active?.document else { return [] }
             return [.saveBody(key: key, document: BodyHandle(document), path: path, overwrite: false)]
         }
@@ -270,7 +272,7 @@ extension AppReducer {
 
     // MARK: Results of background work
 
-    static func bodyMatchCount(key: String, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount, state: inout AppState) {
+    static func bodyMatchCount(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount, state: inout AppState) {
         guard var pane = state.bodies[key] else { return }
         if pane.main?.document === document.document {
             pane.main?.view.updateMatchCount(count, for: query)
@@ -282,7 +284,7 @@ extension AppReducer {
         state.bodies[key] = pane
     }
 
-    static func bodySelectionFinished(key: String, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>, state: inout AppState) {
+    static func bodySelectionFinished(key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>, state: inout AppState) {
         guard var pane = state.bodies[key], let pending = pane.pendingSelection, pending.id == id else { return }
         pane.pendingSelection = nil
         switch outcome {
@@ -297,7 +299,7 @@ extension AppReducer {
         state.bodies[key] = pane
     }
 
-    static func bodySaveFinished(key: String, path: String, byteCount: Int, error: BodySaveError?, state: inout AppState) {
+    static func bodySaveFinished(key: EndpointKey, path: String, byteCount: Int, error: BodySaveError?, state: inout AppState) {
         switch error {
         case nil:
             state.notice = "Saved \(ByteCount.format(byteCount)) to \(path)."
@@ -324,7 +326,7 @@ extension AppReducer {
 
 extension AppState {
     /// The key of the selected endpoint's body pane.
-    var selectedBodyKey: String? { selectedEndpoint?.qualifiedID }
+    var selectedBodyKey: EndpointKey? { selectedEndpoint?.key }
 
     /// The selected endpoint's body pane.
     public var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }

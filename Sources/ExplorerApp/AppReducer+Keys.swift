@@ -38,11 +38,11 @@ extension AppReducer {
             }
             return send(state: &state, example: state.selectedExample)
         case .resend:
-            guard let last = state.selectedResponse?.ticket else {
+            guard let last = state.selectedResponse?.call else {
                 state.notice = "Nothing to resend yet: press Enter to send."
                 return []
             }
-            return dispatch(ticket: last, state: &state)
+            return dispatch(last, state: &state)
         case .cancelOrClose:
             return cancelOrClose(state: &state)
         case .toggleMode:
@@ -55,8 +55,8 @@ extension AppReducer {
         case .pickExample:
             guard let endpoint = state.selectedEndpoint else { return [] }
             let names = endpoint.exampleNames
-            let current = state.chosenExample[endpoint.qualifiedID].flatMap { names.firstIndex(of: $0) } ?? 0
-            state.overlay = .examplePicker(endpoint: endpoint.qualifiedID, list: ListState(selected: current))
+            let current = state.chosenExample[endpoint.key].flatMap { names.firstIndex(of: $0) } ?? 0
+            state.overlay = .examplePicker(endpoint: endpoint.key, list: ListState(selected: current))
         case .showTab(let tab):
             state.tab = tab
         case .nextTab:
@@ -170,53 +170,45 @@ extension AppReducer {
 
     /// Sends the selected endpoint in the active environment and mode.
     static func send(state: inout AppState, example: String?) -> [AppEffect] {
-        guard let service = state.activeService, let environment = state.activeEnvironment,
-            let endpoint = state.selectedEndpoint
-        else {
+        guard let environment = state.activeEnvironment, let endpoint = state.selectedEndpoint else {
             state.notice = "No endpoint to send."
             return []
         }
-        let ticket = RequestTicket(
-            id: 0, serviceID: service.id, endpointID: endpoint.id, environmentName: environment.name, mode: state.mode,
-            example: example)
+        let call = EndpointCall(endpoint: endpoint.key, environment: environment.name, mode: state.mode, example: example)
         if state.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(endpoint.method) {
-            state.overlay = .confirmSend(ticket)
+            state.overlay = .confirmSend(call)
             return []
         }
-        return dispatch(ticket: ticket, state: &state)
+        return dispatch(call, state: &state)
     }
 
     /// Sends a request from the history as it was sent (endpoint, environment, mode, example),
     /// asking first where a live request changes data in production.
-    static func sendAgain(_ ticket: RequestTicket, state: inout AppState) -> [AppEffect] {
-        guard let found = state.catalog.endpoint(ticket.endpointKey),
-            let service = state.catalog.service(ticket.serviceID),
-            let environment = service.environment(named: ticket.environmentName)
-        else {
-            state.notice = "\(ticket.endpointKey) in \(ticket.environmentName) is no longer in the catalog."
+    static func sendAgain(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
+        guard let found = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment else {
+            state.notice = "\(call.endpoint) in \(call.environment) is no longer in the catalog."
             return []
         }
-        if ticket.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(found.endpoint.method) {
-            state.overlay = .confirmSend(ticket)
+        if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(found.endpoint.method) {
+            state.overlay = .confirmSend(call)
             return []
         }
         // Show where it goes: its environment and endpoint become the current ones, so the
         // response appears in the response pane.
         state.filter = nil
-        state.selectEnvironment(named: "\(ticket.serviceID)/\(ticket.environmentName)")
-        if let index = state.visibleEndpoints.firstIndex(where: { $0.id == ticket.endpointID }) {
+        state.selectEnvironment(call.environmentKey)
+        if let index = state.visibleEndpoints.firstIndex(where: { $0.key == call.endpoint }) {
             var list = state.endpointList
             list.select(index, itemCount: state.visibleEndpoints.count)
             state.endpointList = list
         }
-        state.notice = "Sending \(ticket.endpointKey) to \(ticket.environmentName) (\(ticket.mode.rawValue)) again."
-        return dispatch(ticket: ticket, state: &state)
+        state.notice = "Sending \(call.endpoint) to \(call.environment) (\(call.mode.badge)) again."
+        return dispatch(call, state: &state)
     }
 
-    /// Gives the ticket an id, marks it in flight and asks the runtime to send it.
-    static func dispatch(ticket: RequestTicket, state: inout AppState) -> [AppEffect] {
-        var ticket = ticket
-        ticket.id = state.nextTicket
+    /// Gives the call a ticket, marks it in flight and asks the runtime to send it.
+    static func dispatch(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
+        let ticket = RequestTicket(id: state.nextTicket, call: call)
         state.nextTicket += 1
         state.inFlight[ticket.id] = ticket
         return [.send(ticket)]
@@ -224,7 +216,7 @@ extension AppReducer {
 
     static func cancelOrClose(state: inout AppState) -> [AppEffect] {
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
-            state.notice = "Cancelling \(ticket.endpointKey)…"
+            state.notice = "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
         }
         if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }
@@ -304,18 +296,18 @@ extension AppReducer {
             case .send:
                 state.overlay = nil
                 guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
-                return sendAgain(state.history[selected].ticket, state: &state)
+                return sendAgain(state.history[selected].call, state: &state)
             case .cancelOrClose, .quit, .showHistory:
                 state.overlay = nil
                 return []
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend(let ticket):
+        case .confirmSend(let call):
             switch event {
             case KeyEvent(.character("y")), KeyEvent(.enter):
                 state.overlay = nil
-                return dispatch(ticket: ticket, state: &state)
+                return dispatch(call, state: &state)
             case KeyEvent(.character("n")), KeyEvent(.escape), KeyEvent(.character("q")):
                 state.overlay = nil
                 state.notice = "Not sent."

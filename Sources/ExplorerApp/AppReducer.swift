@@ -12,6 +12,15 @@ public enum AppReducer {
     public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         var effects: [AppEffect]
         switch action {
+        case .launched:
+            // The first frame is drawn before any of this is read.
+            state.pendingLoads = [.loadHistory, .loadDriftMarks]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : []) + [.loadHistory, .loadDriftMarks]
+        case .catalogLoaded(let catalog):
+            effects = catalogLoaded(catalog, state: &state)
+        case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
+            if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
+            effects = []
         case .terminal(.key(let event)):
             state.notice = nil
             effects = handleKey(event, state: &state)
@@ -20,13 +29,13 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .exchangeFinished(let ticketID, let exchange, let redactor):
+        case .exchangeFinished(let ticketID, let exchange, let redactor, let finishedAt):
             effects = []
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
-                let record = ResponseRecord(ticket: ticket, exchange: exchange, redactor: redactor)
-                state.responses[ticket.endpointKey] = record
-                state.remember(record)
-                if state.selectedEndpoint?.qualifiedID == ticket.endpointKey { state.tabScroll = [:] }
+                let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)
+                state.responses[ticket.endpoint] = record
+                state.remember(record, at: finishedAt)
+                if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
                 effects = startBody(for: record, state: &state)
             }
         case .activityChanged(let count):
@@ -49,9 +58,11 @@ public enum AppReducer {
         case .historyLoaded(let earlier):
             // Requests of this run are newer than anything in the file.
             state.history = Array((state.history + earlier).prefix(HistoryItem.limit))
+            state.pendingLoads.remove(.loadHistory)
             effects = []
         case .driftMarksLoaded(let marks):
             state.driftMarks = marks
+            state.pendingLoads.remove(.loadDriftMarks)
             effects = []
         case .bodyBuildProgress(let key, let generation, let status, let preview):
             bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
@@ -81,6 +92,22 @@ public enum AppReducer {
             effects.append(.scheduleSpinnerTick(generation: state.spinnerGeneration, after: spinnerInterval))
         }
         return effects
+    }
+
+    /// The catalogs arrived: open where the command line asked, then handle what was typed meanwhile.
+    static func catalogLoaded(_ catalog: CatalogSet, state: inout AppState) -> [AppEffect] {
+        state.catalog = catalog
+        state.environmentList = ListState(selected: state.environmentRows.firstIndex { $0.isEnvironment } ?? 0)
+        if let launch = state.launch {
+            state.launch = nil
+            guard launch.apply(to: &state) else {
+                state.failure = "No environment named '\(launch.environment ?? "")' in \(catalog.source). Run `apiexplorer list` to see them."
+                return quit(&state)
+            }
+        }
+        let pending = state.pendingEvents
+        state.pendingEvents = []
+        return pending.flatMap { reduce(&state, .terminal($0)) }
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {

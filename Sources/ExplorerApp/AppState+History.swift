@@ -1,9 +1,10 @@
+import Catalog
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 extension AppState {
-    /// Puts a finished request at the top of the history (bounded).
-    mutating func remember(_ record: ResponseRecord) {
+    /// Puts a request that finished at `date` at the top of the history (bounded).
+    mutating func remember(_ record: CallOutcome, at date: Date) {
         let exchange = record.exchange
         let outcome: String
         if let error = exchange.error {
@@ -13,7 +14,7 @@ extension AppState {
         }
         let requestLine = "\(exchange.request.method.rawValue) \(record.redactor.url(exchange.request.url))"
         history.insert(
-            HistoryItem(ticket: record.ticket, requestLine: requestLine, outcome: outcome, failed: exchange.error != nil, date: Date()),
+            HistoryItem(call: record.call, requestLine: requestLine, outcome: outcome, failed: exchange.error != nil, date: date),
             at: 0)
         if history.count > HistoryItem.limit { history.removeLast(history.count - HistoryItem.limit) }
     }

@@ -31,7 +31,17 @@ extension AppState {
     @discardableResult
     public mutating func selectEnvironment(named name: String) -> Bool {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
-        let (serviceID, environmentName) = parts.count == 2 ? (Optional(parts[0]), parts[1]) : (nil, name)
+        if parts.count == 2 { return selectEnvironment(EnvironmentKey(service: parts[0], environment: parts[1])) }
+        return selectEnvironment(service: nil, environment: name)
+    }
+
+    /// Moves the environment cursor to an environment; false when the catalog does not have it.
+    @discardableResult
+    public mutating func selectEnvironment(_ key: EnvironmentKey) -> Bool {
+        selectEnvironment(service: key.service, environment: key.environment)
+    }
+
+    private mutating func selectEnvironment(service serviceID: String?, environment environmentName: String) -> Bool {
         let rows = environmentRows
         guard let index = rows.firstIndex(where: { row in
             guard let environmentIndex = row.environmentIndex else { return false }
@@ -53,6 +63,12 @@ extension AppState {
     public var activeService: Service? {
         guard let row = currentEnvironmentRow else { return nil }
         return catalog.services[row.serviceIndex]
+    }
+
+    /// The active service and environment.
+    public var activeEnvironmentKey: EnvironmentKey? {
+        guard let service = activeService, let environment = activeEnvironment else { return nil }
+        return EnvironmentKey(service: service.id, environment: environment.name)
     }
 
     /// The environment requests go to.
@@ -86,19 +102,19 @@ extension AppState {
     }
 
     /// The last result of the selected endpoint.
-    public var selectedResponse: ResponseRecord? {
-        selectedEndpoint.flatMap { responses[$0.qualifiedID] }
+    public var selectedResponse: CallOutcome? {
+        selectedEndpoint.flatMap { responses[$0.key] }
     }
 
     /// The request in flight for the selected endpoint, newest first.
     public var selectedInFlight: RequestTicket? {
         guard let endpoint = selectedEndpoint else { return nil }
-        return inFlight.values.filter { $0.endpointKey == endpoint.qualifiedID }.max { $0.id < $1.id }
+        return inFlight.values.filter { $0.endpoint == endpoint.key }.max { $0.id < $1.id }
     }
 
     /// The example the selected endpoint sends.
     public var selectedExample: String? {
-        selectedEndpoint.flatMap { chosenExample[$0.qualifiedID] }
+        selectedEndpoint.flatMap { chosenExample[$0.key] }
     }
 }
 

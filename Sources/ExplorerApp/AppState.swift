@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Catalog
 import DispatcherCore
 import TerminalKit
@@ -12,7 +12,7 @@ public struct AppState: Sendable {
     /// Which pane has the keyboard.
     public var focus: Pane = .endpoints
     /// Stub or live.
-    public var mode: Mode = .stub
+    public var mode: RequestMode = .stub
     /// Cursor and scroll of the environments pane (rows of `environmentRows`). The row under the
     /// cursor is the active service and environment.
     public var environmentList = ListState(selected: 0)
@@ -24,16 +24,16 @@ public struct AppState: Sendable {
     public var tab: ResponseTab = .body
     /// Scroll offsets of the text tabs, by tab.
     public var tabScroll: [ResponseTab: Int] = [:]
-    /// The last result per endpoint (`service/endpoint`).
-    public var responses: [String: ResponseRecord] = [:]
-    /// The Body tab of each response, by endpoint key (as `responses`).
-    public var bodies: [String: BodyPane] = [:]
+    /// The last result per endpoint.
+    public var responses: [EndpointKey: CallOutcome] = [:]
+    /// The Body tab of each response, by endpoint (as `responses`).
+    public var bodies: [EndpointKey: BodyPane] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.
     public var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.
     public var inFlight: [Int: RequestTicket] = [:]
-    /// The example each endpoint sends, by `service/endpoint`; absent means the default.
-    public var chosenExample: [String: String] = [:]
+    /// The example each endpoint sends; absent means the default.
+    public var chosenExample: [EndpointKey: String] = [:]
     /// Requests on the wire, as the activity plugin counts them.
     public var activity = 0
     /// The spinner's frame.
@@ -56,18 +56,65 @@ public struct AppState: Sendable {
     public var isQuitting = false
     /// Requests sent, newest first: this run's and (loaded at launch) earlier ones.
     public var history: [HistoryItem] = []
-    /// The last `apiexplorer check` result per `service/environment/endpoint`, for the drift badge.
-    public var driftMarks: [String: DriftMark] = [:]
+    /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
+    public var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
+    /// The time zone times are shown in (the user's; given, so views read no global state).
+    public var timeZone: TimeZone
+    /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
+    /// with its catalogs).
+    public var launch: LaunchOptions?
+    /// What `.launched` asked to read that has not arrived yet (besides the catalogs).
+    public var pendingLoads: Set<AppEffect> = []
+    /// Keys and clicks that came while the catalogs were loading, handled once they are there.
+    public var pendingEvents: [TerminalEvent] = []
+    /// Why the explorer stopped without being asked to (an unknown `--env`); the command line
+    /// prints it and exits with status 2.
+    public var failure: String?
 
-    /// Makes the initial state for a catalog and terminal size.
-    public init(catalog: CatalogSet, size: Size) {
+    /// Makes the state for catalogs already loaded.
+    public init(catalog: CatalogSet, size: Size, timeZone: TimeZone = .gmt) {
         self.catalog = catalog
         self.size = size
+        self.timeZone = timeZone
         environmentList = ListState(selected: environmentRows.firstIndex { $0.isEnvironment } ?? 0)
     }
 
+    /// Makes the state of an explorer that has just started: the catalogs are loaded by an effect
+    /// (`.launched` asks for it) and `launch` applies when they arrive.
+    public init(launching launch: LaunchOptions, size: Size, timeZone: TimeZone) {
+        self.init(catalog: CatalogSet(services: [], diagnostics: [], source: .bundled), size: size, timeZone: timeZone)
+        self.launch = launch
+    }
+
+    /// Whether the catalogs are still being loaded.
+    public var isLoadingCatalog: Bool { launch != nil }
+
+    /// Whether anything asked for at launch (catalogs, history, drift results) has not arrived yet.
+    public var isLoading: Bool { isLoadingCatalog || !pendingLoads.isEmpty }
+
     /// The most log lines kept.
     public static let logLimit = 2000
+}
+
+/// Where the explorer opens: `--env` and `--live`.
+public struct LaunchOptions: Sendable, Hashable {
+    /// An environment name, or `service/environment`; nil for the first environment.
+    public var environment: String?
+    /// Start in live mode.
+    public var live: Bool
+
+    /// Makes launch options.
+    public init(environment: String? = nil, live: Bool = false) {
+        self.environment = environment
+        self.live = live
+    }
+
+    /// Applies them to a state whose catalogs are loaded; false when the environment is not there.
+    public func apply(to state: inout AppState) -> Bool {
+        if live { state.mode = .live }
+        guard let environment else { return true }
+        return state.selectEnvironment(named: environment)
+    }
 }
 
 /// A pane that can have focus, in Tab order.
@@ -77,8 +124,8 @@ public enum Pane: Int, Sendable, Hashable, CaseIterable {
 
 /// One request in the history: enough to show it and to send it again.
 public struct HistoryItem: Sendable, Hashable {
-    /// What was sent, where and how (its id is not used again).
-    public var ticket: RequestTicket
+    /// What was sent, where and how.
+    public var call: EndpointCall
     /// The method and URL as sent, secrets masked.
     public var requestLine: String
     /// `200 OK`, or the mapped error kind.
@@ -89,8 +136,8 @@ public struct HistoryItem: Sendable, Hashable {
     public var date: Date
 
     /// Makes an item.
-    public init(ticket: RequestTicket, requestLine: String, outcome: String, failed: Bool, date: Date) {
-        self.ticket = ticket
+    public init(call: EndpointCall, requestLine: String, outcome: String, failed: Bool, date: Date) {
+        self.call = call
         self.requestLine = requestLine
         self.outcome = outcome
         self.failed = failed
@@ -109,20 +156,6 @@ public enum DriftMark: String, Sendable, Hashable {
     case drifted
     /// The live request failed, so nothing could be compared.
     case failed
-
-    /// The key of `AppState.driftMarks`.
-    public static func key(service: String, environment: String, endpoint: String) -> String {
-        "\(service)/\(environment)/\(endpoint)"
-    }
-}
-
-/// Whether requests are answered by fixtures or sent over the network.
-public enum Mode: String, Sendable, Hashable {
-    case stub = "STUB"
-    case live = "LIVE"
-
-    /// The other mode.
-    public var toggled: Mode { self == .stub ? .live : .stub }
 }
 
 /// The tabs of the response pane, numbered 1–5.
@@ -157,50 +190,28 @@ public enum Dialog: Sendable, Hashable {
     /// The keys, generated from the keymap.
     case help(scroll: Int)
     /// The endpoint's examples to pick from.
-    case examplePicker(endpoint: String, list: ListState)
+    case examplePicker(endpoint: EndpointKey, list: ListState)
     /// Asks before a request that changes data in production.
-    case confirmSend(RequestTicket)
+    case confirmSend(EndpointCall)
     /// The catalog diagnostics.
     case diagnostics(scroll: Int)
     /// Requests sent before, to read and send again.
     case history(list: ListState)
 }
 
-/// One request the user sent: what, where and how.
+/// One request the user sent: a call and the id of this sending.
 public struct RequestTicket: Sendable, Hashable {
     /// Unique per app run.
     public var id: Int
-    /// The service's id.
-    public var serviceID: String
-    /// The endpoint's id.
-    public var endpointID: String
-    /// The environment's name.
-    public var environmentName: String
-    /// Stub or live.
-    public var mode: Mode
-    /// The example to answer with (stub) or ask the mock server for (live); nil for the default.
-    public var example: String?
+    /// What is sent, where and how.
+    public var call: EndpointCall
 
     /// A ticket for one request.
-    public init(id: Int, serviceID: String, endpointID: String, environmentName: String, mode: Mode, example: String?) {
+    public init(id: Int, call: EndpointCall) {
         self.id = id
-        self.serviceID = serviceID
-        self.endpointID = endpointID
-        self.environmentName = environmentName
-        self.mode = mode
-        self.example = example
+        self.call = call
     }
 
-    /// `service/endpoint`.
-    public var endpointKey: String { "\(serviceID)/\(endpointID)" }
-}
-
-/// The last result for an endpoint, with how it was obtained.
-public struct ResponseRecord: Sendable {
-    /// The ticket that produced it.
-    public var ticket: RequestTicket
-    /// What happened.
-    public var exchange: Exchange
-    /// Masks the secrets this request could carry.
-    public var redactor: Redactor
+    /// The endpoint.
+    public var endpoint: EndpointKey { call.endpoint }
 }

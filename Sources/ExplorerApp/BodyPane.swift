@@ -1,5 +1,5 @@
 import BodyViewer
-import Foundation
+import FoundationEssentials
 import TerminalKit
 
 /// A body document as a value effects and actions can carry: equal only to the very same document.

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Catalog
 import TerminalKit
+import TextSupport
 
 /// The active service's endpoints: method, path, title, and the last result at a glance.
 enum EndpointsPaneView {
@@ -24,7 +25,8 @@ enum EndpointsPaneView {
             if filter.isEditing { cursor = input.cursorPosition(in: filterRow, state: filter.input) }
         }
         let items = endpoints.map { line(for: $0, state: state) }
-        let placeholder = state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
+        let placeholder =
+            state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
         let list = ListView(
             items, highlightStyle: focused ? Theme.highlight : Style(modifiers: .bold), showsScrollbar: true, placeholder: placeholder)
         var listState = state.endpointList
@@ -34,9 +36,9 @@ enum EndpointsPaneView {
     }
 
     static func line(for endpoint: CatalogEndpoint, state: AppState) -> Line {
-        let key = endpoint.qualifiedID
+        let key = endpoint.key
         let marker: Span
-        if state.inFlight.values.contains(where: { $0.endpointKey == key }) {
+        if state.inFlight.values.contains(where: { $0.endpoint == key }) {
             marker = Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan))
         } else if let record = state.responses[key] {
             let status = record.exchange.response?.status
@@ -45,14 +47,12 @@ enum EndpointsPaneView {
             marker = Span("  ")
         }
         let method = endpoint.method.rawValue
-        var spans = [marker, Span(method.padding(toLength: 7, withPad: " ", startingAt: 0), style: Theme.method(endpoint.method)), Span(endpoint.path)]
+        var spans = [marker, Span(method.padded(to: 7), style: Theme.method(endpoint.method)), Span(endpoint.path)]
         if endpoint.title != endpoint.id || endpoint.title != endpoint.path {
             spans.append(Span("  \(endpoint.title)", style: Theme.dim))
         }
         if let example = state.chosenExample[key] { spans.append(Span("  [\(example)]", style: Style(foreground: .magenta))) }
-        if let service = state.activeService, let environment = state.activeEnvironment,
-            let mark = state.driftMarks[DriftMark.key(service: service.id, environment: environment.name, endpoint: endpoint.id)]
-        {
+        if let environment = state.activeEnvironmentKey, let mark = state.driftMarks[environment]?[endpoint.id] {
             // Leads the text after the path so a narrow pane still shows it before the title is cut.
             let badge: Span
             switch mark {

@@ -1,7 +1,8 @@
 import Catalog
-import Foundation
+import FoundationEssentials
 import DispatcherCore
 import TerminalKit
+import TextSupport
 
 /// Windows drawn over the panes: help, the example picker, the production confirmation, diagnostics.
 enum OverlayView {
@@ -28,11 +29,11 @@ enum OverlayView {
         case .history(let list):
             let items = state.history.map { item -> Line in
                 Line([
-                    Span(OverlayText.time(item.date) + " ", style: Theme.dim),
-                    Span(item.ticket.mode.rawValue + " ", style: item.ticket.mode == .live ? Theme.error : Theme.dim),
+                    Span(OverlayText.time(item.date, in: state.timeZone) + " ", style: Theme.dim),
+                    Span(item.call.mode.badge + " ", style: item.call.mode == .live ? Theme.error : Theme.dim),
                     Span(item.outcome, style: item.failed ? Theme.error : Theme.status(200)),
-                    Span("  \(item.ticket.endpointKey) · \(item.ticket.environmentName)"),
-                    Span(item.ticket.example.map { " [\($0)]" } ?? "", style: Style(foreground: .magenta)),
+                    Span("  \(item.call.endpoint) · \(item.call.environment)"),
+                    Span(item.call.example.map { " [\($0)]" } ?? "", style: Style(foreground: .magenta)),
                     Span("  \(item.requestLine)", style: Theme.dim),
                 ])
             }
@@ -40,10 +41,10 @@ enum OverlayView {
                 block: block("History · \(items.count)", hint: "Enter sends again"), width: .percent(90),
                 height: .cells(min(items.count, max(1, state.size.height - 6)) + 2))
             ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
-        case .confirmSend(let ticket):
-            let method = state.catalog.endpoint(ticket.endpointKey)?.endpoint.method.rawValue ?? ""
+        case .confirmSend(let call):
+            let method = state.catalog.endpoint(call.endpoint)?.endpoint.method.rawValue ?? ""
             let lines = [
-                Line([Span("Send \(method) \(ticket.endpointKey) to "), Span(ticket.environmentName, style: Theme.error), Span("?")]),
+                Line([Span("Send \(method) \(call.endpoint) to "), Span(call.environment, style: Theme.error), Span("?")]),
                 Line("It is a production environment and the request changes data."),
                 Line(""),
                 Line([Span("y", style: Theme.key), Span(" send   "), Span("n", style: Theme.key), Span(" cancel")]),
@@ -79,11 +80,12 @@ enum OverlayView {
 
 /// The text of overlays, also used to bound their scrolling.
 enum OverlayText {
-    /// `14:05:09` in the local time zone.
-    static func time(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        return "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    /// `14:05:09` in `timeZone`.
+    static func time(_ date: Date, in timeZone: TimeZone) -> String {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let seconds = ((local % 86_400) + 86_400) % 86_400
+        func two(_ value: Int) -> String { DecimalText.zeroPadded(value, width: 2) }
+        return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 
     /// Help generated from the keymap, grouped by section.
@@ -96,7 +98,7 @@ enum OverlayText {
                 section = binding.section
                 lines.append(Line(section, style: Theme.heading))
             }
-            lines.append(Line([Span("  " + binding.keyLabel.padding(toLength: 12, withPad: " ", startingAt: 0), style: Theme.key), Span(binding.help)]))
+            lines.append(Line([Span("  " + binding.keyLabel.padded(to: 12), style: Theme.key), Span(binding.help)]))
         }
         lines.append("")
         lines.append(Line("Mouse: click selects, the wheel scrolls.", style: Theme.dim))

@@ -11,7 +11,7 @@ enum ResponsePaneView {
     @discardableResult
     static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) -> Position? {
         let focused = state.focus == .response
-        let endpointTitle = state.selectedEndpoint.map { Line(" \($0.qualifiedID) ", style: Theme.dim) }
+        let endpointTitle = state.selectedEndpoint.map { Line(" \($0.key) ", style: Theme.dim) }
         let block = AppView.block("Response", focused: focused, rightTitle: endpointTitle)
         block.render(into: &buffer, area: area)
         let inner = block.inner(area)
@@ -46,8 +46,8 @@ enum ResponsePaneView {
         if let ticket = state.selectedInFlight {
             return Line([
                 Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
-                Span("Sending to \(ticket.environmentName) (\(ticket.mode.rawValue))", style: .plain),
-                Span(ticket.example.map { " · example \($0)" } ?? "", style: Theme.dim),
+                Span("Sending to \(ticket.call.environment) (\(ticket.call.mode.badge))", style: .plain),
+                Span(ticket.call.example.map { " · example \($0)" } ?? "", style: Theme.dim),
                 Span(" · Esc cancels", style: Theme.dim),
             ])
         }
@@ -57,7 +57,7 @@ enum ResponsePaneView {
             }
             return Line([
                 Span("Not sent yet. ", style: Theme.dim), Span("Enter", style: Theme.key),
-                Span(" sends \(endpoint.method.rawValue) \(endpoint.path) to \(environment.name) (\(state.mode.rawValue)).", style: Theme.dim),
+                Span(" sends \(endpoint.method.rawValue) \(endpoint.path) to \(environment.name) (\(state.mode.badge)).", style: Theme.dim),
             ])
         }
         let exchange = record.exchange
@@ -72,10 +72,11 @@ enum ResponsePaneView {
             spans.append(Span("✗ \(error.kind)", style: Theme.error))
         }
         let current = state.activeEnvironment?.name
-        if record.ticket.environmentName != current || record.ticket.mode != state.mode {
-            spans.append(Span("  from \(record.ticket.environmentName) · \(record.ticket.mode.rawValue)", style: Style(foreground: .black, background: .yellow)))
+        let call = record.call
+        if call.environment != current || call.mode != state.mode {
+            spans.append(Span("  from \(call.environment) · \(call.mode.badge)", style: Style(foreground: .black, background: .yellow)))
         } else {
-            spans.append(Span(" · \(record.ticket.environmentName) \(record.ticket.mode.rawValue)", style: Theme.dim))
+            spans.append(Span(" · \(call.environment) \(call.mode.badge)", style: Theme.dim))
         }
         return Line(spans)
     }

@@ -1,7 +1,8 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 import TerminalKit
+import TextSupport
 
 /// The lines of the response pane's text tabs, built from the selected endpoint's last result.
 enum ResponseText {
@@ -64,7 +65,7 @@ enum ResponseText {
     static func errorLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {
         var lines: [Line] = []
         func row(_ label: String, _ value: String, style: Style = .plain) {
-            lines.append(Line([Span(label.padding(toLength: 15, withPad: " ", startingAt: 0), style: Theme.dim), Span(value, style: style)]))
+            lines.append(Line([Span(label.padded(to: 15), style: Theme.dim), Span(value, style: style)]))
         }
         if let error = exchange.error {
             lines.append(Line([Span("✗ ", style: Theme.error), Span(error.kind.description, style: Theme.error)]))
@@ -105,7 +106,7 @@ enum ResponseText {
             let value = redactor?.header(name: field.name, value: field.value) ?? field.value
             let masked = value != field.value
             var spans = [
-                Span(field.name.padding(toLength: max(nameWidth, field.name.count), withPad: " ", startingAt: 0), style: Theme.key),
+                Span(field.name.padded(to: max(nameWidth, field.name.count)), style: Theme.key),
                 Span("  "), Span(value, style: masked ? Theme.secretMask : .plain), Span("  ← \(field.origin)", style: Theme.origin),
             ]
             if !field.overrides.isEmpty {
@@ -131,6 +132,6 @@ enum ResponseText {
 
     static func milliseconds(_ duration: Duration) -> String {
         let value = duration.seconds * 1000
-        return value < 10 ? String(format: "%.1f ms", value) : String(format: "%.0f ms", value)
+        return DecimalText.fixed(value, digits: value < 10 ? 1 : 0) + " ms"
     }
 }

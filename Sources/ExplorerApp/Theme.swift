@@ -1,3 +1,4 @@
+import Catalog
 import BodyViewer
 import DispatcherCore
 import TerminalKit
@@ -76,7 +77,7 @@ public enum Theme {
     }
 
     /// The STUB / LIVE badge; live in production is red.
-    static func modeBadge(_ mode: Mode, production: Bool) -> Span {
+    static func modeBadge(_ mode: RequestMode, production: Bool) -> Span {
         switch mode {
         case .stub: Span(" STUB ", style: Style(foreground: .black, background: .yellow, modifiers: .bold))
         case .live:

@@ -1,9 +1,12 @@
 import BodyViewer
+import Catalog
 import DispatcherCore
 import ExplorerApp
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 import TerminalKit
+import TextSupport
 
 /// The Body tab's background work: formatting, counting, queries and jq, copying, saving, and the
 /// pager or editor. Each runs in its own task; results come back as actions.
@@ -32,7 +35,7 @@ extension EffectRunner {
                 }
             }
         case .cancelBodyWork(let key, let work):
-            let task = bodyTasks.withLock { $0.removeValue(forKey: Self.taskID(key, work)) }
+            let task = bodyTasks.withLock { $0.removeValue(forKey: BodyTaskKey(endpoint: key, work: work)) }
             task?.task.cancel()
         case .countBodyMatches(let key, let handle, let query):
             runBodyTask(key, .count) {
@@ -71,7 +74,7 @@ extension EffectRunner {
             }
         case .saveBody(let key, let handle, let path, let overwrite):
             Task(executorPreference: BodyWorkExecutor.shared) {
-                let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+                let url = URL(fileURLWithPath: HomeDirectory.expandingTilde(path, environment: self.environment))
                 do throws(BodySaveError) {
                     try handle.document.save(to: url, overwrite: overwrite)
                     inbox.post(.bodySaveFinished(key: key, path: path, byteCount: handle.document.byteCount, error: nil))
@@ -86,11 +89,9 @@ extension EffectRunner {
         }
     }
 
-    static func taskID(_ key: String, _ work: BodyWork) -> String { "\(key)\u{0}\(work.rawValue)" }
-
     /// Starts `work` for a body, replacing (and cancelling) the same kind of work on it; posts its action.
-    private func runBodyTask(_ key: String, _ kind: BodyWork, _ work: @escaping @Sendable () async -> AppAction?) {
-        let id = Self.taskID(key, kind)
+    private func runBodyTask(_ key: EndpointKey, _ kind: BodyWork, _ work: @escaping @Sendable () async -> AppAction?) {
+        let id = BodyTaskKey(endpoint: key, work: kind)
         let token = nextBodyToken.add(1, ordering: .relaxed).newValue
         let inbox = self.inbox
         bodyTasks.withLock { tasks in
@@ -111,7 +112,7 @@ extension EffectRunner {
         let inbox = self.inbox
         let device = self.device
         let (variable, fallback) = program == .pager ? ("PAGER", "less") : ("EDITOR", "vi")
-        let command = environment[variable].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? fallback
+        let command = environment[variable].flatMap { $0.trimmedSpaces.isEmpty ? nil : $0 } ?? fallback
         Task(executorPreference: BodyWorkExecutor.shared) {
             let file: URL
             do {
@@ -123,17 +124,12 @@ extension EffectRunner {
             defer { try? FileManager.default.removeItem(at: file) }
             do {
                 let status = try await device.suspend { () throws -> Int32 in
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/bin/sh")
                     // Through the shell so `$PAGER` may carry options (`less -R`); the path is passed as $1.
-                    process.arguments = ["-c", "\(command) \"$1\"", "sh", file.path]
-                    try process.run()
-                    process.waitUntilExit()
-                    return process.terminationStatus
+                    try ChildProcess.runInTerminal("/bin/sh", ["-c", "\(command) \"$1\"", "sh", file.path], environment: self.environment)
                 }
                 if status != 0 { inbox.post(.bodyMessage("\(command) exited with status \(status).")) }
             } catch {
-                inbox.post(.bodyMessage("Could not run \(command): \(error.localizedDescription)."))
+                inbox.post(.bodyMessage("Could not run \(command): \(error)."))
             }
         }
     }

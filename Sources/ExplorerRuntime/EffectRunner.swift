@@ -1,7 +1,8 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
-import Foundation
+import FoundationEssentials
+import StateStore
 import Synchronization
 import TerminalKit
 
@@ -9,26 +10,62 @@ import TerminalKit
 final class EffectRunner: Sendable {
     let inbox: ActionInbox
     let device: any TerminalDevice
-    private let pool: SessionPool
+    let services: ExplorerServices
+    /// Sessions for the catalogs loaded last; nil until they are.
+    private let pool = Mutex<SessionPool?>(nil)
+    /// The plugins every session gets: activity, logger, then the services' own.
+    private let plugins: [any Plugin]
+    /// Requests on their way, by ticket id.
     private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
-    /// Background work on bodies by `key/work`, with a token so a finished task removes only itself.
-    let bodyTasks = Mutex<[String: (token: Int, task: Task<Void, Never>)]>([:])
+    /// Work that must end before the explorer does (loads, history writes), by id.
+    private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
+    private let nextWork = Atomic<Int>(0)
+    /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
+    let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
-    /// Where `$PAGER` and `$EDITOR` are read.
-    let environment: [String: String]
 
-    init(inbox: ActionInbox, device: any TerminalDevice, pool: SessionPool, environment: [String: String]) {
+    /// Which background work on which body.
+    struct BodyTaskKey: Hashable {
+        var endpoint: EndpointKey
+        var work: BodyWork
+    }
+
+    init(inbox: ActionInbox, device: any TerminalDevice, services: ExplorerServices) {
         self.inbox = inbox
         self.device = device
-        self.pool = pool
-        self.environment = environment
+        self.services = services
+        let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
+        let logger = NetworkLoggerPlugin(options: .standard) { line, request in
+            inbox.post(.logged(["#\(request.id) \(line)"]))
+        }
+        plugins = [activity, logger] + services.extraPlugins
     }
+
+    /// Where `$PAGER` and `$EDITOR` are read.
+    var environment: [String: String] { services.environment }
 
     /// Requests still running.
     var runningCount: Int { tasks.withLock { $0.count } }
 
     func perform(_ effect: AppEffect) {
         switch effect {
+        case .loadCatalog:
+            load {
+                let (catalog, secrets) = self.services.loadCatalog()
+                // The sessions are ready before the reducer hears of the catalogs, so a send can follow at once.
+                self.pool.withLock {
+                    $0 = SessionPool(
+                        catalog: catalog, secrets: secrets, transport: self.services.transport, plugins: self.plugins,
+                        clock: self.services.clock)
+                }
+                return .catalogLoaded(catalog)
+            }
+        case .loadHistory:
+            let history = services.history
+            load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
+        case .loadDriftMarks:
+            let drift = services.drift
+            load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
         case .send(let ticket):
             send(ticket)
         case .cancel(let ticket):
@@ -53,47 +90,96 @@ final class EffectRunner: Sendable {
         inbox.post(.copied(description: description))
     }
 
-    private func send(_ ticket: RequestTicket) {
+    /// Runs a load in the background and posts what it read (the reducer knows it is pending).
+    private func load(_ work: @escaping @Sendable () -> AppAction) {
         let inbox = self.inbox
-        guard let session = pool.session(service: ticket.serviceID, environment: ticket.environmentName),
-            let endpoint = session.service.endpoint(ticket.endpointID)
-        else {
-            let error = DispatchError.invalidRequest("\(ticket.endpointKey) is not in the catalog for \(ticket.environmentName).")
-            inbox.post(.exchangeFinished(ticket: ticket.id, exchange: EffectRunner.failed(ticket, error), redactor: .standard))
-            return
-        }
-        let behavior: StubBehavior
-        switch ticket.mode {
-        case .live: behavior = .never
-        case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
-        }
-        let options = RequestOptions(stubBehavior: behavior, example: ticket.example)
-        // Registered under the lock that the task's own removal takes, so a request that finishes
-        // at once can never be registered after it removed itself (which would look busy forever).
-        tasks.withLock { tasks in
-            tasks[ticket.id] = Task {
-                let exchange = await session.send(endpoint, options: options)
-                self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
-                inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: session.redactor))
+        let id = nextWork.add(1, ordering: .relaxed).newValue
+        // Registered under the lock the task's own removal takes (see `send`).
+        unfinished.withLock { unfinished in
+            unfinished[id] = Task.detached {
+                inbox.post(work())
+                _ = self.unfinished.withLock { $0.removeValue(forKey: id) }
             }
         }
     }
 
-    static func failed(_ ticket: RequestTicket, _ error: DispatchError) -> Exchange {
+    private func send(_ ticket: RequestTicket) {
+        let inbox = self.inbox
+        let call = ticket.call
+        guard let session = pool.withLock({ $0 })?.session(call.environmentKey, mode: call.mode),
+            let endpoint = session.service.endpoint(call.endpoint.endpoint)
+        else {
+            let error = DispatchError.invalidRequest("\(call.endpoint) is not in the catalog for \(call.environment).")
+            inbox.post(.exchangeFinished(ticket: ticket.id, exchange: EffectRunner.failed(call, error), redactor: .standard, finishedAt: Date()))
+            return
+        }
+        let behavior: StubBehavior
+        switch call.mode {
+        case .live: behavior = .never
+        case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
+        }
+        let options = RequestOptions(stubBehavior: behavior, example: call.example)
+        let history = services.history
+        let work = nextWork.add(1, ordering: .relaxed).newValue
+        // Registered under the locks that the task's own removals take, so a request that finishes
+        // at once can never be registered after it removed itself (which would look busy forever).
+        tasks.withLock { tasks in
+            unfinished.withLock { unfinished in
+                let task = Task {
+                    let exchange = await session.send(endpoint, values: call.values, options: options)
+                    let redactor = session.redactor
+                    let finished = Date()
+                    self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                    inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
+                    // Kept for `apiexplorer history` and the next run's H list; a full disk must not turn a
+                    // good response into an error, so a failed write is not reported.
+                    try? history?.append(HistoryEntry(exchange: exchange, call: call, redactor: redactor, date: finished))
+                    _ = self.unfinished.withLock { $0.removeValue(forKey: work) }
+                }
+                tasks[ticket.id] = task
+                unfinished[work] = task
+            }
+        }
+    }
+
+    static func failed(_ call: EndpointCall, _ error: DispatchError) -> Exchange {
         let request = Request(
-            identifier: ticket.endpointKey, method: .get, url: URL(string: "about:blank")!,
-            settings: TransportSettings(environment: Environment(name: ticket.environmentName, baseURL: URL(string: "about:blank")!)),
+            identifier: call.endpoint.description, method: .get, url: URL(string: "about:blank")!,
+            settings: TransportSettings(environment: Environment(name: call.environment, baseURL: URL(string: "about:blank")!)),
             attempt: 0)
         return Exchange(
-            request: request, result: .failure(error), trace: [], environmentName: ticket.environmentName,
+            request: request, result: .failure(error), trace: [], environmentName: call.environment,
             environmentType: .development, stubBehavior: .never, attempts: 0, notes: [])
     }
 
-    /// Cancels every request and body task and waits for them to finish.
+    /// The last drift check of every service and environment, as badges.
+    static func driftMarks(_ results: [EnvironmentKey: [String: DriftStore.Record]]) -> [EnvironmentKey: [String: DriftMark]] {
+        results.mapValues { endpoints in
+            endpoints.compactMapValues { record -> DriftMark? in
+                switch record.result.outcome {
+                case .same: .matches
+                case .drifted: .drifted
+                case .failed: .failed
+                case .skipped: nil
+                }
+            }
+        }
+    }
+
+    /// Cancels every request and body task and waits for them, for loads and for history writes.
     func cancelAll() async {
         let running = tasks.withLock { Array($0.values) } + bodyTasks.withLock { $0.values.map(\.task) }
         for task in running { task.cancel() }
-        for task in running { await task.value }
+        for task in running + unfinished.withLock({ Array($0.values) }) { await task.value }
+    }
+}
+
+extension HistoryItem {
+    /// The item the history list shows for a summary read from the history.
+    init(_ summary: HistorySummary) {
+        self.init(
+            call: summary.call, requestLine: "\(summary.method) \(summary.url)", outcome: summary.outcome, failed: summary.failed,
+            date: summary.date)
     }
 }
 

@@ -1,7 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TerminalKit
 
@@ -16,34 +16,24 @@ public final class ExplorerRuntime: Sendable {
     private let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
     private let framesDrawn = Atomic<Int>(0)
 
-    /// Makes a runtime for a catalog on a terminal device.
+    /// Makes a runtime on a terminal device. The catalogs are read by the first effects, after the
+    /// first frame; `launch` says where the explorer opens once they are there.
+    public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions(), timeZone: TimeZone) {
+        self.device = device
+        runner = EffectRunner(inbox: inbox, device: device, services: services)
+        state = Mutex(AppState(launching: launch, size: device.size, timeZone: timeZone))
+    }
+
+    /// Makes a runtime for catalogs already loaded (tests), with no history.
     /// - Parameters:
     ///   - transport: sends live requests; nil leaves live mode failing with a clear message.
-    ///   - extraPlugins: run after the activity and logger plugins (e.g. history).
-    ///   - resultHandlers: made for each service and environment's session (e.g. the history recorder).
-    ///   - clock: times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
-    ///   - environment: where `$PAGER` and `$EDITOR` are looked up (the process environment by default).
-    ///   - prepare: adjusts the first state (starting environment, mode) before the first frame.
-    public init(
+    ///   - environment: where `$PAGER` and `$EDITOR` are looked up.
+    public convenience init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
-        extraPlugins: [any Plugin] = [],
-        resultHandlers: @escaping @Sendable (Service, Environment) -> [any ResultHandler] = { _, _ in [] },
-        clock: DispatchClock = .continuous,
-        environment: [String: String] = ProcessInfo.processInfo.environment, prepare: (inout AppState) -> Void = { _ in }
+        environment: [String: String] = [:]
     ) {
-        self.device = device
-        let inbox = self.inbox
-        let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
-        let logger = NetworkLoggerPlugin(options: .standard) { line, request in
-            inbox.post(.logged(["#\(request.id) \(line)"]))
-        }
-        let pool = SessionPool(
-            catalog: catalog, secrets: secrets, transport: transport, plugins: [activity, logger] + extraPlugins, clock: clock,
-            resultHandlers: resultHandlers)
-        runner = EffectRunner(inbox: inbox, device: device, pool: pool, environment: environment)
-        var initial = AppState(catalog: catalog, size: device.size)
-        prepare(&initial)
-        state = Mutex(initial)
+        let services = ExplorerServices(loadCatalog: { (catalog, secrets) }, transport: transport, environment: environment)
+        self.init(device: device, services: services, timeZone: .gmt)
     }
 
     /// The current state (for tests and the snapshot command).
@@ -56,6 +46,7 @@ public final class ExplorerRuntime: Sendable {
     public func run() async {
         let inbox = self.inbox
         let device = self.device
+        inbox.post(.launched)
         let events = Task {
             for await event in device.events { inbox.post(.terminal(event)) }
             inbox.post(.terminalClosed)
@@ -96,7 +87,8 @@ public final class ExplorerRuntime: Sendable {
     }
 
     private var isIdle: Bool {
-        inbox.isEmpty && runner.runningCount == 0 && state.withLock { $0.inFlight.isEmpty && !$0.hasBodyWorkInProgress }
+        inbox.isEmpty && runner.runningCount == 0
+            && state.withLock { $0.inFlight.isEmpty && !$0.hasBodyWorkInProgress && !$0.isLoading }
     }
 
     private func resumeIdleWaitersIfIdle(force: Bool = false) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// Why a text is not valid JSON, with the 1-based line and column where reading stopped.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -269,7 +270,7 @@ struct JSONParser {
     }
 
     func printable(_ byte: UInt8) -> String {
-        (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+        (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + Hex.text(byte)
     }
 
     func error(_ reason: String) -> JSONParseError {

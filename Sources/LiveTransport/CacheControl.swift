@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import DispatcherCore
+import TextSupport
 
 /// The `Cache-Control` directives a private cache acts on (RFC 9111 §5.2), from a request or a response.
 struct CacheControl: Sendable, Hashable {
@@ -53,7 +54,7 @@ struct CacheControl: Sendable, Hashable {
             // name
             var nameEnd = index
             while nameEnd < value.endIndex, value[nameEnd] != "=", value[nameEnd] != "," { nameEnd = value.index(after: nameEnd) }
-            let name = value[index..<nameEnd].trimmingCharacters(in: .whitespaces).lowercased()
+            let name = value[index..<nameEnd].trimmedSpaces.lowercased()
             index = nameEnd
             var argument: String?
             if index < value.endIndex, value[index] == "=" {
@@ -74,7 +75,7 @@ struct CacheControl: Sendable, Hashable {
                 } else {
                     var end = index
                     while end < value.endIndex, value[end] != "," { end = value.index(after: end) }
-                    argument = value[index..<end].trimmingCharacters(in: .whitespaces)
+                    argument = value[index..<end].trimmedSpaces
                     index = end
                 }
             }

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -62,9 +62,7 @@ enum CertificateDiagnosis {
     }
 
     private static func day(_ time: time_t) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+        Date(timeIntervalSince1970: TimeInterval(time)).formatted(Date.ISO8601FormatStyle().year().month().day())
     }
 }
 

@@ -1,6 +1,7 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import Synchronization
+import TextSupport
 
 /// The in-memory HTTP cache of one environment: the basics of RFC 9111 for a private cache
 /// (freshness from `max-age`, `Expires` or a `Last-Modified` heuristic; `no-store`, `no-cache`,
@@ -174,7 +175,7 @@ public final class HTTPCache: Sendable {
         var fields: [String: String] = [:]
         for value in response.headers.values(for: "Vary") {
             for name in value.split(separator: ",") {
-                let field = name.trimmingCharacters(in: .whitespaces).lowercased()
+                let field = name.trimmedSpaces.lowercased()
                 guard !field.isEmpty else { continue }
                 fields[field] = requestHeaders.values(for: field).joined(separator: ", ")
             }

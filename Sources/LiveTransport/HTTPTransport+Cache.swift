@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 extension HTTPTransport {
     /// One hop through the environment's cache by the request's cache policy:

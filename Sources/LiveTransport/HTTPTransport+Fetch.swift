@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 extension HTTPTransport {
     /// Loads the request and follows its redirects (when the environment allows) up to the limit,

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Live HTTP for the dispatcher, over AsyncHTTPClient.

@@ -1,5 +1,6 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// One HTTP exchange of a request: the original, or one reached by following a redirect.
 struct Hop: Sendable {
@@ -32,7 +33,7 @@ struct Hop: Sendable {
     /// (not 301/302/303/307/308, or no `Location`). Throws when `Location` cannot be followed.
     func following(_ response: Response) throws(TransportError) -> Hop? {
         guard Hop.redirectStatuses.contains(response.status), let location = response.headers["Location"] else { return nil }
-        guard let target = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
+        guard let target = URL(string: location.trimmedSpaces, relativeTo: url)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), target.host != nil
         else {
             throw TransportError(

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,7 @@ public enum NoProxyRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads one entry; nil when it is empty.
     public init?(_ entry: String) {
-        var text = entry.trimmingCharacters(in: .whitespaces).lowercased()
+        var text = entry.trimmedSpaces.lowercased()
         guard !text.isEmpty else { return nil }
         if text == "*" {
             self = .everything

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// Which proxy each request goes through, read from the environment the way curl reads it.
 ///
@@ -34,13 +35,13 @@ public struct ProxyConfiguration: Sendable, Hashable {
         var issues: [String] = []
         func value(_ names: String...) -> (name: String, value: String)? {
             for name in names {
-                if let value = variables[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return (name, value) }
+                if let value = variables[name]?.trimmedSpaces, !value.isEmpty { return (name, value) }
             }
             return nil
         }
         func server(_ names: String...) -> ProxyServer? {
             for name in names {
-                guard let text = variables[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { continue }
+                guard let text = variables[name]?.trimmedSpaces, !text.isEmpty else { continue }
                 do {
                     return try ProxyServer(parsing: text)
                 } catch {
@@ -113,8 +114,8 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
         }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 1080
-        username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }
-        password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
+        username = components.percentEncodedUser.flatMap { PercentEncoding.decode($0) }
+        password = components.percentEncodedPassword.flatMap { PercentEncoding.decode($0) }
         if kind == .socks5, username != nil {
             throw ProxyFormatError(text: text, reason: "SOCKS5 proxies with a user name are not supported")
         }

@@ -1,5 +1,5 @@
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import NIOSSL
 
 extension ServerTrust {

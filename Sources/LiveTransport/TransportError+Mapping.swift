@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
@@ -176,7 +176,7 @@ extension TransportError {
 
     /// The reason token of a BoringSSL error text, e.g. `CERTIFICATE_VERIFY_FAILED`.
     static func tlsReason(in text: String) -> String? {
-        guard let range = text.range(of: "OPENSSL_internal:") else { return nil }
+        guard let range = text.firstRange(of: "OPENSSL_internal:") else { return nil }
         let token = text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         return token.isEmpty ? nil : String(token)
     }

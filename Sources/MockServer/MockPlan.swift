@@ -1,6 +1,6 @@
 import Catalog
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 import JSONSupport
 
 /// What the server does for one request, decided by a pure function; the channel handler carries
@@ -23,8 +23,8 @@ struct MockPlan: Sendable {
     let action: Action
     /// Wait before acting.
     let delay: Duration?
-    /// `petstore/findPet`, when an endpoint matched.
-    let endpoint: String?
+    /// The endpoint that matched, if any.
+    let endpoint: EndpointKey?
     /// The example's name, when one was used.
     let example: String?
     /// What the log says the outcome is (`timedOut: holding the connection`); nil for a plain response.
@@ -59,7 +59,7 @@ struct MockPlanner: Sendable {
             let endpoint = route.endpoint
             guard let example = endpoint.example(named: requested) else {
                 return mockError(
-                    400, "\(endpoint.qualifiedID) has no example named '\(requested ?? "")'",
+                    400, "\(endpoint.key) has no example named '\(requested ?? "")'",
                     extra: ["examples": .array(endpoint.exampleNames.map(JSONValue.string))])
             }
             let delay = honourDelays ? (example.delay ?? route.service.fixtureDelay) : nil
@@ -72,7 +72,7 @@ struct MockPlanner: Sendable {
     ) -> MockPlan {
         let exampleHeader = (ServiceSession.mockExampleHeader, example.name)
         func make(_ action: MockPlan.Action, _ outcome: String? = nil) -> MockPlan {
-            MockPlan(action: action, delay: delay, endpoint: endpoint.qualifiedID, example: example.name, outcome: outcome)
+            MockPlan(action: action, delay: delay, endpoint: endpoint.key, example: example.name, outcome: outcome)
         }
         switch example.sample {
         case .status(let status, let body):

@@ -1,3 +1,5 @@
+import Catalog
+
 /// One request the mock server served, for its log.
 public struct MockRequestLog: Sendable, Hashable, CustomStringConvertible {
     /// The method.
@@ -6,8 +8,8 @@ public struct MockRequestLog: Sendable, Hashable, CustomStringConvertible {
     public var uri: String
     /// The status sent, when a response was sent.
     public var status: Int?
-    /// `petstore/findPet`, when an endpoint matched.
-    public var endpoint: String?
+    /// The endpoint that matched, if any.
+    public var endpoint: EndpointKey?
     /// The example used, when one was.
     public var example: String?
     /// What happened besides a plain response (a simulated network error, a mock error).
@@ -16,7 +18,7 @@ public struct MockRequestLog: Sendable, Hashable, CustomStringConvertible {
     public var duration: Duration
 
     /// Makes a log entry.
-    public init(method: String, uri: String, status: Int?, endpoint: String?, example: String?, outcome: String?, duration: Duration) {
+    public init(method: String, uri: String, status: Int?, endpoint: EndpointKey?, example: String?, outcome: String?, duration: Duration) {
         self.method = method
         self.uri = uri
         self.status = status

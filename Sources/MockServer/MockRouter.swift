@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// Finds the endpoint a request is for. Each service is mounted at `/<service id>`, so one server
 /// serves every catalog; `{{name}}` in a path matches any text within its segment, and literal
@@ -41,7 +42,7 @@ struct MockRouter: Sendable {
     }
 
     func match(method: String, path: String) -> Match {
-        var segments = MockRouter.split(path).map { $0.removingPercentEncoding ?? $0 }
+        var segments = MockRouter.split(path).map { PercentEncoding.decode($0) ?? $0 }
         guard let first = segments.first else { return .index(nil) }
         guard let service = services.first(where: { $0.service.id == first }) else { return .notFound }
         segments.removeFirst()
@@ -85,14 +86,14 @@ struct SegmentPattern: Sendable {
     init(_ segment: String) {
         var parts: [Part] = []
         var rest = segment[...]
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             if open.lowerBound > rest.startIndex {
-                parts.append(.literal(String(rest[..<open.lowerBound]).removingPercentEncoding ?? String(rest[..<open.lowerBound])))
+                parts.append(.literal(PercentEncoding.decode(rest[..<open.lowerBound]) ?? String(rest[..<open.lowerBound])))
             }
             if case .placeholder? = parts.last {} else { parts.append(.placeholder) }
             rest = rest[close.upperBound...]
         }
-        if !rest.isEmpty { parts.append(.literal(String(rest).removingPercentEncoding ?? String(rest))) }
+        if !rest.isEmpty { parts.append(.literal(PercentEncoding.decode(rest) ?? String(rest))) }
         self.parts = parts
     }
 

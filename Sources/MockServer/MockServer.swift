@@ -1,5 +1,5 @@
 import Catalog
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,6 +1,6 @@
 import Catalog
 import DispatcherCore
-import Foundation
+import FoundationEssentials
 
 /// A service as the mock server serves it: its endpoints and the delay and body limit of its
 /// mock environment (the first environment whose base URL is on this machine).

@@ -1,6 +1,12 @@
 import CNcursesw
 import TerminalKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Turns what `wget_wch` returns into key events.
 struct CursesKeyDecoder {
     /// Modified cursor keys, which terminfo lists under extended names (kUP5 = Ctrl-Up …).

@@ -1,6 +1,12 @@
 import CNcursesw
 import TerminalKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Colour pairs allocated on demand and cached; indices beyond the terminal's palette are mapped
 /// to the nearest colour it has (16 or 8), and with colours off every cell uses pair 0.
 struct CursesPalette {

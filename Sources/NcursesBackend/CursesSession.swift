@@ -1,6 +1,12 @@
 import CNcursesw
-import Foundation
+import FoundationEssentials
 import TerminalKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Everything that touches curses, owned by the terminal's one thread and never shared.
 final class CursesSession {
@@ -265,7 +271,7 @@ final class CursesSession {
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return Foundation.write(STDOUT_FILENO, base + offset, raw.count - offset)
+                return Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
             }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 { break }

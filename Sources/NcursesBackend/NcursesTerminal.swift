@@ -1,7 +1,14 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 import TerminalKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why the ncurses terminal could not start.
 public enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -89,7 +96,6 @@ public final class NcursesTerminal: TerminalDevice {
     let options: Options
     private let stopped = DispatchGroup()
     private let signalWatcher: SignalWatcher
-    private let ownerThreadName = "apiexplorer.curses"
 
     /// Keys, mouse actions and resizes; finishes after `shutdown()` or a terminating signal.
     public let events: AsyncStream<TerminalEvent>
@@ -111,7 +117,7 @@ public final class NcursesTerminal: TerminalDevice {
 
         let startup = StartupHandshake()
         stopped.enter()
-        let thread = Thread { [self] in
+        let started = PosixThread.start { [self] in
             shared.withLock { $0.ownerThread = pthread_self() }
             do throws(NcursesTerminalError) {
                 let session = try CursesSession(terminal: self)
@@ -123,8 +129,7 @@ public final class NcursesTerminal: TerminalDevice {
             }
             stopped.leave()
         }
-        thread.name = ownerThreadName
-        thread.start()
+        if !started { startup.finish(.failure(.initializationFailed("cannot start the terminal's thread"))) }
         switch startup.wait() {
         case .success:
             break

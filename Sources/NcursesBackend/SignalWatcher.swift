@@ -1,5 +1,12 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where the signal handler writes: the write end of the watcher's pipe, or -1.
 private let signalPipeWriteEnd = Atomic<Int32>(-1)
@@ -33,7 +40,7 @@ final class SignalWatcher: Sendable {
         signalPipeWriteEnd.store(descriptors[1], ordering: .relaxed)
 
         let input = descriptors[0]
-        let thread = Thread {
+        PosixThread.start {
             var bytes = [UInt8](repeating: 0, count: 64)
             while true {
                 let count = read(input, &bytes, bytes.count)
@@ -46,8 +53,6 @@ final class SignalWatcher: Sendable {
             }
             close(input)
         }
-        thread.name = "apiexplorer.signals"
-        thread.start()
 
         for number in Self.terminating + [SIGWINCH] { install(number, handler: forwardSignal) }
     }

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A self-pipe: any thread writes a byte to wake the curses thread out of `poll()`.
 final class WakePipe: Sendable {
@@ -24,19 +30,19 @@ final class WakePipe: Sendable {
     func wake() {
         guard !isClosed.load(ordering: .acquiring) else { return }
         var byte: UInt8 = 1
-        _ = Foundation.write(writeDescriptor, &byte, 1)
+        _ = Glibc.write(writeDescriptor, &byte, 1)
     }
 
     /// Empties the pipe after a wake-up.
     func drain() {
         var scratch = [UInt8](repeating: 0, count: 64)
-        while Foundation.read(readDescriptor, &scratch, scratch.count) > 0 {}
+        while Glibc.read(readDescriptor, &scratch, scratch.count) > 0 {}
     }
 
     /// Closes both ends once.
     func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = Foundation.close(readDescriptor)
-        _ = Foundation.close(writeDescriptor)
+        _ = Glibc.close(readDescriptor)
+        _ = Glibc.close(writeDescriptor)
     }
 }

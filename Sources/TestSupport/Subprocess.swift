@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Runs a program found on PATH to its end (tmux and other tools in tests and benchmarks).
 public enum Subprocess {
@@ -9,7 +10,7 @@ public enum Subprocess {
         let result = try ChildProcess(
             path, Array(arguments.dropFirst()), environment: environment,
             directory: FileManager.default.currentDirectoryPath
-        ).wait()
+        ).collect()
         return (result.status, result.output)
     }
 
@@ -19,6 +20,6 @@ public enum Subprocess {
             let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw ChildProcess.Failure(description: "\(name) is not on PATH")
+        throw SystemError("\(name) is not on PATH", number: ENOENT)
     }
 }

@@ -46,9 +46,9 @@ import Testing
             for endpoint in service.endpoints {
                 for example in endpoint.exampleNames {
                     let exchange = await session.send(endpoint, options: RequestOptions(stubBehavior: .immediate, example: example))
-                    #expect(exchange.error?.kind != .invalidRequest, "\(endpoint.qualifiedID) [\(example)]: \(exchange.error?.message ?? "")")
+                    #expect(exchange.error?.kind != .invalidRequest, "\(endpoint.key) [\(example)]: \(exchange.error?.message ?? "")")
                     if example == CatalogExample.defaultName {
-                        #expect(exchange.error == nil, "\(endpoint.qualifiedID) default stub fails: \(exchange.error?.description ?? "")")
+                        #expect(exchange.error == nil, "\(endpoint.key) default stub fails: \(exchange.error?.description ?? "")")
                     }
                 }
             }

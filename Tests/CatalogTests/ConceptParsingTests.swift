@@ -184,7 +184,7 @@ import Testing
 
     @Test func endpointFields() throws {
         let endpoint = try #require(service.endpoint("findPet"))
-        #expect(endpoint.qualifiedID == "shop/findPet")
+        #expect(endpoint.key == EndpointKey(service: "shop", endpoint: "findPet"))
         #expect(endpoint.title == "Find a pet")
         #expect(endpoint.summary == "By id.")
         #expect(endpoint.group == "admin")

@@ -45,8 +45,8 @@ import Testing
         #expect(catalog.services.map(\.id) == ["middle", "last"])
         #expect(catalog.service("last")?.environments.map(\.name) == ["b", "a"])
         #expect(catalog.service("last")?.endpoints.map(\.id) == ["zeta", "alpha"])
-        #expect(catalog.endpoint("last/alpha")?.endpoint.path == "/a")
-        #expect(catalog.endpoint("last/nothing") == nil)
+        #expect(catalog.endpoint(EndpointKey(service: "last", endpoint: "alpha"))?.endpoint.path == "/a")
+        #expect(catalog.endpoint(EndpointKey(service: "last", endpoint: "nothing")) == nil)
     }
 
     @Test func serviceIdDefaultsToTheFileName() throws {

@@ -1,32 +1,29 @@
 import DispatcherCore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Catalog
 
 /// A catalog folder in a unique temporary directory, removed when the test ends.
 final class TemporaryCatalog {
-    let directory: URL
+    private let folder: TemporaryDirectory
 
     init(_ files: [String: String] = [:]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "catalog-tests")
         for (path, text) in files { try write(path, text) }
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    /// The folder.
+    var directory: URL { folder.url }
 
     func write(_ path: String, _ text: String) throws {
-        try write(path, Data(text.utf8))
+        try folder.write(path, text)
     }
 
     func write(_ path: String, _ data: Data) throws {
-        let url = directory.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: url)
+        try folder.write(path, data)
     }
 
     /// The source as `--catalog cat` would give it, shown as `cat/…` in diagnostics.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -46,17 +47,18 @@ enum ProductProcess {
             environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
         var buffer: [UInt8] = []
         var byte: UInt8 = 0
-        while read(child.output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { buffer.append(byte) }
+        let output = child.output ?? -1
+        while read(output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { buffer.append(byte) }
         let firstLine = String(decoding: buffer, as: UTF8.self)
         // "Mock server for … on http://127.0.0.1:PORT — Ctrl-C to stop"
         guard let range = firstLine.range(of: "http://127.0.0.1:"),
             let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
         else {
-            kill(child.pid, SIGTERM)
+            child.kill(SIGTERM)
             throw MockStartError(line: firstLine)
         }
         // Keep draining, so the server never blocks on a full pipe; wait() reaps it after a kill.
-        DispatchQueue.global().async { _ = child.wait() }
+        DispatchQueue.global().async { _ = child.collect() }
         return (child, port)
     }
 

@@ -1,4 +1,5 @@
 import BodyViewer
+import Catalog
 import DispatcherCore
 import ExplorerApp
 import Foundation
@@ -19,13 +20,13 @@ import Testing
         return state
     }
 
-    static let key = "shop/listItems"
+    static let key: EndpointKey = "shop/listItems"
 
     @Test func aResponseStartsABuildOffTheUIThreadAndProgressShows() throws {
         var state = TestCatalog.state()
         _ = state.press("Enter")
         let exchange = ReducerRequestTests.exchange(status: 200, body: #"{"a":1}"#)
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard))
+        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
         #expect(effects.contains(.buildBody(key: Self.key, generation: 1, data: Data(#"{"a":1}"#.utf8), contentType: nil)))
         #expect(state.selectedBodyPane?.building == BodyBuildStatus(bytesProcessed: 0, totalBytes: 7))
         #expect(state.screen.contains("Formatting 0% · 0 B of 7 B · Esc cancels"))
@@ -53,7 +54,7 @@ import Testing
     @Test func escCancelsABuildAndALateResultIsIgnored() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.hasBodyWorkInProgress)
         #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .build)])
         #expect(state.selectedBodyPane?.building == nil)
@@ -66,9 +67,9 @@ import Testing
     @Test func aNewerResponseCancelsTheBuildOfTheOlderOne() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("r")
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard))
+        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(effects.first == .cancelBodyWork(key: Self.key, work: .build))
         #expect(effects.contains(.buildBody(key: Self.key, generation: 2, data: Data("{}".utf8), contentType: nil)))
     }

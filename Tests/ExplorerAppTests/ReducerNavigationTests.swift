@@ -173,9 +173,8 @@ import Testing
     @Test func theLastDriftCheckIsShownPerEndpointInTheActiveEnvironmentOnly() {
         var state = TestCatalog.state()
         state.driftMarks = [
-            DriftMark.key(service: "shop", environment: "local", endpoint: "listItems"): .drifted,
-            DriftMark.key(service: "shop", environment: "local", endpoint: "getItem"): .matches,
-            DriftMark.key(service: "shop", environment: "staging", endpoint: "createItem"): .failed,
+            EnvironmentKey(service: "shop", environment: "local"): ["listItems": .drifted, "getItem": .matches],
+            EnvironmentKey(service: "shop", environment: "staging"): ["createItem": .failed],
         ]
         var screen = state.screen
         #expect(screen.contains("GET    /items ≠drift"))

@@ -22,7 +22,7 @@ import Testing
     @Test func enterSendsTheSelectedEndpointToTheActiveEnvironmentInTheCurrentMode() {
         var state = TestCatalog.state()
         let effects = state.press("Enter")
-        let ticket = RequestTicket(id: 1, serviceID: "shop", endpointID: "listItems", environmentName: "local", mode: .stub, example: nil)
+        let ticket = RequestTicket(id: 1, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .stub, example: nil))
         #expect(effects.sent == [ticket])
         #expect(state.inFlight == [1: ticket])
         #expect(effects.contains(.scheduleSpinnerTick(generation: 1, after: AppReducer.spinnerInterval)))
@@ -47,7 +47,7 @@ import Testing
         _ = state.press("s")
         #expect(state.mode == .live)
         #expect(state.notice == "LIVE: requests go to http://127.0.0.1:9/shop.")
-        #expect(state.press("Enter").sent.first?.mode == .live)
+        #expect(state.press("Enter").sent.first?.call.mode == .live)
         _ = state.press("s")
         #expect(state.mode == .stub)
     }
@@ -62,10 +62,10 @@ import Testing
         #expect(key == "shop/listItems")
         #expect(state.screen.contains("rateLimited"))
         let effects = state.press("j Enter")
-        #expect(effects.sent.first?.example == "rateLimited")
+        #expect(effects.sent.first?.call.example == "rateLimited")
         #expect(state.chosenExample["shop/listItems"] == "rateLimited")
         #expect(state.overlay == nil)
-        #expect(state.press("Enter").sent.first?.example == "rateLimited")
+        #expect(state.press("Enter").sent.first?.call.example == "rateLimited")
         _ = state.press("x g Enter")
         #expect(state.chosenExample["shop/listItems"] == nil)
     }
@@ -74,27 +74,27 @@ import Testing
         var state = TestCatalog.state()
         _ = state.press("Enter")
         #expect(state.press("Esc") == [.cancel(ticket: 1)])
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 0, error: .cancelled), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 0, error: .cancelled), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.press("Esc").isEmpty)
     }
 
     @Test func rResendsTheLastRequestAsItWasSentEvenAfterSwitching() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("e s")
         let resent = state.press("r").sent
-        #expect(resent.first?.environmentName == "local")
-        #expect(resent.first?.mode == .stub)
+        #expect(resent.first?.call.environment == "local")
+        #expect(resent.first?.call.mode == .stub)
         #expect(resent.first?.id == 2)
-        #expect(state.press("Enter").sent.first?.environmentName == "staging")
+        #expect(state.press("Enter").sent.first?.call.environment == "staging")
     }
 
     @Test func aResponseFromAnotherEnvironmentOrModeIsLabelled() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
         _ = state.press("e")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.screen.contains("from local · STUB"))
         _ = state.press("E")
         #expect(!state.screen.contains("from local"))
@@ -104,15 +104,15 @@ import Testing
         var state = TestCatalog.state()
         _ = state.press("E s j j")  // production, live, createItem
         #expect(state.press("Enter").isEmpty)
-        guard case .confirmSend(let ticket) = state.overlay else {
+        guard case .confirmSend(let call) = state.overlay else {
             Issue.record("no confirmation")
             return
         }
-        #expect(ticket.endpointID == "createItem")
+        #expect(call.endpoint.endpoint == "createItem")
         #expect(state.press("n").isEmpty)
         #expect(state.notice == "Not sent.")
         _ = state.press("Enter")
-        #expect(state.press("y").sent.first?.environmentName == "production")
+        #expect(state.press("y").sent.first?.call.environment == "production")
         _ = state.press("k k")
         #expect(state.press("Enter").sent.count == 1, "GET needs no confirmation")
     }
@@ -122,7 +122,7 @@ import Testing
         #expect(state.press("c").isEmpty)
         #expect(state.notice?.contains("Send the request first") == true)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
         guard case .copyToClipboard(let masked, _) = state.press("c").first else {
             Issue.record("nothing copied")
             return
@@ -142,7 +142,7 @@ import Testing
     @Test func theRequestTabMasksSecretsUntilRevealed() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
         _ = state.press("4")
         #expect(state.screen.contains("Bearer ••••"))
         #expect(state.screen.contains("← group signedIn"))
@@ -160,7 +160,7 @@ import Testing
         var exchange = Self.exchange(status: 429, error: error)
         exchange.notes = ["session expired: signed out"]
         exchange.trace = [TraceEvent(at: .zero, kind: .retryScheduled(attempt: 1, after: .seconds(2)))]
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("3")
         let screen = state.screen
         #expect(screen.contains("✗ tooManyRequests"))
@@ -184,7 +184,7 @@ import Testing
         #expect(state.spinnerFrame == 1)
         #expect(next == [.scheduleSpinnerTick(generation: 2, after: AppReducer.spinnerInterval)])
         _ = AppReducer.reduce(&state, .activityChanged(0))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(AppReducer.reduce(&state, .spinnerTick(generation: 2)).isEmpty)
         #expect(!state.spinnerScheduled)
         #expect(state.spinnerFrame == 1)
@@ -209,7 +209,7 @@ import Testing
     @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
         var state = TestCatalog.state()
         _ = state.press("s Enter")  // live, shop/listItems, local
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: ReducerRequestTests.redactor))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
         #expect(state.history.count == 1)
         #expect(state.history.first?.outcome == "200 OK")
         #expect(state.history.first?.requestLine.contains("tok-secret-123") == false)
@@ -220,7 +220,7 @@ import Testing
         #expect(state.screen.contains("History · 1"))
         #expect(state.screen.contains("shop/listItems · local"))
         let effects = state.press("Enter")
-        let again = RequestTicket(id: 2, serviceID: "shop", endpointID: "listItems", environmentName: "local", mode: .live, example: nil)
+        let again = RequestTicket(id: 2, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .live, example: nil))
         #expect(effects.sent == [again])
         #expect(state.overlay == nil)
         #expect(state.activeEnvironment?.name == "local")  // its environment and endpoint are shown again
@@ -239,17 +239,17 @@ import Testing
     @Test func theHistoryFileJoinsBehindThisRunsRequestsAndTheDriftMarksArrive() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         let earlier = HistoryItem(
-            ticket: RequestTicket(id: 0, serviceID: "echo", endpointID: "echo", environmentName: "local", mode: .stub, example: nil),
+            call: EndpointCall(endpoint: "echo/echo", environment: "local", mode: .stub, example: nil),
             requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))
         let effects = AppReducer.reduce(&state, .historyLoaded([earlier]))
         #expect(effects.isEmpty)
-        #expect(state.history.map(\.ticket.endpointKey) == ["shop/listItems", "echo/echo"])
+        #expect(state.history.map(\.call.endpoint) == ["shop/listItems", "echo/echo"])
 
-        let key = DriftMark.key(service: "shop", environment: "local", endpoint: "listItems")
-        _ = AppReducer.reduce(&state, .driftMarksLoaded([key: .drifted]))
-        #expect(state.driftMarks == [key: .drifted])
+        let marks = [EnvironmentKey(service: "shop", environment: "local"): ["listItems": DriftMark.drifted]]
+        _ = AppReducer.reduce(&state, .driftMarksLoaded(marks))
+        #expect(state.driftMarks == marks)
         #expect(state.screen.contains("/items ≠drift"))
     }
 }

@@ -82,6 +82,9 @@ enum TestCatalog {
             fileSystem: InMemoryFileSystem(texts: ["1-shop.yaml": shop, "2-echo.yaml": echo]), source: .bundled)
     }
 
+    /// When test requests finish.
+    static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
     static func state(size: Size = Size(width: 120, height: 40)) -> AppState {
         AppState(catalog: load(), size: size)
     }
@@ -112,7 +115,7 @@ extension AppState {
     /// Delivers a finished exchange and performs the body work it asks for, as the runtime would.
     @discardableResult
     mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
-        let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor))
+        let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now))
         performBodyWork(effects)
         return effects
     }
@@ -160,4 +163,12 @@ extension AppState {
 
     /// The selected endpoint's body view.
     var bodyView: BodyViewState? { selectedBodyPane?.active?.view }
+}
+
+/// Tests name endpoints as people write them: `"shop/listItems"`.
+extension EndpointKey: ExpressibleByStringLiteral {
+    public init(stringLiteral text: String) {
+        guard let key = EndpointKey(text) else { preconditionFailure("not SERVICE/ENDPOINT: \(text)") }
+        self = key
+    }
 }

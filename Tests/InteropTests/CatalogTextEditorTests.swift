@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Interop
+@testable import CatalogAuthoring
+import DriftCheck
+import StateStore
 
 /// Editing one entry of a catalog file leaves every other byte alone.
 @Suite struct CatalogTextEditorTests {
@@ -42,9 +44,9 @@ import Testing
 
     @Test func flowStyleIsRefusedNotRewritten() {
         var editor = CatalogTextEditor(Self.catalog)
-        #expect(throws: InteropError.self) { try editor.setExample(endpoint: "flow", example: nil, body: ["status: 200"], replace: true) }
-        #expect(throws: InteropError.self) { try editor.setExample(endpoint: "withFlowExamples", example: "a", body: ["status: 200"], replace: true) }
-        #expect(throws: InteropError.self) { try editor.setExample(endpoint: "missing", example: nil, body: ["status: 200"], replace: true) }
+        #expect(throws: AuthoringError.self) { try editor.setExample(endpoint: "flow", example: nil, body: ["status: 200"], replace: true) }
+        #expect(throws: AuthoringError.self) { try editor.setExample(endpoint: "withFlowExamples", example: "a", body: ["status: 200"], replace: true) }
+        #expect(throws: AuthoringError.self) { try editor.setExample(endpoint: "missing", example: nil, body: ["status: 200"], replace: true) }
         #expect(editor.text == Self.catalog)
     }
 

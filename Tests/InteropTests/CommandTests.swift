@@ -1,7 +1,10 @@
 import Catalog
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
 import MockServer
+import TestSupport
 import Testing
 
 extension BinaryTests {

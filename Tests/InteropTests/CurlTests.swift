@@ -1,8 +1,11 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
 import JSONSupport
+import TestSupport
 import Testing
 
 extension BinaryTests {
@@ -43,14 +46,14 @@ extension BinaryTests {
         }
 
         @Test func rejectsWhatItCannotRepresent() {
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("wget https://x.io") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl 'https://x.io") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -F file=@a.png https://x.io") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -d @body.json https://x.io") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl --frobnicate https://x.io") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl ftp://x.io/file") }
-            #expect(throws: InteropError.self) { try CurlCommandParser.parse("curl -X BREW https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("wget https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl 'https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -F file=@a.png https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -d @body.json https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl --frobnicate https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl ftp://x.io/file") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -X BREW https://x.io") }
         }
 
         @Test func importKeepsSecretsOutOfTheCatalog() throws {

@@ -1,7 +1,9 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
 import JSONSupport
 import LiveTransport
 import MockServer
@@ -71,7 +73,7 @@ extension BinaryTests {
         }
 
         @Test func reportTextReadsWell() {
-            let report = DriftReport(service: "shop", environment: "local", endpoints: [
+            let report = DriftReport(service: "shop", environment: "local", date: Date(), endpoints: [
                 EndpointDrift(endpoint: "getItem", method: "GET", outcome: .same),
                 EndpointDrift(endpoint: "listItems", method: "GET", outcome: .drifted, differences: [.status(stub: 200, live: 500)]),
                 EndpointDrift(endpoint: "createItem", method: "POST", outcome: .skipped, reason: "POST may change data"),
@@ -112,8 +114,8 @@ extension BinaryTests {
             #expect(unsafe.output.contains("4 endpoints checked\n"))
 
             let store = DriftStore(directory: state.url.appendingPathComponent("apiexplorer"))
-            #expect(store.last(service: "shop", environment: "local", endpoint: "getItem")?.result.outcome == .same)
-            #expect(store.results(service: "shop", environment: "local").count == 4)
+            #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .same)
+            #expect(store.results(EnvironmentKey(service: "shop", environment: "local")).count == 4)
         }
 
         @Test func driftingServerFailsTheCheck() async throws {
@@ -144,7 +146,7 @@ extension BinaryTests {
                 #expect(output.contains(line), "\(line)")
             }
             let store = DriftStore(directory: state.url.appendingPathComponent("apiexplorer"))
-            #expect(store.last(service: "shop", environment: "local", endpoint: "getItem")?.result.outcome == .drifted)
+            #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .drifted)
         }
 
         @Test func unknownServiceExitsTwo() async throws {

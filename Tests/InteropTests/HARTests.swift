@@ -1,7 +1,9 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
 import Testing
 
 /// A strict reader of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): every field the

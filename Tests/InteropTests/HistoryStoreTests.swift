@@ -1,7 +1,10 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
+import TestSupport
 import Testing
 
 /// The history: bounded, newest kept, owner-only, secrets masked, safe with concurrent writers.
@@ -20,8 +23,8 @@ import Testing
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url)
         #expect(try store.entries().isEmpty)
-        let first = try await outcome().entry()
-        let second = try await outcome(example: "missing").entry()
+        let first = try await outcome().historyEntry
+        let second = try await outcome(example: "missing").historyEntry
         try store.append(first)
         try store.append(second)
         let entries = try store.entries()
@@ -35,7 +38,7 @@ import Testing
     @Test func fileIsReadableByTheOwnerOnly() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url.appendingPathComponent("nested/apiexplorer"))
-        try store.append(try await outcome().entry())
+        try store.append(try await outcome().historyEntry)
         let attributes = try FileManager.default.attributesOfItem(atPath: store.fileURL.path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let folder = try FileManager.default.attributesOfItem(atPath: store.directory.path)
@@ -45,7 +48,7 @@ import Testing
     @Test func keepsOnlyTheNewestEntries() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url, limit: 3)
-        let template = try await outcome().entry()
+        let template = try await outcome().historyEntry
         var ids: [String] = []
         for index in 0..<7 {
             var entry = template
@@ -58,15 +61,20 @@ import Testing
         let lines = try String(contentsOf: store.fileURL, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(try store.entries(limit: 10).count == 3)
-        // The compaction left no temporary file behind.
-        #expect(state.fileNames() == [".history.lock", "history.jsonl"])
+        // The compaction left no temporary file behind, and removed the dropped entries' files.
+        #expect(state.fileNames() == [".history.lock", "history", "history.jsonl"])
+        let kept = try FileManager.default.contentsOfDirectory(atPath: store.entriesURL.path).map { String($0.prefix { $0 != "." }) }
+        #expect(Set(kept) == Set(ids.suffix(3)))
     }
 
     @Test func secretsAreMaskedInTheFile() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url)
-        try store.append(try await outcome(values: ["itemId": "7", "apiToken": "runtime-secret-value"]).entry())
-        let text = try String(contentsOf: store.fileURL, encoding: .utf8)
+        try store.append(try await outcome(values: ["itemId": "7", "apiToken": "runtime-secret-value"]).historyEntry)
+        // Every file the history writes: the index and each entry's record and bodies.
+        let files = [store.fileURL] + (try FileManager.default.contentsOfDirectory(atPath: store.entriesURL.path))
+            .map { store.entriesURL.appendingPathComponent($0) }
+        let text = try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
         #expect(!text.contains("shop-secret-token"))
         #expect(!text.contains("runtime-secret-value"))
         #expect(text.contains("Bearer ••••"))
@@ -74,13 +82,13 @@ import Testing
         #expect(entry.values["apiToken"] == Redactor.mask)
         #expect(entry.values["itemId"] == "7")
         // A masked value is not replayed; the rest is.
-        #expect(entry.replay == ReplayRequest(service: "shop", endpoint: "getItem", environment: "local", mode: .stub, example: nil, values: ["itemId": "7"]))
+        #expect(entry.call == EndpointCall(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local", mode: .stub, example: nil, values: ["itemId": "7"]))
     }
 
     @Test func aRemovedHistoryStartsAgain() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url, limit: 2)
-        let entry = try await outcome().entry()
+        let entry = try await outcome().historyEntry
         for _ in 0..<3 { try store.append(entry) }
         try FileManager.default.removeItem(at: store.fileURL)
         try store.append(entry)
@@ -94,7 +102,7 @@ import Testing
     @Test func damagedLinesAreSkipped() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url)
-        let entry = try await outcome().entry()
+        let entry = try await outcome().historyEntry
         try store.append(entry)
         let handle = try FileHandle(forWritingTo: store.fileURL)
         try handle.seekToEnd()
@@ -107,7 +115,7 @@ import Testing
     @Test func concurrentWritersLoseNothing() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url, limit: 1_000)
-        let entry = try await outcome().entry()
+        let entry = try await outcome().historyEntry
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
                 group.addTask {
@@ -127,11 +135,59 @@ import Testing
         let catalog = CatalogLoader.load(folder.catalogSource)
         let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
         let selection = try EndpointSelection.resolve("shop/getItem", environment: "local", in: catalog)
-        let first = await caller.call(selection, mode: .stub, example: "missing", values: ["itemId": "9"]).entry()
-        let again = try await caller.replay(first.replay).entry()
+        let first = await caller.call(selection, mode: .stub, example: "missing", values: ["itemId": "9"]).historyEntry
+        let again = try await caller.replay(first.call).historyEntry
         #expect(again.request.url == first.request.url)
         #expect(again.request.url.hasSuffix("/items/9"))
         #expect(again.error?.kind == "notFound")
+    }
+
+    @Test func bodiesAreKeptBesideTheIndexAsBytes() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        var entry = try await outcome().historyEntry
+        let binary = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        entry.response?.body = BodyRecord(binary, contentType: "application/octet-stream", redactor: nil, limit: HistoryEntry.defaultBodyLimit)
+        try store.append(entry)
+        // The index holds one short line: no headers, no bodies.
+        let index = try Data(contentsOf: store.fileURL)
+        #expect(index.count < 600)
+        // The body is kept as its bytes (cut at the limit), not as escaped text.
+        let response = store.entriesURL.appendingPathComponent("\(entry.id).response")
+        #expect(try Data(contentsOf: response) == binary.prefix(HistoryEntry.defaultBodyLimit))
+        let read = try #require(store.entry(id: entry.id))
+        #expect(read.response?.body.data == binary.prefix(HistoryEntry.defaultBodyLimit))
+        #expect(read.response?.body.truncated == true)
+        #expect(read.response?.body.size == binary.count)
+        #expect(read.request == entry.request)
+    }
+
+    @Test func theListReadsTheIndexAlone() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        let entry = try await outcome(example: "missing", values: ["itemId": "4"]).historyEntry
+        try store.append(entry)
+        try FileManager.default.removeItem(at: store.entriesURL)
+        let summary = try #require(store.summaries().first)
+        #expect(summary.id == entry.id)
+        #expect(summary.call == entry.call)
+        #expect(summary.outcome == "404 notFound")
+        #expect(summary.url.hasSuffix("/items/4"))
+        #expect(try store.entries().isEmpty, "whole entries need their records")
+    }
+
+    @Test func historyOfTheEarlierFormatIsStillRead() async throws {
+        let state = try TemporaryDirectory()
+        let store = HistoryStore(directory: state.url)
+        let entry = try await outcome().historyEntry
+        // Earlier versions wrote each whole entry on its index line.
+        try state.write(HistoryStore.fileName, entry.jsonText(pretty: false) + "\n")
+        #expect(store.summaries().map(\.id) == [entry.id])
+        let read = try #require(store.entry(id: entry.id))
+        #expect(read.request == entry.request && read.response == entry.response && read.call == entry.call)
+        let next = try await outcome(example: "missing").historyEntry
+        try store.append(next)
+        #expect(try store.entries().map(\.id) == [entry.id, next.id])
     }
 
     @Test func stateDirectoryFollowsXDG() {

@@ -1,7 +1,10 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
+import TestSupport
 import Testing
 
 extension BinaryTests {
@@ -88,17 +91,17 @@ extension BinaryTests {
             try draft.write(into: folder.url, force: false)
             let catalog = CatalogLoader.load(folder.catalogSource)
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
-            #expect(throws: InteropError.self) { try draft.write(into: folder.url, force: false) }
+            #expect(throws: AuthoringError.self) { try draft.write(into: folder.url, force: false) }
             try draft.write(into: folder.url, force: true)
         }
 
         @Test func unreadableDocumentsFailClearly() {
-            #expect(throws: InteropError.invalidInput("this is a Swagger 2.0 document; convert it to OpenAPI 3 first")) {
+            #expect(throws: AuthoringError.invalidInput("this is a Swagger 2.0 document; convert it to OpenAPI 3 first")) {
                 try OpenAPIImporter.draft(from: Data(#"{"swagger": "2.0"}"#.utf8), documentName: "x")
             }
-            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data("title: nothing".utf8), documentName: "x") }
-            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data("{oops".utf8), documentName: "x") }
-            #expect(throws: InteropError.self) { try OpenAPIImporter.draft(from: Data(#"{"openapi": "3.0.0"}"#.utf8), documentName: "x") }
+            #expect(throws: AuthoringError.self) { try OpenAPIImporter.draft(from: Data("title: nothing".utf8), documentName: "x") }
+            #expect(throws: AuthoringError.self) { try OpenAPIImporter.draft(from: Data("{oops".utf8), documentName: "x") }
+            #expect(throws: AuthoringError.self) { try OpenAPIImporter.draft(from: Data(#"{"openapi": "3.0.0"}"#.utf8), documentName: "x") }
         }
 
         @Test func importCommandWritesTheCatalog() async throws {

@@ -1,7 +1,9 @@
 import Catalog
 import DispatcherCore
 import Foundation
-import Interop
+import CatalogAuthoring
+import DriftCheck
+import StateStore
 import NIOHTTP1
 import TestSupport
 import Testing
@@ -103,12 +105,12 @@ extension BinaryTests {
                 let selection = try EndpointSelection.resolve("shop/getItem", environment: nil, in: catalog)
                 let response = Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(Self.liveItem.utf8))
 
-                #expect(throws: InteropError.self) {
+                #expect(throws: AuthoringError.self) {
                     _ = try FixtureRecorder.prepare(response, for: selection, example: nil, redactor: .standard, force: false)
                 }
                 let recording = try FixtureRecorder.prepare(response, for: selection, example: nil, redactor: .standard, force: true)
                 struct Interrupted: Error {}
-                #expect(throws: InteropError.self) { try recording.update.commit { throw Interrupted() } }
+                #expect(throws: AuthoringError.self) { try recording.update.commit { throw Interrupted() } }
                 #expect(folder.read("fixtures/shop/getItem.json") == "old fixture\n")
                 #expect(folder.read("shop.yaml") == catalogBefore)
                 #expect(folder.fileNames(in: "fixtures/shop") == ["getItem.json", "item.json"])
@@ -123,7 +125,7 @@ extension BinaryTests {
         @Test func bundledCatalogsCannotBeRecordedInto() throws {
             let catalog = BundledCatalogs.load()
             let selection = try EndpointSelection.resolve("petstore/findPet", environment: nil, in: catalog)
-            #expect(throws: InteropError.self) {
+            #expect(throws: AuthoringError.self) {
                 _ = try FixtureRecorder.prepare(Response(status: 200), for: selection, example: nil, redactor: .standard, force: true)
             }
         }

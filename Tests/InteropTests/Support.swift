@@ -1,47 +1,12 @@
 import Catalog
 import DispatcherCore
 import Foundation
+import StateStore
+import SystemSupport
 import TestSupport
 import Testing
 
-/// A unique temporary folder, removed when the value goes away.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("interop-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var path: String { url.path }
-
-    func write(_ relativePath: String, _ text: String) throws {
-        try write(relativePath, Data(text.utf8))
-    }
-
-    func write(_ relativePath: String, _ data: Data) throws {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-    }
-
-    func read(_ relativePath: String) -> String? {
-        FileManager.default.contents(atPath: url.appendingPathComponent(relativePath).path).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func exists(_ relativePath: String) -> Bool {
-        FileManager.default.fileExists(atPath: url.appendingPathComponent(relativePath).path)
-    }
-
-    /// Every file name in the folder (not recursive).
-    func fileNames(in relativePath: String = "") -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(relativePath).path))?.sorted() ?? []
-    }
-
+extension TemporaryDirectory {
     var catalogSource: CatalogSource {
         CatalogSource(origin: .option, directory: url, displayPath: url.path)
     }
@@ -119,7 +84,7 @@ enum ShopCatalog {
 
 /// Runs the built `apiexplorer` binary.
 enum CLI {
-    typealias Result = ChildProcess.Result
+    typealias Result = ChildProcess.Captured
 
     /// The binary beside the test bundle (`.build/debug/apiexplorer`), or `$APIEXPLORER_BINARY`.
     static let binary: URL = {
@@ -143,4 +108,9 @@ enum CLI {
 /// Reads JSON output as Foundation objects for field checks.
 func jsonObject(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+extension CallOutcome {
+    /// The history entry of the call, as `apiexplorer call` keeps it.
+    var historyEntry: HistoryEntry { HistoryEntry(self, date: Date()) }
 }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Catalog
 import DispatcherCore
-import Foundation
-import Interop
+import FoundationEssentials
 import LiveTransport
+import StateStore
+import SystemSupport
 
 /// `apiexplorer call SERVICE/ENDPOINT`: one request through the core, for scripts and CI.
 ///
@@ -52,7 +53,7 @@ struct CallCommand: AsyncParsableCommand {
     func run() async throws {
         let catalog = catalogOptions.load()
         let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
-        let mode: HistoryEntry.Mode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
+        let mode: RequestMode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
         let outcome: CallOutcome
         if mode == .live {
             outcome = try await withLiveTransport { transport in
@@ -62,14 +63,14 @@ struct CallCommand: AsyncParsableCommand {
             outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: mode, example: request.example, values: values)
         }
         if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
-            do throws(InteropError) {
-                try HistoryStore().append(outcome.entry())
+            do throws(SystemError) {
+                try HistoryStore().append(HistoryEntry(outcome, date: Date()))
             } catch {
-                Console.error("warning: the request was not kept in the history: \(error.message)")
+                Console.error("warning: the request was not kept in the history: \(error)")
             }
         }
         if json {
-            Console.out(outcome.entry(forHistory: false).jsonText(pretty: true))
+            Console.out(HistoryEntry(outcome, forHistory: false, date: Date()).jsonText(pretty: true))
         } else {
             printPlain(outcome)
         }
@@ -81,11 +82,11 @@ struct CallCommand: AsyncParsableCommand {
             if include {
                 var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
                 for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
-                FileHandle.standardOutput.write(Data((head + "\r\n").utf8))
+                StandardStreams.writeOutput(head + "\r\n")
             }
-            FileHandle.standardOutput.write(response.body)
-            if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty, isatty(STDOUT_FILENO) == 1 {
-                FileHandle.standardOutput.write(Data("\n".utf8))
+            StandardStreams.writeOutput(response.body)
+            if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty, StandardStreams.isOutputTerminal {
+                StandardStreams.writeOutput("\n")
             }
         }
         if let error = outcome.exchange.error {

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Catalog
 import DispatcherCore
-import Interop
+import DriftCheck
+import FoundationEssentials
+import StateStore
+import SystemSupport
 
 /// `apiexplorer check SERVICE`: drift between the stubs and the live API, for CI.
 struct CheckCommand: AsyncParsableCommand {
@@ -38,7 +41,7 @@ struct CheckCommand: AsyncParsableCommand {
         let target: Service
         let chosen: Environment
         let values: [String: String]
-        do throws(InteropError) {
+        do throws(CatalogLookupError) {
             target = try EndpointSelection.resolveService(service, in: catalog)
             chosen = try EndpointSelection.resolveEnvironment(environment, of: target)
             values = try RuntimeValues.parse(variables)
@@ -48,12 +51,12 @@ struct CheckCommand: AsyncParsableCommand {
         let report = try await withLiveTransport { transport in
             await DriftChecker.check(
                 service: target, environment: chosen, caller: EndpointCaller(catalog: catalog, transport: transport),
-                includeUnsafe: includeUnsafe, values: values)
+                includeUnsafe: includeUnsafe, values: values, date: Date())
         }
-        do {
+        do throws(SystemError) {
             try DriftStore().save(report)
         } catch {
-            Console.error("warning: the result was not kept for the explorer: \(error.message)")
+            Console.error("warning: the result was not kept for the explorer: \(error)")
         }
         if json {
             Console.out(report.jsonText)

@@ -1,21 +1,35 @@
 import ArgumentParser
 import Catalog
-import Foundation
-import Interop
+import CatalogAuthoring
+import FoundationEssentials
 import LiveTransport
+import StateStore
+import SystemSupport
 
 /// Exit statuses shared by the commands: 0 success, 1 a mapped error (or drift), 2 a usage or catalog error.
 enum ExitStatus {
     /// A usage or catalog error.
     static let usage = ExitCode(2)
 
-    /// Prints `error: message` and returns the exit code for an interop error.
-    static func fail(_ error: InteropError) -> ExitCode {
+    /// Prints `error: message` and returns the exit code for an import, record or edit that failed.
+    static func fail(_ error: AuthoringError) -> ExitCode {
         Console.error("error: \(error.message)")
         switch error {
         case .usage, .invalidInput, .wouldOverwrite: return usage
         case .file: return .failure
         }
+    }
+
+    /// Prints `error: message` and returns 2 for a name the catalog does not have.
+    static func fail(_ error: CatalogLookupError) -> ExitCode {
+        Console.error("error: \(error.message)")
+        return usage
+    }
+
+    /// Prints `error: message` and returns 1 for a file that could not be read or written.
+    static func fail(_ error: SystemError) -> ExitCode {
+        Console.error("error: \(error)")
+        return .failure
     }
 }
 
@@ -43,14 +57,14 @@ struct RequestOptionGroup: ParsableArguments {
     var example: String?
 
     /// The `--var` values.
-    func values() throws(InteropError) -> [String: String] {
+    func values() throws(CatalogLookupError) -> [String: String] {
         try RuntimeValues.parse(variables)
     }
 
     /// `SERVICE/ENDPOINT` in `--env`, and the `--var` values; `--example` must exist when
     /// `checkingExample`. A usage error is printed and becomes exit status 2.
     func resolve(_ reference: String, in catalog: CatalogSet, checkingExample: Bool) throws(ExitCode) -> (EndpointSelection, [String: String]) {
-        do throws(InteropError) {
+        do throws(CatalogLookupError) {
             let selection = try EndpointSelection.resolve(reference, environment: environment, in: catalog)
             if checkingExample, let example { _ = try selection.example(example) }
             return (selection, try values())

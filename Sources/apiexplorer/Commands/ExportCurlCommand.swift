@@ -1,6 +1,7 @@
 import ArgumentParser
+import Catalog
 import DispatcherCore
-import Interop
+import StateStore
 
 /// `apiexplorer export curl SERVICE/ENDPOINT [--reveal]`: the request as a curl command line.
 struct ExportCurlCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct ExportCurlCommand: AsyncParsableCommand {
         let catalog = catalogOptions.load()
         let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
         let outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: .stub, example: nil, values: values)
-        if let error = outcome.exchange.error, error.kind == .invalidRequest { throw ExitStatus.fail(.usage(error.message)) }
+        if let error = outcome.exchange.error, error.kind == .invalidRequest { throw ExitStatus.fail(CatalogLookupError(error.message)) }
         Console.out(outcome.exchange.request.curlCommand(redactor: reveal ? nil : outcome.redactor))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
-import Interop
+import FoundationEssentials
+import StateStore
+import SystemSupport
 
 /// `apiexplorer export har [--out FILE]`: the history as an HTTP Archive (HAR 1.2).
 struct ExportHARCommand: ParsableCommand {
@@ -15,7 +16,7 @@ struct ExportHARCommand: ParsableCommand {
     var limit: Int?
 
     func run() throws {
-        do throws(InteropError) {
+        do throws(SystemError) {
             let text = HARExporter.text(try HistoryStore().entries(limit: limit), creatorVersion: APIExplorerVersion.current)
             guard let out else { return Console.out(text) }
             try AtomicFile.write(Data((text + "\n").utf8), to: URL(fileURLWithPath: out), permissions: 0o600)

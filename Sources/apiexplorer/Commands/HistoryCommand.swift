@@ -1,5 +1,6 @@
 import ArgumentParser
-import Interop
+import StateStore
+import SystemSupport
 
 /// `apiexplorer history [--json] [--limit N]`: the requests sent, oldest first.
 struct HistoryCommand: ParsableCommand {
@@ -26,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let store = HistoryStore()
-        do throws(InteropError) {
+        do throws(SystemError) {
             if clear {
                 try store.removeAll()
                 Console.out("History cleared (\(store.fileURL.path)).")

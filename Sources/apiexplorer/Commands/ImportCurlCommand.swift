@@ -1,7 +1,9 @@
 import ArgumentParser
 import Catalog
-import Foundation
-import Interop
+import CatalogAuthoring
+import FoundationEssentials
+import StateStore
+import SystemSupport
 
 /// `apiexplorer import curl '<command>'`: a curl command line becomes an endpoint.
 struct ImportCurlCommand: ParsableCommand {
@@ -40,8 +42,8 @@ struct ImportCurlCommand: ParsableCommand {
     }
 
     func run() throws {
-        do throws(InteropError) {
-            let text = command == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : command
+        do throws(AuthoringError) {
+            let text = command == "-" ? String(decoding: StandardStreams.readInput(), as: UTF8.self) : command
             let request = try CurlCommandParser.parse(text)
             if let into {
                 try add(request, into: into)
@@ -61,9 +63,14 @@ struct ImportCurlCommand: ParsableCommand {
         }
     }
 
-    private func add(_ request: CurlRequest, into serviceID: String) throws(InteropError) {
+    private func add(_ request: CurlRequest, into serviceID: String) throws(AuthoringError) {
         let catalog = catalogOptions.load()
-        let target = try EndpointSelection.resolveService(serviceID, in: catalog)
+        let target: Service
+        do throws(CatalogLookupError) {
+            target = try EndpointSelection.resolveService(serviceID, in: catalog)
+        } catch {
+            throw AuthoringError(error)
+        }
         guard let environment = target.environments.first(where: { request.url.absoluteString.hasPrefix($0.baseURL.absoluteString) }) else {
             let bases = target.environments.map(\.baseURL.absoluteString).joined(separator: ", ")
             throw .usage("\(request.url.absoluteString) is not under a base URL of \(target.id) (\(bases))")

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
-import Interop
+import CatalogAuthoring
+import FoundationEssentials
+import StateStore
 
 /// `apiexplorer import openapi FILE`: an OpenAPI document becomes a catalog file with fixtures.
 struct ImportOpenAPICommand: ParsableCommand {
@@ -27,7 +28,7 @@ struct ImportOpenAPICommand: ParsableCommand {
     var force = false
 
     func run() throws {
-        do throws(InteropError) {
+        do throws(AuthoringError) {
             guard let data = FileManager.default.contents(atPath: file) else { throw .usage("cannot read \(file)") }
             let draft = try OpenAPIImporter.draft(from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: service)
             let written = try draft.write(into: URL(fileURLWithPath: out), force: force)

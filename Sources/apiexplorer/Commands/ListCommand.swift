@@ -1,5 +1,5 @@
 import ArgumentParser
-import Interop
+import StateStore
 
 /// `apiexplorer list [--json]`: services, environments and endpoints.
 struct ListCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
-import Interop
+import FoundationEssentials
+import StateStore
+import TextSupport
 
 /// `apiexplorer man`: the manual page (roff), built offline from the command tree's own help,
 /// so it never drifts from `--help`. Install it with
@@ -80,7 +81,7 @@ enum ManPage {
             case "\\": escaped += "\\e"
             case "-": escaped += "\\-"
             case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
-            default: escaped += "\\[u" + String(format: "%04X", scalar.value) + "]"
+            default: escaped += "\\[u" + Hex.text(scalar.value, width: 4) + "]"
             }
         }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }

@@ -1,8 +1,14 @@
 import ArgumentParser
 import Catalog
 import Dispatch
-import Foundation
+import FoundationEssentials
 import MockServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `apiexplorer mock`: serves catalog fixtures on 127.0.0.1 until Ctrl-C.
 struct MockCommand: AsyncParsableCommand {

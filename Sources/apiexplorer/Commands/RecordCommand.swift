@@ -1,6 +1,8 @@
 import ArgumentParser
+import Catalog
+import CatalogAuthoring
 import DispatcherCore
-import Interop
+import StateStore
 
 /// `apiexplorer record SERVICE/ENDPOINT`: the live response becomes the endpoint's fixture.
 struct RecordCommand: AsyncParsableCommand {
@@ -37,12 +39,12 @@ struct RecordCommand: AsyncParsableCommand {
             Console.error("error: nothing to record: \(error.map { "\($0.kind.name): \($0.message)" } ?? "no response")")
             throw error?.kind == .invalidRequest ? ExitStatus.usage : ExitCode.failure
         }
-        do throws(InteropError) {
+        do throws(AuthoringError) {
             let recording = try FixtureRecorder.prepare(response, for: selection, example: request.example, redactor: outcome.redactor, force: force)
             try recording.update.commit()
             let what = recording.example == "default" ? "the stub" : "example '\(recording.example)'"
             let file = recording.fixturePath.map { " as \($0)" } ?? " (no body)"
-            Console.out("Recorded \(response.statusLine)\(file): \(what) of \(selection.qualifiedID) in \(selection.service.file)")
+            Console.out("Recorded \(response.statusLine)\(file): \(what) of \(selection.key) in \(selection.service.file)")
         } catch {
             throw ExitStatus.fail(error)
         }

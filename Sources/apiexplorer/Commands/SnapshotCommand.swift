@@ -3,8 +3,9 @@ import Catalog
 import ExplorerApp
 import DispatcherCore
 import ExplorerRuntime
-import Foundation
+import FoundationEssentials
 import LiveTransport
+import SystemSupport
 import TerminalKit
 
 /// `apiexplorer snapshot`: runs the explorer on an in-memory terminal, presses keys, and prints the
@@ -56,16 +57,15 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = catalogOptions.source()
-        let catalog = CatalogLoader.load(source)
         let terminalSize = Self.parseSize(size) ?? Size(width: 120, height: 40)
         let terminal = HeadlessTerminal(size: terminalSize, frameHistoryLimit: 1)
-        try start.check(in: catalog)
-        let mockServer = mock ? try await InProcessMock.start(catalog, honourDelays: false) : nil
+        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source), honourDelays: false) : nil
         let transport = HTTPTransport()
-        let runtime = ExplorerRuntime(
-            catalog: catalog, secrets: SecretStore.load(for: source), transport: SteadyTimingTransport(transport),
-            device: terminal, clock: DispatchClock(SteppingClock())
-        ) { [start] state in start.apply(to: &state) }
+        // No history and no drift marks: the output depends on the catalogs and the keys alone.
+        let services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source), transport: SteadyTimingTransport(transport),
+            clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
+        let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .gmt)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence(keys) {
@@ -76,12 +76,20 @@ struct SnapshotCommand: AsyncParsableCommand {
         await running.value
         try? await transport.shutdown()
         await mockServer?.stop()
+        if let failure = runtime.currentState.failure {
+            Console.error("error: \(failure)")
+            throw ExitStatus.usage
+        }
         guard let frame = terminal.lastFrame else { throw ExitCode.failure }
         let output = format == .svg ? frame.buffer.svg() : frame.buffer.plainText() + "\n"
         if let out {
-            try Data(output.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+            do throws(SystemError) {
+                try AtomicFile.write(Data(output.utf8), to: URL(fileURLWithPath: out))
+            } catch {
+                throw ExitStatus.fail(error)
+            }
         } else {
-            FileHandle.standardOutput.write(Data(output.utf8))
+            StandardStreams.writeOutput(output)
         }
     }
 

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Catalog
 import ExplorerApp
-import TerminalKit
 
 /// `--env` and `--live`: where the explorer (or a snapshot of it) starts.
 struct StartingPoint: ParsableArguments {
@@ -11,18 +9,6 @@ struct StartingPoint: ParsableArguments {
     @Flag(help: "Start in live mode (real HTTP) instead of stub mode.")
     var live = false
 
-    /// Refuses an environment the catalog does not have, before anything takes the terminal.
-    func check(in catalog: CatalogSet) throws {
-        guard let env else { return }
-        var probe = AppState(catalog: catalog, size: Size(width: 1, height: 1))
-        guard probe.selectEnvironment(named: env) else {
-            throw ValidationError("No environment named '\(env)' in \(catalog.source). Run `apiexplorer list` to see them.")
-        }
-    }
-
-    /// Puts the first state there.
-    func apply(to state: inout AppState) {
-        if let env { state.selectEnvironment(named: env) }
-        if live { state.mode = .live }
-    }
+    /// Where the explorer opens.
+    var launchOptions: LaunchOptions { LaunchOptions(environment: env, live: live) }
 }

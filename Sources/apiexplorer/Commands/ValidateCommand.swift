@@ -1,7 +1,8 @@
 import ArgumentParser
 import Catalog
-import Foundation
+import FoundationEssentials
 import JSONSupport
+import SystemSupport
 
 /// `apiexplorer validate [DIR]`: prints every diagnostic as `path:line:column: error: message`,
 /// then a summary; exits 1 when there is an error.
@@ -62,11 +63,11 @@ struct ValidateCommand: ParsableCommand {
 enum Console {
     /// Writes a line to standard output.
     static func out(_ line: String, terminator: String = "\n") {
-        FileHandle.standardOutput.write(Data((line + terminator).utf8))
+        StandardStreams.writeOutput(line + terminator)
     }
 
     /// Writes a line to standard error.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.writeError(line + "\n")
     }
 }

@@ -1,0 +1,59 @@
+import DispatcherCore
+
+/// One request to make: an endpoint, the environment it goes to, stub or live, the example to
+/// answer with (or ask the mock server for) and run-time values. The explorer, `call`, history
+/// replays and drift checks all describe requests this way.
+public struct EndpointCall: Sendable, Hashable {
+    /// The endpoint.
+    public var endpoint: EndpointKey
+    /// The environment's name.
+    public var environment: String
+    /// Stub or live.
+    public var mode: RequestMode
+    /// The example; nil for the default.
+    public var example: String?
+    /// Run-time values for `{{placeholders}}`.
+    public var values: [String: String]
+
+    /// Makes a call.
+    public init(endpoint: EndpointKey, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:]) {
+        self.endpoint = endpoint
+        self.environment = environment
+        self.mode = mode
+        self.example = example
+        self.values = values
+    }
+
+    /// The service in the environment the call goes to.
+    public var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+
+    /// The options that send it this way: live over the network, stub answered at once (an
+    /// example's own delay still applies).
+    public var options: RequestOptions {
+        RequestOptions(stubBehavior: mode == .live ? .never : .immediate, example: example)
+    }
+}
+
+/// A finished call: what was asked, what happened, and the redactor that masks every secret the
+/// request could carry.
+public struct CallOutcome: Sendable {
+    /// What was asked.
+    public var call: EndpointCall
+    /// What happened.
+    public var exchange: Exchange
+    /// Masks the secrets this request could carry.
+    public var redactor: Redactor
+
+    /// Makes an outcome.
+    public init(call: EndpointCall, exchange: Exchange, redactor: Redactor) {
+        self.call = call
+        self.exchange = exchange
+        self.redactor = redactor
+    }
+
+    /// 0 on success, 1 for a mapped error, 2 when the request could not be built (nothing was sent).
+    public var exitStatus: Int32 {
+        guard let error = exchange.error else { return 0 }
+        return error.kind == .invalidRequest ? 2 : 1
+    }
+}

@@ -1,0 +1,46 @@
+import DispatcherCore
+
+/// Sends catalog endpoints the way `apiexplorer call` does: one `ServiceSession` per request,
+/// stub or live, secrets from the catalog's `.env` and the process environment.
+public struct EndpointCaller: Sendable {
+    /// The catalogs.
+    public let catalog: CatalogSet
+    /// Where `{{secret.NAME}}` values come from.
+    public let secrets: SecretStore
+    /// Sends live requests; nil when only stubs are wanted.
+    public let transport: (any Transport)?
+
+    /// Makes a caller; `secrets` default to the catalog folder's `.env` and the process environment.
+    public init(catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?) {
+        self.catalog = catalog
+        self.secrets = secrets ?? SecretStore.load(for: catalog.source)
+        self.transport = transport
+    }
+
+    /// The mode a request takes when none is asked for: the environment's (live when its fixtures are `never`).
+    public static func defaultMode(of environment: Environment) -> RequestMode {
+        environment.fixtures.isStubbed ? .stub : .live
+    }
+
+    /// A session for the selection's service and environment.
+    public func session(for selection: EndpointSelection) -> ServiceSession {
+        ServiceSession(service: selection.service, environment: selection.environment, secrets: secrets, transport: transport)
+    }
+
+    /// Sends the selection's endpoint. Stub mode answers at once (an example's own delay still
+    /// applies); live mode without a transport fails as an invalid request (the dispatcher's).
+    public func call(
+        _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:]
+    ) async -> CallOutcome {
+        let call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values)
+        let session = session(for: selection)
+        let exchange = await session.send(selection.endpoint, values: values, options: call.options)
+        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
+    }
+
+    /// Sends a call again (a history entry's, say).
+    public func replay(_ call: EndpointCall) async throws(CatalogLookupError) -> CallOutcome {
+        let selection = try EndpointSelection.resolve(call.endpoint, environment: call.environment, in: catalog)
+        return await self.call(selection, mode: call.mode, example: call.example, values: call.values)
+    }
+}

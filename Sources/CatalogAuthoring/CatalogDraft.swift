@@ -1,0 +1,284 @@
+import FoundationEssentials
+import JSONSupport
+import SystemSupport
+import TextSupport
+
+/// A catalog file being written by an importer (curl, OpenAPI): the service, its environments,
+/// groups and endpoints, and fixture files, rendered as YAML in the format of environments/README.md.
+public struct CatalogDraft: Sendable {
+    /// An environment.
+    public struct Environment: Sendable {
+        /// Its name.
+        public var name: String
+        /// `development`, `staging`, `production` or a label.
+        public var type: String
+        /// The base URL.
+        public var baseURL: String
+        /// What the environment is, written as a comment.
+        public var comment: String?
+        /// Common headers.
+        public var headers: [(String, String)] = []
+        /// Harmless stand-ins for secrets (never for production).
+        public var secretDefaults: [(String, String)] = []
+        /// `never`, `immediate` … when not the default.
+        public var fixtures: String?
+        /// Turns TLS verification off (`curl -k`).
+        public var insecure = false
+
+        /// Makes an environment.
+        public init(name: String, type: String = "development", baseURL: String, comment: String? = nil) {
+            self.name = name
+            self.type = type
+            self.baseURL = baseURL
+            self.comment = comment
+        }
+    }
+
+    /// A group of endpoints sharing headers.
+    public struct Group: Sendable {
+        /// The id.
+        public var id: String
+        /// A title.
+        public var title: String?
+        /// The headers.
+        public var headers: [(String, String)]
+
+        /// Makes a group.
+        public init(id: String, title: String? = nil, headers: [(String, String)]) {
+            self.id = id
+            self.title = title
+            self.headers = headers
+        }
+    }
+
+    /// A request body.
+    public enum Body: Sendable {
+        /// A JSON document.
+        case json(JSONValue)
+        /// Text sent as written.
+        case text(String)
+        /// A url-encoded form.
+        case form([(String, String)])
+    }
+
+    /// A fixture: status, headers, and a body file or inline JSON.
+    public struct Example: Sendable {
+        /// The name (`default` for the stub).
+        public var name: String
+        /// A sentence.
+        public var description: String?
+        /// The status.
+        public var status: Int
+        /// Headers.
+        public var headers: [(String, String)] = []
+        /// A fixture file, relative to the catalog.
+        public var bodyFile: String?
+        /// An inline JSON body.
+        public var body: JSONValue?
+
+        /// Makes an example.
+        public init(name: String, description: String? = nil, status: Int, bodyFile: String? = nil, body: JSONValue? = nil) {
+            self.name = name
+            self.description = description
+            self.status = status
+            self.bodyFile = bodyFile
+            self.body = body
+        }
+
+        /// The example's keys, one per line, not indented.
+        public var lines: [String] {
+            var lines: [String] = []
+            if let description { lines.append("description: \(YAMLText.scalar(description))") }
+            lines.append("status: \(status)")
+            if !headers.isEmpty { lines.append("headers: \(YAMLText.flowMapping(headers))") }
+            if let bodyFile { lines.append("bodyFile: \(YAMLText.scalar(bodyFile))") }
+            if let body { lines.append("body: \(YAMLText.flow(body))") }
+            return lines
+        }
+    }
+
+    /// An endpoint.
+    public struct Endpoint: Sendable {
+        /// The id.
+        public var id: String
+        /// A title.
+        public var title: String?
+        /// A description.
+        public var description: String?
+        /// The method.
+        public var method: String
+        /// The path, with `{{placeholders}}`.
+        public var path: String
+        /// The group.
+        public var group: String?
+        /// Query items (nil value: a bare name).
+        public var query: [(String, String?)] = []
+        /// Headers.
+        public var headers: [(String, String)] = []
+        /// Default values of placeholders.
+        public var parameters: [(String, String)] = []
+        /// The body.
+        public var body: Body?
+        /// The stub.
+        public var stub: Example?
+        /// Named examples.
+        public var examples: [Example] = []
+
+        /// Makes an endpoint.
+        public init(id: String, method: String, path: String) {
+            self.id = id
+            self.method = method
+            self.path = path
+        }
+
+        /// The endpoint's keys, one per line, not indented (nested keys indented by `step`).
+        public func lines(step: Int = 2) -> [String] {
+            let pad = String(repeating: " ", count: step)
+            var lines: [String] = []
+            if let title { lines.append("title: \(YAMLText.scalar(title))") }
+            if let description { lines.append("description: \(YAMLText.scalar(description))") }
+            if let group { lines.append("group: \(YAMLText.scalar(group))") }
+            if method != "GET" { lines.append("method: \(method)") }
+            lines.append("path: \(YAMLText.scalar(path))")
+            if !query.isEmpty {
+                lines.append("query:")
+                lines += query.map { "\(pad)\(YAMLText.key($0.0)): \($0.1.map(YAMLText.scalar) ?? "null")" }
+            }
+            if !headers.isEmpty { lines.append("headers: \(YAMLText.flowMapping(headers))") }
+            if !parameters.isEmpty { lines.append("parameters: \(YAMLText.flowMapping(parameters))") }
+            switch body {
+            case .json(let value): lines.append("body: \(YAMLText.flow(value))")
+            case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
+            case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
+            case nil: break
+            }
+            if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }
+            if !examples.isEmpty {
+                lines.append("examples:")
+                for example in examples {
+                    lines.append("\(pad)\(YAMLText.key(example.name)):")
+                    lines += example.lines.map { pad + pad + $0 }
+                }
+            }
+            return lines
+        }
+    }
+
+    /// The service id.
+    public var service: String
+    /// A title.
+    public var title: String?
+    /// A description.
+    public var description: String?
+    /// A comment for the top of the file (where it came from).
+    public var header: String?
+    /// The environments (the first is the default).
+    public var environments: [Environment] = []
+    /// Groups.
+    public var groups: [Group] = []
+    /// Endpoints.
+    public var endpoints: [Endpoint] = []
+    /// Fixture files by path relative to the catalog folder.
+    public var fixtures: [(path: String, data: Data)] = []
+    /// What the user should know (secrets to set, what was left out).
+    public var notes: [String] = []
+
+    /// Makes a draft.
+    public init(service: String) {
+        self.service = service
+    }
+
+    /// The catalog file's text.
+    public var yaml: String {
+        var lines: [String] = []
+        if let header { lines += header.split(separator: "\n", omittingEmptySubsequences: false).map { String("# \($0)".trimmingSuffix { $0 == " " }) } }
+        lines.append("service: \(YAMLText.scalar(service))")
+        if let title { lines.append("title: \(YAMLText.scalar(title))") }
+        if let description { lines.append("description: \(YAMLText.quoted(description))") }
+        lines += ["", "environments:"]
+        for environment in environments {
+            lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \($0.replacing("\n", with: " "))" } ?? ""))
+            lines.append("    type: \(YAMLText.scalar(environment.type))")
+            lines.append("    baseURL: \(YAMLText.scalar(environment.baseURL))")
+            if let fixtures = environment.fixtures { lines.append("    fixtures: \(fixtures)") }
+            if !environment.headers.isEmpty { lines.append("    headers: \(YAMLText.flowMapping(environment.headers))") }
+            if !environment.secretDefaults.isEmpty {
+                lines.append("    secretDefaults:                # stand-ins so stub mode works; set real values in the environment or .env")
+                lines += environment.secretDefaults.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+            }
+            if environment.insecure { lines.append("    tls: { insecure: true }") }
+        }
+        if !groups.isEmpty {
+            lines += ["", "groups:"]
+            for group in groups {
+                lines.append("  \(YAMLText.key(group.id)):")
+                if let title = group.title { lines.append("    title: \(YAMLText.scalar(title))") }
+                lines.append("    headers:")
+                lines += group.headers.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+            }
+        }
+        lines += ["", "endpoints:"]
+        for (index, endpoint) in endpoints.enumerated() {
+            if index > 0 { lines.append("") }
+            lines.append("  \(YAMLText.key(endpoint.id)):")
+            lines += endpoint.lines().map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the catalog file and its fixtures into `folder` (each atomically); existing files
+    /// are replaced only when `force`. Returns the catalog file's URL.
+    @discardableResult
+    public func write(into folder: URL, fileName: String? = nil, force: Bool) throws(AuthoringError) -> URL {
+        let file = folder.appendingPathComponent(fileName ?? "\(service).yaml")
+        let targets = [(file, Data(yaml.utf8))] + fixtures.map { (folder.appendingPathComponent($0.path), $0.data) }
+        if !force {
+            let existing = targets.map(\.0).filter { FileManager.default.fileExists(atPath: $0.path) }
+            if !existing.isEmpty {
+                throw .wouldOverwrite("\(existing.map(\.path).joined(separator: ", ")) already exist\(existing.count == 1 ? "s" : ""); --force replaces")
+            }
+        }
+        do throws(SystemError) {
+            for (url, data) in targets.reversed() {
+                try AtomicFile.createDirectory(url.deletingLastPathComponent(), permissions: 0o755)
+                try AtomicFile.write(data, to: url)
+            }
+        } catch {
+            throw AuthoringError(error)
+        }
+        return file
+    }
+}
+
+/// Makes ids and secret names from free text.
+enum Identifier {
+    /// Letters, digits, `-`, `_` and `.` kept; runs of anything else become one `-`; never empty.
+    static func make(_ text: String, fallback: String) -> String {
+        var result = ""
+        var pendingDash = false
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, (scalar.properties.isAlphabetic || scalar.properties.numericType != nil) || scalar == "_" || scalar == "." || scalar == "-" {
+                if pendingDash, !result.isEmpty { result.append("-") }
+                pendingDash = false
+                result.unicodeScalars.append(scalar)
+            } else {
+                pendingDash = true
+            }
+        }
+        return result.isEmpty ? fallback : result
+    }
+
+    /// `lowerCamelCase` from words: `get`, `user repos` → `getUserRepos`.
+    static func camelCase(_ words: [String], fallback: String) -> String {
+        let parts = words.flatMap { $0.split { !$0.isLetter && !$0.isNumber } }.map(String.init).filter { !$0.isEmpty }
+        guard let first = parts.first else { return fallback }
+        let rest = parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        let text = first.prefix(1).lowercased() + first.dropFirst() + rest.joined()
+        return make(text, fallback: fallback)
+    }
+
+    /// `SHOP_API_KEY` from `shop`, `api-key`.
+    static func secretName(_ parts: String...) -> String {
+        parts.joined(separator: "_").uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+    }
+}

@@ -1,0 +1,310 @@
+import DispatcherCore
+import FoundationEssentials
+import TextSupport
+
+/// A request read from a curl command line (as browsers' "Copy as cURL" and API docs write them).
+public struct CurlRequest: Sendable, Hashable {
+    /// The method (`-X`, else POST with data, HEAD with `-I`, else GET).
+    public var method: HTTPMethod
+    /// The URL, with `-G` data appended as its query.
+    public var url: URL
+    /// Headers in order (`-H`, `-A`, `-e`, `-b`, `-u`).
+    public var headers: [(name: String, value: String)]
+    /// The body (`-d`, `--data-*`, `--json`), when given.
+    public var body: String?
+    /// Whether `-k` / `--insecure` was given.
+    public var insecure: Bool
+    /// Options that were understood but have no equivalent here (`--compressed`, `-L` …).
+    public var ignoredOptions: [String]
+
+    /// Makes a request.
+    public init(
+        method: HTTPMethod, url: URL, headers: [(name: String, value: String)] = [], body: String? = nil, insecure: Bool = false,
+        ignoredOptions: [String] = []
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.insecure = insecure
+        self.ignoredOptions = ignoredOptions
+    }
+
+    /// The first value of a header, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { Headers.sameName($0.name, name) }?.value
+    }
+
+    public static func == (lhs: CurlRequest, rhs: CurlRequest) -> Bool {
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.insecure == rhs.insecure
+            && lhs.headers.map { "\($0.name.lowercased()):\($0.value)" } == rhs.headers.map { "\($0.name.lowercased()):\($0.value)" }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(body)
+    }
+}
+
+/// Reads curl command lines: POSIX shell words (quotes, `$'…'`, backslash line continuations)
+/// and the curl options that describe a request.
+public enum CurlCommandParser {
+    /// Parses a command line starting with `curl`.
+    public static func parse(_ commandLine: String) throws(AuthoringError) -> CurlRequest {
+        var words = try ShellWords.split(commandLine)
+        guard let first = words.first, first == "curl" || first.hasSuffix("/curl") else {
+            throw .invalidInput("a curl command line starts with `curl`")
+        }
+        words.removeFirst()
+        return try parse(arguments: words)
+    }
+
+    /// Options that take no value and change nothing about the request itself.
+    private static let ignoredFlags: Set<String> = [
+        "-s", "--silent", "-S", "--show-error", "-L", "--location", "-v", "--verbose", "-i", "--include", "-f", "--fail",
+        "--compressed", "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge", "-#", "--progress-bar", "-N", "--no-buffer",
+        "--fail-with-body", "-g", "--globoff", "--location-trusted",
+    ]
+    /// Options that take a value that changes nothing about the request itself.
+    private static let ignoredWithValue: Set<String> = [
+        "-o", "--output", "-m", "--max-time", "--connect-timeout", "-w", "--write-out", "--retry", "--max-redirs",
+        "-x", "--proxy", "--cacert", "--capath", "--resolve", "--limit-rate",
+    ]
+    /// Short options that take a value.
+    private static let shortWithValue: Set<Character> = ["X", "H", "d", "u", "A", "e", "b", "o", "m", "w", "x", "F"]
+
+    static func parse(arguments: [String]) throws(AuthoringError) -> CurlRequest {
+        var method: HTTPMethod?
+        var urlText: String?
+        var headers: [(name: String, value: String)] = []
+        var data: [String] = []
+        var get = false
+        var head = false
+        var insecure = false
+        var ignored: [String] = []
+        var index = 0
+        let words = expandShortFlags(arguments)
+
+        func value(for option: String) throws(AuthoringError) -> String {
+            index += 1
+            guard index < words.count else { throw .invalidInput("\(option) needs a value") }
+            return words[index]
+        }
+
+        while index < words.count {
+            var word = words[index]
+            var attached: String?
+            // `-XPOST`, `-H'Accept: x'`: a short option with its value attached.
+            if word.count > 2, word.hasPrefix("-"), !word.hasPrefix("--"), let letter = word.dropFirst().first, shortWithValue.contains(letter) {
+                attached = String(word.dropFirst(2))
+                word = "-\(letter)"
+            }
+            func argument() throws(AuthoringError) -> String {
+                if let attached { return attached }
+                return try value(for: word)
+            }
+            switch word {
+            case "-X", "--request":
+                let name = try argument().uppercased()
+                guard let parsed = HTTPMethod(rawValue: name) else { throw .invalidInput("unsupported method '\(name)'") }
+                method = parsed
+            case "-H", "--header":
+                let header = try argument()
+                guard let colon = header.firstIndex(of: ":") else {
+                    // `-H 'Name;'` sends an empty header; `-H Name` removes one: neither describes a request here.
+                    ignored.append("\(word) \(header)")
+                    break
+                }
+                let name = header[..<colon].trimmedSpaces
+                let text = header[header.index(after: colon)...].trimmedSpaces
+                guard !name.isEmpty else { throw .invalidInput("the header '\(header)' has no name") }
+                headers.append((name, text))
+            case "-d", "--data", "--data-ascii", "--data-binary":
+                let text = try argument()
+                if text.hasPrefix("@") { throw .invalidInput("\(word) \(text) reads a file; paste the body with --data-raw instead") }
+                data.append(word == "--data-binary" ? text : text.replacing("\r", with: "").replacing("\n", with: ""))
+            case "--data-raw":
+                data.append(try argument())
+            case "--data-urlencode":
+                data.append(urlEncodedData(try argument()))
+            case "--json":
+                let text = try argument()
+                if text.hasPrefix("@") { throw .invalidInput("--json \(text) reads a file; paste the body instead") }
+                data.append(text)
+                if !headers.contains(where: { Headers.sameName($0.name, "Content-Type") }) { headers.append(("Content-Type", "application/json")) }
+                if !headers.contains(where: { Headers.sameName($0.name, "Accept") }) { headers.append(("Accept", "application/json")) }
+            case "-u", "--user":
+                let credentials = try argument()
+                headers.append(("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()))
+            case "-A", "--user-agent": headers.append(("User-Agent", try argument()))
+            case "-e", "--referer": headers.append(("Referer", try argument()))
+            case "-b", "--cookie":
+                let cookie = try argument()
+                guard cookie.contains("=") else { throw .invalidInput("\(word) \(cookie) reads a cookie file; give the cookies as NAME=VALUE") }
+                headers.append(("Cookie", cookie))
+            case "-F", "--form", "--form-string":
+                throw .invalidInput("\(word) sends a multipart form, which catalogs do not describe; use --data for url-encoded forms")
+            case "-G", "--get": get = true
+            case "-I", "--head": head = true
+            case "-k", "--insecure": insecure = true
+            case "--url": urlText = try argument()
+            default:
+                if ignoredFlags.contains(word) {
+                    ignored.append(word)
+                } else if ignoredWithValue.contains(word) {
+                    ignored.append("\(word) \(try argument())")
+                } else if word.hasPrefix("-"), word != "-" {
+                    throw .invalidInput("unsupported curl option \(word)")
+                } else if urlText == nil {
+                    urlText = word
+                } else {
+                    throw .invalidInput("more than one URL ('\(urlText ?? "")' and '\(word)'); import one request at a time")
+                }
+            }
+            index += 1
+        }
+        guard let urlText else { throw .invalidInput("the curl command has no URL") }
+        let withScheme = urlText.contains("://") ? urlText : "http://\(urlText)"
+        guard var components = URLComponents(string: withScheme), let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            components.host?.isEmpty == false
+        else {
+            throw .invalidInput("'\(urlText)' is not an http(s) URL")
+        }
+        var body: String? = data.isEmpty ? nil : data.joined(separator: "&")
+        if get, let query = body {
+            components.percentEncodedQuery = [components.percentEncodedQuery, query].compactMap { $0 }.joined(separator: "&")
+            body = nil
+        }
+        guard let url = components.url else { throw .invalidInput("'\(urlText)' is not a valid URL") }
+        let resolvedMethod = method ?? (head ? .head : (body != nil ? .post : .get))
+        if body != nil, !headers.contains(where: { Headers.sameName($0.name, "Content-Type") }) {
+            // What curl sends with -d.
+            headers.append(("Content-Type", "application/x-www-form-urlencoded"))
+        }
+        return CurlRequest(method: resolvedMethod, url: url, headers: headers, body: body, insecure: insecure, ignoredOptions: ignored)
+    }
+
+    /// `-sSL` → `-s -S -L` when every letter is a flag without a value; `-sXPOST` → `-s -XPOST`.
+    private static func expandShortFlags(_ words: [String]) -> [String] {
+        var result: [String] = []
+        let flags: Set<Character> = ["s", "S", "L", "v", "i", "f", "k", "G", "I", "N", "g", "#"]
+        for word in words {
+            guard word.count > 2, word.hasPrefix("-"), !word.hasPrefix("--"), let second = word.dropFirst().first, flags.contains(second) else {
+                result.append(word)
+                continue
+            }
+            var rest = Substring(word.dropFirst())
+            while let letter = rest.first, flags.contains(letter) {
+                result.append("-\(letter)")
+                rest = rest.dropFirst()
+            }
+            if !rest.isEmpty { result.append("-\(rest)") }
+        }
+        return result
+    }
+
+    /// `--data-urlencode` forms: `content`, `=content`, `name=content` (`@file` forms are not supported).
+    private static func urlEncodedData(_ text: String) -> String {
+        guard let equals = text.firstIndex(of: "=") else { return FormEncoding.escape(text) }
+        let name = text[..<equals]
+        let content = FormEncoding.escape(String(text[text.index(after: equals)...]))
+        return name.isEmpty ? content : "\(name)=\(content)"
+    }
+}
+
+/// Splits a command line into words as a POSIX shell does (no expansion): single and double
+/// quotes, `$'…'` ANSI-C strings, backslash escapes and line continuations.
+enum ShellWords {
+    static func split(_ line: String) throws(AuthoringError) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        let characters = Array(line)
+        var index = 0
+        func peek(_ offset: Int = 0) -> Character? {
+            index + offset < characters.count ? characters[index + offset] : nil
+        }
+        while index < characters.count {
+            let character = characters[index]
+            switch character {
+            case " ", "\t", "\n", "\r":
+                if inWord { words.append(current); current = ""; inWord = false }
+                index += 1
+            case "\\":
+                if peek(1) == "\n" { index += 2; continue }
+                if peek(1) == "\r", peek(2) == "\n" { index += 3; continue }
+                guard let next = peek(1) else { throw .invalidInput("the command line ends with a backslash") }
+                current.append(next)
+                inWord = true
+                index += 2
+            case "'":
+                guard let end = characters[(index + 1)...].firstIndex(of: "'") else { throw .invalidInput("a single quote (') is not closed") }
+                current += String(characters[(index + 1)..<end])
+                inWord = true
+                index = end + 1
+            case "\"":
+                index += 1
+                var closed = false
+                while let next = peek() {
+                    index += 1
+                    if next == "\"" { closed = true; break }
+                    if next == "\\", let escaped = peek(), "\"\\$`\n".contains(escaped) {
+                        if escaped != "\n" { current.append(escaped) }
+                        index += 1
+                    } else {
+                        current.append(next)
+                    }
+                }
+                guard closed else { throw .invalidInput("a double quote (\") is not closed") }
+                inWord = true
+            case "$" where peek(1) == "'":
+                index += 2
+                current += try ansiString(&index, in: characters)
+                inWord = true
+            default:
+                current.append(character)
+                inWord = true
+                index += 1
+            }
+        }
+        if inWord { words.append(current) }
+        return words
+    }
+
+    /// The body of `$'…'` from `index` (just after the opening quote) to its closing quote.
+    private static func ansiString(_ index: inout Int, in characters: [Character]) throws(AuthoringError) -> String {
+        var result = ""
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
+            if character == "'" { return result }
+            guard character == "\\", index < characters.count else { result.append(character); continue }
+            let escaped = characters[index]
+            index += 1
+            switch escaped {
+            case "n": result.append("\n")
+            case "t": result.append("\t")
+            case "r": result.append("\r")
+            case "\\": result.append("\\")
+            case "'": result.append("'")
+            case "\"": result.append("\"")
+            case "x", "u":
+                let length = escaped == "x" ? 2 : 4
+                var hex = ""
+                while hex.count < length, index < characters.count, characters[index].isHexDigit {
+                    hex.append(characters[index])
+                    index += 1
+                }
+                guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else {
+                    throw .invalidInput("a $'…' string has a bad \\\(escaped) escape")
+                }
+                result.unicodeScalars.append(scalar)
+            default:
+                result.append("\\")
+                result.append(escaped)
+            }
+        }
+        throw .invalidInput("a $'…' string is not closed")
+    }
+}

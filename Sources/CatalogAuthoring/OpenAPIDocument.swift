@@ -1,0 +1,115 @@
+import Catalog
+import FoundationEssentials
+import JSONSupport
+import TextSupport
+
+/// An OpenAPI 3.0, 3.1 or 3.2 document, JSON or YAML, read as plain JSON values with `$ref`
+/// followed on demand. Lenient on purpose: an importer should take the documents people have,
+/// and published documents often break a rule that a strict model would refuse whole.
+struct OpenAPIDocument {
+    /// The whole document.
+    let root: JSONValue
+    /// The `openapi` version (`3.0.3`, `3.1.0` …).
+    let version: String
+
+    /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise.
+    init(data: Data) throws(AuthoringError) {
+        let isJSON = data.first { !$0.isASCIIWhitespace } == UInt8(ascii: "{")
+        let root: JSONValue
+        if isJSON {
+            do {
+                root = try JSONValue.parse(data)
+            } catch {
+                throw .invalidInput("the document is not JSON OpenAPI can be read from: \(error)")
+            }
+        } else {
+            guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("the document is not UTF-8 text") }
+            let node: YAMLNode?
+            do throws(YAMLSyntaxError) {
+                node = try YAMLComposer.compose(text).root
+                root = try node?.jsonValue() ?? .null
+            } catch {
+                throw .invalidInput("the document is not YAML OpenAPI can be read from: line \(error.line): \(error.message)")
+            }
+            guard node != nil else { throw .invalidInput("the document is empty") }
+        }
+        guard case .object(let object) = root else { throw .invalidInput("the document is not a mapping of OpenAPI fields") }
+        if case .string(let swagger)? = object["swagger"] {
+            throw .invalidInput("this is a Swagger \(swagger) document; convert it to OpenAPI 3 first")
+        }
+        guard let version = object["openapi"].flatMap(\.text) else { throw .invalidInput("the document has no 'openapi' version field") }
+        guard version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
+            throw .invalidInput("OpenAPI \(version) is not supported (3.0, 3.1 and 3.2 are)")
+        }
+        guard case .object(let info)? = object["info"], info["title"]?.text != nil, info["version"]?.text != nil else {
+            throw .invalidInput("the OpenAPI \(version) document has no 'info' with a title and a version")
+        }
+        guard object["paths"] != nil || object["webhooks"] != nil else {
+            throw .invalidInput("the OpenAPI \(version) document has no 'paths'")
+        }
+        self.root = root
+        self.version = version
+    }
+
+    /// A member of the root object.
+    subscript(key: String) -> JSONValue? { root.member(key) }
+
+    /// `value` with its `$ref` followed (again and again, at most 32 times: a loop ends there).
+    /// A reference that leads nowhere (another file, a typo) gives nil.
+    func resolve(_ value: JSONValue?) -> JSONValue? {
+        var current = value
+        for _ in 0..<32 {
+            guard case .object(let object)? = current, case .string(let reference)? = object["$ref"] else { return current }
+            guard reference.hasPrefix("#") else { return nil }
+            current = pointer(String(reference.dropFirst()))
+        }
+        return nil
+    }
+
+    /// The value a JSON pointer (RFC 6901, `/components/schemas/Pet`) names in the document.
+    func pointer(_ pointer: String) -> JSONValue? {
+        var current: JSONValue? = root
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = (PercentEncoding.decode(token) ?? String(token)).replacing("~1", with: "/").replacing("~0", with: "~")
+            switch current {
+            case .object(let object)?: current = object[key]
+            case .array(let elements)?: current = Int(key).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
+            default: return nil
+            }
+        }
+        return current
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object; nil for anything else.
+    func member(_ key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// A string's text, or a number's literal (`version: 1.0` is a number in YAML).
+    var text: String? {
+        switch self {
+        case .string(let text): text
+        case .number(let literal): literal
+        default: nil
+        }
+    }
+
+    /// The object's members in order (empty for anything else).
+    var members: [(key: String, value: JSONValue)] {
+        if case .object(let object) = self { return object.map { ($0.key, $0.value) } }
+        return []
+    }
+
+    /// The array's elements (empty for anything else).
+    var elements: [JSONValue] {
+        if case .array(let elements) = self { return elements }
+        return []
+    }
+}
+
+extension UInt8 {
+    var isASCIIWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}

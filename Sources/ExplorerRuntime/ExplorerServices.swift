@@ -1,0 +1,42 @@
+import Catalog
+import DispatcherCore
+import StateStore
+
+/// Everything the explorer's effects reach outside the app: where catalogs, secrets, history and
+/// drift results come from, how live requests are sent, the clock requests are timed with, and the
+/// process environment (`$PAGER`, `$EDITOR`).
+public struct ExplorerServices: Sendable {
+    /// Reads the catalogs and their secrets (called once per `.loadCatalog` effect, off the UI thread).
+    public var loadCatalog: @Sendable () -> (CatalogSet, SecretStore)
+    /// Sends live requests; nil leaves live mode failing with a clear message.
+    public var transport: (any Transport)?
+    /// Where sent requests are kept and earlier ones read; nil keeps no history.
+    public var history: HistoryStore?
+    /// Where drift checks are read; nil shows no drift badges.
+    public var drift: DriftStore?
+    /// Times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
+    public var clock: DispatchClock
+    /// The process environment, for `$PAGER` and `$EDITOR`.
+    public var environment: [String: String]
+    /// Plugins run after the activity and logger plugins.
+    public var extraPlugins: [any Plugin]
+
+    /// Makes the services.
+    public init(
+        loadCatalog: @escaping @Sendable () -> (CatalogSet, SecretStore), transport: (any Transport)?, history: HistoryStore? = nil,
+        drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = []
+    ) {
+        self.loadCatalog = loadCatalog
+        self.transport = transport
+        self.history = history
+        self.drift = drift
+        self.clock = clock
+        self.environment = environment
+        self.extraPlugins = extraPlugins
+    }
+
+    /// Reads the catalogs of `source` and the secrets of its folder.
+    public static func catalogs(from source: CatalogSource) -> @Sendable () -> (CatalogSet, SecretStore) {
+        { (CatalogLoader.load(source), SecretStore.load(for: source)) }
+    }
+}

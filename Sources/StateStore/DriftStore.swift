@@ -1,0 +1,77 @@
+import Catalog
+import FoundationEssentials
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The last drift result of every endpoint checked, per service and environment, kept in
+/// `drift.json` in the state directory so the explorer can show a drift badge on checked endpoints.
+public struct DriftStore: Sendable {
+    /// The file name in the state directory.
+    public static let fileName = "drift.json"
+
+    /// One endpoint's last result.
+    public struct Record: Sendable, Hashable, Codable {
+        /// When it was checked.
+        public var date: Date
+        /// The result.
+        public var result: EndpointDrift
+    }
+
+    /// The file's contents: service → environment → endpoint id → last result.
+    typealias Contents = [String: [String: [String: Record]]]
+
+    /// The folder holding the file.
+    public let directory: URL
+
+    /// Makes a store in `directory` (the state directory by default).
+    public init(directory: URL = StateDirectory.url()) {
+        self.directory = directory
+    }
+
+    /// The file.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+
+    /// Records every endpoint of a report, replacing earlier results of those endpoints.
+    public func save(_ report: DriftReport) throws(SystemError) {
+        var all = (try? load()) ?? [:]
+        var endpoints = all[report.service]?[report.environment] ?? [:]
+        for result in report.endpoints { endpoints[result.endpoint] = Record(date: report.date, result: result) }
+        all[report.service, default: [:]][report.environment] = endpoints
+        guard let data = try? HistoryStore.encoder.encode(all) else {
+            throw SystemError("cannot encode drift results", number: EINVAL)
+        }
+        try StateDirectory.create(directory)
+        try AtomicFile.write(data, to: fileURL, permissions: 0o600)
+    }
+
+    /// The last result for an endpoint in an environment, if it was checked.
+    public func last(_ endpoint: EndpointKey, environment: String) -> Record? {
+        (try? load())?[endpoint.service]?[environment]?[endpoint.endpoint]
+    }
+
+    /// Every last result of a service in an environment, by endpoint id.
+    public func results(_ environment: EnvironmentKey) -> [String: Record] {
+        (try? load())?[environment.service]?[environment.environment] ?? [:]
+    }
+
+    /// Every last result, by service and environment and then endpoint id, read once.
+    public func everyResult() -> [EnvironmentKey: [String: Record]] {
+        var results: [EnvironmentKey: [String: Record]] = [:]
+        for (service, environments) in (try? load()) ?? [:] {
+            for (environment, endpoints) in environments {
+                results[EnvironmentKey(service: service, environment: environment)] = endpoints
+            }
+        }
+        return results
+    }
+
+    private func load() throws -> Contents {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [:] }
+        return try HistoryStore.decoder.decode(Contents.self, from: data)
+    }
+}

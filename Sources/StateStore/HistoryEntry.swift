@@ -1,0 +1,325 @@
+import Catalog
+import DispatcherCore
+import FoundationEssentials
+import JSONSupport
+import TextSupport
+
+/// One request as apiexplorer keeps it: what was sent (secrets masked), what came back, the
+/// mapped error, and enough to send it again (service, endpoint, environment, mode, example,
+/// run-time values). `apiexplorer call --json` prints exactly this object; see docs/cli.md.
+public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
+    /// Unique id (a UUID).
+    public var id: String
+    /// When the request finished.
+    public var date: Date
+    /// The service id.
+    public var service: String
+    /// The endpoint id within the service.
+    public var endpoint: String
+    /// The environment's name.
+    public var environment: String
+    /// Stub or live.
+    public var mode: RequestMode
+    /// The example asked for; nil for the default stub.
+    public var example: String?
+    /// Run-time values the request was sent with (secret-looking names masked).
+    public var values: [String: String]
+    /// The request as sent.
+    public var request: RequestRecord
+    /// The response, when there was one (an error may carry one too).
+    public var response: ResponseRecord?
+    /// The mapped error, or nil on success.
+    public var error: ErrorRecord?
+
+    /// Makes an entry.
+    public init(
+        id: String = UUID().uuidString, date: Date, service: String, endpoint: String, environment: String, mode: RequestMode,
+        example: String?, values: [String: String], request: RequestRecord, response: ResponseRecord?, error: ErrorRecord?
+    ) {
+        self.id = id
+        self.date = date
+        self.service = service
+        self.endpoint = endpoint
+        self.environment = environment
+        self.mode = mode
+        self.example = example
+        self.values = values
+        self.request = request
+        self.response = response
+        self.error = error
+    }
+
+    /// The entry for a finished call. Request headers, URL and body always pass through the
+    /// outcome's redactor; the response body does too and is cut at `defaultBodyLimit` when the
+    /// entry is for the history file (`forHistory`), not when it is printed (`call --json`).
+    public init(_ outcome: CallOutcome, forHistory: Bool = true, date: Date) {
+        self.init(
+            exchange: outcome.exchange, call: outcome.call, redactor: outcome.redactor, redactResponseBody: forHistory,
+            bodyLimit: forHistory ? HistoryEntry.defaultBodyLimit : nil, date: date)
+    }
+
+    /// The entry for a finished exchange. Request headers, URL and body always pass through
+    /// `redactor`; the response body does when `redactResponseBody` (history on disk) and is cut
+    /// at `bodyLimit` bytes.
+    public init(
+        exchange: Exchange, call: EndpointCall, redactor: Redactor, redactResponseBody: Bool = true,
+        bodyLimit: Int? = HistoryEntry.defaultBodyLimit, date: Date
+    ) {
+        let request = exchange.request
+        let values = call.values
+        self.init(
+            date: date, service: call.endpoint.service, endpoint: call.endpoint.endpoint, environment: exchange.environmentName,
+            mode: exchange.isStubbed ? .stub : .live, example: call.example,
+            values: Dictionary(uniqueKeysWithValues: values.map { ($0.key, redactor.isSensitive(name: $0.key) ? Redactor.mask : redactor.text($0.value)) }),
+            request: RequestRecord(request, redactor: redactor),
+            response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },
+            error: exchange.error.map(ErrorRecord.init))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, date, service, endpoint, environment, mode, example, values, request, response, error
+    }
+
+    /// Writes every key, `null` included, so readers of `call --json` always find `response` and `error`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(date, forKey: .date)
+        try container.encode(service, forKey: .service)
+        try container.encode(endpoint, forKey: .endpoint)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(mode, forKey: .mode)
+        try container.encode(example, forKey: .example)
+        try container.encode(values, forKey: .values)
+        try container.encode(request, forKey: .request)
+        try container.encode(response, forKey: .response)
+        try container.encode(error, forKey: .error)
+    }
+
+    /// Bodies kept in history are cut after 64 KiB (they are for a look back, not an archive).
+    public static let defaultBodyLimit = 64 * 1024
+
+    /// The endpoint.
+    public var key: EndpointKey { EndpointKey(service: service, endpoint: endpoint) }
+
+    /// Whether the request ended in a mapped error.
+    public var failed: Bool { error != nil }
+
+    /// What is needed to send the request again. Masked values cannot be replayed: the caller
+    /// supplies them again (they come back from the catalog's secrets anyway).
+    public var call: EndpointCall {
+        EndpointCall(endpoint: key, environment: environment, mode: mode, example: example, values: values.filter { $0.value != Redactor.mask })
+    }
+}
+
+/// One header as recorded.
+public struct HeaderRecord: Sendable, Hashable, Codable {
+    /// The name as sent.
+    public var name: String
+    /// The value (masked when secret).
+    public var value: String
+
+    /// Makes a header record.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A body as recorded: UTF-8 text, or base64 for bytes that are not.
+public struct BodyRecord: Sendable, Hashable, Codable {
+    /// How `text` holds the bytes.
+    public enum Encoding: String, Sendable, Hashable, Codable {
+        /// The bytes are UTF-8 text.
+        case utf8
+        /// The bytes, base64-encoded.
+        case base64
+    }
+
+    /// The body (possibly cut, see `truncated`).
+    public var text: String
+    /// How `text` holds the bytes.
+    public var encoding: Encoding
+    /// The size of the whole body in bytes.
+    public var size: Int
+    /// Whether `text` holds only the first part of the body.
+    public var truncated: Bool
+
+    /// Makes a body record.
+    public init(text: String, encoding: Encoding, size: Int, truncated: Bool) {
+        self.text = text
+        self.encoding = encoding
+        self.size = size
+        self.truncated = truncated
+    }
+
+    /// Records `data`: text when it is UTF-8 (masked by `redactor` when given), else base64;
+    /// only the first `limit` bytes are kept.
+    public init(_ data: Data, contentType: String?, redactor: Redactor?, limit: Int?) {
+        let truncated = limit.map { data.count > $0 } ?? false
+        let kept = truncated ? data.prefix(limit ?? data.count) : data
+        size = data.count
+        self.truncated = truncated
+        if let text = BodyRecord.utf8Text(kept, mayEndMidCharacter: truncated) {
+            // A cut JSON body no longer parses, so it is masked as text.
+            self.text = redactor.map { truncated ? $0.text(text) : $0.body(kept, contentType: contentType) } ?? text
+            encoding = .utf8
+        } else {
+            self.text = kept.base64EncodedString()
+            encoding = .base64
+        }
+    }
+
+    /// The recorded bytes.
+    public var data: Data {
+        switch encoding {
+        case .utf8: Data(text.utf8)
+        case .base64: Data(base64Encoded: text) ?? Data()
+        }
+    }
+
+    private static func utf8Text(_ data: Data, mayEndMidCharacter: Bool) -> String? {
+        if let text = String(data: data, encoding: .utf8) { return text }
+        guard mayEndMidCharacter else { return nil }
+        // A cut may split the last character: drop up to 3 trailing bytes.
+        for drop in 1...3 where data.count > drop {
+            if let text = String(data: data.dropLast(drop), encoding: .utf8) { return text }
+        }
+        return nil
+    }
+}
+
+/// The request as recorded, secrets masked.
+public struct RequestRecord: Sendable, Hashable, Codable {
+    /// The method.
+    public var method: String
+    /// The URL, secret query values masked.
+    public var url: String
+    /// Every header, secret values masked.
+    public var headers: [HeaderRecord]
+    /// The body, when there was one.
+    public var body: BodyRecord?
+
+    /// Makes a request record.
+    public init(method: String, url: String, headers: [HeaderRecord], body: BodyRecord?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Records a request; everything passes through `redactor`.
+    public init(_ request: Request, redactor: Redactor) {
+        method = request.method.rawValue
+        url = redactor.url(request.url)
+        headers = redactor.headers(request.headers).map { HeaderRecord(name: $0.name, value: $0.value) }
+        body = request.body.flatMap { $0.isEmpty ? nil : BodyRecord($0, contentType: request.headers["Content-Type"], redactor: redactor, limit: nil) }
+    }
+}
+
+/// The response as recorded.
+public struct ResponseRecord: Sendable, Hashable, Codable {
+    /// The status code.
+    public var status: Int
+    /// The reason phrase (`Not Found`), empty when the code has none.
+    public var statusText: String
+    /// The HTTP version, when known.
+    public var httpVersion: String?
+    /// The headers, secret values masked.
+    public var headers: [HeaderRecord]
+    /// The body.
+    public var body: BodyRecord
+    /// The body's size in bytes.
+    public var size: Int
+    /// Time from sending to the last byte, in milliseconds.
+    public var timeMs: Double
+    /// `network`, `stub`, `stub (notFound)`, `cache` …
+    public var source: String
+    /// The URL that answered, after redirects.
+    public var url: String?
+
+    /// Makes a response record.
+    public init(
+        status: Int, statusText: String, httpVersion: String?, headers: [HeaderRecord], body: BodyRecord, size: Int, timeMs: Double,
+        source: String, url: String?
+    ) {
+        self.status = status
+        self.statusText = statusText
+        self.httpVersion = httpVersion
+        self.headers = headers
+        self.body = body
+        self.size = size
+        self.timeMs = timeMs
+        self.source = source
+        self.url = url
+    }
+
+    /// Records a response; headers pass through `redactor`, the body too when `redactBody`.
+    public init(_ response: Response, redactor: Redactor, redactBody: Bool, bodyLimit: Int?) {
+        status = response.status
+        statusText = HTTPStatus.reasonPhrase(for: response.status) ?? ""
+        httpVersion = response.httpVersion
+        headers = redactor.headers(response.headers).map { HeaderRecord(name: $0.name, value: $0.value) }
+        body = BodyRecord(response.body, contentType: response.headers["Content-Type"], redactor: redactBody ? redactor : nil, limit: bodyLimit)
+        size = response.body.count
+        timeMs = (response.timing.total.seconds * 1000 * 1000).rounded() / 1000
+        source = response.source.description
+        url = response.url.map { redactor.url($0) }
+    }
+}
+
+/// The mapped error as recorded.
+public struct ErrorRecord: Sendable, Hashable, Codable {
+    /// The kind's name (`notFound`, `unauthorized`, `applicationError` …).
+    public var kind: String
+    /// The sentence for a person.
+    public var message: String
+    /// The HTTP status, when there was a response.
+    public var status: Int?
+
+    /// Makes an error record.
+    public init(kind: String, message: String, status: Int?) {
+        self.kind = kind
+        self.message = message
+        self.status = status
+    }
+
+    /// Records a dispatch error.
+    public init(_ error: DispatchError) {
+        self.init(kind: error.kind.name, message: error.message, status: error.status)
+    }
+}
+
+extension HistoryEntry {
+    /// The entry as JSON text (keys sorted, `/` unescaped), pretty-printed for people when asked.
+    public func jsonText(pretty: Bool) -> String {
+        HistoryEntry.text(of: self, pretty: pretty) ?? "{}"
+    }
+
+    /// Entries as a JSON array text.
+    public static func jsonText(_ entries: [HistoryEntry], pretty: Bool) -> String {
+        text(of: entries, pretty: pretty) ?? "[]"
+    }
+
+    private static func text(of value: some Encodable, pretty: Bool) -> String? {
+        guard let data = try? HistoryStore.encoder.encode(value) else { return nil }
+        // Printed through JSONValue for the project's usual pretty layout.
+        guard pretty, let parsed = try? JSONValue.parse(data) else { return String(decoding: data, as: UTF8.self) }
+        return parsed.prettyText()
+    }
+
+    /// Decodes an entry from its JSON text.
+    public static func decode(_ data: Data) throws -> HistoryEntry {
+        try HistoryStore.decoder.decode(HistoryEntry.self, from: data)
+    }
+
+    /// One line for people: `2025-01-31 12:00:01  live  petstore/findPet (local)  200 OK  12 ms`.
+    public var summaryLine: String {
+        let time = date.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
+        var parts = [time, mode.rawValue.padded(to: 4), "\(request.method) \(key) (\(environment))"]
+        if let response { parts.append("\(response.status)\(response.statusText.isEmpty ? "" : " \(response.statusText)")") }
+        if let error { parts.append("→ \(error.kind): \(error.message)") }
+        if let response { parts.append("\(Int(response.timeMs.rounded())) ms") }
+        return parts.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,270 @@
+import FoundationEssentials
+import JSONSupport
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The request history in the state directory, readable by the owner only (0600 files in a 0700
+/// folder), newest last, at most `limit` entries. Entries are masked before they are given here
+/// (see `HistoryEntry.init(exchange:…)`).
+///
+/// Layout: `history.jsonl` is the index, one `HistorySummary` per line: all the explorer reads at
+/// launch. Each entry's whole record is in `history/ID.json`, with its bodies beside it as they
+/// were (`ID.request`, `ID.response`: bytes, not JSON-escaped text), cut at `HistoryEntry.defaultBodyLimit`.
+///
+/// Appends write the entry's files first, then add its index line with a single `write` under an
+/// exclusive `flock` on a lock file (which also holds the entry count), so the explorer and
+/// `apiexplorer call` can write at the same time and the index never names a missing entry. When
+/// the index has grown a tenth past `limit` it is rewritten with the newest `limit` lines (to a
+/// temporary file that replaces it by `rename`) and the dropped entries' files are removed.
+public struct HistoryStore: Sendable {
+    /// The index's file name in the state directory.
+    public static let fileName = "history.jsonl"
+    /// The folder of whole entries in the state directory.
+    public static let entriesFolderName = "history"
+    /// How many entries are kept by default.
+    public static let defaultLimit = 500
+
+    /// The folder holding the history.
+    public let directory: URL
+    /// The most entries kept.
+    public let limit: Int
+
+    /// Makes a store in `directory` (the state directory by default), keeping `limit` entries.
+    public init(directory: URL = StateDirectory.url(), limit: Int = HistoryStore.defaultLimit) {
+        self.directory = directory
+        self.limit = max(1, limit)
+    }
+
+    /// The index file.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    /// The folder of whole entries.
+    public var entriesURL: URL { directory.appendingPathComponent(Self.entriesFolderName) }
+    private var lockURL: URL { directory.appendingPathComponent(".history.lock") }
+
+    // MARK: Writing
+
+    /// Adds an entry, dropping the oldest beyond the limit. Costs the entry's own small files, and
+    /// one small read and write of the lock file besides the index append; the index is read and
+    /// rewritten only when it has grown a tenth past the limit.
+    public func append(_ entry: HistoryEntry) throws(SystemError) {
+        let line = Array(HistorySummary(entry).json.compactText.utf8) + [UInt8(ascii: "\n")]
+        try StateDirectory.create(entriesURL)
+        try writeEntryFiles(entry)
+        try withLock { (lock: Int32) throws(SystemError) in
+            let existed = FileStatus.exists(fileURL.path)
+            let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw SystemError("cannot open \(fileURL.path)") }
+            defer { close(descriptor) }
+            try FileDescriptor.writeAll(line, to: descriptor, path: fileURL.path)
+            // The mode is set again in case the file was made by something else.
+            fchmod(descriptor, 0o600)
+            var count = (existed ? HistoryStore.readCount(lock) : 0) ?? readIndex().count
+            count += 1
+            if count > limit + slack {
+                try compact()
+                count = limit
+            }
+            HistoryStore.writeCount(count, to: lock)
+        }
+    }
+
+    /// How far past the limit the index may grow before it is trimmed (so trimming is rare).
+    private var slack: Int { max(1, limit / 10) }
+
+    /// Writes an entry's record and bodies (each file is new: the id is unique).
+    private func writeEntryFiles(_ entry: HistoryEntry) throws(SystemError) {
+        var record = entry
+        let requestBody = record.request.body.map(\.data)
+        let responseBody = record.response.map(\.body.data)
+        // The bodies go to files of their own; the record keeps their sizes and whether they were cut.
+        record.request.body?.text = ""
+        record.response?.body.text = ""
+        guard let json = try? HistoryStore.encoder.encode(record) else {
+            throw SystemError("cannot encode the history entry \(entry.id)", number: EINVAL)
+        }
+        if let requestBody { try writeNewFile(requestBody, to: url(of: entry.id, .request)) }
+        if let responseBody { try writeNewFile(responseBody, to: url(of: entry.id, .response)) }
+        try writeNewFile(json, to: url(of: entry.id, .record))
+    }
+
+    private func writeNewFile(_ data: Data, to url: URL) throws(SystemError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemError("cannot create \(url.path)") }
+        defer { close(descriptor) }
+        try FileDescriptor.writeAll(data, to: descriptor, path: url.path)
+    }
+
+    // MARK: Reading
+
+    /// The newest `limit` summaries (all kept when nil), oldest first: what the history list
+    /// shows, read from the index alone. Lines that do not read (a damaged line, a newer format)
+    /// are skipped.
+    public func summaries(limit: Int? = nil) -> [HistorySummary] {
+        Array(readIndex().suffix(max(0, min(limit ?? self.limit, self.limit))))
+    }
+
+    /// The newest `limit` whole entries (all kept when nil), oldest first. Entries whose record
+    /// cannot be read are skipped.
+    public func entries(limit: Int? = nil) throws(SystemError) -> [HistoryEntry] {
+        if !FileStatus.exists(fileURL.path) { return [] }
+        guard FileManager.default.isReadableFile(atPath: fileURL.path) else { throw SystemError("cannot read \(fileURL.path)", number: EACCES) }
+        return summaries(limit: limit).compactMap { entry(id: $0.id) }
+    }
+
+    /// The entry with `id`, if it is still kept.
+    public func entry(id: String) -> HistoryEntry? {
+        guard let data = FileManager.default.contents(atPath: url(of: id, .record).path) else { return earlierFormatEntry(id: id) }
+        guard var entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: data) else { return nil }
+        if entry.request.body != nil {
+            let bytes = FileManager.default.contents(atPath: url(of: id, .request).path) ?? Data()
+            entry.request.body?.restore(bytes)
+        }
+        if entry.response != nil {
+            let bytes = FileManager.default.contents(atPath: url(of: id, .response).path) ?? Data()
+            entry.response?.body.restore(bytes)
+        }
+        return entry
+    }
+
+    /// Empties the history.
+    public func removeAll() throws(SystemError) {
+        try withLock { (lock: Int32) throws(SystemError) in
+            HistoryStore.writeCount(0, to: lock)
+            if unlink(fileURL.path) != 0, errno != ENOENT { throw SystemError("cannot remove \(fileURL.path)") }
+            try? FileManager.default.removeItem(at: entriesURL)
+        }
+    }
+
+    // MARK: Files
+
+    private enum Part: String {
+        case record = "json", request, response
+    }
+
+    private func url(of id: String, _ part: Part) -> URL {
+        // Ids are UUIDs; anything else is made safe as a file name.
+        let name = id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? String($0) : "_" }.joined()
+        return entriesURL.appendingPathComponent("\(name).\(part.rawValue)")
+    }
+
+    private func readIndex() -> [HistorySummary] {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [] }
+        return HistoryStore.lines(of: data).compactMap(HistoryStore.summary)
+    }
+
+    /// An index line; a line of the earlier format (the whole entry on one line) is summarised.
+    private static func summary(_ line: Data) -> HistorySummary? {
+        guard let value = try? JSONValue.parse(line) else { return nil }
+        if let summary = HistorySummary(json: value) { return summary }
+        return (try? decoder.decode(HistoryEntry.self, from: line)).map(HistorySummary.init)
+    }
+
+    /// An entry written whole on its index line by an earlier version.
+    private func earlierFormatEntry(id: String) -> HistoryEntry? {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+        let needle = Data("\"id\":\"\(id)\"".utf8)
+        for line in HistoryStore.lines(of: data) where line.firstRange(of: needle) != nil {
+            if let entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: line), entry.id == id { return entry }
+        }
+        return nil
+    }
+
+    /// Keeps the newest `limit` entries and removes the files of the others.
+    private func compact() throws(SystemError) {
+        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return }
+        var kept = Data()
+        var keptIDs = Set<String>()
+        for line in HistoryStore.lines(of: data).suffix(limit) {
+            kept.append(line)
+            kept.append(UInt8(ascii: "\n"))
+            if let summary = HistoryStore.summary(line) { keptIDs.insert(summary.id) }
+        }
+        try AtomicFile.write(kept, to: fileURL, permissions: 0o600)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: entriesURL.path)) ?? []
+        let keptNames = Set(keptIDs.flatMap { id in [Part.record, .request, .response].map { url(of: id, $0).lastPathComponent } })
+        for name in names where !keptNames.contains(name) {
+            unlink(entriesURL.appendingPathComponent(name).path)
+        }
+    }
+
+    /// The entry count kept in the lock file; nil when it holds none.
+    private static func readCount(_ lock: Int32) -> Int? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let read = pread(lock, &buffer, buffer.count, 0)
+        guard read > 0 else { return nil }
+        return Int(String(decoding: buffer.prefix(read), as: UTF8.self).filter(\.isNumber))
+    }
+
+    private static func writeCount(_ count: Int, to lock: Int32) {
+        let text = Array("\(count)\n".utf8)
+        guard ftruncate(lock, 0) == 0 else { return }
+        _ = pwrite(lock, text, text.count, 0)
+    }
+
+    /// Runs `body` holding the exclusive lock; `body` gets the lock file's descriptor.
+    private func withLock<T>(_ body: (Int32) throws(SystemError) -> T) throws(SystemError) -> T {
+        try StateDirectory.create(directory)
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemError("cannot open \(lockURL.path)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw SystemError("cannot lock \(lockURL.path)") }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body(descriptor)
+    }
+
+    /// The non-empty lines of `data`.
+    static func lines(of data: Data) -> [Data] {
+        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Data($0) }
+    }
+
+    // MARK: JSON
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(HistoryStore.timestamp(date))
+        }
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = HistoryStore.date(from: text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }()
+
+    /// `2025-01-31T12:00:00.123Z`.
+    public static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    static func date(from text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}
+
+extension BodyRecord {
+    /// Puts the stored bytes back as the record's text: UTF-8 as it is, anything else base64.
+    mutating func restore(_ bytes: Data) {
+        switch encoding {
+        case .utf8: text = String(decoding: bytes, as: UTF8.self)
+        case .base64: text = bytes.base64EncodedString()
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Catalog
+import FoundationEssentials
+import JSONSupport
+
+/// One line of the history's index: what the history list shows and what sending the request
+/// again needs, and nothing else (no headers, no bodies), so reading 500 of them at launch costs
+/// well under a millisecond. The whole entry is kept beside it (see `HistoryStore`).
+public struct HistorySummary: Sendable, Hashable {
+    /// The entry's id.
+    public var id: String
+    /// When the request finished.
+    public var date: Date
+    /// What was sent, where and how (masked run-time values left out).
+    public var call: EndpointCall
+    /// The method.
+    public var method: String
+    /// The URL as sent, secrets masked.
+    public var url: String
+    /// The status, when there was a response.
+    public var status: Int?
+    /// The reason phrase, when there was a response.
+    public var statusText: String?
+    /// The mapped error's kind, or nil on success.
+    public var errorKind: String?
+
+    /// Makes a summary.
+    public init(id: String, date: Date, call: EndpointCall, method: String, url: String, status: Int?, statusText: String?, errorKind: String?) {
+        self.id = id
+        self.date = date
+        self.call = call
+        self.method = method
+        self.url = url
+        self.status = status
+        self.statusText = statusText
+        self.errorKind = errorKind
+    }
+
+    /// The summary of an entry.
+    public init(_ entry: HistoryEntry) {
+        self.init(
+            id: entry.id, date: entry.date, call: entry.call, method: entry.request.method, url: entry.request.url,
+            status: entry.response?.status, statusText: entry.response?.statusText, errorKind: entry.error?.kind)
+    }
+
+    /// Whether it ended in a mapped error.
+    public var failed: Bool { errorKind != nil }
+
+    /// `200 OK`, `404 notFound`, `timeout`, or `—`.
+    public var outcome: String {
+        if let errorKind { return status.map { "\($0) \(errorKind)" } ?? errorKind }
+        guard let status else { return "—" }
+        return statusText.map { $0.isEmpty ? "\(status)" : "\(status) \($0)" } ?? "\(status)"
+    }
+
+    /// The index line's JSON (one object, no line breaks).
+    var json: JSONValue {
+        var object: JSONObject = [
+            "id": .string(id), "date": .string(HistoryStore.timestamp(date)), "service": .string(call.endpoint.service),
+            "endpoint": .string(call.endpoint.endpoint), "environment": .string(call.environment), "mode": .string(call.mode.rawValue),
+            "method": .string(method), "url": .string(url),
+        ]
+        if let example = call.example { object["example"] = .string(example) }
+        if !call.values.isEmpty {
+            object["values"] = .object(JSONObject(call.values.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        }
+        if let status { object["status"] = .integer(status) }
+        if let statusText { object["statusText"] = .string(statusText) }
+        if let errorKind { object["error"] = .string(errorKind) }
+        return .object(object)
+    }
+
+    /// Reads an index line; nil for a damaged one (or one from a newer version).
+    init?(json value: JSONValue) {
+        guard case .object(let object) = value,
+            case .string(let id)? = object["id"], case .string(let dateText)? = object["date"], let date = HistoryStore.date(from: dateText),
+            case .string(let service)? = object["service"], case .string(let endpoint)? = object["endpoint"],
+            case .string(let environment)? = object["environment"],
+            case .string(let modeText)? = object["mode"], let mode = RequestMode(rawValue: modeText),
+            case .string(let method)? = object["method"], case .string(let url)? = object["url"]
+        else { return nil }
+        var values: [String: String] = [:]
+        if case .object(let members)? = object["values"] {
+            for member in members { if case .string(let text) = member.value { values[member.key] = text } }
+        }
+        let example: String? = if case .string(let text)? = object["example"] { text } else { nil }
+        let status: Int? = if case .number(let literal)? = object["status"] { Int(literal) } else { nil }
+        let statusText: String? = if case .string(let text)? = object["statusText"] { text } else { nil }
+        let errorKind: String? = if case .string(let text)? = object["error"] { text } else { nil }
+        self.init(
+            id: id, date: date,
+            call: EndpointCall(
+                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: example,
+                values: values),
+            method: method, url: url, status: status, statusText: statusText, errorKind: errorKind)
+    }
+}

@@ -1,0 +1,76 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so a reader (or a crash) sees the old contents or the new, never a mix: the
+/// bytes go to a temporary file in the same folder (`.NAME.XXXXXX`), are flushed to disk, and
+/// replace the target with `rename`.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically. `beforeRename` runs once the temporary file is complete;
+    /// if it throws, the temporary file is removed and the target is left as it was (tests use it
+    /// to simulate an interruption).
+    public static func write(
+        _ data: Data, to url: URL, permissions: mode_t = 0o644, beforeRename: () throws -> Void = {}
+    ) throws(SystemError) {
+        let temporary = try writeTemporary(data, beside: url, permissions: permissions)
+        do {
+            try beforeRename()
+        } catch {
+            unlink(temporary.path)
+            throw SystemError("writing \(url.path) was interrupted (\(error))", number: EINTR)
+        }
+        try commit(temporary, to: url)
+    }
+
+    /// Writes `data` to a new temporary file beside `url` and returns it; `commit` moves it in place.
+    public static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t = 0o644) throws(SystemError) -> URL {
+        let folder = url.deletingLastPathComponent()
+        let template = folder.appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path
+        var buffer = Array(template.utf8CString)
+        let descriptor = buffer.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw SystemError("cannot create a temporary file in \(folder.path)") }
+        let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do throws(SystemError) {
+            defer { close(descriptor) }
+            fchmod(descriptor, permissions)
+            try FileDescriptor.writeAll(data, to: descriptor, path: path)
+            guard fsync(descriptor) == 0 else { throw SystemError("cannot flush \(path)") }
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// Moves a temporary file made by `writeTemporary` over `url`.
+    public static func commit(_ temporary: URL, to url: URL) throws(SystemError) {
+        guard rename(temporary.path, url.path) == 0 else {
+            let failure = SystemError("cannot replace \(url.path)")
+            unlink(temporary.path)
+            throw failure
+        }
+    }
+
+    /// Removes a temporary file that will not be committed.
+    public static func discard(_ temporary: URL) {
+        unlink(temporary.path)
+    }
+
+    /// Creates `directory` and its parents when missing, with `permissions` for the ones it makes.
+    public static func createDirectory(_ directory: URL, permissions: mode_t = 0o700) throws(SystemError) {
+        var path = ""
+        for component in directory.path.split(separator: "/", omittingEmptySubsequences: true) {
+            path += "/\(component)"
+            if mkdir(path, permissions) != 0, errno != EEXIST {
+                throw SystemError("cannot create the folder \(path)")
+            }
+        }
+        guard FileStatus.isDirectory(directory.path) else {
+            throw SystemError("cannot create the folder \(directory.path)", number: ENOTDIR)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process's standard input, output and error, unbuffered (what `print` does not cover: bytes,
+/// and text for standard error).
+public enum StandardStreams {
+    /// Writes bytes to standard output.
+    public static func writeOutput(_ bytes: some ContiguousBytes) {
+        try? FileDescriptor.writeAll(bytes, to: STDOUT_FILENO)
+    }
+
+    /// Writes text to standard output.
+    public static func writeOutput(_ text: String) {
+        writeOutput(Array(text.utf8))
+    }
+
+    /// Writes text to standard error.
+    public static func writeError(_ text: String) {
+        try? FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
+    }
+
+    /// Everything on standard input, to its end.
+    public static func readInput() -> [UInt8] {
+        FileDescriptor.readAll(STDIN_FILENO)
+    }
+
+    /// Whether standard input and output are both terminals.
+    public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+}
+
+extension StandardStreams {
+    /// Whether standard output is a terminal.
+    public static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+}

@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ChildProcess {
+    /// How a process ended and what it wrote.
+    public struct Captured: Sendable {
+        /// The exit status, or 128 + the signal that ended it.
+        public var status: Int32
+        /// Standard output.
+        public var stdout: Data
+        /// Standard error.
+        public var stderr: Data
+        /// Standard output as text.
+        public var output: String { String(decoding: stdout, as: UTF8.self) }
+        /// Standard error as text.
+        public var errors: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// Starts `path` in `directory` with standard input from /dev/null and both outputs captured.
+    /// Tests start children this way: Foundation's `Process` lets the child inherit open sockets
+    /// (the other tests' servers and clients run in this process), which keeps their connections
+    /// from closing while it runs and makes their timing tests fail.
+    public convenience init(_ path: String, _ arguments: [String], environment: [String: String], directory: String) throws {
+        try self.init(path, arguments, environment: environment, directory: Optional(directory), input: .null, output: .pipe, errors: .pipe)
+    }
+
+    /// Reads both outputs to their end and waits for the exit (blocks: call off the test's executor).
+    public func collect() -> Captured {
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        let errors = self.errors
+        DispatchQueue.global().async(group: group) { errorData = Self.readToEnd(errors) }
+        let outputData = Self.readToEnd(output)
+        group.wait()
+        return Captured(status: wait(), stdout: outputData, stderr: errorData)
+    }
+
+    /// `collect()` on a global queue, so an async test's executor is not blocked meanwhile.
+    public func finish() async -> Captured {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.collect()) }
+        }
+    }
+
+    private static func readToEnd(_ descriptor: Int32?) -> Data {
+        guard let descriptor else { return Data() }
+        defer { close(descriptor) }
+        return Data(FileDescriptor.readAll(descriptor))
+    }
+}

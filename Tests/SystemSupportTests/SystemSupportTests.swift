@@ -1,0 +1,84 @@
+import FoundationEssentials
+import SystemSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct SystemSupportTests {
+    static func temporaryFolder() throws -> String {
+        var template = Array("/tmp/systemsupport.XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: try #require(path))
+    }
+
+    @Test func childProcessPipesInputAndOutput() throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "tr a-z A-Z; echo oops >&2; exit 3"], environment: [:], input: .pipe)
+        try FileDescriptor.writeAll(Array("hello".utf8), to: try #require(child.input))
+        close(try #require(child.input))
+        let output = String(decoding: FileDescriptor.readAll(try #require(child.output)), as: UTF8.self)
+        let errors = String(decoding: FileDescriptor.readAll(try #require(child.errors)), as: UTF8.self)
+        #expect(output == "HELLO")
+        #expect(errors == "oops\n")
+        #expect(child.wait() == 3)
+    }
+
+    @Test func childProcessKilledReportsTheSignal() throws {
+        let child = try ChildProcess("/bin/sleep", ["30"], environment: [:], output: .null, errors: .null)
+        child.kill()
+        #expect(child.wait() == 128 + SIGKILL)
+    }
+
+    @Test func childProcessThatCannotStartSaysWhy() {
+        #expect(throws: SystemError.self) { try ChildProcess("/nonexistent/program", [], environment: [:]) }
+    }
+
+    @Test func childProcessRunsInTheGivenFolderWithOnlyTheGivenEnvironment() throws {
+        let child = try ChildProcess("/bin/sh", ["-c", "pwd; echo \"$ONLY\"; env | wc -l"], environment: ["ONLY": "me"], directory: "/tmp")
+        let output = String(decoding: FileDescriptor.readAll(try #require(child.output)), as: UTF8.self)
+        _ = child.wait()
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "/tmp")
+        #expect(lines.dropFirst().first == "me")
+    }
+
+    @Test func atomicFileReplacesWholeOrNotAtAll() throws {
+        let folder = try Self.temporaryFolder()
+        let target = URL(fileURLWithPath: folder + "/nested/deeper/file.txt")
+        try AtomicFile.createDirectory(target.deletingLastPathComponent())
+        try AtomicFile.write(Data("one".utf8), to: target, permissions: 0o600)
+        #expect(FileStatus(path: target.path) == .file(size: 3))
+        struct Interrupted: Error {}
+        #expect(throws: SystemError.self) { try AtomicFile.write(Data("two".utf8), to: target) { throw Interrupted() } }
+        let contents = String(decoding: FileDescriptor.readAll(open(target.path, O_RDONLY)), as: UTF8.self)
+        #expect(contents == "one")
+        // No temporary file is left behind by the interrupted write.
+        let entries = try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)
+        #expect(entries == ["file.txt"])
+        var info = stat()
+        stat(target.path, &info)
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func fileStatusTellsFilesFoldersAndDevicesApart() {
+        #expect(FileStatus(path: "/") == .directory)
+        #expect(FileStatus(path: "/dev/null") == .other)
+        #expect(FileStatus(path: "/nonexistent") == .missing)
+        #expect(FileStatus.isExecutable("/bin/sh"))
+        #expect(!FileStatus.isExecutable("/"))
+    }
+
+    @Test func homeAndSearchPath() {
+        #expect(HomeDirectory.expandingTilde("~/x", environment: ["HOME": "/home/me"]) == "/home/me/x")
+        #expect(HomeDirectory.expandingTilde("a/~", environment: ["HOME": "/home/me"]) == "a/~")
+        #expect(ExecutableSearch.locate("sh", searchPath: "/nonexistent:/bin") == "/bin/sh")
+        #expect(ExecutableSearch.locate("no-such-program", searchPath: "/bin:/usr/bin") == nil)
+    }
+
+    @Test func threadRuns() async {
+        await withCheckedContinuation { continuation in
+            PosixThread.start { continuation.resume() }
+        }
+    }
+}
