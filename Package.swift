@@ -178,7 +178,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

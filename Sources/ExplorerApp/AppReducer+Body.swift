@@ -203,15 +203,15 @@ extension AppReducer {
 
     // MARK: The input line
 
-    /// Keys while the Body tab's input line is open: editing, Enter, Esc.
-    static func handleBodyPromptKey(_ event: KeyEvent, prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
+    /// Commands while the Body tab's input line is open (editing, Enter, Esc), or its question.
+    static func handleBodyPrompt(_ command: Command, prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
         if case .confirmOverwrite(let path) = prompt.kind {
-            switch event {
-            case KeyEvent(.character("y")), KeyEvent(.character("Y")):
+            switch command {
+            case .confirm:
                 state.bodies[key]?.prompt = nil
                 guard let document = state.bodies[key]?.active?.document else { return [] }
                 return [.saveBody(key: key, document: BodyHandle(document), path: path, overwrite: true)]
-            case KeyEvent(.character("n")), KeyEvent(.character("N")), KeyEvent(.escape):
+            case .decline:
                 state.bodies[key]?.prompt = nil
                 state.notice = "Not saved: \(path) is left as it was."
             default:
@@ -220,21 +220,23 @@ extension AppReducer {
             return []
         }
         var prompt = prompt
-        switch event {
-        case KeyEvent(.escape):
+        switch command {
+        case .cancelInput:
             state.bodies[key]?.prompt = nil
             if prompt.kind == .search {
                 updateActiveLayer(&state) { $0.view.clearSearch() }
                 return [.cancelBodyWork(key: key, work: .count)]
             }
             return []
-        case KeyEvent(.enter):
+        case .accept:
             state.bodies[key]?.prompt = nil
             return commitPrompt(prompt, key: key, state: &state)
-        default:
-            guard prompt.input.handle(event) else { return [] }
+        case .edit(let edit):
+            prompt.input.apply(edit)
             state.bodies[key]?.prompt = prompt
             return prompt.kind == .search ? searchIncrementally(prompt.input.text, key: key, state: &state) : []
+        default:
+            return []
         }
     }
 

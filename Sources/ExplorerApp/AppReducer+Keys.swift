@@ -4,13 +4,16 @@ import TerminalKit
 
 extension AppReducer {
     static func handleKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
-        if event == .ctrl("c") { return quit(&state) }
-        if let overlay = state.overlay { return handleOverlayKey(event, overlay: overlay, state: &state) }
-        if state.filter?.isEditing == true { return handleFilterKey(event, state: &state) }
-        if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
-            return handleBodyPromptKey(event, prompt: prompt, key: key, state: &state)
+        let context = state.keyContext
+        guard let command = Keymap.command(for: event, in: context) else { return [] }
+        if command == .quit { return quit(&state) }
+        if let overlay = state.overlay {
+            return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
-        guard let command = Keymap.command(for: event, inBody: state.isInBody) else { return [] }
+        if state.filter?.isEditing == true { return typeInFilter(command, state: &state) }
+        if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
+            return handleBodyPrompt(command, prompt: prompt, key: key, state: &state)
+        }
         return perform(command, state: &state)
     }
 
@@ -95,6 +98,8 @@ extension AppReducer {
             return quit(&state)
         case .body(let command):
             return perform(command, state: &state)
+        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit:
+            break  // bound only in windows, questions and typing
         }
         return []
     }
@@ -227,29 +232,34 @@ extension AppReducer {
         return []
     }
 
-    static func handleFilterKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
+    /// A command while the endpoint filter is being typed.
+    static func typeInFilter(_ command: Command, state: inout AppState) -> [AppEffect] {
         guard var filter = state.filter else { return [] }
-        switch event {
-        case KeyEvent(.escape):
+        switch command {
+        case .cancelInput:
             state.filter = nil
             state.endpointList = ListState(selected: 0)
-        case KeyEvent(.enter):
+        case .accept:
             filter.isEditing = false
             state.filter = filter.query.isEmpty ? nil : filter
-        case KeyEvent(.down):
-            move(.down(1), state: &state)
-        case KeyEvent(.up):
-            move(.up(1), state: &state)
-        default:
-            guard filter.input.handle(event) else { return [] }
+        case .moveDown, .moveUp:
+            move(command == .moveDown ? .down(1) : .up(1), state: &state)
+        case .edit(let edit):
+            filter.input.apply(edit)
             state.filter = filter
             state.endpointList = ListState(selected: 0)
+        default:
+            break
         }
         return []
     }
 
-    static func handleOverlayKey(_ event: KeyEvent, overlay: Dialog, state: inout AppState) -> [AppEffect] {
-        let command = Keymap.command(for: event)
+    /// A command while a window is open.
+    static func handleWindow(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
+        if command == .close {
+            state.overlay = nil
+            return []
+        }
         switch overlay {
         case .help(let scroll), .diagnostics(let scroll):
             var newScroll = scroll
@@ -258,9 +268,8 @@ extension AppReducer {
             case .moveUp: newScroll = max(0, scroll - 1)
             case .pageDown: newScroll += state.pageHeight
             case .pageUp: newScroll = max(0, scroll - state.pageHeight)
-            case .cancelOrClose, .help, .quit, .showDiagnostics:
-                state.overlay = nil
-                return []
+            case .moveToTop: newScroll = 0
+            case .moveToBottom: newScroll = .max
             default: return []
             }
             newScroll = min(newScroll, OverlayText.maximumScroll(overlay, state: state))
@@ -272,15 +281,12 @@ extension AppReducer {
             case .moveUp: list.selectPrevious(itemCount: names.count)
             case .moveToTop: list.selectFirst(itemCount: names.count)
             case .moveToBottom: list.selectLast(itemCount: names.count)
-            case .send:
+            case .choose:
                 state.overlay = nil
                 guard let selected = list.selected, names.indices.contains(selected) else { return [] }
                 let name = names[selected]
                 state.chosenExample[key] = selected == 0 ? nil : name
                 return send(state: &state, example: selected == 0 ? nil : name)
-            case .cancelOrClose, .quit, .pickExample:
-                state.overlay = nil
-                return []
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
@@ -293,33 +299,51 @@ extension AppReducer {
             case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
             case .moveToTop: list.selectFirst(itemCount: count)
             case .moveToBottom: list.selectLast(itemCount: count)
-            case .send:
+            case .choose:
                 state.overlay = nil
                 guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
                 return sendAgain(state.history[selected].call, state: &state)
-            case .cancelOrClose, .quit, .showHistory:
-                state.overlay = nil
-                return []
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend(let call):
-            switch event {
-            case KeyEvent(.character("y")), KeyEvent(.enter):
-                state.overlay = nil
-                return dispatch(call, state: &state)
-            case KeyEvent(.character("n")), KeyEvent(.escape), KeyEvent(.character("q")):
-                state.overlay = nil
-                state.notice = "Not sent."
-            default:
-                break
-            }
+        case .confirmSend:
+            break
+        }
+        return []
+    }
+
+    /// The answer to the production question.
+    static func answer(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
+        guard case .confirmSend(let call) = overlay else { return [] }
+        switch command {
+        case .confirm:
+            state.overlay = nil
+            return dispatch(call, state: &state)
+        case .decline:
+            state.overlay = nil
+            state.notice = "Not sent."
+        default:
+            break
         }
         return []
     }
 }
 
 extension AppState {
+    /// What the keyboard is doing now: a question, a window, typing, or the panes.
+    public var keyContext: KeyContext {
+        if let overlay {
+            if case .confirmSend = overlay { return .question }
+            return .window
+        }
+        if filter?.isEditing == true { return .typing }
+        if let key = selectedBodyKey, let prompt = bodies[key]?.prompt {
+            if case .confirmOverwrite = prompt.kind { return .question }
+            return .typing
+        }
+        return .panes(inBody: isInBody)
+    }
+
     /// Rows of endpoints the endpoints pane shows (one fewer while the filter line is open).
     var endpointViewportHeight: Int {
         max(1, layout.endpoints.height - 2 - (filter == nil ? 0 : 1))

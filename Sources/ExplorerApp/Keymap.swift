@@ -1,6 +1,7 @@
 import TerminalKit
 
-/// What a key does. Bindings are data so the help screen is generated from them.
+/// What a key does. Bindings are data, so the help screen, README's key table and `explore --help`
+/// are all generated from them.
 public enum Command: Sendable, Hashable {
     case focusNext, focusPrevious
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
@@ -10,6 +11,20 @@ public enum Command: Sendable, Hashable {
     case filter, copyCurl, revealSecrets, showDiagnostics, showHistory
     case help, quit
     case body(BodyCommand)
+    /// In a window: send the example or history entry under the cursor.
+    case choose
+    /// Close the window.
+    case close
+    /// Answer yes to a question (send to production, overwrite a file).
+    case confirm
+    /// Answer no.
+    case decline
+    /// While typing: accept the text (filter, search, query, file name).
+    case accept
+    /// While typing: drop the text.
+    case cancelInput
+    /// While typing: edit the text.
+    case edit(InputEdit)
 }
 
 /// What a key does in the Body tab (response pane focused, Body tab shown).
@@ -21,107 +36,235 @@ public enum BodyCommand: Sendable, Hashable {
     case copyValue, save, openInPager, openInEditor
 }
 
-/// Keys bound to a command, with the words the help screen shows.
+/// Where a binding applies; also the help's sections, in this order.
+public enum KeyScope: String, Sendable, Hashable, CaseIterable {
+    /// Moving in a list, a text tab, a body or a window.
+    case moving = "Move"
+    /// The panes: requests.
+    case requests = "Requests"
+    /// The panes: the response pane's tabs.
+    case response = "Response"
+    /// The panes: everything else.
+    case other = "Other"
+    /// The response pane on the Body tab (these win over the panes' keys there).
+    case bodyTab = "Body tab (response pane)"
+    /// A window over the panes: examples, history, help, diagnostics.
+    case windows = "Windows (examples, history, help, problems)"
+    /// A question: send to production, replace a file.
+    case questions = "Questions (production send, file replace)"
+    /// Typing: the filter, a search, a query, jq, a file name.
+    case typing = "Typing (filter, search, query, jq, file name)"
+    /// Every screen.
+    case anywhere = "Anywhere"
+}
+
+/// What the keyboard is doing: which scopes a key is looked up in, in order.
+public enum KeyContext: Sendable, Hashable {
+    /// The panes; `inBody` when the response pane has focus on a Body tab with a body.
+    case panes(inBody: Bool)
+    /// A window is open.
+    case window
+    /// A question waits for y or n.
+    case question
+    /// Text is being typed (the endpoint filter, or the Body tab's input line).
+    case typing
+
+    /// The scopes consulted, first match wins.
+    var scopes: [KeyScope] {
+        switch self {
+        case .panes(let inBody): [.anywhere] + (inBody ? [.bodyTab] : []) + [.requests, .response, .other, .moving]
+        case .window: [.anywhere, .windows, .moving]
+        case .question: [.anywhere, .questions]
+        case .typing: [.anywhere, .typing]
+        }
+    }
+}
+
+/// Keys bound to a command, with the words help shows.
 public struct KeyBinding: Sendable, Hashable {
+    /// What triggers a binding.
+    public enum Trigger: Sendable, Hashable {
+        /// This key.
+        case key(KeyEvent)
+        /// Any character typed without Ctrl or Alt (it is inserted while typing).
+        case anyCharacter
+    }
+
     /// The keys, the first one shown in help.
-    public var keys: [KeyEvent]
+    public var triggers: [Trigger]
     /// What they do.
     public var command: Command
-    /// How help names the keys (`j/k`, `1–5`), when not simply the first key.
+    /// Where it applies.
+    public var scope: KeyScope
+    /// How help names the keys (`j/↓`, `1–5`), when not simply the first key.
     public var label: String?
-    /// What help says the command does.
-    public var help: String
-    /// The help section.
-    public var section: String
+    /// What help says the command does; nil for a binding another one's line already covers.
+    public var help: String?
 
-    /// Makes a binding.
-    public init(_ keys: [KeyEvent], _ command: Command, label: String? = nil, help: String, section: String) {
-        self.keys = keys
+    /// Makes a binding of keys.
+    public init(_ keys: [KeyEvent], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
+        self.init(triggers: keys.map(Trigger.key), command, scope, label: label, help: help)
+    }
+
+    /// Makes a binding of triggers.
+    public init(triggers: [Trigger], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
+        self.triggers = triggers
         self.command = command
+        self.scope = scope
         self.label = label
         self.help = help
-        self.section = section
     }
 
     /// The keys as help shows them.
-    public var keyLabel: String { label ?? keys.first.map(\.description) ?? "" }
+    public var keyLabel: String {
+        if let label { return label }
+        switch triggers.first {
+        case .key(let event)?: return event.description
+        case .anyCharacter?: return "characters"
+        case nil: return ""
+        }
+    }
+
+    /// The command `event` triggers through this binding, if it does.
+    func command(for event: KeyEvent) -> Command? {
+        for trigger in triggers {
+            switch trigger {
+            case .key(let key) where key == event:
+                return command
+            case .anyCharacter:
+                guard case .character(let character) = event.key, event.modifiers.isEmpty || event.modifiers == .shift else { continue }
+                return .edit(.insert(String(character)))
+            default:
+                continue
+            }
+        }
+        return nil
+    }
 }
 
-/// The explorer's key bindings.
+/// The explorer's key bindings: every key the app reacts to is here.
 public enum Keymap {
     private static func key(_ text: String) -> KeyEvent {
         guard let event = KeyEvent(text) else { preconditionFailure("bad key name in the keymap: \(text)") }
         return event
     }
 
-    /// Every binding, in the order help lists them.
-    public static let bindings: [KeyBinding] = [
-        KeyBinding([key("Tab")], .focusNext, help: "next pane", section: "Move"),
-        KeyBinding([key("S-Tab")], .focusPrevious, help: "previous pane", section: "Move"),
-        KeyBinding([key("j"), key("Down")], .moveDown, label: "j/↓", help: "down", section: "Move"),
-        KeyBinding([key("k"), key("Up")], .moveUp, label: "k/↑", help: "up", section: "Move"),
-        KeyBinding([key("PageDown"), key("C-d")], .pageDown, label: "PgDn/C-d", help: "page down", section: "Move"),
-        KeyBinding([key("PageUp"), key("C-u")], .pageUp, label: "PgUp/C-u", help: "page up", section: "Move"),
-        KeyBinding([key("g"), key("Home")], .moveToTop, label: "g/Home", help: "first", section: "Move"),
-        KeyBinding([key("G"), key("End")], .moveToBottom, label: "G/End", help: "last", section: "Move"),
-        KeyBinding([key("Enter")], .send, help: "send the endpoint", section: "Requests"),
-        KeyBinding([key("r")], .resend, help: "resend the last request as it was sent", section: "Requests"),
-        KeyBinding([key("Esc")], .cancelOrClose, help: "cancel a request or formatting / close", section: "Requests"),
-        KeyBinding([key("s")], .toggleMode, help: "switch stub / live", section: "Requests"),
-        KeyBinding([key("e")], .nextEnvironment, help: "next environment", section: "Requests"),
-        KeyBinding([key("E")], .previousEnvironment, help: "previous environment", section: "Requests"),
-        KeyBinding([key("x")], .pickExample, help: "pick a named example and send it", section: "Requests"),
-        KeyBinding([key("c")], .copyCurl, help: "copy the request as curl (OSC 52)", section: "Requests"),
-        KeyBinding([key("/")], .filter, help: "filter endpoints", section: "Requests"),
-        KeyBinding(
-            [key("1"), key("2"), key("3"), key("4"), key("5")], .showTab(.body), label: "1–5",
-            help: "Body, Headers, Errors, Request, Log", section: "Response"),
-        KeyBinding([key("]")], .nextTab, help: "next tab", section: "Response"),
-        KeyBinding([key("[")], .previousTab, help: "previous tab", section: "Response"),
-        KeyBinding([key("v")], .revealSecrets, help: "reveal / mask secrets", section: "Response"),
-        KeyBinding([key("D")], .showDiagnostics, help: "catalog diagnostics", section: "Other"),
-        KeyBinding([key("H")], .showHistory, help: "history (Enter sends one again)", section: "Other"),
-        KeyBinding([key("?")], .help, help: "this help", section: "Other"),
-        KeyBinding([key("q"), key("C-c")], .quit, label: "q/C-c", help: "quit", section: "Other"),
+    private static func keys(_ texts: String...) -> [KeyEvent] { texts.map(key) }
+
+    /// Every binding, in the order help lists them within a scope.
+    public static let bindings: [KeyBinding] = moving + requests + response + other + bodyTab + windows + questions + typing + anywhere
+
+    static let moving: [KeyBinding] = [
+        KeyBinding(keys("j", "Down"), .moveDown, .moving, label: "j/↓", help: "down"),
+        KeyBinding(keys("k", "Up"), .moveUp, .moving, label: "k/↑", help: "up"),
+        KeyBinding(keys("PageDown", "C-d"), .pageDown, .moving, label: "PgDn/C-d", help: "page down"),
+        KeyBinding(keys("PageUp", "C-u"), .pageUp, .moving, label: "PgUp/C-u", help: "page up"),
+        KeyBinding(keys("g", "Home"), .moveToTop, .moving, label: "g/Home", help: "first"),
+        KeyBinding(keys("G", "End"), .moveToBottom, .moving, label: "G/End", help: "last"),
     ]
 
-    /// Bindings that apply while the response pane has focus and shows the Body tab. They win over the
-    /// global ones there: only `/` is also bound globally (the endpoint filter, still one Tab away).
-    /// Moving (j/k, pages, g/G) uses the global bindings, which move in the body there.
-    public static let bodyBindings: [KeyBinding] = [
-        KeyBinding([key("h"), key("Left")], .body(.scrollLeft), label: "h/←", help: "scroll left (wrap off)", section: bodySection),
-        KeyBinding([key("l"), key("Right")], .body(.scrollRight), label: "l/→", help: "scroll right (wrap off)", section: bodySection),
-        KeyBinding([key("z")], .body(.toggleFold), help: "fold / unfold at the cursor", section: bodySection),
-        KeyBinding([key("Z")], .body(.foldAll), help: "fold all", section: bodySection),
-        KeyBinding([key("U")], .body(.unfoldAll), help: "unfold all", section: bodySection),
-        KeyBinding([key("%")], .body(.matchingBracket), help: "matching bracket", section: bodySection),
-        KeyBinding([key("w")], .body(.toggleWrap), help: "wrap long lines on / off", section: bodySection),
-        KeyBinding([key("#")], .body(.toggleLineNumbers), help: "line numbers on / off", section: bodySection),
-        KeyBinding([key("/")], .body(.search), help: "search the body (Esc clears)", section: bodySection),
-        KeyBinding([key("n")], .body(.nextMatch), help: "next match", section: bodySection),
-        KeyBinding([key("N")], .body(.previousMatch), help: "previous match", section: bodySection),
-        KeyBinding([key(":")], .body(.query), help: "JSONPath query: show only the selection", section: bodySection),
-        KeyBinding([key("|")], .body(.jq), help: "pipe the body through a jq filter", section: bodySection),
-        KeyBinding([key("y")], .body(.copyValue), help: "copy the value at the cursor (OSC 52)", section: bodySection),
-        KeyBinding([key("S")], .body(.save), help: "save the body to a file", section: bodySection),
-        KeyBinding([key("o")], .body(.openInPager), help: "open in $PAGER (less)", section: bodySection),
-        KeyBinding([key("O")], .body(.openInEditor), help: "open in $EDITOR (vi)", section: bodySection),
+    static let requests: [KeyBinding] = [
+        KeyBinding(keys("Tab"), .focusNext, .requests, help: "next pane"),
+        KeyBinding(keys("S-Tab"), .focusPrevious, .requests, help: "previous pane"),
+        KeyBinding(keys("Enter"), .send, .requests, help: "send the endpoint to the active environment, in the current mode"),
+        KeyBinding(keys("r"), .resend, .requests, help: "resend the last request as it was sent"),
+        KeyBinding(keys("Esc"), .cancelOrClose, .requests, help: "cancel the request in flight or the formatting; clear the filter"),
+        KeyBinding(keys("s"), .toggleMode, .requests, help: "switch stub / live"),
+        KeyBinding(keys("e"), .nextEnvironment, .requests, help: "next environment"),
+        KeyBinding(keys("E"), .previousEnvironment, .requests, help: "previous environment"),
+        KeyBinding(keys("x"), .pickExample, .requests, help: "pick a named example and send it"),
+        KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
+        KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type"),
     ]
 
-    /// The help section of the Body tab's bindings.
-    static let bodySection = "Body tab (response pane)"
+    static let response: [KeyBinding] = [
+        KeyBinding(keys("1"), .showTab(.body), .response, label: "1–5", help: "Body, Headers, Errors, Request, Log tab"),
+        KeyBinding(keys("2"), .showTab(.headers), .response, help: nil),
+        KeyBinding(keys("3"), .showTab(.errors), .response, help: nil),
+        KeyBinding(keys("4"), .showTab(.request), .response, help: nil),
+        KeyBinding(keys("5"), .showTab(.log), .response, help: nil),
+        KeyBinding(keys("]"), .nextTab, .response, help: "next tab"),
+        KeyBinding(keys("["), .previousTab, .response, help: "previous tab"),
+        KeyBinding(keys("v"), .revealSecrets, .response, help: "reveal / mask secrets (Authorization, cookies, API keys, tokens)"),
+    ]
 
-    /// Every binding help lists: the global ones, then the Body tab's.
-    public static var allBindings: [KeyBinding] { bindings + bodyBindings }
+    static let other: [KeyBinding] = [
+        KeyBinding(keys("D"), .showDiagnostics, .other, help: "catalog problems, with file:line:column"),
+        KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
+        KeyBinding(keys("?"), .help, .other, help: "this help"),
+        KeyBinding(keys("q"), .quit, .other, help: "quit"),
+    ]
 
-    /// The command bound to a key; `inBody` when the response pane has focus on the Body tab.
-    public static func command(for event: KeyEvent, inBody: Bool = false) -> Command? {
-        if inBody, let binding = bodyBindings.first(where: { $0.keys.contains(event) }) { return binding.command }
-        if event.modifiers.isEmpty, case .character(let character) = event.key, let digit = character.wholeNumberValue,
-            let tab = ResponseTab(rawValue: digit)
-        {
-            return .showTab(tab)
+    /// Moving (j/k, pages, g/G) uses the `moving` bindings, which move in the body there; `/` here
+    /// wins over the endpoint filter's (still one Tab away).
+    static let bodyTab: [KeyBinding] = [
+        KeyBinding(keys("h", "Left"), .body(.scrollLeft), .bodyTab, label: "h/←", help: "scroll left (wrap off)"),
+        KeyBinding(keys("l", "Right"), .body(.scrollRight), .bodyTab, label: "l/→", help: "scroll right (wrap off)"),
+        KeyBinding(keys("z"), .body(.toggleFold), .bodyTab, help: "fold / unfold at the cursor (a fold shows how many items it hides)"),
+        KeyBinding(keys("Z"), .body(.foldAll), .bodyTab, help: "fold all"),
+        KeyBinding(keys("U"), .body(.unfoldAll), .bodyTab, help: "unfold all"),
+        KeyBinding(keys("%"), .body(.matchingBracket), .bodyTab, help: "jump to the matching bracket"),
+        KeyBinding(keys("w"), .body(.toggleWrap), .bodyTab, help: "wrap long lines on / off"),
+        KeyBinding(keys("#"), .body(.toggleLineNumbers), .bodyTab, help: "line numbers on / off"),
+        KeyBinding(keys("/"), .body(.search), .bodyTab, help: "search the body, with a match count (Esc clears)"),
+        KeyBinding(keys("n"), .body(.nextMatch), .bodyTab, help: "next match"),
+        KeyBinding(keys("N"), .body(.previousMatch), .bodyTab, help: "previous match"),
+        KeyBinding(keys(":"), .body(.query), .bodyTab, help: "JSONPath query (`$.items[?(@.price > 10)].name`): show only the selection"),
+        KeyBinding(keys("|"), .body(.jq), .bodyTab, help: "pipe the body through a jq filter (when jq is installed)"),
+        KeyBinding(keys("y"), .body(.copyValue), .bodyTab, help: "copy the value at the cursor (OSC 52)"),
+        KeyBinding(keys("S"), .body(.save), .bodyTab, help: "save the body to a file (asks before replacing one)"),
+        KeyBinding(keys("o"), .body(.openInPager), .bodyTab, help: "open in $PAGER (less) and come back to an intact screen"),
+        KeyBinding(keys("O"), .body(.openInEditor), .bodyTab, help: "open in $EDITOR (vi) and come back to an intact screen"),
+    ]
+
+    static let windows: [KeyBinding] = [
+        KeyBinding(keys("Enter"), .choose, .windows, help: "send the example or history entry under the cursor"),
+        KeyBinding(keys("Esc", "q", "x", "H", "?", "D"), .close, .windows, label: "Esc/q", help: "close (so does the key that opened it)"),
+    ]
+
+    static let questions: [KeyBinding] = [
+        KeyBinding(keys("y", "Y", "Enter"), .confirm, .questions, label: "y/Enter", help: "yes: send, or replace the file"),
+        KeyBinding(keys("n", "N", "Esc", "q"), .decline, .questions, label: "n/Esc", help: "no"),
+    ]
+
+    static let typing: [KeyBinding] = [
+        KeyBinding(keys("Enter"), .accept, .typing, help: "accept"),
+        KeyBinding(keys("Esc"), .cancelInput, .typing, help: "cancel (a filter or search is cleared)"),
+        KeyBinding(keys("Left", "C-b"), .edit(.moveLeft), .typing, label: "←/C-b", help: "character left"),
+        KeyBinding(keys("Right", "C-f"), .edit(.moveRight), .typing, label: "→/C-f", help: "character right"),
+        KeyBinding(keys("C-Left", "M-Left", "M-b"), .edit(.moveWordLeft), .typing, label: "C-←/M-b", help: "word left"),
+        KeyBinding(keys("C-Right", "M-Right", "M-f"), .edit(.moveWordRight), .typing, label: "C-→/M-f", help: "word right"),
+        KeyBinding(keys("Home", "C-a"), .edit(.moveHome), .typing, label: "Home/C-a", help: "start"),
+        KeyBinding(keys("End", "C-e"), .edit(.moveEnd), .typing, label: "End/C-e", help: "end"),
+        KeyBinding(keys("Backspace", "C-h"), .edit(.backspace), .typing, label: "Backspace", help: "delete the character before the cursor"),
+        KeyBinding(keys("Delete", "C-d"), .edit(.deleteForward), .typing, label: "Delete/C-d", help: "delete the character under the cursor"),
+        KeyBinding(keys("C-w", "M-Backspace", "C-Backspace"), .edit(.deleteWordBackward), .typing, label: "C-w", help: "delete the word before the cursor"),
+        KeyBinding(keys("C-u"), .edit(.killToStart), .typing, help: "delete to the start"),
+        KeyBinding(keys("C-k"), .edit(.killToEnd), .typing, help: "delete to the end"),
+        KeyBinding(keys("Down"), .moveDown, .typing, label: "↓/↑", help: "move in the endpoint list while filtering"),
+        KeyBinding(keys("Up"), .moveUp, .typing, help: nil),
+        KeyBinding(triggers: [.anyCharacter], .edit(.insert("")), .typing, label: "characters", help: "typed at the cursor"),
+    ]
+
+    static let anywhere: [KeyBinding] = [
+        KeyBinding(keys("C-c"), .quit, .anywhere, help: "quit at once (the terminal is restored on q, Ctrl-C, SIGINT, SIGTERM and SIGHUP)"),
+    ]
+
+    /// The command `event` triggers in `context`, if any: the first binding of the first scope that has one.
+    public static func command(for event: KeyEvent, in context: KeyContext) -> Command? {
+        for scope in context.scopes {
+            for binding in bindings where binding.scope == scope {
+                if let command = binding.command(for: event) { return command }
+            }
         }
-        return bindings.first { $0.keys.contains(event) }?.command
+        return nil
+    }
+
+    /// The bindings help lists (those with help text), by scope, in order.
+    public static var sections: [(scope: KeyScope, bindings: [KeyBinding])] {
+        KeyScope.allCases.compactMap { scope in
+            let listed = bindings.filter { $0.scope == scope && $0.help != nil }
+            return listed.isEmpty ? nil : (scope, listed)
+        }
     }
 }

@@ -11,7 +11,7 @@ enum OverlayView {
         switch overlay {
         case .help(let scroll):
             let lines = OverlayText.helpLines()
-            let window = Overlay(block: block("Keys", hint: "Esc closes"), width: .cells(64), height: .cells(lines.count + 2))
+            let window = Overlay(block: block("Keys", hint: "Esc closes"), width: .cells(104), height: .cells(lines.count + 2))
             TextView(lines, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .diagnostics(let scroll):
             let lines = OverlayText.diagnosticLines(state.catalog)
@@ -88,17 +88,15 @@ enum OverlayText {
         return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 
-    /// Help generated from the keymap, grouped by section.
+    /// Help generated from the keymap, by scope.
     static func helpLines() -> [Line] {
         var lines: [Line] = []
-        var section = ""
-        for binding in Keymap.allBindings {
-            if binding.section != section {
-                if !section.isEmpty { lines.append("") }
-                section = binding.section
-                lines.append(Line(section, style: Theme.heading))
+        for (scope, bindings) in Keymap.sections {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(Line(scope.rawValue, style: Theme.heading))
+            for binding in bindings {
+                lines.append(Line([Span("  " + binding.keyLabel.padded(to: 12), style: Theme.key), Span(binding.help ?? "")]))
             }
-            lines.append(Line([Span("  " + binding.keyLabel.padded(to: 12), style: Theme.key), Span(binding.help)]))
         }
         lines.append("")
         lines.append(Line("Mouse: click selects, the wheel scrolls.", style: Theme.dim))

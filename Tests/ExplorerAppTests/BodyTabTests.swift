@@ -275,9 +275,11 @@ import Testing
     }
 
     @Test func helpListsTheBodyKeys() {
-        let help = Keymap.allBindings.filter { $0.section == "Body tab (response pane)" }.map(\.keyLabel)
-        #expect(help == ["h/←", "l/→", "z", "Z", "U", "%", "w", "#", "/", "n", "N", ":", "|", "y", "S", "o", "O"])
-        let bodyKeys = Keymap.bodyBindings.flatMap(\.keys).filter { $0 != KeyEvent(.character("/")) }
-        for key in bodyKeys { #expect(Keymap.command(for: key) == nil, "\(key) is also bound globally") }
+        let body = Keymap.bindings.filter { $0.scope == .bodyTab }
+        #expect(body.map(\.keyLabel) == ["h/←", "l/→", "z", "Z", "U", "%", "w", "#", "/", "n", "N", ":", "|", "y", "S", "o", "O"])
+        let bodyKeys = body.flatMap(\.triggers).compactMap { trigger -> KeyEvent? in
+            if case .key(let key) = trigger, key != KeyEvent(.character("/")) { key } else { nil }
+        }
+        for key in bodyKeys { #expect(Keymap.command(for: key, in: .panes(inBody: false)) == nil, "\(key) is also bound globally") }
     }
 }

@@ -1,3 +1,4 @@
+import ExplorerApp
 import Foundation
 import TestSupport
 import Testing
@@ -5,6 +6,17 @@ import Testing
 extension BinaryTests {
     /// The manual page and shell completions, generated offline from the command tree.
     @Suite struct ManualTests {
+        @Test func exploreHelpListsEveryKeyOfTheKeymap() async throws {
+            let state = try TemporaryDirectory()
+            let result = try await CLI.run(["explore", "--help"], state: state)
+            #expect(result.status == 0)
+            // Generated from the keymap: one line per scope, each binding's keys and help.
+            let help = result.output.replacing("\n", with: " ").split(separator: " ").joined(separator: " ")
+            for line in Keymap.plainText().split(separator: "\n") {
+                #expect(help.contains(line.split(separator: " ").joined(separator: " ")), "\(line)")
+            }
+        }
+
         @Test func manPageCoversEveryVisibleCommand() async throws {
             let state = try TemporaryDirectory()
             let result = try await CLI.run(["man"], state: state)

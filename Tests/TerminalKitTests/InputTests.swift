@@ -66,18 +66,6 @@ struct InputTests {
         #expect(state.text == "a👍🏽be\u{301}" && state.cursor == 4)
     }
 
-    @Test("Keys map to editing operations")
-    func keys() throws {
-        var state = InputState()
-        for key in try KeyEvent.parseSequence("h i Space t h e r e C-w x Left Left Home C-k") {
-            let handled = state.handle(key)
-            #expect(handled, "\(key)")
-        }
-        #expect(state.text == "")
-        let enter = state.handle(KeyEvent(.enter)), up = state.handle(KeyEvent(.up))
-        #expect(!enter && !up)
-    }
-
     @Test("Scrolls to keep the cursor visible and reports its cell")
     func scrolling() {
         let input = InputLine(prompt: "> ")

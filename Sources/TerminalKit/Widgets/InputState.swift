@@ -1,8 +1,8 @@
 /// The text and cursor of a one-line input, with readline-style editing.
 ///
 /// The cursor counts grapheme clusters (0 … count), so wide characters and emoji move as one.
-/// Word motions (M-b/M-f, C-Left/C-Right) stop at the edges of runs of letters and digits; C-w
-/// deletes back to the previous whitespace, as in a shell.
+/// Word motions stop at the edges of runs of letters and digits; deleting a word backward stops
+/// at the previous whitespace, as in a shell. Which keys do what is the app's keymap's business.
 public struct InputState: Hashable, Sendable {
     /// The characters, edited in place.
     public private(set) var characters: [Character]
@@ -92,37 +92,22 @@ public struct InputState: Hashable, Sendable {
         characters.removeSubrange(cursor...)
     }
 
-    /// Applies a standard editing key. Returns false for keys it does not handle (Enter, Esc, Tab,
-    /// arrows up/down …) so the caller can act on them.
-    @discardableResult
-    public mutating func handle(_ event: KeyEvent) -> Bool {
-        let mods = event.modifiers
-        switch event.key {
-        case .character(let character) where mods.isEmpty || mods == .shift:
-            insert(String(character))
-        case .character("w") where mods == .ctrl, .backspace where mods == .alt || mods == .ctrl:
-            deleteWordBackward()
-        case .character("u") where mods == .ctrl: killToStart()
-        case .character("k") where mods == .ctrl: killToEnd()
-        case .character("a") where mods == .ctrl: moveHome()
-        case .character("e") where mods == .ctrl: moveEnd()
-        case .character("b") where mods == .ctrl: moveLeft()
-        case .character("f") where mods == .ctrl: moveRight()
-        case .character("h") where mods == .ctrl: backspace()
-        case .character("d") where mods == .ctrl: deleteForward()
-        case .character("b") where mods == .alt: moveWordLeft()
-        case .character("f") where mods == .alt: moveWordRight()
-        case .left where mods.contains(.ctrl) || mods.contains(.alt): moveWordLeft()
-        case .right where mods.contains(.ctrl) || mods.contains(.alt): moveWordRight()
-        case .left: moveLeft()
-        case .right: moveRight()
-        case .home: moveHome()
-        case .end: moveEnd()
+    /// Applies an edit.
+    public mutating func apply(_ edit: InputEdit) {
+        switch edit {
+        case .insert(let text): insert(text)
         case .backspace: backspace()
-        case .delete: deleteForward()
-        default: return false
+        case .deleteForward: deleteForward()
+        case .moveLeft: moveLeft()
+        case .moveRight: moveRight()
+        case .moveHome: moveHome()
+        case .moveEnd: moveEnd()
+        case .moveWordLeft: moveWordLeft()
+        case .moveWordRight: moveWordRight()
+        case .deleteWordBackward: deleteWordBackward()
+        case .killToStart: killToStart()
+        case .killToEnd: killToEnd()
         }
-        return true
     }
 
     // MARK: Mechanics
@@ -141,4 +126,32 @@ public struct InputState: Hashable, Sendable {
     func columns(upTo index: Int) -> Int {
         characters[..<index].reduce(0) { $0 + DisplayWidth.of($1) }
     }
+}
+
+/// One editing operation on an input line (what a key does while typing).
+public enum InputEdit: Hashable, Sendable {
+    /// Type text at the cursor.
+    case insert(String)
+    /// Delete the character before the cursor.
+    case backspace
+    /// Delete the character under the cursor.
+    case deleteForward
+    /// One character left.
+    case moveLeft
+    /// One character right.
+    case moveRight
+    /// To the start.
+    case moveHome
+    /// To the end.
+    case moveEnd
+    /// To the start of the word before the cursor.
+    case moveWordLeft
+    /// Past the end of the word after the cursor.
+    case moveWordRight
+    /// Delete back to the previous whitespace.
+    case deleteWordBackward
+    /// Delete from the start to the cursor.
+    case killToStart
+    /// Delete from the cursor to the end.
+    case killToEnd
 }

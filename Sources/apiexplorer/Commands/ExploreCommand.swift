@@ -12,10 +12,7 @@ struct ExploreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Opens the interactive explorer (the default command).",
-        discussion: """
-            Keys: Enter sends, s switches stub/live, e/E switches environment, 1–5 pick a response tab, \
-            ? lists every key, q quits.
-            """)
+        discussion: "Keys (? lists them in the app too):\n" + Keymap.plainText())
 
     @OptionGroup var catalogOptions: CatalogOptions
 
