@@ -115,7 +115,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport",
+                "JSONSupport", "StateStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,11 +1,37 @@
 import ExplorerApp
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
 
 extension BinaryTests {
     /// The manual page and shell completions, generated offline from the command tree.
     @Suite struct ManualTests {
+        @Test func installPutsTheBinaryTheManualAndCompletionsUnderThePrefix() async throws {
+            let prefix = try TemporaryDirectory()
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("scripts/install")
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = "/usr/bin:/bin"  // the prefix is not on PATH: the script says so
+            let result = await (try ChildProcess("/bin/bash", [script.path, "--binary", CLI.binary.path, prefix.path],
+                environment: environment, directory: prefix.path)).finish()
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output.contains("Installed apiexplorer"))
+            #expect(result.output.contains("is not on your PATH"))
+            let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+            for file in ["bin/apiexplorer", "share/man/man1/apiexplorer.1", "share/bash-completion/completions/apiexplorer",
+                "share/zsh/site-functions/_apiexplorer", "share/fish/vendor_completions.d/apiexplorer.fish"] {
+                #expect(size(prefix.url.appendingPathComponent(file).path) > 0, "\(file)")
+            }
+            #expect(prefix.read("share/man/man1/apiexplorer.1")?.hasPrefix(".TH APIEXPLORER 1") == true)
+            #expect(!prefix.fileNames(in: "bin").contains(".apiexplorer.new"))
+            // The installed binary is stripped and runs.
+            let installed = prefix.url.appendingPathComponent("bin/apiexplorer").path
+            let version = await (try ChildProcess(installed, ["--version"], environment: [:], directory: prefix.path)).finish()
+            #expect(version.status == 0 && !version.output.isEmpty)
+            #expect(size(installed) < size(CLI.binary.path), "debug information is left out")
+        }
+
         @Test func exploreHelpListsEveryKeyOfTheKeymap() async throws {
             let state = try TemporaryDirectory()
             let result = try await CLI.run(["explore", "--help"], state: state)
