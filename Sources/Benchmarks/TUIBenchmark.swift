@@ -4,6 +4,7 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import StateStore
+import SystemSupport
 import TestSupport
 
 /// `apiexplorer-bench tui`: the explorer as a person meets it, in tmux at 120×40 — launch to the
@@ -54,6 +55,30 @@ struct TUIBenchmark: AsyncParsableCommand {
         print("  launch to first complete frame    median \(format(emptyHistory.median))  p90 \(format(emptyHistory.percentile(90)))  (target ≤ 20 ms)")
         print("    of which apiexplorer itself     median \(format(max(0, emptyHistory.median - baseline.median)))")
         print("    with \(historyEntries) requests in the history  median \(format(fullHistory.median))  p90 \(format(fullHistory.percentile(90)))  (target: within 1 ms)")
+
+        // The same on a pseudo-terminal of the benchmark's own: no emulator, no polling of one.
+        func direct(_ state: TemporaryDirectory) throws -> Double {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = state.path
+            environment["TERM"] = "xterm-256color"
+            environment["APIEXPLORER_CATALOG"] = nil
+            return try PseudoTerminalLaunch.time(executable, environment: environment, size: (120, 40), marker: Self.loadedMarker)
+        }
+        var directEmpty = Measurements()
+        var directFull = Measurements()
+        for _ in 0..<runs {
+            directEmpty.add(try direct(emptyState))
+            directFull.add(try direct(fullState))
+        }
+        print("  on a pseudo-terminal, no emulator: launch to first complete frame  median \(format(directEmpty.median))  p90 \(format(directEmpty.percentile(90)))")
+        print("    with \(historyEntries) requests in the history  median \(format(directFull.median))  p90 \(format(directFull.percentile(90)))")
+        var version = Measurements()
+        for _ in 0..<(runs * 5) {
+            let started = ContinuousClock.now
+            _ = try ChildProcess(executable, ["--version"], environment: [:], directory: empty.path).collect()
+            version.add((ContinuousClock.now - started).nanoseconds / 1e6)
+        }
+        print("  apiexplorer --version, whole process  median \(format(version.median))  p90 \(format(version.percentile(90)))  (target ≤ 3 ms)")
 
         let session = try TmuxSession(command: launch(state: emptyState), width: 120, height: 40)
         defer { session.close() }

@@ -53,8 +53,8 @@ final class ClientPool: Sendable {
             guard !state.isShutDown else { return .failure(TransportError(.cancelled, message: "The HTTP transport was shut down.")) }
             do throws(TransportError) {
                 let client = PooledClient(
-                    client: HTTPClient(eventLoopGroup: settings.eventLoopGroup, configuration: try configuration(for: key)),
-                    eventLoop: settings.eventLoopGroup.next())
+                    client: HTTPClient(eventLoopGroup: settings.loops, configuration: try configuration(for: key)),
+                    eventLoop: settings.loops.next())
                 state.clients[key] = client
                 return .success(client)
             } catch {

@@ -22,8 +22,9 @@ extension HTTPTransport {
         public var userAgent: String?
         /// Sent as `Accept-Encoding` when the request has none (the transport decodes these codings).
         public var acceptEncoding: String?
-        /// The event loops connections run on.
-        public var eventLoopGroup: any EventLoopGroup
+        /// The event loops connections run on; nil is NIO's shared group, whose threads start with the
+        /// first live request (not at launch, where starting them cost 2 ms before the first frame).
+        public var eventLoopGroup: (any EventLoopGroup)?
 
         /// Makes a configuration.
         public init(
@@ -35,7 +36,7 @@ extension HTTPTransport {
             now: @escaping @Sendable () -> Date = { Date() },
             userAgent: String? = "apiexplorer",
             acceptEncoding: String? = "gzip, deflate",
-            eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+            eventLoopGroup: (any EventLoopGroup)? = nil
         ) {
             self.proxy = proxy
             self.allowsHTTP2 = allowsHTTP2
@@ -47,5 +48,8 @@ extension HTTPTransport {
             self.acceptEncoding = acceptEncoding
             self.eventLoopGroup = eventLoopGroup
         }
+
+        /// The event loops in use: the given group, else NIO's shared one.
+        var loops: any EventLoopGroup { eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton }
     }
 }

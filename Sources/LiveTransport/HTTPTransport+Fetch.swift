@@ -87,7 +87,7 @@ extension HTTPTransport {
         let timeout = min(settings.timeouts.connect ?? .seconds(5), .seconds(5))
         guard let reason = await CertificateDiagnosis.reason(
             host: host, port: Hop.effectivePort(hop.url), trust: settings.trust, timeout: timeout,
-            group: configuration.eventLoopGroup)
+            group: configuration.loops)
         else { return failure }
         var explained = failure
         explained.message = "The certificate of \(Hop.authority(hop.url)) is not trusted: \(reason) (CERTIFICATE_VERIFY_FAILED)."

@@ -88,6 +88,7 @@ public final class NcursesTerminal: TerminalDevice {
         var isSuspended = false
         var terminationSignal: Int32?
         var ownerThread: pthread_t?
+        var startupError: NcursesTerminalError?
     }
 
     let shared = Mutex(Shared())
@@ -100,7 +101,10 @@ public final class NcursesTerminal: TerminalDevice {
     /// Keys, mouse actions and resizes; finishes after `shutdown()` or a terminating signal.
     public let events: AsyncStream<TerminalEvent>
 
-    /// Takes over the terminal: starts the curses thread and returns once the screen is set up.
+    /// Takes over the terminal: starts the curses thread and returns at once, so the app can start
+    /// (and read its catalogs) while curses sets up the screen; frames presented meanwhile are drawn
+    /// when it is ready. If curses cannot start (an unknown `TERM`), `events` finishes and
+    /// `startupError` says why.
     public init(options: Options = Options()) throws(NcursesTerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         guard let pipe = WakePipe() else { throw .initializationFailed("cannot create a wake-up pipe") }
@@ -108,6 +112,7 @@ public final class NcursesTerminal: TerminalDevice {
         wakePipe = pipe
         (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
         signalWatcher = SignalWatcher()
+        shared.withLock { $0.size = Self.windowSize() }
 
         // Watch signals before curses starts, so ncurses leaves SIGWINCH to us.
         signalWatcher.start(
@@ -115,29 +120,45 @@ public final class NcursesTerminal: TerminalDevice {
             resize: { [weak self] in self?.wakePipe.wake() }
         )
 
-        let startup = StartupHandshake()
         stopped.enter()
         let started = PosixThread.start { [self] in
             shared.withLock { $0.ownerThread = pthread_self() }
             do throws(NcursesTerminalError) {
                 let session = try CursesSession(terminal: self)
-                shared.withLock { $0.size = session.size }
-                startup.finish(.success(session.size))
+                let guessed = shared.withLock { state in
+                    defer { state.size = session.size }
+                    return state.size
+                }
+                if guessed != session.size { continuation.yield(.resize(session.size)) }
                 session.run()
             } catch {
-                startup.finish(.failure(error))
+                shared.withLock {
+                    $0.startupError = error
+                    $0.isStopped = true
+                }
+                signalWatcher.stop()
+                continuation.finish()
             }
             stopped.leave()
         }
-        if !started { startup.finish(.failure(.initializationFailed("cannot start the terminal's thread"))) }
-        switch startup.wait() {
-        case .success:
-            break
-        case .failure(let error):
+        guard started else {
+            stopped.leave()
             signalWatcher.stop()
             continuation.finish()
-            throw error
+            throw .initializationFailed("cannot start the terminal's thread")
         }
+    }
+
+    /// Why curses could not start, once it has tried; nil while starting and after a good start.
+    public var startupError: NcursesTerminalError? { shared.withLock { $0.startupError } }
+
+    /// The terminal's size as the kernel knows it, before curses starts (80×24 when unknown).
+    private static func windowSize() -> Size {
+        var window = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else {
+            return Size(width: 80, height: 24)
+        }
+        return Size(width: Int(window.ws_col), height: Int(window.ws_row))
     }
 
     deinit {
@@ -206,21 +227,5 @@ public final class NcursesTerminal: TerminalDevice {
             return true
         }
         if stops { wakePipe.wake() }
-    }
-}
-
-/// Hands the result of curses start-up from the curses thread to `init`.
-private final class StartupHandshake: Sendable {
-    private let result = Mutex<Result<Size, NcursesTerminalError>?>(nil)
-    private let ready = DispatchSemaphore(value: 0)
-
-    func finish(_ outcome: Result<Size, NcursesTerminalError>) {
-        result.withLock { $0 = outcome }
-        ready.signal()
-    }
-
-    func wait() -> Result<Size, NcursesTerminalError> {
-        ready.wait()
-        return result.withLock { $0 } ?? .failure(.initializationFailed("the terminal thread did not start"))
     }
 }

@@ -47,6 +47,10 @@ struct ExploreCommand: AsyncParsableCommand {
         try? await transport.shutdown()
         await mockServer?.stop()
         if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
+        if let error = terminal.startupError {
+            Console.error("error: \(error)")
+            throw ExitStatus.usage
+        }
         if let failure = runtime.currentState.failure {
             Console.error("error: \(failure)")
             throw ExitStatus.usage
