@@ -13,9 +13,10 @@ public enum AppReducer {
         var effects: [AppEffect]
         switch action {
         case .launched:
-            // The first frame is drawn before any of this is read.
+            // The first frame is drawn before any of this is read. The history waits for the
+            // catalogs: the first complete frame does not show it, so it must not compete with them.
             state.pendingLoads = [.loadHistory, .loadDriftMarks]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : []) + [.loadHistory, .loadDriftMarks]
+            effects = state.isLoadingCatalog ? [.loadCatalog, .loadDriftMarks] : [.loadHistory, .loadDriftMarks]
         case .catalogLoaded(let catalog):
             effects = catalogLoaded(catalog, state: &state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
@@ -96,6 +97,7 @@ public enum AppReducer {
 
     /// The catalogs arrived: open where the command line asked, then handle what was typed meanwhile.
     static func catalogLoaded(_ catalog: CatalogSet, state: inout AppState) -> [AppEffect] {
+        let firstLoad = state.isLoadingCatalog
         state.catalog = catalog
         state.environmentList = ListState(selected: state.environmentRows.firstIndex { $0.isEnvironment } ?? 0)
         if let launch = state.launch {
@@ -107,7 +109,7 @@ public enum AppReducer {
         }
         let pending = state.pendingEvents
         state.pendingEvents = []
-        return pending.flatMap { reduce(&state, .terminal($0)) }
+        return (firstLoad ? [.loadHistory] : []) + pending.flatMap { reduce(&state, .terminal($0)) }
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {

@@ -3,7 +3,7 @@ import DispatcherCore
 import Foundation
 import CatalogAuthoring
 import DriftCheck
-import StateStore
+@testable import StateStore
 import TestSupport
 import Testing
 
@@ -203,5 +203,20 @@ import Testing
         #expect(binary.encoding == .base64 && binary.data == Data([0xFF, 0x00, 0xFE]))
         let secret = BodyRecord(Data(#"{"access_token":"abc123456"}"#.utf8), contentType: "application/json", redactor: .standard, limit: nil)
         #expect(!secret.text.contains("abc123456"))
+    }
+}
+
+@Suite struct HistoryTimestampTests {
+    @Test func timestampsReadBackExactlyByHandAndByTheGeneralParser() {
+        for seconds in [0.0, 951_782_400.5, 1_700_000_000.123, 4_102_444_800.999, -86_400.25] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = HistoryStore.timestamp(date)
+            let general = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+            #expect(HistoryStore.timestampDate(text) == general, "\(text)")
+            #expect(HistoryStore.date(from: text).map { abs($0.timeIntervalSince(date)) < 0.001 } == true, "\(text)")
+        }
+        #expect(HistoryStore.timestampDate("2024-02-29T23:59:59.000Z")?.timeIntervalSince1970 == 1_709_251_199)
+        #expect(HistoryStore.timestampDate("2024-13-01T00:00:00.000Z") == nil)
+        #expect(HistoryStore.date(from: "2024-02-29T23:59:59Z") != nil, "without fractions, the general parser reads it")
     }
 }
