@@ -27,7 +27,8 @@ extension CatalogFileDecoder {
             }
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(mapping.count)
-            for (key, value) in mapping {
+            for pair in mapping {
+                let (key, value) = (pair.key, pair.value)
                 guard case .scalar(let scalar) = key.content else {
                     error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
                     return nil

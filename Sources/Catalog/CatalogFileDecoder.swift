@@ -84,7 +84,8 @@ final class CatalogFileDecoder {
         var result: [Entry] = []
         result.reserveCapacity(mapping.count)
         var merged: [Entry] = []
-        for (key, value) in mapping {
+        for pair in mapping {
+            let (key, value) = (pair.key, pair.value)
             guard spend(key) else { return result }
             guard case .scalar(let scalar) = key.content else {
                 error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
@@ -170,8 +171,9 @@ final class CatalogFileDecoder {
     }
 
     /// `{{name}}` unquoted is YAML for a mapping inside a mapping: catch the common mistake.
-    func looksLikeUnquotedPlaceholder(_ mapping: [(key: YAMLNode, value: YAMLNode)]) -> Bool {
-        guard mapping.count == 1, let (key, value) = mapping.first, value.scalar.map({ YAMLScalar($0) == .null }) ?? false,
+    func looksLikeUnquotedPlaceholder(_ mapping: [YAMLNode.Pair]) -> Bool {
+        guard mapping.count == 1, let key = mapping.first?.key, let value = mapping.first?.value,
+            value.scalar.map({ YAMLScalar($0) == .null }) ?? false,
             case .mapping(let inner) = key.content, inner.count == 1
         else { return false }
         return true

@@ -44,7 +44,10 @@ public enum YAMLComposer {
     /// decoder, JSON conversion) recurse, so a document of a million `[` must stop here.
     static let maximumDepth = 1000
 
-    /// Turns events into nodes with an explicit stack, so nesting depth costs no recursion.
+    /// Turns events into nodes with an explicit stack, so nesting depth costs no recursion. The
+    /// children of every open collection wait on one shared stack and are copied into an array of
+    /// exactly their count when the collection ends: one allocation per collection, not one per
+    /// doubling of its array.
     private struct TreeBuilder {
         struct Frame {
             var isMapping: Bool
@@ -54,33 +57,17 @@ public enum YAMLComposer {
             var anchor: String?
             /// The last line of the last item added (an alias counts where it is written).
             var lastItemLine: Int
-            var elements: [YAMLNode] = []
-            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
-            var pendingKey: YAMLNode?
+            /// Where this collection's children start on `children`.
+            var start: Int
             /// Key lines by name, built once a mapping is large (small ones are searched).
             var keys: [String: Int] = [:]
-
-            /// Adds a pair, or returns the line of the earlier key with the same name.
-            mutating func insert(key: YAMLNode, value: YAMLNode) -> Int? {
-                if let name = key.scalar?.text, name != "<<" {
-                    if pairs.count < 16 {
-                        if let earlier = pairs.first(where: { $0.key.scalar?.text == name }) { return earlier.key.line }
-                    } else {
-                        if keys.isEmpty {
-                            for pair in pairs {
-                                if let existing = pair.key.scalar?.text, keys[existing] == nil { keys[existing] = pair.key.line }
-                            }
-                        }
-                        if let line = keys[name] { return line }
-                        keys[name] = key.line
-                    }
-                }
-                pairs.append((key, value))
-                return nil
-            }
+            /// Whether the next node is the value of a duplicate key, left out with its key.
+            var dropsValue = false
         }
 
         var stack: [Frame] = []
+        /// The children of the open collections, innermost last (a mapping's as key, value, key …).
+        var children: [YAMLNode] = []
         var anchors: [String: YAMLNode] = [:]
         var root: YAMLNode?
         var documents = 0
@@ -125,19 +112,31 @@ public enum YAMLComposer {
                 let start = event.data.mapping_start
                 stack.append(Frame(
                     isMapping: true, isFlow: start.style == YAML_FLOW_MAPPING_STYLE, line: line, column: column,
-                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line))
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: children.count))
             case YAML_SEQUENCE_START_EVENT:
                 let start = event.data.sequence_start
                 stack.append(Frame(
                     isMapping: false, isFlow: start.style == YAML_FLOW_SEQUENCE_STYLE, line: line, column: column,
-                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line))
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: children.count))
             case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
                 guard let frame = stack.popLast() else { return }
+                let content: YAMLNode.Content
+                if frame.isMapping {
+                    var pairs: [YAMLNode.Pair] = []
+                    pairs.reserveCapacity((children.count - frame.start) / 2)
+                    var index = frame.start
+                    while index + 1 < children.count {
+                        pairs.append(YAMLNode.Pair(key: children[index], value: children[index + 1]))
+                        index += 2
+                    }
+                    content = .mapping(pairs)
+                } else {
+                    content = .sequence(Array(children[frame.start...]))
+                }
+                children.removeSubrange(frame.start...)
                 // A block collection's end mark is where the next token starts: its last line is its last item's.
                 let lastLine = frame.isFlow ? TreeBuilder.lastLine(event) : frame.lastItemLine
-                let node = YAMLNode(
-                    frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.elements), line: frame.line, column: frame.column,
-                    lastLine: lastLine, isFlow: frame.isFlow)
+                let node = YAMLNode(content, line: frame.line, column: frame.column, lastLine: lastLine, isFlow: frame.isFlow)
                 if let anchor = frame.anchor { anchors[anchor] = node }
                 add(node)
             default:
@@ -152,20 +151,48 @@ public enum YAMLComposer {
                 return
             }
             stack[last].lastItemLine = max(stack[last].lastItemLine, node.lastLine)
-            guard stack[last].isMapping else {
-                stack[last].elements.append(node)
+            if stack[last].dropsValue {
+                stack[last].dropsValue = false
                 return
             }
-            guard let key = stack[last].pendingKey else {
-                stack[last].pendingKey = node
-                return
-            }
-            stack[last].pendingKey = nil
-            if let first = stack[last].insert(key: key, value: node) {
+            let count = children.count - stack[last].start
+            // A key of a mapping: an earlier key of the same name makes the file ambiguous (the
+            // duplicate is reported where it is and left out with its value).
+            if stack[last].isMapping, count.isMultiple(of: 2), let earlier = earlierLine(ofKey: node, in: last) {
                 duplicates.append(YAMLSyntaxError(
-                    line: key.line, column: key.column,
-                    message: "duplicate key '\(key.scalar?.text ?? "")' (first defined at line \(first)): ids and keys must be unique"))
+                    line: node.line, column: node.column,
+                    message: "duplicate key '\(node.scalar?.text ?? "")' (first defined at line \(earlier)): ids and keys must be unique"))
+                stack[last].dropsValue = true
+                return
             }
+            children.append(node)
+        }
+
+        /// The line of an earlier key named like `key` in the mapping of frame `index`, if any.
+        private mutating func earlierLine(ofKey key: YAMLNode, in index: Int) -> Int? {
+            guard let name = key.scalar?.text, name != "<<" else { return nil }
+            let start = stack[index].start
+            let keyCount = (children.count - start) / 2
+            if keyCount < 16 {
+                var position = start
+                while position < children.count {
+                    if children[position].scalar?.text == name { return children[position].line }
+                    position += 2
+                }
+                return nil
+            }
+            if stack[index].keys.isEmpty {
+                var position = start
+                while position < children.count {
+                    if let existing = children[position].scalar?.text, stack[index].keys[existing] == nil {
+                        stack[index].keys[existing] = children[position].line
+                    }
+                    position += 2
+                }
+            }
+            if let line = stack[index].keys[name] { return line }
+            stack[index].keys[name] = key.line
+            return nil
         }
 
         static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

@@ -28,7 +28,8 @@ extension YAMLNode {
         case .mapping(let pairs):
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(pairs.count)
-            for (key, value) in pairs {
+            for pair in pairs {
+                let (key, value) = (pair.key, pair.value)
                 guard let name = key.scalar?.text else {
                     throw YAMLSyntaxError(line: key.line, column: key.column, message: "a mapping key must be plain text")
                 }

@@ -20,10 +20,19 @@ public final class YAMLNode: Sendable {
         public let tag: String?
     }
 
+    /// A key and its value in a mapping. A struct rather than a tuple: arrays of tuples are
+    /// destroyed through generic metadata, which made freeing a large catalog's tree slow.
+    public struct Pair: Sendable {
+        /// The key (a scalar in catalogs).
+        public let key: YAMLNode
+        /// The value.
+        public let value: YAMLNode
+    }
+
     /// What the node holds.
     public enum Content: Sendable {
         case scalar(Scalar)
-        case mapping([(key: YAMLNode, value: YAMLNode)])
+        case mapping([Pair])
         case sequence([YAMLNode])
     }
 
