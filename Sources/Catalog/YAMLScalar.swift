@@ -31,6 +31,20 @@ enum YAMLScalar: Equatable {
     static func plain(_ text: String) -> YAMLScalar {
         let utf8 = text.utf8
         guard let first = utf8.first else { return .null }
+        // The words below are short and start with one of these: most text is neither, and
+        // comparing every scalar with 22 words was a tenth of loading a catalog.
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+            UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"):
+            if utf8.count <= 6, let word = word(text) { return word }
+        default:
+            break
+        }
+        return number(text, first: first)
+    }
+
+    /// Null, a boolean, infinity or NaN spelled as the core schema spells them.
+    private static func word(_ text: String) -> YAMLScalar? {
         switch text {
         case "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -38,8 +52,13 @@ enum YAMLScalar: Equatable {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
         case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
         case ".nan", ".NaN", ".NAN": return .double(.nan)
-        default: break
+        default: return nil
         }
+    }
+
+    /// A number, or text.
+    private static func number(_ text: String, first: UInt8) -> YAMLScalar {
+        let utf8 = text.utf8
         // Only text that starts like a number can be one.
         guard (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-")
             || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
