@@ -7,6 +7,8 @@ extension CatalogFileDecoder {
         "title", "description", "group", "method", "path", "query", "headers", "body", "bodyFile", "form",
         "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
     ]
+    /// Keys written in an endpoint that belong elsewhere, and where.
+    static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
     static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup]) -> [CatalogEndpoint] {
@@ -20,8 +22,7 @@ extension CatalogFileDecoder {
         let id = entry.key
         guard identifier(id, at: entry.keyNode, "endpoint") else { return nil }
         let subject = "endpoint '\(id)'"
-        let moved = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-        guard let fields = entries(entry.value, subject, allowed: Self.endpointKeys, moved: moved) else { return nil }
+        guard let fields = entries(entry.value, subject, allowed: Self.endpointKeys, moved: Self.movedFromEndpoints) else { return nil }
         require(["path"], in: fields, of: entry.keyNode, subject)
         var endpoint = CatalogEndpoint(
             id: id, serviceID: serviceID, path: "",

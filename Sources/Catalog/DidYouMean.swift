@@ -4,10 +4,13 @@ public enum DidYouMean {
     public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let lower = word.lowercased()
         var best: (candidate: String, distance: Int)?
+        let length = lower.count
         for candidate in candidates {
+            let allowed = max(1, min(3, candidate.count / 3))
+            // The distance is at least the difference in length: most candidates stop here.
+            guard abs(candidate.count - length) <= allowed else { continue }
             if candidate.lowercased() == lower { return candidate }
             let distance = editDistance(lower, candidate.lowercased())
-            let allowed = max(1, min(3, candidate.count / 3))
             guard distance <= allowed else { continue }
             if let current = best, current.distance <= distance { continue }
             best = (candidate, distance)
