@@ -58,11 +58,7 @@ let package = Package(
         ),
 
         // MARK: Catalogs
-        .systemLibrary(
-            name: "CYAML",
-            pkgConfig: "yaml-0.1",
-            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
-        ),
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .target(name: "Catalog", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
         .target(
             name: "MockServer",
