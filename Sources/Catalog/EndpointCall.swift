@@ -14,14 +14,20 @@ public struct EndpointCall: Sendable, Hashable {
     public var example: String?
     /// Run-time values for `{{placeholders}}`.
     public var values: [String: String]
+    /// Changes to the endpoint for this request (a draft in the explorer); nil sends it as written.
+    public var edits: EndpointEdits?
 
     /// Makes a call.
-    public init(endpoint: EndpointKey, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:]) {
+    public init(
+        endpoint: EndpointKey, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:],
+        edits: EndpointEdits? = nil
+    ) {
         self.endpoint = endpoint
         self.environment = environment
         self.mode = mode
         self.example = example
         self.values = values
+        self.edits = edits
     }
 
     /// The service in the environment the call goes to.

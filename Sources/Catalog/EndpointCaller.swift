@@ -30,17 +30,18 @@ public struct EndpointCaller: Sendable {
     /// Sends the selection's endpoint. Stub mode answers at once (an example's own delay still
     /// applies); live mode without a transport fails as an invalid request (the dispatcher's).
     public func call(
-        _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:]
+        _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
+        edits: EndpointEdits? = nil
     ) async -> CallOutcome {
-        let call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values)
+        let call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
         let session = session(for: selection)
-        let exchange = await session.send(selection.endpoint, values: values, options: call.options)
+        let exchange = await session.send(selection.endpoint, values: values, edits: call.edits, options: call.options)
         return CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
     }
 
     /// Sends a call again (a history entry's, say).
     public func replay(_ call: EndpointCall) async throws(CatalogLookupError) -> CallOutcome {
         let selection = try EndpointSelection.resolve(call.endpoint, environment: call.environment, in: catalog)
-        return await self.call(selection, mode: call.mode, example: call.example, values: call.values)
+        return await self.call(selection, mode: call.mode, example: call.example, values: call.values, edits: call.edits)
     }
 }

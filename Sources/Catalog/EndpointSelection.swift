@@ -72,8 +72,8 @@ public struct EndpointSelection: Sendable {
     public var key: EndpointKey { endpoint.key }
 
     /// The call that sends this selection.
-    public func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:]) -> EndpointCall {
-        EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values)
+    public func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
+        EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
     }
 
     /// The endpoint's example named `name` (nil or `default`: the stub), or an error.

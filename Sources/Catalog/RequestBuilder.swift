@@ -29,8 +29,11 @@ public struct RequestBuilder: Sendable {
         self.deferredToken = deferredToken
     }
 
-    /// The target and environment for `endpoint` with `values` set at run time.
-    public func prepare(_ endpoint: CatalogEndpoint, values: [String: String] = [:]) throws(UnresolvedPlaceholderError) -> PreparedRequest {
+    /// The target and environment for `endpoint` with `values` set at run time; inherited headers
+    /// (the environment's, the group's) named in `removingHeaders` are left out.
+    public func prepare(
+        _ endpoint: CatalogEndpoint, values: [String: String] = [:], removingHeaders: Set<String> = []
+    ) throws(UnresolvedPlaceholderError) -> PreparedRequest {
         var renderer = Renderer(builder: self, endpoint: endpoint, values: values)
         let path = renderer.render(endpoint.path, at: "path", encoding: .path)
         let query = endpoint.query.map { item in
@@ -43,10 +46,11 @@ public struct RequestBuilder: Sendable {
         let body = renderer.render(endpoint.body)
 
         var prepared = environment
-        prepared.headers = renderer.render(environment.headers, at: "header", of: "environment \(environment.name)")
+        prepared.headers = renderer.render(
+            environment.headers.removing(removingHeaders), at: "header", of: "environment \(environment.name)")
         prepared.groupHeaders = [:]
         if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
-            prepared.groupHeaders[group] = renderer.render(groupHeaders, at: "header", of: "group \(group)")
+            prepared.groupHeaders[group] = renderer.render(groupHeaders.removing(removingHeaders), at: "header", of: "group \(group)")
         }
         if !renderer.unresolved.isEmpty {
             throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.whereToSet)
@@ -102,6 +106,14 @@ public struct RequestBuilder: Sendable {
     var secretValues: [String] {
         service.secretNames.compactMap { name in secrets.value(name) ?? service.secretDefaults[environment.name]?[name] }
             + (service.secretDefaults[environment.name].map { Array($0.values) } ?? [])
+    }
+}
+
+extension Headers {
+    /// These headers without the ones named in `names` (any case).
+    func removing(_ names: Set<String>) -> Headers {
+        guard !names.isEmpty else { return self }
+        return Headers(fields.filter { field in !names.contains { Headers.sameName($0, field.name) } })
     }
 }
 

@@ -106,11 +106,23 @@ public final class ServiceSession: Sendable {
         return await send(endpoint, values: values, options: options)
     }
 
-    /// Sends an endpoint. Never throws: an unresolved placeholder is an `invalidRequest` exchange
-    /// that sent nothing. Stub or live is the caller's choice (`options.stubBehavior`, else the
-    /// environment's fixtures type); an example's own delay applies in stub mode; in live mode a
-    /// chosen example is asked of the mock server with `X-Mock-Example`.
-    public func send(_ endpoint: CatalogEndpoint, values: [String: String] = [:], options: RequestOptions = RequestOptions()) async -> Exchange {
+    /// Sends an endpoint. Never throws: an unresolved placeholder (or edits that do not apply, such
+    /// as a JSON body that does not parse) is an `invalidRequest` exchange that sent nothing. Stub or
+    /// live is the caller's choice (`options.stubBehavior`, else the environment's fixtures type);
+    /// an example's own delay applies in stub mode; in live mode a chosen example is asked of the
+    /// mock server with `X-Mock-Example`. `edits` change the endpoint for this request only.
+    public func send(
+        _ endpoint: CatalogEndpoint, values: [String: String] = [:], edits: EndpointEdits? = nil, options: RequestOptions = RequestOptions()
+    ) async -> Exchange {
+        let original = endpoint
+        let endpoint: CatalogEndpoint
+        do throws(EditsError) {
+            if let edits { endpoint = try original.applying(edits) } else { endpoint = original }
+        } catch {
+            return failedExchange(
+                identifier: original.key.description, method: edits?.method ?? original.method, options: options,
+                error: .invalidRequest("\(original.key): \(error.message)"))
+        }
         var options = options
         if options.example == CatalogExample.defaultName { options.example = nil }
         var behavior = options.stubBehavior ?? environment.fixtures
@@ -119,7 +131,7 @@ public final class ServiceSession: Sendable {
 
         let prepared: PreparedRequest
         do {
-            prepared = try builder.prepare(endpoint, values: values)
+            prepared = try builder.prepare(endpoint, values: values, removingHeaders: edits?.removedHeaders ?? [])
         } catch {
             return failedExchange(identifier: endpoint.key.description, method: endpoint.method, options: options, error: error.dispatchError)
         }

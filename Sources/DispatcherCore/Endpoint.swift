@@ -76,7 +76,10 @@ extension Endpoint {
         if let group = target.group, let groupHeaders = environment.groupHeaders[group] {
             headers.merge(groupHeaders, origin: .group(group))
         }
-        headers.merge(target.headers, origin: .endpoint)
+        // The target's own headers are the endpoint's; one a person edited keeps saying so.
+        for field in target.headers.fields {
+            headers.set(field.name, field.value, origin: field.origin == .edited ? .edited : .endpoint)
+        }
 
         return Endpoint(
             identifier: target.identifier, url: url, method: target.method, headers: headers, body: target.body,

@@ -16,6 +16,8 @@ public enum HeaderOrigin: Sendable, Hashable, CustomStringConvertible {
     case plugin(String)
     /// Sent by the server (response headers).
     case server
+    /// Set by the person in the explorer for this endpoint (an edit not yet saved to its catalog).
+    case edited
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum HeaderOrigin: Sendable, Hashable, CustomStringConvertible {
         case .auth(let name): "auth \(name)"
         case .plugin(let name): "plugin \(name)"
         case .server: "server"
+        case .edited: "edited"
         }
     }
 }
