@@ -176,7 +176,9 @@ let package = Package(
         .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer", "JSONSupport"]),
         .testTarget(
             name: "ExplorerAppTests",
-            dependencies: ["ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore"],
+            dependencies: [
+                "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport",
+            ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "InteropTests",

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -64,7 +65,7 @@ extension BodyDocument {
     /// `$EDITOR`; `pretty` writes the JSON view's text instead of the raw bytes. The caller runs the
     /// program and removes the file.
     public func writeTemporaryFile(directory: URL? = nil, pretty: Bool = false) throws(BodySaveError) -> URL {
-        let directory = directory?.path ?? FileManager.default.temporaryDirectory.path
+        let directory = directory?.path ?? TemporaryFile.directory
         let contents = pretty && isFoldable ? Data(prettyText().utf8) : data
         let path = try Self.writeTemporary(contents, directory: directory, prefix: "apiexplorer-body-",
             suffix: "." + fileExtension, reportingAs: directory)
@@ -152,37 +153,13 @@ extension BodyDocument {
 
     /// Writes `contents` to a new file (mkstemps) and returns its path.
     private static func writeTemporary(_ contents: Data, directory: String, prefix: String, suffix: String,
-        reportingAs reported: String) throws(BodySaveError) -> String
+        permissions: mode_t = 0o600, reportingAs reported: String) throws(BodySaveError) -> String
     {
-        let templateText: String = (directory.isEmpty ? "." : directory) + "/" + prefix + "XXXXXX" + suffix
-        var template = Array(templateText.utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemps(base, Int32(suffix.utf8.count))
+        do throws(SystemError) {
+            return try TemporaryFile.create(contents, in: directory, prefix: prefix, suffix: suffix, permissions: permissions)
+        } catch {
+            throw .couldNotWrite(path: reported, reason: error.reason)
         }
-        guard descriptor >= 0 else { throw .couldNotWrite(path: reported, reason: errnoText()) }
-        // mkstemps replaced the X's in place; drop the terminating NUL.
-        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let written = contents.withUnsafeBytes { bytes -> Bool in
-            guard let base = bytes.baseAddress else { return fsync(descriptor) == 0 }
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(descriptor, base + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return fsync(descriptor) == 0
-        }
-        let reason = errnoText()
-        close(descriptor)
-        guard written else {
-            unlink(path)
-            throw .couldNotWrite(path: reported, reason: reason)
-        }
-        return path
     }
 
     private static func errnoText() -> String { String(cString: strerror(errno)) }

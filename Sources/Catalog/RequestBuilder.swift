@@ -8,8 +8,8 @@ import TextSupport
 ///
 /// `{{name}}` is looked up, first match wins, in: run-time values (set by the user), the endpoint's
 /// `parameters`, the environment's `variables`, the service's `variables`.
-/// `{{secret.NAME}}` is looked up in: the process environment, the `.env` beside the catalog, the
-/// environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
+/// `{{secret.NAME}}` is looked up in: run-time values (`secret.NAME`), the process environment, the
+/// `.env` beside the catalog, the environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
 public struct RequestBuilder: Sendable {
     /// The service.
     public let service: Service
@@ -63,8 +63,8 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's
-    /// headers), with where each value comes from; secret values are masked.
-    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:]) -> [ResolvedVariable] {
+    /// headers), with where each value comes from; secret values are masked unless `revealingSecrets`.
+    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:], revealingSecrets: Bool = false) -> [ResolvedVariable] {
         var texts = endpoint.templateTexts + environment.headers.map(\.value)
         if let group = endpoint.group { texts += environment.groupHeaders[group]?.map(\.value) ?? [] }
         var seen = Set<String>()
@@ -76,7 +76,8 @@ public struct RequestBuilder: Sendable {
                     result.append(ResolvedVariable(name: name, value: nil, source: .refreshedToken, isSecret: true))
                 } else if let found = resolve(placeholder, endpoint: endpoint, values: values) {
                     let isSecret = placeholder.secretName != nil
-                    result.append(ResolvedVariable(name: name, value: isSecret ? Redactor.mask : found.value, source: found.source, isSecret: isSecret))
+                    let shown = isSecret && !revealingSecrets ? Redactor.mask : found.value
+                    result.append(ResolvedVariable(name: name, value: shown, source: found.source, isSecret: isSecret))
                 } else {
                     result.append(ResolvedVariable(name: name, value: nil, source: nil, isSecret: placeholder.secretName != nil))
                 }
@@ -88,6 +89,8 @@ public struct RequestBuilder: Sendable {
     /// The value of a placeholder and where it came from; nil when it has none.
     func resolve(_ placeholder: Placeholder, endpoint: CatalogEndpoint, values: [String: String]) -> (value: String, source: VariableSource)? {
         if let secret = placeholder.secretName {
+            // A run-time value for a secret wins (set in the explorer, never written down).
+            if let value = values[placeholder.name] { return (value, .runtime) }
             if let found = secrets.lookup(secret) { return (found.value, .secret(found.source)) }
             if let value = service.secretDefaults[environment.name]?[secret] {
                 return (value, .secret(.catalogDefault(environment: environment.name)))

@@ -8,8 +8,18 @@ import TerminalKit
 public enum AppAction: Sendable {
     /// The explorer started: the first action, before any input.
     case launched
-    /// The catalogs were read (at launch).
-    case catalogLoaded(CatalogSet)
+    /// The catalogs were read (at launch), with where their secrets come from.
+    case catalogLoaded(CatalogSet, SecretStore)
+    /// Drafts kept from earlier runs, by service and environment and then endpoint id.
+    case draftsLoaded([EnvironmentKey: [String: EndpointEdits]])
+    /// Run-time values kept from earlier runs.
+    case valuesLoaded([EnvironmentKey: [String: String]])
+    /// The body of a draft came back from `$EDITOR` (nil: not changed, or the editor failed with `message`).
+    case bodyEdited(key: DraftKey, text: String?, message: String?)
+    /// Drafts or run-time values could not be kept in the state folder: why.
+    case stateNotSaved(String)
+    /// A draft was written into its catalog file (`error` nil), or why not.
+    case draftWritten(key: DraftKey, error: String?)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
@@ -93,6 +103,18 @@ public enum AppEffect: Sendable, Hashable {
     case loadHistory
     /// Read the last drift checks, reporting `.driftMarksLoaded`.
     case loadDriftMarks
+    /// Read the drafts kept from earlier runs, reporting `.draftsLoaded`.
+    case loadDrafts
+    /// Read the run-time values kept from earlier runs, reporting `.valuesLoaded`.
+    case loadValues
+    /// Keep these drafts in the state folder (replacing what was kept).
+    case saveDrafts([EnvironmentKey: [String: EndpointEdits]])
+    /// Keep these run-time values in the state folder (never secrets).
+    case saveValues([EnvironmentKey: [String: String]])
+    /// Open a draft's body in `$EDITOR`, reporting `.bodyEdited`.
+    case editBodyInEditor(key: DraftKey, text: String, isJSON: Bool)
+    /// Write a draft into its catalog file (only the lines that changed), reload, and report `.draftWritten`.
+    case writeDraft(key: DraftKey, edits: EndpointEdits)
     /// Send a request.
     case send(RequestTicket)
     /// Cancel a request in flight.

@@ -14,6 +14,8 @@ extension AppReducer {
         if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
             return handleBodyPrompt(command, prompt: prompt, key: key, state: &state)
         }
+        if state.isInEditor, let input = state.editor.input { return typeInEditor(command, input: input, state: &state) }
+        if state.isInVariables, let input = state.variablesTab.input { return typeValue(command, input: input, state: &state) }
         return perform(command, state: &state)
     }
 
@@ -98,6 +100,10 @@ extension AppReducer {
             return quit(&state)
         case .body(let command):
             return perform(command, state: &state)
+        case .editor(let command):
+            return perform(command, state: &state)
+        case .variables(let command):
+            return perform(command, state: &state)
         case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit:
             break  // bound only in windows, questions and typing
         }
@@ -106,6 +112,17 @@ extension AppReducer {
 
     enum Movement {
         case up(Int), down(Int), top, bottom
+
+        /// A cursor at `row` of `count` rows after the movement, kept on a row.
+        func applied(to row: Int, count: Int) -> Int {
+            let moved: Int = switch self {
+            case .up(let step): row - step
+            case .down(let step): row + step
+            case .top: 0
+            case .bottom: count - 1
+            }
+            return max(0, min(count - 1, moved))
+        }
     }
 
     static func move(_ movement: Movement, wheel: Bool = false, state: inout AppState) {
@@ -136,6 +153,7 @@ extension AppReducer {
             state.endpointList = list
         case .response:
             if moveInBody(movement, wheel: wheel, state: &state) { return }
+            if moveInEditor(movement, state: &state) || moveInVariables(movement, state: &state) { return }
             let current = state.tabScroll[state.tab] ?? 0
             let limit = ResponseText.maximumScroll(state: state)
             switch movement {
@@ -179,8 +197,18 @@ extension AppReducer {
             state.notice = "No endpoint to send."
             return []
         }
-        let call = EndpointCall(endpoint: endpoint.key, environment: environment.name, mode: state.mode, example: example)
-        if state.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(endpoint.method) {
+        let edits = state.selectedEdits
+        do throws(EditsError) {
+            _ = try endpoint.applying(edits)
+        } catch {
+            state.notice = "Not sent: \(error.message) (Edit tab)."
+            return []
+        }
+        let call = EndpointCall(
+            endpoint: endpoint.key, environment: environment.name, mode: state.mode, example: example, values: state.activeValues,
+            edits: edits.isEmpty ? nil : edits)
+        let method = edits.method ?? endpoint.method
+        if state.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(method) {
             state.overlay = .confirmSend(call)
             return []
         }
@@ -341,7 +369,12 @@ extension AppState {
             if case .confirmOverwrite = prompt.kind { return .question }
             return .typing
         }
-        return .panes(inBody: isInBody)
+        if isInEditor, editor.input != nil { return .typing }
+        if isInVariables, variablesTab.input != nil { return .typing }
+        if isInBody { return .panes(.body) }
+        if isInEditor { return .panes(.edit) }
+        if isInVariables { return .panes(.variables) }
+        return .panes(.none)
     }
 
     /// Rows of endpoints the endpoints pane shows (one fewer while the filter line is open).

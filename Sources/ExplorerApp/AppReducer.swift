@@ -15,10 +15,55 @@ public enum AppReducer {
         case .launched:
             // The first frame is drawn before any of this is read. The history waits for the
             // catalogs: the first complete frame does not show it, so it must not compete with them.
-            state.pendingLoads = [.loadHistory, .loadDriftMarks]
-            effects = state.isLoadingCatalog ? [.loadCatalog, .loadDriftMarks] : [.loadHistory, .loadDriftMarks]
-        case .catalogLoaded(let catalog):
+            state.pendingLoads = [.loadHistory, .loadDriftMarks, .loadDrafts, .loadValues]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues]
+        case .catalogLoaded(let catalog, let secrets):
+            state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
+        case .draftsLoaded(let kept):
+            state.pendingLoads.remove(.loadDrafts)
+            var restored = 0
+            for (environment, endpoints) in kept {
+                for (endpoint, edits) in endpoints where !edits.isEmpty {
+                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), environment: environment.environment)
+                    // This run's edits, if any were made already, win.
+                    if state.drafts[key] == nil {
+                        state.drafts[key] = edits
+                        restored += 1
+                    }
+                }
+            }
+            if restored > 0 {
+                state.notice = "Restored \(restored) draft\(restored == 1 ? "" : "s") from the last run (✎ in the list; Edit tab, R reverts)."
+            }
+            effects = []
+        case .valuesLoaded(let kept):
+            state.pendingLoads.remove(.loadValues)
+            state.runtimeValues.merge(kept) { current, _ in current }
+            effects = []
+        case .bodyEdited(let key, let text, let message):
+            effects = []
+            state.pendingLoads = state.pendingLoads.filter { if case .editBodyInEditor(key, _, _) = $0 { false } else { true } }
+            if let message { state.notice = message }
+            if let text, let endpoint = state.catalog.endpoint(key.endpoint)?.endpoint {
+                let current = state.drafts[key] ?? EndpointEdits()
+                let request = EditedRequest(endpoint: endpoint, edits: current, inherited: [])
+                effects = setBody(text, key: key, request: request, state: &state)
+            }
+        case .stateNotSaved(let message):
+            state.notice = message
+            effects = []
+        case .draftWritten(let key, let error):
+            effects = []
+            if let error {
+                state.notice = "Not written: \(error)"
+            } else {
+                state.drafts[key] = nil
+                state.undoStack[key] = nil
+                state.redoStack[key] = nil
+                state.notice = "Wrote \(key.endpoint) into its catalog file; the draft is gone."
+                effects = [.saveDrafts(state.draftsByEnvironment)]
+            }
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
             effects = []

@@ -63,7 +63,23 @@ public struct AppState: Sendable {
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
     /// with its catalogs).
     public var launch: LaunchOptions?
-    /// What `.launched` asked to read that has not arrived yet (besides the catalogs).
+    /// Where secrets come from (given with the catalogs; values show only when revealed).
+    public var secrets = SecretStore(processEnvironment: [:])
+    /// Edits of endpoints not saved to their catalogs, per endpoint and environment (kept in the
+    /// state folder as they are made).
+    public var drafts: [DraftKey: EndpointEdits] = [:]
+    /// Earlier edits of each draft, newest last, for undo (this run only).
+    public var undoStack: [DraftKey: [EndpointEdits]] = [:]
+    /// Undone edits, newest last, for redo.
+    public var redoStack: [DraftKey: [EndpointEdits]] = [:]
+    /// Run-time values per service and environment (kept in the state folder, never secrets).
+    public var runtimeValues: [EnvironmentKey: [String: String]] = [:]
+    /// The Edit tab.
+    public var editor = EditorState()
+    /// The Variables tab.
+    public var variablesTab = VariablesState()
+    /// Effects whose answer has not arrived yet: what `.launched` asked to read (besides the
+    /// catalogs), a body open in $EDITOR.
     public var pendingLoads: Set<AppEffect> = []
     /// Keys and clicks that came while the catalogs were loading, handled once they are there.
     public var pendingEvents: [TerminalEvent] = []
@@ -160,7 +176,7 @@ public enum DriftMark: String, Sendable, Hashable {
 
 /// The tabs of the response pane, numbered 1–5.
 public enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
-    case body = 1, headers, errors, request, log
+    case body = 1, headers, errors, request, log, edit, variables
 
     /// The tab's title.
     public var title: String {
@@ -170,6 +186,18 @@ public enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
         case .errors: "Errors"
         case .request: "Request"
         case .log: "Log"
+        case .edit: "Edit"
+        case .variables: "Vars"
+        }
+    }
+
+    /// The title when the pane is narrow.
+    public var shortTitle: String {
+        switch self {
+        case .headers: "Hdrs"
+        case .errors: "Errs"
+        case .request: "Req"
+        default: title
         }
     }
 }

@@ -46,8 +46,11 @@ enum EndpointsPaneView {
         } else {
             marker = Span("  ")
         }
-        let method = endpoint.method.rawValue
-        var spans = [marker, Span(method.padded(to: 7), style: Theme.method(endpoint.method)), Span(endpoint.path)]
+        // A draft shows as what Enter sends, marked ✎.
+        let draft = state.activeEnvironment.flatMap { state.drafts[DraftKey(endpoint: key, environment: $0.name)] }
+        let method = draft?.method ?? endpoint.method
+        var spans = [marker, Span(method.rawValue.padded(to: 7), style: Theme.method(method)), Span(draft?.path ?? endpoint.path)]
+        if draft != nil { spans.append(Span(" ✎", style: Theme.notice)) }
         if endpoint.title != endpoint.id || endpoint.title != endpoint.path {
             spans.append(Span("  \(endpoint.title)", style: Theme.dim))
         }
@@ -60,7 +63,7 @@ enum EndpointsPaneView {
             case .failed: badge = Span(" ✗check", style: Style(foreground: .red))
             case .matches: badge = Span(" =stub", style: Theme.dim)
             }
-            spans.insert(badge, at: 3)
+            spans.insert(badge, at: draft == nil ? 3 : 4)
         }
         return Line(spans)
     }

@@ -11,6 +11,8 @@ public enum Command: Sendable, Hashable {
     case filter, copyCurl, revealSecrets, showDiagnostics, showHistory
     case help, quit
     case body(BodyCommand)
+    case editor(EditorCommand)
+    case variables(VariablesCommand)
     /// In a window: send the example or history entry under the cursor.
     case choose
     /// Close the window.
@@ -36,6 +38,16 @@ public enum BodyCommand: Sendable, Hashable {
     case copyValue, save, openInPager, openInEditor
 }
 
+/// What a key does in the Edit tab (response pane focused, Edit tab shown).
+public enum EditorCommand: Sendable, Hashable {
+    case change, add, delete, toggle, undo, redo, revert, editBodyExternally, writeToCatalog
+}
+
+/// What a key does in the Variables tab (response pane focused, Vars tab shown).
+public enum VariablesCommand: Sendable, Hashable {
+    case change, clear
+}
+
 /// Where a binding applies; also the help's sections, in this order.
 public enum KeyScope: String, Sendable, Hashable, CaseIterable {
     /// Moving in a list, a text tab, a body or a window.
@@ -48,6 +60,10 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case other = "Other"
     /// The response pane on the Body tab (these win over the panes' keys there).
     case bodyTab = "Body tab (response pane)"
+    /// The response pane on the Edit tab.
+    case editTab = "Edit tab (response pane): change the next requests"
+    /// The response pane on the Vars tab.
+    case variablesTab = "Vars tab (response pane): placeholders and their values"
     /// A window over the panes: examples, history, help, diagnostics.
     case windows = "Windows (examples, history, help, problems)"
     /// A question: send to production, replace a file.
@@ -58,24 +74,43 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case anywhere = "Anywhere"
 }
 
+/// Which tab's own keys apply in the panes: the response pane's focused tab, when it has keys.
+public enum TabKeys: Sendable, Hashable {
+    /// None: only the panes' keys.
+    case none
+    /// The Body tab with a body.
+    case body
+    /// The Edit tab.
+    case edit
+    /// The Vars tab.
+    case variables
+}
+
 /// What the keyboard is doing: which scopes a key is looked up in, in order.
 public enum KeyContext: Sendable, Hashable {
-    /// The panes; `inBody` when the response pane has focus on a Body tab with a body.
-    case panes(inBody: Bool)
+    /// The panes, with the focused tab's own keys.
+    case panes(TabKeys)
     /// A window is open.
     case window
     /// A question waits for y or n.
     case question
-    /// Text is being typed (the endpoint filter, or the Body tab's input line).
+    /// Text is being typed (the endpoint filter, an input line of the Body, Edit or Vars tab).
     case typing
 
     /// The scopes consulted, first match wins.
     var scopes: [KeyScope] {
         switch self {
-        case .panes(let inBody): [.anywhere] + (inBody ? [.bodyTab] : []) + [.requests, .response, .other, .moving]
-        case .window: [.anywhere, .windows, .moving]
-        case .question: [.anywhere, .questions]
-        case .typing: [.anywhere, .typing]
+        case .panes(let tab):
+            let own: [KeyScope] = switch tab {
+            case .none: []
+            case .body: [.bodyTab]
+            case .edit: [.editTab]
+            case .variables: [.variablesTab]
+            }
+            return [.anywhere] + own + [.requests, .response, .other, .moving]
+        case .window: return [.anywhere, .windows, .moving]
+        case .question: return [.anywhere, .questions]
+        case .typing: return [.anywhere, .typing]
         }
     }
 }
@@ -152,7 +187,8 @@ public enum Keymap {
     private static func keys(_ texts: String...) -> [KeyEvent] { texts.map(key) }
 
     /// Every binding, in the order help lists them within a scope.
-    public static let bindings: [KeyBinding] = moving + requests + response + other + bodyTab + windows + questions + typing + anywhere
+    public static let bindings: [KeyBinding] =
+        moving + requests + response + other + bodyTab + editTab + variablesTab + windows + questions + typing + anywhere
 
     static let moving: [KeyBinding] = [
         KeyBinding(keys("j", "Down"), .moveDown, .moving, label: "j/↓", help: "down"),
@@ -166,7 +202,7 @@ public enum Keymap {
     static let requests: [KeyBinding] = [
         KeyBinding(keys("Tab"), .focusNext, .requests, help: "next pane"),
         KeyBinding(keys("S-Tab"), .focusPrevious, .requests, help: "previous pane"),
-        KeyBinding(keys("Enter"), .send, .requests, help: "send the endpoint to the active environment, in the current mode"),
+        KeyBinding(keys("Enter", "C-s"), .send, .requests, label: "Enter/C-s", help: "send the endpoint (with its edits) to the active environment, in the current mode"),
         KeyBinding(keys("r"), .resend, .requests, help: "resend the last request as it was sent"),
         KeyBinding(keys("Esc"), .cancelOrClose, .requests, help: "cancel the request in flight or the formatting; clear the filter"),
         KeyBinding(keys("s"), .toggleMode, .requests, help: "switch stub / live"),
@@ -178,11 +214,13 @@ public enum Keymap {
     ]
 
     static let response: [KeyBinding] = [
-        KeyBinding(keys("1"), .showTab(.body), .response, label: "1–5", help: "Body, Headers, Errors, Request, Log tab"),
+        KeyBinding(keys("1"), .showTab(.body), .response, label: "1–7", help: "Body, Headers, Errors, Request, Log, Edit, Vars tab"),
         KeyBinding(keys("2"), .showTab(.headers), .response, help: nil),
         KeyBinding(keys("3"), .showTab(.errors), .response, help: nil),
         KeyBinding(keys("4"), .showTab(.request), .response, help: nil),
         KeyBinding(keys("5"), .showTab(.log), .response, help: nil),
+        KeyBinding(keys("6"), .showTab(.edit), .response, help: nil),
+        KeyBinding(keys("7"), .showTab(.variables), .response, help: nil),
         KeyBinding(keys("]"), .nextTab, .response, help: "next tab"),
         KeyBinding(keys("["), .previousTab, .response, help: "previous tab"),
         KeyBinding(keys("v"), .revealSecrets, .response, help: "reveal / mask secrets (Authorization, cookies, API keys, tokens)"),
@@ -215,6 +253,23 @@ public enum Keymap {
         KeyBinding(keys("S"), .body(.save), .bodyTab, help: "save the body to a file (asks before replacing one)"),
         KeyBinding(keys("o"), .body(.openInPager), .bodyTab, help: "open in $PAGER (less) and come back to an intact screen"),
         KeyBinding(keys("O"), .body(.openInEditor), .bodyTab, help: "open in $EDITOR (vi) and come back to an intact screen"),
+    ]
+
+    static let editTab: [KeyBinding] = [
+        KeyBinding(keys("Enter"), .editor(.change), .editTab, help: "change the row: method, path, a query item, a header, the body"),
+        KeyBinding(keys("a"), .editor(.add), .editTab, help: "add a query item, a header or a form field (where the cursor is)"),
+        KeyBinding(keys("d", "Delete"), .editor(.delete), .editTab, label: "d/Delete", help: "remove the row (an inherited header: turn it off)"),
+        KeyBinding(keys("Space"), .editor(.toggle), .editTab, label: "Space", help: "turn the row off / on"),
+        KeyBinding(keys("u"), .editor(.undo), .editTab, help: "undo"),
+        KeyBinding(keys("C-r"), .editor(.redo), .editTab, help: "redo"),
+        KeyBinding(keys("R"), .editor(.revert), .editTab, help: "back to the catalog's request (u undoes it)"),
+        KeyBinding(keys("O"), .editor(.editBodyExternally), .editTab, help: "edit the body in $EDITOR (vi) and come back to an intact screen"),
+        KeyBinding(keys("W"), .editor(.writeToCatalog), .editTab, help: "write the edits into the catalog file (only the lines that changed)"),
+    ]
+
+    static let variablesTab: [KeyBinding] = [
+        KeyBinding(keys("Enter"), .variables(.change), .variablesTab, help: "set a run-time value (kept per environment, never for secrets)"),
+        KeyBinding(keys("d", "Delete"), .variables(.clear), .variablesTab, label: "d/Delete", help: "clear the run-time value: back to the catalog's"),
     ]
 
     static let windows: [KeyBinding] = [

@@ -4,10 +4,10 @@ import TerminalKit
 /// Tabs, a one-line summary of the last result, and the selected tab's content.
 enum ResponsePaneView {
     static func tabs(for state: AppState) -> Tabs {
-        Tabs(ResponseTab.allCases.map(\.title), selected: state.tab.rawValue - 1, isNumbered: true)
+        Tabs(ResponseTab.allCases.map(\.title), shortTitles: ResponseTab.allCases.map(\.shortTitle), selected: state.tab.rawValue - 1, isNumbered: true)
     }
 
-    /// Draws the pane; returns where the terminal cursor goes when the Body tab's input line is open.
+    /// Draws the pane; returns where the terminal cursor goes when an input line is open (Body, Edit, Vars).
     @discardableResult
     static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) -> Position? {
         let focused = state.focus == .response
@@ -19,6 +19,11 @@ enum ResponsePaneView {
         tabs(for: state).render(into: &buffer, area: inner.row(0))
         buffer.write(summary(state).truncated(toWidth: inner.width), in: inner.row(1))
         let content = inner.inset(top: 2)
+        switch state.tab {
+        case .edit: return EditTabView.render(state, content: content, into: &buffer)
+        case .variables: return VariablesTabView.render(state, content: content, into: &buffer)
+        default: break
+        }
         if state.tab == .body, state.selectedResponse?.exchange.response != nil, let pane = state.selectedBodyPane {
             return BodyPaneView.render(pane, state: state, content: content, into: &buffer)
         }
@@ -52,12 +57,15 @@ enum ResponsePaneView {
             ])
         }
         guard let record = state.selectedResponse else {
-            guard let endpoint = state.selectedEndpoint, let environment = state.activeEnvironment else {
+            guard let request = state.editedRequest, let environment = state.activeEnvironment else {
                 return Line("Pick an endpoint.", style: Theme.dim)
             }
+            // In the Edit and Vars tabs Enter changes a row: C-s sends from anywhere.
+            let key = state.isInEditor || state.isInVariables ? "C-s" : "Enter"
             return Line([
-                Span("Not sent yet. ", style: Theme.dim), Span("Enter", style: Theme.key),
-                Span(" sends \(endpoint.method.rawValue) \(endpoint.path) to \(environment.name) (\(state.mode.badge)).", style: Theme.dim),
+                Span("Not sent yet. ", style: Theme.dim), Span(key, style: Theme.key),
+                Span(" sends \(request.method.rawValue) \(request.path) to \(environment.name) (\(state.mode.badge))", style: Theme.dim),
+                Span(request.edits.isEmpty ? "." : " with its edits ✎.", style: request.edits.isEmpty ? Theme.dim : Theme.notice),
             ])
         }
         let exchange = record.exchange

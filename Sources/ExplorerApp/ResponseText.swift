@@ -9,14 +9,14 @@ enum ResponseText {
     /// The lines of `tab` for the selected endpoint.
     static func lines(_ tab: ResponseTab, state: AppState) -> [Line] {
         if tab == .log { return logLines(state) }
+        if tab == .request { return draftLines(state) + nextOrLastRequestLines(state) }
         guard let record = state.selectedResponse else { return [] }
         let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
         switch tab {
         case .body: return bodyLines(record.exchange)
         case .headers: return headerLines(record.exchange, redactor: redactor)
         case .errors: return errorLines(record.exchange, redactor: redactor)
-        case .request: return requestLines(record.exchange.request, redactor: redactor)
-        case .log: return []
+        case .log, .request, .edit, .variables: return []
         }
     }
 

@@ -24,7 +24,9 @@ enum StatusBarView {
             left.append(Span(" \(response.status)", style: Theme.status(response.status)))
             left.append(Span(" \(ResponseText.milliseconds(response.timing.total)) \(ByteCount.format(response.body.count))", style: Theme.dim))
         }
-        let hints: [(String, String)] = [("↵", "send"), ("s", "stub/live"), ("e", "env"), ("x", "example"), ("?", "help"), ("q", "quit")]
+        // In the Edit and Vars tabs Enter changes the row under the cursor.
+        let send: [(String, String)] = state.isInEditor || state.isInVariables ? [("↵", "change"), ("C-s", "send")] : [("↵", "send")]
+        let hints: [(String, String)] = send + [("s", "stub/live"), ("e", "env"), ("x", "example"), ("?", "help"), ("q", "quit")]
         let right = hints.enumerated().map { index, hint in
             StatusBar.Segment(Line([Span(hint.0, style: Theme.key), Span(" \(hint.1)", style: Theme.dim)]), priority: hints.count - index)
         }

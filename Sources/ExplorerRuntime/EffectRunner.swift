@@ -4,6 +4,7 @@ import ExplorerApp
 import FoundationEssentials
 import StateStore
 import Synchronization
+import SystemSupport
 import TerminalKit
 
 /// Performs the reducer's effects off the UI path and posts their results as actions.
@@ -23,6 +24,9 @@ final class EffectRunner: Sendable {
     /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
+    /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
+    let draftWriter = LatestValueWriter<[EnvironmentKey: [String: EndpointEdits]]>()
+    let valueWriter = LatestValueWriter<[EnvironmentKey: [String: String]]>()
 
     /// Which background work on which body.
     struct BodyTaskKey: Hashable {
@@ -58,7 +62,7 @@ final class EffectRunner: Sendable {
                         catalog: catalog, secrets: secrets, transport: self.services.transport, plugins: self.plugins,
                         clock: self.services.clock)
                 }
-                return .catalogLoaded(catalog)
+                return .catalogLoaded(catalog, secrets)
             }
         case .loadHistory:
             let history = services.history
@@ -66,6 +70,20 @@ final class EffectRunner: Sendable {
         case .loadDriftMarks:
             let drift = services.drift
             load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
+        case .loadDrafts:
+            let drafts = services.drafts
+            load { .draftsLoaded(drafts?.load() ?? [:]) }
+        case .loadValues:
+            let values = services.values
+            load { .valuesLoaded(values?.load() ?? [:]) }
+        case .saveDrafts(let drafts):
+            if let file = services.drafts { keep(drafts, in: file, writer: draftWriter, what: "the drafts") }
+        case .saveValues(let values):
+            if let file = services.values { keep(values, in: file, writer: valueWriter, what: "the run-time values") }
+        case .editBodyInEditor(let key, let text, let isJSON):
+            editBody(key: key, text: text, isJSON: isJSON)
+        case .writeDraft(let key, let edits):
+            writeDraft(key: key, edits: edits)
         case .send(let ticket):
             send(ticket)
         case .cancel(let ticket):
@@ -91,13 +109,13 @@ final class EffectRunner: Sendable {
     }
 
     /// Runs a load in the background and posts what it read (the reducer knows it is pending).
-    private func load(_ work: @escaping @Sendable () -> AppAction) {
+    func load(_ work: @escaping @Sendable () async -> AppAction) {
         let inbox = self.inbox
         let id = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the lock the task's own removal takes (see `send`).
         unfinished.withLock { unfinished in
             unfinished[id] = Task.detached {
-                inbox.post(work())
+                inbox.post(await work())
                 _ = self.unfinished.withLock { $0.removeValue(forKey: id) }
             }
         }
@@ -126,8 +144,10 @@ final class EffectRunner: Sendable {
         tasks.withLock { tasks in
             unfinished.withLock { unfinished in
                 let task = Task {
-                    let exchange = await session.send(endpoint, values: call.values, options: options)
-                    let redactor = session.redactor
+                    let exchange = await session.send(endpoint, values: call.values, edits: call.edits, options: options)
+                    // Secrets typed in the explorer are masked like the catalog's.
+                    let typedSecrets = call.values.filter { $0.key.hasPrefix("secret.") }.map(\.value)
+                    let redactor = session.redactor.adding(secretValues: typedSecrets)
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
@@ -166,11 +186,28 @@ final class EffectRunner: Sendable {
         }
     }
 
-    /// Cancels every request and body task and waits for them, for loads and for history writes.
+    /// Cancels every request and body task and waits for them, for loads, history writes and state saves.
     func cancelAll() async {
         let running = tasks.withLock { Array($0.values) } + bodyTasks.withLock { $0.values.map(\.task) }
         for task in running { task.cancel() }
         for task in running + unfinished.withLock({ Array($0.values) }) { await task.value }
+        await draftWriter.flush()
+        await valueWriter.flush()
+    }
+
+    /// Keeps a state file up to date in the background; a failed write is said on the status bar.
+    private func keep<Value: Codable & Sendable & Equatable>(
+        _ value: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, writer: LatestValueWriter<[EnvironmentKey: Value]>,
+        what: String
+    ) {
+        let inbox = self.inbox
+        writer.save(value) { value in
+            do throws(SystemError) {
+                try file.save(value)
+            } catch {
+                inbox.post(.stateNotSaved("Could not keep \(what): \(error)."))
+            }
+        }
     }
 }
 

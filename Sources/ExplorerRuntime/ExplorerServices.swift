@@ -3,7 +3,7 @@ import DispatcherCore
 import StateStore
 
 /// Everything the explorer's effects reach outside the app: where catalogs, secrets, history and
-/// drift results come from, how live requests are sent, the clock requests are timed with, and the
+/// drift results, drafts and run-time values come from, how live requests are sent, the clock requests are timed with, and the
 /// process environment (`$PAGER`, `$EDITOR`).
 public struct ExplorerServices: Sendable {
     /// Reads the catalogs and their secrets (called once per `.loadCatalog` effect, off the UI thread).
@@ -20,11 +20,16 @@ public struct ExplorerServices: Sendable {
     public var environment: [String: String]
     /// Plugins run after the activity and logger plugins.
     public var extraPlugins: [any Plugin]
+    /// Where drafts are kept between runs; nil keeps none.
+    public var drafts: EnvironmentStateFile<[String: EndpointEdits]>?
+    /// Where run-time values (never secrets) are kept between runs; nil keeps none.
+    public var values: EnvironmentStateFile<[String: String]>?
 
     /// Makes the services.
     public init(
         loadCatalog: @escaping @Sendable () -> (CatalogSet, SecretStore), transport: (any Transport)?, history: HistoryStore? = nil,
-        drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = []
+        drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
+        drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil
     ) {
         self.loadCatalog = loadCatalog
         self.transport = transport
@@ -33,6 +38,8 @@ public struct ExplorerServices: Sendable {
         self.clock = clock
         self.environment = environment
         self.extraPlugins = extraPlugins
+        self.drafts = drafts
+        self.values = values
     }
 
     /// Reads the catalogs of `source` and the secrets of its folder.

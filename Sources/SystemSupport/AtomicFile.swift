@@ -28,22 +28,8 @@ public enum AtomicFile {
 
     /// Writes `data` to a new temporary file beside `url` and returns it; `commit` moves it in place.
     public static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t = 0o644) throws(SystemError) -> URL {
-        let folder = url.deletingLastPathComponent()
-        let template = folder.appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path
-        var buffer = Array(template.utf8CString)
-        let descriptor = buffer.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw SystemError("cannot create a temporary file in \(folder.path)") }
-        let path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        do throws(SystemError) {
-            defer { close(descriptor) }
-            fchmod(descriptor, permissions)
-            try FileDescriptor.writeAll(data, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw SystemError("cannot flush \(path)") }
-        } catch {
-            unlink(path)
-            throw error
-        }
-        return URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        return URL(fileURLWithPath: try TemporaryFile.create(data, in: folder, prefix: ".\(url.lastPathComponent).", permissions: permissions))
     }
 
     /// Moves a temporary file made by `writeTemporary` over `url`.

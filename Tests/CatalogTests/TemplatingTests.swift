@@ -129,6 +129,16 @@ import Testing
             "secret.API_KEY=•••• [secretDefaults of environment local]", "secret.ADMIN_TOKEN=•••• [cat/.env]",
         ])
     }
+
+    @Test func secretsAreShownOnlyWhenRevealedAndARunTimeSecretWins() throws {
+        let endpoint = try #require(service.endpoint("show"))
+        let variables = builder(dotEnv: ["ADMIN_TOKEN": "s3cr3t"])
+            .variables(for: endpoint, values: ["secret.API_KEY": "typed-key"], revealingSecrets: true)
+        let secrets = variables.filter(\.isSecret).map { "\($0.name)=\($0.value ?? "nil") [\($0.source?.description ?? "none")]" }
+        #expect(secrets == ["secret.API_KEY=typed-key [run-time value]", "secret.ADMIN_TOKEN=s3cr3t [cat/.env]"])
+        let prepared = try builder(dotEnv: ["ADMIN_TOKEN": "s3cr3t"]).prepare(endpoint, values: ["secret.API_KEY": "typed-key"])
+        #expect(prepared.environment.headers.fields.contains { $0.value.contains("typed-key") })
+    }
 }
 
 /// The `.env` reader.

@@ -280,6 +280,6 @@ import Testing
         let bodyKeys = body.flatMap(\.triggers).compactMap { trigger -> KeyEvent? in
             if case .key(let key) = trigger, key != KeyEvent(.character("/")) { key } else { nil }
         }
-        for key in bodyKeys { #expect(Keymap.command(for: key, in: .panes(inBody: false)) == nil, "\(key) is also bound globally") }
+        for key in bodyKeys { #expect(Keymap.command(for: key, in: .panes(.none)) == nil, "\(key) is also bound globally") }
     }
 }

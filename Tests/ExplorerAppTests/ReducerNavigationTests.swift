@@ -83,10 +83,14 @@ import Testing
         #expect(state.tab == .errors)
         _ = state.press("]")
         #expect(state.tab == .request)
-        _ = state.press("] ]")
+        _ = state.press("] ] ]")
+        #expect(state.tab == .variables)
+        _ = state.press("]")
         #expect(state.tab == .body)
         _ = state.press("[")
-        #expect(state.tab == .log)
+        #expect(state.tab == .variables)
+        _ = state.press("6")
+        #expect(state.tab == .edit)
     }
 
     @Test func slashFiltersAsYouTypeAndEscClearsIt() {

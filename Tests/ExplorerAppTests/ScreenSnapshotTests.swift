@@ -50,6 +50,40 @@ import Testing
         assertSnapshot(state.screen, named: "live-production-120x40")
     }
 
+    /// getItem with a draft: PUT, a query item, the group's Authorization turned off, a header added.
+    static func editing(size: Size) -> AppState {
+        var state = TestCatalog.state(size: size)
+        _ = state.press("j Tab 6 Enter C-u P U T Enter j j a v e r b o s e = 1 Enter j j j Space a X - T r a c e : o n Enter")
+        return state
+    }
+
+    @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
+    func theEditTab(size: Size) {
+        assertSnapshot(Self.editing(size: size).screen, named: "edit-\(size)")
+    }
+
+    @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
+    func theEditTabWhileARowIsTyped(size: Size) {
+        var state = Self.editing(size: size)
+        _ = state.press("g j Enter C-u / i t e m s / 9")
+        assertSnapshot(state.screen, named: "edit-typing-\(size)")
+    }
+
+    @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
+    func theVarsTab(size: Size) {
+        var state = Self.editing(size: size)
+        _ = state.press("7 Enter C-u 4 2 Enter j")
+        assertSnapshot(state.screen, named: "vars-\(size)")
+        _ = state.press("Enter C-u t y p e d")
+        assertSnapshot(state.screen, named: "vars-secret-typing-\(size)")
+    }
+
+    @Test func theRequestTabWithADraft() {
+        var state = Self.editing(size: Size(width: 120, height: 40))
+        _ = state.press("4")
+        assertSnapshot(state.screen, named: "request-draft-120x40")
+    }
+
     @Test func theHelpOverlay() {
         var state = TestCatalog.state(size: Size(width: 120, height: 40))
         _ = state.press("?")

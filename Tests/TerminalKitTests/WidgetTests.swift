@@ -127,7 +127,16 @@ struct WidgetTests {
         #expect(buffer[10, 0].modifiers.contains(.reverse) && !buffer[2, 0].modifiers.contains(.reverse))
         #expect(tabs.tab(atColumn: 12, in: buffer.area) == 1)
         #expect(tabs.tab(atColumn: 8, in: buffer.area) == nil)
-        #expect(grid(12, 1) { b, a in tabs.render(into: &b, area: a) } == " 1 Body │ 2")
+        #expect(grid(12, 1) { b, a in tabs.render(into: &b, area: a) } == "1 Body│2 Hea")
+    }
+
+    @Test("Narrow tabs drop their padding, then use their short titles; clicks follow")
+    func narrowTabs() {
+        let tabs = Tabs(["Body", "Headers", "Errors"], shortTitles: ["Body", "Hdrs", "Errs"], selected: 1)
+        #expect(grid(27, 1) { b, a in tabs.render(into: &b, area: a) } == "1 Body│2 Headers│3 Errors")
+        #expect(grid(22, 1) { b, a in tabs.render(into: &b, area: a) } == "1 Body│2 Hdrs│3 Errs")
+        #expect(tabs.tab(atColumn: 9, in: Rect(x: 0, y: 0, width: 22, height: 1)) == 1)
+        #expect(tabs.tab(atColumn: 15, in: Rect(x: 0, y: 0, width: 22, height: 1)) == 2)
     }
 
     @Test("Text view wraps at words and scrolls")

@@ -2,6 +2,8 @@
 public struct Tabs: Widget, Hashable, Sendable {
     /// The titles, left to right.
     public var titles: [String]
+    /// Shorter titles used when the titles do not fit (nil: the titles, trimmed of padding only).
+    public var shortTitles: [String]?
     /// The selected tab.
     public var selected: Int
     /// Prefixes each title with its 1-based number (the key that selects it).
@@ -19,11 +21,12 @@ public struct Tabs: Widget, Hashable, Sendable {
 
     /// Creates tabs.
     public init(
-        _ titles: [String], selected: Int, isNumbered: Bool = true, divider: String = "│",
+        _ titles: [String], shortTitles: [String]? = nil, selected: Int, isNumbered: Bool = true, divider: String = "│",
         style: Style = .plain, highlightStyle: Style = Style(modifiers: [.bold, .reverse]),
         numberStyle: Style = Style(foreground: .yellow), dividerStyle: Style = Style(foreground: .brightBlack)
     ) {
         self.titles = titles
+        self.shortTitles = shortTitles
         self.selected = selected
         self.isNumbered = isNumbered
         self.divider = divider
@@ -36,35 +39,48 @@ public struct Tabs: Widget, Hashable, Sendable {
     /// The tab under a column of `area`'s first row, for mouse clicks.
     public func tab(atColumn column: Int, in area: Rect) -> Int? {
         var x = area.x
-        for index in titles.indices {
-            let width = label(index).width
+        for (index, label) in labels(fitting: area.width).enumerated() {
+            let width = label.width
             if column >= x && column < x + width { return index }
             x += width + divider.displayWidth
         }
         return nil
     }
 
-    /// Draws " 1 Title │ 2 Title " in the first row of `area`, clipped at its right edge.
+    /// Draws " 1 Title │ 2 Title " in the first row of `area` ("1 Title│2 Title", then the short
+    /// titles, when that does not fit), clipped at its right edge.
     public func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         var x = area.x
-        for index in titles.indices {
+        for (index, label) in labels(fitting: area.width).enumerated() {
             guard x < area.right else { break }
             if index > 0 {
                 x += buffer.write(divider, at: Position(x: x, y: area.y), style: dividerStyle, maxWidth: area.right - x)
             }
             let start = x
-            x += buffer.write(label(index), at: Position(x: x, y: area.y), maxWidth: area.right - x)
+            x += buffer.write(label, at: Position(x: x, y: area.y), maxWidth: area.right - x)
             if index == selected {
                 buffer.setStyle(highlightStyle, in: Rect(x: start, y: area.y, width: x - start, height: 1))
             }
         }
     }
 
-    private func label(_ index: Int) -> Line {
-        var spans: [Span] = [" "]
+    /// The widest labels that fit in `width`: padded, then unpadded, then the short titles.
+    func labels(fitting width: Int) -> [Line] {
+        let dividers = max(0, titles.count - 1) * divider.displayWidth
+        var labels: [Line] = []
+        for (names, padded) in [(titles, true), (titles, false), (shortTitles ?? titles, false)] {
+            labels = names.indices.map { label($0, names[$0], padded: padded) }
+            if labels.reduce(dividers, { $0 + $1.width }) <= width { return labels }
+        }
+        return labels
+    }
+
+    private func label(_ index: Int, _ title: String, padded: Bool) -> Line {
+        var spans: [Span] = padded ? [" "] : []
         if isNumbered { spans += [Span("\(index + 1)", style: numberStyle), " "] }
-        spans += [Span(titles[index]), " "]
+        spans.append(Span(title))
+        if padded { spans.append(" ") }
         return Line(spans, style: style)
     }
 }

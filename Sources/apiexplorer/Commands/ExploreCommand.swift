@@ -40,7 +40,7 @@ struct ExploreCommand: AsyncParsableCommand {
         let transport = HTTPTransport()
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, history: HistoryStore(), drift: DriftStore(),
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values())
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()

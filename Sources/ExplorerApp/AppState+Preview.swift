@@ -1,0 +1,48 @@
+import Catalog
+import DispatcherCore
+
+/// The request Enter would send now, built as the dispatcher builds it (before plugins).
+struct RequestPreview {
+    /// The request, or why it cannot be built (a placeholder without a value, a JSON body that does not parse).
+    let request: Built
+
+    enum Built {
+        case request(Request)
+        case problem(String)
+    }
+    /// Masks the secrets the request carries.
+    let redactor: Redactor
+}
+
+extension AppState {
+    /// The selected endpoint's next request in the active environment, with its edits and the
+    /// run-time values; nil without an endpoint.
+    var nextRequestPreview: RequestPreview? {
+        guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return nil }
+        let edits = selectedEdits
+        let values = activeValues
+        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)
+        let typed = values.filter { $0.key.hasPrefix("secret.") }.map(\.value)
+        let redactor = ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).adding(secretValues: typed)
+        do {
+            let edited = try endpoint.applying(edits)
+            let prepared = try builder.prepare(edited, values: values, removingHeaders: edits.removedHeaders)
+            let resolved = try Endpoint.resolve(prepared.target, in: prepared.environment)
+            var headers = resolved.headers
+            let (data, contentType) = resolved.body.encoded()
+            if let contentType, !headers.contains("Content-Type") { headers.set("Content-Type", contentType, origin: .body) }
+            let request = Request(
+                id: 0, identifier: resolved.identifier, method: resolved.method, url: resolved.url, headers: headers, body: data,
+                settings: resolved.settings)
+            return RequestPreview(request: .request(request), redactor: redactor)
+        } catch let error as EditsError {
+            return RequestPreview(request: .problem(error.message), redactor: redactor)
+        } catch let error as UnresolvedPlaceholderError {
+            return RequestPreview(request: .problem(error.description), redactor: redactor)
+        } catch let error as DispatchError {
+            return RequestPreview(request: .problem(error.message), redactor: redactor)
+        } catch {
+            return RequestPreview(request: .problem("\(error)"), redactor: redactor)
+        }
+    }
+}

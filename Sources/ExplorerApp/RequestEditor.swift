@@ -1,0 +1,194 @@
+import Catalog
+import DispatcherCore
+import JSONSupport
+import TerminalKit
+
+/// Which draft: an endpoint in an environment (edits made in one environment stay there).
+public struct DraftKey: Sendable, Hashable {
+    /// The endpoint.
+    public var endpoint: EndpointKey
+    /// The environment's name.
+    public var environment: String
+
+    /// Makes a key.
+    public init(endpoint: EndpointKey, environment: String) {
+        self.endpoint = endpoint
+        self.environment = environment
+    }
+
+    /// The service in the environment.
+    public var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+}
+
+/// A row of the Edit tab.
+public enum EditRow: Sendable, Hashable {
+    /// The method.
+    case method
+    /// The path template.
+    case path
+    /// "add a query item".
+    case addQuery
+    /// A query item, by index.
+    case query(Int)
+    /// "add a header".
+    case addHeader
+    /// A header from the environment or the group, by name (turned off, or overridden by editing it).
+    case inheritedHeader(String)
+    /// One of the endpoint's headers, by index.
+    case header(Int)
+    /// The body (text or JSON; a form's fields follow as their own rows).
+    case body
+    /// "add a form field".
+    case addFormField
+    /// A form field, by index.
+    case formField(Int)
+}
+
+/// The Edit tab's cursor, scroll, and the row being typed, if any.
+public struct EditorState: Sendable, Hashable {
+    /// The row under the cursor, by position.
+    public var row = 0
+    /// The first row shown.
+    public var scroll = 0
+    /// The row being typed and its text.
+    public var input: RowInput?
+
+    /// A row being typed.
+    public struct RowInput: Sendable, Hashable {
+        /// The row.
+        public var row: EditRow
+        /// The text typed.
+        public var input: InputState
+    }
+}
+
+/// The Variables tab's cursor and the value being typed, if any.
+public struct VariablesState: Sendable, Hashable {
+    /// The variable under the cursor, by position.
+    public var row = 0
+    /// The value being typed, if any.
+    public var input: ValueInput?
+
+    /// A run-time value being typed.
+    public struct ValueInput: Sendable, Hashable {
+        /// The placeholder's name.
+        public var name: String
+        /// The text typed.
+        public var input: InputState
+    }
+}
+
+/// The request of an endpoint as the Edit tab shows it: the catalog's, with a draft's edits.
+struct EditedRequest {
+    let endpoint: CatalogEndpoint
+    let edits: EndpointEdits
+    /// The environment's and the group's headers, in order, with where they come from.
+    let inherited: [HeaderField]
+
+    var method: HTTPMethod { edits.method ?? endpoint.method }
+    var path: String { edits.path ?? endpoint.path }
+    var query: [EndpointEdits.Item] { edits.query ?? EndpointEdits.items(of: endpoint.query) }
+    var headers: [EndpointEdits.Item] { edits.headers ?? EndpointEdits.items(of: endpoint.headers) }
+    var body: EndpointEdits.Body { edits.body ?? EndpointEdits.body(of: endpoint.body) }
+
+    /// The inherited headers the endpoint does not set itself.
+    var shownInherited: [HeaderField] {
+        inherited.filter { field in !headers.contains { Headers.sameName($0.name, field.name) } }
+    }
+
+    /// Every row, in order.
+    var rows: [EditRow] {
+        var rows: [EditRow] = [.method, .path, .addQuery]
+        rows += query.indices.map(EditRow.query)
+        rows.append(.addHeader)
+        rows += shownInherited.map { .inheritedHeader($0.name) }
+        rows += headers.indices.map(EditRow.header)
+        rows.append(.body)
+        if case .form(let fields) = body {
+            rows += fields.indices.map(EditRow.formField)
+            rows.append(.addFormField)
+        }
+        return rows
+    }
+
+    /// Whether two bodies send the same thing: JSON compared as values, not as text.
+    static func sameBody(_ first: EndpointEdits.Body, _ second: EndpointEdits.Body) -> Bool {
+        if case .text(let one, true) = first, case .text(let other, true) = second,
+            let left = try? JSONValue.parse(one), let right = try? JSONValue.parse(other)
+        {
+            return left == right
+        }
+        return first == second
+    }
+
+    /// Edits equal to the catalog's parts become nil again, so an edit undone by hand leaves no draft.
+    static func normalized(_ edits: EndpointEdits, for endpoint: CatalogEndpoint) -> EndpointEdits {
+        var edits = edits
+        if edits.method == endpoint.method { edits.method = nil }
+        if edits.path == endpoint.path { edits.path = nil }
+        if edits.query == EndpointEdits.items(of: endpoint.query) { edits.query = nil }
+        if edits.headers == EndpointEdits.items(of: endpoint.headers) { edits.headers = nil }
+        if let body = edits.body, sameBody(body, EndpointEdits.body(of: endpoint.body)) { edits.body = nil }
+        return edits
+    }
+}
+
+extension AppState {
+    /// How many edits of one draft can be undone.
+    public static let undoLimit = 200
+
+    /// The draft key of the selected endpoint in the active environment.
+    public var selectedDraftKey: DraftKey? {
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
+        return DraftKey(endpoint: endpoint.key, environment: environment.name)
+    }
+
+    /// The selected endpoint's edits in the active environment (none: empty).
+    public var selectedEdits: EndpointEdits {
+        selectedDraftKey.flatMap { drafts[$0] } ?? EndpointEdits()
+    }
+
+    /// The selected endpoint's request as the Edit tab shows it.
+    var editedRequest: EditedRequest? {
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
+        var inherited = environment.headers.fields
+        if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
+            for field in groupHeaders.fields {
+                inherited.removeAll { Headers.sameName($0.name, field.name) }
+                inherited.append(HeaderField(name: field.name, value: field.value, origin: .group(group)))
+            }
+        }
+        inherited = inherited.map { field in
+            if case .environment = field.origin { return field }
+            if case .group = field.origin { return field }
+            return HeaderField(name: field.name, value: field.value, origin: .environment(environment.name))
+        }
+        return EditedRequest(endpoint: endpoint, edits: selectedEdits, inherited: inherited)
+    }
+
+    /// The run-time values of the active service and environment.
+    public var activeValues: [String: String] {
+        activeEnvironmentKey.flatMap { runtimeValues[$0] } ?? [:]
+    }
+
+    /// Whether the endpoint has a draft in the active environment.
+    func hasDraft(_ endpoint: CatalogEndpoint) -> Bool {
+        guard let environment = activeEnvironment else { return false }
+        return drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
+    }
+
+    /// The drafts as the state folder keeps them: per service and environment, by endpoint id.
+    var draftsByEnvironment: [EnvironmentKey: [String: EndpointEdits]] {
+        var result: [EnvironmentKey: [String: EndpointEdits]] = [:]
+        for (key, edits) in drafts { result[key.environmentKey, default: [:]][key.endpoint.endpoint] = edits }
+        return result
+    }
+
+    /// The run-time values the state folder keeps: never secrets.
+    var persistableValues: [EnvironmentKey: [String: String]] {
+        runtimeValues.compactMapValues { values in
+            let kept = values.filter { !$0.key.hasPrefix("secret.") && !Redactor.standard.isSensitive(name: $0.key) }
+            return kept.isEmpty ? nil : kept
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import ExplorerRuntime
+import Foundation
+import StateStore
+import TerminalKit
+import TestSupport
+import Testing
+
+/// Drafts and run-time values in the real runtime: kept in the state folder as they are made,
+/// restored at the next launch; the body edited in $EDITOR.
+@Suite struct EditingRuntimeTests {
+    static func runtime(state folder: TemporaryDirectory, terminal: HeadlessTerminal, environment: [String: String] = [:]) -> ExplorerRuntime {
+        let catalog = TestCatalog.load()
+        let services = ExplorerServices(
+            loadCatalog: { (catalog, SecretStore()) }, transport: nil, environment: environment,
+            drafts: ExplorerStateFiles.drafts(in: folder.url), values: ExplorerStateFiles.values(in: folder.url))
+        return ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+    }
+
+    @Test func draftsAndValuesSurviveARestart() async throws {
+        let folder = try TemporaryDirectory()
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")
+        do {
+            let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+            let runtime = Self.runtime(state: folder, terminal: terminal)
+            let running = Task { await runtime.run() }
+            await runtime.waitUntilIdle()
+            for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter 7 Enter C-u 4 2 Enter") {
+                runtime.post(.terminal(.key(key)))
+            }
+            await runtime.waitUntilIdle()
+            runtime.post(.terminalClosed)
+            await running.value
+        }
+        let local = EnvironmentKey(service: "shop", environment: "local")
+        #expect(ExplorerStateFiles.drafts(in: folder.url).load() == [local: ["getItem": EndpointEdits(method: .put)]])
+        #expect(ExplorerStateFiles.values(in: folder.url).load() == [local: ["id": "42"]])
+
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let runtime = Self.runtime(state: folder, terminal: terminal)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        let state = runtime.currentState
+        #expect(state.drafts[key] == EndpointEdits(method: .put))
+        #expect(state.runtimeValues[local] == ["id": "42"])
+        #expect(state.notice?.contains("Restored 1 draft") == true)
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+
+    @Test func theBodyIsEditedInTheEditorAndCheckedWhenItComesBack() async throws {
+        let folder = try TemporaryDirectory()
+        // An "editor" that writes a JSON body into the file it is given.
+        let editor = folder.url.appendingPathComponent("editor.sh")
+        try Data("#!/bin/sh\nprintf '{\"name\": \"Desk\",\\n \"legs\": 4}\\n' > \"$1\"\n".utf8).write(to: editor)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor.path)
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let runtime = Self.runtime(state: folder, terminal: terminal, environment: ["EDITOR": editor.path, "PATH": "/usr/bin:/bin"])
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        // createItem, Edit tab, the body row, O
+        for key in try KeyEvent.parseSequence("j j Tab 6 j j j j O") { runtime.post(.terminal(.key(key))) }
+        await runtime.waitUntilIdle()
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        #expect(runtime.currentState.drafts[key]?.body == .text("{\"name\": \"Desk\",\n \"legs\": 4}", isJSON: true))
+        #expect(terminal.suspensionCount == 1)
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+}

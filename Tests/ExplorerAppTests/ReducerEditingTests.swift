@@ -1,0 +1,154 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import TerminalKit
+import Testing
+
+/// The Edit and Vars tabs: every change is an action with undo and redo, kept as a draft per
+/// endpoint and environment, and sent exactly as shown.
+@Suite struct ReducerEditingTests {
+    /// The shop's getItem (group signedIn: an inherited Authorization header) in the Edit tab.
+    static func editingGetItem() -> AppState {
+        var state = TestCatalog.state()
+        _ = state.press("j Tab 6")
+        #expect(state.selectedEndpoint?.id == "getItem" && state.tab == .edit && state.focus == .response)
+        return state
+    }
+
+    var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local") }
+
+    /// The draft files the effects ask to keep.
+    func kept(_ effects: [AppEffect]) -> [EnvironmentKey: [String: EndpointEdits]]? {
+        effects.lazy.compactMap { if case .saveDrafts(let drafts) = $0 { drafts } else { nil } }.last
+    }
+
+    @Test func changingTheMethodAndPathMakesADraftThatIsKept() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u p a t c h Enter")
+        #expect(state.drafts[key]?.method == .patch)
+        let effects = state.press("j Enter C-u / i t e m s / 7 Enter")
+        #expect(state.drafts[key]?.path == "/items/7")
+        #expect(kept(effects)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"]?.path == "/items/7")
+        #expect(state.screen.contains("PATCH  /items/7 ✎"))
+    }
+
+    @Test func aMethodThatDoesNotExistIsExplainedAndNothingChanges() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u f e t c h Enter")
+        #expect(state.drafts[key] == nil)
+        #expect(state.notice?.contains("'fetch' is not a method") == true)
+    }
+
+    @Test func queryItemsAreAddedToggledAndRemoved() {
+        var state = Self.editingGetItem()
+        _ = state.press("j j a p a g e = 2 Enter")
+        #expect(state.drafts[key]?.query == [EndpointEdits.Item(name: "page", value: "2")])
+        _ = state.press("j Space")
+        #expect(state.drafts[key]?.query?.first?.isEnabled == false)
+        _ = state.press("d")
+        #expect(state.drafts[key] == nil)  // back to the catalog's: no draft
+    }
+
+    @Test func anInheritedHeaderIsTurnedOffAndAnEditedOneSaysSo() throws {
+        var state = Self.editingGetItem()
+        // method, path, + query, + header, Authorization (group signedIn)
+        _ = state.press("j j j j Space")
+        #expect(state.drafts[key]?.removedHeaders == ["Authorization"])
+        #expect(state.screen.contains("☐ Authorization: Bearer ••••"))
+        _ = state.press("Space a X - T r a c e : o n Enter")
+        #expect(state.drafts[key]?.removedHeaders == [])
+        #expect(state.drafts[key]?.headers == [EndpointEdits.Item(name: "X-Trace", value: "on")])
+        #expect(state.screen.contains("X-Trace: on  ← edited"))
+    }
+
+    @Test func undoAndRedoWalkTheEdits() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u P U T Enter j Enter C-u / x Enter")
+        #expect(state.drafts[key] == EndpointEdits(method: .put, path: "/x"))
+        _ = state.press("u")
+        #expect(state.drafts[key] == EndpointEdits(method: .put))
+        _ = state.press("u")
+        #expect(state.drafts[key] == nil)
+        _ = state.press("u")
+        #expect(state.notice == "Nothing to undo.")
+        _ = state.press("C-r C-r")
+        #expect(state.drafts[key] == EndpointEdits(method: .put, path: "/x"))
+        _ = state.press("R")
+        #expect(state.drafts[key] == nil)
+        _ = state.press("u")
+        #expect(state.drafts[key] == EndpointEdits(method: .put, path: "/x"))
+    }
+
+    @Test func escCancelsTypingWithoutAChange() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u D E L E T E Esc")
+        #expect(state.drafts[key] == nil && state.editor.input == nil)
+    }
+
+    @Test func aJSONBodyThatDoesNotParseIsNotSentAndSaysWhere() {
+        var state = TestCatalog.state()
+        _ = state.press("j j Tab 6")
+        #expect(state.selectedEndpoint?.id == "createItem")
+        // method, path, + query, + header, body
+        _ = state.press("j j j j Enter C-u { \" n a m e \" : Enter")
+        #expect(state.notice?.contains("line 1, column 9") == true)
+        let effects = state.press("C-s")
+        #expect(effects.sent.isEmpty)
+        #expect(state.notice?.hasPrefix("Not sent:") == true)
+    }
+
+    @Test func sendingCarriesTheEditsAndTheRunTimeValues() throws {
+        var state = Self.editingGetItem()
+        _ = state.press("j Enter C-u / i t e m s / { { i d } } / p a r t s Enter 7 Enter C-u 4 2 Enter")
+        #expect(state.activeValues == ["id": "42"])
+        let ticket = try #require(state.press("C-s").sent.first)
+        #expect(ticket.call.edits == EndpointEdits(path: "/items/{{id}}/parts"))
+        #expect(ticket.call.values == ["id": "42"])
+    }
+
+    @Test func theRequestTabShowsTheDraftAndTheNextRequest() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u P U T Enter j j j j Space 4")
+        let screen = state.screen
+        #expect(screen.contains("- method GET"))
+        #expect(screen.contains("+ method PUT"))
+        #expect(screen.contains("- header Authorization ← group signedIn  (turned off)"))
+        #expect(screen.contains("PUT http://127.0.0.1:9/shop/items/1"))
+    }
+
+    @Test func runTimeValuesAreSetClearedAndSecretsAreNotKept() {
+        var state = Self.editingGetItem()
+        _ = state.press("7")
+        let rows = state.variableRows.map(\.name)
+        #expect(rows == ["id", "secret.SHOP_TOKEN"])
+        var effects = state.press("Enter C-u 9 Enter")
+        #expect(state.activeValues["id"] == "9")
+        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        effects = state.press("j Enter C-u s 3 c r 3 t")
+        #expect(state.screen.contains("••••••"))
+        #expect(!state.screen.contains("s3cr3t"))
+        effects = state.press("Enter")
+        #expect(state.activeValues["secret.SHOP_TOKEN"] == "s3cr3t")
+        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        _ = state.press("k d")
+        #expect(state.activeValues["id"] == nil)
+    }
+
+    @Test func draftsFromTheLastRunAreRestoredWithANotice() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        _ = AppReducer.reduce(&state, .draftsLoaded([environment: ["getItem": EndpointEdits(method: .head)]]))
+        #expect(state.drafts[key] == EndpointEdits(method: .head))
+        #expect(state.notice?.contains("Restored 1 draft") == true)
+        #expect(state.screen.contains("HEAD   /items/{{id}} ✎"))
+    }
+
+    @Test func theBundledCatalogsCannotBeWritten() {
+        var state = Self.editingGetItem()
+        _ = state.press("Enter C-u P U T Enter")
+        let effects = state.press("W")
+        #expect(!effects.contains { if case .writeDraft = $0 { true } else { false } })
+        #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
+    }
+}
