@@ -52,7 +52,7 @@ struct CoreBenchmark: AsyncParsableCommand {
         let lines = Atomic<Int>(0)
         let plugins: [any Plugin] = [
             NetworkActivityPlugin(),
-            NetworkLoggerPlugin(options: .standard) { _, _ in lines.add(1, ordering: .relaxed) },
+            NetworkLoggerPlugin(options: .standard) { _ in lines.add(1, ordering: .relaxed) },
             BearerAuthPlugin(store: CredentialStore(token: "bench-token")),
             APIKeyAuthPlugin(key: "bench-key", placement: .header("X-API-Key")),
             SigningPlugin(),

@@ -9,8 +9,11 @@ extension Dispatcher {
         var trace = TraceRecorder(clock: clock, started: started)
         var attempts = 0
         var resumed = false
+        // Boxed once: every hook takes `any TargetType`, and each conversion would copy the target anew.
+        let boxedTarget: any TargetType = target
         while true {
-            let (result, sent) = await attempt(original, endpoint: endpoint, target: target, behavior: behavior, attempts: &attempts, trace: &trace)
+            let (result, sent) = await attempt(
+                original, endpoint: endpoint, target: boxedTarget, behavior: behavior, attempts: &attempts, trace: &trace)
             var final = result
             var resume = false
             if case .failure(let error) = result, error.kind != .cancelled, !Task.isCancelled {
@@ -69,7 +72,7 @@ extension Dispatcher {
     /// Attempts until success, a final failure, or the retry limit. Every `willSend` is followed by
     /// exactly one `didReceive`, whatever happens in between.
     private func attempt(
-        _ original: Request, endpoint: Endpoint, target: T, behavior: StubBehavior, attempts: inout Int,
+        _ original: Request, endpoint: Endpoint, target: any TargetType, behavior: StubBehavior, attempts: inout Int,
         trace: inout TraceRecorder
     ) async -> (Result<Response, DispatchError>, Request) {
         var number = 1

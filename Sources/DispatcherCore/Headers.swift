@@ -94,9 +94,13 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
 
     /// Sets `name` to `value`, replacing every earlier field of that name and remembering their origins.
     public mutating func set(_ name: String, _ value: String, origin: HeaderOrigin) {
+        guard let first = fields.firstIndex(where: { Headers.sameName($0.name, name) }) else {
+            fields.append(HeaderField(name: name, value: value, origin: origin))
+            return
+        }
         var replaced: [HeaderOrigin] = []
         var position: Int?
-        var index = 0
+        var index = first
         while index < fields.count {
             if Headers.sameName(fields[index].name, name) {
                 replaced += fields[index].overrides + [fields[index].origin]
@@ -129,14 +133,21 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
         for field in other.fields { set(field.name, field.value, origin: origin) }
     }
 
+    /// Makes room for `count` fields in all, so that adding them does not reallocate.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Whether two header names are the same (ASCII case-insensitive).
     public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        // Runs for every header against every name looked up or set: indices, not a zipped iterator.
         let left = lhs.utf8, right = rhs.utf8
         guard left.count == right.count else { return false }
-        for (a, b) in zip(left, right) where a != b {
-            let lowerA = a >= 65 && a <= 90 ? a + 32 : a
-            let lowerB = b >= 65 && b <= 90 ? b + 32 : b
-            if lowerA != lowerB { return false }
+        var rightIndex = right.startIndex
+        for a in left {
+            let b = right[rightIndex]
+            right.formIndex(after: &rightIndex)
+            if a != b, UTF8Search.lower(a) != UTF8Search.lower(b) { return false }
         }
         return true
     }

@@ -32,7 +32,8 @@ public enum FormEncoding {
     /// Percent-encodes one name or value (everything but RFC 3986 unreserved characters).
     public static func escape(_ text: String) -> String {
         let bytes = text.utf8
-        if bytes.allSatisfy(isUnreserved) { return text }
+        let unreserved = bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isUnreserved) } ?? bytes.allSatisfy(isUnreserved)
+        if unreserved { return text }
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 3)
@@ -57,9 +58,17 @@ public enum FormEncoding {
 
     /// Encodes items as `a=1&b=two%20words`.
     public static func encode(_ items: [QueryItem]) -> String {
-        items.map { item in
-            item.value.map { "\(escape(item.name))=\(escape($0))" } ?? escape(item.name)
-        }.joined(separator: "&")
+        // Appended in place: every request with a query comes through here.
+        var text = ""
+        for (position, item) in items.enumerated() {
+            if position > 0 { text += "&" }
+            text += escape(item.name)
+            if let value = item.value {
+                text += "="
+                text += escape(value)
+            }
+        }
+        return text
     }
 
     /// Decodes `a=1&b=two+words` into items (`+` is read as a space, as forms write it).

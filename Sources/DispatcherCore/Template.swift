@@ -22,6 +22,7 @@ public struct Template: Sendable, Hashable {
     public func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {
         guard text.utf8Contains("{{") else { return text }
         var output = ""
+        output.reserveCapacity(text.utf8.count + 16)
         var unresolved: [String] = []
         forEachPart { part in
             switch part {
@@ -44,24 +45,41 @@ public struct Template: Sendable, Hashable {
     }
 
     func forEachPart(_ body: (Part) -> Void) {
-        // Braces are ASCII, so UTF-8 offsets of them are valid String.Index positions.
+        // Found on the bytes in place (braces and spaces are ASCII, so their UTF-8 offsets are
+        // valid String.Index positions): every request renders its path through here.
+        var text = self.text
+        text.makeContiguousUTF8()
         let utf8 = text.utf8
-        var restStart = 0
-        while let open = text.utf8FirstOffset(of: "{{", from: restStart),
-            let close = text.utf8FirstOffset(of: "}}", from: open + 2)
-        {
-            let index = { (offset: Int) in utf8.index(utf8.startIndex, offsetBy: offset) }
-            let name = text[index(open + 2)..<index(close)].trimmingSpaces
-            if name.isEmpty || name.utf8.contains(UInt8(ascii: "{")) {
-                body(.literal(text[index(restStart)..<index(open + 2)]))
-                restStart = open + 2
-                continue
+        let index = { (offset: Int) in utf8.index(utf8.startIndex, offsetBy: offset) }
+        _ = utf8.withContiguousStorageIfAvailable { bytes in
+            var restStart = 0
+            while let open = Template.offset(of: UInt8(ascii: "{"), twiceIn: bytes, from: restStart),
+                let close = Template.offset(of: UInt8(ascii: "}"), twiceIn: bytes, from: open + 2)
+            {
+                var nameStart = open + 2, nameEnd = close
+                while nameStart < nameEnd, bytes[nameStart] == UInt8(ascii: " ") { nameStart += 1 }
+                while nameEnd > nameStart, bytes[nameEnd - 1] == UInt8(ascii: " ") { nameEnd -= 1 }
+                if nameStart == nameEnd || bytes[nameStart..<nameEnd].contains(UInt8(ascii: "{")) {
+                    body(.literal(text[index(restStart)..<index(open + 2)]))
+                    restStart = open + 2
+                    continue
+                }
+                if open > restStart { body(.literal(text[index(restStart)..<index(open)])) }
+                body(.placeholder(String(text[index(nameStart)..<index(nameEnd)])))
+                restStart = close + 2
             }
-            if open > restStart { body(.literal(text[index(restStart)..<index(open)])) }
-            body(.placeholder(String(name)))
-            restStart = close + 2
+            if restStart < bytes.count { body(.literal(text[index(restStart)...])) }
         }
-        if restStart < utf8.count { body(.literal(text[utf8.index(utf8.startIndex, offsetBy: restStart)...])) }
+    }
+
+    /// The offset of the first `byte byte` pair at or after `start`.
+    private static func offset(of byte: UInt8, twiceIn bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var position = start
+        while position + 1 < bytes.count {
+            if bytes[position] == byte, bytes[position + 1] == byte { return position }
+            position += 1
+        }
+        return nil
     }
 }
 
@@ -81,14 +99,5 @@ public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         let names = unresolved.map { "{{\($0)}}" }.joined(separator: ", ")
         return "no value for \(names) in \"\(template)\""
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var result = self
-        while result.first == " " { result = result.dropFirst() }
-        while result.last == " " { result = result.dropLast() }
-        return result
     }
 }

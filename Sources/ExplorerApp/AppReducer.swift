@@ -43,8 +43,10 @@ public enum AppReducer {
             state.activity = max(0, count)
             effects = []
         case .logged(let lines):
-            state.log.append(contentsOf: lines)
-            if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+            state.appendLog(lines)
+            effects = []
+        case .networkLogged(let entry):
+            state.appendLog(entry.lines.map { "#\(entry.request.id) \($0)" })
             effects = []
         case .spinnerTick(let generation):
             guard generation == state.spinnerGeneration else { return [] }
