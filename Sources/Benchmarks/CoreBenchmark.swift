@@ -71,9 +71,7 @@ struct CoreBenchmark: AsyncParsableCommand {
 
 /// A plugin that does a little work per request, like a signing or metrics plugin would.
 private struct SigningPlugin: Plugin {
-    func prepare(_ request: Request, target: any TargetType) -> Request {
-        var request = request
+    func prepare(_ request: inout Request, target: any TargetType) {
         request.headers.set("X-Signature", String(request.url.absoluteString.utf8.count, radix: 16), origin: .plugin("signing"))
-        return request
     }
 }
