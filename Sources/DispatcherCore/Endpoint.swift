@@ -95,34 +95,36 @@ extension Endpoint {
 public enum URLBuilder {
     /// `https://h/v3` + `/pet/7` + `[a=1]` → `https://h/v3/pet/7?a=1`.
     public static func url(base: URL, path: String, query: [QueryItem]) throws(DispatchError) -> URL {
-        // The separators are ASCII, so the text is cut and searched as UTF-8 (Character-wise
-        // searches and affixes cost more than all the rest).
-        var text = base.absoluteString
-        var baseQuery: Substring = ""
-        if let mark = text.utf8FirstOffset(of: "?") {
-            let index = text.utf8.index(text.utf8.startIndex, offsetBy: mark)
-            baseQuery = text[text.utf8.index(after: index)...]
-            text = String(text[..<index])
+        // Joined as UTF-8 bytes (the separators are ASCII): String searches, affixes and appends
+        // cost more than all the rest.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(base.absoluteString.utf8.count + path.utf8.count + 64)
+        bytes.append(contentsOf: base.absoluteString.utf8)
+        var baseQuery: [UInt8] = []
+        if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
+            baseQuery = Array(bytes[(mark + 1)...])
+            bytes.removeSubrange(mark...)
         }
         if !path.isEmpty {
-            let baseEndsWithSlash = text.utf8.last == UInt8(ascii: "/")
+            let baseEndsWithSlash = bytes.last == UInt8(ascii: "/")
             let pathStartsWithSlash = path.utf8.first == UInt8(ascii: "/")
             if baseEndsWithSlash && pathStartsWithSlash {
-                text += path[path.utf8.index(after: path.utf8.startIndex)...]
-            } else {
-                if !baseEndsWithSlash && !pathStartsWithSlash { text += "/" }
-                text += path
+                bytes.removeLast()
+            } else if !baseEndsWithSlash && !pathStartsWithSlash {
+                bytes.append(UInt8(ascii: "/"))
             }
+            bytes.append(contentsOf: path.utf8)
         }
         if !baseQuery.isEmpty || !query.isEmpty {
             // The base's own query was cut off above: a `?` here came with the path.
-            text += path.utf8Contains("?") ? "&" : "?"
-            text += baseQuery
+            bytes.append(path.utf8Contains("?") ? UInt8(ascii: "&") : UInt8(ascii: "?"))
+            bytes.append(contentsOf: baseQuery)
             if !query.isEmpty {
-                if !baseQuery.isEmpty { text += "&" }
-                text += FormEncoding.encode(query)
+                if !baseQuery.isEmpty { bytes.append(UInt8(ascii: "&")) }
+                FormEncoding.append(query, to: &bytes)
             }
         }
+        let text = String(decoding: bytes, as: UTF8.self)
         guard let url = ParsedURLs.shared.url(for: text) else {
             throw DispatchError.invalidRequest("'\(text)' is not a valid URL.")
         }

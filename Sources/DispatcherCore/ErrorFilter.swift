@@ -149,16 +149,17 @@ struct LazyJSON {
     /// Whether a Content-Type's media type (before any `;`) mentions `json`, in any case: what
     /// `mediaType` would say, without making strings on every response.
     static func namesJSON(_ contentType: String) -> Bool {
-        let bytes = contentType.utf8
-        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        var lastFour: UInt32 = 0  // the last four bytes seen, lowercased
-        var seen = 0
-        for byte in bytes[..<end] {
-            lastFour = lastFour << 8 | UInt32(UTF8Search.lower(byte))
-            seen += 1
-            if seen >= 4, lastFour == 0x6A73_6F6E { return true }  // "json"
-        }
-        return false
+        var text = contentType
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var lastFour: UInt32 = 0  // the last four bytes seen, lowercased
+            for (position, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: ";") { return false }
+                lastFour = lastFour << 8 | UInt32(UTF8Search.lower(byte))
+                if position >= 3, lastFour == 0x6A73_6F6E { return true }  // "json"
+            }
+            return false
+        } ?? false
     }
 }
 

@@ -140,15 +140,20 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
 
     /// Whether two header names are the same (ASCII case-insensitive).
     public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        // Runs for every header against every name looked up or set: indices, not a zipped iterator.
+        // Runs for every header against every name looked up or set: the bytes are compared in
+        // place (small strings lend theirs from the stack), not through two string iterators.
         let left = lhs.utf8, right = rhs.utf8
         guard left.count == right.count else { return false }
-        var rightIndex = right.startIndex
-        for a in left {
-            let b = right[rightIndex]
-            right.formIndex(after: &rightIndex)
-            if a != b, UTF8Search.lower(a) != UTF8Search.lower(b) { return false }
+        let compared = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                for offset in 0..<leftBytes.count {
+                    let a = leftBytes[offset], b = rightBytes[offset]
+                    if a != b, UTF8Search.lower(a) != UTF8Search.lower(b) { return false }
+                }
+                return true
+            }
         }
-        return true
+        if let compared, let compared { return compared }
+        return left.elementsEqual(right) { $0 == $1 || UTF8Search.lower($0) == UTF8Search.lower($1) }
     }
 }
