@@ -52,7 +52,7 @@ struct CoreBenchmark: AsyncParsableCommand {
         let lines = Atomic<Int>(0)
         let plugins: [any Plugin] = [
             NetworkActivityPlugin(),
-            NetworkLoggerPlugin(options: .standard) { _, _ in lines.add(1, ordering: .relaxed) },
+            NetworkLoggerPlugin(options: .standard) { _ in lines.add(1, ordering: .relaxed) },
             BearerAuthPlugin(store: CredentialStore(token: "bench-token")),
             APIKeyAuthPlugin(key: "bench-key", placement: .header("X-API-Key")),
             SigningPlugin(),
@@ -71,9 +71,7 @@ struct CoreBenchmark: AsyncParsableCommand {
 
 /// A plugin that does a little work per request, like a signing or metrics plugin would.
 private struct SigningPlugin: Plugin {
-    func prepare(_ request: Request, target: any TargetType) -> Request {
-        var request = request
+    func prepare(_ request: inout Request, target: any TargetType) {
         request.headers.set("X-Signature", String(request.url.absoluteString.utf8.count, radix: 16), origin: .plugin("signing"))
-        return request
     }
 }

@@ -46,7 +46,7 @@ struct LiveBenchmark: AsyncParsableCommand {
             timeouts: timeouts)
         let dispatcher = Dispatcher<Target>(
             environment: environment, transport: transport,
-            plugins: [activity, NetworkLoggerPlugin(options: .standard) { _, _ in }], errorFilter: ErrorFilter())
+            plugins: [activity, NetworkLoggerPlugin(options: .standard) { _ in }], errorFilter: ErrorFilter())
         let target = Target(.get, "/pets/7", headers: ["Accept": "application/json"])
         var bareRequest = HTTPClientRequest(url: server.url("/pets/7").absoluteString)
         bareRequest.headers = ["Accept": "application/json", "User-Agent": "apiexplorer", "Accept-Encoding": "gzip, deflate"]
@@ -60,7 +60,7 @@ struct LiveBenchmark: AsyncParsableCommand {
         // The dispatcher's own share: the same pipeline over a transport that answers at once.
         let instant = Dispatcher<Target>(
             environment: environment, transport: InstantTransport(body: Data(Self.body.utf8)),
-            plugins: [NetworkActivityPlugin(), NetworkLoggerPlugin(options: .standard) { _, _ in }], errorFilter: ErrorFilter())
+            plugins: [NetworkActivityPlugin(), NetworkLoggerPlugin(options: .standard) { _ in }], errorFilter: ErrorFilter())
         var pipelineOnly = Measurements()
         for _ in 0..<500 { _ = try await instant.request(target) }
         for _ in 0..<(rounds * requests) {

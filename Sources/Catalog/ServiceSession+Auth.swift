@@ -46,7 +46,6 @@ extension ServiceSession {
         let encodedPlaceholder = FormEncoding.escape(placeholder)
         return Interceptor.Adapter(name: "auth token") { request in
             let token = store.token
-            var request = request
             if request.headers.contains(where: { $0.value.contains(placeholder) }) {
                 var fields: [HeaderField] = []
                 for var field in request.headers.fields {
@@ -64,15 +63,12 @@ extension ServiceSession {
             {
                 request.url = replaced
             }
-            return request
         }
     }
 
     /// In live mode, a chosen example is asked of the mock server (real servers ignore the header).
     static let mockExampleAdapter = Interceptor.Adapter(name: "mock example") { request in
-        guard request.options.stubBehavior == .never, let example = request.options.example else { return request }
-        var request = request
+        guard request.options.stubBehavior == .never, let example = request.options.example else { return }
         request.headers.set(ServiceSession.mockExampleHeader, example, origin: .interceptor("mock example"))
-        return request
     }
 }

@@ -13,11 +13,9 @@ public struct BearerAuthPlugin: Plugin {
         self.name = name
     }
 
-    public func prepare(_ request: Request, target: any TargetType) -> Request {
-        guard let token = store.token else { return request }
-        var request = request
+    public func prepare(_ request: inout Request, target: any TargetType) {
+        guard let token = store.token else { return }
         request.headers.set("Authorization", "Bearer \(token)", origin: .auth(name))
-        return request
     }
 }
 
@@ -37,11 +35,9 @@ public struct BasicAuthPlugin: Plugin {
         self.name = name
     }
 
-    public func prepare(_ request: Request, target: any TargetType) -> Request {
-        var request = request
+    public func prepare(_ request: inout Request, target: any TargetType) {
         let credentials = Data("\(username):\(password)".utf8).base64EncodedString()
         request.headers.set("Authorization", "Basic \(credentials)", origin: .auth(name))
-        return request
     }
 }
 
@@ -67,8 +63,7 @@ public struct APIKeyAuthPlugin: Plugin {
         self.name = name
     }
 
-    public func prepare(_ request: Request, target: any TargetType) -> Request {
-        var request = request
+    public func prepare(_ request: inout Request, target: any TargetType) {
         switch placement {
         case .header(let header):
             request.headers.set(header, key, origin: .auth(name))
@@ -78,6 +73,5 @@ public struct APIKeyAuthPlugin: Plugin {
                 request.url = url
             }
         }
-        return request
     }
 }

@@ -9,8 +9,11 @@ extension Dispatcher {
         var trace = TraceRecorder(clock: clock, started: started)
         var attempts = 0
         var resumed = false
+        // Boxed once: every hook takes `any TargetType`, and each conversion would copy the target anew.
+        let boxedTarget: any TargetType = target
         while true {
-            let (result, sent) = await attempt(original, endpoint: endpoint, target: target, behavior: behavior, attempts: &attempts, trace: &trace)
+            let (result, sent) = await attempt(
+                original, endpoint: endpoint, target: boxedTarget, behavior: behavior, attempts: &attempts, trace: &trace)
             var final = result
             var resume = false
             if case .failure(let error) = result, error.kind != .cancelled, !Task.isCancelled {
@@ -69,7 +72,7 @@ extension Dispatcher {
     /// Attempts until success, a final failure, or the retry limit. Every `willSend` is followed by
     /// exactly one `didReceive`, whatever happens in between.
     private func attempt(
-        _ original: Request, endpoint: Endpoint, target: T, behavior: StubBehavior, attempts: inout Int,
+        _ original: Request, endpoint: Endpoint, target: any TargetType, behavior: StubBehavior, attempts: inout Int,
         trace: inout TraceRecorder
     ) async -> (Result<Response, DispatchError>, Request) {
         var number = 1
@@ -82,21 +85,24 @@ extension Dispatcher {
             } catch {
                 return (.failure(error), request)
             }
-            for plugin in plugins { request = plugin.prepare(request, target: target) }
+            for plugin in plugins { plugin.prepare(&request, target: target) }
             for plugin in plugins { plugin.willSend(request, target: target) }
-            trace.record(.sent(attempt: attempts, stubbed: behavior.isStubbed))
+            // The clock is read once when the attempt starts and once when it ends: the trace and
+            // the response's timing share these readings.
+            let sentAt = clock.now()
+            trace.record(.sent(attempt: attempts, stubbed: behavior.isStubbed), at: sentAt)
 
-            let result = await perform(request, endpoint: endpoint, behavior: behavior)
+            let (result, endedAt) = await perform(request, endpoint: endpoint, behavior: behavior, sentAt: sentAt)
 
             switch result {
-            case .success(let response): trace.record(.received(status: response.status, error: nil))
+            case .success(let response): trace.record(.received(status: response.status, error: nil), at: endedAt)
             case .failure(let error):
-                trace.record(.received(status: error.status, error: error.status == nil ? error.kind : nil))
-                trace.record(.errorMapped(kind: error.kind, source: error.source))
+                trace.record(.received(status: error.status, error: error.status == nil ? error.kind : nil), at: endedAt)
+                trace.record(.errorMapped(kind: error.kind, source: error.source), at: endedAt)
             }
             for plugin in plugins { plugin.didReceive(result, request: request, target: target) }
             var processed = result
-            for plugin in plugins { processed = plugin.process(processed, request: request, target: target) }
+            for plugin in plugins { plugin.process(&processed, request: request, target: target) }
 
             guard case .failure(let error) = processed, error.kind != .cancelled, !Task.isCancelled else {
                 return (processed, request)
@@ -114,36 +120,44 @@ extension Dispatcher {
         }
     }
 
-    /// One attempt: the stub or the transport, then the error filter.
-    private func perform(_ request: Request, endpoint: Endpoint, behavior: StubBehavior) async -> Result<Response, DispatchError> {
-        if Task.isCancelled { return .failure(.cancelled) }
-        let sendStart = clock.now()
+    /// One attempt: the stub or the transport, then the error filter. Returns the result and the
+    /// clock's reading when it came.
+    private func perform(
+        _ request: Request, endpoint: Endpoint, behavior: StubBehavior, sentAt: Duration
+    ) async -> (Result<Response, DispatchError>, endedAt: Duration) {
+        if Task.isCancelled { return (.failure(.cancelled), clock.now()) }
         let response: Response
+        let endedAt: Duration
         switch behavior {
         case .never:
             guard let transport else {
-                return .failure(.invalidRequest("Live mode needs a transport; this dispatcher has only stubs."))
+                return (.failure(.invalidRequest("Live mode needs a transport; this dispatcher has only stubs.")), clock.now())
             }
             do {
                 response = try await transport.send(request)
             } catch {
-                return .failure(errorFilter.error(for: error))
+                return (.failure(errorFilter.error(for: error)), clock.now())
             }
+            endedAt = clock.now()
         case .immediate, .delayed:
             if case .delayed(let delay) = behavior {
                 do {
                     try await clock.sleep(for: delay)
                 } catch {
-                    return .failure(.cancelled)
+                    return (.failure(.cancelled), clock.now())
                 }
             }
             guard let sample = endpoint.sample(named: request.options.example) else {
                 let names = endpoint.examples.map(\.name).joined(separator: ", ")
-                return .failure(.invalidRequest(
-                    "\(request.identifier) has no example named '\(request.options.example ?? "")'"
-                        + (names.isEmpty ? "." : "; it has \(names).")))
+                return (
+                    .failure(.invalidRequest(
+                        "\(request.identifier) has no example named '\(request.options.example ?? "")'"
+                            + (names.isEmpty ? "." : "; it has \(names).")
+                    )), clock.now()
+                )
             }
-            let elapsed = Timing(firstByte: clock.now() - sendStart, total: clock.now() - sendStart)
+            endedAt = clock.now()
+            let elapsed = Timing(firstByte: endedAt - sentAt, total: endedAt - sentAt)
             let source = ResponseSource.stub(example: request.options.example)
             switch sample {
             case .status(let status, let body):
@@ -151,11 +165,11 @@ extension Dispatcher {
             case .response(let status, let headers, let body):
                 response = Response(status: status, headers: headers, body: body, url: request.url, source: source, timing: elapsed)
             case .networkError(let failure):
-                return .failure(errorFilter.error(for: failure))
+                return (.failure(errorFilter.error(for: failure)), endedAt)
             }
         }
-        if let error = errorFilter.error(for: response, request: request) { return .failure(error) }
-        return .success(response)
+        if let error = errorFilter.error(for: response, request: request) { return (.failure(error), endedAt) }
+        return (.success(response), endedAt)
     }
 }
 
@@ -171,6 +185,12 @@ struct TraceRecorder {
     }
 
     mutating func record(_ kind: TraceEvent.Kind) {
-        events.append(TraceEvent(at: clock.now() - started, kind: kind))
+        record(kind, at: clock.now())
+    }
+
+    /// Records an event at a clock reading already taken.
+    mutating func record(_ kind: TraceEvent.Kind, at reading: Duration) {
+        if events.isEmpty { events.reserveCapacity(4) }  // sent, received (, mapped, retry): one allocation
+        events.append(TraceEvent(at: reading - started, kind: kind))
     }
 }

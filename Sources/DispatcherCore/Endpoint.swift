@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// A target resolved against an environment (Moya's Endpoint): the URL, the merged headers with
 /// their origins, the body and the stub answers. The endpoint mapping hook may change it.
@@ -71,13 +72,17 @@ extension Endpoint {
         }
         let url = try URLBuilder.url(base: target.baseURL ?? environment.baseURL, path: path, query: target.query)
 
+        let group = target.group
+        let groupHeaders = group.flatMap { environment.groupHeaders[$0] }
+        let targetHeaders = target.headers
         var headers = Headers()
+        headers.reserveCapacity(environment.headers.count + (groupHeaders?.count ?? 0) + targetHeaders.count)
         headers.merge(environment.headers, origin: .environment(environment.name))
-        if let group = target.group, let groupHeaders = environment.groupHeaders[group] {
+        if let group, let groupHeaders {
             headers.merge(groupHeaders, origin: .group(group))
         }
         // The target's own headers are the endpoint's; one a person edited keeps saying so.
-        for field in target.headers.fields {
+        for field in targetHeaders.fields {
             headers.set(field.name, field.value, origin: field.origin == .edited ? .edited : .endpoint)
         }
 
@@ -93,30 +98,61 @@ extension Endpoint {
 public enum URLBuilder {
     /// `https://h/v3` + `/pet/7` + `[a=1]` → `https://h/v3/pet/7?a=1`.
     public static func url(base: URL, path: String, query: [QueryItem]) throws(DispatchError) -> URL {
-        var text = base.absoluteString
-        var baseQuery = ""
-        if let mark = text.firstIndex(of: "?") {
-            baseQuery = String(text[text.index(after: mark)...])
-            text = String(text[..<mark])
+        // Joined as UTF-8 bytes (the separators are ASCII): String searches, affixes and appends
+        // cost more than all the rest.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(base.absoluteString.utf8.count + path.utf8.count + 64)
+        bytes.append(contentsOf: base.absoluteString.utf8)
+        var baseQuery: [UInt8] = []
+        if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
+            baseQuery = Array(bytes[(mark + 1)...])
+            bytes.removeSubrange(mark...)
         }
         if !path.isEmpty {
-            if text.hasSuffix("/") && path.hasPrefix("/") {
-                text.removeLast()
-            } else if !text.hasSuffix("/") && !path.hasPrefix("/") {
-                text += "/"
+            let baseEndsWithSlash = bytes.last == UInt8(ascii: "/")
+            let pathStartsWithSlash = path.utf8.first == UInt8(ascii: "/")
+            if baseEndsWithSlash && pathStartsWithSlash {
+                bytes.removeLast()
+            } else if !baseEndsWithSlash && !pathStartsWithSlash {
+                bytes.append(UInt8(ascii: "/"))
             }
-            text += path
+            bytes.append(contentsOf: path.utf8)
         }
-        var queryText = baseQuery
-        if !query.isEmpty {
-            if !queryText.isEmpty { queryText += "&" }
-            queryText += FormEncoding.encode(query)
+        if !baseQuery.isEmpty || !query.isEmpty {
+            // The base's own query was cut off above: a `?` here came with the path.
+            bytes.append(path.utf8Contains("?") ? UInt8(ascii: "&") : UInt8(ascii: "?"))
+            bytes.append(contentsOf: baseQuery)
+            if !query.isEmpty {
+                if !baseQuery.isEmpty { bytes.append(UInt8(ascii: "&")) }
+                FormEncoding.append(query, to: &bytes)
+            }
         }
-        if !queryText.isEmpty {
-            text += (text.utf8.contains(UInt8(ascii: "?")) ? "&" : "?") + queryText
-        }
-        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let url = ParsedURLs.shared.url(for: text) else {
             throw DispatchError.invalidRequest("'\(text)' is not a valid URL.")
+        }
+        return url
+    }
+}
+
+/// URLs already parsed, by their text: the same endpoint is requested again and again, and
+/// FoundationEssentials' URL parser costs more than the rest of building the request. Only
+/// absolute URLs (with a scheme and a host) are kept.
+final class ParsedURLs: Sendable {
+    /// The cache the URL builder uses.
+    static let shared = ParsedURLs()
+    /// Beyond this many different texts the cache starts afresh (URLs with ever-changing queries).
+    static let limit = 256
+
+    private let urls = Mutex<[String: URL]>([:])
+
+    /// The absolute URL that `text` spells, or nil when it is not one.
+    func url(for text: String) -> URL? {
+        if let known = urls.withLock({ $0[text] }) { return known }
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else { return nil }
+        urls.withLock { urls in
+            if urls.count >= ParsedURLs.limit { urls.removeAll(keepingCapacity: true) }
+            urls[text] = url
         }
         return url
     }

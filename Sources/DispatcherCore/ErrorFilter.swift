@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONSupport
+import Synchronization
 import TextSupport
 
 /// Maps every result into one `DispatchError` kind with a human message: first the rules in order,
@@ -132,7 +133,7 @@ struct LazyJSON {
     var value: JSONValue? {
         mutating get {
             if let parsed { return parsed }
-            let result = looksLikeJSON ? try? JSONValue.parse(response.body) : nil
+            let result = looksLikeJSON ? ParsedBodies.shared.json(of: response.body) : nil
             parsed = .some(result)
             return result
         }
@@ -140,8 +141,68 @@ struct LazyJSON {
 
     private var looksLikeJSON: Bool {
         guard !response.body.isEmpty else { return false }
-        if let type = response.mediaType, type.utf8Contains("json") { return true }
+        if let type = response.headers["Content-Type"], LazyJSON.namesJSON(type) { return true }
         let first = response.body.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    /// Whether a Content-Type's media type (before any `;`) mentions `json`, in any case: what
+    /// `mediaType` would say, without making strings on every response.
+    static func namesJSON(_ contentType: String) -> Bool {
+        var text = contentType
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var lastFour: UInt32 = 0  // the last four bytes seen, lowercased
+            for (position, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: ";") { return false }
+                lastFour = lastFour << 8 | UInt32(UTF8Search.lower(byte))
+                if position >= 3, lastFour == 0x6A73_6F6E { return true }  // "json"
+            }
+            return false
+        } ?? false
+    }
+}
+
+/// Bodies already parsed as JSON, by their bytes: a stub answers with the same sample body every
+/// time, and a rule that looks inside 2xx bodies would parse it on every request. Only a few small
+/// bodies are kept, compared byte for byte (cheaper than hashing them).
+final class ParsedBodies: Sendable {
+    /// The cache the error filter uses.
+    static let shared = ParsedBodies()
+    /// Larger bodies are parsed every time (comparing them would cost, keeping them would weigh).
+    static let largestKept = 16 * 1024
+    /// How many bodies are kept; the oldest goes first.
+    static let limit = 8
+
+    private struct Entry {
+        var body: Data
+        var value: JSONValue?
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var next = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The body parsed as JSON; nil when it is not JSON.
+    func json(of body: Data) -> JSONValue? {
+        guard body.count <= ParsedBodies.largestKept else { return try? JSONValue.parse(body) }
+        let known = state.withLock { state in
+            state.entries.first { $0.body.count == body.count && $0.body == body }
+        }
+        if let known { return known.value }
+        let value = try? JSONValue.parse(body)
+        state.withLock { state in
+            let entry = Entry(body: body, value: value)
+            if state.entries.count < ParsedBodies.limit {
+                state.entries.append(entry)
+            } else {
+                state.entries[state.next] = entry
+                state.next = (state.next + 1) % ParsedBodies.limit
+            }
+        }
+        return value
     }
 }

@@ -97,9 +97,13 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
 
     /// Sets `name` to `value`, replacing every earlier field of that name and remembering their origins.
     public mutating func set(_ name: String, _ value: String, origin: HeaderOrigin) {
+        guard let first = fields.firstIndex(where: { Headers.sameName($0.name, name) }) else {
+            fields.append(HeaderField(name: name, value: value, origin: origin))
+            return
+        }
         var replaced: [HeaderOrigin] = []
         var position: Int?
-        var index = 0
+        var index = first
         while index < fields.count {
             if Headers.sameName(fields[index].name, name) {
                 replaced += fields[index].overrides + [fields[index].origin]
@@ -132,15 +136,27 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
         for field in other.fields { set(field.name, field.value, origin: origin) }
     }
 
+    /// Makes room for `count` fields in all, so that adding them does not reallocate.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Whether two header names are the same (ASCII case-insensitive).
     public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        // Runs for every header against every name looked up or set: the bytes are compared in
+        // place (small strings lend theirs from the stack), not through two string iterators.
         let left = lhs.utf8, right = rhs.utf8
         guard left.count == right.count else { return false }
-        for (a, b) in zip(left, right) where a != b {
-            let lowerA = a >= 65 && a <= 90 ? a + 32 : a
-            let lowerB = b >= 65 && b <= 90 ? b + 32 : b
-            if lowerA != lowerB { return false }
+        let compared = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                for offset in 0..<leftBytes.count {
+                    let a = leftBytes[offset], b = rightBytes[offset]
+                    if a != b, UTF8Search.lower(a) != UTF8Search.lower(b) { return false }
+                }
+                return true
+            }
         }
-        return true
+        if let compared, let compared { return compared }
+        return left.elementsEqual(right) { $0 == $1 || UTF8Search.lower($0) == UTF8Search.lower($1) }
     }
 }

@@ -4,6 +4,9 @@ import TextSupport
 
 /// Logs requests and responses, with secrets redacted by default (unlike Moya's logger, which
 /// prints `Authorization` in clear).
+///
+/// Nothing is formatted on the request path: each event reaches `output` as a `NetworkLogEntry`
+/// whose `lines` are built (and redacted) only when someone reads them.
 public struct NetworkLoggerPlugin: Plugin {
     /// What is logged.
     public struct Options: OptionSet, Sendable, Hashable {
@@ -29,6 +32,11 @@ public struct NetworkLoggerPlugin: Plugin {
         public static let standard: Options = [.requestLine, .requestHeaders, .responseStatus, .errors]
         /// Everything.
         public static let verbose: Options = [.requestLine, .requestHeaders, .requestBody, .responseStatus, .responseHeaders, .responseBody, .errors]
+
+        /// What is logged before a request is sent.
+        static let beforeSending: Options = [.requestLine, .requestHeaders, .requestBody]
+        /// What is logged when an attempt ends.
+        static let afterReceiving: Options = [.responseStatus, .responseHeaders, .responseBody, .errors]
     }
 
     /// What is logged.
@@ -37,13 +45,14 @@ public struct NetworkLoggerPlugin: Plugin {
     public var redactor: Redactor?
     /// Bodies longer than this are cut, with a note of the full size.
     public var maximumBodyLength: Int
-    /// Where lines go.
-    public var output: @Sendable (_ line: String, _ request: Request) -> Void
+    /// Where entries go: one per request sent and one per attempt ended, unformatted.
+    public var output: @Sendable (_ entry: NetworkLogEntry) -> Void
 
-    /// Makes a logger that hands lines to `output`.
+    /// Makes a logger that hands its entries to `output`, which formats them (`entry.lines`) only
+    /// if and when it shows them.
     public init(
         options: Options = .standard, redactor: Redactor? = .standard, maximumBodyLength: Int = 4096,
-        output: @escaping @Sendable (_ line: String, _ request: Request) -> Void
+        output: @escaping @Sendable (_ entry: NetworkLogEntry) -> Void
     ) {
         self.options = options
         self.redactor = redactor
@@ -51,27 +60,101 @@ public struct NetworkLoggerPlugin: Plugin {
         self.output = output
     }
 
-    /// Makes a logger that writes to a swift-log `Logger` at info level.
+    /// Makes a logger that writes to a swift-log `Logger` at info level. Lines are formatted as they
+    /// are logged when the logger's level lets info through, and not at all otherwise.
     public init(options: Options = .standard, redactor: Redactor? = .standard, logger: Logger) {
-        self.init(options: options, redactor: redactor) { line, request in
-            logger.info("\(line)", metadata: ["request": "\(request.id)"])
+        self.init(options: options, redactor: redactor) { entry in
+            guard logger.logLevel <= .info else { return }
+            for line in entry.lines {
+                logger.info("\(line)", metadata: ["request": "\(entry.request.id)"])
+            }
         }
     }
 
     public func willSend(_ request: Request, target: any TargetType) {
-        if options.contains(.requestLine) {
-            let attempt = request.attempt > 1 ? " (attempt \(request.attempt))" : ""
-            output("→ \(request.method.rawValue) \(shownURL(request.url))\(attempt)", request)
-        }
-        if options.contains(.requestHeaders) {
-            for field in request.headers { output("  \(field.name): \(shownHeader(field.name, field.value))", request) }
-        }
-        if options.contains(.requestBody), let body = request.body, !body.isEmpty {
-            output("  " + shownBody(body, contentType: request.headers["Content-Type"]), request)
-        }
+        guard !options.isDisjoint(with: .beforeSending) else { return }
+        output(NetworkLogEntry(event: .willSend, request: request, format: format))
     }
 
     public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
+        guard !options.isDisjoint(with: .afterReceiving) else { return }
+        output(NetworkLogEntry(event: .didReceive(result), request: request, format: format))
+    }
+
+    private var format: NetworkLogEntry.Format {
+        NetworkLogEntry.Format(options: options, redactor: redactor, maximumBodyLength: maximumBodyLength)
+    }
+}
+
+/// One event of the network logger, kept as it happened: `lines` formats and redacts it on demand,
+/// so a log nobody reads costs nothing but this value.
+public struct NetworkLogEntry: Sendable {
+    /// What happened.
+    public enum Event: Sendable {
+        /// The request is about to be sent.
+        case willSend
+        /// The attempt ended with this result.
+        case didReceive(Result<Response, DispatchError>)
+    }
+
+    /// How the logger that made an entry formats it.
+    public struct Format: Sendable, Hashable {
+        /// What is logged.
+        public var options: NetworkLoggerPlugin.Options
+        /// How secrets are masked; nil shows everything in clear.
+        public var redactor: Redactor?
+        /// Bodies longer than this are cut.
+        public var maximumBodyLength: Int
+
+        /// Makes a format.
+        public init(options: NetworkLoggerPlugin.Options, redactor: Redactor?, maximumBodyLength: Int) {
+            self.options = options
+            self.redactor = redactor
+            self.maximumBodyLength = maximumBodyLength
+        }
+    }
+
+    /// What happened.
+    public var event: Event
+    /// The request as sent (after the interceptor and plugins).
+    public var request: Request
+    /// How it is formatted.
+    public var format: Format
+
+    /// Makes an entry.
+    public init(event: Event, request: Request, format: Format) {
+        self.event = event
+        self.request = request
+        self.format = format
+    }
+
+    /// The log lines, secrets masked by the format's redactor: `→ GET https://…` and the request
+    /// headers before sending, `← 200 OK in 12 ms, 57 B` and errors after (as the options ask).
+    public var lines: [String] {
+        var lines: [String] = []
+        switch event {
+        case .willSend: appendRequestLines(to: &lines)
+        case .didReceive(let result): appendResultLines(result, to: &lines)
+        }
+        return lines
+    }
+
+    private func appendRequestLines(to lines: inout [String]) {
+        let options = format.options
+        if options.contains(.requestLine) {
+            let attempt = request.attempt > 1 ? " (attempt \(request.attempt))" : ""
+            lines.append("→ \(request.method.rawValue) \(shownURL(request.url))\(attempt)")
+        }
+        if options.contains(.requestHeaders) {
+            for field in request.headers { lines.append("  \(field.name): \(shownHeader(field.name, field.value))") }
+        }
+        if options.contains(.requestBody), let body = request.body, !body.isEmpty {
+            lines.append("  " + shownBody(body, contentType: request.headers["Content-Type"]))
+        }
+    }
+
+    private func appendResultLines(_ result: Result<Response, DispatchError>, to lines: inout [String]) {
+        let options = format.options
         let response: Response?
         switch result {
         case .success(let success): response = success
@@ -81,30 +164,30 @@ public struct NetworkLoggerPlugin: Plugin {
             if options.contains(.responseStatus) {
                 let time = Int((response.timing.total.seconds * 1000).rounded())
                 let source = response.source == .network ? "" : ", \(response.source)"
-                output("← \(response.statusLine) in \(time) ms, \(ByteCount.format(response.body.count))\(source)", request)
+                lines.append("← \(response.statusLine) in \(time) ms, \(ByteCount.format(response.body.count))\(source)")
             }
             if options.contains(.responseHeaders) {
-                for field in response.headers { output("  \(field.name): \(shownHeader(field.name, field.value))", request) }
+                for field in response.headers { lines.append("  \(field.name): \(shownHeader(field.name, field.value))") }
             }
             if options.contains(.responseBody), !response.body.isEmpty {
-                output("  " + shownBody(response.body, contentType: response.headers["Content-Type"]), request)
+                lines.append("  " + shownBody(response.body, contentType: response.headers["Content-Type"]))
             }
         }
         if options.contains(.errors), case .failure(let error) = result {
-            output("✗ \(error.kind): \(redactor?.text(error.message) ?? error.message)", request)
+            lines.append("✗ \(error.kind): \(format.redactor?.text(error.message) ?? error.message)")
         }
     }
 
-    private func shownURL(_ url: URL) -> String { redactor?.url(url) ?? url.absoluteString }
+    private func shownURL(_ url: URL) -> String { format.redactor?.url(url) ?? url.absoluteString }
 
     private func shownHeader(_ name: String, _ value: String) -> String {
-        redactor?.header(name: name, value: value) ?? value
+        format.redactor?.header(name: name, value: value) ?? value
     }
 
     private func shownBody(_ data: Data, contentType: String?) -> String {
-        let text = redactor?.body(data, contentType: contentType) ?? String(decoding: data, as: UTF8.self)
-        guard text.count > maximumBodyLength else { return text }
-        return String(text.prefix(maximumBodyLength)) + "… (\(ByteCount.format(data.count)) in all)"
+        let text = format.redactor?.body(data, contentType: contentType) ?? String(decoding: data, as: UTF8.self)
+        guard text.count > format.maximumBodyLength else { return text }
+        return String(text.prefix(format.maximumBodyLength)) + "… (\(ByteCount.format(data.count)) in all)"
     }
 }
 

@@ -13,22 +13,23 @@
 ///
 /// Then, once per request: the inline error handler, the error-handler chain (which may resume the
 /// request once, going back to step 1), the result handlers, and finally the caller.
+///
+/// `prepare` and `process` change their argument in place (Moya's return a new value): a request
+/// or result handed back from each plugin would be copied once per plugin, on every request.
 public protocol Plugin: Sendable {
     /// Changes the request before it is sent (add a header, sign it).
-    func prepare(_ request: Request, target: any TargetType) -> Request
+    func prepare(_ request: inout Request, target: any TargetType)
     /// Called just before the request is sent.
     func willSend(_ request: Request, target: any TargetType)
     /// Called when the attempt ended, whatever the result.
     func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType)
     /// Changes the result before the caller sees it.
-    func process(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) -> Result<Response, DispatchError>
+    func process(_ result: inout Result<Response, DispatchError>, request: Request, target: any TargetType)
 }
 
 extension Plugin {
-    public func prepare(_ request: Request, target: any TargetType) -> Request { request }
+    public func prepare(_ request: inout Request, target: any TargetType) {}
     public func willSend(_ request: Request, target: any TargetType) {}
     public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {}
-    public func process(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) -> Result<Response, DispatchError> {
-        result
-    }
+    public func process(_ result: inout Result<Response, DispatchError>, request: Request, target: any TargetType) {}
 }

@@ -3,29 +3,101 @@ import Synchronization
 
 /// The request as it goes to the transport: what every plugin, the interceptor, the logger and the
 /// history see. The same shape in stub and live mode.
+///
+/// A value with copy-on-write storage: the dispatcher hands it through async steps, plugins, the
+/// logger and the exchange, and copying some 20 references (half a kilobyte) each time cost more
+/// than the rest of a stub request.
 public struct Request: Sendable {
+    private var storage: Storage
+
     /// Unique per dispatch; retries and resumes keep it.
-    public var id: UInt64
+    public var id: UInt64 {
+        get { storage.id }
+        _modify {
+            makeUnique()
+            yield &storage.id
+        }
+    }
     /// The target's identifier.
-    public var identifier: String
+    public var identifier: String {
+        get { storage.identifier }
+        _modify {
+            makeUnique()
+            yield &storage.identifier
+        }
+    }
     /// The method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.method }
+        _modify {
+            makeUnique()
+            yield &storage.method
+        }
+    }
     /// The full URL.
-    public var url: URL
+    public var url: URL {
+        get { storage.url }
+        _modify {
+            makeUnique()
+            yield &storage.url
+        }
+    }
     /// Every header with where it came from.
-    public var headers: Headers
+    public var headers: Headers {
+        get { storage.headers }
+        _modify {
+            makeUnique()
+            yield &storage.headers
+        }
+    }
     /// The body bytes.
-    public var body: Data?
+    public var body: Data? {
+        get { storage.body }
+        _modify {
+            makeUnique()
+            yield &storage.body
+        }
+    }
     /// Which statuses count as success.
-    public var validation: ValidationType
+    public var validation: ValidationType {
+        get { storage.validation }
+        _modify {
+            makeUnique()
+            yield &storage.validation
+        }
+    }
     /// Whether a success must carry a body.
-    public var expectsResponseBody: Bool
+    public var expectsResponseBody: Bool {
+        get { storage.expectsResponseBody }
+        _modify {
+            makeUnique()
+            yield &storage.expectsResponseBody
+        }
+    }
     /// What the transport needs: timeouts, trust, cache, redirects, limits.
-    public var settings: TransportSettings
+    public var settings: TransportSettings {
+        get { storage.settings }
+        _modify {
+            makeUnique()
+            yield &storage.settings
+        }
+    }
     /// Per-request options.
-    public var options: RequestOptions
+    public var options: RequestOptions {
+        get { storage.options }
+        _modify {
+            makeUnique()
+            yield &storage.options
+        }
+    }
     /// 1 for the first attempt, 2 for the first retry …
-    public var attempt: Int
+    public var attempt: Int {
+        get { storage.attempt }
+        _modify {
+            makeUnique()
+            yield &storage.attempt
+        }
+    }
 
     /// Makes a request.
     public init(
@@ -33,17 +105,53 @@ public struct Request: Sendable {
         body: Data? = nil, validation: ValidationType = .successCodes, expectsResponseBody: Bool = false,
         settings: TransportSettings, options: RequestOptions = RequestOptions(), attempt: Int = 1
     ) {
-        self.id = id
-        self.identifier = identifier
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.validation = validation
-        self.expectsResponseBody = expectsResponseBody
-        self.settings = settings
-        self.options = options
-        self.attempt = attempt
+        storage = Storage(
+            id: id, identifier: identifier, method: method, url: url, headers: headers, body: body, validation: validation,
+            expectsResponseBody: expectsResponseBody, settings: settings, options: options, attempt: attempt)
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The fields. Mutated only through `makeUnique()`, so a storage shared by two values is never
+    /// changed: that is what makes it safe to send, and why no access needs checking at run time.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var id: UInt64
+        @exclusivity(unchecked) var identifier: String
+        @exclusivity(unchecked) var method: HTTPMethod
+        @exclusivity(unchecked) var url: URL
+        @exclusivity(unchecked) var headers: Headers
+        @exclusivity(unchecked) var body: Data?
+        @exclusivity(unchecked) var validation: ValidationType
+        @exclusivity(unchecked) var expectsResponseBody: Bool
+        @exclusivity(unchecked) var settings: TransportSettings
+        @exclusivity(unchecked) var options: RequestOptions
+        @exclusivity(unchecked) var attempt: Int
+
+        init(
+            id: UInt64, identifier: String, method: HTTPMethod, url: URL, headers: Headers, body: Data?,
+            validation: ValidationType, expectsResponseBody: Bool, settings: TransportSettings, options: RequestOptions,
+            attempt: Int
+        ) {
+            self.id = id
+            self.identifier = identifier
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.validation = validation
+            self.expectsResponseBody = expectsResponseBody
+            self.settings = settings
+            self.options = options
+            self.attempt = attempt
+        }
+
+        func copy() -> Storage {
+            Storage(
+                id: id, identifier: identifier, method: method, url: url, headers: headers, body: body, validation: validation,
+                expectsResponseBody: expectsResponseBody, settings: settings, options: options, attempt: attempt)
+        }
     }
 
     private static let counter = Atomic<UInt64>(0)

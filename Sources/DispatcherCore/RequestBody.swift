@@ -32,19 +32,28 @@ public enum FormEncoding {
     /// Percent-encodes one name or value (everything but RFC 3986 unreserved characters).
     public static func escape(_ text: String) -> String {
         let bytes = text.utf8
-        if bytes.allSatisfy(isUnreserved) { return text }
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        let unreserved = bytes.withContiguousStorageIfAvailable { $0.allSatisfy(isUnreserved) } ?? bytes.allSatisfy(isUnreserved)
+        if unreserved { return text }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 3)
-        for byte in bytes {
+        append(escaping: text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` percent-encoded.
+    static func append(escaping text: String, to output: inout [UInt8]) {
+        for byte in text.utf8 {
             if isUnreserved(byte) {
                 output.append(byte)
             } else {
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
@@ -57,9 +66,22 @@ public enum FormEncoding {
 
     /// Encodes items as `a=1&b=two%20words`.
     public static func encode(_ items: [QueryItem]) -> String {
-        items.map { item in
-            item.value.map { "\(escape(item.name))=\(escape($0))" } ?? escape(item.name)
-        }.joined(separator: "&")
+        var bytes: [UInt8] = []
+        append(items, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends items encoded as `a=1&b=two%20words` (appended in place: every request with a query
+    /// comes through here).
+    static func append(_ items: [QueryItem], to bytes: inout [UInt8]) {
+        for (position, item) in items.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: "&")) }
+            append(escaping: item.name, to: &bytes)
+            if let value = item.value {
+                bytes.append(UInt8(ascii: "="))
+                append(escaping: value, to: &bytes)
+            }
+        }
     }
 
     /// Decodes `a=1&b=two+words` into items (`+` is read as a space, as forms write it).

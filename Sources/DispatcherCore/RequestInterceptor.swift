@@ -21,11 +21,11 @@ public struct Interceptor: RequestInterceptor {
     public struct Adapter: Sendable {
         /// Shown as the origin of headers it sets.
         public var name: String
-        /// Changes the request.
-        public var adapt: @Sendable (Request) async throws(DispatchError) -> Request
+        /// Changes the request in place (each adapter returning a new one would copy it).
+        public var adapt: @Sendable (inout Request) async throws(DispatchError) -> Void
 
         /// Makes an adapter.
-        public init(name: String, adapt: @escaping @Sendable (Request) async throws(DispatchError) -> Request) {
+        public init(name: String, adapt: @escaping @Sendable (inout Request) async throws(DispatchError) -> Void) {
             self.name = name
             self.adapt = adapt
         }
@@ -33,9 +33,7 @@ public struct Interceptor: RequestInterceptor {
         /// An adapter that sets one header (origin `interceptor NAME`).
         public static func header(_ header: String, _ value: String, name: String) -> Adapter {
             Adapter(name: name) { request in
-                var request = request
                 request.headers.set(header, value, origin: .interceptor(name))
-                return request
             }
         }
     }
@@ -53,7 +51,7 @@ public struct Interceptor: RequestInterceptor {
 
     public func adapt(_ request: Request) async throws(DispatchError) -> Request {
         var request = request
-        for adapter in adapters { request = try await adapter.adapt(request) }
+        for adapter in adapters { try await adapter.adapt(&request) }
         return request
     }
 

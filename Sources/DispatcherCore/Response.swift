@@ -41,7 +41,13 @@ public struct Response: Sendable, Hashable {
     /// The Content-Type header's media type without parameters, lowercased.
     public var mediaType: String? {
         guard let value = headers["Content-Type"] else { return nil }
-        return String(value.prefix { $0 != ";" }[...].trimmingSpaces).asciiLowercased
+        // `;` and spaces are ASCII: cut on UTF-8, where Character-wise scanning would cost more.
+        let bytes = value.utf8
+        var start = bytes.startIndex
+        var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
+        while start < end, bytes[start] == UInt8(ascii: " ") { start = bytes.index(after: start) }
+        while end > start, bytes[bytes.index(before: end)] == UInt8(ascii: " ") { end = bytes.index(before: end) }
+        return value[start..<end].asciiLowercased
     }
 
     /// The body as UTF-8 text (invalid bytes replaced).

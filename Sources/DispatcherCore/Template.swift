@@ -10,7 +10,13 @@ public struct Template: Sendable, Hashable {
     /// The placeholder names in order of appearance (repeats kept).
     public var placeholders: [String] {
         var names: [String] = []
-        forEachPart { part in if case .placeholder(let name) = part { names.append(name) } }
+        var text = self.text
+        text.makeContiguousUTF8()
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Template.forEachPart(of: bytes) { part in
+                if case .placeholder(let range) = part { names.append(String(decoding: bytes[range], as: UTF8.self)) }
+            }
+        }
         return names
     }
 
@@ -21,47 +27,67 @@ public struct Template: Sendable, Hashable {
     /// Every name the resolver cannot resolve is reported together.
     public func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {
         guard text.utf8Contains("{{") else { return text }
-        var output = ""
+        // Built as bytes: every request renders its path through here, and String slicing and
+        // appending cost more than the rest of it.
+        var text = self.text
+        text.makeContiguousUTF8()
         var unresolved: [String] = []
-        forEachPart { part in
-            switch part {
-            case .literal(let literal): output += literal
-            case .placeholder(let name):
-                if let value = resolve(name) {
-                    output += value
-                } else if !unresolved.contains(name) {
-                    unresolved.append(name)
+        let output = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            Template.forEachPart(of: bytes) { part in
+                switch part {
+                case .literal(let range): output.append(contentsOf: bytes[range])
+                case .placeholder(let range):
+                    let name = String(decoding: bytes[range], as: UTF8.self)
+                    if let value = resolve(name) {
+                        output.append(contentsOf: value.utf8)
+                    } else if !unresolved.contains(name) {
+                        unresolved.append(name)
+                    }
                 }
             }
-        }
+            return String(decoding: output, as: UTF8.self)
+        } ?? ""  // never: a contiguous string always lends its bytes
         if !unresolved.isEmpty { throw TemplateError(unresolved: unresolved, template: text) }
         return output
     }
 
+    /// A run of the text: literal bytes, or the bytes of a placeholder's name (spaces trimmed).
     enum Part {
-        case literal(Substring)
-        case placeholder(String)
+        case literal(Range<Int>)
+        case placeholder(Range<Int>)
     }
 
-    func forEachPart(_ body: (Part) -> Void) {
-        // Braces are ASCII, so UTF-8 offsets of them are valid String.Index positions.
-        let utf8 = text.utf8
+    /// The parts of UTF-8 text in order. Braces and spaces are ASCII, so they are found as bytes.
+    static func forEachPart(of bytes: UnsafeBufferPointer<UInt8>, _ body: (Part) -> Void) {
         var restStart = 0
-        while let open = text.utf8FirstOffset(of: "{{", from: restStart),
-            let close = text.utf8FirstOffset(of: "}}", from: open + 2)
+        while let open = offset(of: UInt8(ascii: "{"), twiceIn: bytes, from: restStart),
+            let close = offset(of: UInt8(ascii: "}"), twiceIn: bytes, from: open + 2)
         {
-            let index = { (offset: Int) in utf8.index(utf8.startIndex, offsetBy: offset) }
-            let name = text[index(open + 2)..<index(close)].trimmingSpaces
-            if name.isEmpty || name.utf8.contains(UInt8(ascii: "{")) {
-                body(.literal(text[index(restStart)..<index(open + 2)]))
+            var nameStart = open + 2, nameEnd = close
+            while nameStart < nameEnd, bytes[nameStart] == UInt8(ascii: " ") { nameStart += 1 }
+            while nameEnd > nameStart, bytes[nameEnd - 1] == UInt8(ascii: " ") { nameEnd -= 1 }
+            if nameStart == nameEnd || bytes[nameStart..<nameEnd].contains(UInt8(ascii: "{")) {
+                body(.literal(restStart..<open + 2))
                 restStart = open + 2
                 continue
             }
-            if open > restStart { body(.literal(text[index(restStart)..<index(open)])) }
-            body(.placeholder(String(name)))
+            if open > restStart { body(.literal(restStart..<open)) }
+            body(.placeholder(nameStart..<nameEnd))
             restStart = close + 2
         }
-        if restStart < utf8.count { body(.literal(text[utf8.index(utf8.startIndex, offsetBy: restStart)...])) }
+        if restStart < bytes.count { body(.literal(restStart..<bytes.count)) }
+    }
+
+    /// The offset of the first `byte byte` pair at or after `start`.
+    private static func offset(of byte: UInt8, twiceIn bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var position = start
+        while position + 1 < bytes.count {
+            if bytes[position] == byte, bytes[position + 1] == byte { return position }
+            position += 1
+        }
+        return nil
     }
 }
 
@@ -81,14 +107,5 @@ public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String {
         let names = unresolved.map { "{{\($0)}}" }.joined(separator: ", ")
         return "no value for \(names) in \"\(template)\""
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var result = self
-        while result.first == " " { result = result.dropFirst() }
-        while result.last == " " { result = result.dropLast() }
-        return result
     }
 }

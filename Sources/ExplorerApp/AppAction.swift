@@ -26,8 +26,11 @@ public enum AppAction: Sendable {
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
-    /// The network logger wrote lines.
+    /// Lines for the network log, as shown.
     case logged([String])
+    /// The network logger saw a request or a result: formatted here, on the app's loop, not on the
+    /// request path.
+    case networkLogged(NetworkLogEntry)
     /// A spinner tick of the given generation.
     case spinnerTick(generation: Int)
     /// The terminal went away (signal, hang-up): quit at once.

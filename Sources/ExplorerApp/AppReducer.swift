@@ -88,8 +88,13 @@ public enum AppReducer {
             state.activity = max(0, count)
             effects = []
         case .logged(let lines):
-            state.log.append(contentsOf: lines)
-            if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+            state.appendLog(lines)
+            effects = []
+        case .networkLogged(let entry):
+            // Secrets typed in the Vars tab are masked like the catalog's.
+            let typed = state.typedSecrets
+            let mask = typed.isEmpty ? nil : Redactor(headerNames: [], nameFragments: [], queryNames: [], secretValues: typed)
+            state.appendLog(entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" })
             effects = []
         case .spinnerTick(let generation):
             guard generation == state.spinnerGeneration else { return [] }

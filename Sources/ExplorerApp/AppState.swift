@@ -110,6 +110,12 @@ public struct AppState: Sendable {
 
     /// The most log lines kept.
     public static let logLimit = 2000
+
+    /// Appends lines to the log, dropping the oldest beyond `logLimit`.
+    mutating func appendLog(_ lines: [String]) {
+        log.append(contentsOf: lines)
+        if log.count > AppState.logLimit { log.removeFirst(log.count - AppState.logLimit) }
+    }
 }
 
 /// Where the explorer opens: `--env` and `--live`.

@@ -184,6 +184,15 @@ extension AppState {
         return result
     }
 
+    /// Every secret typed as a run-time value (`secret.NAME`), to mask wherever it could appear.
+    var typedSecrets: Set<String> {
+        var values = Set<String>()
+        for environment in runtimeValues.values {
+            for (name, value) in environment where name.hasPrefix("secret.") && value.count >= 4 { values.insert(value) }
+        }
+        return values
+    }
+
     /// The run-time values the state folder keeps: never secrets.
     var persistableValues: [EnvironmentKey: [String: String]] {
         runtimeValues.compactMapValues { values in

@@ -39,9 +39,8 @@ final class EffectRunner: Sendable {
         self.device = device
         self.services = services
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
-        let logger = NetworkLoggerPlugin(options: .standard) { line, request in
-            inbox.post(.logged(["#\(request.id) \(line)"]))
-        }
+        // Entries are formatted by the reducer, off the request path.
+        let logger = NetworkLoggerPlugin(options: .standard) { entry in inbox.post(.networkLogged(entry)) }
         plugins = [activity, logger] + services.extraPlugins
     }
 

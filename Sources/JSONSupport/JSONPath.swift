@@ -81,7 +81,14 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// The nodes the path selects in `root`, in document order.
     public func evaluate(_ root: JSONValue) -> [JSONValue] {
-        JSONPath.apply(segments, to: [root])
+        // `$.name`, the usual error rule, without the node lists of the general walk.
+        if segments.count == 1, case .child(let selectors) = segments[0], selectors.count == 1,
+            case .name(let name) = selectors[0]
+        {
+            guard case .object(let object) = root, let value = object[name] else { return [] }
+            return [value]
+        }
+        return JSONPath.apply(segments, to: [root])
     }
 
     /// The first node the path selects, if any.

@@ -50,7 +50,7 @@ import Testing
         let secrets = SecretStore.load(for: folder.source, processEnvironment: ["API_KEY": Self.processSecret, "TOKEN": "initial-T0KEN-value"])
         // As the app does: the logger gets the redactor for this service and environment.
         let redactor = ServiceSession.makeRedactor(service: service, environment: service.environments[0], secrets: secrets)
-        let plugin = NetworkLoggerPlugin(options: .verbose, redactor: redactor) { line, _ in logger.append(line) }
+        let plugin = NetworkLoggerPlugin(options: .verbose, redactor: redactor) { entry in entry.lines.forEach(logger.append) }
         let session = ServiceSession(
             service: service, environment: service.environments[0], secrets: secrets, transport: transport, plugins: [plugin], clock: .instant)
         return (session, catalog, folder)

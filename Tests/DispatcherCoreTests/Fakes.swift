@@ -35,11 +35,9 @@ struct RecordingPlugin: Plugin {
     let name: String
     let log: EventLog
 
-    func prepare(_ request: Request, target: any TargetType) -> Request {
+    func prepare(_ request: inout Request, target: any TargetType) {
         log.append("\(name).prepare")
-        var request = request
         request.headers.set("X-Prepared-By", name, origin: .plugin(name))
-        return request
     }
 
     func willSend(_ request: Request, target: any TargetType) {
@@ -50,9 +48,9 @@ struct RecordingPlugin: Plugin {
         log.append("\(name).didReceive")
     }
 
-    func process(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) -> Result<Response, DispatchError> {
+    func process(_ result: inout Result<Response, DispatchError>, request: Request, target: any TargetType) {
         log.append("\(name).process")
-        return result.map { response in
+        result = result.map { response in
             var response = response
             response.headers.add("X-Processed-By", name, origin: .plugin(name))
             return response

@@ -5,7 +5,7 @@ import Testing
 @Suite struct RedactionTests {
     @Test func theLoggerRedactsSecretsByDefault() async {
         let log = EventLog()
-        let logger = NetworkLoggerPlugin(options: .verbose) { line, _ in log.append(line) }
+        let logger = NetworkLoggerPlugin(options: .verbose) { entry in entry.lines.forEach(log.append) }
         let target = Target(
             .post, "/login", query: [QueryItem(name: "api_key", value: "k-9876"), QueryItem(name: "page", value: "2")],
             headers: ["Cookie": "sid=abc123; theme=dark", "X-API-Key": "key-55", "Accept": "application/json"],
@@ -31,7 +31,7 @@ import Testing
 
     @Test func revealingLogsInClearOnlyWhenAsked() async {
         let log = EventLog()
-        let logger = NetworkLoggerPlugin(redactor: nil) { line, _ in log.append(line) }
+        let logger = NetworkLoggerPlugin(redactor: nil) { entry in entry.lines.forEach(log.append) }
         let dispatcher = Dispatcher<Target>(environment: environment(), plugins: [BearerAuthPlugin(store: CredentialStore(token: "visible")), logger])
         _ = await dispatcher.send(Target(.get, "/me", sampleResponse: sample(200, "{}")))
         #expect(log.all.contains("  Authorization: Bearer visible"))

@@ -152,3 +152,21 @@ import Testing
         #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
     }
 }
+
+/// Secrets typed in the Vars tab never reach the network log in clear.
+@Suite struct TypedSecretTests {
+    @Test func aTypedSecretIsMaskedInTheLog() throws {
+        var state = TestCatalog.state()
+        _ = state.press("j Tab 7 j Enter C-u t y p e d - t o k e n Enter")
+        #expect(state.activeValues["secret.SHOP_TOKEN"] == "typed-token")
+        let request = Request(
+            identifier: "shop/getItem", method: .get, url: try #require(URL(string: "http://127.0.0.1:9/shop/items/1?sig=typed-token")),
+            headers: Headers([("X-Custom", "typed-token")], origin: .endpoint), settings: TransportSettings(environment: Environment(name: "local", baseURL: try #require(URL(string: "http://127.0.0.1:9")))))
+        let entry = NetworkLogEntry(
+            event: .willSend, request: request,
+            format: .init(options: .verbose, redactor: nil, maximumBodyLength: 100))
+        _ = AppReducer.reduce(&state, .networkLogged(entry))
+        #expect(!state.log.isEmpty)
+        #expect(!state.log.joined().contains("typed-token"))
+    }
+}

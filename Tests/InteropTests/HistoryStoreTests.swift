@@ -32,7 +32,7 @@ import Testing
         #expect(entries[1].error?.kind == "notFound")
         #expect(entries[1].response?.status == 404)
         #expect(try store.entries(limit: 1).map(\.id) == [second.id])
-        #expect(try store.entry(id: first.id)?.request == first.request)
+        #expect(store.entry(id: first.id)?.request == first.request)
     }
 
     @Test func fileIsReadableByTheOwnerOnly() async throws {
