@@ -8,6 +8,11 @@ public enum CatalogLoader {
     /// Catalog files are the `*.yaml` and `*.yml` files directly in the folder; fixtures live in subfolders.
     public static let fileExtensions: Set<String> = ["yaml", "yml"]
 
+    /// Whether a name in the folder is a catalog file (`*.yaml`, `*.yml`, not hidden).
+    public static func isCatalogFile(_ name: String) -> Bool {
+        !name.hasPrefix(".") && !name.contains("/") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
+    }
+
     /// Loads the catalogs `source` points at.
     public static func load(_ source: CatalogSource) -> CatalogSet {
         guard let directory = source.directory else {
@@ -18,6 +23,22 @@ public enum CatalogLoader {
 
     /// Loads the catalogs of a file system, reading files in parallel.
     public static func load(fileSystem: any CatalogFileSystem, source: CatalogSource) -> CatalogSet {
+        reload(fileSystem: fileSystem, source: source, previous: nil, changedFiles: nil)
+    }
+
+    /// Loads the catalogs `source` points at again after some files changed: only the catalog
+    /// files named in `changedFiles` are read again (nil: every file), the others are taken from
+    /// `previous`. A changed file that now has errors keeps the service it last loaded without
+    /// errors, with its new diagnostics and a warning saying so, until it is fixed.
+    public static func reload(_ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?) -> CatalogSet {
+        guard let directory = source.directory else { return load(source) }
+        return reload(fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles)
+    }
+
+    /// `reload(_:previous:changedFiles:)` on a file system.
+    public static func reload(
+        fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?
+    ) -> CatalogSet {
         let names: [String]
         do {
             names = try fileSystem.fileNames()
@@ -25,20 +46,33 @@ public enum CatalogLoader {
             let diagnostic = Diagnostic(file: source.displayPath, line: 1, column: 1, severity: .error, message: error.message)
             return CatalogSet(services: [], diagnostics: [diagnostic], source: source)
         }
-        let files = names.filter { name in
-            !name.hasPrefix(".") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
-        }.sorted()
+        let files = names.filter(isCatalogFile).sorted()
 
+        let earlier = previous?.source == source ? previous?.parsedFiles ?? [:] : [:]
         let results = Mutex([ParsedFile?](repeating: nil, count: files.count))
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+        let toRead = files.indices.filter { index in
+            guard let changedFiles, let kept = earlier[files[index]] else { return true }
+            if changedFiles.contains(files[index]) { return true }
+            results.withLock { $0[index] = kept }
+            return false
+        }
+        DispatchQueue.concurrentPerform(iterations: toRead.count) { position in
+            let index = toRead[position]
             let name = files[index]
-            let parsed = parseFile(named: name, source: source, fileSystem: fileSystem)
+            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem)
+            if let lastGood = earlier[name]?.lastGood, parsed.diagnostics.contains(where: \.isError) {
+                parsed.keep(lastGood, file: source.displayPath(of: name))
+            }
             results.withLock { $0[index] = parsed }
         }
         var services: [Service] = []
         var diagnostics: [Diagnostic] = []
         var seen: [String: Diagnostic] = [:]
-        for case let parsed? in results.withLock({ $0 }) {
+        var parsedFiles: [String: ParsedFile] = [:]
+        let outcomes = results.withLock { $0 }
+        for (index, outcome) in outcomes.enumerated() {
+            guard let parsed = outcome else { continue }
+            parsedFiles[files[index]] = parsed
             diagnostics += parsed.diagnostics
             guard let service = parsed.service else { continue }
             if let first = seen[service.id] {
@@ -57,14 +91,37 @@ public enum CatalogLoader {
                 message: "no catalog files (*.yaml, *.yml) in this folder"))
         }
         diagnostics += DotEnvCheck.diagnostics(for: source, fileSystem: fileSystem)
-        return CatalogSet(services: services, diagnostics: diagnostics, source: source)
+        var catalog = CatalogSet(services: services, diagnostics: diagnostics, source: source)
+        catalog.parsedFiles = parsedFiles
+        return catalog
     }
 
     /// One file's outcome.
-    struct ParsedFile {
+    struct ParsedFile: Sendable {
         var service: Service?
         var diagnostics: [Diagnostic]
         var idLocation: SourceLocation
+        /// The service as the file last loaded without errors (itself when it has none).
+        var lastGood: Service?
+
+        init(service: Service?, diagnostics: [Diagnostic], idLocation: SourceLocation) {
+            self.service = service
+            self.diagnostics = diagnostics
+            self.idLocation = idLocation
+            lastGood = diagnostics.contains(where: \.isError) ? nil : service
+        }
+
+        /// Loads `lastGood` instead of what the file now holds, saying so next to the file's errors.
+        mutating func keep(_ lastGood: Service, file: String) {
+            let note = Diagnostic(
+                file: file, line: 1, column: 1, severity: .warning,
+                message: "the file has errors: the explorer keeps its last good version of '\(lastGood.id)' until they are fixed")
+            diagnostics.insert(note, at: 0)
+            var kept = lastGood
+            kept.diagnostics = diagnostics
+            service = kept
+            self.lastGood = lastGood
+        }
     }
 
     static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem) -> ParsedFile {

@@ -9,6 +9,8 @@ public struct CatalogSet: Sendable {
     public var diagnostics: [Diagnostic]
     /// Where the catalogs came from.
     public var source: CatalogSource
+    /// Each catalog file's outcome by file name, so a reload reads only the files that changed.
+    var parsedFiles: [String: CatalogLoader.ParsedFile] = [:]
 
     /// Makes a catalog set.
     public init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {

@@ -10,6 +10,8 @@ public enum AppAction: Sendable {
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
     case catalogLoaded(CatalogSet, SecretStore)
+    /// Catalog files changed on disk and the catalogs were read again (`changed`: the files, relative to the folder).
+    case catalogReloaded(CatalogSet, SecretStore, changed: [String])
     /// Drafts kept from earlier runs, by service and environment and then endpoint id.
     case draftsLoaded([EnvironmentKey: [String: EndpointEdits]])
     /// Run-time values kept from earlier runs.
@@ -106,6 +108,8 @@ public enum AppEffect: Sendable, Hashable {
     case loadHistory
     /// Read the last drift checks, reporting `.driftMarksLoaded`.
     case loadDriftMarks
+    /// Watch the catalog folder and read changed files again, reporting `.catalogReloaded`.
+    case watchCatalogs
     /// Read the drafts kept from earlier runs, reporting `.draftsLoaded`.
     case loadDrafts
     /// Read the run-time values kept from earlier runs, reporting `.valuesLoaded`.

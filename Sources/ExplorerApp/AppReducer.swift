@@ -20,6 +20,8 @@ public enum AppReducer {
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
+        case .catalogReloaded(let catalog, let secrets, let changed):
+            effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
         case .draftsLoaded(let kept):
             state.pendingLoads.remove(.loadDrafts)
             var restored = 0
@@ -159,7 +161,8 @@ public enum AppReducer {
         }
         let pending = state.pendingEvents
         state.pendingEvents = []
-        return (firstLoad ? [.loadHistory] : []) + pending.flatMap { reduce(&state, .terminal($0)) }
+        let watch: [AppEffect] = firstLoad && catalog.source.directory != nil ? [.watchCatalogs] : []
+        return (firstLoad ? [.loadHistory] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {

@@ -14,6 +14,10 @@ final class EffectRunner: Sendable {
     let services: ExplorerServices
     /// Sessions for the catalogs loaded last; nil until they are.
     private let pool = Mutex<SessionPool?>(nil)
+    /// The catalogs loaded last (a reload reads only what changed since).
+    let loadedCatalog = Mutex<CatalogSet?>(nil)
+    /// The catalog folder's watcher and the task reading it, while watched.
+    let watching = Mutex<(watcher: FileWatcher, task: Task<Void, Never>)?>(nil)
     /// The plugins every session gets: activity, logger, then the services' own.
     private let plugins: [any Plugin]
     /// Requests on their way, by ticket id.
@@ -55,14 +59,11 @@ final class EffectRunner: Sendable {
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
-                // The sessions are ready before the reducer hears of the catalogs, so a send can follow at once.
-                self.pool.withLock {
-                    $0 = SessionPool(
-                        catalog: catalog, secrets: secrets, transport: self.services.transport, plugins: self.plugins,
-                        clock: self.services.clock)
-                }
+                self.install(catalog, secrets: secrets)
                 return .catalogLoaded(catalog, secrets)
             }
+        case .watchCatalogs:
+            watchCatalogs()
         case .loadHistory:
             let history = services.history
             load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
@@ -99,6 +100,15 @@ final class EffectRunner: Sendable {
             break
         case .buildBody, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
             performBodyEffect(effect)
+        }
+    }
+
+    /// Makes the sessions for newly read catalogs: ready before the reducer hears of them, so a
+    /// send can follow at once (requests on their way keep the sessions they started with).
+    func install(_ catalog: CatalogSet, secrets: SecretStore) {
+        loadedCatalog.withLock { $0 = catalog }
+        pool.withLock {
+            $0 = SessionPool(catalog: catalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock)
         }
     }
 
@@ -190,6 +200,7 @@ final class EffectRunner: Sendable {
         let running = tasks.withLock { Array($0.values) } + bodyTasks.withLock { $0.values.map(\.task) }
         for task in running { task.cancel() }
         for task in running + unfinished.withLock({ Array($0.values) }) { await task.value }
+        await stopWatching()
         await draftWriter.flush()
         await valueWriter.flush()
     }

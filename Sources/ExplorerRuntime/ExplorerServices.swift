@@ -8,6 +8,9 @@ import StateStore
 public struct ExplorerServices: Sendable {
     /// Reads the catalogs and their secrets (called once per `.loadCatalog` effect, off the UI thread).
     public var loadCatalog: @Sendable () -> (CatalogSet, SecretStore)
+    /// Reads the catalogs again after files changed (the last catalogs, the changed catalog files
+    /// or nil for all); nil: the catalogs are not watched.
+    public var reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))?
     /// Sends live requests; nil leaves live mode failing with a clear message.
     public var transport: (any Transport)?
     /// Where sent requests are kept and earlier ones read; nil keeps no history.
@@ -29,9 +32,11 @@ public struct ExplorerServices: Sendable {
     public init(
         loadCatalog: @escaping @Sendable () -> (CatalogSet, SecretStore), transport: (any Transport)?, history: HistoryStore? = nil,
         drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
-        drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil
+        drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil,
+        reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))? = nil
     ) {
         self.loadCatalog = loadCatalog
+        self.reloadCatalog = reloadCatalog
         self.transport = transport
         self.history = history
         self.drift = drift
@@ -45,5 +50,10 @@ public struct ExplorerServices: Sendable {
     /// Reads the catalogs of `source` and the secrets of its folder.
     public static func catalogs(from source: CatalogSource) -> @Sendable () -> (CatalogSet, SecretStore) {
         { (CatalogLoader.load(source), SecretStore.load(for: source)) }
+    }
+
+    /// Reads the changed catalog files of `source` again (all of them for nil), and its secrets.
+    public static func reloading(from source: CatalogSource) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
+        { previous, changed in (CatalogLoader.reload(source, previous: previous, changedFiles: changed), SecretStore.load(for: source)) }
     }
 }

@@ -70,3 +70,41 @@ import Testing
         await running.value
     }
 }
+
+/// Catalog files changed while the explorer runs.
+@Suite struct CatalogReloadRuntimeTests {
+    @Test func anAppendedEndpointAppearsAndABrokenFileKeepsItsLastGoodVersion() async throws {
+        let folder = try TemporaryDirectory()
+        let file = folder.url.appendingPathComponent("shop.yaml")
+        try Data(TestCatalog.shop.utf8).write(to: file)
+        let source = CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path)
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source), transport: nil, environment: [:],
+            reloadCatalog: ExplorerServices.reloading(from: source))
+        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        for key in try KeyEvent.parseSequence("j j") { runtime.post(.terminal(.key(key))) }
+        await runtime.waitUntilIdle()
+        #expect(runtime.currentState.selectedEndpoint?.id == "createItem")
+
+        // An endpoint added at the top: the cursor stays on createItem.
+        let added = TestCatalog.shop.replacingOccurrences(of: "endpoints:\n", with: "endpoints:\n  health:\n    path: /health\n")
+        try Data(added.utf8).write(to: URL(fileURLWithPath: file.path + ".tmp"))
+        rename(file.path + ".tmp", file.path)
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("/health") }
+        await runtime.waitUntilIdle()
+        #expect(runtime.currentState.selectedEndpoint?.id == "createItem")
+        #expect(runtime.currentState.notice == "Reloaded shop.yaml: 1 endpoint added.")
+
+        // Broken: the last good version stays, with its errors.
+        try Data((added + "\n  broken: [unclosed\n").utf8).write(to: file)
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("has errors") }
+        let state = runtime.currentState
+        #expect(state.catalog.service("shop")?.endpoints.count == 5)
+        #expect(state.catalog.diagnostics.contains { $0.isError })
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+}

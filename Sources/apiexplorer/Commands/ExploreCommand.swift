@@ -40,7 +40,8 @@ struct ExploreCommand: AsyncParsableCommand {
         let transport = HTTPTransport()
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, history: HistoryStore(), drift: DriftStore(),
-            environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values())
+            environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
+            reloadCatalog: ExplorerServices.reloading(from: source))
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()
