@@ -39,6 +39,10 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var expectsResponseBody: Bool?
     /// Where the endpoint is defined (`file:line:column` of its key).
     public var location: SourceLocation
+    /// Values taken from its responses for later requests (`captures:`).
+    public var captures: [Capture] = []
+    /// The `{{prompt.NAME}}` questions it declares (`prompts:`), with defaults and choices.
+    public var declaredPrompts: [Prompt] = []
 
     /// Makes an endpoint.
     public init(

@@ -5,7 +5,7 @@ import JSONSupport
 extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "body", "bodyFile", "form",
-        "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
+        "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -53,6 +53,8 @@ extension CatalogFileDecoder {
             case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
             case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
             case "expectsBody": endpoint.expectsResponseBody = boolean(value, "'expectsBody' of \(subject)")
+            case "captures": endpoint.captures = decodeCaptures(value, subject)
+            case "prompts": endpoint.declaredPrompts = decodePrompts(value, subject)
             default: break
             }
         }
@@ -74,7 +76,17 @@ extension CatalogFileDecoder {
             error("the path of \(what()) must be a path (/pet/{{petId}}), not a full URL: the base URL comes from the environment", at: node)
             return nil
         }
-        if path.contains(where: { $0 == " " || $0 == "#" }) {
+        // Inside {{ }} a space is part of the placeholder ({{response.addPet $.id}}), not of the path.
+        var depth = 0
+        var previous: Character = "\0"
+        var spaceOutside = false
+        for character in path {
+            if character == "{", previous == "{" { depth += 1; previous = "\0"; continue }
+            if character == "}", previous == "}", depth > 0 { depth -= 1; previous = "\0"; continue }
+            if depth == 0, character == " " || character == "#" { spaceOutside = true }
+            previous = character
+        }
+        if spaceOutside {
             error("the path of \(what()) holds a space or '#': write them percent-encoded", at: node)
             return nil
         }

@@ -16,6 +16,9 @@ public struct EndpointCall: Sendable, Hashable {
     public var values: [String: String]
     /// Changes to the endpoint for this request (a draft in the explorer); nil sends it as written.
     public var edits: EndpointEdits?
+    /// Values captured from earlier responses and response references, by placeholder name
+    /// (below run-time values, above the catalog's).
+    public var captured: [String: CapturedValue] = [:]
 
     /// Makes a call.
     public init(
@@ -28,6 +31,13 @@ public struct EndpointCall: Sendable, Hashable {
         self.example = example
         self.values = values
         self.edits = edits
+    }
+
+    /// Secret values the call carries beyond the catalog's: typed secrets, secret answers and
+    /// captured values whose names look secret (masked like the catalog's secrets).
+    public var secretValues: [String] {
+        let typed = values.filter { $0.key.hasPrefix("secret.") || Redactor.standard.isSensitive(name: $0.key) }.map(\.value)
+        return typed + captured.filter { Redactor.standard.isSensitive(name: $0.key) }.map(\.value.value)
     }
 
     /// The service in the environment the call goes to.

@@ -31,17 +31,20 @@ public struct EndpointCaller: Sendable {
     /// applies); live mode without a transport fails as an invalid request (the dispatcher's).
     public func call(
         _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
-        edits: EndpointEdits? = nil
+        captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil
     ) async -> CallOutcome {
-        let call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
+        var call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
+        call.captured = captured
         let session = session(for: selection)
-        let exchange = await session.send(selection.endpoint, values: values, edits: call.edits, options: call.options)
-        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
+        let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: call.options)
+        // Typed secrets, secret answers and secret-looking captured values are masked like the catalog's.
+        let answers = selection.endpoint.declaredPrompts.filter(\.isSecret).compactMap { values[$0.placeholder] }
+        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor.adding(secretValues: call.secretValues + answers))
     }
 
     /// Sends a call again (a history entry's, say).
     public func replay(_ call: EndpointCall) async throws(CatalogLookupError) -> CallOutcome {
         let selection = try EndpointSelection.resolve(call.endpoint, environment: call.environment, in: catalog)
-        return await self.call(selection, mode: call.mode, example: call.example, values: call.values, edits: call.edits)
+        return await self.call(selection, mode: call.mode, example: call.example, values: call.values, captured: call.captured, edits: call.edits)
     }
 }

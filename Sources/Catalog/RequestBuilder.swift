@@ -29,12 +29,13 @@ public struct RequestBuilder: Sendable {
         self.deferredToken = deferredToken
     }
 
-    /// The target and environment for `endpoint` with `values` set at run time; inherited headers
-    /// (the environment's, the group's) named in `removingHeaders` are left out.
+    /// The target and environment for `endpoint` with `values` set at run time and values
+    /// `captured` from responses (response references included, by placeholder name); inherited
+    /// headers (the environment's, the group's) named in `removingHeaders` are left out.
     public func prepare(
-        _ endpoint: CatalogEndpoint, values: [String: String] = [:], removingHeaders: Set<String> = []
+        _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], removingHeaders: Set<String> = []
     ) throws(UnresolvedPlaceholderError) -> PreparedRequest {
-        var renderer = Renderer(builder: self, endpoint: endpoint, values: values)
+        var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
         let path = renderer.render(endpoint.path, at: "path", encoding: .path)
         let query = endpoint.query.map { item in
             QueryItem(name: item.name, value: item.value.map { renderer.render($0, at: "query item \(item.name)") })
@@ -64,7 +65,9 @@ public struct RequestBuilder: Sendable {
 
     /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's
     /// headers), with where each value comes from; secret values are masked unless `revealingSecrets`.
-    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:], revealingSecrets: Bool = false) -> [ResolvedVariable] {
+    public func variables(
+        for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], revealingSecrets: Bool = false
+    ) -> [ResolvedVariable] {
         var texts = endpoint.templateTexts + environment.headers.map(\.value)
         if let group = endpoint.group { texts += environment.groupHeaders[group]?.map(\.value) ?? [] }
         var seen = Set<String>()
@@ -74,7 +77,7 @@ public struct RequestBuilder: Sendable {
                 let placeholder = Placeholder(name)
                 if let token = deferredToken, placeholder.secretName == token || name == token {
                     result.append(ResolvedVariable(name: name, value: nil, source: .refreshedToken, isSecret: true))
-                } else if let found = resolve(placeholder, endpoint: endpoint, values: values) {
+                } else if let found = resolve(placeholder, endpoint: endpoint, values: values, captured: captured) {
                     let isSecret = placeholder.secretName != nil
                     let shown = isSecret && !revealingSecrets ? Redactor.mask : found.value
                     result.append(ResolvedVariable(name: name, value: shown, source: found.source, isSecret: isSecret))
@@ -87,7 +90,9 @@ public struct RequestBuilder: Sendable {
     }
 
     /// The value of a placeholder and where it came from; nil when it has none.
-    func resolve(_ placeholder: Placeholder, endpoint: CatalogEndpoint, values: [String: String]) -> (value: String, source: VariableSource)? {
+    func resolve(
+        _ placeholder: Placeholder, endpoint: CatalogEndpoint, values: [String: String], captured: [String: CapturedValue]
+    ) -> (value: String, source: VariableSource)? {
         if let secret = placeholder.secretName {
             // A run-time value for a secret wins (set in the explorer, never written down).
             if let value = values[placeholder.name] { return (value, .runtime) }
@@ -98,7 +103,12 @@ public struct RequestBuilder: Sendable {
             return nil
         }
         let name = placeholder.name
-        if let value = values[name] { return (value, .runtime) }
+        if let value = values[name] { return (value, name.hasPrefix(Prompt.prefix) ? .prompt : .runtime) }
+        if let found = captured[name] {
+            let source: VariableSource = name.hasPrefix(ResponseReference.prefix)
+                ? .response(found.endpoint, at: found.date) : .captured(found.endpoint, at: found.date)
+            return (found.value, source)
+        }
         if let value = endpoint.parameters[name] { return (value, .endpointParameter) }
         if let value = environment.variables[name] { return (value, .environment(environment.name)) }
         if let value = service.variables[name] { return (value, .service) }
@@ -144,6 +154,12 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
     case secret(SecretStore.Source)
     /// The auth refresh rule's token, filled for each attempt from the credential store.
     case refreshedToken
+    /// Captured from a response of this endpoint (its `captures`), at this time.
+    case captured(EndpointKey, at: Date)
+    /// Read from the latest response of this endpoint (`{{response.ENDPOINT …}}`), received at this time.
+    case response(EndpointKey, at: Date)
+    /// Answered to a `{{prompt.NAME}}` question for this request.
+    case prompt
 
     public var description: String {
         switch self {
@@ -153,6 +169,9 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
         case .service: "service variables"
         case .secret(let source): source.description
         case .refreshedToken: "refreshed token"
+        case .captured(let endpoint, _): "captured from \(endpoint)"
+        case .response(let endpoint, _): "response of \(endpoint)"
+        case .prompt: "asked"
         }
     }
 }
@@ -189,9 +208,19 @@ public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStrin
     /// One line per use: `petstore/findPet: header Authorization uses {{secret.PETSTORE_TOKEN}}, which has no value (…)`.
     public var description: String {
         uses.map { use in
-            let hint = Placeholder(use.name).secretName != nil
-                ? secretHint
-                : "set it as a run-time value, in the endpoint's parameters or in the environment's variables"
+            let hint: String
+            let service = endpoint.split(separator: "/").first.map(String.init) ?? ""
+            if Placeholder(use.name).secretName != nil {
+                hint = secretHint
+            } else if case .success(let reference)? = ResponseReference.parse(use.name, service: service) {
+                hint = "send \(reference.endpoint) first in this environment, or check that its latest response has \(reference.selector)"
+            } else if case .failure(let problem)? = ResponseReference.parse(use.name, service: service) {
+                hint = problem.message
+            } else if use.name.hasPrefix(Prompt.prefix) {
+                hint = "it is asked when the request is sent: answer it in the explorer, or give --var \(use.name)=… to call"
+            } else {
+                hint = "set it as a run-time value, in the endpoint's parameters or in the environment's variables, or capture it from a response"
+            }
             return "\(endpoint): \(use.location) uses {{\(use.name)}}, which has no value (\(hint))"
         }.joined(separator: "\n")
     }
@@ -207,12 +236,14 @@ private struct Renderer {
     let builder: RequestBuilder
     let endpoint: CatalogEndpoint
     let values: [String: String]
+    let captured: [String: CapturedValue]
     var unresolved: [UnresolvedPlaceholderError.Use] = []
 
-    init(builder: RequestBuilder, endpoint: CatalogEndpoint, values: [String: String]) {
+    init(builder: RequestBuilder, endpoint: CatalogEndpoint, values: [String: String], captured: [String: CapturedValue]) {
         self.builder = builder
         self.endpoint = endpoint
         self.values = values
+        self.captured = captured
     }
 
     mutating func render(_ text: String, at location: String, encoding: Encoding = .none) -> String {
@@ -223,7 +254,7 @@ private struct Renderer {
             if let token = builder.deferredToken, placeholder.secretName == token || name == token {
                 return Placeholder.secret(token)
             }
-            guard let found = builder.resolve(placeholder, endpoint: endpoint, values: values) else {
+            guard let found = builder.resolve(placeholder, endpoint: endpoint, values: values, captured: captured) else {
                 missing.append(name)
                 return ""
             }

@@ -110,9 +110,11 @@ public final class ServiceSession: Sendable {
     /// as a JSON body that does not parse) is an `invalidRequest` exchange that sent nothing. Stub or
     /// live is the caller's choice (`options.stubBehavior`, else the environment's fixtures type);
     /// an example's own delay applies in stub mode; in live mode a chosen example is asked of the
-    /// mock server with `X-Mock-Example`. `edits` change the endpoint for this request only.
+    /// mock server with `X-Mock-Example`. `edits` change the endpoint for this request only;
+    /// `captured` are values taken from earlier responses.
     public func send(
-        _ endpoint: CatalogEndpoint, values: [String: String] = [:], edits: EndpointEdits? = nil, options: RequestOptions = RequestOptions()
+        _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
+        options: RequestOptions = RequestOptions()
     ) async -> Exchange {
         let original = endpoint
         let endpoint: CatalogEndpoint
@@ -131,7 +133,7 @@ public final class ServiceSession: Sendable {
 
         let prepared: PreparedRequest
         do {
-            prepared = try builder.prepare(endpoint, values: values, removingHeaders: edits?.removedHeaders ?? [])
+            prepared = try builder.prepare(endpoint, values: values, captured: captured, removingHeaders: edits?.removedHeaders ?? [])
         } catch {
             return failedExchange(identifier: endpoint.key.description, method: endpoint.method, options: options, error: error.dispatchError)
         }

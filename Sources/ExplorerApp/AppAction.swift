@@ -14,6 +14,8 @@ public enum AppAction: Sendable {
     case catalogReloaded(CatalogSet, SecretStore, changed: [String])
     /// Drafts kept from earlier runs, by service and environment and then endpoint id.
     case draftsLoaded([EnvironmentKey: [String: EndpointEdits]])
+    /// Values captured from responses in earlier runs.
+    case capturedLoaded([EnvironmentKey: CapturedValues])
     /// Run-time values kept from earlier runs.
     case valuesLoaded([EnvironmentKey: [String: String]])
     /// The body of a draft came back from `$EDITOR` (nil: not changed, or the editor failed with `message`).
@@ -116,6 +118,10 @@ public enum AppEffect: Sendable, Hashable {
     case loadValues
     /// Keep these drafts in the state folder (replacing what was kept).
     case saveDrafts([EnvironmentKey: [String: EndpointEdits]])
+    /// Read the values captured in earlier runs, reporting `.capturedLoaded`.
+    case loadCaptured
+    /// Keep these captured values in the state folder (readable by the owner only).
+    case saveCaptured([EnvironmentKey: CapturedValues])
     /// Keep these run-time values in the state folder (never secrets).
     case saveValues([EnvironmentKey: [String: String]])
     /// Open a draft's body in `$EDITOR`, reporting `.bodyEdited`.

@@ -375,6 +375,12 @@ extension AppState {
         guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return [] }
         let edited = (try? endpoint.applying(selectedEdits)) ?? endpoint
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)
-        return builder.variables(for: edited, values: activeValues, revealingSecrets: revealsSecrets)
+        let captured = activeEnvironmentKey.map { capturedValues(for: edited, environment: $0, mode: mode) } ?? [:]
+        var rows = builder.variables(for: edited, values: activeValues, captured: captured, revealingSecrets: revealsSecrets)
+        // Captured values that look like secrets are masked like secrets.
+        for index in rows.indices where !revealsSecrets && rows[index].value != nil && Redactor.standard.isSensitive(name: rows[index].name) {
+            rows[index].value = Redactor.mask
+        }
+        return rows
     }
 }

@@ -7,6 +7,7 @@ extension AppReducer {
         let context = state.keyContext
         guard let command = Keymap.command(for: event, in: context) else { return [] }
         if command == .quit { return quit(&state) }
+        if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -198,21 +199,70 @@ extension AppReducer {
             return []
         }
         let edits = state.selectedEdits
+        let edited: CatalogEndpoint
         do throws(EditsError) {
-            _ = try endpoint.applying(edits)
+            edited = try endpoint.applying(edits)
         } catch {
             state.notice = "Not sent: \(error.message) (Edit tab)."
             return []
         }
-        let call = EndpointCall(
+        var call = EndpointCall(
             endpoint: endpoint.key, environment: environment.name, mode: state.mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)
-        let method = edits.method ?? endpoint.method
-        if state.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(method) {
+        call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: state.mode)
+        let prompts = state.unansweredPrompts(for: edited, values: call.values)
+        if !prompts.isEmpty {
+            state.overlay = .prompt(PromptDialog(call: call, prompts: prompts))
+            return []
+        }
+        return confirmThenDispatch(call, state: &state)
+    }
+
+    /// Sends a call, asking first when it is live and changes data in production.
+    static func confirmThenDispatch(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
+        guard let (_, endpoint) = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment
+        else { return dispatch(call, state: &state) }
+        let method = call.edits?.method ?? endpoint.method
+        if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(method) {
             state.overlay = .confirmSend(call)
             return []
         }
         return dispatch(call, state: &state)
+    }
+
+    /// Keys while a request's question is asked: Enter answers (the next question, or the send), Esc drops the request.
+    static func answerPrompt(_ command: Command, dialog: PromptDialog, state: inout AppState) -> [AppEffect] {
+        var dialog = dialog
+        guard let prompt = dialog.prompts.first else {
+            state.overlay = nil
+            return []
+        }
+        switch command {
+        case .cancelInput:
+            state.overlay = nil
+            state.notice = "Not sent: \(prompt.placeholder) was not answered."
+        case .accept:
+            let answer = dialog.input.text
+            if !prompt.choices.isEmpty, !prompt.choices.contains(answer) {
+                state.notice = "Answer one of: \(prompt.choices.joined(separator: ", "))."
+                return []
+            }
+            dialog.call.values[prompt.placeholder] = answer
+            dialog.prompts.removeFirst()
+            if let next = dialog.prompts.first {
+                dialog.input = InputState(text: next.defaultValue ?? "")
+                state.overlay = .prompt(dialog)
+                return []
+            }
+            state.overlay = nil
+            return confirmThenDispatch(dialog.call, state: &state)
+        case .edit(let edit):
+            dialog.input.apply(edit)
+            state.overlay = .prompt(dialog)
+        default:
+            break
+        }
+        return []
     }
 
     /// Sends a request from the history as it was sent (endpoint, environment, mode, example),
@@ -334,7 +384,7 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend:
+        case .confirmSend, .prompt:
             break
         }
         return []
@@ -362,6 +412,7 @@ extension AppState {
     public var keyContext: KeyContext {
         if let overlay {
             if case .confirmSend = overlay { return .question }
+            if case .prompt = overlay { return .typing }
             return .window
         }
         if filter?.isEditing == true { return .typing }

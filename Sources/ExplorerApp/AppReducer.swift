@@ -15,8 +15,8 @@ public enum AppReducer {
         case .launched:
             // The first frame is drawn before any of this is read. The history waits for the
             // catalogs: the first complete frame does not show it, so it must not compete with them.
-            state.pendingLoads = [.loadHistory, .loadDriftMarks, .loadDrafts, .loadValues]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues]
+            state.pendingLoads = [.loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
@@ -37,6 +37,18 @@ public enum AppReducer {
             }
             if restored > 0 {
                 state.notice = "Restored \(restored) draft\(restored == 1 ? "" : "s") from the last run (✎ in the list; Edit tab, R reverts)."
+            }
+            effects = []
+        case .capturedLoaded(let kept):
+            state.pendingLoads.remove(.loadCaptured)
+            // Values captured in this run are newer.
+            for (environment, values) in kept {
+                var merged = values
+                if let current = state.captured[environment] {
+                    merged.stub.merge(current.stub) { _, current in current }
+                    merged.live.merge(current.live) { _, current in current }
+                }
+                state.captured[environment] = merged
             }
             effects = []
         case .valuesLoaded(let kept):
@@ -82,9 +94,15 @@ public enum AppReducer {
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)
                 state.responses[ticket.endpoint] = record
+                state.receivedAt[ticket.endpoint] = finishedAt
                 state.remember(record, at: finishedAt)
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
                 effects = startBody(for: record, state: &state)
+                let taken = state.capture(from: record, at: finishedAt)
+                if !taken.isEmpty {
+                    state.notice = "Captured \(taken.joined(separator: ", ")) from \(ticket.endpoint) (Vars tab shows them)."
+                    effects.append(.saveCaptured(state.captured))
+                }
             }
         case .activityChanged(let count):
             state.activity = max(0, count)

@@ -26,7 +26,8 @@ extension AppState {
         let redactor = ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).adding(secretValues: typed)
         do {
             let edited = try endpoint.applying(edits)
-            let prepared = try builder.prepare(edited, values: values, removingHeaders: edits.removedHeaders)
+            let captured = activeEnvironmentKey.map { capturedValues(for: edited, environment: $0, mode: mode) } ?? [:]
+            let prepared = try builder.prepare(edited, values: values, captured: captured, removingHeaders: edits.removedHeaders)
             let resolved = try Endpoint.resolve(prepared.target, in: prepared.environment)
             var headers = resolved.headers
             let (data, contentType) = resolved.body.encoded()

@@ -74,6 +74,10 @@ public struct AppState: Sendable {
     public var redoStack: [DraftKey: [EndpointEdits]] = [:]
     /// Run-time values per service and environment (kept in the state folder, never secrets).
     public var runtimeValues: [EnvironmentKey: [String: String]] = [:]
+    /// Values captured from responses per service and environment, stub and live apart (kept in the state folder).
+    public var captured: [EnvironmentKey: CapturedValues] = [:]
+    /// When each endpoint's latest response arrived (for `{{response.…}}` references).
+    public var receivedAt: [EndpointKey: Date] = [:]
     /// The Edit tab.
     public var editor = EditorState()
     /// The Variables tab.
@@ -231,6 +235,25 @@ public enum Dialog: Sendable, Hashable {
     case diagnostics(scroll: Int)
     /// Requests sent before, to read and send again.
     case history(list: ListState)
+    /// Asks the `{{prompt.NAME}}` questions of a request before it is sent.
+    case prompt(PromptDialog)
+}
+
+/// The questions of a request being asked, one at a time.
+public struct PromptDialog: Sendable, Hashable {
+    /// The request, its answers so far among its values.
+    public var call: EndpointCall
+    /// The questions left, the current one first.
+    public var prompts: [Prompt]
+    /// The answer being typed.
+    public var input: InputState
+
+    /// Starts with the first question, its default typed in.
+    public init(call: EndpointCall, prompts: [Prompt]) {
+        self.call = call
+        self.prompts = prompts
+        input = InputState(text: prompts.first?.defaultValue ?? "")
+    }
 }
 
 /// One request the user sent: a call and the id of this sending.

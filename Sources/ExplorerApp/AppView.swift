@@ -15,8 +15,8 @@ public enum AppView {
         let responseCursor = ResponsePaneView.render(state, area: layout.response, into: &buffer)
         StatusBarView.render(state, area: layout.statusBar, into: &buffer)
         if let overlay = state.overlay {
-            OverlayView.render(overlay, state: state, into: &buffer)
-            return Frame(buffer: buffer)
+            let cursor = OverlayView.render(overlay, state: state, into: &buffer)
+            return Frame(buffer: buffer, cursor: cursor)
         }
         return Frame(buffer: buffer, cursor: endpointsCursor ?? responseCursor)
     }

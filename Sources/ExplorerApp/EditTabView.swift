@@ -192,8 +192,19 @@ enum VariablesTabView {
             }
             var spans = [Span(selected ? "› " : "  ", style: Theme.key), Span(variable.name.padded(to: nameWidth), style: Theme.key), Span("  ")]
             if let value = variable.value {
-                spans.append(Span(value, style: variable.isSecret && !state.revealsSecrets ? Theme.secretMask : .plain))
-                spans.append(Span("  ← \(variable.source?.description ?? "")", style: Theme.origin))
+                spans.append(Span(value, style: value == Redactor.mask ? Theme.secretMask : .plain))
+                var origin = "  ← \(variable.source?.description ?? "")"
+                switch variable.source {
+                case .captured(_, let date)?, .response(_, let date)?: origin += " at \(OverlayText.time(date, in: state.timeZone))"
+                default: break
+                }
+                spans.append(Span(origin, style: Theme.origin))
+            } else if variable.name.hasPrefix(Prompt.prefix) {
+                spans.append(Span("asked when the request is sent", style: Theme.dim))
+            } else if case .success(let reference)? = ResponseReference.parse(variable.name, service: endpoint.serviceID) {
+                spans.append(Span("no response yet (\(state.mode.badge)): send \(reference.endpoint) first", style: Theme.error))
+            } else if case .failure(let problem)? = ResponseReference.parse(variable.name, service: endpoint.serviceID) {
+                spans.append(Span(problem.message, style: Theme.error))
             } else if variable.source == nil, variable.isSecret, state.activeService?.authRefresh?.into == secretName(variable.name) {
                 spans.append(Span("filled by the auth refresh rule", style: Theme.dim))
             } else {

@@ -4,9 +4,12 @@ import DispatcherCore
 import TerminalKit
 import TextSupport
 
-/// Windows drawn over the panes: help, the example picker, the production confirmation, diagnostics.
+/// Windows drawn over the panes: help, the example picker, the production confirmation, diagnostics,
+/// a request's questions.
 enum OverlayView {
-    static func render(_ overlay: Dialog, state: AppState, into buffer: inout Buffer) {
+    /// Draws the window; returns where the terminal cursor goes while an answer is typed.
+    @discardableResult
+    static func render(_ overlay: Dialog, state: AppState, into buffer: inout Buffer) -> Position? {
         let screen = Rect(size: state.size)
         switch overlay {
         case .help(let scroll):
@@ -51,7 +54,29 @@ enum OverlayView {
             ]
             let window = Overlay(block: block("Production", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
             TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .prompt(let dialog):
+            return renderPrompt(dialog, screen: screen, into: &buffer)
         }
+        return nil
+    }
+
+    /// A request's current question: its message, the choices, the answer being typed (masked for secrets).
+    static func renderPrompt(_ dialog: PromptDialog, screen: Rect, into buffer: inout Buffer) -> Position? {
+        guard let prompt = dialog.prompts.first else { return nil }
+        var lines = [Line([Span(prompt.message ?? "A value for {{\(prompt.placeholder)}}")])]
+        if !prompt.choices.isEmpty { lines.append(Line("One of: " + prompt.choices.joined(separator: ", "), style: Theme.dim)) }
+        lines.append(Line([Span("Enter", style: Theme.key), Span(" answers  ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" does not send", style: Theme.dim)]))
+        let left = dialog.prompts.count - 1
+        let title = "\(dialog.call.endpoint) asks" + (left > 0 ? " (\(left) more)" : "")
+        let window = Overlay(block: block(title, hint: prompt.isSecret ? "secret: not kept" : nil), width: .cells(64), height: .cells(lines.count + 4))
+        let inside = prepare(window, in: screen, buffer: &buffer)
+        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
+        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
+        var shown = dialog.input
+        if prompt.isSecret { shown = InputState(text: String(repeating: "•", count: shown.characters.count), cursor: shown.cursor) }
+        let field = InputLine(prompt: Span(prompt.name + ": ", style: Theme.key), placeholder: prompt.defaultValue ?? "an answer")
+        field.render(into: &buffer, area: row, state: shown)
+        return field.cursorPosition(in: row, state: shown)
     }
 
     static func block(_ title: String, hint: String?) -> Block {

@@ -31,6 +31,7 @@ final class EffectRunner: Sendable {
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
     let draftWriter = LatestValueWriter<[EnvironmentKey: [String: EndpointEdits]]>()
     let valueWriter = LatestValueWriter<[EnvironmentKey: [String: String]]>()
+    let capturedWriter = LatestValueWriter<[EnvironmentKey: CapturedValues]>()
 
     /// Which background work on which body.
     struct BodyTaskKey: Hashable {
@@ -78,6 +79,11 @@ final class EffectRunner: Sendable {
             load { .valuesLoaded(values?.load() ?? [:]) }
         case .saveDrafts(let drafts):
             if let file = services.drafts { keep(drafts, in: file, writer: draftWriter, what: "the drafts") }
+        case .loadCaptured:
+            let captured = services.captured
+            load { .capturedLoaded(captured?.load() ?? [:]) }
+        case .saveCaptured(let captured):
+            if let file = services.captured { keep(captured, in: file, writer: capturedWriter, what: "the captured values") }
         case .saveValues(let values):
             if let file = services.values { keep(values, in: file, writer: valueWriter, what: "the run-time values") }
         case .editBodyInEditor(let key, let text, let isJSON):
@@ -153,10 +159,10 @@ final class EffectRunner: Sendable {
         tasks.withLock { tasks in
             unfinished.withLock { unfinished in
                 let task = Task {
-                    let exchange = await session.send(endpoint, values: call.values, edits: call.edits, options: options)
-                    // Secrets typed in the explorer are masked like the catalog's.
-                    let typedSecrets = call.values.filter { $0.key.hasPrefix("secret.") }.map(\.value)
-                    let redactor = session.redactor.adding(secretValues: typedSecrets)
+                    let exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: call.edits, options: options)
+                    // Secret answers to the endpoint's questions are masked too.
+                    let answers = endpoint.declaredPrompts.filter(\.isSecret).compactMap { call.values[$0.placeholder] }
+                    let redactor = session.redactor.adding(secretValues: call.secretValues + answers)
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
@@ -203,6 +209,7 @@ final class EffectRunner: Sendable {
         await stopWatching()
         await draftWriter.flush()
         await valueWriter.flush()
+        await capturedWriter.flush()
     }
 
     /// Keeps a state file up to date in the background; a failed write is said on the status bar.

@@ -27,14 +27,18 @@ public struct ExplorerServices: Sendable {
     public var drafts: EnvironmentStateFile<[String: EndpointEdits]>?
     /// Where run-time values (never secrets) are kept between runs; nil keeps none.
     public var values: EnvironmentStateFile<[String: String]>?
+    /// Where values captured from responses are kept between runs; nil keeps none.
+    public var captured: EnvironmentStateFile<CapturedValues>?
 
     /// Makes the services.
     public init(
         loadCatalog: @escaping @Sendable () -> (CatalogSet, SecretStore), transport: (any Transport)?, history: HistoryStore? = nil,
         drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
         drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil,
-        reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))? = nil
+        reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))? = nil,
+        captured: EnvironmentStateFile<CapturedValues>? = nil
     ) {
+        self.captured = captured
         self.loadCatalog = loadCatalog
         self.reloadCatalog = reloadCatalog
         self.transport = transport

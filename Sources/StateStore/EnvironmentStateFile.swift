@@ -57,6 +57,11 @@ public enum ExplorerStateFiles {
         EnvironmentStateFile(name: "drafts.json", directory: directory)
     }
 
+    /// Values captured from responses per service and environment, stub and live apart.
+    public static func captured(in directory: URL = StateDirectory.url()) -> EnvironmentStateFile<CapturedValues> {
+        EnvironmentStateFile(name: "captured.json", directory: directory)
+    }
+
     /// Run-time values (never secrets) per service and environment.
     public static func values(in directory: URL = StateDirectory.url()) -> EnvironmentStateFile<[String: String]> {
         EnvironmentStateFile(name: "values.json", directory: directory)

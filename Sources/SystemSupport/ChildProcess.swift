@@ -33,10 +33,11 @@ public final class ChildProcess: Sendable {
     /// The read end of the child's standard error, when it is `.pipe`.
     public let errors: Int32?
 
-    /// Starts `path` with `arguments` and `environment`, in `directory` (nil: this process's).
+    /// Starts `path` with `arguments` and `environment`, in `directory` (nil: this process's); in a
+    /// session of its own when `newSession` (no controlling terminal: nothing can ask on it).
     public init(
         _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
-        input: Stream = .null, output: Stream = .pipe, errors: Stream = .pipe
+        input: Stream = .null, output: Stream = .pipe, errors: Stream = .pipe, newSession: Bool = false
     ) throws(SystemError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -75,6 +76,11 @@ public final class ChildProcess: Sendable {
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         Self.resetSignals(&attributes)
+        if newSession {
+            var flags: Int16 = 0
+            posix_spawnattr_getflags(&attributes, &flags)
+            posix_spawnattr_setflags(&attributes, flags | Self.setSessionFlag)
+        }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         childEnds.forEach { close($0) }
@@ -104,6 +110,13 @@ public final class ChildProcess: Sendable {
     public static func runInTerminal(_ path: String, _ arguments: [String], environment: [String: String]) throws(SystemError) -> Status {
         try ChildProcess(path, arguments, environment: environment, input: .inherit, output: .inherit, errors: .inherit).wait()
     }
+
+    /// `POSIX_SPAWN_SETSID` (glibc defines it only for _GNU_SOURCE, which Swift does not import).
+    #if os(Linux)
+    private static let setSessionFlag: Int16 = 0x80
+    #else
+    private static let setSessionFlag = Int16(POSIX_SPAWN_SETSID)
+    #endif
 
     /// A child must start with no signal blocked and default handlers (tmux never sees its panes
     /// exit otherwise, and `less` would ignore Ctrl-C).

@@ -101,9 +101,9 @@ import Testing
         } throws: { error in
             guard let error = error as? UnresolvedPlaceholderError else { return false }
             return error.description == """
-                shop/missing: path uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables)
+                shop/missing: path uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables, or capture it from a response)
                 shop/missing: header Authorization uses {{secret.NOT_SET}}, which has no value (set it in the environment or in cat/.env)
-                shop/missing: header X-Other uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables)
+                shop/missing: header X-Other uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables, or capture it from a response)
                 """
                 && error.dispatchError.kind == .invalidRequest
         }

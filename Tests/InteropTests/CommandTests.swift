@@ -226,3 +226,65 @@ extension BinaryTests {
         }
     }
 }
+
+extension BinaryTests {
+    /// `call` chains as the explorer does: captures kept in the state folder, response references
+    /// read from the history, questions answered with --var (no terminal here).
+    @Suite struct CallChainingTests {
+        static let pets = """
+            service: pets
+            environments:
+              local:
+                baseURL: http://127.0.0.1:9
+                fixtures: immediate
+            endpoints:
+              addPet:
+                method: POST
+                path: /pet
+                captures: { petId: $.id }
+                stub:
+                  status: 201
+                  body: { id: 12, name: Rex }
+              getPet:
+                path: /pet/{{petId}}
+                stub:
+                  body: { id: 12 }
+              byReference:
+                path: /pet/{{response.addPet $.name}}
+              tagPet:
+                method: PUT
+                path: /pet/{{petId}}/tag/{{prompt.tag}}
+                prompts:
+                  tag: { message: Which tag?, choices: [red, blue] }
+            """
+
+        @Test func aCapturedIdFeedsTheNextCallAndQuestionsNeedAnAnswer() async throws {
+            let catalog = try TemporaryDirectory()
+            let state = try TemporaryDirectory()
+            try Data(Self.pets.utf8).write(to: catalog.url.appendingPathComponent("pets.yaml"))
+            func run(_ arguments: [String]) async throws -> CLI.Result {
+                try await CLI.run(arguments + ["--catalog", catalog.path], state: state)
+            }
+            let before = try await run(["call", "pets/getPet"])
+            #expect(before.status == 2)
+            #expect(before.errors.contains("uses {{petId}}, which has no value"))
+
+            #expect(try await run(["call", "pets/addPet"]).status == 0)
+            let captured = ExplorerStateFiles.captured(in: state.url.appendingPathComponent("apiexplorer")).load()
+            #expect(captured[EnvironmentKey(service: "pets", environment: "local")]?.stub["petId"]?.value == "12")
+
+            let after = try await run(["call", "pets/getPet", "--json"])
+            #expect(after.status == 0)
+            #expect(try jsonObject(after.stdout)["request"].flatMap { ($0 as? [String: Any])?["url"] as? String } == "http://127.0.0.1:9/pet/12")
+
+            let reference = try await run(["call", "pets/byReference", "--json"])
+            #expect(try jsonObject(reference.stdout)["request"].flatMap { ($0 as? [String: Any])?["url"] as? String } == "http://127.0.0.1:9/pet/Rex")
+
+            let unanswered = try await run(["call", "pets/tagPet"])
+            #expect(unanswered.status == 2)
+            #expect(unanswered.errors.contains("asks \"Which tag?\" ({{prompt.tag}}) and there is no terminal to ask on: give --var prompt.tag=VALUE"))
+            let answered = try await run(["call", "pets/tagPet", "--var", "prompt.tag=red", "--json"])
+            #expect(try jsonObject(answered.stdout)["request"].flatMap { ($0 as? [String: Any])?["url"] as? String } == "http://127.0.0.1:9/pet/12/tag/red")
+        }
+    }
+}

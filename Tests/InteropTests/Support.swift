@@ -92,7 +92,8 @@ enum CLI {
         return BuiltProducts.executable(named: "apiexplorer")
     }()
 
-    /// Runs `apiexplorer arguments…` with `state` as the XDG state home; no proxies, no inherited catalog.
+    /// Runs `apiexplorer arguments…` with `state` as the XDG state home; no proxies, no inherited
+    /// catalog, no controlling terminal (a question cannot wait for the person running the tests).
     static func run(_ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
         var environment = ProcessInfo.processInfo.environment
         for name in ["APIEXPLORER_CATALOG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
@@ -100,7 +101,7 @@ enum CLI {
         }
         environment["XDG_STATE_HOME"] = state.path
         environment.merge(extra) { $1 }
-        let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path)
+        let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path, newSession: true)
         return await spawned.finish()
     }
 }

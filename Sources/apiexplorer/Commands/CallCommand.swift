@@ -52,16 +52,22 @@ struct CallCommand: AsyncParsableCommand {
 
     func run() async throws {
         let catalog = catalogOptions.load()
-        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
+        var (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
         let mode: RequestMode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
+        let chain = CallChain(selection: selection, mode: mode)
+        let captured = chain.capturedValues()
+        values = try chain.answeringPrompts(values)
         let outcome: CallOutcome
         if mode == .live {
             outcome = try await withLiveTransport { transport in
-                await EndpointCaller(catalog: catalog, transport: transport).call(selection, mode: mode, example: request.example, values: values)
+                await EndpointCaller(catalog: catalog, transport: transport)
+                    .call(selection, mode: mode, example: request.example, values: values, captured: captured)
             }
         } else {
-            outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: mode, example: request.example, values: values)
+            outcome = await EndpointCaller(catalog: catalog, transport: nil)
+                .call(selection, mode: mode, example: request.example, values: values, captured: captured)
         }
+        chain.keepCaptures(of: outcome)
         if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
             do throws(SystemError) {
                 try HistoryStore().append(HistoryEntry(outcome, date: Date()))

@@ -41,7 +41,7 @@ struct ExploreCommand: AsyncParsableCommand {
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, history: HistoryStore(), drift: DriftStore(),
             environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
-            reloadCatalog: ExplorerServices.reloading(from: source))
+            reloadCatalog: ExplorerServices.reloading(from: source), captured: ExplorerStateFiles.captured())
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()
