@@ -90,7 +90,10 @@ let package = Package(
         ),
         .target(
             name: "ExplorerRuntime",
-            dependencies: ["ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "StateStore", "SystemSupport", "TextSupport"]
+            dependencies: [
+                "ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "CatalogAuthoring", "StateStore", "SystemSupport",
+                "TextSupport",
+            ]
         ),
         .systemLibrary(
             name: "CNcursesw",

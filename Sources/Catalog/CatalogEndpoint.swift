@@ -23,6 +23,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var query: [QueryItem]
     /// Headers the endpoint declares; values may hold placeholders.
     public var headers: Headers
+    /// Inherited headers (the environment's, the group's) this endpoint does not send, by name (any case).
+    public var omittedHeaders: Set<String>
     /// The body; strings inside may hold placeholders.
     public var body: RequestBody
     /// Default values for this endpoint's placeholders (below run-time values, above environment variables).
@@ -48,7 +50,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public init(
         id: String, serviceID: String, title: String? = nil, summary: String? = nil, group: String? = nil,
         method: HTTPMethod = .get, path: String, query: [QueryItem] = [], headers: Headers = Headers(),
-        body: RequestBody = .none, parameters: [String: String] = [:], stub: CatalogExample = .defaultStub,
+        omittedHeaders: Set<String> = [], body: RequestBody = .none, parameters: [String: String] = [:], stub: CatalogExample = .defaultStub,
         examples: [CatalogExample] = [], validation: ValidationType = .successCodes, timeouts: Timeouts? = nil,
         expectsResponseBody: Bool? = nil, location: SourceLocation = SourceLocation(file: "", line: 1, column: 1)
     ) {
@@ -61,6 +63,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
         self.path = path
         self.query = query
         self.headers = headers
+        self.omittedHeaders = omittedHeaders
         self.body = body
         self.parameters = parameters
         self.stub = stub

@@ -4,21 +4,21 @@ import JSONSupport
 
 extension CatalogFileDecoder {
     static let endpointKeys = [
-        "title", "description", "group", "method", "path", "query", "headers", "body", "bodyFile", "form",
+        "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
         "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
     static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay"]
 
-    func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup]) -> [CatalogEndpoint] {
+    func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
         return entries.compactMap { entry in
-            isolated { decodeEndpoint(entry, serviceID: serviceID, groups: groups) }
+            isolated { decodeEndpoint(entry, serviceID: serviceID, groups: groups, environments: environments) }
         }
     }
 
-    private func decodeEndpoint(_ entry: Entry, serviceID: String, groups: [EndpointGroup]) -> CatalogEndpoint? {
+    private func decodeEndpoint(_ entry: Entry, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> CatalogEndpoint? {
         let id = entry.key
         guard identifier(id, at: entry.keyNode, "endpoint") else { return nil }
         let subject = "endpoint '\(id)'"
@@ -28,6 +28,7 @@ extension CatalogFileDecoder {
             id: id, serviceID: serviceID, path: "",
             location: SourceLocation(file: file, line: entry.keyNode.line, column: entry.keyNode.column))
         var bodyNodes: [Entry] = []
+        var omitNode: YAMLNode?
         for field in fields {
             let value = field.value
             switch field.key {
@@ -45,6 +46,7 @@ extension CatalogFileDecoder {
             case "path": endpoint.path = decodePath(value, subject) ?? ""
             case "query": endpoint.query = decodeQuery(value, subject) ?? []
             case "headers": endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
+            case "omitHeaders": omitNode = value
             case "body", "bodyFile", "form": bodyNodes.append(field)
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
@@ -63,7 +65,47 @@ extension CatalogFileDecoder {
         } else if let body = bodyNodes.first {
             endpoint.body = decodeRequestBody(body, subject) ?? .none
         }
+        // After the loop: the group and the endpoint's own headers decide which names are known.
+        if let omitNode {
+            endpoint.omittedHeaders = decodeOmittedHeaders(omitNode, endpoint: endpoint, environments: environments, subject)
+        }
         return endpoint
+    }
+
+    /// `omitHeaders: [Accept, Authorization]`: inherited headers the endpoint does not send. A name
+    /// no environment or group of the endpoint sends is a warning (a typo would send the header).
+    private func decodeOmittedHeaders(
+        _ node: YAMLNode, endpoint: CatalogEndpoint, environments: [Environment], _ what: @autoclosure () -> String
+    ) -> Set<String> {
+        var inherited: [String] = []
+        for environment in environments {
+            for field in environment.headers where !inherited.contains(where: { Headers.sameName($0, field.name) }) {
+                inherited.append(field.name)
+            }
+            guard let group = endpoint.group else { continue }
+            for field in environment.groupHeaders[group] ?? Headers() where !inherited.contains(where: { Headers.sameName($0, field.name) }) {
+                inherited.append(field.name)
+            }
+        }
+        var names = Set<String>()
+        for item in list(node, "'omitHeaders' of \(what())") {
+            guard let name = nonEmptyText(item, "a name in 'omitHeaders' of \(what())") else { continue }
+            guard CatalogFileDecoder.isHeaderName(name) else {
+                error("'\(name)' is not a valid header name in 'omitHeaders' of \(what())", at: item)
+                continue
+            }
+            names.insert(name)
+            guard !inherited.contains(where: { Headers.sameName($0, name) }) else { continue }
+            if endpoint.headers.contains(name) {
+                warning("'omitHeaders' of \(what()) names '\(name)', one of its own headers, which is always sent: "
+                    + "omitHeaders leaves out inherited headers only", at: item)
+            } else {
+                let known = inherited.isEmpty ? " (its environments and group send none)" : DidYouMean.hint(for: name, among: inherited)
+                let list = known.isEmpty ? " (inherited: \(inherited.joined(separator: ", ")))" : known
+                warning("'omitHeaders' of \(what()) names '\(name)', which no environment or group of it sends\(list)", at: item)
+            }
+        }
+        return names
     }
 
     private func decodePath(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {

@@ -58,7 +58,7 @@ extension CatalogFileDecoder {
 
         var endpoints: [CatalogEndpoint] = []
         if let entry = parts["endpoints"] {
-            endpoints = decodeEndpoints(entry.value, serviceID: id, groups: groups)
+            endpoints = decodeEndpoints(entry.value, serviceID: id, groups: groups, environments: environments)
         }
 
         var authRefresh: AuthRefreshRule?

@@ -31,10 +31,12 @@ public struct RequestBuilder: Sendable {
 
     /// The target and environment for `endpoint` with `values` set at run time and values
     /// `captured` from responses (response references included, by placeholder name); inherited
-    /// headers (the environment's, the group's) named in `removingHeaders` are left out.
+    /// headers (the environment's, the group's) named in the endpoint's `omittedHeaders` or in
+    /// `removingHeaders` are left out.
     public func prepare(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], removingHeaders: Set<String> = []
     ) throws(UnresolvedPlaceholderError) -> PreparedRequest {
+        let removingHeaders = removingHeaders.union(endpoint.omittedHeaders)
         var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
         let path = renderer.render(endpoint.path, at: "path", encoding: .path)
         let query = endpoint.query.map { item in
@@ -64,12 +66,13 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's
-    /// headers), with where each value comes from; secret values are masked unless `revealingSecrets`.
+    /// headers but the omitted ones), with where each value comes from; secret values are masked
+    /// unless `revealingSecrets`.
     public func variables(
         for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], revealingSecrets: Bool = false
     ) -> [ResolvedVariable] {
-        var texts = endpoint.templateTexts + environment.headers.map(\.value)
-        if let group = endpoint.group { texts += environment.groupHeaders[group]?.map(\.value) ?? [] }
+        var texts = endpoint.templateTexts + environment.headers.removing(endpoint.omittedHeaders).map(\.value)
+        if let group = endpoint.group { texts += environment.groupHeaders[group]?.removing(endpoint.omittedHeaders).map(\.value) ?? [] }
         var seen = Set<String>()
         var result: [ResolvedVariable] = []
         for text in texts where text.hasPlaceholderOpening {

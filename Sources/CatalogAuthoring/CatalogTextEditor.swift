@@ -1,12 +1,13 @@
 import Catalog
 
 /// Changes one entry of a catalog file and keeps every other byte as it was: lines are replaced
-/// or inserted whole, located with the positions `YAMLComposer` gives every node. Only block-style mappings are edited; a flow
-/// mapping (`{ … }`) on the way is reported, never rewritten.
+/// or inserted whole, located with the positions `YAMLComposer` gives every node. Mappings are
+/// edited in block style; a flow mapping (`{ … }`) on the way is reported, or (an endpoint's query,
+/// headers, form or body) rewritten whole on its line, never edited inside.
 struct CatalogTextEditor {
     /// The file's lines without their `\n` (a CRLF file's lines keep their `\r`).
-    private var lines: [String]
-    private let lineEnding: String
+    var lines: [String]
+    let lineEnding: String
 
     /// Makes an editor for a catalog file's text.
     init(_ text: String) {
@@ -51,8 +52,9 @@ struct CatalogTextEditor {
         }
     }
 
-    /// Adds an endpoint (`body`: its keys, not indented) at the end of `endpoints`.
-    mutating func addEndpoint(_ id: String, body: [String]) throws(AuthoringError) {
+    /// Adds an endpoint (`body`: its keys, not indented) at the end of `endpoints`, after a blank
+    /// line when `blankLineBefore`.
+    mutating func addEndpoint(_ id: String, body: [String], blankLineBefore: Bool = false) throws(AuthoringError) {
         let root = try outline()
         let step = indentStep(root)
         guard let endpoints = root.entry("endpoints") else {
@@ -61,10 +63,11 @@ struct CatalogTextEditor {
         }
         if endpoints.value.entry(id) != nil { throw .wouldOverwrite("the catalog already has an endpoint '\(id)'; choose another --name") }
         guard endpoints.value.isMapping else { throw .invalidInput("'endpoints' is not a mapping") }
-        try insert(["\(YAMLText.key(id)):"] + indent(body, by: step), into: endpoints.value, of: "'endpoints'")
+        let separator = blankLineBefore ? [""] : []
+        try insert(separator + ["\(YAMLText.key(id)):"] + indent(body, by: step), into: endpoints.value, of: "'endpoints'")
     }
 
-    private func outline() throws(AuthoringError) -> YAMLNode {
+    func outline() throws(AuthoringError) -> YAMLNode {
         let root: YAMLNode?
         do {
             root = try YAMLComposer.compose(text).root
@@ -86,7 +89,7 @@ struct CatalogTextEditor {
     }
 
     /// The file's indentation step: how far the first endpoint's keys sit right of its name.
-    private func indentStep(_ root: YAMLNode) -> Int {
+    func indentStep(_ root: YAMLNode) -> Int {
         if let first = root.value("endpoints")?.entries.first, let key = first.value.entries.first?.keyNode, !first.value.isFlow {
             let step = key.column - first.keyNode.column
             if step > 0 { return step }
@@ -135,13 +138,13 @@ struct CatalogTextEditor {
 
     /// `line`, or the last line before it that is not blank: a block scalar's end mark lies after
     /// the blank lines that follow it, which belong to what comes next.
-    private func contentEnd(_ line: Int, notBefore first: Int) -> Int {
+    func contentEnd(_ line: Int, notBefore first: Int) -> Int {
         var last = min(max(line, first), lines.count - 1)
         while last > first, lines[last].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { last -= 1 }
         return last
     }
 
-    private func indent(_ lines: [String], by count: Int) -> [String] {
+    func indent(_ lines: [String], by count: Int) -> [String] {
         let padding = String(repeating: " ", count: count)
         return lines.map { $0.isEmpty ? $0 : padding + $0 }
     }

@@ -8,6 +8,12 @@ enum YAMLText {
         needsQuotes(text) ? quoted(text) : text
     }
 
+    /// A scalar in block context (a value on its key's line, not inside `{ }` or `[ ]`): there
+    /// `/pet/{{id}}` and `a, b` read back plain.
+    static func blockScalar(_ text: String) -> String {
+        needsQuotes(text, inFlow: false) ? quoted(text) : text
+    }
+
     /// A double-quoted scalar with JSON-style escapes (valid YAML).
     static func quoted(_ text: String) -> String {
         var output = ""
@@ -40,10 +46,11 @@ enum YAMLText {
 
     private static let reserved: Set<String> = [
         "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "no", "on", "off", "y", "n",
-        "Yes", "No", "On", "Off", "YES", "NO", "ON", "OFF", ".inf", ".nan", "-.inf", "<<",
+        "Yes", "No", "On", "Off", "YES", "NO", "ON", "OFF", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
+        ".nan", ".NaN", ".NAN", "<<",
     ]
 
-    private static func needsQuotes(_ text: String) -> Bool {
+    private static func needsQuotes(_ text: String, inFlow: Bool = true) -> Bool {
         if reserved.contains(text) { return true }
         guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
         if first == " " || last == " " { return true }
@@ -52,7 +59,7 @@ enum YAMLText {
         if Double(text) != nil || text.hasPrefix("0x") || text.hasPrefix("0o") { return true }
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || scalar.value == 0x7F { return true }
-            if "{}[],#`\"'\\".unicodeScalars.contains(scalar) { return true }
+            if (inFlow ? "{}[],#`\"'\\" : "#`\"'\\").unicodeScalars.contains(scalar) { return true }
         }
         return text.contains(": ") || text.contains(" #") || text.hasSuffix(":")
     }

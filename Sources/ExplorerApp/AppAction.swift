@@ -20,10 +20,16 @@ public enum AppAction: Sendable {
     case valuesLoaded([EnvironmentKey: [String: String]])
     /// The body of a draft came back from `$EDITOR` (nil: not changed, or the editor failed with `message`).
     case bodyEdited(key: DraftKey, text: String?, message: String?)
+    /// The draft's request was added to its catalog as endpoint `id` (`error` nil), or why not.
+    case draftSavedAsEndpoint(key: DraftKey, id: String, error: String?)
     /// Drafts or run-time values could not be kept in the state folder: why.
     case stateNotSaved(String)
     /// A draft was written into its catalog file (`error` nil), or why not.
     case draftWritten(key: DraftKey, error: String?)
+    /// A scratch request was read (or could not be: the error).
+    case scratchRequestMade(ScratchEntry?, error: String?)
+    /// A scratch request (by its service id) was saved as `endpoint`, whose secrets need values; or not (the error).
+    case scratchRequestSaved(scratch: String, endpoint: EndpointKey?, secretNames: [String], error: String?)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
@@ -128,6 +134,12 @@ public enum AppEffect: Sendable, Hashable {
     case editBodyInEditor(key: DraftKey, text: String, isJSON: Bool)
     /// Write a draft into its catalog file (only the lines that changed), reload, and report `.draftWritten`.
     case writeDraft(key: DraftKey, edits: EndpointEdits)
+    /// Add the draft's request to its catalog as a new endpoint `id`, reload, and report `.draftSavedAsEndpoint`.
+    case saveDraftAsEndpoint(key: DraftKey, edits: EndpointEdits, id: String)
+    /// Read a scratch request's text into service `id`, under `preferring`'s settings when its URL lies there; report `.scratchRequestMade`.
+    case makeScratchRequest(text: String, id: String, preferring: EnvironmentKey?)
+    /// Save a scratch request (with its edits) as a new endpoint of catalog service `into`; report `.scratchRequestSaved`.
+    case saveScratchRequest(ScratchEntry, edits: EndpointEdits?, into: String)
     /// Send a request.
     case send(RequestTicket)
     /// Cancel a request in flight.

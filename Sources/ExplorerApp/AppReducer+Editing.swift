@@ -10,6 +10,37 @@ import TextSupport
 extension AppReducer {
     // MARK: Edit tab
 
+    /// The runner wrote a draft into its catalog file (or could not: the error).
+    static func draftWritten(key: DraftKey, error: String?, state: inout AppState) -> [AppEffect] {
+        if let error {
+            state.notice = "Not written: \(error)"
+            return []
+        }
+        state.notice = "Wrote \(key.endpoint) into its catalog file; the draft is gone."
+        return forgetDraft(key, state: &state)
+    }
+
+    /// The runner added a draft to its catalog as endpoint `id` (or could not: the error).
+    static func draftSavedAsEndpoint(key: DraftKey, id: String, error: String?, state: inout AppState) -> [AppEffect] {
+        if let error {
+            state.notice = "Not saved: \(error)"
+            return []
+        }
+        // The request lives on as the new endpoint: the original follows its catalog again.
+        let newKey = EndpointKey(service: key.endpoint.service, endpoint: id)
+        state.selectEndpoint(newKey)
+        state.notice = "Saved as \(newKey) in its catalog file; \(key.endpoint) is as the catalog has it."
+        return forgetDraft(key, state: &state)
+    }
+
+    /// Drops a draft kept in a catalog file now, with its undo history.
+    static func forgetDraft(_ key: DraftKey, state: inout AppState) -> [AppEffect] {
+        state.drafts[key] = nil
+        state.undoStack[key] = nil
+        state.redoStack[key] = nil
+        return [.saveDrafts(state.draftsByEnvironment)]
+    }
+
     /// Moves the Edit tab's cursor; false when the Edit tab is not shown.
     static func moveInEditor(_ movement: Movement, state: inout AppState) -> Bool {
         guard state.isInEditor, let request = state.editedRequest else { return false }
@@ -22,6 +53,11 @@ extension AppReducer {
         guard let key = state.selectedDraftKey, let request = state.editedRequest else { return [] }
         let rows = request.rows
         let row = rows[min(state.editor.row, rows.count - 1)]
+        if let entry = state.scratch.first(where: { $0.service.id == key.endpoint.service }),
+            command == .writeToCatalog || command == .saveAsNewEndpoint
+        {
+            return askWhereToSave(entry, state: &state)
+        }
         switch command {
         case .change:
             guard let text = initialText(for: row, in: request) else {
@@ -96,6 +132,12 @@ extension AppReducer {
             }
             state.notice = "Writing \(key.endpoint) into its catalog…"
             return [.writeDraft(key: key, edits: edits)]
+        case .saveAsNewEndpoint:
+            if state.catalog.source.directory == nil {
+                state.notice = "The bundled catalogs cannot be written: copy environments/ to a folder and use --catalog."
+                return []
+            }
+            state.editor.input = EditorState.RowInput(row: .newEndpointID, input: InputState(text: key.endpoint.endpoint + "Copy"))
         }
         return []
     }
@@ -144,6 +186,7 @@ extension AppReducer {
         case .formField(let index):
             guard case .form(let fields) = request.body, fields.indices.contains(index) else { return "" }
             return itemText(fields[index], separator: "=")
+        case .newEndpointID: return ""
         }
     }
 
@@ -186,6 +229,21 @@ extension AppReducer {
             }
         case .body:
             return setBody(text, key: key, request: request, state: &state)
+        case .newEndpointID:
+            let id = text.trimmed
+            let valid = !id.isEmpty && id.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+            guard valid else {
+                state.notice = "'\(id)' is not an endpoint id: use letters, digits, '-', '_' and '.'."
+                return []
+            }
+            guard state.catalog.endpoint(EndpointKey(service: key.endpoint.service, endpoint: id)) == nil else {
+                state.notice = "\(key.endpoint.service)/\(id) exists already: pick another id."
+                return []
+            }
+            state.notice = "Saving the request as \(key.endpoint.service)/\(id)…"
+            return [.saveDraftAsEndpoint(key: key, edits: state.drafts[key] ?? EndpointEdits(), id: id)]
         case .addFormField, .formField:
             guard let item = parseItem(text, separator: "=") else { return [] }
             return change(key, state: &state) { edits in

@@ -8,6 +8,7 @@ extension AppReducer {
         guard let command = Keymap.command(for: event, in: context) else { return [] }
         if command == .quit { return quit(&state) }
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
+        if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -51,6 +52,13 @@ extension AppReducer {
             return dispatch(last, state: &state)
         case .cancelOrClose:
             return cancelOrClose(state: &state)
+        case .newRequest:
+            state.overlay = .scratch(ScratchDialog(step: .compose))
+        case .saveRequest:
+            if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
+                return askWhereToSave(entry, state: &state)
+            }
+            return perform(EditorCommand.writeToCatalog, state: &state)
         case .toggleMode:
             state.mode = state.mode.toggled
             state.notice = state.mode == .live
@@ -206,10 +214,12 @@ extension AppReducer {
             state.notice = "Not sent: \(error.message) (Edit tab)."
             return []
         }
+        // A scratch request has no fixtures: it always goes to the network.
+        let mode: RequestMode = isScratch(endpoint.serviceID, in: state) ? .live : state.mode
         var call = EndpointCall(
-            endpoint: endpoint.key, environment: environment.name, mode: state.mode, example: example, values: state.activeValues,
+            endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)
-        call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: state.mode)
+        call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: mode)
         let prompts = state.unansweredPrompts(for: edited, values: call.values)
         if !prompts.isEmpty {
             state.overlay = .prompt(PromptDialog(call: call, prompts: prompts))
@@ -384,7 +394,7 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .prompt:
+        case .confirmSend, .prompt, .scratch:
             break
         }
         return []
@@ -413,6 +423,7 @@ extension AppState {
         if let overlay {
             if case .confirmSend = overlay { return .question }
             if case .prompt = overlay { return .typing }
+            if case .scratch = overlay { return .typing }
             return .window
         }
         if filter?.isEditing == true { return .typing }

@@ -17,7 +17,7 @@ extension AppReducer {
         }
         let serviceRow = state.currentEnvironmentRow.map { previous.services[$0.serviceIndex].id }
 
-        state.catalog = catalog
+        state.catalog = catalog.addingScratch(state.scratch)
         state.secrets = secrets
         let restored = environment.map { state.selectEnvironment($0) } ?? false
         if restored {
@@ -42,7 +42,11 @@ extension AppReducer {
             state.endpointLists[serviceID] = list
         }
         if let request = state.editedRequest { state.editor.row = min(state.editor.row, max(0, request.rows.count - 1)) }
-        state.notice = reloadNotice(catalog, previous: previous, changed: changed)
+        // A file the explorer wrote itself comes back from the watcher unchanged: the notice
+        // about the write stays.
+        if catalog.services != previous.services.filter({ !isScratch($0.id, in: state) }) || catalog.diagnostics != previous.diagnostics {
+            state.notice = reloadNotice(catalog, previous: previous, changed: changed)
+        }
         return []
     }
 

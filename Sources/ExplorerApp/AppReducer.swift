@@ -67,17 +67,14 @@ public enum AppReducer {
         case .stateNotSaved(let message):
             state.notice = message
             effects = []
+        case .draftSavedAsEndpoint(let key, let id, let error):
+            effects = draftSavedAsEndpoint(key: key, id: id, error: error, state: &state)
+        case .scratchRequestMade(let entry, let error):
+            effects = scratchRequestMade(entry, error: error, state: &state)
+        case .scratchRequestSaved(let scratch, let endpoint, let secretNames, let error):
+            effects = scratchRequestSaved(scratch: scratch, endpoint: endpoint, secretNames: secretNames, error: error, state: &state)
         case .draftWritten(let key, let error):
-            effects = []
-            if let error {
-                state.notice = "Not written: \(error)"
-            } else {
-                state.drafts[key] = nil
-                state.undoStack[key] = nil
-                state.redoStack[key] = nil
-                state.notice = "Wrote \(key.endpoint) into its catalog file; the draft is gone."
-                effects = [.saveDrafts(state.draftsByEnvironment)]
-            }
+            effects = draftWritten(key: key, error: error, state: &state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
             effects = []

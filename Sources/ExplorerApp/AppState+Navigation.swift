@@ -94,6 +94,15 @@ extension AppState {
         }
     }
 
+    /// Moves the endpoint cursor to `key` when the active service lists it.
+    mutating func selectEndpoint(_ key: EndpointKey) {
+        let endpoints = visibleEndpoints
+        guard let index = endpoints.firstIndex(where: { $0.key == key }) else { return }
+        var list = endpointList
+        list.select(index, itemCount: endpoints.count)
+        endpointList = list
+    }
+
     /// The endpoint under the cursor.
     public var selectedEndpoint: CatalogEndpoint? {
         let endpoints = visibleEndpoints

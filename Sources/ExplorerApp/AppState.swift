@@ -80,6 +80,10 @@ public struct AppState: Sendable {
     public var receivedAt: [EndpointKey: Date] = [:]
     /// The Edit tab.
     public var editor = EditorState()
+    /// Scratch requests made while the explorer runs, oldest first (their services follow the catalog's).
+    public var scratch: [ScratchEntry] = []
+    /// The number of the next scratch request.
+    public var nextScratchNumber = 1
     /// The Variables tab.
     public var variablesTab = VariablesState()
     /// Effects whose answer has not arrived yet: what `.launched` asked to read (besides the
@@ -237,6 +241,8 @@ public enum Dialog: Sendable, Hashable {
     case history(list: ListState)
     /// Asks the `{{prompt.NAME}}` questions of a request before it is sent.
     case prompt(PromptDialog)
+    /// Asks for a scratch request, or where to save one.
+    case scratch(ScratchDialog)
 }
 
 /// The questions of a request being asked, one at a time.

@@ -16,15 +16,22 @@ enum EditTabView {
             Span(changes == 0 ? "As in the catalog" : "\(changes) change\(changes == 1 ? "" : "s") from the catalog", style: changes == 0 ? Theme.dim : Theme.notice),
             Span(" · for \(where_) · ", style: Theme.dim), Span("Enter", style: Theme.key), Span(" change  ", style: Theme.dim),
             Span("a", style: Theme.key), Span(" add  ", style: Theme.dim), Span("Space", style: Theme.key), Span(" off/on  ", style: Theme.dim),
-            Span("u", style: Theme.key), Span(" undo  ", style: Theme.dim), Span("W", style: Theme.key), Span(" write to catalog", style: Theme.dim),
+            Span("u", style: Theme.key), Span(" undo  ", style: Theme.dim), Span("W", style: Theme.key), Span(" write to catalog  ", style: Theme.dim),
+            Span("N", style: Theme.key), Span(" save as new", style: Theme.dim),
         ])
-        buffer.write(info.truncated(toWidth: content.width), in: content.row(0))
+        var cursorPosition: Position?
+        if let input = state.editor.input, input.row == .newEndpointID {
+            let field = InputLine(prompt: Span("Save as endpoint ", style: Theme.key), placeholder: placeholder(for: .newEndpointID))
+            field.render(into: &buffer, area: content.row(0), state: input.input)
+            cursorPosition = field.cursorPosition(in: content.row(0), state: input.input)
+        } else {
+            buffer.write(info.truncated(toWidth: content.width), in: content.row(0))
+        }
         let area = content.inset(top: 1)
-        guard !area.isEmpty else { return nil }
+        guard !area.isEmpty else { return cursorPosition }
         let cursor = min(state.editor.row, rows.count - 1)
         let offset = max(0, cursor - area.height + 1)
         let focused = state.focus == .response
-        var cursorPosition: Position?
         for (index, row) in rows.enumerated().dropFirst(offset).prefix(area.height) {
             let line = area.row(index - offset)
             let selected = index == cursor && focused
@@ -57,6 +64,7 @@ enum EditTabView {
         case .addHeader, .header, .inheritedHeader: "Header"
         case .body: "Body"
         case .addFormField, .formField: "Field"
+        case .newEndpointID: "New id"
         }
     }
 
@@ -68,6 +76,7 @@ enum EditTabView {
         case .addHeader, .header, .inheritedHeader: "Name: value"
         case .body: "the body on one line (O: in $EDITOR)"
         case .addFormField, .formField: "name=value"
+        case .newEndpointID: "an endpoint id (letters, digits, - _ .)"
         }
     }
 
@@ -149,6 +158,8 @@ enum EditTabView {
             guard case .form(let fields) = request.body, fields.indices.contains(index) else { return [] }
             let original: [EndpointEdits.Item]? = if case .form(let items) = EndpointEdits.body(of: request.endpoint.body), edits.body != nil { items } else { nil }
             return item(fields[index], separator: "=", original: original)
+        case .newEndpointID:
+            return []
         }
     }
 }

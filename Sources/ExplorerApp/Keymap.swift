@@ -9,6 +9,10 @@ public enum Command: Sendable, Hashable {
     case toggleMode, nextEnvironment, previousEnvironment
     case pickExample, showTab(ResponseTab), nextTab, previousTab
     case filter, copyCurl, revealSecrets, showDiagnostics, showHistory
+    /// A scratch request: `METHOD URL` or a curl command, typed or pasted.
+    case newRequest
+    /// Keep the selected request in a catalog file: its edits, or a scratch request as a new endpoint.
+    case saveRequest
     case help, quit
     case body(BodyCommand)
     case editor(EditorCommand)
@@ -40,7 +44,7 @@ public enum BodyCommand: Sendable, Hashable {
 
 /// What a key does in the Edit tab (response pane focused, Edit tab shown).
 public enum EditorCommand: Sendable, Hashable {
-    case change, add, delete, toggle, undo, redo, revert, editBodyExternally, writeToCatalog
+    case change, add, delete, toggle, undo, redo, revert, editBodyExternally, writeToCatalog, saveAsNewEndpoint
 }
 
 /// What a key does in the Variables tab (response pane focused, Vars tab shown).
@@ -211,6 +215,8 @@ public enum Keymap {
         KeyBinding(keys("x"), .pickExample, .requests, help: "pick a named example and send it"),
         KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
         KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type"),
+        KeyBinding(keys("C-n"), .newRequest, .requests, help: "a scratch request: type METHOD URL or paste a curl command; sent live at once"),
+        KeyBinding(keys("W"), .saveRequest, .requests, help: "write the edits into the catalog file; a scratch request: save it into a service"),
     ]
 
     static let response: [KeyBinding] = [
@@ -265,6 +271,7 @@ public enum Keymap {
         KeyBinding(keys("R"), .editor(.revert), .editTab, help: "back to the catalog's request (u undoes it)"),
         KeyBinding(keys("O"), .editor(.editBodyExternally), .editTab, help: "edit the body in $EDITOR (vi) and come back to an intact screen"),
         KeyBinding(keys("W"), .editor(.writeToCatalog), .editTab, help: "write the edits into the catalog file (only the lines that changed)"),
+        KeyBinding(keys("N"), .editor(.saveAsNewEndpoint), .editTab, help: "save the edited request as a new endpoint of the catalog (asks its id)"),
     ]
 
     static let variablesTab: [KeyBinding] = [

@@ -56,6 +56,8 @@ enum OverlayView {
             TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .prompt(let dialog):
             return renderPrompt(dialog, screen: screen, into: &buffer)
+        case .scratch(let dialog):
+            return renderScratch(dialog, screen: screen, into: &buffer)
         }
         return nil
     }
@@ -77,6 +79,35 @@ enum OverlayView {
         let field = InputLine(prompt: Span(prompt.name + ": ", style: Theme.key), placeholder: prompt.defaultValue ?? "an answer")
         field.render(into: &buffer, area: row, state: shown)
         return field.cursorPosition(in: row, state: shown)
+    }
+
+    /// The scratch request being typed, or the service it is saved into.
+    static func renderScratch(_ dialog: ScratchDialog, screen: Rect, into buffer: inout Buffer) -> Position? {
+        let title: String
+        let lines: [Line]
+        let field: InputLine
+        switch dialog.step {
+        case .compose:
+            title = "New request"
+            lines = [
+                Line("GET by default; headers and a body: paste a curl command."),
+                Line("A URL under an environment's base URL is sent with its settings.", style: Theme.dim),
+            ]
+            field = InputLine(prompt: Span("› ", style: Theme.key), placeholder: "POST https://api.example.com/items  or  curl -X …")
+        case .save(let scratch):
+            title = "Save \(scratch)"
+            lines = [
+                Line("Into which catalog service? It becomes a new endpoint there;"),
+                Line("its path is made relative to the service's base URL.", style: Theme.dim),
+            ]
+            field = InputLine(prompt: Span("Service: ", style: Theme.key), placeholder: "a service id")
+        }
+        let window = Overlay(block: block(title, hint: "Enter · Esc"), width: .cells(76), height: .cells(lines.count + 4))
+        let inside = prepare(window, in: screen, buffer: &buffer)
+        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
+        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
+        field.render(into: &buffer, area: row, state: dialog.input)
+        return field.cursorPosition(in: row, state: dialog.input)
     }
 
     static func block(_ title: String, hint: String?) -> Block {

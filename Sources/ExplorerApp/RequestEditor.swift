@@ -42,6 +42,8 @@ public enum EditRow: Sendable, Hashable {
     case addFormField
     /// A form field, by index.
     case formField(Int)
+    /// Not a row: the id typed to save the request as a new endpoint.
+    case newEndpointID
 }
 
 /// The Edit tab's cursor, scroll, and the row being typed, if any.
@@ -163,6 +165,8 @@ extension AppState {
             if case .group = field.origin { return field }
             return HeaderField(name: field.name, value: field.value, origin: .environment(environment.name))
         }
+        // Headers the catalog turns off for this endpoint are not sent, so not offered.
+        inherited.removeAll { field in endpoint.omittedHeaders.contains { Headers.sameName($0, field.name) } }
         return EditedRequest(endpoint: endpoint, edits: selectedEdits, inherited: inherited)
     }
 

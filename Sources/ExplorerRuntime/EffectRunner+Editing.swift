@@ -1,4 +1,5 @@
 import Catalog
+import CatalogAuthoring
 import ExplorerApp
 import FoundationEssentials
 import SystemSupport
@@ -49,8 +50,47 @@ extension EffectRunner {
 }
 
 extension EffectRunner {
-    /// Writes a draft into its catalog file (the catalog writer is not in this build yet).
+    /// Writes a draft into its catalog file, changing only the lines that changed, then reads the
+    /// catalogs again so the explorer follows the file at once (the watcher's later read is a no-op).
     func writeDraft(key: DraftKey, edits: EndpointEdits) {
-        inbox.post(.draftWritten(key: key, error: "writing drafts into catalog files is not in this build yet; the draft is kept."))
+        updateCatalog(of: key, done: { .draftWritten(key: key, error: $0) }) { service throws(AuthoringError) in
+            try CatalogUpdate.writing(edits, endpoint: key.endpoint.endpoint, of: service)
+        }
+    }
+
+    /// Adds the draft to its catalog file as a new endpoint `id` (the original is left as it was).
+    func saveDraftAsEndpoint(key: DraftKey, edits: EndpointEdits, id: String) {
+        updateCatalog(of: key, done: { .draftSavedAsEndpoint(key: key, id: id, error: $0) }) { service throws(AuthoringError) in
+            try CatalogUpdate.copying(key.endpoint.endpoint, of: service, as: id, with: edits)
+        }
+    }
+
+    /// Makes, commits and installs one catalog update off the UI thread; `done` gets the error, if any.
+    private func updateCatalog(
+        of key: DraftKey,
+        done: @escaping @Sendable (String?) -> AppAction,
+        _ make: @escaping @Sendable (Service) throws(AuthoringError) -> CatalogUpdate
+    ) {
+        load {
+            guard let catalog = self.loadedCatalog.withLock({ $0 }), let service = catalog.service(key.endpoint.service) else {
+                return done("\(key.endpoint.service) is not in the loaded catalogs")
+            }
+            do throws(AuthoringError) {
+                try make(service).commit()
+            } catch {
+                return done(error.description)
+            }
+            self.reloadAfterWriting(service.file, over: catalog)
+            return done(nil)
+        }
+    }
+
+    /// Reads the catalogs again after the explorer wrote `file`, so it follows at once (the
+    /// watcher's later read finds nothing new); every file is read: `file` is as shown, not a watcher path.
+    func reloadAfterWriting(_ file: String, over catalog: CatalogSet) {
+        guard let reload = services.reloadCatalog else { return }
+        let (reloaded, secrets) = reload(catalog, nil)
+        install(reloaded, secrets: secrets)
+        inbox.post(.catalogReloaded(reloaded, secrets, changed: [file]))
     }
 }

@@ -16,6 +16,8 @@ final class EffectRunner: Sendable {
     private let pool = Mutex<SessionPool?>(nil)
     /// The catalogs loaded last (a reload reads only what changed since).
     let loadedCatalog = Mutex<CatalogSet?>(nil)
+    /// Scratch requests' services, kept across reloads (they are in no file).
+    let scratchServices = Mutex<[Service]>([])
     /// The catalog folder's watcher and the task reading it, while watched.
     let watching = Mutex<(watcher: FileWatcher, task: Task<Void, Never>)?>(nil)
     /// The plugins every session gets: activity, logger, then the services' own.
@@ -90,6 +92,12 @@ final class EffectRunner: Sendable {
             editBody(key: key, text: text, isJSON: isJSON)
         case .writeDraft(let key, let edits):
             writeDraft(key: key, edits: edits)
+        case .saveDraftAsEndpoint(let key, let edits, let id):
+            saveDraftAsEndpoint(key: key, edits: edits, id: id)
+        case .makeScratchRequest(let text, let id, let preferring):
+            makeScratchRequest(text: text, id: id, preferring: preferring)
+        case .saveScratchRequest(let entry, let edits, let target):
+            saveScratchRequest(entry, edits: edits, into: target)
         case .send(let ticket):
             send(ticket)
         case .cancel(let ticket):
@@ -113,9 +121,18 @@ final class EffectRunner: Sendable {
     /// send can follow at once (requests on their way keep the sessions they started with).
     func install(_ catalog: CatalogSet, secrets: SecretStore) {
         loadedCatalog.withLock { $0 = catalog }
+        let scratch = scratchServices.withLock { $0 }
+        var sessionCatalog = catalog
+        sessionCatalog.services += scratch
         pool.withLock {
-            $0 = SessionPool(catalog: catalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock)
+            $0 = SessionPool(catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock)
         }
+    }
+
+    /// Makes sessions for a scratch request's service, now and after every reload.
+    func addScratch(_ service: Service) {
+        scratchServices.withLock { $0.append(service) }
+        pool.withLock { $0 }?.add(service)
     }
 
     func copy(_ text: String, description: String) {

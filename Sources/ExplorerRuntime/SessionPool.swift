@@ -12,7 +12,7 @@ final class SessionPool: Sendable {
         var mode: RequestMode
     }
 
-    let catalog: CatalogSet
+    private let catalog: Mutex<CatalogSet>
     private let secrets: SecretStore
     private let transport: (any Transport)?
     private let plugins: [any Plugin]
@@ -20,18 +20,27 @@ final class SessionPool: Sendable {
     private let sessions = Mutex<[Key: ServiceSession]>([:])
 
     init(catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock) {
-        self.catalog = catalog
+        self.catalog = Mutex(catalog)
         self.secrets = secrets
         self.transport = transport
         self.plugins = plugins
         self.clock = clock
     }
 
+    /// Adds a service (a scratch request's), replacing one of the same id and its sessions.
+    func add(_ service: Service) {
+        catalog.withLock { catalog in
+            catalog.services.removeAll { $0.id == service.id }
+            catalog.services.append(service)
+        }
+        sessions.withLock { sessions in sessions = sessions.filter { $0.key.environment.service != service.id } }
+    }
+
     /// The session for a service in an environment and mode, nil when the catalog has neither.
     func session(_ environment: EnvironmentKey, mode: RequestMode) -> ServiceSession? {
         let key = Key(environment: environment, mode: mode)
         if let session = sessions.withLock({ $0[key] }) { return session }
-        guard let (service, environment) = catalog.environment(environment) else { return nil }
+        guard let (service, environment) = catalog.withLock({ $0.environment(environment) }) else { return nil }
         let session = ServiceSession(
             service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock)
         return sessions.withLock { sessions in

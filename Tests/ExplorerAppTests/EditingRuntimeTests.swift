@@ -73,6 +73,60 @@ import Testing
 
 /// Catalog files changed while the explorer runs.
 @Suite struct CatalogReloadRuntimeTests {
+    /// A runtime over `shop.yaml` in a temporary folder, read and reloaded from disk.
+    static func runtimeOverAFolder(_ folder: TemporaryDirectory, terminal: HeadlessTerminal) throws -> ExplorerRuntime {
+        try Data(TestCatalog.shop.utf8).write(to: folder.url.appendingPathComponent("shop.yaml"))
+        let source = CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path)
+        let services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source), transport: nil, environment: [:],
+            reloadCatalog: ExplorerServices.reloading(from: source))
+        return ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+    }
+
+    @Test func aDraftWrittenIntoItsFileChangesOnlyItsLinesAndTheExplorerFollows() async throws {
+        let folder = try TemporaryDirectory()
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let runtime = try Self.runtimeOverAFolder(folder, terminal: terminal)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        // getItem, Edit tab: the method becomes PUT, then W.
+        for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter W") { runtime.post(.terminal(.key(key))) }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Wrote shop/getItem") }
+        await runtime.waitUntilIdle()
+        let written = try String(contentsOf: folder.url.appendingPathComponent("shop.yaml"), encoding: .utf8)
+        let before = TestCatalog.shop.split(separator: "\n", omittingEmptySubsequences: false)
+        let after = written.split(separator: "\n", omittingEmptySubsequences: false)
+        // getItem had no method line: one line is added, every other line is as it was.
+        let added = after.filter { !before.contains($0) }
+        #expect(added.map { $0.trimmingCharacters(in: .whitespaces) } == ["method: PUT"])
+        #expect(after.filter { $0.trimmingCharacters(in: .whitespaces) != "method: PUT" } == before)
+        let state = runtime.currentState
+        #expect(state.catalog.endpoint(EndpointKey(service: "shop", endpoint: "getItem"))?.endpoint.method == .put)
+        #expect(state.drafts.isEmpty)
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+
+    @Test func aDraftSavedAsANewEndpointIsAddedAndSelected() async throws {
+        let folder = try TemporaryDirectory()
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let runtime = try Self.runtimeOverAFolder(folder, terminal: terminal)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter N C-u p u t I t e m Enter") { runtime.post(.terminal(.key(key))) }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Saved as shop/putItem") }
+        await runtime.waitUntilIdle()
+        let state = runtime.currentState
+        #expect(state.catalog.endpoint(EndpointKey(service: "shop", endpoint: "putItem"))?.endpoint.method == .put)
+        #expect(state.catalog.endpoint(EndpointKey(service: "shop", endpoint: "getItem"))?.endpoint.method == .get)
+        #expect(state.selectedEndpoint?.id == "putItem")
+        #expect(state.drafts.isEmpty)
+        let written = try String(contentsOf: folder.url.appendingPathComponent("shop.yaml"), encoding: .utf8)
+        #expect(written.hasPrefix(TestCatalog.shop.components(separatedBy: "  getItem:")[0]))
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+
     @Test func anAppendedEndpointAppearsAndABrokenFileKeepsItsLastGoodVersion() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.url.appendingPathComponent("shop.yaml")
@@ -108,3 +162,56 @@ import Testing
         await running.value
     }
 }
+
+/// Scratch requests in the real runtime: read, sent through the core, saved into a catalog file.
+@Suite struct ScratchRuntimeTests {
+    /// Answers every request with `{"ok":true}` and keeps what it was sent.
+    struct RecordingTransport: Transport {
+        let sent = LockedValue<[Request]>([])
+
+        func send(_ request: Request) async throws(TransportError) -> Response {
+            sent.withLock { $0.append(request) }
+            return Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: Data(#"{"ok":true}"#.utf8))
+        }
+    }
+
+    @Test func aPastedCurlCommandIsSentWithTheEnvironmentsSettingsAndSaved() async throws {
+        let folder = try TemporaryDirectory()
+        let file = folder.url.appendingPathComponent("shop.yaml")
+        try Data(TestCatalog.shop.utf8).write(to: file)
+        let source = CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path)
+        let transport = RecordingTransport()
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, environment: [:],
+            reloadCatalog: ExplorerServices.reloading(from: source))
+        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        runtime.post(.terminal(.key(try #require(KeyEvent.parseSequence("C-n").first))))
+        for character in "curl -X POST http://127.0.0.1:9/shop/items/5?x=1 -H 'X-Trace: t1' -d '{\"name\":\"Desk\"}'" {
+            runtime.post(.terminal(.key(KeyEvent(.character(character)))))
+        }
+        runtime.post(.terminal(.key(try #require(KeyEvent.parseSequence("Enter").first))))
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("\"ok\": true") }
+        await runtime.waitUntilIdle()
+        let request = try #require(transport.sent.withLock { $0.first })
+        #expect(request.method == .post)
+        #expect(request.url.absoluteString == "http://127.0.0.1:9/shop/items/5?x=1")
+        #expect(request.headers["X-Trace"] == "t1")
+
+        for key in try KeyEvent.parseSequence("W C-u s h o p Enter") { runtime.post(.terminal(.key(key))) }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Saved as shop/") }
+        await runtime.waitUntilIdle()
+        let state = runtime.currentState
+        #expect(state.scratch.isEmpty)
+        let saved = try #require(state.selectedEndpoint)
+        #expect(saved.serviceID == "shop" && saved.method == .post)
+        #expect(saved.path == "/items/{{itemId}}")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.hasPrefix(TestCatalog.shop))
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+}
+

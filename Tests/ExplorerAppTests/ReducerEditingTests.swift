@@ -151,6 +151,51 @@ import Testing
         #expect(!effects.contains { if case .writeDraft = $0 { true } else { false } })
         #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
     }
+
+    /// The editing state over a catalog read from a folder (which can be written).
+    static func editingGetItemInAFolder() -> AppState {
+        var state = editingGetItem()
+        state.catalog.source = CatalogSource(origin: .option, directory: URL(fileURLWithPath: "/tmp/catalogs"), displayPath: "catalogs")
+        return state
+    }
+
+    @Test func writingADraftAsksTheRunnerAndForgetsTheDraftOnlyWhenWritten() {
+        var state = Self.editingGetItemInAFolder()
+        _ = state.press("Enter C-u P U T Enter")
+        let effects = state.press("W")
+        #expect(effects == [.writeDraft(key: key, edits: EndpointEdits(method: .put))])
+        _ = AppReducer.reduce(&state, .draftWritten(key: key, error: "the file changed"))
+        #expect(state.drafts[key] != nil)
+        #expect(state.notice == "Not written: the file changed")
+        let written = AppReducer.reduce(&state, .draftWritten(key: key, error: nil))
+        #expect(state.drafts[key] == nil)
+        #expect(kept(written)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"] == nil)
+        #expect(state.notice?.contains("Wrote shop/getItem") == true)
+    }
+
+    @Test func savingAsANewEndpointAsksForAnIdAndChecksIt() {
+        var state = Self.editingGetItemInAFolder()
+        _ = state.press("Enter C-u P U T Enter")
+        _ = state.press("N")
+        #expect(state.screen.contains("Save as endpoint getItemCopy"))
+        _ = state.press("C-u b a d / i d Enter")
+        #expect(state.notice?.contains("is not an endpoint id") == true)
+        _ = state.press("N C-u d e l e t e I t e m Enter")
+        #expect(state.notice?.contains("exists already") == true)
+        let effects = state.press("N C-u p u t I t e m Enter")
+        #expect(effects == [.saveDraftAsEndpoint(key: key, edits: EndpointEdits(method: .put), id: "putItem")])
+    }
+
+    @Test func aSavedCopyTakesTheDraftAwayFromTheOriginal() {
+        var state = Self.editingGetItemInAFolder()
+        _ = state.press("Enter C-u P U T Enter")
+        let effects = AppReducer.reduce(&state, .draftSavedAsEndpoint(key: key, id: "putItem", error: nil))
+        #expect(state.drafts[key] == nil)
+        #expect(kept(effects) != nil)
+        #expect(state.notice?.contains("Saved as shop/putItem") == true)
+        _ = AppReducer.reduce(&state, .draftSavedAsEndpoint(key: key, id: "other", error: "shop already has an endpoint 'other'"))
+        #expect(state.notice == "Not saved: shop already has an endpoint 'other'")
+    }
 }
 
 /// Secrets typed in the Vars tab never reach the network log in clear.

@@ -121,7 +121,7 @@ import Testing
         #expect(state.overlay == .help(scroll: 0))
         // Help is longer than the screen since the Body tab's keys joined it: read it page by page.
         var screen = state.screen
-        for _ in 0..<6 {
+        for _ in 0..<8 {
             _ = state.press("PageDown")
             screen += state.screen
         }

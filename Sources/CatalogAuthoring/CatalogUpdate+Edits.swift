@@ -1,0 +1,155 @@
+import Catalog
+import DispatcherCore
+import JSONSupport
+
+extension CatalogUpdate {
+    /// The update writing `edits` into endpoint `id` of `service`'s file, checked: loading the new
+    /// text gives `endpoint.applying(edits)` with `edits.removedHeaders` added to its
+    /// `omitHeaders`, and every other endpoint as it was.
+    ///
+    /// Only the lines of what changed are replaced, added or removed: comments, blank lines, key
+    /// order and formatting elsewhere stay byte for byte (CRLF files stay CRLF). A block mapping
+    /// of query items, headers or form fields is changed key by key (items turned off are removed:
+    /// they are not sent); a flow mapping (`{ … }`) is rewritten on its line. A JSON body is written
+    /// in flow style on one line when short, in block style when it was. A `bodyFile` endpoint
+    /// whose body changed gets the body inline and loses its `bodyFile`.
+    ///
+    /// Fails, writing nothing, for an endpoint written in flow style, for edits a catalog cannot
+    /// hold (a JSON body that is one string, a query name repeated around others) and when the
+    /// new text would not load as asked.
+    public static func writing(_ edits: EndpointEdits, endpoint id: String, of service: Service) throws(AuthoringError) -> CatalogUpdate {
+        guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }
+        let expected = try edited(endpoint, with: edits)
+        var update = try CatalogUpdate(service: service) { $0 }
+        let before = update.loaded(DiskFileSystem(root: update.directory)).service(service.id)
+        let current = try current(id, in: before, file: service.file)
+        var editor = CatalogTextEditor(update.text)
+        try editor.writeRequest(of: id, from: current, to: expected, file: service.file)
+        update.text = editor.text
+        try update.check(expected, before: before, serviceID: service.id)
+        return update
+    }
+
+    /// The update adding endpoint `id` edited by `edits` as a new endpoint `newID` at the end of
+    /// `service`'s endpoints: a copy of its text (stub, examples and parameters included) in the
+    /// same group, titled `title` or "<old title> (copy)". Refuses an id the service has.
+    public static func copying(
+        _ id: String, of service: Service, as newID: String, title: String? = nil, with edits: EndpointEdits
+    ) throws(AuthoringError) -> CatalogUpdate {
+        guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }
+        guard service.endpoint(newID) == nil else {
+            throw .wouldOverwrite("\(service.id) already has an endpoint '\(newID)'; choose another id for the copy")
+        }
+        var expected = try edited(endpoint, with: edits)
+        expected.id = newID
+        expected.title = title ?? "\(endpoint.title) (copy)"
+        var update = try CatalogUpdate(service: service) { $0 }
+        let before = update.loaded(DiskFileSystem(root: update.directory)).service(service.id)
+        var current = try current(id, in: before, file: service.file)
+        current.id = newID
+        var editor = CatalogTextEditor(update.text)
+        try editor.duplicateEndpoint(id, as: newID, file: service.file)
+        try editor.writeRequest(of: newID, from: current, to: expected, file: service.file)
+        update.text = editor.text
+        try update.check(expected, before: before, serviceID: service.id)
+        return update
+    }
+
+    /// The endpoint as it must load after the edits.
+    private static func edited(_ endpoint: CatalogEndpoint, with edits: EndpointEdits) throws(AuthoringError) -> CatalogEndpoint {
+        var expected: CatalogEndpoint
+        do {
+            expected = try endpoint.applying(edits)
+        } catch {
+            throw .invalidInput(error.message)
+        }
+        var omitted = endpoint.omittedHeaders
+        for name in edits.removedHeaders.sorted() where !omitted.contains(where: { Headers.sameName($0, name) }) {
+            omitted.insert(name)
+        }
+        expected.omittedHeaders = omitted
+        return expected
+    }
+
+    /// The endpoint as the file on disk says now (what the edit changes lines against).
+    private static func current(_ id: String, in service: Service?, file: String) throws(AuthoringError) -> CatalogEndpoint {
+        guard let endpoint = service?.endpoint(id) else {
+            throw .invalidInput("\(file) as it is now has no endpoint '\(id)' that loads; fix the file first")
+        }
+        return endpoint
+    }
+
+    private func loaded(_ fileSystem: any CatalogFileSystem) -> CatalogSet {
+        CatalogLoader.load(fileSystem: fileSystem, source: CatalogSource(origin: .option, directory: directory, displayPath: directory.path))
+    }
+
+    /// Loads the new text and compares: the endpoint must be `expected` and every other endpoint
+    /// as it was `before`.
+    private func check(_ expected: CatalogEndpoint, before: Service?, serviceID: String) throws(AuthoringError) {
+        let after = try validate(serviceID: serviceID)
+        var problems: [String] = []
+        if let written = after.endpoint(expected.id) {
+            problems = Self.differences(written, expected)
+        } else {
+            problems = ["endpoint '\(expected.id)' would not load"]
+        }
+        for endpoint in before?.endpoints ?? [] where endpoint.id != expected.id {
+            if after.endpoint(endpoint.id).map(Self.comparable) != Self.comparable(endpoint) {
+                problems.append("endpoint '\(endpoint.id)' would change too (does it share an anchor with the edited one?)")
+            }
+        }
+        guard problems.isEmpty else {
+            throw .invalidInput("the edits cannot be written into \(fileName) exactly, so nothing was written: " + problems.joined(separator: "; "))
+        }
+    }
+
+    /// The endpoint without what moves or is set per request: its place in the file and the origin of its headers.
+    private static func comparable(_ endpoint: CatalogEndpoint) -> CatalogEndpoint {
+        var endpoint = endpoint
+        endpoint.location = SourceLocation(file: "", line: 1, column: 1)
+        endpoint.headers = Headers(endpoint.headers.map { ($0.name, $0.value) }, origin: .endpoint)
+        endpoint.omittedHeaders = Set(endpoint.omittedHeaders.map { $0.lowercased() })
+        return endpoint
+    }
+
+    /// What differs between the endpoint as it would load and as it was asked for, for people.
+    private static func differences(_ written: CatalogEndpoint, _ expected: CatalogEndpoint) -> [String] {
+        let (written, expected) = (comparable(written), comparable(expected))
+        guard written != expected else { return [] }
+        var problems: [String] = []
+        func compare(_ what: String, _ found: String, _ asked: String) {
+            if found != asked { problems.append("\(what) would be \(found), not \(asked)") }
+        }
+        compare("the method", written.method.rawValue, expected.method.rawValue)
+        compare("the path", written.path, expected.path)
+        compare("the query", describe(written.query), describe(expected.query))
+        compare("the headers", describe(written.headers), describe(expected.headers))
+        compare("the omitted headers", written.omittedHeaders.sorted().joined(separator: ", "), expected.omittedHeaders.sorted().joined(separator: ", "))
+        compare("the body", describe(written.body), describe(expected.body))
+        if problems.isEmpty { problems.append("its other keys (title, parameters, stub, examples …) would change") }
+        return problems
+    }
+
+    private static func describe(_ query: [QueryItem]) -> String {
+        guard !query.isEmpty else { return "empty" }
+        let items = query.map { item -> String in
+            guard let value = item.value else { return item.name }
+            return "\(item.name)=\(value)"
+        }
+        return "'" + items.joined(separator: "&") + "'"
+    }
+
+    private static func describe(_ headers: Headers) -> String {
+        headers.isEmpty ? "none" : headers.map { "'\($0.name): \($0.value)'" }.joined(separator: ", ")
+    }
+
+    private static func describe(_ body: RequestBody) -> String {
+        switch body {
+        case .none: "none"
+        case .json(let value): "JSON \(value.compactText)"
+        case .text(let text, _): "text \(YAMLText.quoted(text))"
+        case .form(let items): "form '\(FormEncoding.encode(items))'"
+        case .data(let data, _): "a file of \(data.count) bytes"
+        }
+    }
+}

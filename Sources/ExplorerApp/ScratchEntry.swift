@@ -1,0 +1,55 @@
+import Catalog
+import TerminalKit
+
+/// A request typed or pasted in the explorer (`C-n`), kept as a service of its own while the
+/// explorer runs.
+public struct ScratchEntry: Sendable, Hashable {
+    /// The one-endpoint service that sends it (`scratch-1`, `scratch-2` …).
+    public var service: Service
+    /// What the user typed: `METHOD URL`, a URL, or a curl command.
+    public var text: String
+    /// The environment whose settings it borrowed, when its URL lies under one's base URL.
+    public var matched: EnvironmentKey?
+
+    /// Makes an entry.
+    public init(service: Service, text: String, matched: EnvironmentKey?) {
+        self.service = service
+        self.text = text
+        self.matched = matched
+    }
+
+    /// The key of the request's endpoint.
+    public var endpoint: EndpointKey? { service.endpoints.first?.key }
+}
+
+/// The window that asks for a scratch request, or for the service to save one into.
+public struct ScratchDialog: Sendable, Hashable {
+    /// What the answer is for.
+    public enum Step: Sendable, Hashable {
+        /// `METHOD URL` or a curl command for a new request.
+        case compose
+        /// The id of the catalog service the scratch request (by its service id) is saved into.
+        case save(scratch: String)
+    }
+
+    /// What the answer is for.
+    public var step: Step
+    /// The text being typed.
+    public var input: InputState
+
+    /// Makes a dialog with `text` typed in.
+    public init(step: Step, text: String = "") {
+        self.step = step
+        input = InputState(text: text)
+    }
+}
+
+extension CatalogSet {
+    /// These catalogs with the scratch requests' services after their own.
+    func addingScratch(_ entries: [ScratchEntry]) -> CatalogSet {
+        var catalog = self
+        catalog.services.removeAll { service in entries.contains { $0.service.id == service.id } }
+        catalog.services += entries.map(\.service)
+        return catalog
+    }
+}

@@ -1,0 +1,75 @@
+import Catalog
+import CatalogAuthoring
+import DispatcherCore
+import ExplorerApp
+import FoundationEssentials
+
+extension EffectRunner {
+    /// Reads a scratch request into a one-endpoint service, makes its session and reports it.
+    func makeScratchRequest(text: String, id: String, preferring: EnvironmentKey?) {
+        load {
+            let request: CurlRequest
+            do throws(AuthoringError) {
+                request = try ScratchRequest.parse(text)
+            } catch {
+                return .scratchRequestMade(nil, error: error.description)
+            }
+            guard let catalog = self.loadedCatalog.withLock({ $0 }) else {
+                return .scratchRequestMade(nil, error: "the catalogs are not loaded yet")
+            }
+            let number = id.split(separator: "-").last.map(String.init) ?? id
+            let (service, matched) = ScratchRequest.service(
+                for: request, id: id, title: "Scratch \(number): \(request.method.rawValue) \(request.url.host ?? "")", in: catalog, preferring: preferring)
+            self.addScratch(service)
+            return .scratchRequestMade(ScratchEntry(service: service, text: text, matched: matched), error: nil)
+        }
+    }
+
+    /// Saves a scratch request (with its edits) as a new endpoint at the end of catalog service
+    /// `target`, secrets turned into `{{secret.NAME}}` placeholders, then reads the catalogs again.
+    func saveScratchRequest(_ entry: ScratchEntry, edits: EndpointEdits?, into target: String) {
+        load {
+            let failed = { (message: String) in AppAction.scratchRequestSaved(scratch: entry.service.id, endpoint: nil, secretNames: [], error: message) }
+            guard let catalog = self.loadedCatalog.withLock({ $0 }), let service = catalog.service(target) else {
+                return failed("\(target) is not in the loaded catalogs")
+            }
+            guard let scratch = entry.service.endpoints.first, let environment = entry.service.environments.first else {
+                return failed("the scratch request has no endpoint")
+            }
+            var endpoint = scratch
+            do throws(EditsError) {
+                if let edits { endpoint = try scratch.applying(edits) }
+            } catch {
+                return failed(error.message)
+            }
+            let request = ScratchRequest.curlRequest(for: endpoint, baseURL: environment.baseURL)
+            // The path is made relative to the environment of the target whose base URL holds it.
+            let base = service.environments.first { ScratchRequest.holds($0.baseURL, request.url) }?.baseURL
+            let id = Self.freeID(for: request, in: service)
+            let saved: CatalogEndpoint
+            let secretNames: [String]
+            do throws(AuthoringError) {
+                let made = try CurlImporter.endpoint(for: request, service: service.id, id: id, baseURL: base)
+                secretNames = made.secrets.map(\.name)
+                try CatalogUpdate.adding(made.endpoint, to: service).commit()
+                saved = CatalogEndpoint(id: made.endpoint.id, serviceID: service.id, path: made.endpoint.path)
+            } catch {
+                return failed(error.description)
+            }
+            self.reloadAfterWriting(service.file, over: catalog)
+            return .scratchRequestSaved(scratch: entry.service.id, endpoint: saved.key, secretNames: secretNames, error: nil)
+        }
+    }
+
+    /// An endpoint id the service does not have yet, from the request's method and last path word.
+    static func freeID(for request: CurlRequest, in service: Service) -> String {
+        let base = (try? CurlImporter.endpoint(for: request, service: service.id).endpoint.id) ?? "request"
+        var id = base
+        var number = 2
+        while service.endpoint(id) != nil {
+            id = "\(base)\(number)"
+            number += 1
+        }
+        return id
+    }
+}

@@ -1,0 +1,92 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import TerminalKit
+import Testing
+
+/// Scratch requests in the reducer: `C-n` asks, the runner reads, the request is selected and sent
+/// live; `W` asks which service to save it into.
+@Suite struct ReducerScratchTests {
+    /// A scratch request the runner read, under shop · local's base URL.
+    static func entry(number: Int = 1) -> ScratchEntry {
+        let environment = Environment(name: "local", baseURL: URL(string: "http://127.0.0.1:9/shop")!, fixtures: .immediate)
+        let endpoint = CatalogEndpoint(id: "request", serviceID: "scratch-\(number)", title: "GET …/items/3", path: "/items/3")
+        let service = Service(id: "scratch-\(number)", title: "Scratch \(number)", environments: [environment], endpoints: [endpoint])
+        return ScratchEntry(service: service, text: "GET http://127.0.0.1:9/shop/items/3", matched: EnvironmentKey(service: "shop", environment: "local"))
+    }
+
+    @Test func nAsksForARequestAndTheRunnerReadsIt() {
+        var state = TestCatalog.state()
+        _ = state.press("C-n")
+        #expect(state.keyContext == .typing)
+        #expect(state.screen.contains("New request"))
+        _ = state.press("Enter")
+        #expect(state.notice?.contains("Type a URL") == true)
+        let effects = state.press("G E T Space h t t p : / / x / y Enter")
+        #expect(effects == [.makeScratchRequest(text: "GET http://x/y", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local"))])
+        #expect(state.overlay == nil && state.isLoading)
+        _ = AppReducer.reduce(&state, .scratchRequestMade(nil, error: "'FOO' is not a method"))
+        #expect(state.notice == "Not sent: 'FOO' is not a method.")
+        #expect(!state.isLoading)
+    }
+
+    @Test func aPastedMultiLineCurlCommandGoesOnAfterABackslash() {
+        var state = TestCatalog.state()
+        _ = state.press("C-n c u r l Space h t t p : / / x Space \\ Enter")
+        #expect(state.overlay != nil)
+        let effects = state.press("- I Enter")
+        #expect(effects == [.makeScratchRequest(text: "curl http://x  -I", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local"))])
+    }
+
+    @Test func aReadRequestIsSelectedAndSentLiveWhateverTheMode() throws {
+        var state = TestCatalog.state()
+        #expect(state.mode == .stub)
+        let effects = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        #expect(state.activeService?.id == "scratch-1")
+        #expect(state.selectedEndpoint?.path == "/items/3")
+        let sent = try #require(effects.compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }.first)
+        #expect(sent.call.mode == .live)
+        #expect(sent.call.endpoint == EndpointKey(service: "scratch-1", endpoint: "request"))
+        #expect(state.notice?.contains("settings of shop/local") == true)
+    }
+
+    @Test func scratchRequestsStayWhenTheCatalogsReload() {
+        var state = TestCatalog.state()
+        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = AppReducer.reduce(&state, .catalogReloaded(TestCatalog.load(), SecretStore(), changed: ["1-shop.yaml"]))
+        #expect(state.catalog.service("scratch-1") != nil)
+        #expect(state.activeService?.id == "scratch-1")
+    }
+
+    @Test func wAsksWhichServiceAndChecksTheAnswer() {
+        var state = TestCatalog.state()
+        state.catalog.source = CatalogSource(origin: .option, directory: URL(fileURLWithPath: "/tmp/catalogs"), displayPath: "catalogs")
+        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = state.press("W")
+        #expect(state.screen.contains("Service: shop"))
+        _ = state.press("C-u n o p e Enter")
+        #expect(state.notice?.contains("No service 'nope'") == true)
+        let effects = state.press("C-u s h o p Enter")
+        #expect(effects == [.saveScratchRequest(Self.entry(), edits: nil, into: "shop")])
+    }
+
+    @Test func theBundledCatalogsTakeNoScratchRequest() {
+        var state = TestCatalog.state()
+        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = state.press("W")
+        #expect(state.overlay == nil)
+        #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
+    }
+
+    @Test func aSavedRequestIsReplacedByItsEndpoint() {
+        var state = TestCatalog.state()
+        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = AppReducer.reduce(&state, .scratchRequestSaved(
+            scratch: "scratch-1", endpoint: EndpointKey(service: "shop", endpoint: "deleteItem"), secretNames: ["SHOP_TOKEN"], error: nil))
+        #expect(state.catalog.service("scratch-1") == nil)
+        #expect(state.scratch.isEmpty)
+        #expect(state.selectedEndpoint?.id == "deleteItem")
+        #expect(state.notice?.contains("set SHOP_TOKEN") == true)
+    }
+}
