@@ -718,6 +718,8 @@ endpoints:
       photoUrls: []
       tags: [{ id: 3, name: friendly }]
       status: available
+    captures:                     # findPet, updatePet … then use the new pet's id
+      petId: $.id
     stub:
       status: 201
       headers: { Location: /pet/8 }

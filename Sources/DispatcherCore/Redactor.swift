@@ -139,7 +139,10 @@ public struct Redactor: Sendable, Hashable {
         let type = contentType?.asciiLowercased ?? ""
         if type.utf8Contains("x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
-            let items = FormEncoding.decode(text).map { item in
+            let decoded = FormEncoding.decode(text)
+            // Shown as sent unless a field must be masked (re-encoding would change how it reads).
+            guard decoded.contains(where: { isSensitiveQuery($0.name) }) else { return self.text(text) }
+            let items = decoded.map { item in
                 isSensitiveQuery(item.name) ? QueryItem(name: item.name, value: Redactor.mask) : item
             }
             return self.text(FormEncoding.encode(items).utf8Replacing(FormEncoding.escape(Redactor.mask), with: Redactor.mask))
