@@ -6,6 +6,7 @@ enum BenchmarkSuites {
         CoreBenchmark.self,
         BodyViewerBenchmark.self,
         BodyTabBenchmark.self,
+        EditingBenchmark.self,
         LiveBenchmark.self,
         CatalogBenchmark.self,
         TUIBenchmark.self,

@@ -54,7 +54,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         _ = AppReducer.reduce(&state, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
         _ = AppView.render(state)
         let builtFrame = ContinuousClock.now - arrived
-        _ = press("Tab", &state)
+        state.press("Tab")
 
         var rows: [(String, FrameStats)] = []
         rows.append(("j (scroll a line)", measure("j", &state)))
@@ -66,7 +66,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
             Self.moveCursor(&state, to: Int(random.next() % UInt64(lineCount)))
         })))
         rows.append(("Z / U (fold all / unfold all)", measure(alternating: ["Z", "U"], &state)))
-        _ = press("g / s p r i n g f i e l d Enter", &state)
+        state.press("g / s p r i n g f i e l d Enter")
         let query = BodySearchQuery("springfield")
         let count = document.countMatches(for: query)
         _ = AppReducer.reduce(&state, .bodyMatchCount(key: key, document: BodyHandle(document), query: query,
@@ -81,12 +81,6 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         for (label, stats) in rows {
             print("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + stats.text)
         }
-    }
-
-    private func press(_ keys: String, _ state: inout AppState) -> [AppEffect] {
-        var effects: [AppEffect] = []
-        for key in (try? KeyEvent.parseSequence(keys)) ?? [] { effects += AppReducer.reduce(&state, .terminal(.key(key))) }
-        return effects
     }
 
     /// Times `key` then a frame, `frames` times.
