@@ -145,9 +145,10 @@ enum EditTabView {
             switch request.body {
             case .none: spans.append(Span("none (Enter types one, O opens $EDITOR)", style: Theme.dim))
             case .text(let text, let isJSON):
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                // Counted, not split: this row is drawn on every frame, and bodies may be megabytes.
+                let count = text.lineCount
                 spans.append(Span(isJSON ? "JSON " : "text ", style: Theme.dim))
-                spans.append(Span(lines.count > 1 ? "\(String(lines[0]).trimmed) … \(lines.count) lines (O edits)" : text))
+                spans.append(Span(count > 1 ? "\(text.firstLine.trimmed) … \(count) lines (O edits)" : text))
             case .form: spans.append(Span("form fields:", style: Theme.dim))
             }
             if edits.body != nil { spans += [Span("  "), mark] }

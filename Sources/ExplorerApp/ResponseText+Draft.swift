@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import TerminalKit
+import TextSupport
 
 extension ResponseText {
     /// What the selected endpoint's draft changes from the catalog, as `-`/`+` lines (header
@@ -75,10 +76,9 @@ extension ResponseText {
         case .none: return "none"
         case .form(let fields): return "form: " + fields.filter(\.isEnabled).map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
         case .text(let text, let isJSON):
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = lines.first.map(String.init) ?? ""
+            let count = text.lineCount
             let kind = isJSON ? "JSON" : "text"
-            return lines.count > 1 ? "\(kind), \(lines.count) lines: \(first) …" : "\(kind): \(first)"
+            return count > 1 ? "\(kind), \(count) lines: \(text.firstLine) …" : "\(kind): \(text)"
         }
     }
 }

@@ -98,6 +98,9 @@ enum ResponseText {
         return lines
     }
 
+    /// How much of a request body the Request tab shows.
+    static let requestBodyShown = 16 << 10
+
     static func requestLines(_ request: Request, redactor: Redactor?) -> [Line] {
         let url = redactor?.url(request.url) ?? request.url.absoluteString
         var lines: [Line] = [Line([Span(request.method.rawValue + " ", style: Theme.method(request.method)), Span(url)]), ""]
@@ -117,6 +120,13 @@ enum ResponseText {
         if let body = request.body, !body.isEmpty {
             lines.append("")
             let text = redactor?.body(body, contentType: request.headers["Content-Type"]) ?? String(decoding: body, as: UTF8.self)
+            // A large body is summed up: this tab is drawn on every frame (the Body tab is for reading bodies).
+            if body.count > requestBodyShown {
+                let shown = text.utf8.prefix(requestBodyShown)
+                lines += String(decoding: shown, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+                lines.append(Line("… \(ByteCount.format(body.count)) in all; the first \(ByteCount.format(requestBodyShown)) are shown, the whole body is sent.", style: Theme.dim))
+                return lines
+            }
             if let value = try? JSONValue.parse(text) {
                 lines += value.prettyText().split(separator: "\n").map { Line(String($0)) }
             } else {

@@ -135,6 +135,17 @@ import Testing
         #expect(state.activeValues["id"] == nil)
     }
 
+    @Test func aLargeBodyIsSummedUpInTheRequestTab() {
+        var state = TestCatalog.state()
+        _ = state.press("j j")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let items = (0..<4_000).map { "{\"id\": \($0), \"name\": \"item \($0)\"}" }.joined(separator: ",\n")
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: "[\n" + items + "\n]", message: nil))
+        _ = state.press("Tab 4")
+        #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
+        #expect(state.screen.contains("JSON, 4002 lines: [ …"))
+    }
+
     @Test func draftsFromTheLastRunAreRestoredWithANotice() {
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")
