@@ -7,6 +7,7 @@ extension Dispatcher {
         environment: Environment
     ) async -> Exchange {
         var trace = TraceRecorder(clock: clock, started: started)
+        var original = original
         var attempts = 0
         var resumed = false
         // Boxed once: every hook takes `any TargetType`, and each conversion would copy the target anew.
@@ -27,6 +28,7 @@ extension Dispatcher {
                         trace.record(.resumed(by: name, note: note))
                         resumed = true
                         resume = true
+                        original.options.isResumed = true
                     }
                 case (let name, .recovered(let response, let note))?:
                     trace.record(.handled(by: name, note: note))

@@ -12,6 +12,9 @@ public struct RequestOptions: Sendable {
     public var errorHandler: InlineErrorHandler?
     /// Called as response bytes arrive: bytes so far and the expected total when known.
     public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    /// Whether an error handler already had this request resumed: set by the dispatcher, so a
+    /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
+    public internal(set) var isResumed = false
 
     /// Makes options.
     public init(

@@ -35,7 +35,8 @@ public final class TokenRefreshHandler: ErrorHandler {
 
     public func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
         let triggered = error.status.map(statuses.contains) ?? false || kinds.contains(error.kind)
-        guard triggered else { return nil }
+        // Refreshed once for this request already: another refresh would not be used (resuming is once only).
+        guard triggered, !request.options.isResumed else { return nil }
         if let current = store.token, !TokenRefreshHandler.request(request, carries: current) {
             return .resume(note: "the token was refreshed meanwhile; resuming")
         }
