@@ -215,7 +215,7 @@ extension AppReducer {
             return []
         }
         // A scratch request has no fixtures: it always goes to the network.
-        let mode: RequestMode = isScratch(endpoint.serviceID, in: state) ? .live : state.mode
+        let mode = sendMode(state)
         var call = EndpointCall(
             endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)

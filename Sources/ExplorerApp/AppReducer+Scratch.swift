@@ -5,6 +5,11 @@ import TextSupport
 /// Scratch requests: typed or pasted (`C-n`), read by the runner into a one-endpoint service, sent
 /// live at once, and kept in a catalog file on request (`W`).
 extension AppReducer {
+    /// The mode the selected endpoint is sent in: a scratch request has no fixtures and always goes live.
+    static func sendMode(_ state: AppState) -> RequestMode {
+        state.activeService.map { isScratch($0.id, in: state) } == true ? .live : state.mode
+    }
+
     /// Whether `service` is a scratch request's.
     static func isScratch(_ service: String, in state: AppState) -> Bool {
         state.scratch.contains { $0.service.id == service }

@@ -13,7 +13,7 @@ enum StatusBarView {
             left.append(Span("   idle ", style: Theme.dim))
         }
         let production = state.activeEnvironment?.type.isProduction ?? false
-        left.append(Theme.modeBadge(state.mode, production: production))
+        left.append(Theme.modeBadge(AppReducer.sendMode(state), production: production))
         if let service = state.activeService, let environment = state.activeEnvironment {
             left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
         }

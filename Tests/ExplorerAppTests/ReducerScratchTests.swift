@@ -49,6 +49,7 @@ import Testing
         #expect(sent.call.mode == .live)
         #expect(sent.call.endpoint == EndpointKey(service: "scratch-1", endpoint: "request"))
         #expect(state.notice?.contains("settings of shop/local") == true)
+        #expect(state.screen.split(separator: "\n").last?.contains("LIVE") == true, "the status bar says where a scratch request goes, whatever the mode")
     }
 
     @Test func scratchRequestsStayWhenTheCatalogsReload() {
