@@ -12,6 +12,12 @@ struct RequestPreview {
     }
     /// Masks the secrets the request carries.
     let redactor: Redactor
+    /// The size of a draft body too large to build on every frame (left out of `request`; it
+    /// was checked when it came back from the editor, and is built when sent).
+    var largeBody: Int? = nil
+
+    /// Draft bodies larger than this are not built for the preview.
+    static let largeBodyBytes = 64 << 10
 }
 
 extension AppState {
@@ -19,7 +25,13 @@ extension AppState {
     /// run-time values; nil without an endpoint.
     var nextRequestPreview: RequestPreview? {
         guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return nil }
-        let edits = selectedEdits
+        var edits = selectedEdits
+        // A large draft body would be parsed, filled and encoded on every frame: it is left out.
+        var largeBody: Int?
+        if case .text(let text, let isJSON)? = edits.body, text.utf8.count > RequestPreview.largeBodyBytes {
+            largeBody = text.utf8.count
+            edits.body = .text(isJSON ? "{}" : "", isJSON: isJSON)
+        }
         let values = activeValues
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)
         let typed = values.filter { $0.key.hasPrefix("secret.") }.map(\.value)
@@ -33,9 +45,9 @@ extension AppState {
             let (data, contentType) = resolved.body.encoded()
             if let contentType, !headers.contains("Content-Type") { headers.set("Content-Type", contentType, origin: .body) }
             let request = Request(
-                id: 0, identifier: resolved.identifier, method: resolved.method, url: resolved.url, headers: headers, body: data,
-                settings: resolved.settings)
-            return RequestPreview(request: .request(request), redactor: redactor)
+                id: 0, identifier: resolved.identifier, method: resolved.method, url: resolved.url, headers: headers,
+                body: largeBody == nil ? data : nil, settings: resolved.settings)
+            return RequestPreview(request: .request(request), redactor: redactor, largeBody: largeBody)
         } catch let error as EditsError {
             return RequestPreview(request: .problem(error.message), redactor: redactor)
         } catch let error as UnresolvedPlaceholderError {

@@ -64,7 +64,11 @@ extension ResponseText {
         ])
         switch preview.request {
         case .request(let request):
-            return [heading] + requestLines(request, redactor: state.revealsSecrets ? nil : preview.redactor)
+            var lines = [heading] + requestLines(request, redactor: state.revealsSecrets ? nil : preview.redactor)
+            if let size = preview.largeBody {
+                lines += ["", Line("Body: \(ByteCount.format(size)) from the draft, filled in and encoded when it is sent (O in the Edit tab opens it).", style: Theme.dim)]
+            }
+            return lines
         case .problem(let message):
             return [heading, Line([Span("✗ ", style: Theme.error), Span(message, style: Theme.error)])]
         }

@@ -119,14 +119,16 @@ enum ResponseText {
         }
         if let body = request.body, !body.isEmpty {
             lines.append("")
-            let text = redactor?.body(body, contentType: request.headers["Content-Type"]) ?? String(decoding: body, as: UTF8.self)
-            // A large body is summed up: this tab is drawn on every frame (the Body tab is for reading bodies).
+            // A large body is summed up: this tab is drawn on every frame (the Body tab is for reading
+            // bodies). Its start is masked by value: a whole-body pass would cost a frame's time.
             if body.count > requestBodyShown {
-                let shown = text.utf8.prefix(requestBodyShown)
-                lines += String(decoding: shown, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
+                let start = String(decoding: body.prefix(requestBodyShown), as: UTF8.self)
+                let shown = redactor?.text(start) ?? start
+                lines += shown.split(separator: "\n", omittingEmptySubsequences: false).map { Line(String($0)) }
                 lines.append(Line("… \(ByteCount.format(body.count)) in all; the first \(ByteCount.format(requestBodyShown)) are shown, the whole body is sent.", style: Theme.dim))
                 return lines
             }
+            let text = redactor?.body(body, contentType: request.headers["Content-Type"]) ?? String(decoding: body, as: UTF8.self)
             if let value = try? JSONValue.parse(text) {
                 lines += value.prettyText().split(separator: "\n").map { Line(String($0)) }
             } else {

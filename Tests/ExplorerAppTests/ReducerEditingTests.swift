@@ -139,11 +139,18 @@ import Testing
         var state = TestCatalog.state()
         _ = state.press("j j")
         let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
-        let items = (0..<4_000).map { "{\"id\": \($0), \"name\": \"item \($0)\"}" }.joined(separator: ",\n")
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: "[\n" + items + "\n]", message: nil))
+        func body(items: Int) -> String {
+            "[\n" + (0..<items).map { "{\"id\": \($0), \"name\": \"item \($0)\"}" }.joined(separator: ",\n") + "\n]"
+        }
+        // Past 16 kB: the start of the encoded body, and how much is sent.
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 1_000), message: nil))
         _ = state.press("Tab 4")
         #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
-        #expect(state.screen.contains("JSON, 4002 lines: [ …"))
+        #expect(state.screen.contains("JSON, 1002 lines: [ …"))
+        // Past 64 kB: not built on every frame, only its size.
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 4_000), message: nil))
+        #expect(state.screen.contains("Body: 138 kB from the draft, filled in and encoded when it"))
+        #expect(state.screen.contains("Content-Type  application/json"))
     }
 
     @Test func draftsFromTheLastRunAreRestoredWithANotice() {
