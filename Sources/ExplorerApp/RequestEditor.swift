@@ -114,13 +114,17 @@ struct EditedRequest {
     }
 
     /// Whether two bodies send the same thing: JSON compared as values, not as text.
+    /// Bodies past 64 kB are compared as text: parsing them would cost a frame on every change
+    /// (a large body that differs only in layout then stays a draft, which sends the same JSON).
     static func sameBody(_ first: EndpointEdits.Body, _ second: EndpointEdits.Body) -> Bool {
+        if first == second { return true }
         if case .text(let one, true) = first, case .text(let other, true) = second,
+            one.utf8.count <= RequestPreview.largeBodyBytes, other.utf8.count <= RequestPreview.largeBodyBytes,
             let left = try? JSONValue.parse(one), let right = try? JSONValue.parse(other)
         {
             return left == right
         }
-        return first == second
+        return false
     }
 
     /// Edits equal to the catalog's parts become nil again, so an edit undone by hand leaves no draft.
