@@ -49,6 +49,8 @@ public struct CatalogUpdate: Sendable {
     /// (or anything fails before), the temporaries are removed and every file is as it was.
     public func commit(beforeRename: () throws -> Void = {}) throws(AuthoringError) {
         var pending: [(temporary: URL, target: URL)] = []
+        // Temporary files of an earlier run killed before its renames would stay hidden forever.
+        for path in files.map(\.path) + [fileName] { AtomicFile.removeLeftovers(beside: directory.appendingPathComponent(path)) }
         do throws(AuthoringError) {
             do throws(SystemError) {
                 for file in files {
