@@ -127,10 +127,20 @@ extension HTTPTransport {
         Headers(headers.map { HeaderField(name: $0.name, value: $0.value, origin: .server) })
     }
 
-    /// The bytes as `Data` (one copy).
+    /// The bytes as `Data`: a copy when small; a large body shares the buffer's storage instead, so
+    /// a body near the cap is held once, not twice (issue 12: peak memory of a capped response).
     static func data(_ buffer: ByteBuffer) -> Data {
-        buffer.withUnsafeReadableBytes { Data($0) }
+        guard buffer.readableBytes >= sharedStorageThreshold else { return buffer.withUnsafeReadableBytes { Data($0) } }
+        return buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
+            guard let base = bytes.baseAddress else { return Data() }
+            // The Data keeps the buffer's storage alive until it is released.
+            _ = storage.retain()
+            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in storage.release() })
+        }
     }
+
+    /// Bodies at least this large share the buffer's storage rather than being copied.
+    static let sharedStorageThreshold = 1 << 20
 
     /// `HTTP/1.1`, `HTTP/2` …
     static func versionText(_ version: HTTPVersion) -> String {

@@ -271,7 +271,8 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
             : BodyRecord(redactor.data(response.body), contentType: contentType, redactor: nil, limit: bodyLimit)
         if response.isTruncated {
             body.truncated = true
-            declaredSize = response.headers["Content-Length"].flatMap { Int($0) }
+            // A coded body's Content-Length counts compressed bytes, not the body's.
+            if response.headers["Content-Encoding"] == nil { declaredSize = response.headers["Content-Length"].flatMap { Int($0) } }
         }
         size = response.body.count
         timeMs = (response.timing.total.seconds * 1000 * 1000).rounded() / 1000

@@ -83,7 +83,8 @@ struct CallCommand: AsyncParsableCommand {
         var shown = outcome
         if reveal { shown.redactor = .revealing }
         if json {
-            Console.out(HistoryEntry(shown, forHistory: false, date: Date()).jsonText(pretty: true))
+            // The body is streamed into the JSON: memory stays near one copy of it (issue 12).
+            HistoryEntry.writeJSON(shown, date: Date(), pretty: true) { StandardStreams.writeOutput($0) }
         } else {
             printPlain(shown)
         }
