@@ -65,7 +65,7 @@ extension HTTPTransport {
             let kept = ByteCount.format(partial?.body.count ?? 0)
             if let declared = collector.declaredOverLimit {
                 failure.message = "The server declared a body of \(ByteCount.format(declared)) (Content-Length: \(declared)), "
-                    + "larger than the limit of \(limit); it was refused before reading it."
+                    + "larger than the limit of \(limit) (\(request.settings.maximumBodySize) bytes); it was refused before reading it."
             } else {
                 let what = error is TransportError ? "response body" : "decompressed response body"
                 failure.message = "The \(what) is larger than the limit of \(limit); the first \(kept) are kept."

@@ -90,7 +90,7 @@ struct BodyLimitTests {
                 server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(10), total: .seconds(20)), maximumBodySize: 1_000_000)
             let (error, time) = await elapsed { await failure(of: request(server.url("/huge"), in: environment), through: transport) }
             #expect(error?.code == .bodyTooLarge)
-            #expect(error?.message == "The server declared a body of 10 MB (Content-Length: 10000000), larger than the limit of 1.0 MB; it was refused before reading it.")
+            #expect(error?.message == "The server declared a body of 10 MB (Content-Length: 10000000), larger than the limit of 1.0 MB (1000000 bytes); it was refused before reading it.")
             #expect(error?.partialResponse?.status == 200)
             #expect(error?.partialResponse?.isTruncated == true)
             #expect(time < .seconds(2), "\(time)")
