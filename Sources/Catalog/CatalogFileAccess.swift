@@ -15,8 +15,8 @@ public enum CatalogFileAccess: Sendable, Hashable {
     case notRegularFile
     /// The file or a folder on its way may not be read.
     case permissionDenied
-    /// Symbolic links that point at each other.
-    case symbolicLinkLoop
+    /// Symbolic links that point at each other, as followed (`a.json → b.json → a.json`).
+    case symbolicLinkLoop([String])
     /// Another failure.
     case unreadable(String)
 
@@ -31,7 +31,7 @@ public enum CatalogFileAccess: Sendable, Hashable {
         case .directory: "is a folder, not a file"
         case .notRegularFile: "is not a regular file (a device, a pipe or a socket)"
         case .permissionDenied: "cannot be read (permission denied)"
-        case .symbolicLinkLoop: "is a symbolic link loop (links that point at each other)"
+        case .symbolicLinkLoop(let chain): "is a symbolic link loop (\(chain.joined(separator: " → ")))"
         case .unreadable(let reason): "cannot be read (\(reason))"
         }
     }
@@ -53,7 +53,7 @@ extension DiskFileSystem {
         switch ResolvedPath(url.path) {
         case .resolved(let path): resolved = path
         case .missing: return .missing
-        case .loop: return .symbolicLinkLoop
+        case .loop: return .symbolicLinkLoop([path] + ResolvedPath.linkChain(from: url.path).dropFirst())
         case .permissionDenied: return .permissionDenied
         case .failed(let code): return .unreadable("error \(code)")
         }

@@ -39,6 +39,28 @@ public enum ResolvedPath: Sendable, Hashable {
     }
 }
 
+extension ResolvedPath {
+    /// The symbolic links followed from `path`, each target as written, until one repeats (a loop)
+    /// or `limit` links: `["a.json", "b.json", "a.json"]`.
+    public static func linkChain(from path: String, limit: Int = 8) -> [String] {
+        var chain = [path]
+        var visited = [path]
+        var current = path
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        while chain.count <= limit {
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { break }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = current.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            current = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+            chain.append(target)
+            if visited.contains(current) { break }
+            visited.append(current)
+        }
+        return chain
+    }
+}
+
 extension FileStatus {
     /// Whether this process may read the file at `path`.
     public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }

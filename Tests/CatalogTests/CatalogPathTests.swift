@@ -77,7 +77,7 @@ import Testing
             try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("a.json").path, withDestinationPath: "b.json")
             try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("b.json").path, withDestinationPath: "a.json")
         }
-        #expect(loop == ["7:23: error: the body file of the stub of endpoint 'one' is a symbolic link loop (links that point at each other): 'a.json'"])
+        #expect(loop == ["7:23: error: the body file of the stub of endpoint 'one' is a symbolic link loop (a.json → b.json → a.json): 'a.json'"])
     }
 
     @Test func aBodyFileOverMaxBodySizeIsNotRead() throws {
