@@ -108,6 +108,12 @@ struct OverlayFileSystem: CatalogFileSystem {
 
     func fileURL(for path: String) -> URL? { base.fileURL(for: path) }
 
+    /// A file about to be written is inside the folder; any other is checked on disk (outside paths too).
+    func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
+        if let data = overlay[normalized(path)] { return .readable(size: data.count) }
+        return base.access(path, allowingOutside: allowingOutside)
+    }
+
     func fileNames(in folder: String) -> [String] {
         let prefix = folder.isEmpty ? "" : normalized(folder) + "/"
         let added = overlay.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }.map { String($0.dropFirst(prefix.count)) }

@@ -11,7 +11,8 @@ struct FaultSuiteTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String
         let response: @Sendable () -> TestResponse
-        /// Generous but for the timeout cases, so a loaded machine never turns a fault into a timeout.
+        /// Generous but for the timeout cases, so a loaded machine never turns a fault into a timeout;
+        /// `within` stays under the 5 s read timeout a fault missed would wait for.
         var timeouts = Timeouts(connect: .seconds(5), read: .seconds(5), total: .seconds(10))
         var maximumBodySize = 1 << 20
         let kind: ErrorKind
@@ -24,20 +25,20 @@ struct FaultSuiteTests {
     static let shortRead = Timeouts(connect: .seconds(5), read: .milliseconds(500), total: .seconds(10))
 
     static let faults: [Fault] = [
-        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .cannotConnect, within: .seconds(2)),
-        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .cannotConnect, within: .seconds(2)),
-        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .cannotConnect, within: .seconds(2)),
-        Fault(name: "never answers", response: { .neverRespond }, timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(3)),
+        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .cannotConnect, within: .seconds(4)),
+        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .cannotConnect, within: .seconds(4)),
+        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .cannotConnect, within: .seconds(4)),
+        Fault(name: "never answers", response: { .neverRespond }, timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(4)),
         Fault(
             name: "lying Content-Length, then silence", response: { .truncated(declaredLength: 1000, sentBytes: 100, ending: .stall) },
-            timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(3)),
+            timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(4)),
         Fault(
             name: "drip under the read timeout", response: { .chunked(totalBytes: 1000, chunkSize: 1, interval: .milliseconds(50)) },
-            timeouts: Timeouts(connect: .seconds(5), read: .seconds(1), total: .seconds(1)), kind: .timeout, atLeast: .milliseconds(950), within: .seconds(3)),
-        Fault(name: "declared Content-Length over the cap", response: { .bytes(TestPattern.bytes(count: 2 << 20)) }, kind: .bodyTooLarge, within: .seconds(1)),
-        Fault(name: "chunked body over the cap", response: { .chunked(totalBytes: 4 << 20, chunkSize: 65_536) }, kind: .bodyTooLarge, within: .seconds(3)),
-        Fault(name: "gzip bomb (1 GiB from ~1 MB)", response: { .compressionBomb(.gzip, decodedSize: 1 << 30) }, kind: .bodyTooLarge, within: .seconds(5)),
-        Fault(name: "damaged gzip", response: { .bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF], headers: ["Content-Encoding": "gzip"]) }, kind: .decodingFailed, within: .seconds(2)),
+            timeouts: Timeouts(connect: .seconds(5), read: .seconds(1), total: .seconds(1)), kind: .timeout, atLeast: .milliseconds(950), within: .seconds(5)),
+        Fault(name: "declared Content-Length over the cap", response: { .bytes(TestPattern.bytes(count: 2 << 20)) }, kind: .bodyTooLarge, within: .seconds(4)),
+        Fault(name: "chunked body over the cap", response: { .chunked(totalBytes: 4 << 20, chunkSize: 65_536) }, kind: .bodyTooLarge, within: .seconds(4)),
+        Fault(name: "gzip bomb (1 GiB from ~1 MB)", response: { .compressionBomb(.gzip, decodedSize: 1 << 30) }, kind: .bodyTooLarge, within: .seconds(6)),
+        Fault(name: "damaged gzip", response: { .bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF], headers: ["Content-Encoding": "gzip"]) }, kind: .decodingFailed, within: .seconds(4)),
     ]
 
     @Test(arguments: faults)
