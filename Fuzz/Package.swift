@@ -12,6 +12,9 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver", .product(name: "JSONSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzBodyViewer", dependencies: ["FuzzDriver", .product(name: "BodyViewer", package: "apiexplorer")]),
         .executableTarget(name: "FuzzCurl", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(
+            name: "FuzzHTTPResponse",
+            dependencies: ["FuzzDriver", .product(name: "LiveTransport", package: "apiexplorer"), .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
     ]
 )

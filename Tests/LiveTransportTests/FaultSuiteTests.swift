@@ -66,4 +66,18 @@ struct FaultSuiteTests {
             #expect(time < .seconds(3))
         }
     }
+
+    @Test func aStatusOfZeroWithABodyIsRefusedNotATrap() async throws {
+        // Found by FuzzHTTPResponse: AsyncHTTPClient took "000" for an informational head and
+        // trapped on the body that followed, ending the process.
+        let server = try await SilentTCPServer.start(replying: Array("HTTP/1.1 000 OK\r\nContent-Length: 5\r\n\r\nhello".utf8))
+        let baseURL = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        try await withTransport { transport in
+            let dispatcher = Dispatcher<Target>(environment: liveEnvironment(baseURL), transport: transport)
+            let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/zero")) }
+            #expect(exchange.error?.message.hasSuffix("answered with the status 0, which is not an HTTP status (100–999).") == true, "\(exchange.error?.message ?? "")")
+            #expect(time < .seconds(4))
+        }
+        try await server.shutdown()
+    }
 }
