@@ -18,7 +18,7 @@ extension BinaryTests {
                     endpoints:
                       bomb: { path: /bomb }
                     """)
-                let cap = 32 << 20
+                let cap = 64 << 20
                 let started = ContinuousClock.now
                 let result = try await CLI.run(
                     ["call", "m/bomb", "--json", "--max-body-size", "\(cap)", "--no-history", "--catalog", folder.path], state: state)
@@ -30,11 +30,11 @@ extension BinaryTests {
                 let body = try #require((object["response"] as? [String: Any])?["body"] as? [String: Any])
                 #expect(body["truncated"] as? Bool == true)
                 #expect((body["size"] as? Int ?? .max) <= cap)
-                // A debug binary alone takes ~40 MB. Alone on the machine the peak is ~100 MB (cap + 64 MB);
-                // on a loaded one the decoder runs ahead of the collector and it reached 174 MB, so the
-                // bound allows three caps in flight (the decoder's queue, the collector's buffer, the
-                // body) — still below what the whole-body JSON made before (253 MB).
-                #expect(peak < 3 * cap + (64 << 20) + (40 << 20), "peak \(peak >> 20) MiB")
+                // A debug binary alone takes ~40 MB. Alone on the machine the peak was ~100 MB for this cap;
+                // under the whole suite's load it reached 253 MB (the decoder runs ahead of the collector,
+                // allocations spread over more arenas). The JSON built whole made about six copies of the
+                // body (786 MB for a 128 MiB cap): four caps and the binary separate the two.
+                #expect(peak < 4 * cap + (64 << 20) + (40 << 20), "peak \(peak >> 20) MiB")
                 #expect(wall < .seconds(20), "\(wall)")
             }
         }
