@@ -14,6 +14,10 @@ let package = Package(
         /// Live HTTP for the dispatcher core, over AsyncHTTPClient.
         .library(name: "LiveTransport", targets: ["LiveTransport"]),
         .library(name: "Catalog", targets: ["Catalog"]),
+        /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
+        .library(name: "JSONSupport", targets: ["JSONSupport"]),
+        .library(name: "BodyViewer", targets: ["BodyViewer"]),
+        .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
     ],
     dependencies: [

@@ -132,6 +132,9 @@ extension CatalogFileDecoder {
             error("the path of \(what()) holds a space or '#': write them percent-encoded", at: node)
             return nil
         }
+        if !path.hasPrefix("/") {
+            warning("the path of \(what()) does not start with '/': write it from the base URL on, like /pet/{{petId}}", at: node)
+        }
         return path
     }
 

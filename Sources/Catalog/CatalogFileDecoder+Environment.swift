@@ -107,6 +107,9 @@ extension CatalogFileDecoder {
             error("the baseURL of \(what()) must start with http:// or https://, not \(scheme)://", at: node)
             return nil
         }
+        if text.utf8.contains(UInt8(ascii: " ")) {
+            warning("the baseURL of \(what()) holds a space: it is sent as %20; write it percent-encoded if that is meant", at: node)
+        }
         if url.query != nil || url.fragment != nil {
             warning("the baseURL of \(what()) has a query or fragment; endpoint paths are appended before it", at: node)
         }

@@ -2,7 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 
 extension CatalogFileDecoder {
-    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints"]
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints", "allowOutsidePaths"]
     static let groupKeys = ["title", "description", "headers"]
 
     /// Reads a whole catalog file. Errors drop the smallest part they affect: an endpoint or an
@@ -14,6 +14,7 @@ extension CatalogFileDecoder {
             "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
         ]
         guard let entries = entries(root, "a catalog file", allowed: Self.serviceKeys, moved: moved) else { return nil }
+        warnAboutUnclosedPlaceholders(in: root)
         var id = PathText.removingExtension(fileName)
         var idNode = root
         var title: String?
@@ -35,6 +36,7 @@ extension CatalogFileDecoder {
             case "variables": variables = textDictionary(entry.value, "'variables'") ?? [:]
             case "groups": groups = decodeGroups(entry.value)
             case "errors": errorRules = decodeErrorRules(entry.value)
+            case "allowOutsidePaths": allowsOutsidePaths = boolean(entry.value, "'allowOutsidePaths'") ?? false
             default: parts[entry.key] = entry
             }
         }
@@ -56,6 +58,7 @@ extension CatalogFileDecoder {
             error("a catalog file needs 'environments' with at least one environment (name, baseURL)", at: root)
         }
 
+        if let largest = environments.map(\.maximumBodySize).max() { bodyFileLimit = largest }
         var endpoints: [CatalogEndpoint] = []
         if let entry = parts["endpoints"] {
             endpoints = decodeEndpoints(entry.value, serviceID: id, groups: groups, environments: environments)

@@ -217,17 +217,31 @@ extension CatalogFileDecoder {
     }
 
     /// The bytes of a file beside the catalog; nil (after an error naming the file) when missing.
+    /// Only files inside the catalog folder are read (unless `allowOutsidePaths`), and none larger
+    /// than the largest `maxBodySize` of the service's environments (checked before reading).
     func fileData(_ node: YAMLNode, _ what: @autoclosure () -> String) -> (path: String, data: Data)? {
-        guard let path = nonEmptyText(node, what()) else { return nil }
+        guard let path = nonEmptyText(node, what()), let size = readableSize(path, node, what()) else { return nil }
+        if let size, size > bodyFileLimit {
+            error(
+                "\(what()) is \(ByteCount.format(size)), larger than maxBodySize (\(ByteCount.format(bodyFileLimit))): '\(path)'", at: node)
+            return nil
+        }
         guard let data = fileSystem.contents(of: path) else {
-            if fileSystem.fileExists(path) {
-                error("\(what()) cannot be read: '\(path)'", at: node)
-            } else {
-                error("\(what()) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
-            }
+            error("\(what()) cannot be read: '\(path)'", at: node)
             return nil
         }
         return (path, data)
+    }
+
+    /// The size (nil when unknown) of a file the catalog may read; nil after an error saying why not.
+    private func readableSize(_ path: String, _ node: YAMLNode, _ what: String) -> Int?? {
+        let access = fileSystem.access(path, allowingOutside: allowsOutsidePaths)
+        switch access {
+        case .readable(let size): return .some(size)
+        case .missing: error("\(what) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
+        default: error("\(what) \(access.problem ?? "cannot be read"): '\(path)'", at: node)
+        }
+        return nil
     }
 
     /// `; did you mean 'fixtures/pet.json'?` when a file in the same folder has a close name.
@@ -245,10 +259,7 @@ extension CatalogFileDecoder {
             error("\(what()) '\(path)' cannot be used: certificate files need a catalog folder on disk", at: node)
             return nil
         }
-        guard fileSystem.fileExists(path) else {
-            error("\(what()) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
-            return nil
-        }
+        guard readableSize(path, node, what()) != nil else { return nil }
         return url
     }
 }

@@ -1,3 +1,4 @@
+import DispatcherCore
 import FoundationEssentials
 
 /// Reads one catalog file's YAML node tree into a `Service`, collecting diagnostics with the line
@@ -23,6 +24,13 @@ final class CatalogFileDecoder {
     var isolatedErrorCount = 0
     /// Nodes that may still be visited: aliases can make a small file describe a huge tree.
     private var budget: Int
+    /// Whether the node budget ran out (its error reported): later diagnostics are dropped.
+    private var reachedValueCap = false
+    /// Whether the catalog lets its files (`bodyFile`, certificates) be outside its folder
+    /// (`allowOutsidePaths: true`).
+    var allowsOutsidePaths = false
+    /// The largest body file read: the largest `maxBodySize` of the service's environments.
+    var bodyFileLimit = Environment.defaultMaximumBodySize
 
     /// Most nodes visited per file before giving up (a generated 10,000-endpoint catalog visits far fewer).
     static let nodeBudget = 1_000_000
@@ -49,6 +57,8 @@ final class CatalogFileDecoder {
     }
 
     func report(_ severity: Diagnostic.Severity, _ message: String, line: Int?, column: Int?) {
+        // Past the value cap the rest of the file was not read: what it would say is not true.
+        guard !reachedValueCap else { return }
         diagnostics.append(Diagnostic(file: file, line: line ?? 1, column: column ?? 1, severity: severity, message: message))
     }
 
@@ -63,11 +73,15 @@ final class CatalogFileDecoder {
         return value
     }
 
-    /// Spends one unit of the node budget; false (after one error) when it is exhausted.
+    /// Spends one unit of the node budget; false (after one error) when it is exhausted. Past it,
+    /// no other diagnostic of the file is reported (they would be about values never read).
     func spend(_ node: YAMLNode) -> Bool {
         budget -= 1
         if budget == 0 {
-            error("the file describes more than \(CatalogFileDecoder.nodeBudget) values (aliases nested too deeply?); the rest is ignored", at: node)
+            error(
+                "the file holds more than \(CatalogFileDecoder.nodeBudget) values (a very large file, or aliases repeating parts of it): "
+                    + "reading stopped here, and nothing after this point is checked", at: node)
+            reachedValueCap = true
         }
         return budget > 0
     }

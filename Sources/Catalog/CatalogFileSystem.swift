@@ -14,6 +14,9 @@ public protocol CatalogFileSystem: Sendable {
     func fileURL(for path: String) -> URL?
     /// The names of the files in a subfolder (relative path), for did-you-mean hints.
     func fileNames(in folder: String) -> [String]
+    /// Whether a file the catalog names may be read: inside the folder (symbolic links resolved)
+    /// unless `allowingOutside`, a regular readable file; or why not.
+    func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess
 }
 
 /// The catalog folder could not be listed.

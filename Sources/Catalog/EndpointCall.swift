@@ -36,8 +36,15 @@ public struct EndpointCall: Sendable, Hashable {
     /// Secret values the call carries beyond the catalog's: typed secrets, secret answers and
     /// captured values whose names look secret (masked like the catalog's secrets).
     public var secretValues: [String] {
+        Self.secretValues(values: values, captured: captured, prompts: [])
+    }
+
+    /// The secret values among run-time `values` (`secret.NAME` and secret-looking names), answers
+    /// to secret `prompts` and `captured` values whose names look secret.
+    public static func secretValues(values: [String: String], captured: [String: CapturedValue], prompts: [Prompt]) -> [String] {
         let typed = values.filter { $0.key.hasPrefix("secret.") || Redactor.standard.isSensitive(name: $0.key) }.map(\.value)
-        return typed + captured.filter { Redactor.standard.isSensitive(name: $0.key) }.map(\.value.value)
+        let answers = prompts.filter(\.isSecret).compactMap { values[$0.placeholder] }
+        return typed + answers + captured.filter { Redactor.standard.isSensitive(name: $0.key) }.map(\.value.value)
     }
 
     /// The service in the environment the call goes to.

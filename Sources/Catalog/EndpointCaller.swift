@@ -37,9 +37,8 @@ public struct EndpointCaller: Sendable {
         call.captured = captured
         let session = session(for: selection)
         let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: call.options)
-        // Typed secrets, secret answers and secret-looking captured values are masked like the catalog's.
-        let answers = selection.endpoint.declaredPrompts.filter(\.isSecret).compactMap { values[$0.placeholder] }
-        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor.adding(secretValues: call.secretValues + answers))
+        // The session registered typed secrets, secret answers and secret-looking captured values as it sent.
+        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
     }
 
     /// Sends a call again (a history entry's, say).

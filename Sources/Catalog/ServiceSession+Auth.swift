@@ -41,11 +41,13 @@ extension ServiceSession {
     /// Fills `{{secret.NAME}}` in headers and the URL with the credential store's current token at
     /// every attempt, so a request resumed after a refresh carries the new token. Without a token
     /// the header is left out, the server answers 401, and the refresh rule gets one.
-    static func tokenAdapter(for name: String, store: CredentialStore) -> Interceptor.Adapter {
+    static func tokenAdapter(for name: String, store: CredentialStore, registry: SecretRegistry) -> Interceptor.Adapter {
         let placeholder = "{{secret.\(name)}}"
         let encodedPlaceholder = FormEncoding.escape(placeholder)
         return Interceptor.Adapter(name: "auth token") { request in
             let token = store.token
+            // A refreshed token is masked by value from its first use on.
+            if let token { registry.register(token) }
             if request.headers.contains(where: { $0.value.contains(placeholder) }) {
                 var fields: [HeaderField] = []
                 for var field in request.headers.fields {

@@ -24,6 +24,9 @@ public final class ServiceSession: Sendable {
     public let dispatcher: Dispatcher<Target>
     /// The refresh handler, when the service has an auth refresh rule.
     public let refreshHandler: TokenRefreshHandler?
+    /// Every secret value this session has resolved or obtained (shared with other sessions and the
+    /// logger when given at init): what `redactor` masks by value.
+    public let secretRegistry: SecretRegistry
 
     /// Makes a session.
     /// - Parameters:
@@ -31,11 +34,15 @@ public final class ServiceSession: Sendable {
     ///   - plugins: activity, logger … run in this order.
     ///   - errorHandlers: handlers after the token refresh handler.
     ///   - credentials: a store to share (e.g. kept across environment switches); a new one by default.
+    ///   - secretRegistry: where resolved secret values are registered, to share with a logger made
+    ///     before the session; a new one by default.
     public init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
-        clock: DispatchClock = .continuous, credentials: CredentialStore? = nil
+        clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil
     ) {
+        let registry = secretRegistry ?? SecretRegistry()
+        registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
         let rule = service.authRefresh
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: rule?.into)
         let credentials = credentials ?? CredentialStore()
@@ -53,7 +60,7 @@ public final class ServiceSession: Sendable {
             refreshHandler = handler
         }
         var adapters: [Interceptor.Adapter] = []
-        if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials)) }
+        if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials, registry: registry)) }
         adapters.append(ServiceSession.mockExampleAdapter)
 
         let dispatcher = Dispatcher<Target>(
@@ -68,12 +75,14 @@ public final class ServiceSession: Sendable {
         self.builder = builder
         self.dispatcher = dispatcher
         self.refreshHandler = refreshHandler
+        self.secretRegistry = registry
     }
 
-    /// A redactor masking every secret this session can send, the current token included.
+    /// A redactor masking every secret this session can send or has sent: the catalog's and the
+    /// `.env`'s, tokens (current and refreshed later), secrets typed, answered or captured.
     public var redactor: Redactor {
-        ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets)
-            .adding(secretValues: [credentials.token].compactMap { $0 })
+        if let token = credentials.token { secretRegistry.register(token) }
+        return Redactor.standard.knowing(secretRegistry)
     }
 
     /// The redactor for a service in an environment, for plugins made before the session (a
@@ -137,6 +146,8 @@ public final class ServiceSession: Sendable {
         } catch {
             return failedExchange(identifier: endpoint.key.description, method: endpoint.method, options: options, error: error.dispatchError)
         }
+        // Registered before sending, so the logger masks them in the entries of this very request.
+        secretRegistry.register(EndpointCall.secretValues(values: values, captured: captured, prompts: endpoint.declaredPrompts))
         let context = RefreshContext(stubBehavior: behavior, values: values)
         return await RefreshContext.$current.withValue(context) {
             await dispatcher.send(prepared.target, environment: prepared.environment, options: options)

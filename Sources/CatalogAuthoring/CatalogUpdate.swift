@@ -49,6 +49,8 @@ public struct CatalogUpdate: Sendable {
     /// (or anything fails before), the temporaries are removed and every file is as it was.
     public func commit(beforeRename: () throws -> Void = {}) throws(AuthoringError) {
         var pending: [(temporary: URL, target: URL)] = []
+        // Temporary files of an earlier run killed before its renames would stay hidden forever.
+        for path in files.map(\.path) + [fileName] { AtomicFile.removeLeftovers(beside: directory.appendingPathComponent(path)) }
         do throws(AuthoringError) {
             do throws(SystemError) {
                 for file in files {
@@ -105,6 +107,12 @@ struct OverlayFileSystem: CatalogFileSystem {
     }
 
     func fileURL(for path: String) -> URL? { base.fileURL(for: path) }
+
+    /// A file about to be written is inside the folder; any other is checked on disk (outside paths too).
+    func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
+        if let data = overlay[normalized(path)] { return .readable(size: data.count) }
+        return base.access(path, allowingOutside: allowingOutside)
+    }
 
     func fileNames(in folder: String) -> [String] {
         let prefix = folder.isEmpty ? "" : normalized(folder) + "/"

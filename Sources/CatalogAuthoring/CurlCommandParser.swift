@@ -51,6 +51,22 @@ public struct CurlRequest: Sendable, Hashable {
 /// and the curl options that describe a request.
 public enum CurlCommandParser {
     /// Parses a command line starting with `curl`.
+    /// `query` with what a query may not hold percent-encoded: a space, a quote, a `%` that starts no `%XX`.
+    static func validQuery(_ query: String) -> String {
+        let bytes = Array(query.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() {
+            let escape = index + 2 < bytes.count && Hex.value(bytes[index + 1]) != nil && Hex.value(bytes[index + 2]) != nil
+            if PercentEncoding.isUnreserved(byte) || "!$&'()*+,;=:@/?".utf8.contains(byte) || (byte == UInt8(ascii: "%") && escape) {
+                output.append(byte)
+            } else {
+                output += [UInt8(ascii: "%"), Hex.digit(byte >> 4), Hex.digit(byte & 0x0F)]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
     public static func parse(_ commandLine: String) throws(AuthoringError) -> CurlRequest {
         var words = try ShellWords.split(commandLine)
         guard let first = words.first, first == "curl" || first.hasSuffix("/curl") else {
@@ -173,7 +189,9 @@ public enum CurlCommandParser {
         }
         var body: String? = data.isEmpty ? nil : data.joined(separator: "&")
         if get, let query = body {
-            components.percentEncodedQuery = [components.percentEncodedQuery, query].compactMap { $0 }.joined(separator: "&")
+            // -d data is written as it goes on the wire; what a query may not hold (a space, a quote)
+            // is percent-encoded, as setting percentEncodedQuery traps on it (found by FuzzCurl).
+            components.percentEncodedQuery = [components.percentEncodedQuery, Self.validQuery(query)].compactMap { $0 }.joined(separator: "&")
             body = nil
         }
         guard let url = components.url else { throw .invalidInput("'\(urlText)' is not a valid URL") }

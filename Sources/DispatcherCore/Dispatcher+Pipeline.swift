@@ -169,6 +169,14 @@ extension Dispatcher {
             case .networkError(let failure):
                 return (.failure(errorFilter.error(for: failure)), endedAt)
             }
+            // Stubs obey the same cap as the network, so stub and live agree on what is too large.
+            let limit = request.settings.maximumBodySize
+            if response.body.count > limit {
+                let failure = TransportError(
+                    .bodyTooLarge,
+                    message: "The stub body of \(ByteCount.format(response.body.count)) is larger than the limit of \(ByteCount.format(limit)).")
+                return (.failure(errorFilter.error(for: failure)), endedAt)
+            }
         }
         if let error = errorFilter.error(for: response, request: request) { return (.failure(error), endedAt) }
         return (.success(response), endedAt)

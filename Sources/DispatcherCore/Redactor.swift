@@ -17,20 +17,30 @@ public struct Redactor: Sendable, Hashable {
     public var queryNames: Set<String>
     /// Values known to be secret (resolved `{{secret.X}}` values): masked wherever they appear.
     public var secretValues: Set<String>
+    /// Secret values in use, shared with the sessions that resolve them (tokens refreshed later
+    /// included): masked wherever they appear, like `secretValues`.
+    public var registry: SecretRegistry?
+
+    /// Values shorter than this are never masked by value.
+    public static let minimumSecretLength = 4
 
     /// Makes a redactor; the defaults cover the usual suspects.
     public init(
         headerNames: Set<String> = Redactor.defaultHeaderNames, nameFragments: [String] = Redactor.defaultNameFragments,
-        queryNames: Set<String> = ["key", "sig", "code", "auth", "jwt"], secretValues: Set<String> = []
+        queryNames: Set<String> = ["key", "sig", "code", "auth", "jwt"], secretValues: Set<String> = [], registry: SecretRegistry? = nil
     ) {
         self.headerNames = headerNames
         self.nameFragments = nameFragments
         self.queryNames = queryNames
         self.secretValues = secretValues
+        self.registry = registry
     }
 
     /// The default redactor.
     public static let standard = Redactor()
+
+    /// A redactor that masks nothing (what `--reveal` and `v` ask for).
+    public static let revealing = Redactor(headerNames: [], nameFragments: [], queryNames: [])
 
     /// Headers whose values are always masked.
     public static let defaultHeaderNames: Set<String> = [
@@ -48,8 +58,22 @@ public struct Redactor: Sendable, Hashable {
     /// every `a` would destroy the text and hide nothing).
     public func adding(secretValues values: some Sequence<String>) -> Redactor {
         var copy = self
-        copy.secretValues.formUnion(values.filter { $0.count >= 4 })
+        copy.secretValues.formUnion(values.filter { $0.count >= Redactor.minimumSecretLength })
         return copy
+    }
+
+    /// This redactor also masking every value `registry` knows, now and later.
+    public func knowing(_ registry: SecretRegistry) -> Redactor {
+        var copy = self
+        copy.registry = registry
+        return copy
+    }
+
+    /// Every value masked by value, longest first.
+    public var knownValues: [String] {
+        let registered = registry?.values ?? []
+        if secretValues.isEmpty { return registered }
+        return Set(registered).union(secretValues).sorted { $0.utf8.count > $1.utf8.count }
     }
 
     /// Whether a header, query or member name is secret.
@@ -124,11 +148,35 @@ public struct Redactor: Sendable, Hashable {
 
     /// Free text with every known secret value masked.
     public func text(_ text: String) -> String {
-        guard !secretValues.isEmpty else { return text }
+        guard !secretValues.isEmpty || registry?.isEmpty == false else { return text }
         var result = text
         // Longest first, so a secret containing another is masked whole.
-        for secret in secretValues.sorted(by: { $0.utf8.count > $1.utf8.count }) where result.utf8Contains(secret) {
+        for secret in knownValues where result.utf8Contains(secret) {
             result = result.utf8Replacing(secret, with: Redactor.mask)
+        }
+        return result
+    }
+
+    /// Bytes with every known secret value masked (exact bytes; nothing else changes).
+    public func data(_ data: Data) -> Data {
+        let secrets = knownValues
+        guard !secrets.isEmpty, !data.isEmpty else { return data }
+        var result = data
+        for secret in secrets {
+            let pattern = Array(secret.utf8)
+            guard result.withUnsafeBytes({ UTF8Search.firstOffset(of: pattern, in: $0, from: 0) }) != nil else { continue }
+            result = result.withUnsafeBytes { bytes in
+                var output = Data()
+                output.reserveCapacity(bytes.count)
+                var start = 0
+                while let found = UTF8Search.firstOffset(of: pattern, in: bytes, from: start) {
+                    output.append(contentsOf: bytes[start..<found])
+                    output.append(contentsOf: Redactor.mask.utf8)
+                    start = found + pattern.count
+                }
+                output.append(contentsOf: bytes[start...])
+                return output
+            }
         }
         return result
     }

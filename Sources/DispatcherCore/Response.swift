@@ -18,6 +18,8 @@ public struct Response: Sendable, Hashable {
     public var timing: Timing
     /// The redirects followed to get here, in order.
     public var redirects: [Redirect]
+    /// Whether the body was cut at the size limit (`bodyTooLarge`): `body` holds only what was kept.
+    public var isTruncated = false
 
     /// Makes a response.
     public init(

@@ -23,6 +23,23 @@ public struct Template: Sendable, Hashable {
     /// Whether the text has any placeholder.
     public var hasPlaceholders: Bool { text.utf8Contains("{{") && !placeholders.isEmpty }
 
+    /// Whether a `{{` is left as text: no `}}` closes it, or nothing is between them (`{{}}`).
+    /// Such text is sent as written, which is rarely what was meant.
+    public var hasUnclosedOpening: Bool {
+        guard text.utf8Contains("{{") else { return false }
+        var text = self.text
+        text.makeContiguousUTF8()
+        var found = false
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Template.forEachPart(of: bytes) { part in
+                if case .literal(let range) = part, !found {
+                    found = bytes[range].indices.contains { $0 + 1 < range.upperBound && bytes[$0] == UInt8(ascii: "{") && bytes[$0 + 1] == UInt8(ascii: "{") }
+                }
+            }
+        }
+        return found
+    }
+
     /// Renders the text, replacing each placeholder by `resolve(name)`.
     /// Every name the resolver cannot resolve is reported together.
     public func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {

@@ -93,13 +93,16 @@ public enum DriftChecker {
         if case .networkError = endpoint.stub.sample {
             return result(.skipped, reason: "the stub is a network error, so there is no response to compare")
         }
-        let stub = await caller.call(selection, mode: .stub, values: values).exchange
+        // Reasons are kept in the drift file: known secret values in error messages are masked.
+        let stubOutcome = await caller.call(selection, mode: .stub, values: values)
+        let stub = stubOutcome.exchange
         guard let stubResponse = stub.response else {
-            return result(.failed, reason: stub.error.map { $0.kind == .invalidRequest ? $0.message : "stub: \($0.message)" } ?? "the stub gave no response")
+            let reason = stub.error.map { $0.kind == .invalidRequest ? $0.message : "stub: \($0.message)" } ?? "the stub gave no response"
+            return result(.failed, reason: stubOutcome.redactor.text(reason))
         }
-        let live = await caller.call(selection, mode: .live, values: values).exchange
-        guard let liveResponse = live.response else {
-            return result(.failed, reason: live.error.map { "\($0.kind.name): \($0.message)" } ?? "no response")
+        let liveOutcome = await caller.call(selection, mode: .live, values: values)
+        guard let liveResponse = liveOutcome.exchange.response else {
+            return result(.failed, reason: liveOutcome.redactor.text(liveOutcome.exchange.error.map { "\($0.kind.name): \($0.message)" } ?? "no response"))
         }
         let differences = compare(stub: stubResponse, live: liveResponse)
         return EndpointDrift(

@@ -108,10 +108,14 @@ public enum AppReducer {
             state.appendLog(lines)
             effects = []
         case .networkLogged(let entry):
-            // Secrets typed in the Vars tab are masked like the catalog's.
+            // The logger's redactor knows every secret the sessions resolved; secrets typed in the Vars
+            // tab but not yet sent are masked too. `v` shows the lines in clear.
             let typed = state.typedSecrets
             let mask = typed.isEmpty ? nil : Redactor(headerNames: [], nameFragments: [], queryNames: [], secretValues: typed)
-            state.appendLog(entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" })
+            var clear = entry
+            clear.format.redactor = nil
+            state.appendLog(
+                entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" }, clear: clear.lines.map { "#\(entry.request.id) \($0)" })
             effects = []
         case .spinnerTick(let generation):
             guard generation == state.spinnerGeneration else { return [] }

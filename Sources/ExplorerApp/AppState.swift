@@ -42,8 +42,10 @@ public struct AppState: Sendable {
     public var spinnerGeneration = 0
     /// Whether a spinner tick is scheduled.
     public var spinnerScheduled = false
-    /// The network log, newest last, bounded.
+    /// The network log, newest last, bounded, secrets masked.
     public var log: [String] = []
+    /// The same lines in clear, shown while secrets are revealed (`v`); same length as `log`.
+    public var logInClear: [String] = []
     /// An overlay over the panes, if any.
     public var overlay: Dialog?
     /// Whether secrets are shown in clear on screen.
@@ -119,10 +121,13 @@ public struct AppState: Sendable {
     /// The most log lines kept.
     public static let logLimit = 2000
 
-    /// Appends lines to the log, dropping the oldest beyond `logLimit`.
-    mutating func appendLog(_ lines: [String]) {
+    /// Appends lines to the log, dropping the oldest beyond `logLimit`; `clear` are the same lines
+    /// with secrets in clear (the masked ones when they have none).
+    mutating func appendLog(_ lines: [String], clear: [String]? = nil) {
         log.append(contentsOf: lines)
+        logInClear.append(contentsOf: clear ?? lines)
         if log.count > AppState.logLimit { log.removeFirst(log.count - AppState.logLimit) }
+        if logInClear.count > AppState.logLimit { logInClear.removeFirst(logInClear.count - AppState.logLimit) }
     }
 }
 

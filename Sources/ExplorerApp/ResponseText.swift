@@ -139,7 +139,7 @@ enum ResponseText {
     }
 
     static func logLines(_ state: AppState) -> [Line] {
-        state.log.map { Line($0) }
+        (state.revealsSecrets && state.logInClear.count == state.log.count ? state.logInClear : state.log).map { Line($0) }
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -22,6 +22,9 @@ final class EffectRunner: Sendable {
     let watching = Mutex<(watcher: FileWatcher, task: Task<Void, Never>)?>(nil)
     /// The plugins every session gets: activity, logger, then the services' own.
     private let plugins: [any Plugin]
+    /// Every secret value the sessions resolve, shared with the logger so the Log tab masks them
+    /// by value whatever header, query item or body field carries them.
+    private let secretRegistry = SecretRegistry()
     /// Requests on their way, by ticket id.
     private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
     /// Work that must end before the explorer does (loads, history writes), by id.
@@ -47,7 +50,9 @@ final class EffectRunner: Sendable {
         self.services = services
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
-        let logger = NetworkLoggerPlugin(options: .standard) { entry in inbox.post(.networkLogged(entry)) }
+        let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
+            inbox.post(.networkLogged(entry))
+        }
         plugins = [activity, logger] + services.extraPlugins
     }
 
@@ -125,7 +130,9 @@ final class EffectRunner: Sendable {
         var sessionCatalog = catalog
         sessionCatalog.services += scratch
         pool.withLock {
-            $0 = SessionPool(catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock)
+            $0 = SessionPool(
+                catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock,
+                secretRegistry: secretRegistry)
         }
     }
 
@@ -177,9 +184,8 @@ final class EffectRunner: Sendable {
             unfinished.withLock { unfinished in
                 let task = Task {
                     let exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: call.edits, options: options)
-                    // Secret answers to the endpoint's questions are masked too.
-                    let answers = endpoint.declaredPrompts.filter(\.isSecret).compactMap { call.values[$0.placeholder] }
-                    let redactor = session.redactor.adding(secretValues: call.secretValues + answers)
+                    // Knows every secret value the session resolved, typed secrets and secret answers included.
+                    let redactor = session.redactor
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))

@@ -51,13 +51,18 @@ public struct ExplorerServices: Sendable {
         self.values = values
     }
 
-    /// Reads the catalogs of `source` and the secrets of its folder.
-    public static func catalogs(from source: CatalogSource) -> @Sendable () -> (CatalogSet, SecretStore) {
-        { (CatalogLoader.load(source), SecretStore.load(for: source)) }
+    /// Reads the catalogs of `source` and the secrets of its folder; `maximumBodySize` replaces every
+    /// environment's body cap (`--max-body-size`).
+    public static func catalogs(from source: CatalogSource, maximumBodySize: Int? = nil) -> @Sendable () -> (CatalogSet, SecretStore) {
+        { (CatalogLoader.load(source).limitingBodies(to: maximumBodySize), SecretStore.load(for: source)) }
     }
 
     /// Reads the changed catalog files of `source` again (all of them for nil), and its secrets.
-    public static func reloading(from source: CatalogSource) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
-        { previous, changed in (CatalogLoader.reload(source, previous: previous, changedFiles: changed), SecretStore.load(for: source)) }
+    public static func reloading(
+        from source: CatalogSource, maximumBodySize: Int? = nil
+    ) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
+        { previous, changed in
+            (CatalogLoader.reload(source, previous: previous, changedFiles: changed).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
+        }
     }
 }

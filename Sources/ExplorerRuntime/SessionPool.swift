@@ -17,9 +17,14 @@ final class SessionPool: Sendable {
     private let transport: (any Transport)?
     private let plugins: [any Plugin]
     private let clock: DispatchClock
+    private let secretRegistry: SecretRegistry
     private let sessions = Mutex<[Key: ServiceSession]>([:])
 
-    init(catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock) {
+    init(
+        catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock,
+        secretRegistry: SecretRegistry
+    ) {
+        self.secretRegistry = secretRegistry
         self.catalog = Mutex(catalog)
         self.secrets = secrets
         self.transport = transport
@@ -42,7 +47,8 @@ final class SessionPool: Sendable {
         if let session = sessions.withLock({ $0[key] }) { return session }
         guard let (service, environment) = catalog.withLock({ $0.environment(environment) }) else { return nil }
         let session = ServiceSession(
-            service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock)
+            service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock,
+            secretRegistry: secretRegistry)
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             sessions[key] = session

@@ -99,11 +99,13 @@ final class ClientPool: Sendable {
             decompression: .enabled(limit: .size(key.decompressionLimit)))
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
-        if !key.trust.pins.isEmpty {
-            let initializer = PinVerifier(pins: key.trust.pins).connectionInitializer
-            configuration.http1_1ConnectionDebugInitializer = initializer
-            configuration.http2ConnectionDebugInitializer = initializer
+        let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer
+        // Every HTTP/1.1 connection gets the status guard (after the pin check, when there is one).
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
+            return pinned.flatMapThrowing { try ResponseStatusGuard.install(on: channel) }
         }
+        if let pins { configuration.http2ConnectionDebugInitializer = pins }
         return configuration
     }
 }

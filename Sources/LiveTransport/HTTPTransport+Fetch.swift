@@ -51,7 +51,7 @@ extension HTTPTransport {
         context: FailureContext
     ) async -> TransportError {
         var context = context
-        let partial = collector.partial.map { head, arrived, body in
+        var partial = collector.partial.map { head, arrived, body in
             Response(
                 status: Int(head.status.code), headers: Self.headers(of: head.headers), body: Self.data(body), url: hop.url,
                 source: .network, httpVersion: Self.versionText(head.version),
@@ -61,9 +61,15 @@ extension HTTPTransport {
         var failure = TransportError.mapping(error, context: context)
         let limit = ByteCount.format(request.settings.maximumBodySize)
         if failure.code == .bodyTooLarge {
+            partial?.isTruncated = true
             let kept = ByteCount.format(partial?.body.count ?? 0)
-            let what = error is TransportError ? "response body" : "decompressed response body"
-            failure.message = "The \(what) is larger than the limit of \(limit); the first \(kept) are kept."
+            if let declared = collector.declaredOverLimit {
+                failure.message = "The server declared a body of \(ByteCount.format(declared)) (Content-Length: \(declared)), "
+                    + "larger than the limit of \(limit) (\(request.settings.maximumBodySize) bytes); it was refused before reading it."
+            } else {
+                let what = error is TransportError ? "response body" : "decompressed response body"
+                failure.message = "The \(what) is larger than the limit of \(limit); the first \(kept) are kept."
+            }
         }
         // A deadline that passed while the connection was still being made is the total's, not the connect timeout's.
         if failure.code == .timedOut, failure.timeoutPhase != .total, let total = request.settings.timeouts.total,
@@ -71,11 +77,23 @@ extension HTTPTransport {
         {
             failure = TransportError.timedOut(.total, context)
         }
+        if failure.code == .timedOut, let partial { failure.message = Self.timeoutMessage(failure, received: partial) }
         if failure.code == .serverCertificateUntrusted {
             failure = await explained(failure, cause: error, hop: hop, settings: request.settings)
         }
         failure.partialResponse = failure.partialResponse ?? partial
         return failure
+    }
+
+    /// A timeout that says what arrived before it: "sent nothing for 2 s" is untrue when a head and
+    /// part of the body came.
+    static func timeoutMessage(_ failure: TransportError, received partial: Response) -> String {
+        let firstByte = partial.timing.firstByte.map { " after \(Int(($0.seconds * 1000).rounded())) ms" } ?? ""
+        let declared = partial.headers["Content-Length"].map { " of the \($0) bytes declared" } ?? ""
+        let received = "The head (\(partial.statusLine)) arrived\(firstByte), then \(partial.body.count) bytes of the body\(declared)."
+        var message = failure.message
+        if failure.timeoutPhase == .read { message = message.replacing(" sent nothing for ", with: " sent nothing more for ") }
+        return message + " " + received
     }
 
     /// A certificate verification failure with its reason found out by `CertificateDiagnosis`
@@ -109,10 +127,20 @@ extension HTTPTransport {
         Headers(headers.map { HeaderField(name: $0.name, value: $0.value, origin: .server) })
     }
 
-    /// The bytes as `Data` (one copy).
+    /// The bytes as `Data`: a copy when small; a large body shares the buffer's storage instead, so
+    /// a body near the cap is held once, not twice (issue 12: peak memory of a capped response).
     static func data(_ buffer: ByteBuffer) -> Data {
-        buffer.withUnsafeReadableBytes { Data($0) }
+        guard buffer.readableBytes >= sharedStorageThreshold else { return buffer.withUnsafeReadableBytes { Data($0) } }
+        return buffer.withUnsafeReadableBytesWithStorageManagement { bytes, storage in
+            guard let base = bytes.baseAddress else { return Data() }
+            // The Data keeps the buffer's storage alive until it is released.
+            _ = storage.retain()
+            return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .custom { _, _ in storage.release() })
+        }
     }
+
+    /// Bodies at least this large share the buffer's storage rather than being copied.
+    static let sharedStorageThreshold = 1 << 20
 
     /// `HTTP/1.1`, `HTTP/2` …
     static func versionText(_ version: HTTPVersion) -> String {

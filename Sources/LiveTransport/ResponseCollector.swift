@@ -5,8 +5,10 @@ import NIOHTTP1
 import Synchronization
 
 /// Collects one response where AsyncHTTPClient delivers it, on the event loop: the head with its
-/// arrival time, then the body up to the cap, reporting the bytes received so far. Past the cap it
-/// fails the request (which closes the connection) and keeps what fits.
+/// arrival time, then the body up to the cap, reporting the bytes received so far. A head declaring
+/// a Content-Length over the cap fails the request at once, before any body byte is read; past the
+/// cap it fails the request (which closes the connection) and keeps what fits. Decompressed bytes
+/// are counted as the decoder produces them (AsyncHTTPClient's decompressor stops at the same cap).
 final class ResponseCollector: HTTPClientResponseDelegate {
     /// A complete response.
     struct Collected: Sendable {
@@ -20,6 +22,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var headArrived: ContinuousClock.Instant?
         var body = ByteBuffer()
         var expected: Int?
+        /// The Content-Length the head declared, when it is over the cap.
+        var declaredOverLimit: Int?
+        /// Whether bytes beyond the cap were dropped.
+        var cut = false
     }
 
     private let state = Mutex(State())
@@ -39,16 +45,30 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
     }
 
+    /// The Content-Length the head declared, when it was over the cap (the request failed at the head).
+    var declaredOverLimit: Int? { state.withLock { $0.declaredOverLimit } }
+
+    /// Whether the body kept is cut (the cap was reached or the head declared more).
+    var isCut: Bool { state.withLock { $0.cut } }
+
     func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let now = ContinuousClock.now
-        state.withLock { state in
+        let limit = self.limit
+        let declared = head.headers.first(name: "Content-Length").flatMap(Int.init)
+        let refused = state.withLock { state -> Bool in
             state.head = head
             state.headArrived = now
             // A coded body's length says nothing about the decoded bytes we count.
-            if !head.headers.contains(name: "Content-Encoding") {
-                state.expected = head.headers.first(name: "Content-Length").flatMap(Int.init)
-            }
+            if !head.headers.contains(name: "Content-Encoding") { state.expected = declared }
+            // Refused before reading it. A coded body too: deflate adds at most 5 bytes per 64 KiB block
+            // and a header, so one declared this far over the cap decodes to more than the cap.
+            let coded = head.headers.contains(name: "Content-Encoding")
+            guard let declared, declared - (coded ? declared / 8192 + 64 : 0) > limit else { return false }
+            state.declaredOverLimit = declared
+            state.cut = true
+            return true
         }
+        if refused { task.fail(reason: TransportError(.bodyTooLarge)) }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
@@ -58,7 +78,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             let room = limit - state.body.readableBytes
             var part = part
             let overflowed = part.readableBytes > room
-            if overflowed { part = part.getSlice(at: part.readerIndex, length: max(room, 0)) ?? ByteBuffer() }
+            if overflowed {
+                part = part.getSlice(at: part.readerIndex, length: max(room, 0)) ?? ByteBuffer()
+                state.cut = true
+            }
             if state.body.readableBytes == 0 {
                 state.body = part  // the common single-part body: no copy
             } else {

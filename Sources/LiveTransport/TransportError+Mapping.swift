@@ -79,7 +79,10 @@ extension TransportError {
         case HTTPParserError.invalidEOFState:
             // The server closed the connection while the message was still incomplete.
             return connectionLost(context)
-        case let error as HTTPParserError:
+        case let error as ResponseStatusGuard.InvalidStatusLine:
+            return TransportError(
+                .badServerResponse, message: "\(authority) answered with the status \(error.code), which is not an HTTP status (100–999).")
+                case let error as HTTPParserError:
             return TransportError(.badServerResponse, message: "\(authority) sent a response that is not valid HTTP (\(error)).")
         default:
             return TransportError(.unknown, message: "The request to \(authority) failed: \(String(describing: error))")

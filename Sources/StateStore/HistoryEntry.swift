@@ -73,7 +73,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
             values: Dictionary(uniqueKeysWithValues: values.map { ($0.key, redactor.isSensitive(name: $0.key) ? Redactor.mask : redactor.text($0.value)) }),
             request: RequestRecord(request, redactor: redactor),
             response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },
-            error: exchange.error.map(ErrorRecord.init))
+            error: exchange.error.map { ErrorRecord($0, redactor: redactor) })
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -237,6 +237,9 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
     public var source: String
     /// The URL that answered, after redirects.
     public var url: String?
+    /// When the body was cut at the size limit: the length the server declared (Content-Length),
+    /// if it did; `body.truncated` is true and `size` counts the bytes kept.
+    public var declaredSize: Int?
 
     /// Makes a response record.
     public init(
@@ -254,13 +257,23 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
         self.url = url
     }
 
-    /// Records a response; headers pass through `redactor`, the body too when `redactBody`.
+    /// Records a response; headers pass through `redactor`, the body too when `redactBody` (else
+    /// only its known secret values are masked).
     public init(_ response: Response, redactor: Redactor, redactBody: Bool, bodyLimit: Int?) {
         status = response.status
         statusText = HTTPStatus.reasonPhrase(for: response.status) ?? ""
         httpVersion = response.httpVersion
         headers = redactor.headers(response.headers).map { HeaderRecord(name: $0.name, value: $0.value) }
-        body = BodyRecord(response.body, contentType: response.headers["Content-Type"], redactor: redactBody ? redactor : nil, limit: bodyLimit)
+        // Printed bodies stay as received but for known secret values (a server echoing a token).
+        let contentType = response.headers["Content-Type"]
+        body = redactBody
+            ? BodyRecord(response.body, contentType: contentType, redactor: redactor, limit: bodyLimit)
+            : BodyRecord(redactor.data(response.body), contentType: contentType, redactor: nil, limit: bodyLimit)
+        if response.isTruncated {
+            body.truncated = true
+            // A coded body's Content-Length counts compressed bytes, not the body's.
+            if response.headers["Content-Encoding"] == nil { declaredSize = response.headers["Content-Length"].flatMap { Int($0) } }
+        }
         size = response.body.count
         timeMs = (response.timing.total.seconds * 1000 * 1000).rounded() / 1000
         source = response.source.description
@@ -284,9 +297,9 @@ public struct ErrorRecord: Sendable, Hashable, Codable {
         self.status = status
     }
 
-    /// Records a dispatch error.
-    public init(_ error: DispatchError) {
-        self.init(kind: error.kind.name, message: error.message, status: error.status)
+    /// Records a dispatch error, known secret values in its message masked by `redactor`.
+    public init(_ error: DispatchError, redactor: Redactor? = nil) {
+        self.init(kind: error.kind.name, message: redactor?.text(error.message) ?? error.message, status: error.status)
     }
 }
 

@@ -41,6 +41,31 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes the temporary files `writeTemporary` left beside `url` (`.NAME.XXXXXX`) when a writer
+    /// was killed before its rename, if they are older than `age` (a younger one may be another
+    /// writer's, still at work). Returns how many were removed.
+    @discardableResult
+    public static func removeLeftovers(beside url: URL, olderThan age: Duration = .seconds(60)) -> Int {
+        let folder = url.deletingLastPathComponent().path
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        let cutoff = time(nil) - time_t(age.components.seconds)
+        var removed = 0
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            let path = folder + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            #if canImport(Darwin)
+            let modified = info.st_mtimespec.tv_sec
+            #else
+            let modified = info.st_mtim.tv_sec
+            #endif
+            guard modified < cutoff else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Removes a temporary file that will not be committed.
     public static func discard(_ temporary: URL) {
         unlink(temporary.path)

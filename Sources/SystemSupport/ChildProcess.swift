@@ -96,9 +96,21 @@ public final class ChildProcess: Sendable {
 
     /// Waits for the child to end and reaps it (blocks: call off the cooperative pool).
     public func wait() -> Status {
+        waitMeasuring().status
+    }
+
+    /// Waits for the child to end and reaps it, with its own peak resident memory in bytes
+    /// (`wait4`'s rusage: this child's alone, not the largest of all children).
+    public func waitMeasuring() -> (status: Status, peakMemory: Int) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        #if canImport(Darwin)
+        let peak = Int(usage.ru_maxrss)  // bytes on Darwin
+        #else
+        let peak = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+        #endif
+        return ((status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F), peak)
     }
 
     /// Sends `signal` to the child (SIGKILL by default: it cannot be blocked or ignored).

@@ -15,6 +15,8 @@ extension ChildProcess {
         public var stdout: Data
         /// Standard error.
         public var stderr: Data
+        /// The child's peak resident memory, in bytes.
+        public var peakMemory: Int = 0
         /// Standard output as text.
         public var output: String { String(decoding: stdout, as: UTF8.self) }
         /// Standard error as text.
@@ -37,7 +39,8 @@ extension ChildProcess {
         DispatchQueue.global().async(group: group) { errorData = Self.readToEnd(errors) }
         let outputData = Self.readToEnd(output)
         group.wait()
-        return Captured(status: wait(), stdout: outputData, stderr: errorData)
+        let (status, peak) = waitMeasuring()
+        return Captured(status: status, stdout: outputData, stderr: errorData, peakMemory: peak)
     }
 
     /// `collect()` on a global queue, so an async test's executor is not blocked meanwhile.

@@ -2,10 +2,12 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A server on 127.0.0.1 that accepts TCP connections, reads whatever arrives and never writes.
+/// A server on 127.0.0.1 that accepts TCP connections, reads whatever arrives and never writes —
+/// or, started `replying:` bytes, writes exactly those once something arrived, then closes.
 ///
 /// A TLS client connecting here sends its ClientHello and waits forever for the ServerHello:
-/// the TLS handshake-timeout case. A plain HTTP client waits forever for a response head.
+/// the TLS handshake-timeout case. A plain HTTP client waits forever for a response head. With a
+/// reply, it gets bytes no well-behaved server would send (`HTTP/1.1 000 OK`).
 public final class SilentTCPServer: Sendable {
     /// The port the server listens on.
     public let port: Int
@@ -18,15 +20,15 @@ public final class SilentTCPServer: Sendable {
         self.counters = counters
     }
 
-    /// Starts listening on 127.0.0.1 at a free port.
-    public static func start() async throws -> SilentTCPServer {
+    /// Starts listening on 127.0.0.1 at a free port; with `reply`, each connection gets these bytes.
+    public static func start(replying reply: [UInt8]? = nil) async throws -> SilentTCPServer {
         let counters = SilentCounters()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 guard counters.accept(channel) else { return channel.close() }
                 return channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DiscardingHandler(counters: counters))
+                    try channel.pipeline.syncOperations.addHandler(DiscardingHandler(counters: counters, reply: reply))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -93,16 +95,22 @@ final class SilentCounters: Sendable {
     }
 }
 
-/// Swallows every byte.
+/// Swallows every byte; with a reply, answers the first bytes with it and closes.
 final class DiscardingHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
     private let counters: SilentCounters
+    private let reply: [UInt8]?
 
-    init(counters: SilentCounters) {
+    init(counters: SilentCounters, reply: [UInt8]? = nil) {
         self.counters = counters
+        self.reply = reply
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         counters.received(unwrapInboundIn(data).readableBytes)
+        guard let reply else { return }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: reply))).whenComplete { _ in channel.close(promise: nil) }
     }
 }

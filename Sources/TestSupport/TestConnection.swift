@@ -34,6 +34,7 @@ final class TestConnection: Sendable {
         switch ending {
         case .close: channel.close(promise: nil)
         case .reset: closeBelowTLS(reset: true)
+        case .stall: break
         }
     }
 

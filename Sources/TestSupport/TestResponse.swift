@@ -30,6 +30,9 @@ public struct TestResponse: Sendable {
         case close
         /// An abortive close: SO_LINGER 0, so the peer receives a TCP RST (no TLS close_notify).
         case reset
+        /// No end: the connection stays open with nothing more sent, until the server shuts down
+        /// (a server that hangs mid-body, or whose Content-Length lies).
+        case stall
     }
 
     /// What is written on the wire after the delay.

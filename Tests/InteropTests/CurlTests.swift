@@ -45,6 +45,12 @@ extension BinaryTests {
             #expect(basic.insecure)
         }
 
+        @Test func getDataWithASpaceOrALonePercentIsEncodedNotATrap() throws {
+            // Found by FuzzCurl: setting a query with a space trapped in URLComponents.
+            let request = try CurlCommandParser.parse("curl -G -d 'x=a b' -d 'p=50%' -d 'q=%41' https://h.example/p")
+            #expect(request.url.absoluteString == "https://h.example/p?x=a%20b&p=50%25&q=%41")
+        }
+
         @Test func rejectsWhatItCannotRepresent() {
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("wget https://x.io") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl") }

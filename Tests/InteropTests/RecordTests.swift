@@ -122,6 +122,27 @@ extension BinaryTests {
             }
         }
 
+        @Test func temporaryFilesOfAKilledRunAreCleanedUpByTheNext() async throws {
+            try await withServer { server in
+                let folder = try TemporaryDirectory()
+                let state = try TemporaryDirectory()
+                try ShopCatalog.write(into: folder, baseURL: server.url("/shop").absoluteString)
+                // What `kill -9` during an earlier record leaves: hidden temporaries beside both targets.
+                try folder.write(".shop.yaml.AbC123", "half a catalog")
+                try folder.write("fixtures/shop/.getItem.json.XyZ789", "half a fixture")
+                let hourAgo = Date(timeIntervalSinceNow: -3600)
+                for path in [".shop.yaml.AbC123", "fixtures/shop/.getItem.json.XyZ789"] {
+                    try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: folder.url.appendingPathComponent(path).path)
+                }
+                // A fresh one may be another record at work: kept.
+                try folder.write(".shop.yaml.Fresh1", "another writer")
+                let result = try await CLI.run(["record", "shop/getItem", "--force", "--catalog", folder.path], state: state)
+                #expect(result.status == 0, "\(result.errors)")
+                #expect(folder.fileNames() == [".shop.yaml.Fresh1", "fixtures", "shop.yaml"])
+                #expect(folder.fileNames(in: "fixtures/shop") == ["getItem.json", "item.json"])
+            }
+        }
+
         @Test func bundledCatalogsCannotBeRecordedInto() throws {
             let catalog = BundledCatalogs.load()
             let selection = try EndpointSelection.resolve("petstore/findPet", environment: nil, in: catalog)

@@ -71,7 +71,65 @@ struct BodyTests {
             let dispatcher = Dispatcher<Target>(environment: liveEnvironment(server.baseURL, maximumBodySize: 1000), transport: transport)
             let exchange = await dispatcher.send(Target(.get, "/"))
             #expect(exchange.error?.kind == .bodyTooLarge)
-            #expect(exchange.error?.response?.body.count == 1000)
+            // Content-Length declared 10,000 bytes: refused at the head, nothing read.
+            #expect(exchange.error?.response?.body.count == 0)
+            #expect(exchange.error?.response?.isTruncated == true)
+        }
+    }
+}
+
+/// Limits that hold before memory or time is spent: a declared length over the cap is refused at
+/// the head; a cut body says so.
+@Suite("Bodies: refused before reading")
+struct BodyLimitTests {
+    @Test func aDeclaredLengthOverTheCapIsRefusedAtOnce() async throws {
+        // The head declares 10 MB, then nothing more comes: without the check this waits for the read timeout.
+        let handler: TestHTTPServer.Handler = { _ in .truncated(declaredLength: 10_000_000, sentBytes: 10, ending: .stall) }
+        try await withServerAndTransport(handler: handler) { server, transport in
+            let environment = liveEnvironment(
+                server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(10), total: .seconds(20)), maximumBodySize: 1_000_000)
+            let (error, time) = await elapsed { await failure(of: request(server.url("/huge"), in: environment), through: transport) }
+            #expect(error?.code == .bodyTooLarge)
+            #expect(error?.message == "The server declared a body of 10 MB (Content-Length: 10000000), larger than the limit of 1.0 MB (1000000 bytes); it was refused before reading it.")
+            #expect(error?.partialResponse?.status == 200)
+            #expect(error?.partialResponse?.isTruncated == true)
+            #expect(time < .seconds(5), "\(time)")
+        }
+    }
+
+    @Test func aBodyCutAtTheCapIsMarkedTruncated() async throws {
+        try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 200_000, chunkSize: 16_384) }) { server, transport in
+            let error = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL, maximumBodySize: 50_000)), through: transport)
+            #expect(error?.code == .bodyTooLarge)
+            #expect(error?.partialResponse?.isTruncated == true)
+            #expect(error?.partialResponse?.body.count == 50_000)
+        }
+    }
+
+    @Test func aGzipBombDeclaringItsSmallLengthIsCutAtTheCapQuickly() async throws {
+        // 10 MB decoded from ~10 kB: the decoder's output is counted as it is produced.
+        try await withServerAndTransport(handler: { _ in .compressionBomb(.gzip, decodedSize: 10_000_000) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, maximumBodySize: 100_000)
+            let (error, time) = await elapsed { await failure(of: request(server.url("/bomb"), in: environment), through: transport) }
+            #expect(error?.code == .bodyTooLarge)
+            #expect((error?.partialResponse?.body.count ?? .max) <= 100_000)
+            #expect(error?.partialResponse?.isTruncated == true)
+            #expect(time < .seconds(5), "\(time)")
+        }
+    }
+
+    @Test func aReadTimeoutMidBodySaysWhatArrived() async throws {
+        let handler: TestHTTPServer.Handler = { _ in .truncated(declaredLength: 1000, sentBytes: 100, ending: .stall) }
+        try await withServerAndTransport(handler: handler) { server, transport in
+            // Long enough for the head to arrive on a loaded machine.
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(5), total: .seconds(20)))
+            let (error, time) = await elapsed { await failure(of: request(server.url("/slow"), in: environment), through: transport) }
+            #expect(error?.code == .timedOut)
+            let message = error?.message ?? ""
+            #expect(message.contains("sent nothing more for"), "\(message)")
+            #expect(message.contains("The head (200 OK) arrived after"), "\(message)")
+            #expect(message.hasSuffix("then 100 bytes of the body of the 1000 bytes declared."), "\(message)")
+            #expect(time < .seconds(15), "\(time)")
         }
     }
 }

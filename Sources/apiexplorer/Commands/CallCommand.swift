@@ -44,14 +44,19 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(help: "Do not keep the request in the history.")
     var noHistory = false
 
+    @Flag(help: "Show secrets in clear in what is printed (the history keeps them masked).")
+    var reveal = false
+
     @OptionGroup var catalogOptions: CatalogOptions
+
+    @OptionGroup var bodyLimit: BodyLimitOption
 
     func validate() throws {
         if stub && live { throw ValidationError("--stub and --live exclude each other.") }
     }
 
     func run() async throws {
-        let catalog = catalogOptions.load()
+        let catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
         var (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: true)
         let mode: RequestMode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
         let chain = CallChain(selection: selection, mode: mode)
@@ -75,22 +80,28 @@ struct CallCommand: AsyncParsableCommand {
                 Console.error("warning: the request was not kept in the history: \(error)")
             }
         }
+        var shown = outcome
+        if reveal { shown.redactor = .revealing }
         if json {
-            Console.out(HistoryEntry(outcome, forHistory: false, date: Date()).jsonText(pretty: true))
+            // The body is streamed into the JSON: memory stays near one copy of it (issue 12).
+            HistoryEntry.writeJSON(shown, date: Date(), pretty: true) { StandardStreams.writeOutput($0) }
         } else {
-            printPlain(outcome)
+            printPlain(shown)
         }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
+    /// The response as received, but for known secret values (a server may echo a token), which
+    /// are masked unless `--reveal`.
     private func printPlain(_ outcome: CallOutcome) {
+        let redactor = outcome.redactor
         if let response = outcome.exchange.response {
             if include {
                 var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
-                for field in response.headers { head += "\(field.name): \(field.value)\r\n" }
+                for field in response.headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }
                 StandardStreams.writeOutput(head + "\r\n")
             }
-            StandardStreams.writeOutput(response.body)
+            StandardStreams.writeOutput(redactor.data(response.body))
             if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty, StandardStreams.isOutputTerminal {
                 StandardStreams.writeOutput("\n")
             }

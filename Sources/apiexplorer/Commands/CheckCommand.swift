@@ -36,8 +36,10 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var catalogOptions: CatalogOptions
 
+    @OptionGroup var bodyLimit: BodyLimitOption
+
     func run() async throws {
-        let catalog = catalogOptions.load()
+        let catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
         let target: Service
         let chosen: Environment
         let values: [String: String]

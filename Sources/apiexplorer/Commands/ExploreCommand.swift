@@ -16,6 +16,8 @@ struct ExploreCommand: AsyncParsableCommand {
 
     @OptionGroup var catalogOptions: CatalogOptions
 
+    @OptionGroup var bodyLimit: BodyLimitOption
+
     @OptionGroup var start: StartingPoint
 
     @Flag(help: InProcessMock.help)
@@ -39,9 +41,9 @@ struct ExploreCommand: AsyncParsableCommand {
         }
         let transport = HTTPTransport()
         let services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, history: HistoryStore(), drift: DriftStore(),
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: transport, history: HistoryStore(), drift: DriftStore(),
             environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
-            reloadCatalog: ExplorerServices.reloading(from: source), captured: ExplorerStateFiles.captured())
+            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize), captured: ExplorerStateFiles.captured())
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()

@@ -30,7 +30,9 @@ struct MockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port to listen on (0 picks a free one).", valueName: "N"))
     var port = MockServer.defaultPort
 
-    @Option(help: ArgumentHelp("The address to listen on.", valueName: "HOST"))
+    @Option(help: ArgumentHelp(
+        "The address to listen on: 127.0.0.1 (this machine only) by default; 0.0.0.0 serves the fixtures to every network.",
+        valueName: "HOST"))
     var host = "127.0.0.1"
 
     @Flag(help: "Answer at once, ignoring example and fixture delays.")
@@ -56,6 +58,9 @@ struct MockCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         Console.out("Mock server for \(source) on http://\(host):\(bound) — Ctrl-C to stop")
+        // Fixtures may hold anything a catalog file holds: say who can read them.
+        let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost"
+        Console.out(loopback ? "  Only this machine can connect (--host widens it)." : "  Listening on \(host): other machines can connect.")
         for service in chosen {
             let url = server.baseURL(of: service.id)?.absoluteString ?? "/\(service.id)"
             Console.out("  \(service.id)  \(url)  (\(service.endpoints.count) endpoints)")

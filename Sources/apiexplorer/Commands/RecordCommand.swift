@@ -26,8 +26,10 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var catalogOptions: CatalogOptions
 
+    @OptionGroup var bodyLimit: BodyLimitOption
+
     func run() async throws {
-        let catalog = catalogOptions.load()
+        let catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
         // The example names where the recording goes, so it need not exist yet.
         let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
         let outcome = try await withLiveTransport { transport in
@@ -36,7 +38,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         guard let response = outcome.exchange.response else {
             let error = outcome.exchange.error
-            Console.error("error: nothing to record: \(error.map { "\($0.kind.name): \($0.message)" } ?? "no response")")
+            Console.error("error: nothing to record: \(error.map { "\($0.kind.name): \(outcome.redactor.text($0.message))" } ?? "no response")")
             throw error?.kind == .invalidRequest ? ExitStatus.usage : ExitCode.failure
         }
         do throws(AuthoringError) {

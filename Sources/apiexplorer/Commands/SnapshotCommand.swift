@@ -23,6 +23,8 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @OptionGroup var catalogOptions: CatalogOptions
 
+    @OptionGroup var bodyLimit: BodyLimitOption
+
     @Option(help: ArgumentHelp("Terminal size as COLUMNSxROWS.", valueName: "SIZE"))
     var size = "120x40"
 
@@ -63,7 +65,7 @@ struct SnapshotCommand: AsyncParsableCommand {
         let transport = HTTPTransport()
         // No history and no drift marks: the output depends on the catalogs and the keys alone.
         let services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source), transport: SteadyTimingTransport(transport),
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: SteadyTimingTransport(transport),
             clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .gmt)
         let running = Task { await runtime.run() }

@@ -1,0 +1,20 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// libFuzzer targets (Linux): build with `scripts/fuzz`, which passes -sanitize=fuzzer. Each target
+// feeds one parser of the main package; seed corpora are in Corpus/<target>/.
+let package = Package(
+    name: "apiexplorer-fuzz",
+    dependencies: [.package(name: "apiexplorer", path: "..")],
+    targets: [
+        .target(name: "FuzzDriver"),
+        .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver", .product(name: "JSONSupport", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzBodyViewer", dependencies: ["FuzzDriver", .product(name: "BodyViewer", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzCurl", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(
+            name: "FuzzHTTPResponse",
+            dependencies: ["FuzzDriver", .product(name: "LiveTransport", package: "apiexplorer"), .product(name: "DispatcherCore", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+    ]
+)

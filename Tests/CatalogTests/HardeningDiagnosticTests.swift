@@ -1,0 +1,47 @@
+import DispatcherCore
+import Foundation
+import Testing
+
+@testable import Catalog
+
+/// Warnings for what passes silently but is rarely meant, and an honest value-cap error that stops
+/// the file's diagnostics.
+@Suite struct HardeningDiagnosticTests {
+    @Test func anUnclosedPlaceholderABaseURLWithASpaceAndARelativePathAreWarned() throws {
+        let (catalog, _) = try loadCatalog("""
+            environments:
+              local: { baseURL: "http://127.0.0.1:1/my api" }
+            endpoints:
+              one:
+                path: items
+                headers: { X-Auth: "{{secret.TOKEN" }
+            """)
+        let found = positions(catalog.diagnostics)
+        #expect(found.contains("2:21: warning: the baseURL of environment 'local' holds a space: it is sent as %20; write it percent-encoded if that is meant"), "\(found)")
+        #expect(found.contains("5:11: warning: the path of endpoint 'one' does not start with '/': write it from the base URL on, like /pet/{{petId}}"), "\(found)")
+        #expect(found.contains("6:24: warning: '{{secret.TOKEN' holds '{{' without a name and a closing '}}': it is sent as written, not filled in"), "\(found)")
+        #expect(!catalog.hasErrors)
+    }
+
+    @Test func closedPlaceholdersAreNotWarned() throws {
+        #expect(!Template("Bearer {{secret.TOKEN}} and {{ spaced }}").hasUnclosedOpening)
+        #expect(Template("a {{b}} c {{d").hasUnclosedOpening)
+        #expect(Template("{{}}").hasUnclosedOpening)
+        #expect(!Template("{ \"json\": {} }").hasUnclosedOpening)
+    }
+
+    @Test func theValueCapSaysWhatHappenedAndStopsTheFilesDiagnostics() throws {
+        // Ten levels of ten aliases: 10^10 values described in a few lines.
+        var lines = ["environments:", "  local: { baseURL: \"http://127.0.0.1:1\" }", "endpoints:", "  one:", "    path: /one",
+                     "    stub:", "      body:", "        a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+        for level in 1..<10 {
+            lines.append("        a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        }
+        lines += ["  two:", "    path: nothing-after-the-cap", "    unknown: key"]
+        let (catalog, _) = try loadCatalog(lines.joined(separator: "\n"))
+        let errors = catalog.diagnostics.filter(\.isError)
+        #expect(errors.count == 1, "\(positions(catalog.diagnostics))")
+        #expect(errors.first?.message.hasPrefix("the file holds more than 1000000 values (a very large file, or aliases repeating parts of it)") == true)
+        #expect(!catalog.diagnostics.contains { $0.message.contains("aliases nested too deeply") })
+    }
+}
