@@ -18,6 +18,8 @@ public struct CatalogDraft: Sendable {
         public var comment: String?
         /// Common headers.
         public var headers: [(String, String)] = []
+        /// Values of placeholders in this environment.
+        public var variables: [(String, String)] = []
         /// Harmless stand-ins for secrets (never for production).
         public var secretDefaults: [(String, String)] = []
         /// `never`, `immediate` … when not the default.
@@ -40,7 +42,9 @@ public struct CatalogDraft: Sendable {
         public var id: String
         /// A title.
         public var title: String?
-        /// The headers.
+        /// A description.
+        public var description: String?
+        /// The headers (none is allowed: a group can only gather).
         public var headers: [(String, String)]
 
         /// Makes a group.
@@ -123,6 +127,8 @@ public struct CatalogDraft: Sendable {
         public var stub: Example?
         /// Named examples.
         public var examples: [Example] = []
+        /// Lines written as a YAML comment above the endpoint (what the catalog cannot say, such as scripts).
+        public var comment: [String] = []
 
         /// Makes an endpoint.
         public init(id: String, method: String, path: String) {
@@ -172,6 +178,8 @@ public struct CatalogDraft: Sendable {
     public var description: String?
     /// A comment for the top of the file (where it came from).
     public var header: String?
+    /// Values of placeholders for every environment.
+    public var variables: [(String, String)] = []
     /// The environments (the first is the default).
     public var environments: [Environment] = []
     /// Groups.
@@ -195,6 +203,9 @@ public struct CatalogDraft: Sendable {
         lines.append("service: \(YAMLText.scalar(service))")
         if let title { lines.append("title: \(YAMLText.scalar(title))") }
         if let description { lines.append("description: \(YAMLText.quoted(description))") }
+        if !variables.isEmpty {
+            lines += ["", "variables:"] + variables.map { "  \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+        }
         lines += ["", "environments:"]
         for environment in environments {
             lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \($0.replacing("\n", with: " "))" } ?? ""))
@@ -202,6 +213,10 @@ public struct CatalogDraft: Sendable {
             lines.append("    baseURL: \(YAMLText.scalar(environment.baseURL))")
             if let fixtures = environment.fixtures { lines.append("    fixtures: \(fixtures)") }
             if !environment.headers.isEmpty { lines.append("    headers: \(YAMLText.flowMapping(environment.headers))") }
+            if !environment.variables.isEmpty {
+                lines.append("    variables:")
+                lines += environment.variables.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+            }
             if !environment.secretDefaults.isEmpty {
                 lines.append("    secretDefaults:                # stand-ins so stub mode works; set real values in the environment or .env")
                 lines += environment.secretDefaults.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
@@ -213,13 +228,16 @@ public struct CatalogDraft: Sendable {
             for group in groups {
                 lines.append("  \(YAMLText.key(group.id)):")
                 if let title = group.title { lines.append("    title: \(YAMLText.scalar(title))") }
-                lines.append("    headers:")
+                if let description = group.description { lines.append("    description: \(YAMLText.scalar(description))") }
+                if group.headers.isEmpty, group.title == nil, group.description == nil { lines.append("    headers: {}") }
+                if !group.headers.isEmpty { lines.append("    headers:") }
                 lines += group.headers.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
             }
         }
         lines += ["", "endpoints:"]
         for (index, endpoint) in endpoints.enumerated() {
             if index > 0 { lines.append("") }
+            lines += endpoint.comment.map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
             lines.append("  \(YAMLText.key(endpoint.id)):")
             lines += endpoint.lines().map { "    " + $0 }
         }
@@ -247,38 +265,5 @@ public struct CatalogDraft: Sendable {
             throw AuthoringError(error)
         }
         return file
-    }
-}
-
-/// Makes ids and secret names from free text.
-enum Identifier {
-    /// Letters, digits, `-`, `_` and `.` kept; runs of anything else become one `-`; never empty.
-    static func make(_ text: String, fallback: String) -> String {
-        var result = ""
-        var pendingDash = false
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII, (scalar.properties.isAlphabetic || scalar.properties.numericType != nil) || scalar == "_" || scalar == "." || scalar == "-" {
-                if pendingDash, !result.isEmpty { result.append("-") }
-                pendingDash = false
-                result.unicodeScalars.append(scalar)
-            } else {
-                pendingDash = true
-            }
-        }
-        return result.isEmpty ? fallback : result
-    }
-
-    /// `lowerCamelCase` from words: `get`, `user repos` → `getUserRepos`.
-    static func camelCase(_ words: [String], fallback: String) -> String {
-        let parts = words.flatMap { $0.split { !$0.isLetter && !$0.isNumber } }.map(String.init).filter { !$0.isEmpty }
-        guard let first = parts.first else { return fallback }
-        let rest = parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }
-        let text = first.prefix(1).lowercased() + first.dropFirst() + rest.joined()
-        return make(text, fallback: fallback)
-    }
-
-    /// `SHOP_API_KEY` from `shop`, `api-key`.
-    static func secretName(_ parts: String...) -> String {
-        parts.joined(separator: "_").uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
     }
 }

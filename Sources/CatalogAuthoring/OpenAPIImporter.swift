@@ -61,7 +61,7 @@ public enum OpenAPIImporter {
         let document: OpenAPIDocument
         var draft: CatalogDraft
         var secrets: [String] = []
-        var usedIDs: Set<String> = []
+        var endpointIDs = UniqueNames()
 
         init(document: OpenAPIDocument, service: String) {
             self.document = document
@@ -103,10 +103,9 @@ public enum OpenAPIImporter {
                 return
             }
             let words = operation.path.split(separator: "/").map(String.init).filter { !$0.hasPrefix("{") }
-            var id = operation.operationID.map { Identifier.make($0, fallback: "operation") }
-                ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation")
-            while usedIDs.contains(id) { id += "_" }
-            usedIDs.insert(id)
+            let id = endpointIDs.claim(
+                operation.operationID.map { Identifier.make($0, fallback: "operation") }
+                    ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"))
             var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(operation.path))
             result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
             result.description = operation.description.map { String($0.prefix { $0 != "\n" }) }
@@ -117,17 +116,21 @@ public enum OpenAPIImporter {
             draft.endpoints.append(result)
         }
 
+        /// `/pets/{pet-id}` → `/pets/{{pet_id}}`.
         func placeholderPath(_ path: String) -> String {
             var result = ""
-            var inside = false
+            var name: String?
             for character in path {
                 switch character {
-                case "{" where !inside: inside = true; result += "{{"
-                case "}" where inside: inside = false; result += "}}"
-                default: result.append(inside ? (character.isLetter || character.isNumber || character == "_" ? character : "_") : character)
+                case "{" where name == nil: name = ""
+                case "}" where name != nil:
+                    result += "{{\(Identifier.variable(name ?? ""))}}"
+                    name = nil
+                default:
+                    if name != nil { name?.append(character) } else { result.append(character) }
                 }
             }
-            return result
+            return result + (name.map { "{" + $0 } ?? "")
         }
 
         /// The path item's parameters, then the operation's (which win for the same name and place).
@@ -145,12 +148,17 @@ public enum OpenAPIImporter {
             return result
         }
 
+        /// Names that differ only by punctuation (`DateCreated<`, `DateCreated>`, `DateCreated`)
+        /// get placeholders of their own; path parameters keep the names the path uses.
         mutating func addParameters(_ operation: Operation, to result: inout CatalogDraft.Endpoint) {
-            for parameter in parameters(operation) {
+            let all = parameters(operation)
+            let inPath = all.filter { $0.member("in")?.text == "path" }.compactMap { $0.member("name")?.text }
+            var variables = UniqueNames(taken: Set(inPath.map(Identifier.variable)))
+            for parameter in all {
                 guard let name = parameter.member("name")?.text, let location = parameter.member("in")?.text else { continue }
                 let required = parameter.member("required") == .bool(true) || location == "path"
-                let placeholder = placeholderPath("{\(name)}")
-                let variable = String(placeholder.dropFirst(2).dropLast(2))
+                let variable = location == "path" ? Identifier.variable(name) : variables.claim(Identifier.variable(name))
+                let placeholder = "{{\(variable)}}"
                 let explicit = explicitValue(parameter)
                 let value = explicit ?? parameterSchema(parameter).map { text(Samples(document: document).value(for: $0)) } ?? "1"
                 switch location {
@@ -283,7 +291,7 @@ public enum OpenAPIImporter {
                 let description = response.member("description")?.text.flatMap { $0.isEmpty ? nil : $0 }
                 for (exampleName, body) in named {
                     let makeStub = isSuccess && !stubTaken
-                    var name = makeStub ? "default" : exampleName.map { Identifier.make($0, fallback: "example") } ?? Self.exampleName(for: status)
+                    var name = makeStub ? "default" : exampleName.map { Identifier.make($0, fallback: "example") } ?? ImportedResponse.name(for: status)
                     while names.contains(name) && !makeStub { name += "_" }
                     names.insert(name)
                     var example = CatalogDraft.Example(name: name, description: description, status: status)
@@ -300,15 +308,6 @@ public enum OpenAPIImporter {
                         result.examples.append(example)
                     }
                 }
-            }
-        }
-
-        /// `notFound` for 404 …, `status422` for codes without a kind of their own.
-        static func exampleName(for status: Int) -> String {
-            let kind = ErrorKind(status: status)
-            switch kind {
-            case .clientError, .serverError, .unknown: return "status\(status)"
-            default: return kind.name
             }
         }
 
