@@ -95,6 +95,41 @@ extension BinaryTests {
             try draft.write(into: folder.url, force: true)
         }
 
+        /// Real documents (Twilio's) name query parameters `DateCreated`, `DateCreated<` and
+        /// `DateCreated>`, and have titles like `Twilio - Api`.
+        @Test func namesThatDifferOnlyByPunctuationGetTheirOwnPlaceholders() async throws {
+            let document = #"""
+                {"openapi": "3.0.1", "info": {"title": "Twilio - Api", "version": "1.0"},
+                 "paths": {"/Calls/{Call-Sid}.json": {"get": {"operationId": "ListCall",
+                   "parameters": [{"name": "Call-Sid", "in": "path", "required": true, "schema": {"type": "string"}},
+                                  {"name": "DateCreated", "in": "query", "example": "2024-01-01", "schema": {"type": "string"}},
+                                  {"name": "DateCreated<", "in": "query", "example": "2024-02-01", "schema": {"type": "string"}},
+                                  {"name": "DateCreated>", "in": "query", "example": "2023-12-01", "schema": {"type": "string"}},
+                                  {"name": "Date_Created", "in": "query", "example": "x", "schema": {"type": "string"}},
+                                  {"name": "Date.Created", "in": "query", "example": "y", "schema": {"type": "string"}}],
+                   "responses": {"200": {"description": "ok"}}}},
+                  "/Calls.json": {"get": {"operationId": "ListCall", "responses": {"200": {"description": "ok"}}}}}}
+                """#
+            let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "twilio.json")
+            #expect(draft.service == "twilio-api")
+            #expect(draft.endpoints.map(\.id) == ["ListCall", "ListCall2"])
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.path == "/Calls/{{Call_Sid}}.json")
+            #expect(endpoint.query.map { "\($0.0)=\($0.1 ?? "")" } == [
+                "DateCreated={{DateCreated}}", "DateCreated<={{DateCreated_before}}", "DateCreated>={{DateCreated_after}}",
+                "Date_Created={{Date_Created}}", "Date.Created={{Date_Created2}}",
+            ])
+            #expect(Set(endpoint.parameters.map(\.0)).count == endpoint.parameters.count)
+            let folder = try TemporaryDirectory()
+            try draft.write(into: folder.url, force: false)
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("twilio-api"))
+            let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            let call = await caller.call(EndpointSelection(service: service, endpoint: service.endpoints[0], environment: service.environments[0]), mode: .stub)
+            #expect(call.exchange.request.url.query == "DateCreated=2024-01-01&DateCreated%3C=2024-02-01&DateCreated%3E=2023-12-01&Date_Created=x&Date.Created=y")
+        }
+
         @Test func unreadableDocumentsFailClearly() {
             #expect(throws: AuthoringError.invalidInput("this is a Swagger 2.0 document; convert it to OpenAPI 3 first")) {
                 try OpenAPIImporter.draft(from: Data(#"{"swagger": "2.0"}"#.utf8), documentName: "x")
