@@ -49,7 +49,7 @@ extension PostmanCollection {
     /// Query items from the URL object's `query` (which knows disabled ones), else from the raw URL.
     private mutating func addQuery(_ url: JSONValue?, parsed: RequestURL, to endpoint: inout CatalogDraft.Endpoint) {
         var items: [(String, String?)] = parsed.query
-        if let list = url?.member("query")?.elements {
+        if case .array(let list)? = url?.member("query") {
             items = list.compactMap { item in
                 guard let key = item.member("key")?.text, item.member("disabled") != .bool(true) else { return nil }
                 return (key, item.member("value")?.text)

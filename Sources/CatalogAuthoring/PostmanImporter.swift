@@ -93,6 +93,11 @@ struct PostmanEnvironment {
     var name: String
     var values: [PostmanVariable]
 
+    init(name: String, values: [PostmanVariable]) {
+        self.name = name
+        self.values = values
+    }
+
     init(_ file: PostmanImporter.EnvironmentFile) throws(AuthoringError) {
         let root = try PostmanImporter.parseJSON(file.data, what: "the Postman environment \(file.fileName)")
         guard let values = root.member("values"), case .array = values else {

@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `apiexplorer import openapi|curl|postman`.
+/// `apiexplorer import openapi|curl|postman|insomnia`.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Makes catalogs from OpenAPI documents and Postman collections, and endpoints from curl commands.",
-        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self])
+        abstract: "Makes catalogs from OpenAPI documents, Postman collections and Insomnia exports, and endpoints from curl commands.",
+        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self])
 }
