@@ -63,6 +63,8 @@ public struct CatalogDraft: Sendable {
         case text(String)
         /// A url-encoded form.
         case form([(String, String)])
+        /// A file beside the catalog, sent as it is.
+        case file(String)
     }
 
     /// A fixture: status, headers, and a body file or inline JSON.
@@ -156,6 +158,7 @@ public struct CatalogDraft: Sendable {
             case .json(let value): lines.append("body: \(YAMLText.flow(value))")
             case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
             case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
+            case .file(let path): lines.append("bodyFile: \(YAMLText.scalar(path))")
             case nil: break
             }
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }

@@ -3,7 +3,7 @@ import JSONSupport
 extension PostmanCollection {
     /// A request body: raw (JSON when it parses), url-encoded, form-data (text fields as a
     /// multipart body), GraphQL (as the JSON a GraphQL server reads); files are left out with a note.
-    mutating func addBody(_ body: JSONValue, to endpoint: inout CatalogDraft.Endpoint) {
+    mutating func addBody(_ body: JSONValue, service: String, to endpoint: inout CatalogDraft.Endpoint) {
         let owner = "endpoint \(endpoint.id)"
         switch body.member("mode")?.text {
         case "raw":
@@ -26,6 +26,13 @@ extension PostmanCollection {
             endpoint.body = .text(text)
         case "file":
             let source = body.member("file")?.member("src")?.text ?? "a file"
+            if let data = readFile(source) {
+                let name = source.split(separator: "/").last.map(String.init) ?? source
+                let path = "fixtures/\(service)/\(endpoint.id)-body-\(Identifier.make(name, fallback: "body"))"
+                bodyFiles.append((path, data))
+                endpoint.body = .file(path)
+                return
+            }
             notes.append("\(owner): its body is read from \(source), which was left out; copy it beside the catalog and give it with bodyFile")
         case "graphql":
             let graphql = body.member("graphql")

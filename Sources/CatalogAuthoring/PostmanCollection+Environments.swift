@@ -28,6 +28,9 @@ extension PostmanCollection {
             environment.variables = file.values.filter { !secretVariables.contains($0.key) && $0.key != baseVariable }.map { ($0.key, $0.value) }
             result.append(environment)
         }
+        // The mock answers whatever the values, but a request needs every placeholder filled:
+        // local borrows the first environment's values.
+        if result.count > 1 { result[0].variables = result[1].variables }
         if result.count == 1 {
             if let url = BaseURLTemplate.resolve(service.base, values: collectionValues) {
                 var environment = CatalogDraft.Environment(name: "default", baseURL: url, comment: "from the collection")
@@ -50,7 +53,7 @@ extension PostmanCollection {
                 let names = Set(endpoint.parameters.map(\.0)).union(known)
                 for name in Template(endpoint.lines().joined(separator: "\n")).placeholders where !name.hasPrefix("secret.") && !names.contains(name) {
                     let note = name.hasPrefix("$")
-                        ? "\(draft.service)/\(endpoint.id) uses Postman's dynamic variable {{\(name)}}: give it a value with --var \(name)=… or in variables"
+                        ? "\(draft.service)/\(endpoint.id) uses \(tool)'s dynamic variable {{\(name)}}: give it a value with --var \(name)=… or in variables"
                         : "\(draft.service)/\(endpoint.id) uses {{\(name)}}, which has no value in the collection or its environments (a script or a global sets it?)"
                     if !notes.contains(note) { notes.append(note) }
                 }

@@ -20,14 +20,16 @@ extension PostmanCollection {
         }
         let index = serviceIndex(for: url.base)
         let service = services[index].draft.service
-        let id = services[index].endpointIDs.claim(Identifier.camelCase([title], fallback: "request"))
+        let id = services[index].endpointIDs.claim(Identifier.camelCase([item.member("apiexplorerID")?.text ?? title], fallback: "request"))
         var endpoint = CatalogDraft.Endpoint(id: id, method: method, path: rewrite(url.path))
         endpoint.title = title
         endpoint.description = Self.description(request.member("description"))
         addQuery(request.member("url"), parsed: url, to: &endpoint)
         addHeaders(request.member("header"), to: &endpoint)
         addAuth(request.member("auth"), folders: folders, serviceIndex: index, to: &endpoint)
-        if let body = request.member("body"), body != .null { addBody(body, to: &endpoint) }
+        if let body = request.member("body"), body != .null { addBody(body, service: service, to: &endpoint) }
+        services[index].draft.fixtures += bodyFiles
+        bodyFiles = []
         addParameters(request.member("url"), folders: folders, to: &endpoint)
         addResponses(item.member("response")?.elements ?? [], serviceIndex: index, to: &endpoint)
         endpoint.comment = scriptComment(item.member("event"), owner: "endpoint \(service)/\(id)")
@@ -140,8 +142,8 @@ extension PostmanCollection {
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
             let scriptLines = source.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
             guard scriptLines.contains(where: { !$0.trimmed.isEmpty }) else { continue }
-            notes.append("\(owner): its Postman \(kind) (\(scriptLines.count) lines) is not run; it is kept as a comment")
-            lines.append("Postman \(kind) of \(owner) (not run by apiexplorer):")
+            notes.append("\(owner): its \(tool) \(kind) (\(scriptLines.count) lines) is not run; it is kept as a comment")
+            lines.append("\(tool) \(kind) of \(owner) (not run by apiexplorer):")
             lines += scriptLines.map { "  " + $0.replacing("\r", with: "") }
         }
         return lines

@@ -39,6 +39,12 @@ struct PostmanCollection {
     var secretVariables: Set<String> = []
     let collectionVariables: [PostmanVariable]
     var folderCount = 0
+    /// The tool the document comes from, named in comments and notes.
+    var tool = "Postman"
+    /// Reads a file a request body names (relative to the document); nil: not readable.
+    var readFile: (String) -> Data? = { _ in nil }
+    /// Body files read for the request being added, to be written beside the catalog.
+    var bodyFiles: [(path: String, data: Data)] = []
 
     init(root: JSONValue, name: String, environments: [PostmanEnvironment]) {
         self.root = root

@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `apiexplorer import openapi|curl|postman|insomnia`.
+/// `apiexplorer import openapi|curl|postman|insomnia|http`.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Makes catalogs from OpenAPI documents, Postman collections and Insomnia exports, and endpoints from curl commands.",
-        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self])
+        abstract: "Makes catalogs from OpenAPI documents, Postman collections, Insomnia exports and .http files, and endpoints from curl commands.",
+        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self, ImportHTTPCommand.self])
 }
