@@ -10,5 +10,6 @@ enum BenchmarkSuites {
         CatalogBenchmark.self,
         TUIBenchmark.self,
         CallBenchmark.self,
+        ImportBenchmark.self,
     ]
 }

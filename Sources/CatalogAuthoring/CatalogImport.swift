@@ -25,9 +25,13 @@ public struct CatalogImport: Sendable {
     /// The catalogs as the loader reads them from the files (nothing is written); fails listing
     /// the errors when there is one, so a broken import is never written.
     public func load() throws(AuthoringError) -> CatalogSet {
-        let paths = files.map(\.path)
-        if let duplicate = paths.first(where: { path in paths.filter { $0 == path }.count > 1 }) {
-            throw .invalidInput("two parts of the import would both be written to \(duplicate); nothing was written")
+        try load(files)
+    }
+
+    private func load(_ files: [(path: String, data: Data)]) throws(AuthoringError) -> CatalogSet {
+        var paths: Set<String> = []
+        if let duplicate = files.first(where: { !paths.insert($0.path).inserted }) {
+            throw .invalidInput("two parts of the import would both be written to \(duplicate.path); nothing was written")
         }
         let memory = InMemoryFileSystem(files: Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { $1 }))
         let source = CatalogSource(origin: .option, directory: nil, displayPath: "import")
@@ -45,7 +49,8 @@ public struct CatalogImport: Sendable {
     /// files naming them. Existing files are replaced only when `force`. Returns the catalog files.
     @discardableResult
     public func write(into folder: URL, force: Bool) throws(AuthoringError) -> [URL] {
-        _ = try load()
+        let files = self.files
+        _ = try load(files)
         let targets = files.map { (url: folder.appendingPathComponent($0.path), data: $0.data) }
         if !force {
             let existing = targets.map(\.url.path).filter { FileManager.default.fileExists(atPath: $0) }

@@ -34,7 +34,8 @@ struct ImportedResponse {
         let data: Data
         if let value = try? JSONValue.parse(body), contentType.isEmpty || contentType.contains("json") {
             path = stem + ".json"
-            data = Data((value.prettyText() + "\n").utf8)
+            // Tokens and passwords in captured bodies are masked like in the history.
+            data = Data((Redactor.standard.json(value).prettyText() + "\n").utf8)
         } else {
             path = stem + "." + Self.fileExtension(for: contentType)
             data = Data(body.utf8)
