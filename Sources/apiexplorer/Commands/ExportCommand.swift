@@ -1,9 +1,12 @@
 import ArgumentParser
 
-/// `apiexplorer export curl|har|http`.
+/// `apiexplorer export curl|httpie|python|javascript|http|har`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Exports an endpoint as a curl command, endpoints as a .http file, or the history as HAR.",
-        subcommands: [ExportCurlCommand.self, ExportHARCommand.self, ExportHTTPCommand.self])
+        abstract: "Exports an endpoint as a curl, HTTPie, Python or JavaScript command, endpoints as a .http file, or the history as HAR.",
+        subcommands: [
+            ExportCurlCommand.self, ExportHTTPieCommand.self, ExportPythonCommand.self, ExportJavaScriptCommand.self, ExportHTTPCommand.self,
+            ExportHARCommand.self,
+        ])
 }
