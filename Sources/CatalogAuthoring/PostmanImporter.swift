@@ -24,9 +24,11 @@ public enum PostmanImporter {
     }
 
     /// The catalogs for a collection's bytes and its environment files; `service` overrides the
-    /// id taken from the collection's name. Pure: nothing is read or written.
+    /// id taken from the collection's name; `readFile` reads the files that `file` bodies and
+    /// form-data fields name (nil: left out with a note). Pure apart from `readFile`.
     public static func catalog(
-        collection data: Data, documentName: String, environments: [EnvironmentFile] = [], service: String? = nil
+        collection data: Data, documentName: String, environments: [EnvironmentFile] = [], service: String? = nil,
+        readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {
         let root = try parseJSON(data, what: "the Postman collection \(documentName)")
         guard case .object = root, let info = root.member("info"), root.member("item") != nil else {
@@ -47,6 +49,7 @@ public enum PostmanImporter {
         var collection = PostmanCollection(root: root, name: name, environments: files)
         collection.serviceID = service ?? Identifier.make(name.lowercased(), fallback: "postman")
         collection.header = "Imported from \(documentName) (Postman collection \"\(name)\") by `apiexplorer import postman`."
+        collection.readFile = readFile
         return collection.build()
     }
 

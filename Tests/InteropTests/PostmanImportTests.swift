@@ -151,6 +151,28 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         #expect(result.notes.contains { $0.contains("set OLD_ONE_BASIC to base64 of user:password") })
     }
 
+    @Test func fileBodiesAreCopiedBesideTheCatalogWhenTheyCanBeRead() async throws {
+        let collection = #"""
+            {"info": {"name": "Files", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "Upload", "request": {"method": "PUT", "url": "https://files.example/doc",
+                        "header": [{"key": "Content-Type", "value": "text/csv"}],
+                        "body": {"mode": "file", "file": {"src": "/home/ann/report.csv"}}}},
+                      {"name": "Missing", "request": {"method": "PUT", "url": "https://files.example/other",
+                        "body": {"mode": "file", "file": {"src": "gone.bin"}}}}]}
+            """#
+        let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "files.json") { path in
+            path == "/home/ann/report.csv" ? Data("a,b\n1,2\n".utf8) : nil
+        }
+        #expect(result.notes.contains { $0.contains("endpoint missing: its body is read from gone.bin, which was left out") })
+        let (_, catalog) = try loadWritten(result)
+        let service = try #require(catalog.service("files"))
+        let upload = try #require(service.endpoint("upload"))
+        let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+        let sent = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub)
+        #expect(sent.exchange.request.body == Data("a,b\n1,2\n".utf8))
+        #expect(sent.exchange.request.headers["Content-Type"] == "text/csv")
+    }
+
     @Test func whatCannotBeImportedFailsWithAReasonAndWritesNothing() throws {
         #expect(throws: AuthoringError.invalidInput("v1.json is a Postman Collection v1; export it again as Collection v2.1 (Postman: Export, v2.1)")) {
             try PostmanImporter.catalog(collection: Data(#"{"name": "x", "requests": []}"#.utf8), documentName: "v1.json")
