@@ -32,7 +32,7 @@ struct HARService {
             endpoint.id = endpointIDs.claim(Identifier.camelCase([entry.method.lowercased()] + (words.isEmpty ? ["root"] : words), fallback: "request"))
             endpoint.parameters = parameters
             endpoint.query = entry.query.map { item in
-                (item.name, item.value.map { Redactor.standard.isSensitiveQuery(item.name) && !$0.isEmpty ? secrets.placeholder(item.name) : $0 })
+                (item.name, item.value.map { secrets.value(named: item.name, $0) })
             }
             endpoint.headers = headers(entry.headers)
             if let body = entry.body { addBody(body, to: &endpoint) }
@@ -68,18 +68,16 @@ struct HARService {
     }
 
     private mutating func addBody(_ body: (mimeType: String, text: String?, params: [(String, String)]), to endpoint: inout CatalogDraft.Endpoint) {
-        let redactor = Redactor.standard
-        func secret(_ name: String, _ value: String) -> String { redactor.isSensitiveQuery(name) && !value.isEmpty ? secrets.placeholder(name) : value }
         let type = body.mimeType.lowercased()
         if type.contains("x-www-form-urlencoded") {
             let fields = body.params.isEmpty ? RequestURL.queryItems(Substring(body.text ?? "")).map { ($0.name, $0.value ?? "") } : body.params
-            endpoint.body = .form(fields.map { ($0.0, secret($0.0, $0.1)) })
+            endpoint.body = .form(fields.map { ($0.0, secrets.value(named: $0.0, $0.1)) })
             return
         }
         guard let text = body.text, !text.isEmpty else { return }
         switch RequestBodyText.body(text, contentType: type) {
         case .json(let value):
-            endpoint.body = .json(CurlImporter.redactedJSON(value, redactor: redactor) { name, value in secret(name, value) })
+            endpoint.body = .json(secrets.json(value))
         case let other:
             endpoint.body = other
             if endpoint.header("Content-Type") == nil, !type.isEmpty { endpoint.headers.append(("Content-Type", body.mimeType)) }

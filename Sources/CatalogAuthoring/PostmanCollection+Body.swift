@@ -11,6 +11,8 @@ extension PostmanCollection {
             guard !text.isEmpty else { return }
             let language = body.member("options")?.member("raw")?.member("language")?.text ?? ""
             endpoint.body = RequestBodyText.body(text, contentType: endpoint.header("Content-Type") ?? RequestBodyText.contentType(language: language))
+            if case .json(let value) = endpoint.body { endpoint.body = .json(secrets.json(value)) }
+            if case .form(let fields) = endpoint.body { endpoint.body = .form(fields.map { ($0.0, secrets.value(named: $0.0, $0.1)) }) }
             if case .text = endpoint.body, endpoint.header("Content-Type") == nil, let type = RequestBodyText.contentType(language: language) {
                 endpoint.headers.append(("Content-Type", type))
             }
@@ -56,7 +58,7 @@ extension PostmanCollection {
         (list?.elements ?? []).compactMap { field in
             guard let name = field.member("key")?.text, field.member("disabled") != .bool(true) else { return nil }
             let value = field.member("value").map(PostmanVariable.text) ?? ""
-            return (name, rewrite(value), field.member("type")?.text == "file")
+            return (name, rewrite(secrets.value(named: name, value)), field.member("type")?.text == "file")
         }
     }
 }

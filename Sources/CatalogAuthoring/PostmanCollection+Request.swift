@@ -62,8 +62,7 @@ extension PostmanCollection {
                 endpoint.query.append((name, nil))
                 continue
             }
-            let literalSecret = Redactor.standard.isSensitiveQuery(name) && !value.isEmpty && Self.wholePlaceholder(value) == nil
-            endpoint.query.append((name, literalSecret ? secrets.placeholder(name) : rewrite(value)))
+            endpoint.query.append((name, rewrite(secrets.value(named: name, value))))
         }
     }
 
@@ -142,7 +141,8 @@ extension PostmanCollection {
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
             let scriptLines = source.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
             guard scriptLines.contains(where: { !$0.trimmed.isEmpty }) else { continue }
-            notes.append("\(owner): its \(tool) \(kind) (\(scriptLines.count) lines) is not run; it is kept as a comment")
+            let count = scriptLines.count == 1 ? "1 line" : "\(scriptLines.count) lines"
+            notes.append("\(owner): its \(tool) \(kind) (\(count)) is not run; it is kept as a comment")
             lines.append("\(tool) \(kind) of \(owner) (not run by apiexplorer):")
             lines += scriptLines.map { "  " + $0.replacing("\r", with: "") }
         }

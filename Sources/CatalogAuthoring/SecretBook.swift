@@ -1,3 +1,6 @@
+import DispatcherCore
+import JSONSupport
+
 /// The secrets an import found: each becomes `{{secret.NAME}}` in the catalog, its value is never
 /// written; the `local` environment gets a harmless stand-in so stub mode works at once.
 struct SecretBook {
@@ -25,6 +28,21 @@ struct SecretBook {
         guard let space = value.firstIndex(of: " ") else { return placeholder(label) }
         let scheme = String(value[..<space])
         return "\(scheme) \(placeholder(scheme.lowercased() == "bearer" ? "token" : label))"
+    }
+
+    /// A query item's, form field's or JSON member's value: a secret when its name is secret-like
+    /// and it is written out (a value holding placeholders already comes from somewhere else).
+    mutating func value(named name: String, _ value: String) -> String {
+        guard !value.isEmpty, !value.contains("{{"), Redactor.standard.isSensitiveQuery(name) else { return value }
+        return placeholder(name)
+    }
+
+    /// A JSON body with the values of its secret-named members replaced by secrets.
+    mutating func json(_ value: JSONValue) -> JSONValue {
+        var book = self
+        let result = CurlImporter.redactedJSON(value, redactor: .standard) { name, text in book.value(named: name, text) }
+        self = book
+        return result
     }
 
     /// `NAME: demo-name` stand-ins for a development environment.
