@@ -1,8 +1,6 @@
 import ArgumentParser
 import Catalog
 import CatalogAuthoring
-import FoundationEssentials
-import SystemSupport
 
 /// `apiexplorer export http SERVICE[/ENDPOINT]`: endpoints as a `.http` file.
 struct ExportHTTPCommand: ParsableCommand {
@@ -21,34 +19,16 @@ struct ExportHTTPCommand: ParsableCommand {
     @Option(name: .customLong("env"), help: ArgumentHelp("The environment (default: the service's first).", valueName: "NAME"))
     var environment: String?
 
-    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "FILE"))
-    var out: String?
-
-    @OptionGroup var catalogOptions: CatalogOptions
+    @OptionGroup var output: ExportDocumentOptions
 
     func run() throws {
-        let catalog = catalogOptions.load()
-        let text: String
-        do throws(CatalogLookupError) {
-            if target.contains("/") {
-                let selection = try EndpointSelection.resolve(target, environment: environment, in: catalog)
-                text = HTTPFileExporter.text(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
-            } else {
+        try output.emit { catalog throws(CatalogLookupError) in
+            guard target.contains("/") else {
                 let service = try EndpointSelection.resolveService(target, in: catalog)
-                text = HTTPFileExporter.text(service: service, environment: try EndpointSelection.resolveEnvironment(environment, of: service))
+                return HTTPFileExporter.text(service: service, environment: try EndpointSelection.resolveEnvironment(environment, of: service))
             }
-        } catch {
-            throw ExitStatus.fail(error)
+            let selection = try EndpointSelection.resolve(target, environment: environment, in: catalog)
+            return HTTPFileExporter.text(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
         }
-        guard let out else {
-            Console.out(text, terminator: "")
-            return
-        }
-        do throws(SystemError) {
-            try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: out))
-        } catch {
-            throw ExitStatus.fail(error)
-        }
-        Console.error("Wrote \(out)")
     }
 }
