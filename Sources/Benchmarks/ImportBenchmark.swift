@@ -17,6 +17,9 @@ struct ImportBenchmark: ParsableCommand {
     @Option(help: "Operations in the OpenAPI document.")
     var operations = 1_000
 
+    @Flag(help: "Give every HAR request a path of its own (no two share an endpoint): the worst case.")
+    var uniquePaths = false
+
     @Option(help: "Timed imports of each (after one warm-up).")
     var runs = 5
 
@@ -26,7 +29,7 @@ struct ImportBenchmark: ParsableCommand {
 
     func run() throws {
         warnIfDebugBuild()
-        let har = Data(Self.har(requests: requests).utf8)
+        let har = Data(Self.har(requests: requests, uniquePaths: uniquePaths).utf8)
         let openAPI = Data(Self.openAPI(operations: operations).utf8)
         try measure("har", size: har.count, detail: "\(requests) requests") {
             let result = try HARImporter.catalog(har: har, documentName: "bench.har")
@@ -54,7 +57,7 @@ struct ImportBenchmark: ParsableCommand {
     }
 
     /// A capture of `requests` requests to 5 hosts: ids in paths, JSON bodies, browser headers, cookies.
-    static func har(requests: Int) -> String {
+    static func har(requests: Int, uniquePaths: Bool) -> String {
         let resources = ["users", "orders", "products", "carts", "reviews", "invoices", "tickets", "projects"]
         var entries: [String] = []
         entries.reserveCapacity(requests)
@@ -63,7 +66,8 @@ struct ImportBenchmark: ParsableCommand {
             let resource = resources[index % resources.count]
             let id = index % 3 == 0 ? "\(1000 + index)" : index % 3 == 1 ? String(format: "%08x-0000-4000-8000-%012x", index, index) : "\(index % 7)"
             let method = ["GET", "GET", "POST", "PUT", "DELETE"][index % 5]
-            let path = index % 4 == 0 ? "/v1/\(resource)" : "/v1/\(resource)/\(id)/\(resource == "users" ? "settings" : "items")"
+            var path = index % 4 == 0 ? "/v1/\(resource)" : "/v1/\(resource)/\(id)/\(resource == "users" ? "settings" : "items")"
+            if uniquePaths { path += "/view-\(index)" }
             let status = index % 11 == 0 ? 404 : method == "POST" ? 201 : 200
             let body = #"{\"id\": \#(index), \"name\": \"item \#(index)\", \"tags\": [\"a\", \"b\"], \"token\": \"t-\#(index)\"}"#
             let post = method == "POST" || method == "PUT" ? #", "postData": {"mimeType": "application/json", "text": "\#(body)"}"# : ""
