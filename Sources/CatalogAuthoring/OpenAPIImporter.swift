@@ -13,9 +13,13 @@ public enum OpenAPIImporter {
     /// The operations of a path item, in the order they are imported.
     static let methods = ["get", "post", "patch", "put", "delete", "head", "options", "trace", "query"]
 
-    /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the title.
-    public static func draft(from data: Data, documentName: String, service: String? = nil) throws(AuthoringError) -> CatalogDraft {
-        let document = try OpenAPIDocument(data: data)
+    /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the
+    /// title; `readFile` reads the files its `$ref`s name, relative to the document (nil: only
+    /// references within the document are followed).
+    public static func draft(
+        from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
+    ) throws(AuthoringError) -> CatalogDraft {
+        let document = try OpenAPIDocument(data: data, readFile: readFile)
         let info = document["info"]
         let title = info?.member("title")?.text ?? "imported"
         var builder = Builder(document: document, service: service ?? Identifier.make(title.lowercased(), fallback: "imported"))
@@ -25,7 +29,7 @@ public enum OpenAPIImporter {
         builder.addEnvironments()
         for (path, item) in document.resolve(document["paths"])?.members ?? [] {
             guard let item = document.resolve(item) else {
-                builder.draft.notes.append("\(path) was left out: its $ref cannot be followed (only references within the document are)")
+                builder.draft.notes.append("\(path) was left out: its $ref cannot be followed (a URL, or a file that cannot be read)")
                 continue
             }
             for method in methods {

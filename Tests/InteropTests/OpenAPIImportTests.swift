@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import Foundation
+import JSONSupport
 import CatalogAuthoring
 import DriftCheck
 import StateStore
@@ -128,6 +129,58 @@ extension BinaryTests {
             let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
             let call = await caller.call(EndpointSelection(service: service, endpoint: service.endpoints[0], environment: service.environments[0]), mode: .stub)
             #expect(call.exchange.request.url.query == "DateCreated=2024-01-01&DateCreated%3C=2024-02-01&DateCreated%3E=2023-12-01&Date_Created=x&Date.Created=y")
+        }
+
+        /// Documents split over files: `$ref`s to other files (and from them to third ones, and
+        /// back into themselves) are followed; URLs are not fetched.
+        @Test func referencesAcrossFilesAreFollowed() throws {
+            let files: [String: String] = [
+                "paths/pet.yaml": """
+                    get:
+                      operationId: getPet
+                      parameters: [{ $ref: "../parameters.yaml#/PetId" }]
+                      responses:
+                        "200":
+                          description: a pet
+                          content: { application/json: { schema: { $ref: "../schemas/pet.yaml#/Pet" } } }
+                        "404": { $ref: "../responses.yaml#/NotFound" }
+                    """,
+                "parameters.yaml": "PetId: { name: petId, in: path, required: true, schema: { type: integer, example: 7 } }",
+                "schemas/pet.yaml": """
+                    Pet:
+                      type: object
+                      properties:
+                        id: { type: integer, example: 7 }
+                        name: { type: string, example: Rex }
+                        owner: { $ref: "#/Owner" }
+                    Owner: { type: object, properties: { name: { type: string, example: Ann } } }
+                    """,
+                "responses.yaml": "NotFound: { description: not found, content: { application/json: { example: { message: no pet } } } }",
+            ]
+            let root = """
+                openapi: 3.0.3
+                info: { title: Split API, version: "1" }
+                paths:
+                  /pets/{petId}: { $ref: paths/pet.yaml }
+                  /remote: { $ref: "https://example.com/remote.yaml" }
+                """
+            var asked: [String] = []
+            let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml") { path in
+                asked.append(path)
+                return files[path].map { Data($0.utf8) }
+            }
+            #expect(Set(asked) == Set(files.keys), "each file once, the URL never")
+            #expect(draft.endpoints.map(\.id) == ["getPet"])
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.path == "/pets/{{petId}}")
+            #expect(endpoint.parameters.map { "\($0.0)=\($0.1)" } == ["petId=7"])
+            #expect(endpoint.examples.map(\.name) == ["notFound"])
+            let fixtures = Dictionary(uniqueKeysWithValues: draft.fixtures.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+            let pet = try JSONValue.parse(try #require(fixtures["fixtures/split-api/getPet.json"]))
+            #expect(pet == ["id": 7, "name": "Rex", "owner": ["name": "Ann"]])
+            #expect(try JSONValue.parse(try #require(fixtures["fixtures/split-api/getPet-notFound.json"])) == ["message": "no pet"])
+            #expect(draft.notes.contains("/remote was left out: its $ref cannot be followed (a URL, or a file that cannot be read)"))
+            _ = try loadWritten(CatalogImport(drafts: [draft]))
         }
 
         @Test func unreadableDocumentsFailClearly() {

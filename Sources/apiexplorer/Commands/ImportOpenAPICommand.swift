@@ -23,7 +23,10 @@ struct ImportOpenAPICommand: ParsableCommand {
     func run() throws {
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
-            let draft = try OpenAPIImporter.draft(from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service)
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let draft = try OpenAPIImporter.draft(
+                from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
+                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
             try output.write(CatalogImport(drafts: [draft], notes: draft.notes))
         } catch {
             throw ExitStatus.fail(error)
