@@ -173,6 +173,40 @@ public struct CatalogDraft: Sendable {
         }
     }
 
+    /// An error rule: responses matching `status` (and `when`, a JSONPath) are the error `error`.
+    public struct ErrorRule: Sendable {
+        /// Shown as the error's source.
+        public var name: String?
+        /// `2xx`, `404` …
+        public var status: String
+        /// A JSONPath that must match the body.
+        public var when: String?
+        /// The error kind (built-in or custom).
+        public var error: String
+        /// A JSONPath to the message.
+        public var message: String?
+
+        /// Makes a rule.
+        public init(name: String? = nil, status: String, when: String? = nil, error: String, message: String? = nil) {
+            self.name = name
+            self.status = status
+            self.when = when
+            self.error = error
+            self.message = message
+        }
+
+        /// The rule as one flow mapping.
+        var line: String {
+            var pairs: [(String, String)] = []
+            if let name { pairs.append(("name", name)) }
+            pairs.append(("status", status))
+            if let when { pairs.append(("when", when)) }
+            pairs.append(("error", error))
+            if let message { pairs.append(("message", message)) }
+            return "- " + YAMLText.flowMapping(pairs)
+        }
+    }
+
     /// The service id.
     public var service: String
     /// A title.
@@ -183,6 +217,8 @@ public struct CatalogDraft: Sendable {
     public var header: String?
     /// Values of placeholders for every environment.
     public var variables: [(String, String)] = []
+    /// Error rules, in order.
+    public var errors: [ErrorRule] = []
     /// The environments (the first is the default).
     public var environments: [Environment] = []
     /// Groups.
@@ -237,6 +273,7 @@ public struct CatalogDraft: Sendable {
                 lines += group.headers.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
             }
         }
+        if !errors.isEmpty { lines += ["", "errors:"] + errors.map { "  " + $0.line } }
         lines += ["", "endpoints:"]
         for (index, endpoint) in endpoints.enumerated() {
             if index > 0 { lines.append("") }

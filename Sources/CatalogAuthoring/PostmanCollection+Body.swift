@@ -37,6 +37,7 @@ extension PostmanCollection {
             }
             notes.append("\(owner): its body is read from \(source), which was left out; copy it beside the catalog and give it with bodyFile")
         case "graphql":
+            graphQLServices.insert(service)
             let graphql = body.member("graphql")
             let query = rewrite(graphql?.member("query")?.text ?? "")
             let variablesText = rewrite(graphql?.member("variables")?.text ?? "")

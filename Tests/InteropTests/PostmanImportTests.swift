@@ -87,6 +87,14 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         #expect(body.contains(#""name": "Ann""#))
         #expect(outcome.exchange.response?.headers["X-Request-Id"] == "r-1")
         #expect(outcome.exchange.response?.headers["Set-Cookie"] == nil)
+        // GraphQL answers errors inside a 200: the rule the import adds names them.
+        #expect(acme.errorRules.count == 1)
+        let search = try #require(acme.endpoint("searchGraphQL"))
+        let graphQL = await caller.call(EndpointSelection(service: acme, endpoint: search, environment: acme.environments[0]), mode: .stub)
+        #expect(graphQL.exchange.response?.status == 200)
+        #expect(graphQL.exchange.error?.kind.name == "graphQLError")
+        #expect(graphQL.exchange.error?.message == "term too short")
+        #expect(catalog.service("acme-api-status")?.errorRules.isEmpty == true)
         let missing = await caller.call(EndpointSelection(service: acme, endpoint: getUser, environment: acme.environments[0]), mode: .stub, example: "noSuchUser")
         #expect(missing.exchange.response?.status == 404)
 
