@@ -20,7 +20,10 @@ extension PostmanCollection {
         }
         let index = serviceIndex(for: url.base)
         let service = services[index].draft.service
-        let id = services[index].endpointIDs.claim(Identifier.camelCase([item.member("apiexplorerID")?.text ?? title], fallback: "request"))
+        // A name without ASCII letters (`发送短信`) gives no id: the method and path do.
+        let words = url.path.split(separator: "/").filter { !$0.hasPrefix("{{") }.suffix(2).map(String.init)
+        let fallback = Identifier.camelCase([method.lowercased()] + (words.isEmpty ? ["root"] : words), fallback: "request")
+        let id = services[index].endpointIDs.claim(Identifier.camelCase([item.member("apiexplorerID")?.text ?? title], fallback: fallback))
         var endpoint = CatalogDraft.Endpoint(id: id, method: method, path: rewrite(url.path))
         endpoint.title = title
         endpoint.description = Self.description(request.member("description"))

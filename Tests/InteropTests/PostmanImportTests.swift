@@ -148,6 +148,7 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
                       {"name": "Pong", "request": {"method": "PUT", "url": "localhost:8080/pong/{{n}}"}},
                       {"name": "Sign in", "request": {"method": "POST", "url": "localhost:8080/signin",
                         "body": {"mode": "raw", "raw": "{\"user\": \"ann\", \"password\": \"json-literal-pw\"}", "options": {"raw": {"language": "json"}}}}},
+                      {"name": "发送短信", "request": {"method": "POST", "url": "localhost:8080/sms/send?mobile=1"}},
                       {"name": "Token", "request": {"method": "POST", "url": "localhost:8080/token",
                         "body": {"mode": "urlencoded", "urlencoded": [{"key": "grant_type", "value": "client_credentials"}, {"key": "client_secret", "value": "form-literal-secret"}]}}}],
              "variable": [{"key": "n", "value": 3}]}
@@ -158,6 +159,7 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         #expect(service.environments.map(\.baseURL.absoluteString) == ["http://127.0.0.1:4010/old-one", "http://localhost:8080"])
         #expect(service.endpoint("ping")?.headers["Authorization"] == "Basic {{secret.OLD_ONE_BASIC}}")
         #expect(service.endpoint("pong")?.path == "/pong/{{n}}")
+        #expect(service.endpoint("postSmsSend")?.title == "发送短信", "a name without ASCII letters: the id comes from the method and path")
         #expect(service.variables["n"] == "3")
         for secret in ["hunter2", "json-literal-pw", "form-literal-secret"] { #expect(!writtenText(folder).contains(secret), "\(secret)") }
         #expect(service.endpoint("signIn")?.body == .json(["user": "ann", "password": "{{secret.OLD_ONE_PASSWORD}}"]))
