@@ -73,15 +73,19 @@ struct InsomniaExport {
         }
     }
 
-    private func items(under parent: JSONValue) -> [JSONValue] {
-        (children[parent.member("_id")?.text ?? ""] ?? []).compactMap { resource in
+    /// The folders and requests under `parent`; `path` holds the groups above it, so a group
+    /// that names itself or an ancestor as its parent (a broken export) ends the descent.
+    private func items(under parent: JSONValue, path: Set<String> = []) -> [JSONValue] {
+        let id = parent.member("_id")?.text ?? ""
+        guard !path.contains(id) else { return [] }
+        return (children[id] ?? []).compactMap { resource in
             switch resource.member("_type")?.text {
             case "request_group":
                 return .object([
                     "name": resource.member("name") ?? "folder", "description": resource.member("description") ?? .null,
                     "variable": Self.variables(resource.member("environment")),
                     "auth": Self.auth(resource.member("authentication")) ?? .null,
-                    "item": .array(items(under: resource)),
+                    "item": .array(items(under: resource, path: path.union([id]))),
                 ])
             case "request":
                 return .object(["name": resource.member("name") ?? "request", "request": Self.request(resource)])
