@@ -263,9 +263,29 @@ public enum OpenAPIImporter {
             } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "application/x-www-form-urlencoded" }) {
                 let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
                 if case .object(let object) = value { result.body = .form(object.map { ($0.key, text($0.value)) }) }
+            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "multipart/form-data" }) {
+                // Text parts only: a binary part (format binary) has no sample to send.
+                let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
+                let fields = value.members.filter { $0.value != .string("") }.map { ($0.key, text($0.value)) }
+                let (body, contentType) = RequestBodyText.multipart(fields)
+                result.body = .text(body)
+                result.headers.append(("Content-Type", contentType))
+                if fields.count < value.members.count {
+                    draft.notes.append("\(result.id): the multipart body's file parts were left out (catalogs send text parts)")
+                }
+            } else if let (key, content) = contents.first(where: { Self.isText(Self.mediaType($0.key)) }),
+                let value = samples.example(content) ?? samples.schemaValue(content)
+            {
+                result.body = .text(text(value))
+                result.headers.append(("Content-Type", Self.mediaType(key)))
             } else if let type = contents.first?.key {
                 draft.notes.append("\(result.id): the \(Self.mediaType(type)) request body was left out (give it with body or bodyFile)")
             }
+        }
+
+        /// Media types whose bodies are text a sample can be written in (`text/*`, XML, YAML, CSV).
+        static func isText(_ type: String) -> Bool {
+            type.hasPrefix("text/") || type.hasSuffix("xml") || type.hasSuffix("yaml") || type.hasSuffix("csv")
         }
 
         /// `type/subtype` of a media type key, lowercased, without parameters.

@@ -183,6 +183,35 @@ extension BinaryTests {
             _ = try loadWritten(CatalogImport(drafts: [draft]))
         }
 
+        @Test func requestBodiesOfOtherMediaTypes() async throws {
+            let document = #"""
+                {"openapi": "3.1.0", "info": {"title": "Bodies", "version": "1"},
+                 "paths": {
+                   "/upload": {"post": {"operationId": "upload", "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object",
+                     "properties": {"caption": {"type": "string", "example": "me"}, "file": {"type": "string", "format": "binary"}}}}}},
+                     "responses": {"201": {"description": "ok"}}}},
+                   "/note": {"put": {"operationId": "note", "requestBody": {"content": {"text/plain": {"example": "hello"}}},
+                     "responses": {"204": {"description": "ok"}}}},
+                   "/xml": {"post": {"operationId": "xml", "requestBody": {"content": {"application/xml": {"schema": {"type": "string", "example": "<a/>"}}}},
+                     "responses": {"200": {"description": "ok"}}}}}}
+                """#
+            let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "bodies.json")
+            let (_, catalog) = try loadWritten(CatalogImport(drafts: [draft]))
+            let service = try #require(catalog.service("bodies"))
+            let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            let upload = await caller.call(EndpointSelection(service: service, endpoint: try #require(service.endpoint("upload")), environment: service.environments[0]), mode: .stub)
+            let sent = String(decoding: upload.exchange.request.body ?? Data(), as: UTF8.self)
+            #expect(sent.contains("Content-Disposition: form-data; name=\"caption\"\r\n\r\nme\r\n"))
+            #expect(!sent.contains("name=\"file\""))
+            #expect(upload.exchange.request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(draft.notes.contains("upload: the multipart body's file parts were left out (catalogs send text parts)"))
+            let note = await caller.call(EndpointSelection(service: service, endpoint: try #require(service.endpoint("note")), environment: service.environments[0]), mode: .stub)
+            #expect(note.exchange.request.body == Data("hello".utf8))
+            #expect(note.exchange.request.headers["Content-Type"] == "text/plain")
+            #expect(service.endpoint("xml")?.body == .text("<a/>", contentType: nil))
+            #expect(service.endpoint("xml")?.headers["Content-Type"] == "application/xml")
+        }
+
         @Test func unreadableDocumentsFailClearly() {
             #expect(throws: AuthoringError.invalidInput("this is a Swagger 2.0 document; convert it to OpenAPI 3 first")) {
                 try OpenAPIImporter.draft(from: Data(#"{"swagger": "2.0"}"#.utf8), documentName: "x")
