@@ -126,7 +126,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "StateStore", "SystemSupport",
+                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -11,5 +11,6 @@ enum BenchmarkSuites {
         CatalogBenchmark.self,
         TUIBenchmark.self,
         CallBenchmark.self,
+        ImportBenchmark.self,
     ]
 }

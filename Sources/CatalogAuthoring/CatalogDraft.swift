@@ -18,6 +18,8 @@ public struct CatalogDraft: Sendable {
         public var comment: String?
         /// Common headers.
         public var headers: [(String, String)] = []
+        /// Values of placeholders in this environment.
+        public var variables: [(String, String)] = []
         /// Harmless stand-ins for secrets (never for production).
         public var secretDefaults: [(String, String)] = []
         /// `never`, `immediate` … when not the default.
@@ -40,7 +42,9 @@ public struct CatalogDraft: Sendable {
         public var id: String
         /// A title.
         public var title: String?
-        /// The headers.
+        /// A description.
+        public var description: String?
+        /// The headers (none is allowed: a group can only gather).
         public var headers: [(String, String)]
 
         /// Makes a group.
@@ -59,6 +63,8 @@ public struct CatalogDraft: Sendable {
         case text(String)
         /// A url-encoded form.
         case form([(String, String)])
+        /// A file beside the catalog, sent as it is.
+        case file(String)
     }
 
     /// A fixture: status, headers, and a body file or inline JSON.
@@ -123,6 +129,8 @@ public struct CatalogDraft: Sendable {
         public var stub: Example?
         /// Named examples.
         public var examples: [Example] = []
+        /// Lines written as a YAML comment above the endpoint (what the catalog cannot say, such as scripts).
+        public var comment: [String] = []
 
         /// Makes an endpoint.
         public init(id: String, method: String, path: String) {
@@ -150,6 +158,7 @@ public struct CatalogDraft: Sendable {
             case .json(let value): lines.append("body: \(YAMLText.flow(value))")
             case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
             case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
+            case .file(let path): lines.append("bodyFile: \(YAMLText.scalar(path))")
             case nil: break
             }
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }
@@ -164,6 +173,40 @@ public struct CatalogDraft: Sendable {
         }
     }
 
+    /// An error rule: responses matching `status` (and `when`, a JSONPath) are the error `error`.
+    public struct ErrorRule: Sendable {
+        /// Shown as the error's source.
+        public var name: String?
+        /// `2xx`, `404` …
+        public var status: String
+        /// A JSONPath that must match the body.
+        public var when: String?
+        /// The error kind (built-in or custom).
+        public var error: String
+        /// A JSONPath to the message.
+        public var message: String?
+
+        /// Makes a rule.
+        public init(name: String? = nil, status: String, when: String? = nil, error: String, message: String? = nil) {
+            self.name = name
+            self.status = status
+            self.when = when
+            self.error = error
+            self.message = message
+        }
+
+        /// The rule as one flow mapping.
+        var line: String {
+            var pairs: [(String, String)] = []
+            if let name { pairs.append(("name", name)) }
+            pairs.append(("status", status))
+            if let when { pairs.append(("when", when)) }
+            pairs.append(("error", error))
+            if let message { pairs.append(("message", message)) }
+            return "- " + YAMLText.flowMapping(pairs)
+        }
+    }
+
     /// The service id.
     public var service: String
     /// A title.
@@ -172,6 +215,10 @@ public struct CatalogDraft: Sendable {
     public var description: String?
     /// A comment for the top of the file (where it came from).
     public var header: String?
+    /// Values of placeholders for every environment.
+    public var variables: [(String, String)] = []
+    /// Error rules, in order.
+    public var errors: [ErrorRule] = []
     /// The environments (the first is the default).
     public var environments: [Environment] = []
     /// Groups.
@@ -195,6 +242,9 @@ public struct CatalogDraft: Sendable {
         lines.append("service: \(YAMLText.scalar(service))")
         if let title { lines.append("title: \(YAMLText.scalar(title))") }
         if let description { lines.append("description: \(YAMLText.quoted(description))") }
+        if !variables.isEmpty {
+            lines += ["", "variables:"] + variables.map { "  \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+        }
         lines += ["", "environments:"]
         for environment in environments {
             lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \($0.replacing("\n", with: " "))" } ?? ""))
@@ -202,6 +252,10 @@ public struct CatalogDraft: Sendable {
             lines.append("    baseURL: \(YAMLText.scalar(environment.baseURL))")
             if let fixtures = environment.fixtures { lines.append("    fixtures: \(fixtures)") }
             if !environment.headers.isEmpty { lines.append("    headers: \(YAMLText.flowMapping(environment.headers))") }
+            if !environment.variables.isEmpty {
+                lines.append("    variables:")
+                lines += environment.variables.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+            }
             if !environment.secretDefaults.isEmpty {
                 lines.append("    secretDefaults:                # stand-ins so stub mode works; set real values in the environment or .env")
                 lines += environment.secretDefaults.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
@@ -213,13 +267,17 @@ public struct CatalogDraft: Sendable {
             for group in groups {
                 lines.append("  \(YAMLText.key(group.id)):")
                 if let title = group.title { lines.append("    title: \(YAMLText.scalar(title))") }
-                lines.append("    headers:")
+                if let description = group.description { lines.append("    description: \(YAMLText.scalar(description))") }
+                if group.headers.isEmpty, group.title == nil, group.description == nil { lines.append("    headers: {}") }
+                if !group.headers.isEmpty { lines.append("    headers:") }
                 lines += group.headers.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
             }
         }
+        if !errors.isEmpty { lines += ["", "errors:"] + errors.map { "  " + $0.line } }
         lines += ["", "endpoints:"]
         for (index, endpoint) in endpoints.enumerated() {
             if index > 0 { lines.append("") }
+            lines += endpoint.comment.map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
             lines.append("  \(YAMLText.key(endpoint.id)):")
             lines += endpoint.lines().map { "    " + $0 }
         }
@@ -247,38 +305,5 @@ public struct CatalogDraft: Sendable {
             throw AuthoringError(error)
         }
         return file
-    }
-}
-
-/// Makes ids and secret names from free text.
-enum Identifier {
-    /// Letters, digits, `-`, `_` and `.` kept; runs of anything else become one `-`; never empty.
-    static func make(_ text: String, fallback: String) -> String {
-        var result = ""
-        var pendingDash = false
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII, (scalar.properties.isAlphabetic || scalar.properties.numericType != nil) || scalar == "_" || scalar == "." || scalar == "-" {
-                if pendingDash, !result.isEmpty { result.append("-") }
-                pendingDash = false
-                result.unicodeScalars.append(scalar)
-            } else {
-                pendingDash = true
-            }
-        }
-        return result.isEmpty ? fallback : result
-    }
-
-    /// `lowerCamelCase` from words: `get`, `user repos` → `getUserRepos`.
-    static func camelCase(_ words: [String], fallback: String) -> String {
-        let parts = words.flatMap { $0.split { !$0.isLetter && !$0.isNumber } }.map(String.init).filter { !$0.isEmpty }
-        guard let first = parts.first else { return fallback }
-        let rest = parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }
-        let text = first.prefix(1).lowercased() + first.dropFirst() + rest.joined()
-        return make(text, fallback: fallback)
-    }
-
-    /// `SHOP_API_KEY` from `shop`, `api-key`.
-    static func secretName(_ parts: String...) -> String {
-        parts.joined(separator: "_").uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
     }
 }

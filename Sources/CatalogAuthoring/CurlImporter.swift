@@ -120,7 +120,8 @@ public enum CurlImporter {
         return components.string ?? ""
     }
 
-    private static func redactedJSON(_ value: JSONValue, redactor: Redactor, secret: (String, String) -> String) -> JSONValue {
+    /// `value` with the strings of secret-named members replaced by `secret(name, value)`.
+    static func redactedJSON(_ value: JSONValue, redactor: Redactor, secret: (String, String) -> String) -> JSONValue {
         switch value {
         case .object(let object):
             return .object(JSONObject(object.map { member in

@@ -11,9 +11,20 @@ struct OpenAPIDocument {
     let root: JSONValue
     /// The `openapi` version (`3.0.3`, `3.1.0` …).
     let version: String
+    /// The other files `$ref`s name (`schemas/pet.yaml`), by path relative to the document, with
+    /// their own references rewritten relative to the document too.
+    private(set) var externals: [String: JSONValue] = [:]
 
     /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise.
-    init(data: Data) throws(AuthoringError) {
+    /// `readFile` reads the files its `$ref`s name, relative to the document (nil: none are).
+    init(data: Data, readFile: ((String) -> Data?)? = nil) throws(AuthoringError) {
+        let root = try Self.parse(data)
+        try self.init(root: root)
+        if let readFile { externals = ExternalReferences.load(from: root, readFile: { path in readFile(path).flatMap { try? Self.parse($0) } }) }
+    }
+
+    /// A JSON or YAML document's value.
+    static func parse(_ data: Data) throws(AuthoringError) -> JSONValue {
         let isJSON = data.first { !$0.isASCIIWhitespace } == UInt8(ascii: "{")
         let root: JSONValue
         if isJSON {
@@ -33,6 +44,10 @@ struct OpenAPIDocument {
             }
             guard node != nil else { throw .invalidInput("the document is empty") }
         }
+        return root
+    }
+
+    private init(root: JSONValue) throws(AuthoringError) {
         guard case .object(let object) = root else { throw .invalidInput("the document is not a mapping of OpenAPI fields") }
         if case .string(let swagger)? = object["swagger"] {
             throw .invalidInput("this is a Swagger \(swagger) document; convert it to OpenAPI 3 first")
@@ -60,15 +75,23 @@ struct OpenAPIDocument {
         var current = value
         for _ in 0..<32 {
             guard case .object(let object)? = current, case .string(let reference)? = object["$ref"] else { return current }
-            guard reference.hasPrefix("#") else { return nil }
-            current = pointer(String(reference.dropFirst()))
+            let hash = reference.firstIndex(of: "#") ?? reference.endIndex
+            let file = String(reference[..<hash])
+            let fragment = hash < reference.endIndex ? String(reference[reference.index(after: hash)...]) : ""
+            guard let document = file.isEmpty ? root : externals[file] else { return nil }
+            current = Self.pointer(fragment, in: document)
         }
         return nil
     }
 
     /// The value a JSON pointer (RFC 6901, `/components/schemas/Pet`) names in the document.
     func pointer(_ pointer: String) -> JSONValue? {
-        var current: JSONValue? = root
+        Self.pointer(pointer, in: root)
+    }
+
+    /// The value a JSON pointer names in `document`.
+    static func pointer(_ pointer: String, in document: JSONValue) -> JSONValue? {
+        var current: JSONValue? = document
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             let key = (PercentEncoding.decode(token) ?? String(token)).replacing("~1", with: "/").replacing("~0", with: "~")
             switch current {

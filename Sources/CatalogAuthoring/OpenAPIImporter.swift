@@ -13,9 +13,13 @@ public enum OpenAPIImporter {
     /// The operations of a path item, in the order they are imported.
     static let methods = ["get", "post", "patch", "put", "delete", "head", "options", "trace", "query"]
 
-    /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the title.
-    public static func draft(from data: Data, documentName: String, service: String? = nil) throws(AuthoringError) -> CatalogDraft {
-        let document = try OpenAPIDocument(data: data)
+    /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the
+    /// title; `readFile` reads the files its `$ref`s name, relative to the document (nil: only
+    /// references within the document are followed).
+    public static func draft(
+        from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
+    ) throws(AuthoringError) -> CatalogDraft {
+        let document = try OpenAPIDocument(data: data, readFile: readFile)
         let info = document["info"]
         let title = info?.member("title")?.text ?? "imported"
         var builder = Builder(document: document, service: service ?? Identifier.make(title.lowercased(), fallback: "imported"))
@@ -25,7 +29,7 @@ public enum OpenAPIImporter {
         builder.addEnvironments()
         for (path, item) in document.resolve(document["paths"])?.members ?? [] {
             guard let item = document.resolve(item) else {
-                builder.draft.notes.append("\(path) was left out: its $ref cannot be followed (only references within the document are)")
+                builder.draft.notes.append("\(path) was left out: its $ref cannot be followed (a URL, or a file that cannot be read)")
                 continue
             }
             for method in methods {
@@ -61,7 +65,7 @@ public enum OpenAPIImporter {
         let document: OpenAPIDocument
         var draft: CatalogDraft
         var secrets: [String] = []
-        var usedIDs: Set<String> = []
+        var endpointIDs = UniqueNames()
 
         init(document: OpenAPIDocument, service: String) {
             self.document = document
@@ -103,10 +107,9 @@ public enum OpenAPIImporter {
                 return
             }
             let words = operation.path.split(separator: "/").map(String.init).filter { !$0.hasPrefix("{") }
-            var id = operation.operationID.map { Identifier.make($0, fallback: "operation") }
-                ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation")
-            while usedIDs.contains(id) { id += "_" }
-            usedIDs.insert(id)
+            let id = endpointIDs.claim(
+                operation.operationID.map { Identifier.make($0, fallback: "operation") }
+                    ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"))
             var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(operation.path))
             result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
             result.description = operation.description.map { String($0.prefix { $0 != "\n" }) }
@@ -117,17 +120,21 @@ public enum OpenAPIImporter {
             draft.endpoints.append(result)
         }
 
+        /// `/pets/{pet-id}` → `/pets/{{pet_id}}`.
         func placeholderPath(_ path: String) -> String {
             var result = ""
-            var inside = false
+            var name: String?
             for character in path {
                 switch character {
-                case "{" where !inside: inside = true; result += "{{"
-                case "}" where inside: inside = false; result += "}}"
-                default: result.append(inside ? (character.isLetter || character.isNumber || character == "_" ? character : "_") : character)
+                case "{" where name == nil: name = ""
+                case "}" where name != nil:
+                    result += "{{\(Identifier.variable(name ?? ""))}}"
+                    name = nil
+                default:
+                    if name != nil { name?.append(character) } else { result.append(character) }
                 }
             }
-            return result
+            return result + (name.map { "{" + $0 } ?? "")
         }
 
         /// The path item's parameters, then the operation's (which win for the same name and place).
@@ -145,12 +152,17 @@ public enum OpenAPIImporter {
             return result
         }
 
+        /// Names that differ only by punctuation (`DateCreated<`, `DateCreated>`, `DateCreated`)
+        /// get placeholders of their own; path parameters keep the names the path uses.
         mutating func addParameters(_ operation: Operation, to result: inout CatalogDraft.Endpoint) {
-            for parameter in parameters(operation) {
+            let all = parameters(operation)
+            let inPath = all.filter { $0.member("in")?.text == "path" }.compactMap { $0.member("name")?.text }
+            var variables = UniqueNames(taken: Set(inPath.map(Identifier.variable)))
+            for parameter in all {
                 guard let name = parameter.member("name")?.text, let location = parameter.member("in")?.text else { continue }
                 let required = parameter.member("required") == .bool(true) || location == "path"
-                let placeholder = placeholderPath("{\(name)}")
-                let variable = String(placeholder.dropFirst(2).dropLast(2))
+                let variable = location == "path" ? Identifier.variable(name) : variables.claim(Identifier.variable(name))
+                let placeholder = "{{\(variable)}}"
                 let explicit = explicitValue(parameter)
                 let value = explicit ?? parameterSchema(parameter).map { text(Samples(document: document).value(for: $0)) } ?? "1"
                 switch location {
@@ -251,9 +263,29 @@ public enum OpenAPIImporter {
             } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "application/x-www-form-urlencoded" }) {
                 let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
                 if case .object(let object) = value { result.body = .form(object.map { ($0.key, text($0.value)) }) }
+            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "multipart/form-data" }) {
+                // Text parts only: a binary part (format binary) has no sample to send.
+                let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
+                let fields = value.members.filter { $0.value != .string("") }.map { ($0.key, text($0.value)) }
+                let (body, contentType) = RequestBodyText.multipart(fields)
+                result.body = .text(body)
+                result.headers.append(("Content-Type", contentType))
+                if fields.count < value.members.count {
+                    draft.notes.append("\(result.id): the multipart body's file parts were left out (catalogs send text parts)")
+                }
+            } else if let (key, content) = contents.first(where: { Self.isText(Self.mediaType($0.key)) }),
+                let value = samples.example(content) ?? samples.schemaValue(content)
+            {
+                result.body = .text(text(value))
+                result.headers.append(("Content-Type", Self.mediaType(key)))
             } else if let type = contents.first?.key {
                 draft.notes.append("\(result.id): the \(Self.mediaType(type)) request body was left out (give it with body or bodyFile)")
             }
+        }
+
+        /// Media types whose bodies are text a sample can be written in (`text/*`, XML, YAML, CSV).
+        static func isText(_ type: String) -> Bool {
+            type.hasPrefix("text/") || type.hasSuffix("xml") || type.hasSuffix("yaml") || type.hasSuffix("csv")
         }
 
         /// `type/subtype` of a media type key, lowercased, without parameters.
@@ -283,7 +315,7 @@ public enum OpenAPIImporter {
                 let description = response.member("description")?.text.flatMap { $0.isEmpty ? nil : $0 }
                 for (exampleName, body) in named {
                     let makeStub = isSuccess && !stubTaken
-                    var name = makeStub ? "default" : exampleName.map { Identifier.make($0, fallback: "example") } ?? Self.exampleName(for: status)
+                    var name = makeStub ? "default" : exampleName.map { Identifier.make($0, fallback: "example") } ?? ImportedResponse.name(for: status)
                     while names.contains(name) && !makeStub { name += "_" }
                     names.insert(name)
                     var example = CatalogDraft.Example(name: name, description: description, status: status)
@@ -300,15 +332,6 @@ public enum OpenAPIImporter {
                         result.examples.append(example)
                     }
                 }
-            }
-        }
-
-        /// `notFound` for 404 …, `status422` for codes without a kind of their own.
-        static func exampleName(for status: Int) -> String {
-            let kind = ErrorKind(status: status)
-            switch kind {
-            case .clientError, .serverError, .unknown: return "status\(status)"
-            default: return kind.name
             }
         }
 

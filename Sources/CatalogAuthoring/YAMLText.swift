@@ -50,17 +50,31 @@ enum YAMLText {
         ".nan", ".NaN", ".NAN", "<<",
     ]
 
+    /// Indicators that change meaning at the start of a plain scalar.
+    private static let indicators = Set("-?:,[]{}#&*!|>'\"%@`".utf8)
+    /// Characters that end or change a plain scalar anywhere in it: in a flow collection, and in block context.
+    private static let specialInFlow = Set("{}[],#`\"'\\".utf8)
+    private static let specialInBlock = Set("#`\"'\\".utf8)
+    /// First characters of texts that may read as numbers (`1`, `.5`, `-2`, `+3`, `inf`, `nan` …).
+    private static let numberStarts = Set("0123456789.+-iInN".utf8)
+
+    /// Looked at as bytes: imports write every key and value through here (5,000 requests of a
+    /// HAR are tens of thousands of scalars).
     private static func needsQuotes(_ text: String, inFlow: Bool = true) -> Bool {
         if reserved.contains(text) { return true }
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return true }
-        if first == " " || last == " " { return true }
-        // Indicators that change meaning at the start of a plain scalar.
-        if "-?:,[]{}#&*!|>'\"%@`".unicodeScalars.contains(first) { return true }
-        if Double(text) != nil || text.hasPrefix("0x") || text.hasPrefix("0o") { return true }
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F { return true }
-            if (inFlow ? "{}[],#`\"'\\" : "#`\"'\\").unicodeScalars.contains(scalar) { return true }
+        let bytes = text.utf8
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        if first == UInt8(ascii: " ") || last == UInt8(ascii: " ") { return true }
+        if indicators.contains(first) { return true }
+        if numberStarts.contains(first), Double(text) != nil || text.hasPrefix("0x") || text.hasPrefix("0o") { return true }
+        let special = inFlow ? specialInFlow : specialInBlock
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || special.contains(byte) { return true }
+            // `: ` starts a mapping value, ` #` a comment.
+            if (previous == UInt8(ascii: ":") && byte == UInt8(ascii: " ")) || (previous == UInt8(ascii: " ") && byte == UInt8(ascii: "#")) { return true }
+            previous = byte
         }
-        return text.contains(": ") || text.contains(" #") || text.hasSuffix(":")
+        return last == UInt8(ascii: ":")
     }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import Foundation
+import JSONSupport
 import CatalogAuthoring
 import DriftCheck
 import StateStore
@@ -93,6 +94,122 @@ extension BinaryTests {
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
             #expect(throws: AuthoringError.self) { try draft.write(into: folder.url, force: false) }
             try draft.write(into: folder.url, force: true)
+        }
+
+        /// Real documents (Twilio's) name query parameters `DateCreated`, `DateCreated<` and
+        /// `DateCreated>`, and have titles like `Twilio - Api`.
+        @Test func namesThatDifferOnlyByPunctuationGetTheirOwnPlaceholders() async throws {
+            let document = #"""
+                {"openapi": "3.0.1", "info": {"title": "Twilio - Api", "version": "1.0"},
+                 "paths": {"/Calls/{Call-Sid}.json": {"get": {"operationId": "ListCall",
+                   "parameters": [{"name": "Call-Sid", "in": "path", "required": true, "schema": {"type": "string"}},
+                                  {"name": "DateCreated", "in": "query", "example": "2024-01-01", "schema": {"type": "string"}},
+                                  {"name": "DateCreated<", "in": "query", "example": "2024-02-01", "schema": {"type": "string"}},
+                                  {"name": "DateCreated>", "in": "query", "example": "2023-12-01", "schema": {"type": "string"}},
+                                  {"name": "Date_Created", "in": "query", "example": "x", "schema": {"type": "string"}},
+                                  {"name": "Date.Created", "in": "query", "example": "y", "schema": {"type": "string"}}],
+                   "responses": {"200": {"description": "ok"}}}},
+                  "/Calls.json": {"get": {"operationId": "ListCall", "responses": {"200": {"description": "ok"}}}}}}
+                """#
+            let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "twilio.json")
+            #expect(draft.service == "twilio-api")
+            #expect(draft.endpoints.map(\.id) == ["ListCall", "ListCall2"])
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.path == "/Calls/{{Call_Sid}}.json")
+            #expect(endpoint.query.map { "\($0.0)=\($0.1 ?? "")" } == [
+                "DateCreated={{DateCreated}}", "DateCreated<={{DateCreated_before}}", "DateCreated>={{DateCreated_after}}",
+                "Date_Created={{Date_Created}}", "Date.Created={{Date_Created2}}",
+            ])
+            #expect(Set(endpoint.parameters.map(\.0)).count == endpoint.parameters.count)
+            let folder = try TemporaryDirectory()
+            try draft.write(into: folder.url, force: false)
+            let catalog = CatalogLoader.load(folder.catalogSource)
+            #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("twilio-api"))
+            let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            let call = await caller.call(EndpointSelection(service: service, endpoint: service.endpoints[0], environment: service.environments[0]), mode: .stub)
+            #expect(call.exchange.request.url.query == "DateCreated=2024-01-01&DateCreated%3C=2024-02-01&DateCreated%3E=2023-12-01&Date_Created=x&Date.Created=y")
+        }
+
+        /// Documents split over files: `$ref`s to other files (and from them to third ones, and
+        /// back into themselves) are followed; URLs are not fetched.
+        @Test func referencesAcrossFilesAreFollowed() throws {
+            let files: [String: String] = [
+                "paths/pet.yaml": """
+                    get:
+                      operationId: getPet
+                      parameters: [{ $ref: "../parameters.yaml#/PetId" }]
+                      responses:
+                        "200":
+                          description: a pet
+                          content: { application/json: { schema: { $ref: "../schemas/pet.yaml#/Pet" } } }
+                        "404": { $ref: "../responses.yaml#/NotFound" }
+                    """,
+                "parameters.yaml": "PetId: { name: petId, in: path, required: true, schema: { type: integer, example: 7 } }",
+                "schemas/pet.yaml": """
+                    Pet:
+                      type: object
+                      properties:
+                        id: { type: integer, example: 7 }
+                        name: { type: string, example: Rex }
+                        owner: { $ref: "#/Owner" }
+                    Owner: { type: object, properties: { name: { type: string, example: Ann } } }
+                    """,
+                "responses.yaml": "NotFound: { description: not found, content: { application/json: { example: { message: no pet } } } }",
+            ]
+            let root = """
+                openapi: 3.0.3
+                info: { title: Split API, version: "1" }
+                paths:
+                  /pets/{petId}: { $ref: paths/pet.yaml }
+                  /remote: { $ref: "https://example.com/remote.yaml" }
+                """
+            var asked: [String] = []
+            let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml") { path in
+                asked.append(path)
+                return files[path].map { Data($0.utf8) }
+            }
+            #expect(Set(asked) == Set(files.keys), "each file once, the URL never")
+            #expect(draft.endpoints.map(\.id) == ["getPet"])
+            let endpoint = try #require(draft.endpoints.first)
+            #expect(endpoint.path == "/pets/{{petId}}")
+            #expect(endpoint.parameters.map { "\($0.0)=\($0.1)" } == ["petId=7"])
+            #expect(endpoint.examples.map(\.name) == ["notFound"])
+            let fixtures = Dictionary(uniqueKeysWithValues: draft.fixtures.map { ($0.path, String(decoding: $0.data, as: UTF8.self)) })
+            let pet = try JSONValue.parse(try #require(fixtures["fixtures/split-api/getPet.json"]))
+            #expect(pet == ["id": 7, "name": "Rex", "owner": ["name": "Ann"]])
+            #expect(try JSONValue.parse(try #require(fixtures["fixtures/split-api/getPet-notFound.json"])) == ["message": "no pet"])
+            #expect(draft.notes.contains("/remote was left out: its $ref cannot be followed (a URL, or a file that cannot be read)"))
+            _ = try loadWritten(CatalogImport(drafts: [draft]))
+        }
+
+        @Test func requestBodiesOfOtherMediaTypes() async throws {
+            let document = #"""
+                {"openapi": "3.1.0", "info": {"title": "Bodies", "version": "1"},
+                 "paths": {
+                   "/upload": {"post": {"operationId": "upload", "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object",
+                     "properties": {"caption": {"type": "string", "example": "me"}, "file": {"type": "string", "format": "binary"}}}}}},
+                     "responses": {"201": {"description": "ok"}}}},
+                   "/note": {"put": {"operationId": "note", "requestBody": {"content": {"text/plain": {"example": "hello"}}},
+                     "responses": {"204": {"description": "ok"}}}},
+                   "/xml": {"post": {"operationId": "xml", "requestBody": {"content": {"application/xml": {"schema": {"type": "string", "example": "<a/>"}}}},
+                     "responses": {"200": {"description": "ok"}}}}}}
+                """#
+            let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "bodies.json")
+            let (_, catalog) = try loadWritten(CatalogImport(drafts: [draft]))
+            let service = try #require(catalog.service("bodies"))
+            let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+            let upload = await caller.call(EndpointSelection(service: service, endpoint: try #require(service.endpoint("upload")), environment: service.environments[0]), mode: .stub)
+            let sent = String(decoding: upload.exchange.request.body ?? Data(), as: UTF8.self)
+            #expect(sent.contains("Content-Disposition: form-data; name=\"caption\"\r\n\r\nme\r\n"))
+            #expect(!sent.contains("name=\"file\""))
+            #expect(upload.exchange.request.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(draft.notes.contains("upload: the multipart body's file parts were left out (catalogs send text parts)"))
+            let note = await caller.call(EndpointSelection(service: service, endpoint: try #require(service.endpoint("note")), environment: service.environments[0]), mode: .stub)
+            #expect(note.exchange.request.body == Data("hello".utf8))
+            #expect(note.exchange.request.headers["Content-Type"] == "text/plain")
+            #expect(service.endpoint("xml")?.body == .text("<a/>", contentType: nil))
+            #expect(service.endpoint("xml")?.headers["Content-Type"] == "application/xml")
         }
 
         @Test func unreadableDocumentsFailClearly() {

@@ -86,3 +86,39 @@ func withLiveTransport<T>(_ body: (HTTPTransport) async throws -> T) async throw
         throw error
     }
 }
+
+extension Console {
+    /// Prints `text`, or writes it atomically to `path` when one is given (saying so on standard error).
+    static func write(_ text: String, to path: String?) throws(ExitCode) {
+        guard let path else {
+            out(text, terminator: "")
+            return
+        }
+        do throws(SystemError) {
+            try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        Console.error("Wrote \(path)")
+    }
+}
+
+/// `--out FILE` and the catalog options of the exports that write documents (`http`, `openapi`).
+struct ExportDocumentOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "FILE"))
+    var out: String?
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    /// Loads the catalogs, makes the document and prints or writes it; a name the catalogs do not have is a usage error.
+    func emit(_ document: (CatalogSet) throws(CatalogLookupError) -> String) throws {
+        let catalog = catalogOptions.load()
+        let text: String
+        do throws(CatalogLookupError) {
+            text = try document(catalog)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        try Console.write(text, to: out)
+    }
+}

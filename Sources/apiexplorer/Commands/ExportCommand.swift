@@ -1,9 +1,12 @@
 import ArgumentParser
 
-/// `apiexplorer export curl|har`.
+/// `apiexplorer export curl|httpie|python|javascript|http|openapi|swift|har`.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Exports an endpoint as a curl command, or the history as HAR.",
-        subcommands: [ExportCurlCommand.self, ExportHARCommand.self])
+        abstract: "Exports an endpoint as a curl, HTTPie, Python or JavaScript command, a service as a .http file, an OpenAPI document or Swift, or the history as HAR.",
+        subcommands: [
+            ExportCurlCommand.self, ExportHTTPieCommand.self, ExportPythonCommand.self, ExportJavaScriptCommand.self, ExportHTTPCommand.self,
+            ExportOpenAPICommand.self, ExportSwiftCommand.self, ExportHARCommand.self,
+        ])
 }

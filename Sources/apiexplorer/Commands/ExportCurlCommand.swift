@@ -1,7 +1,5 @@
 import ArgumentParser
-import Catalog
 import DispatcherCore
-import StateStore
 
 /// `apiexplorer export curl SERVICE/ENDPOINT [--reveal]`: the request as a curl command line.
 struct ExportCurlCommand: AsyncParsableCommand {
@@ -13,21 +11,7 @@ struct ExportCurlCommand: AsyncParsableCommand {
             group and endpoint headers, placeholders filled, the body encoded. Nothing is sent.
             """)
 
-    @Argument(help: ArgumentHelp("The endpoint, as SERVICE/ENDPOINT.", valueName: "SERVICE/ENDPOINT"))
-    var endpoint: String
+    @OptionGroup var arguments: ExportCodeArguments
 
-    @OptionGroup var request: RequestOptionGroup
-
-    @Flag(help: "Show secrets (tokens, passwords, API keys) in clear.")
-    var reveal = false
-
-    @OptionGroup var catalogOptions: CatalogOptions
-
-    func run() async throws {
-        let catalog = catalogOptions.load()
-        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
-        let outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: .stub, example: nil, values: values)
-        if let error = outcome.exchange.error, error.kind == .invalidRequest { throw ExitStatus.fail(CatalogLookupError(error.message)) }
-        Console.out(outcome.exchange.request.curlCommand(redactor: reveal ? nil : outcome.redactor))
-    }
+    func run() async throws { try await arguments.print { $0.curlCommand(redactor: $1) + "\n" } }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CatalogAuthoring
 import FoundationEssentials
-import StateStore
 
 /// `apiexplorer import openapi FILE`: an OpenAPI document becomes a catalog file with fixtures.
 struct ImportOpenAPICommand: ParsableCommand {
@@ -12,31 +11,23 @@ struct ImportOpenAPICommand: ParsableCommand {
             Writes SERVICE.yaml into the output folder with one endpoint per operation (parameters as {{placeholders}} \
             holding their examples or defaults), a `local` environment for `apiexplorer mock` plus one environment per \
             server, one group per security scheme (its secret as {{secret.NAME}}), and example responses (or samples \
-            built from their schemas) as fixture files under fixtures/SERVICE/. Existing files are replaced only with --force.
+            built from their schemas) as fixture files under fixtures/SERVICE/. The catalog is checked before anything is \
+            written (an import that would not load writes nothing); existing files are replaced only with --force.
             """)
 
     @Argument(help: ArgumentHelp("The OpenAPI document.", valueName: "FILE"))
     var file: String
 
-    @Option(help: ArgumentHelp("The catalog folder to write into.", valueName: "DIR"))
-    var out = "environments"
-
-    @Option(help: ArgumentHelp("The service id (default: from the document's title).", valueName: "ID"))
-    var service: String?
-
-    @Flag(help: "Replace existing files.")
-    var force = false
+    @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
         do throws(AuthoringError) {
-            guard let data = FileManager.default.contents(atPath: file) else { throw .usage("cannot read \(file)") }
-            let draft = try OpenAPIImporter.draft(from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: service)
-            let written = try draft.write(into: URL(fileURLWithPath: out), force: force)
-            Console.out(
-                "Wrote \(written.path): service \(draft.service), \(draft.endpoints.count) endpoints, \(draft.environments.count) environments, "
-                    + "\(draft.fixtures.count) fixtures")
-            draft.notes.forEach { Console.error("note: \($0)") }
-            Console.out("Check it with `apiexplorer validate \(out)`; try it with `apiexplorer list --catalog \(out)`.")
+            let data = try ImportOutputOptions.read(file)
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let draft = try OpenAPIImporter.draft(
+                from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
+                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+            try output.write(CatalogImport(drafts: [draft], notes: draft.notes))
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -1,0 +1,187 @@
+import TextSupport
+
+/// A `.http` / `.rest` file in the JetBrains HTTP Client format, which VS Code REST Client
+/// shares: requests separated by `###` lines (the rest of the line names the request),
+/// `@name = value` variables, `# @name id` tags, `#` and `//` comments, a request line
+/// (`METHOD URL [HTTP/version]`, or a URL alone for GET) continued on indented `?`/`&` lines,
+/// headers, an empty line, and a body (`< path` reads it from a file). Response handlers
+/// (`> {% … %}`, `> script.js`) and response references (`<> file`) are kept apart, never run.
+public struct HTTPFile: Sendable, Equatable {
+    /// A request's body.
+    public enum Body: Sendable, Equatable {
+        /// Text as written.
+        case text(String)
+        /// `< path`: read from a file, relative to the `.http` file.
+        case file(String)
+    }
+
+    /// One request.
+    public struct Request: Sendable, Equatable {
+        /// The text after `###`, if any.
+        public var title: String?
+        /// The `# @name` tag, if any.
+        public var name: String?
+        /// The method (GET when the line has only a URL).
+        public var method: String
+        /// The URL as written, continuation lines joined.
+        public var url: String
+        /// Headers in order.
+        public var headers: [Header]
+        /// The body.
+        public var body: Body?
+        /// Response handler scripts and references, as written.
+        public var handlers: [String]
+        /// Variables set just before this request (`@name = value`), which apply from here on.
+        public var variables: [Header]
+
+        /// Makes a request.
+        public init(title: String? = nil, name: String? = nil, method: String, url: String, headers: [Header] = [], body: Body? = nil) {
+            self.title = title
+            self.name = name
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            handlers = []
+            variables = []
+        }
+    }
+
+    /// A name and a value (a header or a variable).
+    public struct Header: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        /// Makes one.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The requests in file order.
+    public var requests: [Request]
+
+    /// Every variable of the file in order (a later one wins).
+    public var variables: [Header] { requests.flatMap(\.variables) + trailingVariables }
+    /// Variables after the last request.
+    private(set) var trailingVariables: [Header] = []
+
+    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
+
+    /// Reads a file's text.
+    public init(parsing text: String) {
+        requests = []
+        var pending = Block()
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = String(rawLine).replacing("\r", with: "")
+            if line.hasPrefix("###") {
+                finish(&pending)
+                pending = Block(title: line.dropFirst(3).trimmed)
+                continue
+            }
+            pending.add(line)
+        }
+        finish(&pending)
+        trailingVariables = carried
+    }
+
+    /// Variables of blocks without a request, which apply to the next request.
+    private var carried: [Header] = []
+
+    private mutating func finish(_ block: inout Block) {
+        if var request = block.request() {
+            request.variables = carried + request.variables
+            carried = []
+            requests.append(request)
+        } else {
+            carried += block.variables
+        }
+    }
+
+    /// The lines between two `###` separators, read as they come.
+    private struct Block {
+        enum Part { case preamble, headers, body }
+        var title: String?
+        var part = Part.preamble
+        var name: String?
+        var variables: [Header] = []
+        var method = "GET"
+        var url = ""
+        var headers: [Header] = []
+        var bodyLines: [String] = []
+        var handlers: [String] = []
+        var inHandler = false
+
+        init(title: String? = nil) {
+            self.title = title.flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        mutating func add(_ line: String) {
+            let trimmed = line.trimmed
+            switch part {
+            case .preamble:
+                if trimmed.isEmpty { return }
+                if let tag = Self.comment(trimmed) {
+                    if tag.hasPrefix("@name") { name = tag.dropFirst(5).trimmed.split(separator: " ").first.map(String.init) ?? name }
+                    return
+                }
+                if trimmed.hasPrefix("@"), let equals = trimmed.firstIndex(of: "=") {
+                    variables.append(Header(trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmed, trimmed[trimmed.index(after: equals)...].trimmed))
+                    return
+                }
+                var words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                if let first = words.first, HTTPFile.methods.contains(first.uppercased()), words.count > 1 {
+                    method = first.uppercased()
+                    words.removeFirst()
+                }
+                if words.count > 1, words.last?.uppercased().hasPrefix("HTTP/") == true { words.removeLast() }
+                url = words.joined(separator: " ")
+                part = .headers
+            case .headers:
+                if trimmed.isEmpty {
+                    part = .body
+                } else if (trimmed.hasPrefix("?") || trimmed.hasPrefix("&")) && line.first?.isWhitespace == true {
+                    url += trimmed
+                } else if Self.comment(trimmed) != nil {
+                    return
+                } else if let colon = trimmed.firstIndex(of: ":") {
+                    headers.append(Header(String(trimmed[..<colon]).trimmed, String(trimmed[trimmed.index(after: colon)...]).trimmed))
+                }
+            case .body:
+                if inHandler {
+                    handlers[handlers.count - 1] += "\n" + line
+                    if trimmed.hasSuffix("%}") { inHandler = false }
+                } else if trimmed.hasPrefix("> ") || trimmed.hasPrefix(">> ") || trimmed.hasPrefix("<> ") {
+                    handlers.append(line)
+                    inHandler = trimmed.hasPrefix("> {%") && !trimmed.hasSuffix("%}")
+                } else {
+                    bodyLines.append(line)
+                }
+            }
+        }
+
+        /// The text of a `#` or `//` comment line, or nil.
+        static func comment(_ line: String) -> String? {
+            if line.hasPrefix("#") { return line.dropFirst().trimmed }
+            if line.hasPrefix("//") { return line.dropFirst(2).trimmed }
+            return nil
+        }
+
+        func request() -> Request? {
+            guard !url.isEmpty else { return nil }
+            var lines = bodyLines
+            while let last = lines.last, last.trimmed.isEmpty { lines.removeLast() }
+            var body: Body?
+            if lines.count == 1, lines[0].hasPrefix("< ") {
+                body = .file(lines[0].dropFirst(2).trimmed)
+            } else if !lines.isEmpty {
+                body = .text(lines.joined(separator: "\n"))
+            }
+            var request = Request(title: title, name: name, method: method, url: url, headers: headers, body: body)
+            request.handlers = handlers
+            request.variables = variables
+            return request
+        }
+    }
+}

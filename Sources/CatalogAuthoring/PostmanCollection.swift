@@ -1,0 +1,183 @@
+import DispatcherCore
+import FoundationEssentials
+import TextSupport
+import JSONSupport
+
+/// Walks a Postman collection and builds its catalogs: one service per URL base, in the order
+/// the bases first appear (the first takes the collection's id).
+struct PostmanCollection {
+    /// A folder on the way to a request, with what it passes down.
+    struct Folder {
+        /// The folder's key among the collection's folders (its position), for its group.
+        var key: String
+        var name: String
+        var description: String?
+        /// The auth that applies inside (its own, else its parent's); nil: none.
+        var auth: JSONValue?
+        var variables: [PostmanVariable]
+    }
+
+    /// A service being built: the requests sharing one URL base.
+    struct ServiceDraft {
+        var base: String
+        var draft: CatalogDraft
+        var endpointIDs = UniqueNames(taken: [])
+        var groupIDs = UniqueNames(taken: [])
+        /// Group id by folder key.
+        var groups: [String: String] = [:]
+    }
+
+    let root: JSONValue
+    let name: String
+    let environments: [PostmanEnvironment]
+    var serviceID = ""
+    var header = ""
+    var notes: [String] = []
+    var services: [ServiceDraft] = []
+    var secrets = SecretBook(service: "")
+    /// Variables whose values are secrets: written as `{{secret.NAME}}` wherever they are used.
+    var secretVariables: Set<String> = []
+    let collectionVariables: [PostmanVariable]
+    var folderCount = 0
+    /// The tool the document comes from, named in comments and notes.
+    var tool = "Postman"
+    /// Reads a file a request body names (relative to the document); nil: not readable.
+    var readFile: (String) -> Data? = { _ in nil }
+    /// The services with GraphQL endpoints.
+    var graphQLServices: Set<String> = []
+    /// Body files read for the request being added, to be written beside the catalog.
+    var bodyFiles: [(path: String, data: Data)] = []
+
+    init(root: JSONValue, name: String, environments: [PostmanEnvironment]) {
+        self.root = root
+        self.name = name
+        self.environments = environments
+        collectionVariables = PostmanVariable.list(root.member("variable"))
+    }
+
+    mutating func build() -> CatalogImport {
+        secrets = SecretBook(service: serviceID)
+        findSecretVariables()
+        var fileComment = [header]
+        fileComment += scriptComment(root.member("event"), owner: "the collection")
+        walk(root.member("item")?.elements ?? [], folders: [])
+        var drafts: [CatalogDraft] = []
+        for service in services {
+            var draft = service.draft
+            draft.header = fileComment.joined(separator: "\n")
+            draft.title = name
+            draft.description = Self.description(root.member("info")?.member("description"))
+            draft.variables = collectionVariables.filter { !secretVariables.contains($0.key) }.map { ($0.key, $0.value) }
+            draft.environments = environmentDrafts(for: service)
+            if graphQLServices.contains(draft.service) {
+                draft.errors.append(Self.graphQLErrors)
+                notes.append("\(draft.service) has GraphQL endpoints: a 2xx whose body holds errors is the error graphQLError (an error rule was added)")
+            }
+            drafts.append(draft)
+        }
+        if drafts.isEmpty { notes.append("the collection has no requests: nothing to import") }
+        notes += secrets.notes
+        notes += unresolvedPlaceholderNotes(drafts)
+        var seen: Set<String> = []
+        return CatalogImport(drafts: drafts, notes: notes.filter { seen.insert($0).inserted })
+    }
+
+    /// Variables typed `secret` anywhere, with secret-like names (`apiKey`, `token` …), or used
+    /// as credentials in auth blocks.
+    private mutating func findSecretVariables() {
+        let all = collectionVariables + environments.flatMap(\.values)
+        for variable in all where variable.isSecret || Redactor.standard.isSensitive(name: variable.key) {
+            secretVariables.insert(variable.key)
+        }
+        func visit(_ item: JSONValue) {
+            for auth in [item.member("auth"), item.member("request")?.member("auth")].compactMap({ $0 }) {
+                for (key, value) in Self.authParameters(auth) where Self.credentialKeys.contains(key) {
+                    if let variable = Self.wholePlaceholder(value) { secretVariables.insert(variable) }
+                }
+            }
+            item.member("item")?.elements.forEach(visit)
+        }
+        visit(root)
+    }
+
+    /// GraphQL servers answer 200 with `{"errors": [{"message": …}]}`: that is an error.
+    static let graphQLErrors = CatalogDraft.ErrorRule(name: "graphql", status: "2xx", when: "$.errors[0]", error: "graphQLError", message: "$.errors[0].message")
+
+    static let credentialKeys: Set<String> = ["token", "password", "value", "accessToken", "refreshToken", "clientSecret"]
+
+    /// `name` when `text` is exactly `{{name}}`.
+    static func wholePlaceholder(_ text: String) -> String? {
+        let trimmed = text.trimmed
+        guard trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), trimmed.count > 4 else { return nil }
+        let inner = trimmed.dropFirst(2).dropLast(2).trimmed
+        return inner.contains("{") || inner.contains("}") ? nil : inner
+    }
+
+    /// Text with each secret variable's placeholder replaced by its `{{secret.NAME}}`.
+    mutating func rewrite(_ text: String) -> String {
+        guard text.contains("{{") else { return text }
+        var result = text
+        for variable in secretVariables where result.contains("{{\(variable)}}") {
+            result = result.replacing("{{\(variable)}}", with: secrets.placeholder(variable))
+        }
+        return result
+    }
+
+    private mutating func walk(_ items: [JSONValue], folders: [Folder]) {
+        for item in items {
+            if let children = item.member("item")?.elements {
+                folderCount += 1
+                let parentAuth = folders.last.map(\.auth) ?? root.member("auth")
+                let folderName = item.member("name")?.text ?? "folder"
+                let folder = Folder(
+                    key: "\(folderCount)", name: folderName, description: Self.description(item.member("description")),
+                    auth: Self.effectiveAuth(item.member("auth"), inherited: parentAuth),
+                    variables: PostmanVariable.list(item.member("variable")))
+                let scripts = scriptComment(item.member("event"), owner: "folder '\(folderName)'")
+                if !scripts.isEmpty { notes.append("folder '\(folderName)': its scripts are not run (they are listed above)") }
+                walk(children, folders: folders + [folder])
+            } else if item.member("request") != nil {
+                addRequest(item, folders: folders)
+            }
+        }
+    }
+
+    /// The auth that applies: `own` unless it is missing or `inherit`.
+    static func effectiveAuth(_ own: JSONValue?, inherited: JSONValue??) -> JSONValue? {
+        guard let own, own != .null, own.member("type")?.text != "inherit" else { return inherited ?? nil }
+        return own.member("type")?.text == "noauth" ? nil : own
+    }
+
+    /// A description's first line (Postman writes a string or `{content, type}`).
+    static func description(_ value: JSONValue?) -> String? {
+        guard let text = value?.text ?? value?.member("content")?.text else { return nil }
+        let line = String(text.prefix { $0 != "\n" && $0 != "\r" }).trimmed
+        return line.isEmpty ? nil : line
+    }
+
+    /// The service for a URL base, made on first use.
+    mutating func serviceIndex(for base: String) -> Int {
+        if let index = services.firstIndex(where: { $0.base == base }) { return index }
+        var id = serviceID
+        if !services.isEmpty {
+            let label = Self.wholePlaceholder(base) ?? URL(string: base)?.host?.split(separator: ".").first.map(String.init) ?? base
+            var taken = UniqueNames(taken: Set(services.map(\.draft.service)))
+            id = taken.claim("\(serviceID)-\(Identifier.make(label.lowercased(), fallback: "other"))")
+            notes.append("requests to \(base) are in service \(id) (a service has one base URL per environment)")
+        }
+        services.append(ServiceDraft(base: base, draft: CatalogDraft(service: id)))
+        return services.count - 1
+    }
+
+    /// The group for the innermost folder, made on first use in the service.
+    mutating func group(for folder: Folder, in index: Int) -> String {
+        if let id = services[index].groups[folder.key] { return id }
+        let id = services[index].groupIDs.claim(Identifier.make(folder.name.lowercased(), fallback: "folder"))
+        let auth = folder.auth.map { authorization($0, owner: "folder '\(folder.name)'") }
+        var group = CatalogDraft.Group(id: id, title: folder.name, headers: auth?.headers ?? [])
+        group.description = folder.description
+        services[index].draft.groups.append(group)
+        services[index].groups[folder.key] = id
+        return id
+    }
+}

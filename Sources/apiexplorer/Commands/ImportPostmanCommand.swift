@@ -1,0 +1,43 @@
+import ArgumentParser
+import CatalogAuthoring
+import FoundationEssentials
+
+/// `apiexplorer import postman FILE [--environment FILE]…`: a Postman collection becomes catalogs.
+struct ImportPostmanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "postman",
+        abstract: "Turns a Postman collection (v2.0 / v2.1) and its environment files into catalogs.",
+        discussion: """
+            Folders become groups, requests endpoints, collection variables service variables, auth blocks headers \
+            holding {{secret.NAME}}, saved example responses fixtures (the first 2xx the stub, the others named \
+            examples), and each --environment file an environment (secret-typed values become {{secret.NAME}}: their \
+            values are never written). Requests are grouped by the base of their URL, one service each. Pre-request and \
+            test scripts are not run: they are listed in the notes and kept as comments. The catalog is checked before \
+            anything is written; existing files are replaced only with --force.
+            """)
+
+    @Argument(help: ArgumentHelp("The collection (JSON).", valueName: "FILE"))
+    var file: String
+
+    @Option(name: .customLong("environment"), help: ArgumentHelp("A Postman environment file (repeatable).", valueName: "FILE"))
+    var environments: [String] = []
+
+    @OptionGroup var output: ImportOutputOptions
+
+    func run() throws {
+        do throws(AuthoringError) {
+            let data = try ImportOutputOptions.read(file)
+            var files: [PostmanImporter.EnvironmentFile] = []
+            for path in environments {
+                files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path)))
+            }
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let result = try PostmanImporter.catalog(
+                collection: data, documentName: URL(fileURLWithPath: file).lastPathComponent, environments: files, service: output.service,
+                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+            try output.write(result)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+    }
+}

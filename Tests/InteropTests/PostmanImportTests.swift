@@ -1,0 +1,229 @@
+import Catalog
+import CatalogAuthoring
+import DispatcherCore
+import Foundation
+import TestSupport
+import Testing
+
+/// Reads a file of Tests/InteropTests/Resources.
+func interopResource(_ name: String) throws -> Data {
+    let url = try #require(Bundle.module.url(forResource: "Resources/\(name)", withExtension: nil))
+    return try Data(contentsOf: url)
+}
+
+/// Writes an import into a new folder and loads it with the real loader, expecting no error.
+func loadWritten(_ result: CatalogImport) throws -> (folder: TemporaryDirectory, catalog: CatalogSet) {
+    let folder = try TemporaryDirectory()
+    try result.write(into: folder.url, force: false)
+    let catalog = CatalogLoader.load(folder.catalogSource)
+    #expect(catalog.diagnostics.filter(\.isError).isEmpty, "\(catalog.diagnostics)")
+    return (folder, catalog)
+}
+
+/// Every file an import wrote, as text.
+func writtenText(_ folder: TemporaryDirectory) -> String {
+    let enumerator = FileManager.default.enumerator(atPath: folder.path)
+    var text = ""
+    while let path = enumerator?.nextObject() as? String {
+        text += folder.read(path) ?? ""
+    }
+    return text
+}
+
+/// Postman Collection v2.1 import (the collection format's folders, variables, auth, bodies,
+/// examples and scripts; environment files), checked through the real loader and a stub call.
+@Suite struct PostmanImportTests {
+    static func acme() throws -> CatalogImport {
+        try PostmanImporter.catalog(
+            collection: try interopResource("postman/acme.postman_collection.json"), documentName: "acme.postman_collection.json",
+            environments: [
+                .init(fileName: "staging.postman_environment.json", data: try interopResource("postman/staging.postman_environment.json")),
+                .init(fileName: "production.postman_environment.json", data: try interopResource("postman/production.postman_environment.json")),
+            ])
+    }
+
+    @Test func collectionBecomesCatalogsThatLoadAndAnswerInStubMode() async throws {
+        let (folder, catalog) = try loadWritten(try Self.acme())
+        #expect(catalog.services.map(\.id).sorted() == ["acme-api", "acme-api-status"])
+        let acme = try #require(catalog.service("acme-api"))
+        #expect(acme.environments.map(\.name) == ["local", "acme-staging", "acme-production"])
+        #expect(acme.environments[1].baseURL.absoluteString == "https://staging.acme.example/v1")
+        #expect(acme.environments[2].type == .production)
+        #expect(acme.environments[1].variables["searchTerm"] == "lamp")
+        #expect(acme.variables["limit"] == "25")
+        #expect(acme.variables["disabledOne"] == nil)
+        #expect(acme.endpoints.map(\.id) == ["listUsers", "getUser", "createUser", "deleteUser", "logIn", "uploadAvatar", "searchGraphQL", "health"])
+
+        // Folders → groups; inherited bearer auth on the folder's group, the nested folder's API key on its own.
+        #expect(acme.groups.map(\.id) == ["users", "admin", "forms-graphql"])
+        #expect(acme.groups[0].headers["Authorization"] == "Bearer {{secret.ACME_API_ACCESSTOKEN}}")
+        #expect(acme.groups[1].headers["X-Admin-Key"] == "{{secret.ACME_API_X_ADMIN_KEY}}")
+        let getUser = try #require(acme.endpoint("getUser"))
+        #expect(getUser.group == "users")
+        #expect(getUser.path == "/users/{{id}}")
+        #expect(getUser.parameters == ["id": "42"])
+        #expect(getUser.exampleNames == ["default", "noSuchUser"])
+
+        let list = try #require(acme.endpoint("listUsers"))
+        #expect(list.query.map(\.name) == ["page", "limit", "api_key"])
+        #expect(list.query[2].value == "{{secret.ACME_API_API_KEY}}")
+        #expect(list.headers["X-Debug"] == nil)
+
+        let create = try #require(acme.endpoint("createUser"))
+        #expect(create.parameters["userName"] == "ann", "the folder's variable")
+        let login = try #require(acme.endpoint("logIn"))
+        #expect(login.group == nil, "it turns the folder's inherited bearer auth off, so it cannot be in the folder's group")
+        #expect(login.headers["Authorization"] == nil)
+        #expect(acme.endpoint("uploadAvatar")?.group == "forms-graphql")
+        #expect(acme.endpoint("health")?.headers["X-Api-Key"] == "{{secret.ACME_API_APIKEY}}")
+
+        // A stub call works, with the stand-in secret in the inherited header.
+        let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+        let outcome = await caller.call(EndpointSelection(service: acme, endpoint: getUser, environment: acme.environments[0]), mode: .stub)
+        #expect(outcome.exchange.error == nil, "\(outcome.exchange.error?.message ?? "")")
+        #expect(outcome.exchange.request.url.absoluteString == "http://127.0.0.1:4010/acme-api/users/42")
+        #expect(outcome.exchange.request.headers["Authorization"] == "Bearer demo-acme-api-accesstoken")
+        let body = try #require(outcome.exchange.response.map { String(decoding: $0.body, as: UTF8.self) })
+        #expect(body.contains(#""name": "Ann""#))
+        #expect(outcome.exchange.response?.headers["X-Request-Id"] == "r-1")
+        #expect(outcome.exchange.response?.headers["Set-Cookie"] == nil)
+        // GraphQL answers errors inside a 200: the rule the import adds names them.
+        #expect(acme.errorRules.count == 1)
+        let search = try #require(acme.endpoint("searchGraphQL"))
+        let graphQL = await caller.call(EndpointSelection(service: acme, endpoint: search, environment: acme.environments[0]), mode: .stub)
+        #expect(graphQL.exchange.response?.status == 200)
+        #expect(graphQL.exchange.error?.kind.name == "graphQLError")
+        #expect(graphQL.exchange.error?.message == "term too short")
+        #expect(catalog.service("acme-api-status")?.errorRules.isEmpty == true)
+        let missing = await caller.call(EndpointSelection(service: acme, endpoint: getUser, environment: acme.environments[0]), mode: .stub, example: "noSuchUser")
+        #expect(missing.exchange.response?.status == 404)
+
+        // Secret values are nowhere in what was written.
+        let written = writtenText(folder)
+        for secret in ["staging-real-token-123", "staging-password-456", "prod-real-token-789", "s3cr3t-admin-key", "live-api-key-never-written", "abc123literal", "abcdef0123456789"] {
+            #expect(!written.contains(secret), "\(secret)")
+        }
+    }
+
+    @Test func bodiesOfEveryModeAreKept() throws {
+        let result = try Self.acme()
+        let acme = try #require(result.drafts.first)
+        let endpoints = Dictionary(uniqueKeysWithValues: acme.endpoints.map { ($0.id, $0) })
+        guard case .json(let user)? = endpoints["createUser"]?.body else { Issue.record("createUser: no JSON body"); return }
+        #expect(user.compactText == #"{"name":"{{userName}}","email":"ann@example.com"}"#)
+        guard case .form(let form)? = endpoints["logIn"]?.body else { Issue.record("logIn: no form"); return }
+        #expect(form.map { "\($0.0)=\($0.1)" } == ["username=ann", "password={{secret.ACME_API_PASSWORD}}"])
+        guard case .text(let multipart)? = endpoints["uploadAvatar"]?.body else { Issue.record("uploadAvatar: no body"); return }
+        #expect(multipart.contains("Content-Disposition: form-data; name=\"caption\"\r\n\r\nMe, {{userName}}\r\n"))
+        #expect(endpoints["uploadAvatar"]?.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
+        #expect(result.notes.contains { $0.contains("form-data file fields file were left out") })
+        guard case .json(let graphql)? = endpoints["searchGraphQL"]?.body else { Issue.record("search: no JSON body"); return }
+        #expect(graphql["variables"] == .object(["term": "{{searchTerm}}"]))
+        #expect(graphql["query"]?.stringValue?.hasPrefix("query Search($term: String!)") == true)
+    }
+
+    @Test func scriptsAreListedAndKeptAsComments() throws {
+        let result = try Self.acme()
+        #expect(result.notes.contains { $0.contains("the collection: its Postman pre-request script (1 line) is not run") })
+        #expect(result.notes.contains { $0.contains("endpoint acme-api/getUser: its Postman test script (3 lines) is not run") })
+        #expect(result.notes.contains { $0.contains("{{$guid}}") } == false, "the script's text is not a request's")
+        let yaml = try #require(result.drafts.first?.yaml)
+        #expect(yaml.contains("""
+              # Postman test script of endpoint acme-api/getUser (not run by apiexplorer):
+              #   pm.test("status is 200", function () {
+              #       pm.response.to.have.status(200);
+              #   });
+              getUser:
+            """))
+        #expect(yaml.contains("# Postman pre-request script of the collection (not run by apiexplorer):"))
+        #expect(result.notes.contains { $0.contains("set ACME_API_ACCESSTOKEN") })
+        #expect(result.notes.contains { $0.contains("requests to https://status.acme.example are in service acme-api-status") })
+    }
+
+    @Test func collectionV20AuthObjectsAndStringURLsImport() throws {
+        let collection = #"""
+            {"info": {"name": "Old one", "schema": "https://schema.getpostman.com/json/collection/v2.0.0/collection.json"},
+             "auth": {"type": "basic", "basic": {"username": "ann", "password": "hunter2"}},
+             "item": [{"name": "Ping", "request": "http://localhost:8080/ping"},
+                      {"name": "Pong", "request": {"method": "PUT", "url": "localhost:8080/pong/{{n}}"}},
+                      {"name": "Sign in", "request": {"method": "POST", "url": "localhost:8080/signin",
+                        "body": {"mode": "raw", "raw": "{\"user\": \"ann\", \"password\": \"json-literal-pw\"}", "options": {"raw": {"language": "json"}}}}},
+                      {"name": "发送短信", "request": {"method": "POST", "url": "localhost:8080/sms/send?mobile=1"}},
+                      {"name": "Token", "request": {"method": "POST", "url": "localhost:8080/token",
+                        "body": {"mode": "urlencoded", "urlencoded": [{"key": "grant_type", "value": "client_credentials"}, {"key": "client_secret", "value": "form-literal-secret"}]}}}],
+             "variable": [{"key": "n", "value": 3}]}
+            """#
+        let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "old.json")
+        let (folder, catalog) = try loadWritten(result)
+        let service = try #require(catalog.service("old-one"))
+        #expect(service.environments.map(\.baseURL.absoluteString) == ["http://127.0.0.1:4010/old-one", "http://localhost:8080"])
+        #expect(service.endpoint("ping")?.headers["Authorization"] == "Basic {{secret.OLD_ONE_BASIC}}")
+        #expect(service.endpoint("pong")?.path == "/pong/{{n}}")
+        #expect(service.endpoint("postSmsSend")?.title == "发送短信", "a name without ASCII letters: the id comes from the method and path")
+        #expect(service.variables["n"] == "3")
+        for secret in ["hunter2", "json-literal-pw", "form-literal-secret"] { #expect(!writtenText(folder).contains(secret), "\(secret)") }
+        #expect(service.endpoint("signIn")?.body == .json(["user": "ann", "password": "{{secret.OLD_ONE_PASSWORD}}"]))
+        #expect(result.notes.contains { $0.contains("set OLD_ONE_BASIC to base64 of user:password") })
+    }
+
+    @Test func fileBodiesAreCopiedBesideTheCatalogWhenTheyCanBeRead() async throws {
+        let collection = #"""
+            {"info": {"name": "Files", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "Upload", "request": {"method": "PUT", "url": "https://files.example/doc",
+                        "header": [{"key": "Content-Type", "value": "text/csv"}],
+                        "body": {"mode": "file", "file": {"src": "/home/ann/report.csv"}}}},
+                      {"name": "Missing", "request": {"method": "PUT", "url": "https://files.example/other",
+                        "body": {"mode": "file", "file": {"src": "gone.bin"}}}}]}
+            """#
+        let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "files.json") { path in
+            path == "/home/ann/report.csv" ? Data("a,b\n1,2\n".utf8) : nil
+        }
+        #expect(result.notes.contains { $0.contains("endpoint missing: its body is read from gone.bin, which was left out") })
+        let (_, catalog) = try loadWritten(result)
+        let service = try #require(catalog.service("files"))
+        let upload = try #require(service.endpoint("upload"))
+        let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+        let sent = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub)
+        #expect(sent.exchange.request.body == Data("a,b\n1,2\n".utf8))
+        #expect(sent.exchange.request.headers["Content-Type"] == "text/csv")
+    }
+
+    @Test func whatCannotBeImportedFailsWithAReasonAndWritesNothing() throws {
+        #expect(throws: AuthoringError.invalidInput("v1.json is a Postman Collection v1; export it again as Collection v2.1 (Postman: Export, v2.1)")) {
+            try PostmanImporter.catalog(collection: Data(#"{"name": "x", "requests": []}"#.utf8), documentName: "v1.json")
+        }
+        #expect(throws: AuthoringError.self) { try PostmanImporter.catalog(collection: Data("{oops".utf8), documentName: "x") }
+        #expect(throws: AuthoringError.self) {
+            try PostmanImporter.catalog(
+                collection: Data(#"{"info": {"name": "x"}, "item": []}"#.utf8), documentName: "x",
+                environments: [.init(fileName: "e.json", data: Data(#"{"name": "e"}"#.utf8))])
+        }
+        // A catalog the loader refuses is never written, not even in part.
+        var draft = CatalogDraft(service: "broken")
+        draft.environments = [CatalogDraft.Environment(name: "local", baseURL: "not a url")]
+        draft.endpoints = [CatalogDraft.Endpoint(id: "a", method: "GET", path: "/a")]
+        draft.fixtures = [("fixtures/broken/a.json", Data("{}".utf8))]
+        let folder = try TemporaryDirectory()
+        #expect(throws: AuthoringError.self) { try CatalogImport(drafts: [draft]).write(into: folder.url, force: false) }
+        #expect(folder.fileNames().isEmpty)
+    }
+}
+
+extension BinaryTests {
+    @Suite struct PostmanImportCommandTests {
+        @Test func importPostmanWritesCatalogsThatCallWorksWith() async throws {
+            let state = try TemporaryDirectory()
+            let collection = try #require(Bundle.module.url(forResource: "Resources/postman/acme.postman_collection.json", withExtension: nil))
+            let staging = try #require(Bundle.module.url(forResource: "Resources/postman/staging.postman_environment.json", withExtension: nil))
+            let result = try await CLI.run(["import", "postman", collection.path, "--environment", staging.path, "--output", "catalog"], state: state)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output.contains("service acme-api, 8 endpoints, 2 environments"))
+            #expect(result.errors.contains("note: endpoint acme-api/getUser: its Postman test script (3 lines) is not run"))
+            let call = try await CLI.run(["call", "acme-api/getUser", "--catalog", "catalog", "--json"], state: state)
+            #expect(call.status == 0, "\(call.errors)")
+            let again = try await CLI.run(["import", "postman", collection.path, "--output", "catalog"], state: state)
+            #expect(again.status == 2)
+            #expect(again.errors.contains("--force replaces"))
+        }
+    }
+}

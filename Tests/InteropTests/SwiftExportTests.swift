@@ -1,0 +1,51 @@
+import Catalog
+import CatalogAuthoring
+import Foundation
+import SystemSupport
+import TestSupport
+import Testing
+
+/// `export swift`: the generated TargetType enum and Environment values type-check against the
+/// DispatcherCore module this build made.
+@Suite struct SwiftExportTests {
+    @Test func generatedClientTypeChecks() async throws {
+        let folder = try TemporaryDirectory()
+        try folder.write("shop.yaml", OpenAPIExportTests.catalog + """
+
+              search:
+                path: /search/{{query}}
+                query: { "DateCreated<": "{{DateCreated<}}", q: "\\\\(not interpolated) é" }
+                headers: { X-Key: "{{secret.SHOP_KEY}}" }
+                parameters: { query: lamps, "DateCreated<": "2024-01-01" }
+                body: "{{query}} as text"
+            """)
+        let catalog = CatalogLoader.load(folder.catalogSource)
+        #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+        let source = SwiftExporter.source(try #require(catalog.service("shop")))
+        #expect(source.contains("enum Shop: TargetType {"))
+        #expect(source.contains(#"case getItem(itemId: String = "7", trace: String = "t-1")"#))
+        #expect(source.contains(#"case .getItem(let itemId, _): ["itemId": itemId]"#))
+        #expect(source.contains(#"ProcessInfo.processInfo.environment["SHOP_KEY"]"#))
+        #expect(!source.contains("secretDefaults") && !source.contains(#""t": "#), "no secret value is written")
+
+        let modules = BuiltProducts.executable(named: "apiexplorer").deletingLastPathComponent().appendingPathComponent("Modules")
+        let compiler = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let compiler, FileManager.default.fileExists(atPath: modules.appendingPathComponent("DispatcherCore.swiftmodule").path) else {
+            print("skipped: no swiftc or no DispatcherCore.swiftmodule in \(modules.path)")
+            return
+        }
+        try folder.write("Client.swift", source + """
+
+            func use() async throws {
+                let dispatcher = Dispatcher<Shop>(environment: Shop.local)
+                _ = try await dispatcher.request(.getItem())
+                _ = try await dispatcher.request(.search(query: "chairs"))
+            }
+            """)
+        let result = await (try ChildProcess(
+            compiler, ["-typecheck", "-swift-version", "6", "-I", modules.path, folder.url.appendingPathComponent("Client.swift").path],
+            environment: ProcessInfo.processInfo.environment, directory: folder.path)).finish()
+        #expect(result.status == 0, "\(result.errors)\n\(source)")
+        #expect(!result.errors.contains("warning"), "\(result.errors)")
+    }
+}
