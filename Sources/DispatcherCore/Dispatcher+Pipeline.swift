@@ -29,6 +29,10 @@ extension Dispatcher {
                         resumed = true
                         resume = true
                         original.options.isResumed = true
+                        // The example described the failure the handler has just resolved (an expired
+                        // token): the resumed request is answered as the server would answer it now —
+                        // by the default fixture, or without asking the mock for that example.
+                        original.options.example = nil
                     }
                 case (let name, .recovered(let response, let note))?:
                     trace.record(.handled(by: name, note: note))

@@ -93,6 +93,19 @@ import Testing
         }
     }
 
+    @Test func anExpiredSessionIsRefreshedAndTheRequestResumedAgainstTheMock() async throws {
+        let catalog = BundledCatalogs.load()
+        let petstore = try #require(catalog.service("petstore"))
+        try await withServer([petstore]) { server, logs in
+            let session = ServiceSession(service: petstore, environment: try mockEnvironment(petstore, server), transport: TestHTTPTransport())
+            let exchange = await session.send("findPet", options: RequestOptions(stubBehavior: .never, example: "expired"))
+            // 401 "session expired" → login → the same request again, no longer asking for the example.
+            #expect(try exchange.result.get().status == 200)
+            #expect(logs.all.map(\.example) == ["expired", "default", "default"])
+            #expect(logs.all.map { $0.endpoint?.endpoint } == ["findPet", "login", "findPet"])
+        }
+    }
+
     @Test func requestsPickExamplesByHeaderOrQueryAndAreLogged() async throws {
         let catalog = BundledCatalogs.load()
         let petstore = try #require(catalog.service("petstore"))
