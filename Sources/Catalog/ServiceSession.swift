@@ -18,6 +18,8 @@ public final class ServiceSession: Sendable {
     public let secrets: SecretStore
     /// Holds the auth refresh rule's token (seeded from its secret, replaced by refreshes).
     public let credentials: CredentialStore
+    /// Cookies its responses set, sent with its later requests (RFC 6265).
+    public let cookies: CookieJar
     /// Renders endpoints into targets.
     public let builder: RequestBuilder
     /// The dispatcher every request of this session goes through.
@@ -39,7 +41,8 @@ public final class ServiceSession: Sendable {
     public init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
-        clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil
+        clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
+        cookies: CookieJar = CookieJar()
     ) {
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
@@ -63,8 +66,10 @@ public final class ServiceSession: Sendable {
         if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials, registry: registry)) }
         adapters.append(ServiceSession.mockExampleAdapter)
 
+        // Cookies set by responses go with later requests of this service, environment and mode.
         let dispatcher = Dispatcher<Target>(
-            environment: environment, transport: transport, plugins: plugins, interceptor: Interceptor(adapters: adapters),
+            environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies)] + plugins,
+            interceptor: Interceptor(adapters: adapters),
             errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: resultHandlers, clock: clock)
         reference.set(dispatcher)
 
@@ -72,6 +77,7 @@ public final class ServiceSession: Sendable {
         self.environment = environment
         self.secrets = secrets
         self.credentials = credentials
+        self.cookies = cookies
         self.builder = builder
         self.dispatcher = dispatcher
         self.refreshHandler = refreshHandler

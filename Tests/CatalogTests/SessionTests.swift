@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    @Test func cookiesSetByOneResponseGoWithTheNextRequestsOfTheSameSessionOnly() async throws {
+        let server = RecordingTransport { request in
+            var response = Response.json(200, #"{"name":"Ann"}"#)
+            if request.url.path.hasSuffix("/login") { response.headers.add("Set-Cookie", "session=c00kie; Path=/api; HttpOnly", origin: .server) }
+            return response
+        }
+        let live = session(transport: server)
+        _ = await live.send("login", options: RequestOptions(stubBehavior: .never))
+        let me = await live.send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(server.requests.last?.headers["Cookie"] == "session=c00kie")
+        #expect(me.request.headers.first { $0.name == "Cookie" }?.origin == .plugin("cookie jar"))
+        #expect(!live.redactor.header(name: "Cookie", value: "session=c00kie").contains("c00kie"), "shown masked")
+        // Another session (the other mode, another environment) has a jar of its own.
+        _ = await session(transport: server).send("me", options: RequestOptions(stubBehavior: .never))
+        #expect(server.requests.last?.headers["Cookie"] == nil)
+    }
+
     @Test func stubModeAnswersWithTheFixtureAndRendersTheToken() async throws {
         let exchange = await session().send("me")
         let response = try exchange.result.get()

@@ -1,0 +1,214 @@
+import FoundationEssentials
+import Synchronization
+import TextSupport
+
+/// One stored cookie (RFC 6265 §5.3).
+public struct Cookie: Sendable, Hashable {
+    /// The name.
+    public var name: String
+    /// The value, as the server set it.
+    public var value: String
+    /// The host it was set for (host-only) or the domain it covers, lowercased, no leading dot.
+    public var domain: String
+    /// Sent only to exactly `domain` (no `Domain` attribute was given).
+    public var isHostOnly: Bool
+    /// The path it covers.
+    public var path: String
+    /// Sent only over https.
+    public var isSecure: Bool
+    /// Not for scripts (kept for display; a terminal client has none).
+    public var isHTTPOnly: Bool
+    /// When it expires; nil for a session cookie (it lasts as long as the jar).
+    public var expires: Date?
+    /// When it was first set (orders cookies of equal path length).
+    public var created: Date
+
+    /// Makes a cookie.
+    public init(
+        name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/", isSecure: Bool = false,
+        isHTTPOnly: Bool = false, expires: Date? = nil, created: Date = Date(timeIntervalSince1970: 0)
+    ) {
+        self.name = name
+        self.value = value
+        self.domain = domain
+        self.isHostOnly = isHostOnly
+        self.path = path
+        self.isSecure = isSecure
+        self.isHTTPOnly = isHTTPOnly
+        self.expires = expires
+        self.created = created
+    }
+}
+
+/// Cookies set by responses and sent with later requests, by the rules of RFC 6265: host-only and
+/// domain cookies, path matching, Secure (neither set over http nor sent over it), Expires and
+/// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
+public final class CookieJar: Sendable {
+    private let cookies = Mutex<[Cookie]>([])
+
+    /// An empty jar.
+    public init() {}
+
+    /// Every cookie that has not expired at `now`, in the order they would be sent.
+    public func all(at now: Date) -> [Cookie] {
+        cookies.withLock { cookies in
+            cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+            return cookies
+        }
+    }
+
+    /// Removes the cookies named `name` (every cookie when nil).
+    public func remove(named name: String? = nil) {
+        cookies.withLock { cookies in cookies.removeAll { name == nil || $0.name == name } }
+    }
+
+    /// Stores what `Set-Cookie` headers of a response to `url` ask for.
+    public func store(setCookie values: [String], from url: URL, at now: Date) {
+        guard let host = url.host?.lowercased(), !host.isEmpty else { return }
+        let isSecure = url.scheme?.lowercased() == "https"
+        for value in values {
+            guard let cookie = Self.parse(value, host: host, requestPath: url.path, secureChannel: isSecure, at: now) else { continue }
+            cookies.withLock { cookies in
+                let index = cookies.firstIndex { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+                var stored = cookie
+                if let index {
+                    stored.created = cookies[index].created  // §5.3 step 11: the creation time is kept
+                    cookies.remove(at: index)
+                }
+                // An expiry in the past deletes the cookie (and is not stored).
+                if let expires = stored.expires, expires <= now { return }
+                cookies.append(stored)
+            }
+        }
+    }
+
+    /// The `Cookie` header value for a request to `url`; nil when no cookie matches.
+    public func header(for url: URL, at now: Date) -> String? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let isSecure = url.scheme?.lowercased() == "https"
+        let path = url.path.isEmpty ? "/" : url.path
+        let matching = all(at: now).filter { cookie in
+            (cookie.isHostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
+                && Self.pathMatches(path, cookie.path) && (!cookie.isSecure || isSecure)
+        }
+        guard !matching.isEmpty else { return nil }
+        // §5.4: longer paths first, then earlier creation.
+        let ordered = matching.enumerated().sorted { left, right in
+            if left.element.path.count != right.element.path.count { return left.element.path.count > right.element.path.count }
+            if left.element.created != right.element.created { return left.element.created < right.element.created }
+            return left.offset < right.offset
+        }
+        return ordered.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
+    }
+
+    // MARK: RFC 6265 rules
+
+    /// §5.2 and §5.3: one `Set-Cookie` value as a cookie for `host`, or nil when it must be ignored.
+    static func parse(_ header: String, host: String, requestPath: String, secureChannel: Bool, at now: Date) -> Cookie? {
+        var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { String($0) }
+        guard !parts.isEmpty else { return nil }
+        let pair = parts.removeFirst()
+        guard let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = pair[..<equals].trimmedSpaces
+        let value = pair[pair.index(after: equals)...].trimmedSpaces
+        guard !name.isEmpty else { return nil }
+        var cookie = Cookie(name: name, value: value, domain: host, path: defaultPath(requestPath), created: now)
+        var maxAge: Date?
+        var expires: Date?
+        for attribute in parts {
+            let key: String
+            let argument: String
+            if let equals = attribute.firstIndex(of: "=") {
+                key = attribute[..<equals].trimmedSpaces.lowercased()
+                argument = attribute[attribute.index(after: equals)...].trimmedSpaces
+            } else {
+                key = attribute.trimmedSpaces.lowercased()
+                argument = ""
+            }
+            switch key {
+            case "expires":
+                expires = parseDate(argument) ?? expires
+            case "max-age":
+                guard let seconds = Int(argument) else { continue }
+                maxAge = seconds <= 0 ? Date(timeIntervalSince1970: 0) : now.addingTimeInterval(Double(seconds))
+            case "domain":
+                var domain = argument.lowercased()
+                if domain.hasPrefix(".") { domain.removeFirst() }
+                guard !domain.isEmpty else { continue }
+                // A domain the host is not within is refused, as is a bare top-level label.
+                guard domainMatches(host, domain), domain.contains(".") || domain == host else { return nil }
+                cookie.domain = domain
+                cookie.isHostOnly = false
+            case "path":
+                cookie.path = argument.hasPrefix("/") ? argument : defaultPath(requestPath)
+            case "secure":
+                cookie.isSecure = true
+            case "httponly":
+                cookie.isHTTPOnly = true
+            default:
+                continue
+            }
+        }
+        // A Secure cookie set over http is ignored (RFC 6265bis §5.6, what browsers do).
+        if cookie.isSecure, !secureChannel { return nil }
+        cookie.expires = maxAge ?? expires
+        return cookie
+    }
+
+    /// §5.1.3: `host` is `domain` or ends with `.domain` (IP addresses match only themselves).
+    static func domainMatches(_ host: String, _ domain: String) -> Bool {
+        if host == domain { return true }
+        let isAddress = host.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E } || host.contains(":")
+        return !isAddress && host.hasSuffix("." + domain)
+    }
+
+    /// §5.1.4: the cookie path is a prefix of the request path, at a `/` boundary.
+    static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
+        if requestPath == cookiePath { return true }
+        guard requestPath.hasPrefix(cookiePath) else { return false }
+        return cookiePath.hasSuffix("/") || requestPath.dropFirst(cookiePath.count).hasPrefix("/")
+    }
+
+    /// §5.1.4: the directory of the request path.
+    static func defaultPath(_ requestPath: String) -> String {
+        guard requestPath.hasPrefix("/"), let slash = requestPath.lastIndex(of: "/"), slash != requestPath.startIndex else { return "/" }
+        return String(requestPath[..<slash])
+    }
+
+    /// IMF-fixdate and the older `Wed, 21-Oct-2015 07:28:00 GMT` form.
+    static func parseDate(_ text: String) -> Date? {
+        HTTPDate.parse(text) ?? HTTPDate.parse(text.replacing("-", with: " "))
+    }
+}
+
+/// Keeps a `CookieJar`: stores `Set-Cookie` of every response and adds the matching cookies to
+/// every request (after headers the request set itself, which win).
+public struct CookiePlugin: Plugin {
+    /// The jar (one per service, environment and mode).
+    public let jar: CookieJar
+    private let now: @Sendable () -> Date
+
+    /// A plugin keeping `jar`; `now` tells the time (injected by tests).
+    public init(jar: CookieJar, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.jar = jar
+        self.now = now
+    }
+
+    public func prepare(_ request: inout Request, target: any TargetType) {
+        guard !request.headers.contains("Cookie"), let value = jar.header(for: request.url, at: now()) else { return }
+        request.headers.set("Cookie", value, origin: .plugin("cookie jar"))
+    }
+
+    public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
+        // A response mapped to an error (a 401, a body-less 200) sets cookies all the same.
+        let received: Response?
+        switch result {
+        case .success(let response): received = response
+        case .failure(let error): received = error.response
+        }
+        guard let response = received else { return }
+        let values = response.headers.filter { Headers.sameName($0.name, "Set-Cookie") }.map(\.value)
+        guard !values.isEmpty else { return }
+        jar.store(setCookie: values, from: response.url ?? request.url, at: now())
+    }
+}
