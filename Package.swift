@@ -63,7 +63,7 @@ let package = Package(
 
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .target(name: "Catalog", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
+        .target(name: "Catalog", dependencies: ["DispatcherCore", "DigestAuth", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
         .target(
             name: "MockServer",
             dependencies: [
@@ -80,6 +80,10 @@ let package = Package(
         // MARK: State kept between runs, drift checks, catalog authoring
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
+        .target(
+            name: "DigestAuth",
+            dependencies: ["DispatcherCore", "TextSupport", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "CatalogAuthoring",
             dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]
@@ -164,6 +168,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(name: "DigestAuthTests", dependencies: ["DigestAuth", "DispatcherCore"]),
         .testTarget(
             name: "LiveTransportTests",
             dependencies: [
@@ -175,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "DispatcherCore", "JSONSupport", "MockServer", "TestSupport",
+                "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),

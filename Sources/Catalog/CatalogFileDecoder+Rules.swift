@@ -5,7 +5,8 @@ import TextSupport
 
 extension CatalogFileDecoder {
     static let errorRuleKeys = ["name", "status", "when", "error", "message"]
-    static let authKeys = ["refresh"]
+    static let authKeys = ["refresh", "digest"]
+    static let digestKeys = ["username", "password"]
     static let refreshKeys = ["endpoint", "on", "token", "into"]
 
     // MARK: Error rules
@@ -98,9 +99,17 @@ extension CatalogFileDecoder {
 
     /// The refresh rule. Endpoints that put the refreshed token where it cannot be replaced per
     /// attempt (the path or the body) are left out with an error.
-    func decodeAuth(_ node: YAMLNode, endpoints: inout [CatalogEndpoint], environments: [Environment]) -> AuthRefreshRule? {
-        guard let fields = entries(node, "'auth'", allowed: Self.authKeys) else { return nil }
-        guard let refresh = fields.first else { return nil }
+    func decodeAuth(_ node: YAMLNode, endpoints: inout [CatalogEndpoint], environments: [Environment])
+        -> (refresh: AuthRefreshRule?, digest: DigestCredentials?)
+    {
+        guard let fields = entries(node, "'auth'", allowed: Self.authKeys) else { return (nil, nil) }
+        let digest = fields.first { $0.key == "digest" }.flatMap(decodeDigest)
+        guard let refresh = fields.first(where: { $0.key == "refresh" }) else { return (nil, digest) }
+        return (decodeRefresh(refresh, endpoints: &endpoints, environments: environments), digest)
+    }
+
+    /// `auth.refresh`.
+    private func decodeRefresh(_ refresh: Entry, endpoints: inout [CatalogEndpoint], environments: [Environment]) -> AuthRefreshRule? {
         let subject = "auth.refresh"
         guard let parts = entries(refresh.value, "'\(subject)'", allowed: Self.refreshKeys) else { return nil }
         require(["endpoint", "token", "into"], in: parts, of: refresh.keyNode, "'\(subject)'")
@@ -170,6 +179,22 @@ extension CatalogFileDecoder {
             return nil
         }
         return AuthRefreshRule(endpoint: endpointID, statuses: statuses, kinds: kinds, token: token, into: into)
+    }
+
+    /// `auth.digest: { username: ann, password: "{{secret.PASSWORD}}" }`: answered on a 401 Digest challenge.
+    private func decodeDigest(_ digest: Entry) -> DigestCredentials? {
+        guard let parts = entries(digest.value, "'auth.digest'", allowed: Self.digestKeys) else { return nil }
+        require(["username", "password"], in: parts, of: digest.keyNode, "'auth.digest'")
+        var username: String?
+        var password: String?
+        for part in parts {
+            switch part.key {
+            case "username": username = nonEmptyText(part.value, "auth.digest.username")
+            default: password = text(part.value, "auth.digest.password")
+            }
+        }
+        guard let username, let password else { return nil }
+        return DigestCredentials(username: username, password: password)
     }
 
     /// Where an endpoint uses the token variable.

@@ -65,8 +65,9 @@ extension CatalogFileDecoder {
         }
 
         var authRefresh: AuthRefreshRule?
+        var digest: DigestCredentials?
         if let entry = parts["auth"] {
-            authRefresh = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
+            (authRefresh, digest) = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
         }
 
         // Shared parts with errors (or no environment left) make the whole service unusable.
@@ -80,7 +81,7 @@ extension CatalogFileDecoder {
         return Service(
             id: id, title: title, summary: summary, file: file, directory: directory, variables: variables,
             environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
-            errorRules: errorRules, authRefresh: authRefresh, diagnostics: diagnostics)
+            errorRules: errorRules, authRefresh: authRefresh, digest: digest, diagnostics: diagnostics)
     }
 
     // MARK: Groups

@@ -68,6 +68,14 @@ public struct RequestBuilder: Sendable {
     /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's
     /// headers but the omitted ones), with where each value comes from; secret values are masked
     /// unless `revealingSecrets`.
+    /// `text` with its placeholders filled from the environment, the service and the secrets
+    /// (credentials of `auth`, outside any endpoint); nil when one has no value.
+    public func render(serviceText text: String) -> String? {
+        var renderer = Renderer(builder: self, endpoint: CatalogEndpoint(id: "", serviceID: service.id, path: "/"), values: [:], captured: [:])
+        let rendered = renderer.render(text, at: "auth")
+        return renderer.unresolved.isEmpty ? rendered : nil
+    }
+
     public func variables(
         for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], revealingSecrets: Bool = false
     ) -> [ResolvedVariable] {

@@ -29,6 +29,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var errorRules: [ErrorRule]
     /// How an expired token is refreshed, if the service says.
     public var authRefresh: AuthRefreshRule?
+    /// The credentials answering a Digest challenge (`auth.digest`), if the service says.
+    public var digest: DigestCredentials?
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 
@@ -37,7 +39,7 @@ public struct Service: Sendable, Hashable, Identifiable {
         id: String, title: String? = nil, summary: String? = nil, file: String = "", directory: URL? = nil,
         variables: [String: String] = [:], environments: [Environment] = [], secretDefaults: [String: [String: String]] = [:],
         groups: [EndpointGroup] = [], endpoints: [CatalogEndpoint] = [], errorRules: [ErrorRule] = [],
-        authRefresh: AuthRefreshRule? = nil, diagnostics: [Diagnostic] = []
+        authRefresh: AuthRefreshRule? = nil, digest: DigestCredentials? = nil, diagnostics: [Diagnostic] = []
     ) {
         self.id = id
         self.title = title ?? id
@@ -51,6 +53,7 @@ public struct Service: Sendable, Hashable, Identifiable {
         self.endpoints = endpoints
         self.errorRules = errorRules
         self.authRefresh = authRefresh
+        self.digest = digest
         self.diagnostics = diagnostics
     }
 
@@ -110,6 +113,20 @@ public struct EndpointGroup: Sendable, Hashable, Identifiable {
         self.id = id
         self.title = title ?? id
         self.headers = headers
+    }
+}
+
+/// `auth.digest`: who answers a Digest challenge; either may hold placeholders (`{{secret.…}}`).
+public struct DigestCredentials: Sendable, Hashable {
+    /// The user name, as written.
+    public var username: String
+    /// The password, as written (a `{{secret.…}}` placeholder, normally).
+    public var password: String
+
+    /// Makes credentials.
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
     }
 }
 

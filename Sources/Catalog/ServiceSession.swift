@@ -1,3 +1,4 @@
+import DigestAuth
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
@@ -64,6 +65,15 @@ public final class ServiceSession: Sendable {
         }
         var adapters: [Interceptor.Adapter] = []
         if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials, registry: registry)) }
+        // `auth.digest`: a 401 Digest challenge is answered once and the request resumed.
+        if let digest = service.digest, let username = builder.render(serviceText: digest.username),
+            let password = builder.render(serviceText: digest.password)
+        {
+            registry.register([password])
+            let authenticator = DigestAuthenticator(username: username, password: password)
+            handlers.append(authenticator)
+            adapters.append(authenticator.adapter)
+        }
         adapters.append(ServiceSession.mockExampleAdapter)
 
         // Cookies set by responses go with later requests of this service, environment and mode.

@@ -1,0 +1,92 @@
+import Crypto
+import DispatcherCore
+import FoundationEssentials
+import Synchronization
+
+/// HTTP Digest authentication (RFC 7616, `qop=auth`, MD5 and SHA-256): on a 401 with a Digest
+/// challenge it resumes the request once, answered; later requests answer the same challenge
+/// (the nonce count goes up) until the server sends a new one.
+public final class DigestAuthenticator: ErrorHandler, Sendable {
+    public let name = "digest authentication"
+    private let username: String
+    private let password: String
+    private let makeClientNonce: @Sendable () -> String
+    /// The challenge being answered and how many times its nonce was used.
+    private let state = Mutex<(challenge: DigestChallenge, count: Int)?>(nil)
+
+    /// An authenticator for these credentials; `clientNonce` makes each request's cnonce (random by default).
+    public init(username: String, password: String, clientNonce: (@Sendable () -> String)? = nil) {
+        self.username = username
+        self.password = password
+        makeClientNonce = clientNonce ?? { (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined() }
+    }
+
+    public func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
+        guard error.status == 401, let response = error.response else { return nil }
+        let values = response.headers.filter { Headers.sameName($0.name, "WWW-Authenticate") }.map(\.value)
+        guard let challenge = DigestChallenge.parse(values).first else { return nil }
+        let answered = request.headers["Authorization"]?.hasPrefix("Digest ") == true
+        // Refused with the nonce it gave: the credentials are wrong (unless it says the nonce is stale).
+        if answered, !challenge.isStale, state.withLock({ $0?.challenge.nonce }) == challenge.nonce { return nil }
+        state.withLock { $0 = (challenge, 0) }
+        return .resume(note: "answering the Digest challenge of \(challenge.realm) (\(challenge.algorithm.rawValue))")
+    }
+
+    /// Adds the answer to the current challenge, when there is one.
+    public var adapter: Interceptor.Adapter {
+        Interceptor.Adapter(name: name) { request in
+            guard let (challenge, count) = self.state.withLock({ state -> (DigestChallenge, Int)? in
+                guard var current = state else { return nil }
+                current.count += 1
+                state = current
+                return (current.challenge, current.count)
+            }) else { return }
+            var uri = request.url.path.isEmpty ? "/" : request.url.path
+            if let query = request.url.query { uri += "?" + query }
+            let value = Self.authorization(
+                challenge, username: self.username, password: self.password, method: request.method.rawValue, uri: uri,
+                nonceCount: count, clientNonce: self.makeClientNonce())
+            request.headers.set("Authorization", value, origin: .interceptor(self.name))
+        }
+    }
+
+    /// The `Authorization` value answering `challenge` (RFC 7616 §3.4).
+    public static func authorization(
+        _ challenge: DigestChallenge, username: String, password: String, method: String, uri: String, nonceCount: Int,
+        clientNonce: String
+    ) -> String {
+        let hash: (String) -> String = { text in hex(challenge.algorithm, text) }
+        let hexCount = String(nonceCount, radix: 16)
+        let count = String(repeating: "0", count: max(0, 8 - hexCount.count)) + hexCount
+        var a1 = hash("\(username):\(challenge.realm):\(password)")
+        if challenge.algorithm.isSession { a1 = hash("\(a1):\(challenge.nonce):\(clientNonce)") }
+        let a2 = hash("\(method):\(uri)")
+        let usesQop = challenge.qop.contains("auth")
+        let response = usesQop
+            ? hash("\(a1):\(challenge.nonce):\(count):\(clientNonce):auth:\(a2)")
+            : hash("\(a1):\(challenge.nonce):\(a2)")
+        let user = challenge.userhash ? hash("\(username):\(challenge.realm)") : username
+        var fields = [
+            "username=\(quoted(user))", "realm=\(quoted(challenge.realm))", "uri=\(quoted(uri))",
+            "algorithm=\(challenge.algorithm.rawValue)", "nonce=\(quoted(challenge.nonce))",
+        ]
+        if usesQop { fields += ["nc=\(count)", "cnonce=\(quoted(clientNonce))", "qop=auth"] }
+        fields.append("response=\(quoted(response))")
+        if let opaque = challenge.opaque { fields.append("opaque=\(quoted(opaque))") }
+        if challenge.userhash { fields.append("userhash=true") }
+        return "Digest " + fields.joined(separator: ", ")
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+    }
+
+    private static func hex(_ algorithm: DigestAlgorithm, _ text: String) -> String {
+        let data = Data(text.utf8)
+        let bytes: [UInt8] = switch algorithm {
+        case .md5, .md5Session: Array(Insecure.MD5.hash(data: data))
+        case .sha256, .sha256Session: Array(SHA256.hash(data: data))
+        }
+        return bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+}

@@ -1,0 +1,98 @@
+import DigestAuth
+import DispatcherCore
+import Foundation
+import Synchronization
+import Testing
+
+/// Digest authentication against the examples of RFC 7616 §3.9.1, and through the dispatcher
+/// against a server that checks the answer.
+@Suite struct DigestAuthTests {
+    static let challengeHeader = """
+        Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, \
+        nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"
+        """
+    static let md5Header = """
+        Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, \
+        nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"
+        """
+    static let clientNonce = "f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ"
+
+    @Test func challengesAreReadStrongestFirstAndOtherSchemesSkipped() throws {
+        let challenges = DigestChallenge.parse([Self.md5Header, #"Basic realm="x""#, Self.challengeHeader])
+        #expect(challenges.map(\.algorithm) == [.sha256, .md5])
+        let first = try #require(challenges.first)
+        #expect(first.realm == "http-auth@example.org")
+        #expect(first.qop == ["auth", "auth-int"])
+        #expect(first.opaque == "FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS")
+        #expect(DigestChallenge.parse([#"Digest realm="r", nonce="n", algorithm=SHA-512-256"#]).isEmpty, "an algorithm it cannot compute")
+    }
+
+    @Test func theRFC7616ExamplesGiveTheirResponses() throws {
+        for (header, expected) in [
+            (Self.md5Header, "8ca523f5e9506fed4657c9700eebdbec"),
+            (Self.challengeHeader, "753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1"),
+        ] {
+            let challenge = try #require(DigestChallenge.parse([header]).first)
+            let value = DigestAuthenticator.authorization(
+                challenge, username: "Mufasa", password: "Circle of Life", method: "GET", uri: "/dir/index.html", nonceCount: 1,
+                clientNonce: Self.clientNonce)
+            #expect(value.contains(#"response="\#(expected)""#), "\(value)")
+            #expect(value.contains("nc=00000001") && value.contains("qop=auth,") && value.contains(#"uri="/dir/index.html""#))
+        }
+    }
+
+    @Test func aChallengedRequestIsAnsweredOnceAndLaterOnesCountTheNonce() async throws {
+        let server = DigestServer(password: "Circle of Life")
+        let authenticator = DigestAuthenticator(username: "Mufasa", password: "Circle of Life", clientNonce: { DigestAuthTests.clientNonce })
+        let dispatcher = Dispatcher<DigestTarget>(
+            environment: Environment(name: "t", baseURL: URL(string: "http://127.0.0.1:1")!, fixtures: .never),
+            transport: server, interceptor: Interceptor(adapters: [authenticator.adapter]), errorHandlers: [authenticator])
+        let first = await dispatcher.send(DigestTarget())
+        #expect(try first.result.get().status == 200)
+        #expect(first.attempts == 2)
+        let second = await dispatcher.send(DigestTarget())
+        #expect(second.attempts == 1, "the challenge is answered up front")
+        #expect(second.request.headers["Authorization"]?.contains("nc=00000002") == true)
+    }
+
+    @Test func wrongCredentialsEndAsUnauthorizedAfterOneTry() async {
+        let server = DigestServer(password: "Circle of Life")
+        let authenticator = DigestAuthenticator(username: "Mufasa", password: "wrong")
+        let dispatcher = Dispatcher<DigestTarget>(
+            environment: Environment(name: "t", baseURL: URL(string: "http://127.0.0.1:1")!, fixtures: .never),
+            transport: server, interceptor: Interceptor(adapters: [authenticator.adapter]), errorHandlers: [authenticator])
+        let exchange = await dispatcher.send(DigestTarget())
+        #expect(exchange.error?.kind == .unauthorized)
+        #expect(exchange.attempts == 2)
+    }
+}
+
+/// Challenges without a valid Digest answer; accepts one computed with its password.
+final class DigestServer: Transport, Sendable {
+    let password: String
+    init(password: String) { self.password = password }
+
+    func send(_ request: Request) async throws(TransportError) -> Response {
+        let challenge = DigestAuthTests.challengeHeader
+        let body = Data(#"{"ok":true}"#.utf8)
+        guard let answer = request.headers["Authorization"], answer.hasPrefix("Digest "),
+            let parsed = DigestChallenge.parse([challenge]).first
+        else {
+            return Response(status: 401, headers: Headers([("WWW-Authenticate", challenge)], origin: .server), body: Data(), url: request.url)
+        }
+        let count = answer.firstRange(of: "nc=").map { String(answer[$0.upperBound...].prefix(8)) } ?? ""
+        let cnonce = answer.firstRange(of: #"cnonce=""#).map { String(answer[$0.upperBound...].prefix { $0 != "\"" }) } ?? ""
+        let expected = DigestAuthenticator.authorization(
+            parsed, username: "Mufasa", password: password, method: request.method.rawValue, uri: request.url.path,
+            nonceCount: Int(count, radix: 16) ?? 0, clientNonce: cnonce)
+        guard answer == expected else {
+            return Response(status: 401, headers: Headers([("WWW-Authenticate", challenge)], origin: .server), body: Data(), url: request.url)
+        }
+        return Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: body, url: request.url)
+    }
+}
+
+struct DigestTarget: TargetType {
+    var path: String { "/dir/index.html" }
+    var method: HTTPMethod { .get }
+}
