@@ -63,6 +63,8 @@ import Testing
                 for example in endpoint.examples {
                     let exchange = await session.send(endpoint, options: RequestOptions(stubBehavior: .immediate, example: example.name))
                     if let error = exchange.error { kinds.insert(error.kind.name) }
+                    // An expired session is mapped, then refreshed and resumed to a success.
+                    for event in exchange.trace { if case .errorMapped(let kind, _) = event.kind { kinds.insert(kind.name) } }
                 }
             }
         }
