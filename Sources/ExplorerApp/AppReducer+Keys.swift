@@ -88,6 +88,12 @@ extension AppReducer {
             let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
             let curl = record.exchange.request.curlCommand(redactor: redactor)
             return [.copyToClipboard(text: curl, description: state.revealsSecrets ? "the curl command" : "the curl command (secrets masked; v reveals)")]
+        case .copyAs:
+            guard state.selectedResponse != nil else {
+                state.notice = "Send the request first; then C copies it as code."
+                return []
+            }
+            state.overlay = .copyAs(list: ListState(selected: 0))
         case .revealSecrets:
             state.revealsSecrets.toggle()
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
@@ -362,6 +368,23 @@ extension AppReducer {
             }
             newScroll = min(newScroll, OverlayText.maximumScroll(overlay, state: state))
             if case .help = overlay { state.overlay = .help(scroll: newScroll) } else { state.overlay = .diagnostics(scroll: newScroll) }
+        case .copyAs(var list):
+            let formats = RequestCode.allCases
+            switch command {
+            case .moveDown: list.selectNext(itemCount: formats.count)
+            case .moveUp: list.selectPrevious(itemCount: formats.count)
+            case .moveToTop: list.selectFirst(itemCount: formats.count)
+            case .moveToBottom: list.selectLast(itemCount: formats.count)
+            case .choose:
+                state.overlay = nil
+                guard let selected = list.selected, formats.indices.contains(selected), let record = state.selectedResponse else { return [] }
+                let format = formats[selected]
+                let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
+                let code = format.render(record.exchange.request, redactor: redactor)
+                return [.copyToClipboard(text: code, description: "the request as \(format.title)" + (state.revealsSecrets ? "" : " (secrets masked; v reveals)"))]
+            default: return []
+            }
+            state.overlay = .copyAs(list: list)
         case .examplePicker(let key, var list):
             let names = state.selectedEndpoint?.exampleNames ?? []
             switch command {

@@ -248,6 +248,8 @@ public enum Dialog: Sendable, Hashable {
     case prompt(PromptDialog)
     /// Asks for a scratch request, or where to save one.
     case scratch(ScratchDialog)
+    /// The formats the last request can be copied as.
+    case copyAs(list: ListState)
 }
 
 /// The questions of a request being asked, one at a time.

@@ -9,6 +9,8 @@ public enum Command: Sendable, Hashable {
     case toggleMode, nextEnvironment, previousEnvironment
     case pickExample, showTab(ResponseTab), nextTab, previousTab
     case filter, copyCurl, revealSecrets, showDiagnostics, showHistory
+    /// Copy the last request as code: a window of formats.
+    case copyAs
     /// A scratch request: `METHOD URL` or a curl command, typed or pasted.
     case newRequest
     /// Keep the selected request in a catalog file: its edits, or a scratch request as a new endpoint.
@@ -214,6 +216,7 @@ public enum Keymap {
         KeyBinding(keys("E"), .previousEnvironment, .requests, help: "previous environment"),
         KeyBinding(keys("x"), .pickExample, .requests, help: "pick a named example and send it"),
         KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
+        KeyBinding(keys("C"), .copyAs, .requests, help: "copy the request as HTTPie, Python requests or JavaScript fetch"),
         KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type"),
         KeyBinding(keys("C-n"), .newRequest, .requests, help: "a scratch request: type METHOD URL or paste a curl command; sent live at once"),
         KeyBinding(keys("W"), .saveRequest, .requests, help: "write the edits into the catalog file; a scratch request: save it into a service"),

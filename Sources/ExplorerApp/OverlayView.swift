@@ -58,6 +58,10 @@ enum OverlayView {
             return renderPrompt(dialog, screen: screen, into: &buffer)
         case .scratch(let dialog):
             return renderScratch(dialog, screen: screen, into: &buffer)
+        case .copyAs(let list):
+            let items = RequestCode.allCases.map { format in Line([Span(format.title), Span("  " + format.summary, style: Theme.dim)]) }
+            let window = Overlay(block: block("Copy the request as", hint: "Enter copies"), width: .cells(60), height: .cells(items.count + 2))
+            ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
         }
         return nil
     }

@@ -139,6 +139,29 @@ import Testing
         #expect(state.notice == "Copied the curl command to the clipboard.")
     }
 
+    @Test func capitalCCopiesTheRequestAsCodeInTheChosenFormat() {
+        var state = TestCatalog.state()
+        _ = state.press("C")
+        #expect(state.overlay == nil && state.notice?.contains("then C copies it as code") == true)
+        _ = state.press("Enter")
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = state.press("C")
+        #expect(state.screen.contains("Copy the request as") && state.screen.contains("Python requests"))
+        guard case .copyToClipboard(let python, let description) = state.press("j Enter").first else {
+            Issue.record("nothing copied")
+            return
+        }
+        #expect(python.hasPrefix("import requests"))
+        #expect(!python.contains("tok-secret-123"))
+        #expect(description.contains("Python requests") && description.contains("secrets masked"))
+        #expect(state.overlay == nil)
+        guard case .copyToClipboard(let httpie, _) = state.press("C Enter").first else {
+            Issue.record("nothing copied")
+            return
+        }
+        #expect(httpie.hasPrefix("http --ignore-stdin GET"))
+    }
+
     @Test func theRequestTabMasksSecretsUntilRevealed() {
         var state = TestCatalog.state()
         _ = state.press("Enter")

@@ -1,4 +1,3 @@
-import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 
@@ -12,6 +11,24 @@ public enum RequestCode: String, CaseIterable, Sendable {
     case python
     /// A JavaScript module using `fetch` (Node 18 or later, browsers).
     case javascript
+
+    /// The format's name for people.
+    public var title: String {
+        switch self {
+        case .httpie: "HTTPie"
+        case .python: "Python requests"
+        case .javascript: "JavaScript fetch"
+        }
+    }
+
+    /// What the code is, in a few words.
+    public var summary: String {
+        switch self {
+        case .httpie: "an http command (HTTPie 3.2+)"
+        case .python: "a script using requests"
+        case .javascript: "a module using fetch (Node 18+)"
+        }
+    }
 
     /// The code for `request`.
     public func render(_ request: Request, redactor: Redactor? = .standard) -> String {
