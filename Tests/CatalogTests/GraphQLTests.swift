@@ -1,0 +1,109 @@
+import DispatcherCore
+import Foundation
+import JSONSupport
+import Testing
+
+@testable import Catalog
+
+/// `graphql:` bodies: decoded with their diagnostics, sent as GraphQL's JSON by POST.
+@Suite struct GraphQLTests {
+    static let catalog = """
+        service: pets
+        variables: { petId: "7" }
+        environments:
+          local:
+            baseURL: http://127.0.0.1:1/api
+            fixtures: immediate
+        endpoints:
+          getPet:
+            path: /graphql
+            graphql:
+              query: "query GetPet($id: ID!) { pet(id: $id) { name {{extra}} } }"
+              variables: { id: "{{petId}}", first: 10, tags: [a, "{{petId}}"] }
+              operationName: GetPet
+            parameters: { extra: owner }
+          bare:
+            path: /graphql
+            graphql: { query: "{ pets { name } }" }
+          byGet:
+            method: GET
+            path: /graphql
+            graphql: { query: "{ pets { name } }" }
+        """
+
+    func session() throws -> (ServiceSession, RecordingTransport, Service) {
+        let service = try loadCleanService(Self.catalog)
+        let transport = RecordingTransport { request throws(TransportError) in Response.json(200, #"{"data": {}}"#) }
+        let session = ServiceSession(
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: [:]),
+            transport: transport, clock: .instant)
+        return (session, transport, service)
+    }
+
+    @Test func decodesTheOperationAndDefaultsToPost() throws {
+        let service = try loadCleanService(Self.catalog)
+        let getPet = try #require(service.endpoint("getPet"))
+        #expect(getPet.method == .post)
+        #expect(getPet.graphQL?.operationName == "GetPet")
+        #expect(getPet.graphQL?.variables == ["id": "{{petId}}", "first": 10, "tags": ["a", "{{petId}}"]])
+        #expect(getPet.placeholders == ["extra", "petId"])
+        #expect(service.endpoint("bare")?.graphQL == GraphQLOperation(query: "{ pets { name } }"))
+        #expect(service.endpoint("byGet")?.method == .get, "a method written stays")
+    }
+
+    @Test func sendsGraphQLsJSONWithPlaceholdersRendered() async throws {
+        let (session, transport, _) = try session()
+        let exchange = await session.send("getPet", options: RequestOptions(stubBehavior: .never))
+        #expect(exchange.error == nil, "\(exchange.error?.message ?? "")")
+        let request = try #require(transport.requests.first)
+        #expect(request.method == .post)
+        #expect(request.headers["Content-Type"] == "application/json")
+        let body = try JSONValue.parse(request.body ?? Data())
+        #expect(body == [
+            "query": "query GetPet($id: ID!) { pet(id: $id) { name owner } }",
+            "variables": ["id": "7", "first": 10, "tags": ["a", "7"]],
+            "operationName": "GetPet",
+        ])
+        _ = await session.send("bare", options: RequestOptions(stubBehavior: .never))
+        #expect(try JSONValue.parse(transport.requests.last?.body ?? Data()) == ["query": "{ pets { name } }"])
+    }
+
+    @Test func wrongShapesAreErrorsAtTheirPlace() throws {
+        let (catalog, _) = try loadCatalog("""
+            service: pets
+            environments: { local: { baseURL: "http://127.0.0.1:1" } }
+            endpoints:
+              noQuery:
+                path: /graphql
+                graphql: { variables: { id: "1" } }
+              numberQuery:
+                path: /graphql
+                graphql: { query: 42 }
+              listVariables:
+                path: /graphql
+                graphql: { query: "{ a }", variables: [1, 2] }
+              typo:
+                path: /graphql
+                graphql: { query: "{ a }", operationNam: A }
+              twoBodies:
+                path: /graphql
+                body: { a: 1 }
+                graphql: { query: "{ a }" }
+              notMapping:
+                path: /graphql
+                graphql: "{ a }"
+              good:
+                path: /graphql
+                graphql: { query: "{ a }" }
+            """)
+        #expect(positions(catalog.diagnostics) == [
+            "6:14: error: the graphql body of endpoint 'noQuery' needs 'query'",
+            "9:23: error: the query of the graphql body of endpoint 'numberQuery' must be text, not the number 42",
+            "12:43: error: the variables of the graphql body of endpoint 'listVariables' must be a mapping of names to values, not a list",
+            "15:32: error: unknown key 'operationNam' in the graphql body of endpoint 'typo'; did you mean 'operationName'?",
+            "19:5: error: endpoint 'twoBodies' has 'body' and 'graphql': give one body only",
+            "22:14: error: the graphql body of endpoint 'notMapping' must be a mapping of names to values, not the text \"{ a }\"",
+        ])
+        #expect(catalog.services.first?.endpoints.map(\.id) == ["good"])
+    }
+}
