@@ -106,4 +106,64 @@ import Testing
         ])
         #expect(catalog.services.first?.endpoints.map(\.id) == ["good"])
     }
+
+    // MARK: Errors inside a 200
+
+    static let errorsCatalog = """
+        service: pets
+        environments:
+          local: { baseURL: "http://127.0.0.1:1/api" }
+        errors:
+          - status: 2xx
+            when: $.errors[?(@.code == 'mine')]
+            error: ownError
+        endpoints:
+          getPet:
+            path: /graphql
+            graphql: { query: "{ pet { owner { x } } }" }
+          rest:
+            path: /rest
+        """
+
+    func answer(_ endpoint: String, _ body: String) async throws -> DispatchError? {
+        let service = try loadCleanService(Self.errorsCatalog)
+        let transport = RecordingTransport { request throws(TransportError) in Response.json(200, body) }
+        let session = ServiceSession(
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: [:]),
+            transport: transport, clock: .instant)
+        return await session.send(endpoint, options: RequestOptions(stubBehavior: .never)).error
+    }
+
+    @Test func errorsInA200AreAGraphQLErrorWithEachMessageAndPath() async throws {
+        let body = #"""
+            {"data": {"pet": null}, "errors": [
+              {"message": "Cannot query field \"x\" on type \"Owner\".", "path": ["pet", "owner"], "locations": [{"line": 1, "column": 17}]},
+              {"message": "Not allowed", "path": ["pets", 0, "name"]},
+              {"message": "Rate limited"}]}
+            """#
+        let error = try #require(try await answer("getPet", body))
+        #expect(error.kind == .custom("graphQLError"))
+        #expect(error.kind == ErrorRule.graphQLErrorKind)
+        #expect(error.details == [
+            #"Cannot query field "x" on type "Owner". (at pet.owner)"#, "Not allowed (at pets[0].name)", "Rate limited",
+        ])
+        #expect(error.message == error.details.joined(separator: "; "))
+        #expect(error.status == 200)
+        #expect(error.source == "rule \(ErrorRule.graphQLRuleName)")
+    }
+
+    @Test func noErrorsOrAnEmptyListIsASuccess() async throws {
+        #expect(try await answer("getPet", #"{"data": {"pet": {"name": "Rex"}}}"#) == nil)
+        #expect(try await answer("getPet", #"{"data": {"pet": null}, "errors": []}"#) == nil)
+    }
+
+    @Test func onlyGraphQLEndpointsGetTheRuleAndTheCatalogsRulesComeFirst() async throws {
+        let errors = #"{"errors": [{"message": "Boom"}]}"#
+        #expect(try await answer("rest", errors) == nil, "a REST endpoint's 'errors' member is the catalog's business")
+        let own = try #require(try await answer("getPet", #"{"errors": [{"message": "Mine", "code": "mine"}]}"#))
+        #expect(own.kind == .custom("ownError"))
+        let service = try loadCleanService(Self.errorsCatalog)
+        #expect(service.errorFilter.rules.map(\.name).last == ErrorRule.graphQLRuleName)
+        #expect(service.errorFilter.rules.last?.targets == ["pets/getPet"])
+    }
 }
