@@ -18,6 +18,21 @@ public struct GraphQLOperation: Sendable, Hashable {
         self.operationName = operationName
     }
 
+    /// Reads an operation back from the body it is sent as: a non-empty text `query`, and beside
+    /// it only a mapping of `variables` and a text `operationName`; nil for any other JSON.
+    public init?(requestBody: JSONValue) {
+        guard case .object(let object) = requestBody, case .string(let query)? = object["query"], !query.isEmpty else { return nil }
+        self.init(query: query)
+        for member in object {
+            switch (member.key, member.value) {
+            case ("query", _): continue
+            case ("variables", .object(let variables)): self.variables = variables
+            case ("operationName", .string(let name)): operationName = name
+            default: return nil
+            }
+        }
+    }
+
     /// The body sent: `{"query": …, "variables": …, "operationName": …}`, absent members left out.
     public var requestBody: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("query", .string(query))]

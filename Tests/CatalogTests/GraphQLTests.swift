@@ -107,6 +107,19 @@ import Testing
         #expect(catalog.services.first?.endpoints.map(\.id) == ["good"])
     }
 
+    @Test func anEditedBodyStaysAnOperationOnlyWhileItHasTheShapeOfOne() throws {
+        let service = try loadCleanService(Self.catalog)
+        let getPet = try #require(service.endpoint("getPet"))
+        let operation = try #require(getPet.graphQL)
+        #expect(GraphQLOperation(requestBody: operation.requestBody) == operation)
+        #expect(GraphQLOperation(requestBody: ["query": "{ a }", "extra": 1]) == nil)
+        #expect(GraphQLOperation(requestBody: ["variables": [:]]) == nil)
+        let renamed = try getPet.applying(EndpointEdits(body: .text(#"{"query": "{ b }", "operationName": "B"}"#, isJSON: true)))
+        #expect(renamed.graphQL == GraphQLOperation(query: "{ b }", operationName: "B"))
+        let plain = try getPet.applying(EndpointEdits(body: .text(#"{"name": "Rex"}"#, isJSON: true)))
+        #expect(plain.graphQL == nil)
+    }
+
     // MARK: Errors inside a 200
 
     static let errorsCatalog = """
