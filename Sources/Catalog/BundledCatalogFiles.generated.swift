@@ -540,6 +540,27 @@ endpoints:
     stub:
       bodyFile: fixtures/httpbin/anything.json
 
+  graphql:
+    title: GraphQL query
+    description: A GraphQL operation, sent as JSON by POST. GraphQL answers a failed one with a 200 whose body lists errors.
+    path: /anything/graphql
+    graphql:
+      query: "query Pet($id: ID!) { pet(id: $id) { name nickname } }"
+      variables: { id: "{{petId}}" }
+      operationName: Pet
+    parameters: { petId: "7" }
+    stub:
+      body: { data: { pet: { name: Rex, nickname: Rexy } } }
+    examples:
+      fieldError:
+        description: A field the schema does not have; the error filter maps it to graphQLError.
+        body:
+          data: null
+          errors:
+            - message: Cannot query field "nickname" on type "Pet".
+              path: [pet, nickname]
+              locations: [{ line: 1, column: 43 }]
+
 """#.utf8)),
         ("petstore.yaml", Data(#"""
 # Swagger Petstore: a resource API with CRUD on pets, a store, and a login that returns a token.

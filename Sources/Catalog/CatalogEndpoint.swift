@@ -45,6 +45,9 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var captures: [Capture] = []
     /// The `{{prompt.NAME}}` questions it declares (`prompts:`), with defaults and choices.
     public var declaredPrompts: [Prompt] = []
+    /// The GraphQL operation when the endpoint has a `graphql:` body (then `body` is its JSON);
+    /// such endpoints get the built-in rule for errors inside a 200.
+    public var graphQL: GraphQLOperation?
 
     /// Makes an endpoint.
     public init(

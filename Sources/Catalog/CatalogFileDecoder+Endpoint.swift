@@ -5,7 +5,7 @@ import JSONSupport
 extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
-        "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts",
+        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -29,6 +29,7 @@ extension CatalogFileDecoder {
             location: SourceLocation(file: file, line: entry.keyNode.line, column: entry.keyNode.column))
         var bodyNodes: [Entry] = []
         var omitNode: YAMLNode?
+        var methodGiven = false
         for field in fields {
             let value = field.value
             switch field.key {
@@ -42,12 +43,14 @@ extension CatalogFileDecoder {
                     let hint = DidYouMean.hint(for: group, among: groups.map(\.id))
                     error("unknown group '\(group)' in \(subject)\(hint.isEmpty ? " (declare it under 'groups')" : hint)", at: value)
                 }
-            case "method": endpoint.method = method(value, "the method of \(subject)") ?? .get
+            case "method":
+                endpoint.method = method(value, "the method of \(subject)") ?? .get
+                methodGiven = true
             case "path": endpoint.path = decodePath(value, subject) ?? ""
             case "query": endpoint.query = decodeQuery(value, subject) ?? []
             case "headers": endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
             case "omitHeaders": omitNode = value
-            case "body", "bodyFile", "form": bodyNodes.append(field)
+            case "body", "bodyFile", "form", "graphql": bodyNodes.append(field)
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
                 if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
@@ -62,6 +65,11 @@ extension CatalogFileDecoder {
         }
         if bodyNodes.count > 1 {
             error("\(subject) has \(bodyNodes.map { "'\($0.key)'" }.joined(separator: " and ")): give one body only", at: bodyNodes[1].keyNode)
+        } else if let body = bodyNodes.first, body.key == "graphql" {
+            endpoint.graphQL = decodeGraphQL(body.value, subject)
+            endpoint.body = endpoint.graphQL.map { .json($0.requestBody) } ?? .none
+            // GraphQL servers take operations by POST; a GET would need the query in the URL.
+            if !methodGiven { endpoint.method = .post }
         } else if let body = bodyNodes.first {
             endpoint.body = decodeRequestBody(body, subject) ?? .none
         }

@@ -129,6 +129,10 @@ extension CatalogEndpoint {
                 endpoint.body = .text(text, contentType: contentType(of: body))
             }
         }
+        // A graphql body stays one (and keeps its error rule) only while the JSON is still an operation.
+        if endpoint.graphQL != nil, edits.body != nil {
+            endpoint.graphQL = if case .json(let value) = endpoint.body { GraphQLOperation(requestBody: value) } else { nil }
+        }
         return endpoint
     }
 

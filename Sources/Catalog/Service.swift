@@ -72,8 +72,12 @@ public struct Service: Sendable, Hashable, Identifiable {
         groups.first { $0.id == id }
     }
 
-    /// The error filter made of this service's rules.
-    public var errorFilter: ErrorFilter { ErrorFilter(rules: errorRules) }
+    /// The error filter made of this service's rules, then the built-in rule for its GraphQL
+    /// endpoints (so a rule of the catalog can still say otherwise).
+    public var errorFilter: ErrorFilter {
+        let graphQL = Set(endpoints.filter { $0.graphQL != nil }.map(\.key.description))
+        return ErrorFilter(rules: graphQL.isEmpty ? errorRules : errorRules + [.graphQL(targets: graphQL)])
+    }
 
     /// Whether this service's file had errors (the broken parts were left out).
     public var isPartial: Bool { diagnostics.contains(where: \.isError) }

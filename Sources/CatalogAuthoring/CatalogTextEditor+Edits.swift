@@ -69,7 +69,7 @@ extension CatalogTextEditor {
     /// Where the endpoint's keys go when they are added, so a new key lands where people put it.
     private static let endpointKeyOrder = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
-        "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
+        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
     ]
 
     /// Lines up to this long take a value in flow style on the key's line.
@@ -197,9 +197,16 @@ extension CatalogTextEditor {
     }
 
     /// The body: `body` (JSON or text), `form`, or none; another kind replaces the old key where
-    /// it was (a `bodyFile` becomes an inline body).
+    /// it was (a `bodyFile` becomes an inline body). A `graphql` body stays one while the JSON
+    /// keeps GraphQL's shape; replaced by another kind, its implied POST is written out.
     private func setBody(_ body: RequestBody, in endpoint: YAMLNode, step: Int, _ changes: inout LineChanges) throws(AuthoringError) {
-        let existing = endpoint.entries.first { ["body", "bodyFile", "form"].contains($0.key) }
+        let existing = endpoint.entries.first { ["body", "bodyFile", "form", "graphql"].contains($0.key) }
+        let staysGraphQL = if case .json(let value) = body { GraphQLOperation(requestBody: value) != nil } else { false }
+        if let existing, existing.key == "graphql", !staysGraphQL, endpoint.entry("method") == nil {
+            changes.insert(
+                entryLines("method", .inline(HTTPMethod.post.rawValue), indent: endpoint.column - 1, step: step),
+                at: insertionLine(for: "method", in: endpoint))
+        }
         let indent = endpoint.column - 1
         let key: String
         let rendering: Rendering
@@ -213,11 +220,11 @@ extension CatalogTextEditor {
             if case .string = value {
                 throw .invalidInput("a JSON body that is a single string cannot be written: the catalog sends a 'body' string as text")
             }
-            if let existing, existing.key == "body" {
+            if let existing, existing.key == "body" || (existing.key == "graphql" && GraphQLOperation(requestBody: value) != nil) {
                 if case .object(let object) = value, !object.isEmpty, existing.value.isMapping, !existing.value.isFlow {
                     try edit(existing.value, to: try Self.members(of: object), step: childStep(of: existing, step: step), &changes)
                 } else {
-                    try rewrite(existing, as: jsonRendering(value, old: existing.value, key: "body", indent: indent), step: step, &changes)
+                    try rewrite(existing, as: jsonRendering(value, old: existing.value, key: existing.key, indent: indent), step: step, &changes)
                 }
                 return
             }

@@ -16,7 +16,7 @@ public struct ErrorFilter: Sendable, Hashable {
     /// The error for a response, or nil when it is a success.
     public func error(for response: Response, request: Request) -> DispatchError? {
         var body = LazyJSON(response: response)
-        for rule in rules where rule.statuses.matches(response.status) {
+        for rule in rules where rule.statuses.matches(response.status) && rule.applies(to: request) {
             if let condition = rule.when {
                 guard let json = body.value, condition.evaluate(json).contains(where: \.isPresent) else { continue }
             }
@@ -27,6 +27,9 @@ public struct ErrorFilter: Sendable, Hashable {
                 message = text
             case .path(let path):
                 details = body.value.map { ErrorFilter.gatherMessages(path.evaluate($0)) } ?? []
+                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+            case .graphQLErrors:
+                details = body.value.map(ErrorRule.graphQLMessages) ?? []
                 message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
             case nil:
                 details = body.value.map { ErrorFilter.gatherMessages([$0]) } ?? []

@@ -28,6 +28,8 @@ public struct ErrorRule: Sendable, Hashable {
         case text(String)
         /// Strings gathered from the body by a JSONPath (`$.errors[*].message`).
         case path(JSONPath)
+        /// Each of a GraphQL body's `errors` with its path (`Cannot query field "x" (at pet.owner)`).
+        case graphQLErrors
     }
 
     /// Shown as the error's source (`petstore.yaml: errors[2]`).
@@ -41,13 +43,23 @@ public struct ErrorRule: Sendable, Hashable {
     public var kind: ErrorKind
     /// The error's message; nil gathers messages from the body, else uses the kind's sentence.
     public var message: Message?
+    /// The identifiers of the requests it applies to (`pets/getPet`); nil: every request.
+    public var targets: Set<String>?
 
     /// Makes a rule.
-    public init(name: String, statuses: StatusMatch, when: JSONPath? = nil, kind: ErrorKind, message: Message? = nil) {
+    public init(
+        name: String, statuses: StatusMatch, when: JSONPath? = nil, kind: ErrorKind, message: Message? = nil, targets: Set<String>? = nil
+    ) {
         self.name = name
+        self.targets = targets
         self.statuses = statuses
         self.when = when
         self.kind = kind
         self.message = message
+    }
+
+    /// Whether the rule looks at `request` at all (its status and body decide the rest).
+    public func applies(to request: Request) -> Bool {
+        targets.map { $0.contains(request.identifier) } ?? true
     }
 }

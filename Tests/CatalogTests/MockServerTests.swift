@@ -2,6 +2,7 @@ import DispatcherCore
 import Foundation
 @testable import MockServer
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -181,13 +182,17 @@ import Testing
         let httpbin = try #require(catalog.service("httpbin"))
         let server = MockServer(services: [httpbin], configuration: MockServer.Configuration(port: 0, honourDelays: false))
         let port = try await server.start()
-        let held = Task { try? await fetch(try #require(URL(string: "http://127.0.0.1:\(port)/httpbin/delay/1")), headers: ["X-Mock-Example": "timeout"], timeout: 30) }
-        try await Task.sleep(for: .seconds(1))  // let the request reach the server before stopping it (busy machines are slow)
+        // A raw connection, not HTTPClient.shared: that one retries a refused connection until its
+        // deadline, which on a busy machine (the request not there yet) measured 30 s, not the server.
+        let request = Array("GET /httpbin/delay/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Mock-Example: timeout\r\n\r\n".utf8)
+        let held = Task { try? await RawTestClient.exchange(port: port, sending: request, readTimeout: .seconds(30)) }
+        try await Task.sleep(for: .seconds(1))  // let the request reach the server before stopping it
         let clock = ContinuousClock()
         let start = clock.now
         await server.stop()
-        _ = await held.value
+        let exchange = await held.value
         #expect(clock.now - start < .seconds(10))
+        #expect(exchange.map { $0.ending != .timedOut } ?? true, "the held connection was closed by the server")
         #expect(server.port == nil)
     }
 

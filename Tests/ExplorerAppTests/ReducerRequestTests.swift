@@ -196,6 +196,24 @@ import Testing
         #expect(screen.contains("retry 1 in 2 s"))
     }
 
+    @Test func theErrorsTabShowsEachGraphQLErrorWithItsPath() throws {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        let body = #"{"data": null, "errors": [{"message": "Cannot query field \"x\"", "path": ["pet", "owner"]}, {"message": "Not allowed"}]}"#
+        let response = Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        let request = Self.exchange(status: 200).request
+        let filter = ErrorFilter(rules: [.graphQL(targets: [request.identifier])])
+        let error = try #require(filter.error(for: response, request: request))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200, body: body, error: error), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = state.press("3")
+        let screen = state.screen
+        #expect(screen.contains("✗ graphQLError"))
+        #expect(screen.contains("200 OK"))
+        #expect(screen.contains("Mapped by      rule graphQL errors (built in)"))
+        #expect(screen.contains(#"Message        Cannot query field "x" (at pet.owner)"#))
+        #expect(screen.contains("Message        Not allowed"))
+    }
+
     @Test func theSpinnerTicksOnlyWhileRequestsAreInFlightAndIgnoresStaleTicks() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
