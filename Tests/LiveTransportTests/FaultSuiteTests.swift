@@ -63,7 +63,9 @@ struct FaultSuiteTests {
             let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/loop/a")) }
             #expect(exchange.error?.kind == .unknown)
             #expect(exchange.error?.message.lowercased().contains("redirect") == true, "\(exchange.error?.message ?? "")")
-            #expect(time < .seconds(3))
+            // Milliseconds alone; the bound leaves room for a busy 2-core machine and still catches a
+            // loop that only the total deadline (30 s) would end.
+            #expect(time < .seconds(10))
         }
     }
 
