@@ -65,6 +65,8 @@ public struct CatalogDraft: Sendable {
         case form([(String, String)])
         /// A file beside the catalog, sent as it is.
         case file(String)
+        /// A GraphQL operation (`graphql:`), sent as GraphQL's JSON; its errors inside a 2xx are errors.
+        case graphql(query: String, variables: JSONValue, operationName: String?)
     }
 
     /// A fixture: status, headers, and a body file or inline JSON.
@@ -159,6 +161,11 @@ public struct CatalogDraft: Sendable {
             case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
             case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
             case .file(let path): lines.append("bodyFile: \(YAMLText.scalar(path))")
+            case .graphql(let query, let variables, let operationName):
+                lines.append("graphql:")
+                lines.append("\(pad)query: \(YAMLText.quoted(query))")
+                if variables != .object([:]) { lines.append("\(pad)variables: \(YAMLText.flow(variables))") }
+                if let operationName { lines.append("\(pad)operationName: \(YAMLText.scalar(operationName))") }
             case nil: break
             }
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }

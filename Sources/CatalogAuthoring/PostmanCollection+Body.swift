@@ -2,7 +2,8 @@ import JSONSupport
 
 extension PostmanCollection {
     /// A request body: raw (JSON when it parses), url-encoded, form-data (text fields as a
-    /// multipart body), GraphQL (as the JSON a GraphQL server reads); files are left out with a note.
+    /// multipart body), GraphQL (a `graphql:` body, whose errors inside a 2xx the built-in rule
+    /// maps); files are left out with a note.
     mutating func addBody(_ body: JSONValue, service: String, to endpoint: inout CatalogDraft.Endpoint) {
         let owner = "endpoint \(endpoint.id)"
         switch body.member("mode")?.text {
@@ -37,7 +38,6 @@ extension PostmanCollection {
             }
             notes.append("\(owner): its body is read from \(source), which was left out; copy it beside the catalog and give it with bodyFile")
         case "graphql":
-            graphQLServices.insert(service)
             let graphql = body.member("graphql")
             let query = rewrite(graphql?.member("query")?.text ?? "")
             let variablesText = rewrite(graphql?.member("variables")?.text ?? "")
@@ -48,7 +48,7 @@ extension PostmanCollection {
                 endpoint.headers.append(("Content-Type", "application/json"))
                 return
             }
-            endpoint.body = .json(.object(["query": .string(query), "variables": variables]))
+            endpoint.body = .graphql(query: query, variables: secrets.json(variables), operationName: nil)
         default:
             break
         }

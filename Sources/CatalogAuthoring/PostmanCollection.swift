@@ -43,8 +43,6 @@ struct PostmanCollection {
     var tool = "Postman"
     /// Reads a file a request body names (relative to the document); nil: not readable.
     var readFile: (String) -> Data? = { _ in nil }
-    /// The services with GraphQL endpoints.
-    var graphQLServices: Set<String> = []
     /// Body files read for the request being added, to be written beside the catalog.
     var bodyFiles: [(path: String, data: Data)] = []
 
@@ -69,10 +67,6 @@ struct PostmanCollection {
             draft.description = Self.description(root.member("info")?.member("description"))
             draft.variables = collectionVariables.filter { !secretVariables.contains($0.key) }.map { ($0.key, $0.value) }
             draft.environments = environmentDrafts(for: service)
-            if graphQLServices.contains(draft.service) {
-                draft.errors.append(Self.graphQLErrors)
-                notes.append("\(draft.service) has GraphQL endpoints: a 2xx whose body holds errors is the error graphQLError (an error rule was added)")
-            }
             drafts.append(draft)
         }
         if drafts.isEmpty { notes.append("the collection has no requests: nothing to import") }
@@ -100,8 +94,6 @@ struct PostmanCollection {
         visit(root)
     }
 
-    /// GraphQL servers answer 200 with `{"errors": [{"message": …}]}`: that is an error.
-    static let graphQLErrors = CatalogDraft.ErrorRule(name: "graphql", status: "2xx", when: "$.errors[0]", error: "graphQLError", message: "$.errors[0].message")
 
     static let credentialKeys: Set<String> = ["token", "password", "value", "accessToken", "refreshToken", "clientSecret"]
 
