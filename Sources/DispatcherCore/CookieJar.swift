@@ -2,44 +2,6 @@ import FoundationEssentials
 import Synchronization
 import TextSupport
 
-/// One stored cookie (RFC 6265 §5.3).
-public struct Cookie: Sendable, Hashable {
-    /// The name.
-    public var name: String
-    /// The value, as the server set it.
-    public var value: String
-    /// The host it was set for (host-only) or the domain it covers, lowercased, no leading dot.
-    public var domain: String
-    /// Sent only to exactly `domain` (no `Domain` attribute was given).
-    public var isHostOnly: Bool
-    /// The path it covers.
-    public var path: String
-    /// Sent only over https.
-    public var isSecure: Bool
-    /// Not for scripts (kept for display; a terminal client has none).
-    public var isHTTPOnly: Bool
-    /// When it expires; nil for a session cookie (it lasts as long as the jar).
-    public var expires: Date?
-    /// When it was first set (orders cookies of equal path length).
-    public var created: Date
-
-    /// Makes a cookie.
-    public init(
-        name: String, value: String, domain: String, isHostOnly: Bool = true, path: String = "/", isSecure: Bool = false,
-        isHTTPOnly: Bool = false, expires: Date? = nil, created: Date = Date(timeIntervalSince1970: 0)
-    ) {
-        self.name = name
-        self.value = value
-        self.domain = domain
-        self.isHostOnly = isHostOnly
-        self.path = path
-        self.isSecure = isSecure
-        self.isHTTPOnly = isHTTPOnly
-        self.expires = expires
-        self.created = created
-    }
-}
-
 /// Cookies set by responses and sent with later requests, by the rules of RFC 6265: host-only and
 /// domain cookies, path matching, Secure (neither set over http nor sent over it), Expires and
 /// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
@@ -178,37 +140,5 @@ public final class CookieJar: Sendable {
     /// IMF-fixdate and the older `Wed, 21-Oct-2015 07:28:00 GMT` form.
     static func parseDate(_ text: String) -> Date? {
         HTTPDate.parse(text) ?? HTTPDate.parse(text.replacing("-", with: " "))
-    }
-}
-
-/// Keeps a `CookieJar`: stores `Set-Cookie` of every response and adds the matching cookies to
-/// every request (after headers the request set itself, which win).
-public struct CookiePlugin: Plugin {
-    /// The jar (one per service, environment and mode).
-    public let jar: CookieJar
-    private let now: @Sendable () -> Date
-
-    /// A plugin keeping `jar`; `now` tells the time (injected by tests).
-    public init(jar: CookieJar, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.jar = jar
-        self.now = now
-    }
-
-    public func prepare(_ request: inout Request, target: any TargetType) {
-        guard !request.headers.contains("Cookie"), let value = jar.header(for: request.url, at: now()) else { return }
-        request.headers.set("Cookie", value, origin: .plugin("cookie jar"))
-    }
-
-    public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
-        // A response mapped to an error (a 401, a body-less 200) sets cookies all the same.
-        let received: Response?
-        switch result {
-        case .success(let response): received = response
-        case .failure(let error): received = error.response
-        }
-        guard let response = received else { return }
-        let values = response.headers.filter { Headers.sameName($0.name, "Set-Cookie") }.map(\.value)
-        guard !values.isEmpty else { return }
-        jar.store(setCookie: values, from: response.url ?? request.url, at: now())
     }
 }

@@ -1,5 +1,4 @@
 import Catalog
-import TerminalKit
 
 /// A request typed or pasted in the explorer (`C-n`), kept as a service of its own while the
 /// explorer runs.
@@ -20,28 +19,6 @@ public struct ScratchEntry: Sendable, Hashable {
 
     /// The key of the request's endpoint.
     public var endpoint: EndpointKey? { service.endpoints.first?.key }
-}
-
-/// The window that asks for a scratch request, or for the service to save one into.
-public struct ScratchDialog: Sendable, Hashable {
-    /// What the answer is for.
-    public enum Step: Sendable, Hashable {
-        /// `METHOD URL` or a curl command for a new request.
-        case compose
-        /// The id of the catalog service the scratch request (by its service id) is saved into.
-        case save(scratch: String)
-    }
-
-    /// What the answer is for.
-    public var step: Step
-    /// The text being typed.
-    public var input: InputState
-
-    /// Makes a dialog with `text` typed in.
-    public init(step: Step, text: String = "") {
-        self.step = step
-        input = InputState(text: text)
-    }
 }
 
 extension CatalogSet {
