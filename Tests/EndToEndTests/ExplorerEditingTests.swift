@@ -39,11 +39,11 @@ extension EndToEnd {
             try session.send("j", "j", "j", "Enter", "X-Mock-Example: teapot", "Enter")
             try await session.waitFor("X-Mock-Example: teapot")
             try session.send("s", "C-s")
-            var screen = try await session.waitFor("418")
-            #expect(screen.contains("LIVE"))
+            try await session.waitFor("418")
+            try await session.waitFor("LIVE")
             try session.send("4")
-            screen = try await session.waitFor("/status/418")
-            #expect(screen.contains("X-Mock-Example: teapot"))
+            try await session.waitFor("/status/418")
+            try await session.waitFor("X-Mock-Example: teapot")
 
             // kill -9: the draft was already in the state folder.
             let pid = try #require(try session.programPID())
@@ -52,8 +52,9 @@ extension EndToEnd {
 
             let again = try ExplorerSessionTests.launch(arguments, environment: ["XDG_STATE_HOME": state.path])
             defer { again.close() }
-            screen = try await again.waitFor("Restored 1 draft")
-            #expect(screen.contains("/status/{{code}} ✎"))
+            try await again.waitFor("Restored 1 draft")
+            // The list marks the draft (waited for: tmux may be read between two parts of a frame).
+            try await again.waitFor("/status/{{code}} ✎")
             // W writes it into httpbin.yaml: only the header's line is new, nothing else moved.
             try again.send("/", "/status/", "Enter", "W")
             try await again.waitFor("Wrote httpbin/status")
@@ -77,11 +78,11 @@ extension EndToEnd {
             try await session.waitFor("Enter sends")
             let text = try String(contentsOf: file, encoding: .utf8)
             try (text + "\n  teapotNow:\n    path: /added-while-running\n").write(to: file, atomically: true, encoding: .utf8)
-            var screen = try await session.waitFor("/added-while-running")
-            #expect(screen.contains("Reloaded httpbin.yaml"))
+            try await session.waitFor("/added-while-running")
+            try await session.waitFor("Reloaded httpbin.yaml")
             try (text + "\n  broken: [unclosed\n").write(to: file, atomically: true, encoding: .utf8)
-            screen = try await session.waitFor("has errors")
-            #expect(screen.contains("/added-while-running"), "the last good version stays")
+            try await session.waitFor("has errors")
+            try await session.waitFor("/added-while-running")  // the last good version stays
             try session.send("q")
             try await session.waitFor("EXIT=0")
         }
@@ -115,12 +116,12 @@ extension EndToEnd {
             try session.send("C-n")
             try await session.waitFor("New request")
             try session.send("curl -X POST http://127.0.0.1:\(port)/httpbin/post -H 'X-Trace: e2e-1' -d '{\"a\":1}'", "Enter")
-            var screen = try await session.waitFor("200 OK")
-            #expect(screen.contains("scratch-1"))
+            try await session.waitFor("200 OK")
+            try await session.waitFor("scratch-1")
             try session.send("4")
-            screen = try await session.waitFor("e2e-1")
-            #expect(screen.contains("POST http://127.0.0.1:\(port)/httpbin/post"))
-            #expect(screen.contains("\"a\": 1"), "the body is shown as it was sent, not form-encoded")
+            try await session.waitFor("e2e-1")
+            try await session.waitFor("POST http://127.0.0.1:\(port)/httpbin/post")
+            try await session.waitFor("\"a\": 1")  // the body as it was sent, not form-encoded
             try session.send("q")
             try await session.waitFor("EXIT=0")
         }
