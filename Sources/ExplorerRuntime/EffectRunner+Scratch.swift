@@ -45,31 +45,30 @@ extension EffectRunner {
             let request = ScratchRequest.curlRequest(for: endpoint, baseURL: environment.baseURL)
             // The path is made relative to the environment of the target whose base URL holds it.
             let base = service.environments.first { ScratchRequest.holds($0.baseURL, request.url) }?.baseURL
-            let id = Self.freeID(for: request, in: service)
-            let saved: CatalogEndpoint
+            let key: EndpointKey
             let secretNames: [String]
             do throws(AuthoringError) {
-                let made = try CurlImporter.endpoint(for: request, service: service.id, id: id, baseURL: base)
+                var made = try CurlImporter.endpoint(for: request, service: service.id, baseURL: base)
+                made.endpoint.id = Self.freeID(made.endpoint.id, in: service)
                 secretNames = made.secrets.map(\.name)
                 try CatalogUpdate.adding(made.endpoint, to: service).commit()
-                saved = CatalogEndpoint(id: made.endpoint.id, serviceID: service.id, path: made.endpoint.path)
+                key = EndpointKey(service: service.id, endpoint: made.endpoint.id)
             } catch {
                 return failed(error.description)
             }
             self.reloadAfterWriting(service.file, over: catalog)
-            return .scratchRequestSaved(scratch: entry.service.id, endpoint: saved.key, secretNames: secretNames, error: nil)
+            return .scratchRequestSaved(scratch: entry.service.id, endpoint: key, secretNames: secretNames, error: nil)
         }
     }
 
-    /// An endpoint id the service does not have yet, from the request's method and last path word.
-    static func freeID(for request: CurlRequest, in service: Service) -> String {
-        let base = (try? CurlImporter.endpoint(for: request, service: service.id).endpoint.id) ?? "request"
-        var id = base
+    /// `id`, or `id2`, `id3` … when the service has it already.
+    static func freeID(_ id: String, in service: Service) -> String {
+        var free = id
         var number = 2
-        while service.endpoint(id) != nil {
-            id = "\(base)\(number)"
+        while service.endpoint(free) != nil {
+            free = "\(id)\(number)"
             number += 1
         }
-        return id
+        return free
     }
 }
