@@ -348,6 +348,17 @@ extension AppReducer {
         return []
     }
 
+    /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).
+    private static func move(_ list: inout ListState, _ command: Command, count: Int) {
+        switch command {
+        case .moveDown: list.selectNext(itemCount: count)
+        case .moveUp: list.selectPrevious(itemCount: count)
+        case .moveToTop: list.selectFirst(itemCount: count)
+        case .moveToBottom: list.selectLast(itemCount: count)
+        default: break
+        }
+    }
+
     /// A command while a window is open.
     static func handleWindow(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
         if command == .close {
@@ -371,10 +382,7 @@ extension AppReducer {
         case .copyAs(var list):
             let formats = RequestCode.allCases
             switch command {
-            case .moveDown: list.selectNext(itemCount: formats.count)
-            case .moveUp: list.selectPrevious(itemCount: formats.count)
-            case .moveToTop: list.selectFirst(itemCount: formats.count)
-            case .moveToBottom: list.selectLast(itemCount: formats.count)
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: formats.count)
             case .choose:
                 state.overlay = nil
                 guard let selected = list.selected, formats.indices.contains(selected), let record = state.selectedResponse else { return [] }
@@ -388,10 +396,7 @@ extension AppReducer {
         case .examplePicker(let key, var list):
             let names = state.selectedEndpoint?.exampleNames ?? []
             switch command {
-            case .moveDown: list.selectNext(itemCount: names.count)
-            case .moveUp: list.selectPrevious(itemCount: names.count)
-            case .moveToTop: list.selectFirst(itemCount: names.count)
-            case .moveToBottom: list.selectLast(itemCount: names.count)
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: names.count)
             case .choose:
                 state.overlay = nil
                 guard let selected = list.selected, names.indices.contains(selected) else { return [] }
@@ -404,12 +409,9 @@ extension AppReducer {
         case .history(var list):
             let count = state.history.count
             switch command {
-            case .moveDown: list.selectNext(itemCount: count)
-            case .moveUp: list.selectPrevious(itemCount: count)
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: count)
             case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + state.pageHeight), itemCount: count)
             case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
-            case .moveToTop: list.selectFirst(itemCount: count)
-            case .moveToBottom: list.selectLast(itemCount: count)
             case .choose:
                 state.overlay = nil
                 guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
