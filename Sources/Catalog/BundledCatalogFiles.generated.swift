@@ -107,6 +107,456 @@ enum BundledCatalogFiles {
 </slideshow>
 
 """#.utf8)),
+        ("fixtures/httpbin/stream.ndjson", Data(#"""
+{"seq":1,"level":"warn","message":"log line 1","fields":{"host":"web-1","ms":7}}
+{"seq":2,"level":"error","message":"log line 2","fields":{"host":"web-2","ms":14}}
+{"seq":3,"level":"info","message":"log line 3","fields":{"host":"web-3","ms":21}}
+{"seq":4,"level":"warn","message":"log line 4","fields":{"host":"web-0","ms":28}}
+{"seq":5,"level":"error","message":"log line 5","fields":{"host":"web-1","ms":35}}
+{"seq":6,"level":"info","message":"log line 6","fields":{"host":"web-2","ms":42}}
+{"seq":7,"level":"warn","message":"log line 7","fields":{"host":"web-3","ms":49}}
+{"seq":8,"level":"error","message":"log line 8","fields":{"host":"web-0","ms":56}}
+{"seq":9,"level":"info","message":"log line 9","fields":{"host":"web-1","ms":63}}
+{"seq":10,"level":"warn","message":"log line 10","fields":{"host":"web-2","ms":70}}
+{"seq":11,"level":"error","message":"log line 11","fields":{"host":"web-3","ms":77}}
+{"seq":12,"level":"info","message":"log line 12","fields":{"host":"web-0","ms":84}}
+{"seq":13,"level":"warn","message":"log line 13","fields":{"host":"web-1","ms":91}}
+{"seq":14,"level":"error","message":"log line 14","fields":{"host":"web-2","ms":98}}
+{"seq":15,"level":"info","message":"log line 15","fields":{"host":"web-3","ms":105}}
+{"seq":16,"level":"warn","message":"log line 16","fields":{"host":"web-0","ms":112}}
+{"seq":17,"level":"error","message":"log line 17","fields":{"host":"web-1","ms":6}}
+{"seq":18,"level":"info","message":"log line 18","fields":{"host":"web-2","ms":13}}
+{"seq":19,"level":"warn","message":"log line 19","fields":{"host":"web-3","ms":20}}
+{"seq":20,"level":"error","message":"log line 20","fields":{"host":"web-0","ms":27}}
+{"seq":21,"level":"info","message":"log line 21","fields":{"host":"web-1","ms":34}}
+{"seq":22,"level":"warn","message":"log line 22","fields":{"host":"web-2","ms":41}}
+{"seq":23,"level":"error","message":"log line 23","fields":{"host":"web-3","ms":48}}
+{"seq":24,"level":"info","message":"log line 24","fields":{"host":"web-0","ms":55}}
+{"seq":25,"level":"warn","message":"log line 25","fields":{"host":"web-1","ms":62}}
+{"seq":26,"level":"error","message":"log line 26","fields":{"host":"web-2","ms":69}}
+{"seq":27,"level":"info","message":"log line 27","fields":{"host":"web-3","ms":76}}
+{"seq":28,"level":"warn","message":"log line 28","fields":{"host":"web-0","ms":83}}
+{"seq":29,"level":"error","message":"log line 29","fields":{"host":"web-1","ms":90}}
+{"seq":30,"level":"info","message":"log line 30","fields":{"host":"web-2","ms":97}}
+{"seq":31,"level":"warn","message":"log line 31","fields":{"host":"web-3","ms":104}}
+{"seq":32,"level":"error","message":"log line 32","fields":{"host":"web-0","ms":111}}
+{"seq":33,"level":"info","message":"log line 33","fields":{"host":"web-1","ms":5}}
+{"seq":34,"level":"warn","message":"log line 34","fields":{"host":"web-2","ms":12}}
+{"seq":35,"level":"error","message":"log line 35","fields":{"host":"web-3","ms":19}}
+{"seq":36,"level":"info","message":"log line 36","fields":{"host":"web-0","ms":26}}
+{"seq":37,"level":"warn","message":"log line 37","fields":{"host":"web-1","ms":33}}
+{"seq":38,"level":"error","message":"log line 38","fields":{"host":"web-2","ms":40}}
+{"seq":39,"level":"info","message":"log line 39","fields":{"host":"web-3","ms":47}}
+{"seq":40,"level":"warn","message":"log line 40","fields":{"host":"web-0","ms":54}}
+
+"""#.utf8)),
+        ("fixtures/httpbin/stream.sse", Data(#"""
+: a comment line, as servers send to keep a connection open
+retry: 3000
+
+id: 1
+event: token
+data: {"index":1,"delta":"Streams "}
+
+id: 2
+event: token
+data: {"index":2,"delta":"arrive "}
+
+id: 3
+event: token
+data: {"index":3,"delta":"piece "}
+
+id: 4
+event: token
+data: {"index":4,"delta":"by "}
+
+id: 5
+event: token
+data: {"index":5,"delta":"piece "}
+
+id: 6
+event: token
+data: {"index":6,"delta":"and "}
+
+id: 7
+event: token
+data: {"index":7,"delta":"the "}
+
+id: 8
+event: token
+data: {"index":8,"delta":"explorer "}
+
+id: 9
+event: token
+data: {"index":9,"delta":"shows "}
+
+id: 10
+event: token
+data: {"index":10,"delta":"each "}
+
+id: 11
+event: token
+data: {"index":11,"delta":"event "}
+
+id: 12
+event: token
+data: {"index":12,"delta":"the "}
+
+id: 13
+event: token
+data: {"index":13,"delta":"moment "}
+
+id: 14
+event: token
+data: {"index":14,"delta":"it "}
+
+id: 15
+event: token
+data: {"index":15,"delta":"lands "}
+
+id: 16
+event: token
+data: {"index":16,"delta":"instead "}
+
+id: 17
+event: token
+data: {"index":17,"delta":"of "}
+
+id: 18
+event: token
+data: {"index":18,"delta":"waiting "}
+
+id: 19
+event: token
+data: {"index":19,"delta":"for "}
+
+id: 20
+event: token
+data: {"index":20,"delta":"the "}
+
+id: 21
+event: token
+data: {"index":21,"delta":"server "}
+
+id: 22
+event: token
+data: {"index":22,"delta":"to "}
+
+id: 23
+event: token
+data: {"index":23,"delta":"close "}
+
+id: 24
+event: token
+data: {"index":24,"delta":"the "}
+
+id: 25
+event: token
+data: {"index":25,"delta":"connection "}
+
+id: 26
+event: token
+data: {"index":26,"delta":"which "}
+
+id: 27
+event: token
+data: {"index":27,"delta":"for "}
+
+id: 28
+event: token
+data: {"index":28,"delta":"a "}
+
+id: 29
+event: token
+data: {"index":29,"delta":"language "}
+
+id: 30
+event: token
+data: {"index":30,"delta":"model "}
+
+id: 31
+event: token
+data: {"index":31,"delta":"answer "}
+
+id: 32
+event: token
+data: {"index":32,"delta":"or "}
+
+id: 33
+event: token
+data: {"index":33,"delta":"a "}
+
+id: 34
+event: token
+data: {"index":34,"delta":"live "}
+
+id: 35
+event: token
+data: {"index":35,"delta":"feed "}
+
+id: 36
+event: token
+data: {"index":36,"delta":"may "}
+
+id: 37
+event: token
+data: {"index":37,"delta":"be "}
+
+id: 38
+event: token
+data: {"index":38,"delta":"a "}
+
+id: 39
+event: token
+data: {"index":39,"delta":"long "}
+
+id: 40
+event: token
+data: {"index":40,"delta":"time "}
+
+id: 41
+event: token
+data: {"index":41,"delta":"or "}
+
+id: 42
+event: token
+data: {"index":42,"delta":"never "}
+
+id: 43
+event: token
+data: {"index":43,"delta":"at "}
+
+id: 44
+event: token
+data: {"index":44,"delta":"all "}
+
+id: 45
+event: token
+data: {"index":45,"delta":"so "}
+
+id: 46
+event: token
+data: {"index":46,"delta":"every "}
+
+id: 47
+event: token
+data: {"index":47,"delta":"event "}
+
+id: 48
+event: token
+data: {"index":48,"delta":"gets "}
+
+id: 49
+event: token
+data: {"index":49,"delta":"its "}
+
+id: 50
+event: token
+data: {"index":50,"delta":"own "}
+
+id: 51
+event: token
+data: {"index":51,"delta":"row "}
+
+id: 52
+event: token
+data: {"index":52,"delta":"with "}
+
+id: 53
+event: token
+data: {"index":53,"delta":"the "}
+
+id: 54
+event: token
+data: {"index":54,"delta":"time "}
+
+id: 55
+event: token
+data: {"index":55,"delta":"it "}
+
+id: 56
+event: token
+data: {"index":56,"delta":"came "}
+
+id: 57
+event: token
+data: {"index":57,"delta":"its "}
+
+id: 58
+event: token
+data: {"index":58,"delta":"type "}
+
+id: 59
+event: token
+data: {"index":59,"delta":"its "}
+
+id: 60
+event: token
+data: {"index":60,"delta":"id "}
+
+id: 61
+event: token
+data: {"index":61,"delta":"and "}
+
+id: 62
+event: token
+data: {"index":62,"delta":"its "}
+
+id: 63
+event: token
+data: {"index":63,"delta":"data "}
+
+id: 64
+event: token
+data: {"index":64,"delta":"pretty "}
+
+id: 65
+event: token
+data: {"index":65,"delta":"printed "}
+
+id: 66
+event: token
+data: {"index":66,"delta":"below "}
+
+id: 67
+event: token
+data: {"index":67,"delta":"when "}
+
+id: 68
+event: token
+data: {"index":68,"delta":"it "}
+
+id: 69
+event: token
+data: {"index":69,"delta":"is "}
+
+id: 70
+event: token
+data: {"index":70,"delta":"JSON "}
+
+id: 71
+event: token
+data: {"index":71,"delta":"while "}
+
+id: 72
+event: token
+data: {"index":72,"delta":"the "}
+
+id: 73
+event: token
+data: {"index":73,"delta":"spinner "}
+
+id: 74
+event: token
+data: {"index":74,"delta":"keeps "}
+
+id: 75
+event: token
+data: {"index":75,"delta":"turning "}
+
+id: 76
+event: token
+data: {"index":76,"delta":"until "}
+
+id: 77
+event: token
+data: {"index":77,"delta":"the "}
+
+id: 78
+event: token
+data: {"index":78,"delta":"stream "}
+
+id: 79
+event: token
+data: {"index":79,"delta":"ends "}
+
+id: 80
+event: token
+data: {"index":80,"delta":"or "}
+
+id: 81
+event: token
+data: {"index":81,"delta":"you "}
+
+id: 82
+event: token
+data: {"index":82,"delta":"close "}
+
+id: 83
+event: token
+data: {"index":83,"delta":"it "}
+
+id: 84
+event: token
+data: {"index":84,"delta":"with "}
+
+id: 85
+event: token
+data: {"index":85,"delta":"Escape "}
+
+id: 86
+event: token
+data: {"index":86,"delta":"Streams "}
+
+id: 87
+event: token
+data: {"index":87,"delta":"arrive "}
+
+id: 88
+event: token
+data: {"index":88,"delta":"piece "}
+
+id: 89
+event: token
+data: {"index":89,"delta":"by "}
+
+id: 90
+event: token
+data: {"index":90,"delta":"piece "}
+
+id: 91
+event: token
+data: {"index":91,"delta":"and "}
+
+id: 92
+event: token
+data: {"index":92,"delta":"the "}
+
+id: 93
+event: token
+data: {"index":93,"delta":"explorer "}
+
+id: 94
+event: token
+data: {"index":94,"delta":"shows "}
+
+id: 95
+event: token
+data: {"index":95,"delta":"each "}
+
+id: 96
+event: token
+data: {"index":96,"delta":"event "}
+
+id: 97
+event: token
+data: {"index":97,"delta":"the "}
+
+id: 98
+event: token
+data: {"index":98,"delta":"moment "}
+
+id: 99
+event: token
+data: {"index":99,"delta":"it "}
+
+id: 100
+event: done
+data: {"index":100,"finish":"stop",
+data: "tokens":99}
+
+
+"""#.utf8)),
         ("fixtures/petstore/login.json", Data(#"""
 {
   "access_token": "stub-access-token-2",
@@ -518,6 +968,27 @@ endpoints:
       dropped:
         description: The connection closes half-way through the body.
         networkError: networkConnectionLost
+
+  events:
+    title: Server-Sent Events
+    description: 100 events, 30 ms apart from the mock, shown as they arrive; Esc closes the stream.
+    path: /stream
+    stream: true                  # read as it arrives: no total timeout
+    headers: { Accept: text/event-stream }
+    stub:
+      headers: { Content-Type: text/event-stream }
+      streamInterval: 30ms        # the mock sends one event every 30 ms
+      bodyFile: fixtures/httpbin/stream.sse
+
+  ndjson:
+    title: NDJSON stream
+    description: 40 JSON lines, 50 ms apart from the mock; each line formatted as it arrives.
+    path: /ndjson
+    stream: true
+    stub:
+      headers: { Content-Type: application/x-ndjson }
+      streamInterval: 50ms
+      bodyFile: fixtures/httpbin/stream.ndjson
 
   uuid:
     title: A UUID

@@ -48,6 +48,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     /// The GraphQL operation when the endpoint has a `graphql:` body (then `body` is its JSON);
     /// such endpoints get the built-in rule for errors inside a 200.
     public var graphQL: GraphQLOperation?
+    /// Set when the endpoint answers with a stream read as it arrives (`stream:`).
+    public var stream: StreamSettings?
 
     /// Makes an endpoint.
     public init(
@@ -126,13 +128,17 @@ public struct CatalogExample: Sendable, Hashable {
     public var sample: SampleResponse
     /// How long the answer takes, over the environment's fixture delay.
     public var delay: Duration?
+    /// When set, the mock server sends the body piece by piece this far apart: event by event for
+    /// `text/event-stream`, line by line otherwise (to try a stream offline).
+    public var streamInterval: Duration?
 
     /// Makes an example.
-    public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil) {
+    public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name
         self.summary = summary
         self.sample = sample
         self.delay = delay
+        self.streamInterval = streamInterval
     }
 
     /// An empty 200, for endpoints that declare no stub.
@@ -175,5 +181,17 @@ extension JSONValue {
             }
         default: break
         }
+    }
+}
+
+/// How an endpoint's streamed answer is read (`stream: true` or `stream: { reconnect: true }`).
+public struct StreamSettings: Sendable, Hashable {
+    /// Whether a Server-Sent Events stream that the server closes is opened again after its `retry`
+    /// time, with `Last-Event-ID`, as a browser's EventSource does.
+    public var reconnect: Bool
+
+    /// Makes settings.
+    public init(reconnect: Bool = false) {
+        self.reconnect = reconnect
     }
 }

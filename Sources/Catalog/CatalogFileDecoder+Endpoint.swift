@@ -5,11 +5,11 @@ import JSONSupport
 extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
-        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts",
+        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay"]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -60,6 +60,7 @@ extension CatalogFileDecoder {
             case "expectsBody": endpoint.expectsResponseBody = boolean(value, "'expectsBody' of \(subject)")
             case "captures": endpoint.captures = decodeCaptures(value, subject)
             case "prompts": endpoint.declaredPrompts = decodePrompts(value, subject)
+            case "stream": endpoint.stream = decodeStream(value, subject)
             default: break
             }
         }
@@ -217,6 +218,7 @@ extension CatalogFileDecoder {
         var message: String?
         var summary: String?
         var delay: Duration?
+        var streamInterval: Duration?
         var impliedContentType: String?
         for field in fields {
             let value = field.value
@@ -229,6 +231,7 @@ extension CatalogFileDecoder {
                 if let code = transportCode(value, "the networkError of \(what())") { networkError = (code, value) }
             case "message": message = text(value, "the message of \(what())")
             case "delay": delay = duration(value, "the delay of \(what())")
+            case "streamInterval": streamInterval = duration(value, "the stream interval of \(what())")
             default: break
             }
         }
@@ -264,7 +267,8 @@ extension CatalogFileDecoder {
         if let impliedContentType, !headers.contains("Content-Type") {
             headers.add("Content-Type", impliedContentType, origin: .server)
         }
-        return CatalogExample(name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay)
+        return CatalogExample(name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay,
+            streamInterval: streamInterval)
     }
 
     private func decodeValidation(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ValidationType? {

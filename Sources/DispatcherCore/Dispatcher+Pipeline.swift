@@ -182,6 +182,12 @@ extension Dispatcher {
                 return (.failure(errorFilter.error(for: failure)), endedAt)
             }
         }
+        if let observe = request.options.onResponsePart, behavior.isStubbed {
+            // A stub arrives whole: its head, then its body in one part.
+            if observe(.head(status: response.status, headers: response.headers)), !response.body.isEmpty {
+                _ = observe(.body(response.body))
+            }
+        }
         if let error = errorFilter.error(for: response, request: request) { return (.failure(error), endedAt) }
         return (.success(response), endedAt)
     }

@@ -93,7 +93,7 @@ public final class Dispatcher<T: TargetType>: Sendable {
                     result: .failure(error), trace: [], environmentName: environment.name,
                     environmentType: environment.type, stubBehavior: behavior, attempts: 0, notes: []))
         }
-        guard let inflights, options.errorHandler == nil, options.progress == nil else {
+        guard let inflights, options.errorHandler == nil, options.progress == nil, options.onResponsePart == nil else {
             return await run(request, endpoint: endpoint, target: target, behavior: behavior, started: started, environment: environment)
         }
         let key = InflightRegistry.Key(request: request, behavior: behavior)

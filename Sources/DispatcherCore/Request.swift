@@ -171,6 +171,7 @@ public struct Request: Sendable {
         }
         var settings = endpoint.settings
         settings.timeouts = settings.timeouts.overridden(by: options.timeouts)
+        if options.isStream { settings.timeouts.total = nil }
         return Request(
             identifier: endpoint.identifier, method: endpoint.method, url: endpoint.url, headers: headers,
             body: data, validation: endpoint.validation, expectsResponseBody: endpoint.expectsResponseBody,

@@ -12,6 +12,11 @@ public struct RequestOptions: Sendable {
     public var errorHandler: InlineErrorHandler?
     /// Called as response bytes arrive: bytes so far and the expected total when known.
     public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    /// Sees the head and each part of the body as they arrive, before the response is complete.
+    public var onResponsePart: ResponsePartObserver?
+    /// Whether the response is a stream read as it arrives (Server-Sent Events, NDJSON): it has no
+    /// total deadline, since an open stream may last for ever; the read timeout still holds between bytes.
+    public var isStream = false
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false
@@ -20,7 +25,8 @@ public struct RequestOptions: Sendable {
     public init(
         countsTowardsActivity: Bool = true, stubBehavior: StubBehavior? = nil, example: String? = nil,
         timeouts: Timeouts? = nil, errorHandler: InlineErrorHandler? = nil,
-        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil,
+        onResponsePart: ResponsePartObserver? = nil, isStream: Bool = false
     ) {
         self.countsTowardsActivity = countsTowardsActivity
         self.stubBehavior = stubBehavior
@@ -28,6 +34,8 @@ public struct RequestOptions: Sendable {
         self.timeouts = timeouts
         self.errorHandler = errorHandler
         self.progress = progress
+        self.onResponsePart = onResponsePart
+        self.isStream = isStream
     }
 }
 

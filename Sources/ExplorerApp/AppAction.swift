@@ -34,6 +34,8 @@ public enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
+    /// More of a streamed response arrived (batched: at most a frame's worth of reports).
+    case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
     /// Lines for the network log, as shown.

@@ -16,19 +16,18 @@ extension AppReducer {
     /// A response arrived: start formatting its body (cancelling the build of the previous one).
     static func startBody(for record: CallOutcome, state: inout AppState) -> [AppEffect] {
         let key = record.call.endpoint
-        var effects: [AppEffect] = []
-        if let old = state.bodies[key] {
-            if old.building != nil { effects.append(.cancelBodyWork(key: key, work: .build)) }
-            if old.pendingSelection != nil { effects.append(.cancelBodyWork(key: key, work: .selection)) }
-            if old.active?.view.search != nil { effects.append(.cancelBodyWork(key: key, work: .count)) }
-        }
-        guard let response = record.exchange.response else {
-            state.bodies[key] = nil
-            return effects
-        }
+        let streamed = state.bodies[key].flatMap { $0.isStreamed ? $0 : nil }
+        let effects = stopBodyWork(key, state: &state)
+        guard let response = record.exchange.response else { return effects }
         let generation = state.nextBodyGeneration
         state.nextBodyGeneration += 1
-        state.bodies[key] = BodyPane(generation: generation, byteCount: response.body.count)
+        var pane = BodyPane(generation: generation, byteCount: response.body.count)
+        if let streamed {
+            // The stream's last view (cursor, folds) and input line carry over to the whole body.
+            pane.main = streamed.main
+            pane.prompt = streamed.prompt
+        }
+        state.bodies[key] = pane
         let contentType = response.headers["Content-Type"]
         return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType)]
     }
@@ -40,18 +39,23 @@ extension AppReducer {
         state.bodies[key] = pane
     }
 
-    static func bodyBuilt(key: EndpointKey, generation: Int, document: BodyDocument, state: inout AppState) {
-        guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
+    static func bodyBuilt(key: EndpointKey, generation: Int, document: BodyDocument, state: inout AppState) -> [AppEffect] {
+        guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return [] }
         pane.building = nil
         pane.failure = nil
         // A preview's view carries over (its lines and folds agree with the final document's).
         if var layer = pane.main, layer.document.kind == document.kind {
+            // A stream followed at its end keeps following as lines arrive.
+            let followed = pane.isStreamed && layer.view.cursorLine >= layer.document.lineCount - 1
             layer.document = document
+            if followed { layer.view.moveToEnd(in: document) }
             pane.main = layer
         } else {
             pane.main = BodyLayer(document: document)
         }
         state.bodies[key] = pane
+        // Bytes that came while this build ran get the next one.
+        return state.streams[key]?.isOpen == true ? buildStreamedBody(key, state: &state) : []
     }
 
     static func bodyBuildStopped(key: EndpointKey, generation: Int, state: inout AppState) {

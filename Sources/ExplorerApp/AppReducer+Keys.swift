@@ -31,10 +31,14 @@ extension AppReducer {
         case .moveDown: move(.down(1), state: &state)
         case .moveUp: move(.up(1), state: &state)
         case .pageDown:
-            if state.focus == .response, moveInBody(.down(1), paging: true, state: &state) { return [] }
+            if state.focus == .response, moveInEvents(.down(1), paging: true, state: &state) || moveInBody(.down(1), paging: true, state: &state) {
+                return []
+            }
             move(.down(state.pageHeight), state: &state)
         case .pageUp:
-            if state.focus == .response, moveInBody(.up(1), paging: true, state: &state) { return [] }
+            if state.focus == .response, moveInEvents(.up(1), paging: true, state: &state) || moveInBody(.up(1), paging: true, state: &state) {
+                return []
+            }
             move(.up(state.pageHeight), state: &state)
         case .moveToTop: move(.top, state: &state)
         case .moveToBottom: move(.bottom, state: &state)
@@ -167,7 +171,7 @@ extension AppReducer {
             list.scrollToSelection(viewportHeight: state.endpointViewportHeight, itemCount: count)
             state.endpointList = list
         case .response:
-            if moveInBody(movement, wheel: wheel, state: &state) { return }
+            if moveInEvents(movement, state: &state) || moveInBody(movement, wheel: wheel, state: &state) { return }
             if moveInEditor(movement, state: &state) || moveInVariables(movement, state: &state) { return }
             let current = state.tabScroll[state.tab] ?? 0
             let limit = ResponseText.maximumScroll(state: state)
@@ -315,7 +319,7 @@ extension AppReducer {
 
     static func cancelOrClose(state: inout AppState) -> [AppEffect] {
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
-            state.notice = "Cancelling \(ticket.endpoint)…"
+            state.notice = state.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
         }
         if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }

@@ -86,8 +86,13 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .exchangeFinished(let ticketID, let exchange, let redactor, let finishedAt):
+        case .responseStreamed(let ticket, let update):
+            effects = responseStreamed(ticket: ticket, update: update, state: &state)
+        case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = []
+            if let ticket = state.inFlight[ticketID] {
+                streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
+            }
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)
                 state.responses[ticket.endpoint] = record
@@ -140,8 +145,7 @@ public enum AppReducer {
             bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
             effects = []
         case .bodyBuilt(let key, let generation, let document):
-            bodyBuilt(key: key, generation: generation, document: document.document, state: &state)
-            effects = []
+            effects = bodyBuilt(key: key, generation: generation, document: document.document, state: &state)
         case .bodyBuildStopped(let key, let generation):
             bodyBuildStopped(key: key, generation: generation, state: &state)
             effects = []

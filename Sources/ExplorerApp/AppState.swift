@@ -28,6 +28,8 @@ public struct AppState: Sendable {
     public var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     public var bodies: [EndpointKey: BodyPane] = [:]
+    /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
+    public var streams: [EndpointKey: ResponseStream] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.
     public var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.

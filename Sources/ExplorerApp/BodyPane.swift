@@ -137,6 +137,8 @@ public struct BodyPane: Sendable {
     public var prompt: BodyPrompt?
     /// Why there is no document (formatting cancelled).
     public var failure: String?
+    /// Whether the document is of a stream still arriving (formatted again as bytes come).
+    public var isStreamed = false
 
     /// A pane whose body is about to be built.
     public init(generation: Int, byteCount: Int) {

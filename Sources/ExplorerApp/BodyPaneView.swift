@@ -37,7 +37,8 @@ enum BodyPaneView {
 
     /// What the body is, or what is happening to it.
     static func infoLine(_ pane: BodyPane) -> Line {
-        if let building = pane.building {
+        // A stream's body is formatted again as bytes arrive: its last document stays shown meanwhile.
+        if let building = pane.building, !(pane.isStreamed && pane.main != nil) {
             let percent = Int(building.fraction * 100)
             return Line([
                 Span("Formatting \(percent)%", style: Theme.notice),
@@ -64,6 +65,9 @@ enum BodyPaneView {
         }
         guard let document = pane.main?.document else { return Line("") }
         var spans = [Span(kindLabel(document), style: Theme.heading), Span(" · \(linesLabel(document))", style: Theme.dim)]
+        if pane.isStreamed {
+            spans += [Span(" · streaming", style: Theme.notice), Span(" · ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim)]
+        }
         for notice in document.notices {
             spans.append(Span(" · ", style: Theme.dim))
             spans.append(Span("⚠ " + notice.message, style: Theme.notice))

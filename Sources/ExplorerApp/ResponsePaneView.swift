@@ -1,3 +1,4 @@
+import BodyViewer
 import DispatcherCore
 import TerminalKit
 
@@ -24,7 +25,11 @@ enum ResponsePaneView {
         case .variables: return VariablesTabView.render(state, content: content, into: &buffer)
         default: break
         }
-        if state.tab == .body, state.selectedResponse?.exchange.response != nil, let pane = state.selectedBodyPane {
+        if state.tab == .body, let stream = state.selectedStream, stream.kind == .events {
+            EventStreamView.render(stream, state: state, content: content, into: &buffer)
+            return nil
+        }
+        if state.tab == .body, let pane = state.selectedBodyPane, pane.isStreamed || state.selectedResponse?.exchange.response != nil {
             return BodyPaneView.render(pane, state: state, content: content, into: &buffer)
         }
 
@@ -48,6 +53,17 @@ enum ResponsePaneView {
 
     /// One line: the result of the selected endpoint, or what Enter would do.
     static func summary(_ state: AppState) -> Line {
+        if let ticket = state.selectedInFlight, let stream = state.selectedStream, stream.ticket == ticket.id {
+            let amount = stream.kind == .events
+                ? "\(BodyNumberFormat.grouped(stream.events.count)) event\(stream.events.count == 1 ? "" : "s")" : ByteCount.format(stream.byteCount)
+            return Line([
+                Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
+                Span(HTTPStatus.line(for: stream.status), style: Theme.status(stream.status)),
+                Span(" · streaming · \(amount)", style: .plain),
+                Span(" · \(ticket.call.environment) \(ticket.call.mode.badge) · ", style: Theme.dim),
+                Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim),
+            ])
+        }
         if let ticket = state.selectedInFlight {
             return Line([
                 Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),

@@ -175,7 +175,9 @@ final class EffectRunner: Sendable {
         case .live: behavior = .never
         case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
         }
-        let options = RequestOptions(stubBehavior: behavior, example: call.example)
+        // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
+        let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil)
+        let options = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
         let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the locks that the task's own removals take, so a request that finishes
@@ -188,6 +190,7 @@ final class EffectRunner: Sendable {
                     let redactor = session.redactor
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                    relay.flush()
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
                     // Kept for `apiexplorer history` and the next run's H list; a full disk must not turn a
                     // good response into an error, so a failed write is not reported.

@@ -24,7 +24,8 @@ extension HTTPTransport {
             trust: settings.trust, proxy: context.proxy, connect: settings.timeouts.connect, read: settings.timeouts.read,
             decompressionLimit: settings.maximumBodySize)
         let pooled = try clients.client(for: key)
-        let collector = ResponseCollector(limit: settings.maximumBodySize, progress: request.options.progress)
+        let collector = ResponseCollector(
+            limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart)
 
         let collected: ResponseCollector.Collected
         do {

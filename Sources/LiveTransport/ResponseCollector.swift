@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import DispatcherCore
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -26,15 +27,19 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var declaredOverLimit: Int?
         /// Whether bytes beyond the cap were dropped.
         var cut = false
+        /// Whether the observer asked for the body's parts.
+        var observesBody = false
     }
 
     private let state = Mutex(State())
     private let limit: Int
     private let progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    private let observer: ResponsePartObserver?
 
-    init(limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?) {
+    init(limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?, observer: ResponsePartObserver? = nil) {
         self.limit = limit
         self.progress = progress
+        self.observer = observer
     }
 
     /// What arrived so far: the head and the body bytes kept, if a head arrived.
@@ -68,13 +73,17 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.cut = true
             return true
         }
-        if refused { task.fail(reason: TransportError(.bodyTooLarge)) }
+        if refused {
+            task.fail(reason: TransportError(.bodyTooLarge))
+        } else if let observer, observer(.head(status: Int(head.status.code), headers: HTTPTransport.headers(of: head.headers))) {
+            state.withLock { $0.observesBody = true }
+        }
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         let limit = self.limit
-        let (received, expected, overflowed) = state.withLock { state -> (Int, Int?, Bool) in
+        let (received, expected, overflowed, kept, observed) = state.withLock { state -> (Int, Int?, Bool, ByteBuffer, Bool) in
             let room = limit - state.body.readableBytes
             var part = part
             let overflowed = part.readableBytes > room
@@ -87,8 +96,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             } else {
                 state.body.writeImmutableBuffer(part)
             }
-            return (state.body.readableBytes, state.expected, overflowed)
+            return (state.body.readableBytes, state.expected, overflowed, part, state.observesBody)
         }
+        if observed, let observer, kept.readableBytes > 0 { _ = observer(.body(kept.withUnsafeReadableBytes { Data($0) })) }
         progress?(received, expected)
         if overflowed {
             task.fail(reason: TransportError(.bodyTooLarge))

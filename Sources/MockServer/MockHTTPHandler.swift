@@ -37,8 +37,7 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             pending = (entry, started)
             let keepAlive = head.isKeepAlive
             if let delay = plan.delay, delay > .zero {
-                let nanoseconds = Int64(delay.components.seconds) * 1_000_000_000 + Int64(delay.components.attoseconds / 1_000_000_000)
-                context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) {
+                context.eventLoop.assumeIsolated().scheduleTask(in: Self.timeAmount(delay)) {
                     self.carryOut(plan, context: context, keepAlive: keepAlive)
                 }
             } else {
@@ -87,7 +86,37 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .close:
             context.close(promise: nil)
+        case .stream(let status, let headers, let pieces, let interval):
+            finish(status: status)
+            writeHead(status: status, headers: headers, bodyLength: nil, keepAlive: keepAlive, context: context)
+            context.flush()
+            writePieces(pieces[...], interval: interval, keepAlive: keepAlive, context: context)
         }
+    }
+
+    /// Writes a stream's pieces one by one, `interval` apart, then ends the response.
+    private func writePieces(_ pieces: ArraySlice<Data>, interval: Duration, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        guard let piece = pieces.first else {
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if !keepAlive { context.close(promise: nil) }
+            }
+            return
+        }
+        guard interval > .zero else {
+            for piece in pieces { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil) }
+            writePieces([], interval: interval, keepAlive: keepAlive, context: context)
+            return
+        }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: piece)))), promise: nil)
+        let rest = pieces.dropFirst()
+        context.eventLoop.assumeIsolated().scheduleTask(in: Self.timeAmount(interval)) {
+            self.writePieces(rest, interval: interval, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + Int64(duration.components.attoseconds / 1_000_000_000))
     }
 
     private func writeHead(status: Int, headers: [(String, String)], bodyLength: Int?, keepAlive: Bool, context: ChannelHandlerContext) {

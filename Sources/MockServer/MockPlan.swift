@@ -18,6 +18,8 @@ struct MockPlan: Sendable {
         case declareTooLarge(headers: [(String, String)])
         /// Close the connection without a response.
         case close
+        /// Send the head, then the body's pieces `interval` apart (chunked), then end: a stream.
+        case stream(status: Int, headers: [(String, String)], pieces: [Data], interval: Duration)
     }
 
     let action: Action
@@ -79,6 +81,10 @@ struct MockPlanner: Sendable {
             return make(.respond(status: status, headers: [exampleHeader], body: method == "HEAD" ? Data() : body))
         case .response(let status, let headers, let body):
             let fields = headers.map { ($0.name, $0.value) } + [exampleHeader]
+            if let interval = example.streamInterval, method != "HEAD" {
+                let pieces = MockPlanner.streamPieces(body, eventStream: headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") ?? false)
+                return make(.stream(status: status, headers: fields, pieces: pieces, interval: honourDelays ? interval : .zero))
+            }
             return make(.respond(status: status, headers: fields, body: method == "HEAD" ? Data() : body))
         case .networkError(let failure):
             let code = failure.code
@@ -149,6 +155,31 @@ struct MockPlanner: Sendable {
                 ]))
             })),
         ]))
+    }
+
+    /// A body cut where a stream's reader sees a unit: after each blank line (an event) of an event
+    /// stream, after each line otherwise.
+    static func streamPieces(_ body: Data, eventStream: Bool) -> [Data] {
+        let bytes = [UInt8](body)
+        var pieces: [Data] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let ends: Bool
+            if eventStream {
+                ends = bytes[index] == 0x0A && index + 1 < bytes.count && bytes[index + 1] == 0x0A
+                if ends { index += 1 }
+            } else {
+                ends = bytes[index] == 0x0A
+            }
+            index += 1
+            if ends {
+                pieces.append(Data(bytes[start..<index]))
+                start = index
+            }
+        }
+        if start < bytes.count { pieces.append(Data(bytes[start...])) }
+        return pieces
     }
 
     /// `/a/b?x=1` → (`/a/b`, `x=1`).

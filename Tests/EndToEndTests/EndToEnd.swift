@@ -40,10 +40,11 @@ enum ProductProcess {
         return (result.status, result.stdout)
     }
 
-    /// Starts `apiexplorer mock --port 0` on a catalog and reads the port it chose.
-    static func startMock(catalog: URL) throws -> (process: ChildProcess, port: Int) {
+    /// Starts `apiexplorer mock --port 0` on a catalog and reads the port it chose; `delays` keeps
+    /// the fixtures' delays and stream intervals (off by default, so tests wait for nothing).
+    static func startMock(catalog: URL, delays: Bool = false) throws -> (process: ChildProcess, port: Int) {
         let child = try ChildProcess(
-            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0", "--no-delay"],
+            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0"] + (delays ? [] : ["--no-delay"]),
             environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
         var buffer: [UInt8] = []
         var byte: UInt8 = 0

@@ -1,0 +1,95 @@
+import DispatcherCore
+import ExplorerApp
+import FoundationEssentials
+import Synchronization
+
+/// Hands a response that is read as it arrives to the explorer a frame at a time: events are
+/// parsed on the transport's thread as bytes come (cheap), and what arrived is posted at most once
+/// per `interval`, so a fast stream costs one frame per interval, not one per event.
+final class StreamRelay: Sendable {
+    /// Least time between two reports.
+    static let interval: Duration = .milliseconds(16)
+
+    private struct State {
+        var observing = false
+        var kind = ResponseStream.Kind.text
+        var parser = ServerSentEventParser()
+        var head: StreamHead?
+        var events: [StreamedEvent] = []
+        var bytes = Data()
+        var byteCount = 0
+        var flushScheduled = false
+    }
+
+    private let state = Mutex(State())
+    private let ticket: Int
+    private let inbox: ActionInbox
+    private let started: ContinuousClock.Instant
+    /// Whether the endpoint says it streams (`stream:`): then any body is shown as it arrives;
+    /// otherwise only bodies whose type is a stream's (event stream, NDJSON).
+    private let endpointStreams: Bool
+
+    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, started: ContinuousClock.Instant = .now) {
+        self.ticket = ticket
+        self.inbox = inbox
+        self.endpointStreams = endpointStreams
+        self.started = started
+    }
+
+    /// The observer the transport calls.
+    var observer: ResponsePartObserver { { [self] part in observe(part) } }
+
+    func observe(_ part: ResponsePart) -> Bool {
+        switch part {
+        case .head(let status, let headers):
+            let contentType = headers["Content-Type"]
+            let wanted = endpointStreams || ResponseStream.isStreamingType(contentType)
+            state.withLock { state in
+                state = State()
+                state.observing = wanted
+                state.kind = ResponseStream.kind(contentType: contentType)
+                state.head = StreamHead(status: status, headers: headers)
+            }
+            if wanted { scheduleFlush() }
+            return wanted
+        case .body(let data):
+            let at = started.duration(to: .now)
+            state.withLock { state in
+                guard state.observing else { return }
+                state.byteCount += data.count
+                switch state.kind {
+                case .events: state.events += state.parser.parse(data).map { StreamedEvent(at: at, event: $0) }
+                case .text: state.bytes.append(data)
+                }
+            }
+            scheduleFlush()
+            return true
+        }
+    }
+
+    /// Posts what arrived since the last report. Posted under the lock, so a report can never
+    /// come after the request's end, which `send` posts after its own last `flush()`.
+    func flush() {
+        state.withLock { state in
+            state.flushScheduled = false
+            guard state.observing, state.head != nil || !state.events.isEmpty || !state.bytes.isEmpty else { return }
+            inbox.post(.responseStreamed(
+                ticket: ticket, update: StreamUpdate(head: state.head, events: state.events, bytes: state.bytes, byteCount: state.byteCount)))
+            state.head = nil
+            state.events = []
+            state.bytes = Data()
+        }
+    }
+
+    private func scheduleFlush() {
+        let schedule = state.withLock { state in
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        guard schedule else { return }
+        Task {
+            try? await Task.sleep(for: Self.interval)
+            self.flush()
+        }
+    }
+}
