@@ -62,15 +62,17 @@ struct CallCommand: AsyncParsableCommand {
         let chain = CallChain(selection: selection, mode: mode)
         let captured = chain.capturedValues()
         values = try chain.answeringPrompts(values)
+        // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives.
+        let printer = CallStreamPrinter(json: json, include: include, reveal: reveal, endpointStreams: selection.endpoint.stream != nil)
         let outcome: CallOutcome
         if mode == .live {
             outcome = try await withLiveTransport { transport in
                 await EndpointCaller(catalog: catalog, transport: transport)
-                    .call(selection, mode: mode, example: request.example, values: values, captured: captured)
+                    .call(selection, mode: mode, example: request.example, values: values, captured: captured, onResponsePart: printer.observe)
             }
         } else {
             outcome = await EndpointCaller(catalog: catalog, transport: nil)
-                .call(selection, mode: mode, example: request.example, values: values, captured: captured)
+                .call(selection, mode: mode, example: request.example, values: values, captured: captured, onResponsePart: printer.observe)
         }
         chain.keepCaptures(of: outcome)
         if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
@@ -83,19 +85,20 @@ struct CallCommand: AsyncParsableCommand {
         var shown = outcome
         if reveal { shown.redactor = .revealing }
         if json {
-            // The body is streamed into the JSON: memory stays near one copy of it (issue 12).
-            HistoryEntry.writeJSON(shown, date: Date(), pretty: true) { StandardStreams.writeOutput($0) }
+            // The body is streamed into the JSON: memory stays near one copy of it (issue 12). After
+            // events printed one per line, the outcome takes one line too, so the output is NDJSON.
+            HistoryEntry.writeJSON(shown, date: Date(), pretty: !printer.printedEvents) { StandardStreams.writeOutput($0) }
         } else {
-            printPlain(shown)
+            printPlain(shown, bodyPrinted: printer.printedBody)
         }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
     /// The response as received, but for known secret values (a server may echo a token), which
     /// are masked unless `--reveal`.
-    private func printPlain(_ outcome: CallOutcome) {
+    private func printPlain(_ outcome: CallOutcome, bodyPrinted: Bool) {
         let redactor = outcome.redactor
-        if let response = outcome.exchange.response {
+        if let response = outcome.exchange.response, !bodyPrinted {
             if include {
                 var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
                 for field in response.headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }

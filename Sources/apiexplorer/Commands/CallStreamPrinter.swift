@@ -1,0 +1,87 @@
+import DispatcherCore
+import FoundationEssentials
+import JSONSupport
+import Synchronization
+import SystemSupport
+import TextSupport
+
+/// Prints a streamed response as it arrives, for `call`: plain output writes the body's bytes as
+/// they come (the same bytes the whole body would print, only sooner); `--json` writes each
+/// Server-Sent Event as one JSON object per line. Known secret values are masked unless revealed.
+final class CallStreamPrinter: Sendable {
+    private struct State {
+        var printing = false
+        var isEventStream = false
+        var parser = ServerSentEventParser()
+        var printedBytes = 0
+        var printedEvents = 0
+    }
+
+    private let state = Mutex(State())
+    private let json: Bool
+    private let include: Bool
+    private let reveal: Bool
+    /// Whether the endpoint says it streams: then any body prints as it arrives.
+    private let endpointStreams: Bool
+    private let started = ContinuousClock.now
+
+    init(json: Bool, include: Bool, reveal: Bool, endpointStreams: Bool) {
+        self.json = json
+        self.include = include
+        self.reveal = reveal
+        self.endpointStreams = endpointStreams
+    }
+
+    /// Whether the body was printed as it arrived (then it is not printed again at the end).
+    var printedBody: Bool { state.withLock { $0.printing && !json } }
+
+    /// Whether events were printed as JSON lines (then the outcome follows on one line).
+    var printedEvents: Bool { state.withLock { $0.printedEvents > 0 } }
+
+    func observe(_ part: ResponsePart, redactor: Redactor) -> Bool {
+        let redactor = reveal ? Redactor.revealing : redactor
+        return state.withLock { state in
+            switch part {
+            case .head(let status, let headers):
+                let mediaType = headers["Content-Type"]?.split(separator: ";").first?.trimmedSpaces.lowercased()
+                state = State()
+                state.isEventStream = mediaType == "text/event-stream"
+                state.printing = json ? state.isEventStream : (endpointStreams || state.isEventStream || Self.streamingTypes.contains(mediaType ?? ""))
+                if state.printing, !json, include {
+                    var head = "HTTP/1.1 \(HTTPStatus.line(for: status))\r\n"
+                    for field in headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }
+                    StandardStreams.writeOutput(head + "\r\n")
+                }
+                return state.printing
+            case .body(let data):
+                guard state.printing else { return false }
+                if json {
+                    let at = started.duration(to: .now)
+                    for event in state.parser.parse(data) {
+                        StandardStreams.writeOutput(Self.line(event, at: at, redactor: redactor))
+                        state.printedEvents += 1
+                    }
+                } else {
+                    StandardStreams.writeOutput(redactor.data(data))
+                    state.printedBytes += data.count
+                }
+                return true
+            }
+        }
+    }
+
+    /// `{"event":"token","id":"7","data":{…},"at":0.123}`: data parsed when it is JSON.
+    static func line(_ event: ServerSentEvent, at: Duration, redactor: Redactor) -> String {
+        let text = redactor.text(event.data)
+        let data = (try? JSONValue.parse(text)) ?? .string(text)
+        let seconds = Double(at.components.seconds) + Double(at.components.attoseconds) / 1e18
+        let object = JSONValue.object(JSONObject([
+            ("event", .string(event.type)), ("id", .string(event.lastEventID)), ("data", data),
+            ("at", .number(String((seconds * 1000).rounded() / 1000))),
+        ]))
+        return object.compactText + "\n"
+    }
+
+    /// Types printed as they arrive without `stream:` in the catalog.
+    static let streamingTypes: Set = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
+}

@@ -1,0 +1,70 @@
+import Catalog
+import Foundation
+import MockServer
+import TestSupport
+import Testing
+
+/// `apiexplorer call` on a stream: events printed as they arrive, one JSON object per line with
+/// `--json` and the outcome on the last line; the plain body printed as it comes.
+@Suite struct CallStreamTests {
+    static func catalog(baseURL: String) -> String {
+        """
+        service: ticker
+        environments:
+          local: { baseURL: "\(baseURL)", fixtures: never }
+        endpoints:
+          ticks:
+            path: /ticks
+            stream: true
+            stub:
+              headers: { Content-Type: text/event-stream }
+              streamInterval: 150ms
+              body: "id: 1\\ndata: {\\"n\\":1}\\n\\nid: 2\\nevent: tick\\ndata: {\\"n\\":2}\\n\\nid: 3\\ndata: three\\n\\n"
+        """
+    }
+
+    /// Runs `body` with a mock that keeps the stream's pace and a catalog pointed at it.
+    func withStreamingMock(_ body: (TemporaryDirectory, TemporaryDirectory) async throws -> Void) async throws {
+        let source = try TemporaryDirectory()
+        try source.write("ticker.yaml", Self.catalog(baseURL: "http://127.0.0.1:9/ticker"))
+        let service = try #require(CatalogLoader.load(source.catalogSource).service("ticker"))
+        let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: true))
+        try await server.start()
+        do {
+            let catalog = try TemporaryDirectory()
+            try catalog.write("ticker.yaml", Self.catalog(baseURL: try #require(server.baseURL(of: "ticker")).absoluteString))
+            try await body(catalog, try TemporaryDirectory())
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func jsonPrintsEachEventOnItsLineAsItArrivesThenTheOutcome() async throws {
+        try await withStreamingMock { catalog, state in
+            let result = try await CLI.run(["call", "ticker/ticks", "--json", "--catalog", catalog.path], state: state)
+            #expect(result.status == 0, "\(result.errors)")
+            let lines = result.output.split(separator: "\n").map(String.init)
+            try #require(lines.count == 4, "\(result.output)")
+            let events = try lines.prefix(3).map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            #expect(events.map { $0["id"] as? String } == ["1", "2", "3"])
+            #expect(events.map { $0["event"] as? String } == ["message", "tick", "message"])
+            #expect((events[1]["data"] as? [String: Any])?["n"] as? Int == 2)
+            #expect(events[2]["data"] as? String == "three")
+            // Stamped when each arrived: the mock sent them 150 ms apart.
+            let times = events.compactMap { ($0["at"] as? NSNumber)?.doubleValue }
+            #expect(times.count == 3 && times[2] - times[0] >= 0.25, "\(times)")
+            let outcome = try #require(try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as? [String: Any])
+            #expect((outcome["response"] as? [String: Any])?["status"] as? Int == 200)
+        }
+    }
+
+    @Test func plainOutputIsTheBodyAsItCameOnce() async throws {
+        try await withStreamingMock { catalog, state in
+            let result = try await CLI.run(["call", "ticker/ticks", "--catalog", catalog.path], state: state)
+            #expect(result.status == 0)
+            #expect(result.output == "id: 1\ndata: {\"n\":1}\n\nid: 2\nevent: tick\ndata: {\"n\":2}\n\nid: 3\ndata: three\n\n")
+        }
+    }
+}
