@@ -10,8 +10,17 @@ extension AppReducer {
         guard let key = state.inFlight[ticket]?.endpoint else { return [] }
         var effects: [AppEffect] = []
         if let head = update.head {
-            if state.streams[key]?.ticket != ticket { effects += stopBodyWork(key, state: &state) }
-            state.streams[key] = ResponseStream(ticket: ticket, status: head.status, headers: head.headers)
+            if var stream = state.streams[key], stream.ticket == ticket {
+                // Reconnected (or redirected): the events so far stay.
+                stream.status = head.status
+                stream.headers = head.headers
+                stream.kind = ResponseStream.kind(contentType: head.headers["Content-Type"])
+                stream.connections += 1
+                state.streams[key] = stream
+            } else {
+                effects += stopBodyWork(key, state: &state)
+                state.streams[key] = ResponseStream(ticket: ticket, status: head.status, headers: head.headers)
+            }
         }
         guard var stream = state.streams[key], stream.ticket == ticket else { return effects }
         stream.events.append(contentsOf: update.events)

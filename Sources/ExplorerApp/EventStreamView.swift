@@ -45,6 +45,9 @@ enum EventStreamView {
             Span("Event stream", style: Theme.heading),
             Span(" · \(BodyNumberFormat.grouped(stream.events.count)) event\(stream.events.count == 1 ? "" : "s") · \(ByteCount.format(stream.byteCount))", style: Theme.dim),
         ]
+        if stream.connections > 1 {
+            spans.append(Span(" · reconnected \(stream.connections - 1)×", style: Theme.dim))
+        }
         if stream.isOpen {
             spans += [
                 Span(" · ", style: Theme.dim), Span(Spinner(frameIndex: spinnerFrame).symbol + " open", style: Style(foreground: .cyan)),

@@ -35,6 +35,8 @@ public struct ResponseStream: Sendable {
     public var cursor: Int?
     /// The first event row shown.
     public var scroll = 0
+    /// Connections the stream came over (more than one after reconnections).
+    public var connections = 1
     /// Bytes of `received` the body viewer's document was built from (text streams).
     public var builtByteCount = 0
 

@@ -185,7 +185,20 @@ final class EffectRunner: Sendable {
         tasks.withLock { tasks in
             unfinished.withLock { unfinished in
                 let task = Task {
-                    let exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: call.edits, options: options)
+                    var exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: call.edits, options: options)
+                    // `stream: { reconnect: true }`: a closed event stream is opened again, as EventSource does.
+                    var edits = call.edits
+                    while StreamReconnection.shouldReconnect(endpoint, after: exchange), !Task.isCancelled {
+                        let (lastEventID, retry) = relay.resumePoint
+                        do {
+                            try await Task.sleep(for: StreamReconnection.delay(retry: retry))
+                        } catch {
+                            exchange.notes.append("The stream was closed by you while it waited to reconnect.")
+                            break
+                        }
+                        edits = StreamReconnection.edits(edits, endpoint: endpoint, lastEventID: lastEventID)
+                        exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: edits, options: options)
+                    }
                     // Knows every secret value the session resolved, typed secrets and secret answers included.
                     let redactor = session.redactor
                     let finished = Date()

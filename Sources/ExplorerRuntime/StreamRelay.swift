@@ -45,7 +45,11 @@ final class StreamRelay: Sendable {
             let contentType = headers["Content-Type"]
             let wanted = endpointStreams || ResponseStream.isStreamingType(contentType)
             state.withLock { state in
+                // A reconnection carries on: the last event id and retry stay, a half-read event does not.
+                var parser = state.parser
+                parser.reset()
                 state = State()
+                state.parser = parser
                 state.observing = wanted
                 state.kind = ResponseStream.kind(contentType: contentType)
                 state.head = StreamHead(status: status, headers: headers)
@@ -66,6 +70,9 @@ final class StreamRelay: Sendable {
             return true
         }
     }
+
+    /// Where a reconnection starts: the last event id and the stream's `retry`.
+    var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
 
     /// Posts what arrived since the last report. Posted under the lock, so a report can never
     /// come after the request's end, which `send` posts after its own last `flush()`.

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import MockServer
 import TestSupport
+import NIOHTTP1
 import Testing
 
 /// `apiexplorer call` on a stream: events printed as they arrive, one JSON object per line with
@@ -65,6 +66,37 @@ import Testing
             let result = try await CLI.run(["call", "ticker/ticks", "--catalog", catalog.path], state: state)
             #expect(result.status == 0)
             #expect(result.output == "id: 1\ndata: {\"n\":1}\n\nid: 2\nevent: tick\ndata: {\"n\":2}\n\nid: 3\ndata: three\n\n")
+        }
+    }
+
+    @Test func aClosedStreamThatAsksForItReconnectsWithLastEventIDUntilA204() async throws {
+        let handler: TestHTTPServer.Handler = { request in
+            let headers: HTTPHeaders = ["Content-Type": "text/event-stream"]
+            switch request.headers.first(name: "Last-Event-ID") {
+            case nil: return .chunked(["retry: 50\nid: 1\ndata: a\n\n", "id: 2\ndata: b\n\n"], headers: headers)
+            case "2": return .chunked(["id: 3\ndata: c\n\n", "data: d\n\n"], headers: headers)
+            default: return .status(.noContent)
+            }
+        }
+        try await withTestHTTPServer(handler: handler) { server in
+            let catalog = try TemporaryDirectory()
+            try catalog.write("ticker.yaml", """
+                service: ticker
+                environments:
+                  local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
+                endpoints:
+                  ticks: { path: /ticks, stream: { reconnect: true } }
+                """)
+            let result = try await CLI.run(["call", "ticker/ticks", "--json", "--catalog", catalog.path], state: try TemporaryDirectory())
+            let lines = result.output.split(separator: "\n")
+            let events = try lines.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+            #expect(events.map { $0["data"] as? String } == ["a", "b", "c", "d"])
+            // The id carries over to an event without one, and the third connection asks from 3.
+            #expect(events.map { $0["id"] as? String } == ["1", "2", "3", "3"])
+            let asked = server.requests.map { $0.headers.first(name: "Last-Event-ID") }
+            #expect(asked == [nil, "2", "3"])
+            // The 204 that said stop is the outcome.
+            #expect(result.status == 0)
         }
     }
 }

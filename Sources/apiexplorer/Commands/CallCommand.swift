@@ -65,14 +65,27 @@ struct CallCommand: AsyncParsableCommand {
         // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives.
         let printer = CallStreamPrinter(json: json, include: include, reveal: reveal, endpointStreams: selection.endpoint.stream != nil)
         let outcome: CallOutcome
-        if mode == .live {
-            outcome = try await withLiveTransport { transport in
-                await EndpointCaller(catalog: catalog, transport: transport)
-                    .call(selection, mode: mode, example: request.example, values: values, captured: captured, onResponsePart: printer.observe)
+        // `stream: { reconnect: true }`: a closed event stream is opened again until the server says
+        // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
+        let (selected, answered) = (selection, values)
+        @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
+            var outcome = await caller.call(
+                selected, mode: mode, example: request.example, values: answered, captured: captured, onResponsePart: printer.observe)
+            var edits: EndpointEdits?
+            while StreamReconnection.shouldReconnect(selected.endpoint, after: outcome.exchange) {
+                let (lastEventID, retry) = printer.resumePoint
+                try? await Task.sleep(for: StreamReconnection.delay(retry: retry))
+                edits = StreamReconnection.edits(edits, endpoint: selected.endpoint, lastEventID: lastEventID)
+                outcome = await caller.call(
+                    selected, mode: mode, example: request.example, values: answered, captured: captured, edits: edits,
+                    onResponsePart: printer.observe)
             }
+            return outcome
+        }
+        if mode == .live {
+            outcome = try await withLiveTransport { transport in await send(EndpointCaller(catalog: catalog, transport: transport)) }
         } else {
-            outcome = await EndpointCaller(catalog: catalog, transport: nil)
-                .call(selection, mode: mode, example: request.example, values: values, captured: captured, onResponsePart: printer.observe)
+            outcome = await send(EndpointCaller(catalog: catalog, transport: nil))
         }
         chain.keepCaptures(of: outcome)
         if !noHistory, outcome.exchange.error?.kind != .invalidRequest {

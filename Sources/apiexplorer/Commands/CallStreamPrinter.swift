@@ -38,13 +38,22 @@ final class CallStreamPrinter: Sendable {
     /// Whether events were printed as JSON lines (then the outcome follows on one line).
     var printedEvents: Bool { state.withLock { $0.printedEvents > 0 } }
 
+    /// Where a reconnection starts: the last event id and the stream's `retry`.
+    var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
+
     func observe(_ part: ResponsePart, redactor: Redactor) -> Bool {
         let redactor = reveal ? Redactor.revealing : redactor
         return state.withLock { state in
             switch part {
             case .head(let status, let headers):
                 let mediaType = headers["Content-Type"]?.split(separator: ";").first?.trimmedSpaces.lowercased()
+                // A reconnection carries on: the last event id and retry stay, a half-read event does not.
+                var parser = state.parser
+                parser.reset()
+                let printedEvents = state.printedEvents
                 state = State()
+                state.parser = parser
+                state.printedEvents = printedEvents
                 state.isEventStream = mediaType == "text/event-stream"
                 state.printing = json ? state.isEventStream : (endpointStreams || state.isEventStream || Self.streamingTypes.contains(mediaType ?? ""))
                 if state.printing, !json, include {
