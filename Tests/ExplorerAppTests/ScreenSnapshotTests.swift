@@ -32,6 +32,20 @@ import Testing
         assertSnapshot(Self.answered(size: size).screen, named: "body-\(size)")
     }
 
+    @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
+    func anEventStreamWhileItIsOpen(size: Size) {
+        var state = TestCatalog.state(size: size)
+        _ = state.press("Enter")
+        let head = StreamHead(status: 200, headers: Headers([("Content-Type", "text/event-stream")], origin: .server))
+        let events = (1...12).map { index in
+            StreamedEvent(
+                at: .milliseconds(index * 37), event: ServerSentEvent(type: index == 12 ? "done" : "token", data: #"{"index":\#(index),"delta":"word \#(index)"}"#, lastEventID: "\(index)"))
+        }
+        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: head, events: events, byteCount: 640)))
+        _ = state.press("Tab")
+        assertSnapshot(state.screen, named: "event-stream-\(size)")
+    }
+
     @Test func theHeadersTab() {
         var state = Self.answered(size: Size(width: 120, height: 40))
         _ = state.press("2")
