@@ -12,5 +12,6 @@ enum BenchmarkSuites {
         TUIBenchmark.self,
         CallBenchmark.self,
         ImportBenchmark.self,
+        StreamBenchmark.self,
     ]
 }

@@ -22,11 +22,11 @@ extension AppReducer {
                 state.streams[key] = ResponseStream(ticket: ticket, status: head.status, headers: head.headers)
             }
         }
-        guard var stream = state.streams[key], stream.ticket == ticket else { return effects }
-        stream.events.append(contentsOf: update.events)
-        stream.byteCount = update.byteCount
-        if stream.kind == .text { stream.received.append(update.bytes) }
-        state.streams[key] = stream
+        guard state.streams[key]?.ticket == ticket else { return effects }
+        // In place: a copy of the stream would copy every event so far, once per frame.
+        state.streams[key]?.events.append(contentsOf: update.events)
+        state.streams[key]?.byteCount = update.byteCount
+        if state.streams[key]?.kind == .text { state.streams[key]?.received.append(update.bytes) }
         return effects + buildStreamedBody(key, state: &state)
     }
 
