@@ -41,7 +41,7 @@ public struct ErrorFilter: Sendable, Hashable {
         }
 
         if request.validation.accepts(response.status) {
-            guard request.expectsResponseBody, response.body.isEmpty, request.method != .head,
+            guard request.expectsResponseBody, (response.downloadedFile?.byteCount ?? response.body.count) == 0, request.method != .head,
                 ![204, 205, 304].contains(response.status)
             else { return nil }
             return DispatchError(

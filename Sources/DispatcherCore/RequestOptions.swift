@@ -17,6 +17,9 @@ public struct RequestOptions: Sendable {
     /// Whether the response is a stream read as it arrives (Server-Sent Events, NDJSON): it has no
     /// total deadline, since an open stream may last for ever; the read timeout still holds between bytes.
     public var isStream = false
+    /// Write a successful body to this file as it arrives instead of keeping it in memory; the
+    /// memory cap (`maximumBodySize`) does not apply, free disk space does.
+    public var download: DownloadDestination?
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false

@@ -20,6 +20,8 @@ public struct Response: Sendable, Hashable {
     public var redirects: [Redirect]
     /// Whether the body was cut at the size limit (`bodyTooLarge`): `body` holds only what was kept.
     public var isTruncated = false
+    /// Set when the body went to a file (`RequestOptions.download`) instead of `body`.
+    public var downloadedFile: DownloadedFile?
 
     /// Makes a response.
     public init(

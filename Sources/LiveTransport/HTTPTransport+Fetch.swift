@@ -25,7 +25,8 @@ extension HTTPTransport {
             decompressionLimit: settings.maximumBodySize)
         let pooled = try clients.client(for: key)
         let collector = ResponseCollector(
-            limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart)
+            limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart,
+            download: request.options.download, resumingFrom: hop.resumingFrom)
 
         let collected: ResponseCollector.Collected
         do {
@@ -40,10 +41,12 @@ extension HTTPTransport {
         } catch {
             throw await failure(error, collector: collector, hop: hop, request: request, started: started, context: context)
         }
-        return Response(
+        var response = Response(
             status: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers), body: Self.data(collected.body),
             url: hop.url, source: .network, httpVersion: Self.versionText(collected.head.version),
             timing: Timing(firstByte: started.duration(to: collected.headArrived), total: started.duration(to: .now)))
+        response.downloadedFile = collected.downloadedFile
+        return response
     }
 
     /// The failure with a clear message and what arrived before it.

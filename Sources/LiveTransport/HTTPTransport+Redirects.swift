@@ -7,7 +7,16 @@ extension HTTPTransport {
     func follow(_ request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
         var hop = Hop(method: request.method, url: request.url, headers: wireHeaders(of: request), body: request.body)
         let policy = request.settings.redirects
-        let cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
+        var cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
+        if let download = request.options.download {
+            // A download is never cached, and asks for the bytes as stored, so a range means the same
+            // bytes on every attempt; a partial file from an earlier attempt is continued.
+            cache = nil
+            hop.headers.set("Accept-Encoding", "identity", origin: .plugin("transport"))
+            if download.resumes, !hop.headers.contains("Range"), let size = DownloadWriter.partialSize(of: download) {
+                hop.headers.set("Range", "bytes=\(size)-", origin: .plugin("transport"))
+            }
+        }
         var redirects: [Redirect] = []
         // A loop is the same method on the same URL again (POST /form → 303 → GET /form is not one).
         var visited: Set<String> = [hop.loopKey]

@@ -23,6 +23,12 @@ struct Hop: Sendable {
     /// Headers that make a request conditional: the cache leaves such requests to the caller.
     static let conditionalHeaders = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
 
+    /// The offset a `Range: bytes=N-` header asks to continue from (a resumed download).
+    var resumingFrom: Int? {
+        guard let range = headers["Range"], range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
+        return Int(range.dropFirst(6).dropLast())
+    }
+
     /// What identifies the hop when looking for a redirect loop.
     var loopKey: String { method.rawValue + " " + HTTPCache.key(url) }
 

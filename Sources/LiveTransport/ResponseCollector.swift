@@ -16,6 +16,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var head: HTTPResponseHead
         var headArrived: ContinuousClock.Instant
         var body: ByteBuffer
+        /// Set when the body went to a file.
+        var downloadedFile: DownloadedFile?
     }
 
     private struct State {
@@ -29,17 +31,27 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var cut = false
         /// Whether the observer asked for the body's parts.
         var observesBody = false
+        /// Where a successful body is being written, for a download.
+        var writer: DownloadWriter?
     }
 
     private let state = Mutex(State())
     private let limit: Int
     private let progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
     private let observer: ResponsePartObserver?
+    private let download: DownloadDestination?
+    /// The size of the partial file the request asked to continue (`Range: bytes=N-`), if any.
+    private let resumingFrom: Int?
 
-    init(limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?, observer: ResponsePartObserver? = nil) {
+    init(
+        limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?, observer: ResponsePartObserver? = nil,
+        download: DownloadDestination? = nil, resumingFrom: Int? = nil
+    ) {
         self.limit = limit
         self.progress = progress
         self.observer = observer
+        self.download = download
+        self.resumingFrom = resumingFrom
     }
 
     /// What arrived so far: the head and the body bytes kept, if a head arrived.
@@ -57,6 +69,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     var isCut: Bool { state.withLock { $0.cut } }
 
     func didReceiveHead(task: HTTPClient.Task<Collected>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        if let download, (200..<300).contains(Int(head.status.code)) {
+            startDownload(download, head: head, task: task)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let now = ContinuousClock.now
         let limit = self.limit
         let declared = head.headers.first(name: "Content-Length").flatMap(Int.init)
@@ -82,6 +98,15 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        if let (writer, expected) = state.withLock({ state in state.writer.map { ($0, state.expected) } }) {
+            do throws(TransportError) {
+                try writer.write(part)
+                progress?(writer.resumedFrom + writer.written, expected)
+            } catch {
+                task.fail(reason: error)
+            }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let limit = self.limit
         let (received, expected, overflowed, kept, observed) = state.withLock { state -> (Int, Int?, Bool, ByteBuffer, Bool) in
             let room = limit - state.body.readableBytes
@@ -109,7 +134,40 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
         try state.withLock { state in
             guard let head = state.head, let arrived = state.headArrived else { throw HTTPClientError.remoteConnectionClosed }
-            return Collected(head: head, headArrived: arrived, body: state.body)
+            let file = try state.writer?.finish()
+            state.writer = nil
+            return Collected(head: head, headArrived: arrived, body: state.body, downloadedFile: file)
+        }
+    }
+
+    /// A successful head of a download: the body goes to the partial file, continued when the
+    /// server answers the range asked for, started over on a whole body.
+    private func startDownload(_ download: DownloadDestination, head: HTTPResponseHead, task: HTTPClient.Task<Collected>) {
+        let now = ContinuousClock.now
+        let coded = head.headers.contains(name: "Content-Encoding")
+        let declared = coded ? nil : head.headers.first(name: "Content-Length").flatMap(Int.init)
+        let resumed = resumingFrom ?? 0
+        let continuing = head.status == .partialContent
+        if continuing, !DownloadWriter.continues(at: resumed, contentRange: head.headers.first(name: "Content-Range")) {
+            let range = head.headers.first(name: "Content-Range") ?? "none"
+            task.fail(reason: TransportError(
+                .badServerResponse, message: "The server answered a range other than the one asked for (bytes=\(resumed)-; Content-Range: \(range))."))
+            return
+        }
+        do throws(TransportError) {
+            let writer = try DownloadWriter(destination: download, continuing: continuing, resumedFrom: resumed, expected: declared)
+            state.withLock { state in
+                state.head = head
+                state.headArrived = now
+                state.expected = declared.map { $0 + writer.resumedFrom }
+                state.writer = writer
+            }
+        } catch {
+            state.withLock { state in
+                state.head = head
+                state.headArrived = now
+            }
+            task.fail(reason: error)
         }
     }
 }

@@ -38,5 +38,36 @@ extension BinaryTests {
                 #expect(wall < .seconds(20), "\(wall)")
             }
         }
+    
+        @Test func aOneGigabyteDownloadGrowsMemoryByLessThan32MB() async throws {
+            let size = 1 << 30
+            let handler: TestHTTPServer.Handler = { request in
+                request.path == "/small" ? .json(#"{"ok":true}"#) : .chunked(totalBytes: size, chunkSize: 256 << 10)
+            }
+            try await withTestHTTPServer(handler: handler) { server in
+                let folder = try TemporaryDirectory()
+                let state = try TemporaryDirectory()
+                try folder.write("d.yaml", """
+                    service: d
+                    environments:
+                      local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never, timeouts: { total: none } }
+                    endpoints:
+                      small: { path: /small }
+                      big: { path: /big }
+                    """)
+                let target = folder.url.appendingPathComponent("big.bin").path
+                let small = try await CLI.run(
+                    ["call", "d/small", "-o", folder.url.appendingPathComponent("small.json").path, "--no-history", "--catalog", folder.path],
+                    state: state)
+                #expect(small.status == 0)
+                let big = try await CLI.run(["call", "d/big", "-o", target, "--no-history", "--catalog", folder.path], state: state)
+                #expect(big.status == 0, "\(big.errors)")
+                #expect(big.errors.hasPrefix("Saved 1.1 GB to \(target)"))
+                #expect((try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) == size)
+                let growth = big.peakMemory - small.peakMemory
+                #expect(growth < 32 << 20, "grew \(growth >> 20) MiB (\(small.peakMemory >> 20) → \(big.peakMemory >> 20) MiB)")
+                try? FileManager.default.removeItem(atPath: target)
+            }
+        }
     }
 }

@@ -41,6 +41,13 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object describing the request, the response and the mapped error.")
     var json = false
 
+    @Option(
+        name: [.customShort("o"), .long],
+        help: ArgumentHelp(
+            "Write a successful body to FILE as it arrives, never holding it in memory (no size cap; free disk space is checked). A FILE.part left by an interrupted run is continued with Range when the server allows.",
+            valueName: "FILE"))
+    var output: String?
+
     @Flag(help: "Do not keep the request in the history.")
     var noHistory = false
 
@@ -64,13 +71,16 @@ struct CallCommand: AsyncParsableCommand {
         values = try chain.answeringPrompts(values)
         // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives.
         let printer = CallStreamPrinter(json: json, include: include, reveal: reveal, endpointStreams: selection.endpoint.stream != nil)
-        let outcome: CallOutcome
+        var outcome: CallOutcome
         // `stream: { reconnect: true }`: a closed event stream is opened again until the server says
         // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
         let (selected, answered) = (selection, values)
+        // A file relative to where the command runs, as curl's -o.
+        let download = output.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
-                selected, mode: mode, example: request.example, values: answered, captured: captured, onResponsePart: printer.observe)
+                selected, mode: mode, example: request.example, values: answered, captured: captured, onResponsePart: printer.observe,
+                download: download)
             var edits: EndpointEdits?
             while StreamReconnection.shouldReconnect(selected.endpoint, after: outcome.exchange) {
                 let (lastEventID, retry) = printer.resumePoint
@@ -86,6 +96,18 @@ struct CallCommand: AsyncParsableCommand {
             outcome = try await withLiveTransport { transport in await send(EndpointCaller(catalog: catalog, transport: transport)) }
         } else {
             outcome = await send(EndpointCaller(catalog: catalog, transport: nil))
+        }
+        if let download, outcome.exchange.error == nil, var response = outcome.exchange.response, response.downloadedFile == nil {
+            // A stub (or a cached answer) came whole: it goes to the file all the same.
+            do throws(SystemError) {
+                try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path))
+            } catch {
+                Console.error("error: the body could not be written to \(download.path): \(error)")
+                throw ExitCode(1)
+            }
+            response.downloadedFile = DownloadedFile(path: download.path, byteCount: response.body.count)
+            response.body = Data()
+            outcome.exchange.result = .success(response)
         }
         chain.keepCaptures(of: outcome)
         if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
@@ -111,6 +133,10 @@ struct CallCommand: AsyncParsableCommand {
     /// are masked unless `--reveal`.
     private func printPlain(_ outcome: CallOutcome, bodyPrinted: Bool) {
         let redactor = outcome.redactor
+        if let file = outcome.exchange.response?.downloadedFile {
+            let resumed = file.resumedFrom > 0 ? " (continued after \(ByteCount.format(file.resumedFrom)) already there)" : ""
+            Console.error("Saved \(ByteCount.format(file.byteCount)) to \(file.path)\(resumed).")
+        }
         if let response = outcome.exchange.response, !bodyPrinted {
             if include {
                 var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
