@@ -19,6 +19,8 @@ public struct EndpointCall: Sendable, Hashable {
     /// Values captured from earlier responses and response references, by placeholder name
     /// (below run-time values, above the catalog's).
     public var captured: [String: CapturedValue] = [:]
+    /// Where a successful body is written instead of memory (a download); nil keeps it in memory.
+    public var downloadPath: String?
 
     /// Makes a call.
     public init(
@@ -53,7 +55,9 @@ public struct EndpointCall: Sendable, Hashable {
     /// The options that send it this way: live over the network, stub answered at once (an
     /// example's own delay still applies).
     public var options: RequestOptions {
-        RequestOptions(stubBehavior: mode == .live ? .never : .immediate, example: example)
+        var options = RequestOptions(stubBehavior: mode == .live ? .never : .immediate, example: example)
+        options.download = downloadPath.map { DownloadDestination(path: $0) }
+        return options
     }
 }
 

@@ -39,6 +39,9 @@ public struct Response: Sendable, Hashable {
         self.redirects = redirects
     }
 
+    /// The body's size: in memory, or of the file it was downloaded to.
+    public var bodySize: Int { downloadedFile?.byteCount ?? body.count }
+
     /// The status with its reason phrase, e.g. `404 Not Found`.
     public var statusLine: String { HTTPStatus.line(for: status) }
 

@@ -152,6 +152,9 @@ public enum AppEffect: Sendable, Hashable {
     case copyToClipboard(text: String, description: String)
     /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and `.bodyBuilt`.
     case buildBody(key: EndpointKey, generation: Int, data: Data, contentType: String?)
+    /// Format and index a downloaded body from its file, mapped into memory rather than read into
+    /// the heap; reports as `.buildBody` does.
+    case buildBodyFromFile(key: EndpointKey, generation: Int, path: String, contentType: String?)
     /// Stop background work on a body.
     case cancelBodyWork(key: EndpointKey, work: BodyWork)
     /// Count the matches of a search in the background, reporting `.bodyMatchCount`.

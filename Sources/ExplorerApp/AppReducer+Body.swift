@@ -21,7 +21,7 @@ extension AppReducer {
         guard let response = record.exchange.response else { return effects }
         let generation = state.nextBodyGeneration
         state.nextBodyGeneration += 1
-        var pane = BodyPane(generation: generation, byteCount: response.body.count)
+        var pane = BodyPane(generation: generation, byteCount: response.bodySize)
         if let streamed {
             // The stream's last view (cursor, folds) and input line carry over to the whole body.
             pane.main = streamed.main
@@ -29,6 +29,9 @@ extension AppReducer {
         }
         state.bodies[key] = pane
         let contentType = response.headers["Content-Type"]
+        if let file = response.downloadedFile {
+            return effects + [.buildBodyFromFile(key: key, generation: generation, path: file.path, contentType: contentType)]
+        }
         return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType)]
     }
 

@@ -9,6 +9,7 @@ extension AppReducer {
         if command == .quit { return quit(&state) }
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
         if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
+        if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -58,6 +59,8 @@ extension AppReducer {
             return cancelOrClose(state: &state)
         case .newRequest:
             state.overlay = .scratch(ScratchDialog(step: .compose))
+        case .download:
+            askWhereToDownload(state: &state)
         case .saveRequest:
             if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
                 return askWhereToSave(entry, state: &state)
@@ -211,7 +214,7 @@ extension AppReducer {
     }
 
     /// Sends the selected endpoint in the active environment and mode.
-    static func send(state: inout AppState, example: String?) -> [AppEffect] {
+    static func send(state: inout AppState, example: String?, downloadPath: String? = nil) -> [AppEffect] {
         guard let environment = state.activeEnvironment, let endpoint = state.selectedEndpoint else {
             state.notice = "No endpoint to send."
             return []
@@ -229,6 +232,7 @@ extension AppReducer {
         var call = EndpointCall(
             endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)
+        call.downloadPath = downloadPath
         call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: mode)
         let prompts = state.unansweredPrompts(for: edited, values: call.values)
         if !prompts.isEmpty {
@@ -423,7 +427,7 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .prompt, .scratch:
+        case .confirmSend, .prompt, .scratch, .download:
             break
         }
         return []
@@ -453,6 +457,7 @@ extension AppState {
             if case .confirmSend = overlay { return .question }
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
+            if case .download = overlay { return .typing }
             return .window
         }
         if filter?.isEditing == true { return .typing }

@@ -252,6 +252,18 @@ public enum Dialog: Sendable, Hashable {
     case scratch(ScratchDialog)
     /// The formats the last request can be copied as.
     case copyAs(list: ListState)
+    /// Asks where the selected endpoint's body is downloaded to.
+    case download(DownloadDialog)
+}
+
+/// The file a download goes to, being typed.
+public struct DownloadDialog: Sendable, Hashable {
+    /// The endpoint sent.
+    public var endpoint: EndpointKey
+    /// The example it is sent with.
+    public var example: String?
+    /// The path typed (relative to where the explorer runs).
+    public var input: InputState
 }
 
 /// The questions of a request being asked, one at a time.

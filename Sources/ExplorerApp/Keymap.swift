@@ -15,6 +15,8 @@ public enum Command: Sendable, Hashable {
     case newRequest
     /// Keep the selected request in a catalog file: its edits, or a scratch request as a new endpoint.
     case saveRequest
+    /// Send the selected endpoint with its body written to a file as it arrives (a download).
+    case download
     case help, quit
     case body(BodyCommand)
     case editor(EditorCommand)
@@ -210,7 +212,8 @@ public enum Keymap {
         KeyBinding(keys("S-Tab"), .focusPrevious, .requests, help: "previous pane"),
         KeyBinding(keys("Enter", "C-s"), .send, .requests, label: "Enter/C-s", help: "send the endpoint (with its edits) to the active environment, in the current mode"),
         KeyBinding(keys("r"), .resend, .requests, help: "resend the last request as it was sent"),
-        KeyBinding(keys("Esc"), .cancelOrClose, .requests, help: "cancel the request in flight or the formatting; clear the filter"),
+        KeyBinding(keys("Esc"), .cancelOrClose, .requests, help: "cancel the request (close a stream) or the formatting; clear the filter"),
+        KeyBinding(keys("d"), .download, .requests, help: "download the body to a file as it arrives (any size), then browse it"),
         KeyBinding(keys("s"), .toggleMode, .requests, help: "switch stub / live"),
         KeyBinding(keys("e"), .nextEnvironment, .requests, help: "next environment"),
         KeyBinding(keys("E"), .previousEnvironment, .requests, help: "previous environment"),

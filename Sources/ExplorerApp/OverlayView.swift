@@ -58,6 +58,8 @@ enum OverlayView {
             return renderPrompt(dialog, screen: screen, into: &buffer)
         case .scratch(let dialog):
             return renderScratch(dialog, screen: screen, into: &buffer)
+        case .download(let dialog):
+            return renderDownload(dialog, screen: screen, into: &buffer)
         case .copyAs(let list):
             let items = RequestCode.allCases.map { format in Line([Span(format.title), Span("  " + format.summary, style: Theme.dim)]) }
             let window = Overlay(block: block("Copy the request as", hint: "Enter copies"), width: .cells(60), height: .cells(items.count + 2))
@@ -83,6 +85,21 @@ enum OverlayView {
         let field = InputLine(prompt: Span(prompt.name + ": ", style: Theme.key), placeholder: prompt.defaultValue ?? "an answer")
         field.render(into: &buffer, area: row, state: shown)
         return field.cursorPosition(in: row, state: shown)
+    }
+
+    /// Where a download goes.
+    static func renderDownload(_ dialog: DownloadDialog, screen: Rect, into buffer: inout Buffer) -> Position? {
+        let lines = [
+            Line("The body goes straight to this file as it arrives: any size, never held in memory."),
+            Line("A .part file left by an interrupted download is continued when the server allows.", style: Theme.dim),
+        ]
+        let window = Overlay(block: block("Download \(dialog.endpoint)", hint: "Enter sends · Esc"), width: .cells(88), height: .cells(lines.count + 4))
+        let inside = prepare(window, in: screen, buffer: &buffer)
+        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
+        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
+        let field = InputLine(prompt: Span("File: ", style: Theme.key), placeholder: "a path (relative to where apiexplorer runs)")
+        field.render(into: &buffer, area: row, state: dialog.input)
+        return field.cursorPosition(in: row, state: dialog.input)
     }
 
     /// The scratch request being typed, or the service it is saved into.

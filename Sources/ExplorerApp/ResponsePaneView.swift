@@ -88,12 +88,14 @@ enum ResponsePaneView {
         var spans: [Span] = []
         if let response = exchange.response {
             spans.append(Span(response.statusLine, style: Theme.status(response.status)))
-            spans.append(Span(" · \(ResponseText.milliseconds(response.timing.total)) · \(ByteCount.format(response.body.count))"))
+            spans.append(Span(" · \(ResponseText.milliseconds(response.timing.total)) · \(ByteCount.format(response.bodySize))"))
             spans.append(Span(" · \(response.source)", style: Theme.dim))
         }
         if let error = exchange.error {
             if !spans.isEmpty { spans.append(Span(" · ")) }
             spans.append(Span("✗ \(error.kind)", style: Theme.error))
+            // Past the memory cap, the body can still go to disk.
+            if error.kind == .bodyTooLarge { spans += [Span(" · ", style: Theme.dim), Span("d", style: Theme.key), Span(" downloads it to a file", style: Theme.dim)] }
         }
         let current = state.activeEnvironment?.name
         let call = record.call

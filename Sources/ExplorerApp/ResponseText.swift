@@ -53,7 +53,11 @@ enum ResponseText {
         lines.append(Line([Span("Source      ", style: Theme.dim), Span(response.source.description)]))
         let firstByte = response.timing.firstByte.map { "first byte \(milliseconds($0)), " } ?? ""
         lines.append(Line([Span("Timing      ", style: Theme.dim), Span("\(firstByte)total \(milliseconds(response.timing.total))")]))
-        lines.append(Line([Span("Size        ", style: Theme.dim), Span(ByteCount.format(response.body.count))]))
+        lines.append(Line([Span("Size        ", style: Theme.dim), Span(ByteCount.format(response.bodySize))]))
+        if let file = response.downloadedFile {
+            let resumed = file.resumedFrom > 0 ? " (continued after \(ByteCount.format(file.resumedFrom)))" : ""
+            lines.append(Line([Span("Saved to    ", style: Theme.dim), Span(file.path + resumed)]))
+        }
         for redirect in response.redirects {
             let from = redactor?.url(redirect.from) ?? redirect.from.absoluteString
             let to = redactor?.url(redirect.to) ?? redirect.to.absoluteString

@@ -22,7 +22,7 @@ enum StatusBarView {
             left.append(Span(" \(notice)", style: Theme.notice))
         } else if let response = state.selectedResponse?.exchange.response {
             left.append(Span(" \(response.status)", style: Theme.status(response.status)))
-            left.append(Span(" \(ResponseText.milliseconds(response.timing.total)) \(ByteCount.format(response.body.count))", style: Theme.dim))
+            left.append(Span(" \(ResponseText.milliseconds(response.timing.total)) \(ByteCount.format(response.bodySize))", style: Theme.dim))
         }
         // In the Edit and Vars tabs Enter changes the row under the cursor.
         let send: [(String, String)] = state.isInEditor || state.isInVariables ? [("↵", "change"), ("C-s", "send")] : [("↵", "send")]

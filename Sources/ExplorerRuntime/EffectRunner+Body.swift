@@ -34,6 +34,16 @@ extension EffectRunner {
                     return .bodyBuildStopped(key: key, generation: generation)
                 }
             }
+        case .buildBodyFromFile(let key, let generation, let path, let contentType):
+            runBodyTask(key, .build) {
+                // Mapped, not read: a 1 GB download costs its index in the heap, not its text.
+                guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
+                    inbox.post(.bodyMessage("The download \(path) could not be opened."))
+                    return .bodyBuildStopped(key: key, generation: generation)
+                }
+                self.performBodyEffect(.buildBody(key: key, generation: generation, data: data, contentType: contentType))
+                return nil
+            }
         case .cancelBodyWork(let key, let work):
             let task = bodyTasks.withLock { $0.removeValue(forKey: BodyTaskKey(endpoint: key, work: work)) }
             task?.task.cancel()

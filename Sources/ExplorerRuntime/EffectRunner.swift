@@ -117,7 +117,7 @@ final class EffectRunner: Sendable {
             copy(text, description: description)
         case .quit:
             break
-        case .buildBody, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
+        case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
             performBodyEffect(effect)
         }
     }
@@ -160,6 +160,24 @@ final class EffectRunner: Sendable {
         }
     }
 
+    /// A download answered whole (a stub, a cached response) goes to its file all the same, so
+    /// stub and live end alike; a file that cannot be written is the request's error.
+    static func saved(_ exchange: Exchange, to download: DownloadDestination) -> Exchange {
+        guard exchange.error == nil, var response = exchange.response, response.downloadedFile == nil else { return exchange }
+        var exchange = exchange
+        do throws(SystemError) {
+            try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path))
+            response.downloadedFile = DownloadedFile(path: download.path, byteCount: response.body.count)
+            response.body = Data()
+            exchange.result = .success(response)
+        } catch {
+            exchange.result = .failure(DispatchError(
+                kind: .unknown, message: "The body could not be written to \(download.path): \(error)", status: response.status,
+                response: response, source: "download"))
+        }
+        return exchange
+    }
+
     private func send(_ ticket: RequestTicket) {
         let inbox = self.inbox
         let call = ticket.call
@@ -177,7 +195,11 @@ final class EffectRunner: Sendable {
         }
         // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
         let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil)
-        let options = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
+        // A download's path is relative to where the explorer runs, as a shell's would be.
+        let download = call.downloadPath.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
+        requestOptions.download = download
+        let options = requestOptions
         let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the locks that the task's own removals take, so a request that finishes
@@ -199,6 +221,7 @@ final class EffectRunner: Sendable {
                         edits = StreamReconnection.edits(edits, endpoint: endpoint, lastEventID: lastEventID)
                         exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: edits, options: options)
                     }
+                    if let download { exchange = EffectRunner.saved(exchange, to: download) }
                     // Knows every secret value the session resolved, typed secrets and secret answers included.
                     let redactor = session.redactor
                     let finished = Date()
