@@ -24,11 +24,23 @@ struct BodyTabBenchmark: AsyncParsableCommand {
     @Option(name: .long, help: "Terminal size, COLSxROWS.")
     var terminal = "160x50"
 
+    @Flag(name: .long, help: "Take the body from a file mapped into memory, as a download (d, call -o) is opened, and report resident memory.")
+    var fromFile = false
+
     func run() async throws {
         let parts = terminal.split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2 else { throw ValidationError("--terminal must look like 160x50") }
         var state = AppState(catalog: CatalogLoader.load(.bundled), size: Size(width: parts[0], height: parts[1]))
-        let data = ViewerBodyGenerator.make(bytes: size << 20)
+        var data = ViewerBodyGenerator.make(bytes: size << 20)
+        var file: TemporaryFile?
+        if fromFile {
+            // Written out, dropped from the heap, and mapped back as the runtime opens a download.
+            let written = try TemporaryFile(data)
+            data = Data()
+            data = try Data(contentsOf: written.url, options: .alwaysMapped)
+            file = written
+        }
+        defer { file?.remove() }
 
         guard let ticket = AppReducer.reduce(&state, .terminal(.key(KeyEvent(.enter)))).compactMap({ effect -> RequestTicket? in
             if case .send(let ticket) = effect { ticket } else { nil }
@@ -81,6 +93,10 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         for (label, stats) in rows {
             print("  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + stats.text)
         }
+        if fromFile {
+            let memory = ResidentMemory.read()
+            print("  resident memory: \(memory.anonymous >> 20) MiB in the heap (index, documents), \(memory.file >> 20) MiB of the mapped file in the page cache")
+        }
     }
 
     /// Times `key` then a frame, `frames` times.
@@ -108,6 +124,28 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         layer.view.moveCursor(toLine: line, in: layer.document)
         pane.main = layer
         state.bodies[key] = pane
+    }
+
+    /// A body written to a file for the run.
+    struct TemporaryFile {
+        let url: URL
+        init(_ data: Data) throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-body-\(UUID().uuidString).json")
+            try data.write(to: url)
+        }
+        func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// `RssAnon` and `RssFile` of /proc/self/status, in bytes.
+    enum ResidentMemory {
+        static func read() -> (anonymous: Int, file: Int) {
+            let text = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            func field(_ name: String) -> Int {
+                let line = text.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+                return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+            }
+            return (field("RssAnon"), field("RssFile"))
+        }
     }
 
     static func exchange(_ body: Data, ticket: RequestTicket) -> Exchange {
