@@ -50,6 +50,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var graphQL: GraphQLOperation?
     /// Set when the endpoint answers with a stream read as it arrives (`stream:`).
     public var stream: StreamSettings?
+    /// Its own error handlers (`handlers:`): asked before the service's chain, they stop it when they act.
+    public var handlers: [HandlerRule] = []
 
     /// Makes an endpoint.
     public init(

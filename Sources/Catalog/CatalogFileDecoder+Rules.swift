@@ -66,7 +66,7 @@ extension CatalogFileDecoder {
     }
 
     /// `404`, `[401, 403]`, `4xx`, `500-599` or `any`.
-    private func decodeStatusMatch(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ErrorRule.StatusMatch? {
+    func decodeStatusMatch(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ErrorRule.StatusMatch? {
         if case .sequence = node.content {
             let codes = list(node, "the status of \(what())").compactMap { integer($0, "a status of \(what())", in: 100...599) }
             return .codes(Set(codes))

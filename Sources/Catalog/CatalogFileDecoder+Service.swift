@@ -2,7 +2,8 @@ import DispatcherCore
 import FoundationEssentials
 
 extension CatalogFileDecoder {
-    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "endpoints", "allowOutsidePaths"]
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "endpoints", "allowOutsidePaths",
+    ]
     static let groupKeys = ["title", "description", "headers"]
 
     /// Reads a whole catalog file. Errors drop the smallest part they affect: an endpoint or an
@@ -22,6 +23,9 @@ extension CatalogFileDecoder {
         var variables: [String: String] = [:]
         var groups: [EndpointGroup] = []
         var errorRules: [ErrorRule] = []
+        var handlers: [HandlerRule]?
+        var results: [HandlerRule] = []
+        var handlersNode: YAMLNode?
         var parts: [String: Entry] = [:]
 
         for entry in entries {
@@ -36,6 +40,10 @@ extension CatalogFileDecoder {
             case "variables": variables = textDictionary(entry.value, "'variables'") ?? [:]
             case "groups": groups = decodeGroups(entry.value)
             case "errors": errorRules = decodeErrorRules(entry.value)
+            case "handlers":
+                handlers = decodeHandlerRules(entry.value, "handler")
+                handlersNode = entry.keyNode
+            case "results": results = decodeHandlerRules(entry.value, "result handler", results: true)
             case "allowOutsidePaths": allowsOutsidePaths = boolean(entry.value, "'allowOutsidePaths'") ?? false
             default: parts[entry.key] = entry
             }
@@ -70,6 +78,10 @@ extension CatalogFileDecoder {
             (authRefresh, digest) = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
         }
 
+        let refreshes = (handlers ?? []) + endpoints.flatMap(\.handlers)
+        if authRefresh == nil, refreshes.contains(where: { $0.action == .refresh }) {
+            error("a handler says refresh, but the service has no auth.refresh rule to refresh with", at: handlersNode ?? root)
+        }
         // Shared parts with errors (or no environment left) make the whole service unusable.
         let sharedFailed = errorCount > isolatedErrorCount
         guard !sharedFailed, !environments.isEmpty else {
@@ -81,7 +93,8 @@ extension CatalogFileDecoder {
         return Service(
             id: id, title: title, summary: summary, file: file, directory: directory, variables: variables,
             environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
-            errorRules: errorRules, authRefresh: authRefresh, digest: digest, diagnostics: diagnostics)
+            errorRules: errorRules, authRefresh: authRefresh, digest: digest, handlers: handlers, resultRules: results,
+            diagnostics: diagnostics)
     }
 
     // MARK: Groups

@@ -31,6 +31,11 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var authRefresh: AuthRefreshRule?
     /// The credentials answering a Digest challenge (`auth.digest`), if the service says.
     public var digest: DigestCredentials?
+    /// The error-handler chain in order (`handlers:`); nil for the default: the token refresh when
+    /// `auth.refresh` is given.
+    public var handlers: [HandlerRule]?
+    /// What runs on every result before the caller sees it (`results:`).
+    public var resultRules: [HandlerRule]
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 
@@ -39,7 +44,8 @@ public struct Service: Sendable, Hashable, Identifiable {
         id: String, title: String? = nil, summary: String? = nil, file: String = "", directory: URL? = nil,
         variables: [String: String] = [:], environments: [Environment] = [], secretDefaults: [String: [String: String]] = [:],
         groups: [EndpointGroup] = [], endpoints: [CatalogEndpoint] = [], errorRules: [ErrorRule] = [],
-        authRefresh: AuthRefreshRule? = nil, digest: DigestCredentials? = nil, diagnostics: [Diagnostic] = []
+        authRefresh: AuthRefreshRule? = nil, digest: DigestCredentials? = nil, handlers: [HandlerRule]? = nil,
+        resultRules: [HandlerRule] = [], diagnostics: [Diagnostic] = []
     ) {
         self.id = id
         self.title = title ?? id
@@ -54,6 +60,8 @@ public struct Service: Sendable, Hashable, Identifiable {
         self.errorRules = errorRules
         self.authRefresh = authRefresh
         self.digest = digest
+        self.handlers = handlers
+        self.resultRules = resultRules
         self.diagnostics = diagnostics
     }
 

@@ -30,6 +30,8 @@ public final class ServiceSession: Sendable {
     /// Every secret value this session has resolved or obtained (shared with other sessions and the
     /// logger when given at init): what `redactor` masks by value.
     public let secretRegistry: SecretRegistry
+    /// What the catalog's handlers act on (endpoints' own handlers are made per request).
+    let handlerContext: HandlerContext
 
     /// Makes a session.
     /// - Parameters:
@@ -75,12 +77,20 @@ public final class ServiceSession: Sendable {
             adapters.append(authenticator.adapter)
         }
         adapters.append(ServiceSession.mockExampleAdapter)
+        // `handlers:` replaces the default chain (the refresh alone); the Digest answer stays first,
+        // being part of the protocol. `results:` come after the caller's result handlers.
+        let context = HandlerContext(
+            service: service, environmentName: environment.name, credentials: credentials, cookies: cookies, refresh: refreshHandler)
+        if let rules = service.handlers {
+            handlers = handlers.filter { !($0 is TokenRefreshHandler) } + ServiceSession.errorHandlers(rules, context: context)
+        }
+        let results = resultHandlers + ServiceSession.resultHandlers(service.resultRules, context: context)
 
         // Cookies set by responses go with later requests of this service, environment and mode.
         let dispatcher = Dispatcher<Target>(
             environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies)] + plugins,
             interceptor: Interceptor(adapters: adapters),
-            errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: resultHandlers, clock: clock)
+            errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: results, clock: clock)
         reference.set(dispatcher)
 
         self.service = service
@@ -92,6 +102,7 @@ public final class ServiceSession: Sendable {
         self.dispatcher = dispatcher
         self.refreshHandler = refreshHandler
         self.secretRegistry = registry
+        self.handlerContext = context
     }
 
     /// A redactor masking every secret this session can send or has sent: the catalog's and the
@@ -155,6 +166,8 @@ public final class ServiceSession: Sendable {
         var behavior = options.stubBehavior ?? environment.fixtures
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
+        // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
+        if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 
         let prepared: PreparedRequest
         do {

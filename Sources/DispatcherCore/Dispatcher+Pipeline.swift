@@ -10,6 +10,7 @@ extension Dispatcher {
         var original = original
         var attempts = 0
         var resumed = false
+        var handlerRetries = 0
         // Boxed once: every hook takes `any TargetType`, and each conversion would copy the target anew.
         let boxedTarget: any TargetType = target
         while true {
@@ -18,9 +19,29 @@ extension Dispatcher {
             var final = result
             var resume = false
             if case .failure(let error) = result, error.kind != .cancelled, !Task.isCancelled {
-                switch await resolve(error, request: sent) {
+                let (resolution, passed) = await resolve(error, request: sent)
+                for name in passed { trace.record(.passed(by: name)) }
+                switch resolution {
                 case nil:
-                    break
+                    if !passed.isEmpty || sent.options.errorHandler != nil { trace.record(.unhandled) }
+                case (let name, .retry(let delay, let note))?:
+                    // A handler's retries are its own to count; this bound only stops one that never passes.
+                    guard handlerRetries < Self.handlerRetryLimit else {
+                        trace.record(.handled(by: name, note: "asked to send again past \(Self.handlerRetryLimit) times: refused"))
+                        break
+                    }
+                    handlerRetries += 1
+                    trace.record(.retriedByHandler(by: name, after: delay, note: note))
+                    do {
+                        try await clock.sleep(for: delay)
+                    } catch {
+                        final = .failure(DispatchError.cancelled)
+                        break
+                    }
+                    resume = true
+                    // As for a resume: the example described the failure being retried (a 429), so
+                    // the next attempt is answered as the server would answer it now.
+                    original.options.example = nil
                 case (let name, .resume(let note))?:
                     if resumed {
                         trace.record(.resumeRefused(by: name))
@@ -51,15 +72,21 @@ extension Dispatcher {
         }
     }
 
-    /// The inline handler first; when it passes, the chain in order. Returns who resolved it.
-    private func resolve(_ error: DispatchError, request: Request) async -> (String, ErrorResolution)? {
+    /// Most times the error handlers may send one request again (`ErrorResolution.retry`).
+    static var handlerRetryLimit: Int { 10 }
+
+    /// The inline handler first; when it passes, the chain in order. Returns who resolved it and
+    /// the handlers that passed it on before, for the trace.
+    private func resolve(_ error: DispatchError, request: Request) async -> (resolution: (String, ErrorResolution)?, passed: [String]) {
         if let inline = request.options.errorHandler, let resolution = await inline(error, request) {
-            return ("inline handler", resolution)
+            return (("inline handler", resolution), [])
         }
+        var passed: [String] = []
         for handler in errorHandlers {
-            if let resolution = await handler.handle(error, request: request) { return (handler.name, resolution) }
+            if let resolution = await handler.handle(error, request: request) { return ((handler.name, resolution), passed) }
+            passed.append(handler.name)
         }
-        return nil
+        return (nil, passed)
     }
 
     /// Runs the result handlers and records what they did.

@@ -6,6 +6,9 @@ public enum ErrorResolution: Sendable {
     case failed(DispatchError, note: String)
     /// Send the original request again, once (after refreshing a token, say).
     case resume(note: String)
+    /// Send the original request again after `after` (a handler's own retry, honouring
+    /// Retry-After); the handler decides how often by passing (nil) once it has had enough.
+    case retry(after: Duration, note: String)
 }
 
 /// One link of the error-handler chain: handles an error by returning a resolution, or passes it on

@@ -69,6 +69,12 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case resumed(by: String, note: String)
         /// A handler asked to resume again; requests resume once only.
         case resumeRefused(by: String)
+        /// An error handler was asked and passed the error on.
+        case passed(by: String)
+        /// Every error handler passed: the error reaches the caller as it is.
+        case unhandled
+        /// An error handler sends the request again after the delay.
+        case retriedByHandler(by: String, after: Duration, note: String)
         /// A result handler acted.
         case resultHandler(note: String)
         /// The request was cancelled.
@@ -97,6 +103,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .handled(let name, let note): return "\(time) handled by \(name): \(note)"
         case .resumed(let name, let note): return "\(time) resumed by \(name): \(note)"
         case .resumeRefused(let name): return "\(time) \(name) asked to resume again: refused (once only)"
+        case .passed(let name): return "\(time) \(name): not for this error, passed on"
+        case .unhandled: return "\(time) no handler handled this: the error stands"
+        case .retriedByHandler(let name, let after, let note): return "\(time) \(name): \(note); sent again in \(after.secondsText) s"
         case .resultHandler(let note): return "\(time) result handler: \(note)"
         case .cancelled: return "\(time) cancelled"
         }

@@ -100,6 +100,7 @@ public enum AppReducer {
                 state.remember(record, at: finishedAt)
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
                 effects = startBody(for: record, state: &state)
+                signOutIfHandled(record, state: &state)
                 let taken = state.capture(from: record, at: finishedAt)
                 if !taken.isEmpty {
                     state.notice = "Captured \(taken.joined(separator: ", ")) from \(ticket.endpoint) (Vars tab shows them)."

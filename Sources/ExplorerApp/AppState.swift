@@ -28,6 +28,9 @@ public struct AppState: Sendable {
     public var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     public var bodies: [EndpointKey: BodyPane] = [:]
+    /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
+    /// there succeeds again.
+    public var signedOut: [EnvironmentKey: String] = [:]
     /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
     public var streams: [EndpointKey: ResponseStream] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.

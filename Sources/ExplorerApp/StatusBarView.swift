@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 import TerminalKit
 
@@ -16,6 +17,13 @@ enum StatusBarView {
         left.append(Theme.modeBadge(AppReducer.sendMode(state), production: production))
         if let service = state.activeService, let environment = state.activeEnvironment {
             left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
+        }
+        if let service = state.activeService, let environment = state.activeEnvironment,
+            let signedOut = state.signedOut[EnvironmentKey(service: service.id, environment: environment.name)]
+        {
+            // The service and environment are named just before.
+            let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")
+            left.append(Span(" \(banner) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
         }
         if state.revealsSecrets { left.append(Span(" SECRETS SHOWN ", style: Style(foreground: .black, background: .magenta, modifiers: .bold))) }
         if let notice = state.notice {

@@ -35,6 +35,35 @@ import Testing
         #expect(log.all.suffix(1) == ["fallback"])
     }
 
+    @Test func aHandlerRetriesUntilItPassesAndTheTraceSaysWhoPassedAndThatNoneHandledIt() async {
+        let asked = Mutex<[Int]>([])
+        let dispatcher = Dispatcher<Target>(
+            environment: environment(),
+            errorHandlers: [
+                MatchingErrorHandler.status([500], name: "never mine") { _, _ in nil },
+                MatchingErrorHandler.kind([.notFound], name: "twice more") { _, request in
+                    asked.withLock { $0.append(request.attempt) }
+                    return request.attempt <= 2 ? .retry(after: .zero, note: "try again") : nil
+                },
+            ])
+        let exchange = await dispatcher.send(notFound)
+        #expect(asked.withLock { $0 } == [1, 2, 3])
+        #expect(exchange.attempts == 3)
+        #expect(exchange.trace.filter { $0.kind == .retriedByHandler(by: "twice more", after: .zero, note: "try again") }.count == 2)
+        #expect(exchange.trace.contains { $0.kind == .passed(by: "never mine") })
+        #expect(exchange.trace.last?.kind == .unhandled)
+        #expect(exchange.error?.kind == .notFound)
+    }
+
+    @Test func aHandlerThatNeverStopsRetryingIsStoppedAfterTen() async {
+        let dispatcher = Dispatcher<Target>(
+            environment: environment(),
+            errorHandlers: [MatchingErrorHandler.fallback(name: "stubborn") { _, _ in .retry(after: .zero, note: "again") }])
+        let exchange = await dispatcher.send(notFound)
+        #expect(exchange.attempts == 11)
+        #expect(exchange.error?.kind == .notFound)
+    }
+
     @Test func aHandlerCanRecoverWithAResponse() async throws {
         let dispatcher = Dispatcher<Target>(
             environment: environment(),

@@ -1,0 +1,27 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Testing
+
+/// A catalog handler that signed out: the banner says where and why until a request there
+/// succeeds, and the values captured in that session are forgotten.
+@Suite struct ReducerSignOutTests {
+    @Test func aSignOutShowsABannerAndForgetsCapturedValuesUntilASuccess() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        var captured = CapturedValues()
+        captured.stub = ["itemId": CapturedValue(value: "7", endpoint: "shop/createItem", date: TestCatalog.now)]
+        state.captured[environment] = captured
+        _ = state.press("Enter")
+        var expired = ReducerRequestTests.exchange(status: 0, error: DispatchError(kind: .forbidden, message: "no", status: 403, source: "status 403"))
+        expired.trace.append(TraceEvent(at: .zero, kind: .handled(by: "signOut on 403 (shop.yaml:9)", note: "signed out of shop · local")))
+        state.finish(ticket: 1, expired)
+        #expect(state.signedOut[environment] == "signed out of shop · local: forbidden")
+        #expect(state.screen.contains("shop · local  signed out: forbidden"))
+        #expect(state.captured[environment]?.stub.isEmpty == true)
+        _ = state.press("Enter")
+        state.finish(ticket: 2, ReducerRequestTests.exchange(status: 200))
+        #expect(state.signedOut[environment] == nil)
+        #expect(!state.screen.contains("signed out of"))
+    }
+}
