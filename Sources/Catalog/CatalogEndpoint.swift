@@ -52,6 +52,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var stream: StreamSettings?
     /// Its own error handlers (`handlers:`): asked before the service's chain, they stop it when they act.
     public var handlers: [HandlerRule] = []
+    /// Whether its requests turn the activity spinner (`showsActivity: false` for a background poll).
+    public var showsActivity = true
 
     /// Makes an endpoint.
     public init(

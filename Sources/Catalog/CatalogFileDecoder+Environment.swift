@@ -5,7 +5,7 @@ import TextSupport
 extension CatalogFileDecoder {
     static let environmentKeys = [
         "type", "baseURL", "headers", "groupHeaders", "variables", "secretDefaults", "cachePolicy", "fixtures",
-        "timeouts", "retry", "redirects", "maxBodySize", "tls",
+        "timeouts", "retry", "redirects", "maxBodySize", "tls", "trackInflights",
     ]
     static let tlsKeys = ["pins", "ca", "clientCertificate", "insecure"]
     static let clientCertificateKeys = ["certificate", "key"]
@@ -69,6 +69,8 @@ extension CatalogFileDecoder {
                 if let size = byteCount(value, "the maxBodySize of \(subject)") { environment.maximumBodySize = size }
             case "tls":
                 if let trust = decodeTLS(value, subject) { environment.trust = trust }
+            case "trackInflights":
+                environment.tracksInflights = boolean(value, "'trackInflights' of \(subject)") ?? false
             default: break
             }
         }

@@ -90,7 +90,8 @@ public final class ServiceSession: Sendable {
         let dispatcher = Dispatcher<Target>(
             environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies)] + plugins,
             interceptor: Interceptor(adapters: adapters),
-            errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: results, clock: clock)
+            errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: results, clock: clock,
+            trackInflights: environment.tracksInflights)
         reference.set(dispatcher)
 
         self.service = service
@@ -166,6 +167,7 @@ public final class ServiceSession: Sendable {
         var behavior = options.stubBehavior ?? environment.fixtures
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
+        if !endpoint.showsActivity { options.countsTowardsActivity = false }
         // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
         if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 

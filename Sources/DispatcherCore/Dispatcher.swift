@@ -93,7 +93,8 @@ public final class Dispatcher<T: TargetType>: Sendable {
                     result: .failure(error), trace: [], environmentName: environment.name,
                     environmentType: environment.type, stubBehavior: behavior, attempts: 0, notes: []))
         }
-        guard let inflights, options.errorHandler == nil, options.progress == nil, options.onResponsePart == nil else {
+        // Shared only when nothing is particular to one caller: no handler, no progress, no stream or file.
+        guard let inflights, options.errorHandler == nil, options.progress == nil, !options.isStream, options.download == nil else {
             return await run(request, endpoint: endpoint, target: target, behavior: behavior, started: started, environment: environment)
         }
         let key = InflightRegistry.Key(request: request, behavior: behavior)

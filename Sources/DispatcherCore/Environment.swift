@@ -29,6 +29,8 @@ public struct Environment: Sendable, Hashable {
     public var redirects: RedirectPolicy
     /// Largest response body accepted, in bytes.
     public var maximumBodySize: Int
+    /// Whether identical requests in flight share one response (one request on the wire).
+    public var tracksInflights = false
 
     /// Makes an environment; everything but the name and base URL has a sensible default.
     public init(

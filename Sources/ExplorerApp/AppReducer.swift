@@ -198,5 +198,10 @@ public enum AppReducer {
 
 extension AppState {
     /// Whether anything is in flight, so the spinner should turn.
-    public var needsSpinner: Bool { activity > 0 || !inFlight.isEmpty }
+    public var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
+
+    /// Requests in flight that show activity (an endpoint with `showsActivity: false` does not).
+    var visibleInFlightCount: Int {
+        inFlight.values.count { catalog.endpoint($0.endpoint)?.endpoint.showsActivity ?? true }
+    }
 }

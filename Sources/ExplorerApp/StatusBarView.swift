@@ -7,7 +7,7 @@ enum StatusBarView {
     static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         var left: [Span] = []
         if state.needsSpinner {
-            let count = max(state.activity, state.inFlight.count)
+            let count = max(state.activity, state.visibleInFlightCount)
             left.append(Span(" " + Spinner(frameIndex: state.spinnerFrame).symbol, style: Style(foreground: .cyan, modifiers: .bold)))
             left.append(Span(" \(count) in flight ", style: Style(foreground: .cyan)))
         } else {
