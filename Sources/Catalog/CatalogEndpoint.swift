@@ -52,6 +52,9 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var stream: StreamSettings?
     /// Its own error handlers (`handlers:`): asked before the service's chain, they stop it when they act.
     public var handlers: [HandlerRule] = []
+    /// Where its body is downloaded to (`download:`), relative to where the explorer or `call` runs:
+    /// the body goes to this file as it arrives instead of memory.
+    public var download: String?
     /// Whether its requests turn the activity spinner (`showsActivity: false` for a background poll).
     public var showsActivity = true
 

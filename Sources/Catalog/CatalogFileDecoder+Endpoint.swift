@@ -5,7 +5,7 @@ import JSONSupport
 extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
-        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity",
+        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -61,6 +61,7 @@ extension CatalogFileDecoder {
             case "captures": endpoint.captures = decodeCaptures(value, subject)
             case "prompts": endpoint.declaredPrompts = decodePrompts(value, subject)
             case "stream": endpoint.stream = decodeStream(value, subject)
+            case "download": endpoint.download = nonEmptyText(value, "'download' of \(subject) (a file to write the body to)")
             case "showsActivity": endpoint.showsActivity = boolean(value, "'showsActivity' of \(subject)") ?? true
             case "handlers": endpoint.handlers = decodeHandlerRules(value, "handler of \(subject)")
             default: break

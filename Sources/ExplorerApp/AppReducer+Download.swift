@@ -13,7 +13,7 @@ extension AppReducer {
             return
         }
         state.overlay = .download(DownloadDialog(
-            endpoint: endpoint.key, example: state.selectedExample, input: InputState(text: suggestedFileName(for: endpoint))))
+            endpoint: endpoint.key, example: state.selectedExample, input: InputState(text: endpoint.download ?? suggestedFileName(for: endpoint))))
     }
 
     /// The path's last segment when it names a file (`/files/report.pdf` → `report.pdf`), else the

@@ -232,7 +232,8 @@ extension AppReducer {
         var call = EndpointCall(
             endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)
-        call.downloadPath = downloadPath
+        // `download:` in the catalog makes every send of the endpoint a download; `d` asks where.
+        call.downloadPath = downloadPath ?? endpoint.download
         call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: mode)
         let prompts = state.unansweredPrompts(for: edited, values: call.values)
         if !prompts.isEmpty {

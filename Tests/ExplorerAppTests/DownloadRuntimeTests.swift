@@ -49,4 +49,22 @@ import Testing
         runtime.post(.terminalClosed)
         await running.value
     }
+
+    @Test func anEndpointThatSaysDownloadIsDownloadedOnEnter() async throws {
+        let folder = try TemporaryDirectory()
+        let target = folder.url.appendingPathComponent("always.json").path
+        let text = Self.catalog + "    download: \"\(target)\"\n"
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["files.yaml": text]), source: .bundled)
+        #expect(catalog.service("files")?.endpoint("report")?.download == target)
+        let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
+        let runtime = ExplorerRuntime(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil, device: terminal)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        runtime.post(.terminal(.key(try KeyEvent(parsing: "Enter"))))
+        await runtime.waitUntilIdle()
+        #expect(runtime.currentState.responses[EndpointKey(service: "files", endpoint: "report")]?.exchange.response?.downloadedFile?.path == target)
+        #expect(FileManager.default.fileExists(atPath: target))
+        runtime.post(.terminalClosed)
+        await running.value
+    }
 }

@@ -76,7 +76,7 @@ struct CallCommand: AsyncParsableCommand {
         // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
         let (selected, answered) = (selection, values)
         // A file relative to where the command runs, as curl's -o.
-        let download = output.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        let download = (output ?? selection.endpoint.download).map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: request.example, values: answered, captured: captured, onResponsePart: printer.observe,
