@@ -969,6 +969,14 @@ endpoints:
         description: The connection closes half-way through the body.
         networkError: networkConnectionLost
 
+  cache:
+    title: Cached, then revalidated
+    description: Sent again within 10 s it comes from the HTTP cache; later the mock answers 304 to If-None-Match and the cached copy is served.
+    path: /cache
+    stub:
+      headers: { ETag: '"v1"', Cache-Control: max-age=10 }
+      body: { cached: for 10 s, etag: v1 }
+
   events:
     title: Server-Sent Events
     description: 100 events, 30 ms apart from the mock, shown as they arrive; Esc closes the stream.
@@ -1260,9 +1268,26 @@ endpoints:
     title: Store inventory
     group: authenticated
     path: /store/inventory
+    handlers:                   # its own, asked before the service's chain (Errors tab shows each step)
+      - on: { kind: tooManyRequests }
+        do: retry               # again after Retry-After; the retried request gets the default answer
+        limit: 1
+      - on: { transport: notConnectedToInternet }
+        do: recover             # offline: answered by the lastKnown example instead of an error
+        example: lastKnown
     stub:
       body: { available: 12, pending: 3, sold: 40 }
     examples:
+      busy:
+        description: 429 with Retry-After 1, retried once by the endpoint's handler.
+        status: 429
+        headers: { Retry-After: "1" }
+        body: { message: Too many requests, slow down }
+      offline:
+        networkError: notConnectedToInternet
+      lastKnown:
+        description: What the app showed last, used when offline.
+        body: { available: 12, pending: 3, sold: 40, stale: true }
       maintenance:
         description: 200 OK with an error inside the body.
         body: { error: { code: maintenance, message: The inventory is being recounted, try again in a minute } }

@@ -42,7 +42,14 @@ extension ServiceSession {
         let handlers = endpoint.handlers.compactMap { handler(for: $0, context: context) }
         return { error, request in
             for handler in handlers {
-                if let resolution = await handler.handle(error, request: request) { return resolution }
+                // The trace names the inline handler: the rule's name goes into the note.
+                switch await handler.handle(error, request: request) {
+                case nil: continue
+                case .recovered(let response, let note): return .recovered(response, note: "\(handler.name): \(note)")
+                case .failed(let error, let note): return .failed(error, note: "\(handler.name): \(note)")
+                case .resume(let note): return .resume(note: "\(handler.name): \(note)")
+                case .retry(let after, let note): return .retry(after: after, note: "\(handler.name): \(note)")
+                }
             }
             return nil
         }

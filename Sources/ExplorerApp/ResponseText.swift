@@ -91,7 +91,12 @@ enum ResponseText {
         }
         lines.append("")
         row("Attempts", "\(exchange.attempts)")
-        let retries = exchange.trace.filter { if case .retryScheduled = $0.kind { true } else { false } }.count
+        let retries = exchange.trace.filter {
+            switch $0.kind {
+            case .retryScheduled, .retriedByHandler: true
+            default: false
+            }
+        }.count
         let resumes = exchange.trace.filter { if case .resumed = $0.kind { true } else { false } }.count
         row("Retries", "\(retries)")
         row("Resumed", resumes == 0 ? "no" : "\(resumes)× (token refresh or handler)")

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// What the server does for one request, decided by a pure function; the channel handler carries
 /// it out. Network errors are simulated as faithfully as plain HTTP allows (see `MockPlanner`).
@@ -65,6 +66,7 @@ struct MockPlanner: Sendable {
                     extra: ["examples": .array(endpoint.exampleNames.map(JSONValue.string))])
             }
             let delay = honourDelays ? (example.delay ?? route.service.fixtureDelay) : nil
+            if let notModified = notModified(example, endpoint: endpoint, headers: headers) { return notModified }
             return plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
         }
     }
@@ -113,6 +115,22 @@ struct MockPlanner: Sendable {
                 return make(.close, "\(code.rawValue): closed without a response")
             }
         }
+    }
+
+    /// A `304 Not Modified` when the request's `If-None-Match` names the fixture's `ETag` (or `*`),
+    /// as a real server revalidates: the client's cache then serves what it kept (RFC 9110 §13.1.2).
+    private func notModified(_ example: CatalogExample, endpoint: CatalogEndpoint, headers: [(String, String)]) -> MockPlan? {
+        guard case .response(let status, let fixtureHeaders, _) = example.sample, (200..<300).contains(status),
+            let etag = fixtureHeaders["ETag"],
+            let asked = headers.first(where: { $0.0.lowercased() == "if-none-match" })?.1
+        else { return nil }
+        let weak = { (tag: Substring) in tag.hasPrefix("W/") ? tag.dropFirst(2) : tag }
+        let tags = asked.split(separator: ",").map { weak($0.trimmedSpaces[...]) }
+        guard tags.contains("*") || tags.contains(weak(etag[...])) else { return nil }
+        let kept = fixtureHeaders.filter { ["etag", "cache-control", "expires", "last-modified", "vary"].contains($0.name.lowercased()) }
+        return MockPlan(
+            action: .respond(status: 304, headers: kept.map { ($0.name, $0.value) } + [(ServiceSession.mockExampleHeader, example.name)], body: Data()),
+            delay: nil, endpoint: endpoint.key, example: example.name, outcome: "not modified: If-None-Match \(asked)")
     }
 
     private func json(_ status: Int, _ value: JSONValue, outcome: String?) -> MockPlan {

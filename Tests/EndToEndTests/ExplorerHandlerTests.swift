@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension EndToEnd {
+    /// The catalog's handlers and the HTTP cache in the real binary against the mock: a 429 retried
+    /// after Retry-After and explained step by step, and a cached answer revalidated with a 304.
+    @Suite struct ExplorerHandlerTests {
+        @Test func a429IsRetriedAfterRetryAfterAndACachedAnswerIsServedThenRevalidated() async throws {
+            let served = try TemporaryCatalog(mockPort: 4010)
+            defer { served.remove() }
+            let (mock, port) = try ProductProcess.startMock(catalog: served.directory)
+            defer { kill(mock.pid, SIGTERM) }
+            let catalog = try TemporaryCatalog(mockPort: port)
+            defer { catalog.remove() }
+            let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: state) }
+            let session = try ExplorerSessionTests.launch(
+                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env petstore/local --live", environment: ["XDG_STATE_HOME": state.path])
+            defer { session.close() }
+            try await session.waitFor("Enter sends")
+            // petstore/getInventory's busy example: 429 with Retry-After: 1, retried once by its own handler.
+            try session.send("/", "inventory", "Enter")
+            try await session.waitFor("GET    /store/inventory")
+            try session.send("x")
+            try await session.waitFor("busy")
+            try session.send("j", "Enter")
+            try await session.waitFor("200 OK")
+            try session.send("3")
+            try await session.waitFor("as Retry-After said")
+            try await session.waitFor("Retries        1")
+
+            // httpbin/cache: the second send within 10 s comes from the HTTP cache.
+            let cached = try ExplorerSessionTests.launch(
+                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local --live", environment: ["XDG_STATE_HOME": state.path])
+            defer { cached.close() }
+            try await cached.waitFor("Enter sends")
+            try cached.send("/", "revalidated", "Enter")
+            try await cached.waitFor("GET    /cache")
+            try cached.send("Enter")
+            try await cached.waitFor("· network")
+            try cached.send("r")
+            try await cached.waitFor("· cache")
+        }
+    }
+}
