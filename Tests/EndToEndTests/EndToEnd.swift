@@ -28,6 +28,36 @@ struct TemporaryCatalog {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
+/// The bundled catalogs served by `apiexplorer mock` on a free port, a copy pointed at it, and a
+/// state folder of their own: what a test of live mode needs. `remove()` stops and deletes it all.
+struct MockedCatalogs {
+    let served: TemporaryCatalog
+    let mock: ChildProcess
+    let catalog: TemporaryCatalog
+    let state: URL
+
+    init(delays: Bool = false) throws {
+        served = try TemporaryCatalog(mockPort: 4010)
+        let (mock, port) = try ProductProcess.startMock(catalog: served.directory, delays: delays)
+        self.mock = mock
+        catalog = try TemporaryCatalog(mockPort: port)
+        state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
+    }
+
+    /// The explorer on the pointed copy, with `arguments` (`--env httpbin/local --live`).
+    func launch(_ arguments: String) throws -> TmuxSession {
+        try EndToEnd.ExplorerSessionTests.launch(
+            "--catalog \(TmuxSession.quote(catalog.directory.path)) \(arguments)", environment: ["XDG_STATE_HOME": state.path])
+    }
+
+    func remove() {
+        kill(mock.pid, SIGTERM)
+        served.remove()
+        catalog.remove()
+        try? FileManager.default.removeItem(at: state)
+    }
+}
+
 /// Child processes of the built binary (the mock server, snapshot runs), started with
 /// `ChildProcess` so they inherit none of the other tests' sockets.
 enum ProductProcess {

@@ -7,16 +7,9 @@ extension EndToEnd {
     /// after Retry-After and explained step by step, and a cached answer revalidated with a 304.
     @Suite struct ExplorerHandlerTests {
         @Test func a429IsRetriedAfterRetryAfterAndACachedAnswerIsServedThenRevalidated() async throws {
-            let served = try TemporaryCatalog(mockPort: 4010)
-            defer { served.remove() }
-            let (mock, port) = try ProductProcess.startMock(catalog: served.directory)
-            defer { kill(mock.pid, SIGTERM) }
-            let catalog = try TemporaryCatalog(mockPort: port)
-            defer { catalog.remove() }
-            let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: state) }
-            let session = try ExplorerSessionTests.launch(
-                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env petstore/local --live", environment: ["XDG_STATE_HOME": state.path])
+            let mocked = try MockedCatalogs()
+            defer { mocked.remove() }
+            let session = try mocked.launch("--env petstore/local --live")
             defer { session.close() }
             try await session.waitFor("Enter sends")
             // petstore/getInventory's busy example: 429 with Retry-After: 1, retried once by its own handler.
@@ -31,8 +24,7 @@ extension EndToEnd {
             try await session.waitFor("Retries        1")
 
             // httpbin/cache: the second send within 10 s comes from the HTTP cache.
-            let cached = try ExplorerSessionTests.launch(
-                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local --live", environment: ["XDG_STATE_HOME": state.path])
+            let cached = try mocked.launch("--env httpbin/local --live")
             defer { cached.close() }
             try await cached.waitFor("Enter sends")
             try cached.send("/", "revalidated", "Enter")

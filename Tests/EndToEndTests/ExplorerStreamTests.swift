@@ -7,16 +7,9 @@ extension EndToEnd {
     /// while the stream is open, and closed with Esc keeping what arrived.
     @Suite struct ExplorerStreamTests {
         @Test func eventsAppearWhileTheStreamIsOpenAndEscClosesIt() async throws {
-            let served = try TemporaryCatalog(mockPort: 4010)
-            defer { served.remove() }
-            let (mock, port) = try ProductProcess.startMock(catalog: served.directory, delays: true)
-            defer { kill(mock.pid, SIGTERM) }
-            let catalog = try TemporaryCatalog(mockPort: port)
-            defer { catalog.remove() }
-            let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: state) }
-            let session = try ExplorerSessionTests.launch(
-                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local --live", environment: ["XDG_STATE_HOME": state.path])
+            let mocked = try MockedCatalogs(delays: true)
+            defer { mocked.remove() }
+            let session = try mocked.launch("--env httpbin/local --live")
             defer { session.close() }
             try await session.waitFor("Enter sends")
             try session.send("/", "Server-Sent", "Enter")
