@@ -27,13 +27,13 @@ public struct ErrorFilter: Sendable, Hashable {
                 message = text
             case .path(let path):
                 details = body.value.map { ErrorFilter.gatherMessages(path.evaluate($0)) } ?? []
-                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+                message = details.isEmpty ? ErrorFilter.fallbackMessage(for: rule.kind, response: response, isJSON: body.value != nil) : details.joined(separator: "; ")
             case .graphQLErrors:
                 details = body.value.map(ErrorRule.graphQLMessages) ?? []
-                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+                message = details.isEmpty ? ErrorFilter.fallbackMessage(for: rule.kind, response: response, isJSON: body.value != nil) : details.joined(separator: "; ")
             case nil:
                 details = body.value.map { ErrorFilter.gatherMessages([$0]) } ?? []
-                message = details.isEmpty ? ErrorFilter.defaultMessage(for: rule.kind, response: response) : details.joined(separator: "; ")
+                message = details.isEmpty ? ErrorFilter.fallbackMessage(for: rule.kind, response: response, isJSON: body.value != nil) : details.joined(separator: "; ")
             }
             return DispatchError(
                 kind: rule.kind, message: message, details: details, status: response.status,
@@ -68,6 +68,24 @@ public struct ErrorFilter: Sendable, Hashable {
     }
 
     /// The sentence for a kind when the body gives no message.
+    /// The message when a rule's path found nothing: a body that is not JSON but short text (a
+    /// proxy's `Bad Request: username is required`) says more than the status, so it is the message.
+    static func fallbackMessage(for kind: ErrorKind, response: Response, isJSON: Bool) -> String {
+        guard !isJSON, let text = plainText(response.body) else { return defaultMessage(for: kind, response: response) }
+        return text
+    }
+
+    /// A short, printable text body, trimmed (nil for an empty, long, binary or markup body).
+    static func plainText(_ body: Data) -> String? {
+        guard !body.isEmpty, body.count <= 2048, let text = String(validating: body, as: UTF8.self) else { return nil }
+        let trimmed = text.trimmed
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("<") else { return nil }
+        let controls = trimmed.unicodeScalars.contains { scalar in scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" }
+        guard !controls else { return nil }
+        let oneLine = trimmed.split(whereSeparator: { (character: Character) in character.isNewline }).joined(separator: " ")
+        return oneLine.count > 300 ? String(oneLine.prefix(300)) + "…" : oneLine
+    }
+
     public static func defaultMessage(for kind: ErrorKind, response: Response) -> String {
         let line = response.statusLine
         switch kind {

@@ -29,6 +29,20 @@ import Testing
         }
     }
 
+    @Test func aRulesPathThatFindsNothingFallsBackToATextBodyButNotToJSONOrMarkup() async throws {
+        let rule = ErrorRule(
+            name: "400", statuses: .codes([400]), when: nil, kind: .badRequest,
+            message: .path(try JSONPath("$.errors[*].message")))
+        let text = await error(.response(status: 400, headers: Headers([("Content-Type", "text/plain")], origin: .server), body: Data("  username is required\npassword is required \n".utf8)), rules: [rule])
+        #expect(text?.message == "username is required password is required")
+        let json = await error(sample(400, #"{"errors":[{"message":"name is required"}]}"#), rules: [rule])
+        #expect(json?.message == "name is required")
+        let otherJSON = await error(sample(400, #"{"oops":true}"#), rules: [rule])
+        #expect(otherJSON?.message == "The server rejected the request as invalid (400 Bad Request).")
+        let html = await error(.status(400, Data("<html><body>Bad</body></html>".utf8)), rules: [rule])
+        #expect(html?.message == "The server rejected the request as invalid (400 Bad Request).")
+    }
+
     @Test func badRequestGathersMessagesFromTheBody() async {
         let mapped = await error(sample(400, #"[{"message":"name is required"},{"message":"age must be positive"}]"#))
         #expect(mapped?.kind == .badRequest)
