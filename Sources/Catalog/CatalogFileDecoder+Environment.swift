@@ -5,7 +5,7 @@ import TextSupport
 extension CatalogFileDecoder {
     static let environmentKeys = [
         "type", "baseURL", "headers", "groupHeaders", "variables", "secretDefaults", "cachePolicy", "fixtures",
-        "timeouts", "retry", "redirects", "maxBodySize", "tls", "trackInflights",
+        "timeouts", "retry", "redirects", "maxBodySize", "tls", "trackInflights", "handlers", "results",
     ]
     static let tlsKeys = ["pins", "ca", "clientCertificate", "insecure"]
     static let clientCertificateKeys = ["certificate", "key"]
@@ -19,6 +19,10 @@ extension CatalogFileDecoder {
     struct DecodedEnvironment {
         var environment: Environment
         var secretDefaults: [String: String]
+        /// `handlers:` of this environment, replacing the service's chain here.
+        var handlers: [HandlerRule]?
+        /// `results:` of this environment, replacing the service's.
+        var results: [HandlerRule]?
     }
 
     func decodeEnvironments(_ node: YAMLNode, groups: [EndpointGroup]) -> [DecodedEnvironment] {
@@ -42,6 +46,8 @@ extension CatalogFileDecoder {
         var environment = Environment(name: name, baseURL: URL(fileURLWithPath: "/"))
         var secretDefaults: [String: String] = [:]
         var secretDefaultsNode: YAMLNode?
+        var handlers: [HandlerRule]?
+        var results: [HandlerRule]?
         var groupOverrides: [String: Headers] = [:]
         for field in fields {
             let value = field.value
@@ -69,6 +75,8 @@ extension CatalogFileDecoder {
                 if let size = byteCount(value, "the maxBodySize of \(subject)") { environment.maximumBodySize = size }
             case "tls":
                 if let trust = decodeTLS(value, subject) { environment.trust = trust }
+            case "handlers": handlers = decodeHandlerRules(value, "handler of \(subject)")
+            case "results": results = decodeHandlerRules(value, "result handler of \(subject)", results: true)
             case "trackInflights":
                 environment.tracksInflights = boolean(value, "'trackInflights' of \(subject)") ?? false
             default: break
@@ -92,7 +100,7 @@ extension CatalogFileDecoder {
         environment.groupHeaders = groupHeaders
         guard let baseURL else { return nil }
         environment.baseURL = baseURL
-        return DecodedEnvironment(environment: environment, secretDefaults: secretDefaults)
+        return DecodedEnvironment(environment: environment, secretDefaults: secretDefaults, handlers: handlers, results: results)
     }
 
     private func decodeBaseURL(_ node: YAMLNode, _ what: @autoclosure () -> String) -> URL? {

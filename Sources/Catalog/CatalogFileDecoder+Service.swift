@@ -54,9 +54,13 @@ extension CatalogFileDecoder {
 
         var environments: [Environment] = []
         var secretDefaults: [String: [String: String]] = [:]
+        var environmentHandlers: [String: [HandlerRule]] = [:]
+        var environmentResults: [String: [HandlerRule]] = [:]
         if let entry = parts["environments"] {
             for environment in decodeEnvironments(entry.value, groups: groups) {
                 environments.append(environment.environment)
+                environmentHandlers[environment.environment.name] = environment.handlers
+                environmentResults[environment.environment.name] = environment.results
                 if !environment.secretDefaults.isEmpty { secretDefaults[environment.environment.name] = environment.secretDefaults }
             }
             if environments.isEmpty, case .mapping(let mapping) = entry.value.content, mapping.isEmpty {
@@ -78,7 +82,7 @@ extension CatalogFileDecoder {
             (authRefresh, digest) = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
         }
 
-        let refreshes = (handlers ?? []) + endpoints.flatMap(\.handlers)
+        let refreshes = (handlers ?? []) + endpoints.flatMap(\.handlers) + environmentHandlers.values.flatMap { $0 }
         if authRefresh == nil, refreshes.contains(where: { $0.action == .refresh }) {
             error("a handler says refresh, but the service has no auth.refresh rule to refresh with", at: handlersNode ?? root)
         }
@@ -94,7 +98,7 @@ extension CatalogFileDecoder {
             id: id, title: title, summary: summary, file: file, directory: directory, variables: variables,
             environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
             errorRules: errorRules, authRefresh: authRefresh, digest: digest, handlers: handlers, resultRules: results,
-            diagnostics: diagnostics)
+            environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
     }
 
     // MARK: Groups

@@ -36,6 +36,10 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var handlers: [HandlerRule]?
     /// What runs on every result before the caller sees it (`results:`).
     public var resultRules: [HandlerRule]
+    /// Environments' own `handlers:`, replacing `handlers` there, by environment name.
+    public var environmentHandlers: [String: [HandlerRule]]
+    /// Environments' own `results:`, replacing `resultRules` there, by environment name.
+    public var environmentResultRules: [String: [HandlerRule]]
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 
@@ -45,7 +49,8 @@ public struct Service: Sendable, Hashable, Identifiable {
         variables: [String: String] = [:], environments: [Environment] = [], secretDefaults: [String: [String: String]] = [:],
         groups: [EndpointGroup] = [], endpoints: [CatalogEndpoint] = [], errorRules: [ErrorRule] = [],
         authRefresh: AuthRefreshRule? = nil, digest: DigestCredentials? = nil, handlers: [HandlerRule]? = nil,
-        resultRules: [HandlerRule] = [], diagnostics: [Diagnostic] = []
+        resultRules: [HandlerRule] = [], environmentHandlers: [String: [HandlerRule]] = [:],
+        environmentResultRules: [String: [HandlerRule]] = [:], diagnostics: [Diagnostic] = []
     ) {
         self.id = id
         self.title = title ?? id
@@ -62,8 +67,16 @@ public struct Service: Sendable, Hashable, Identifiable {
         self.digest = digest
         self.handlers = handlers
         self.resultRules = resultRules
+        self.environmentHandlers = environmentHandlers
+        self.environmentResultRules = environmentResultRules
         self.diagnostics = diagnostics
     }
+
+    /// The error-handler chain in environment `name`: its own, else the service's (nil: the default).
+    public func handlers(in name: String) -> [HandlerRule]? { environmentHandlers[name] ?? handlers }
+
+    /// The result handlers in environment `name`: its own, else the service's.
+    public func resultRules(in name: String) -> [HandlerRule] { environmentResultRules[name] ?? resultRules }
 
     /// The environment named `name`.
     public func environment(named name: String) -> Environment? {

@@ -81,10 +81,10 @@ public final class ServiceSession: Sendable {
         // being part of the protocol. `results:` come after the caller's result handlers.
         let context = HandlerContext(
             service: service, environmentName: environment.name, credentials: credentials, cookies: cookies, refresh: refreshHandler)
-        if let rules = service.handlers {
+        if let rules = service.handlers(in: environment.name) {
             handlers = handlers.filter { !($0 is TokenRefreshHandler) } + ServiceSession.errorHandlers(rules, context: context)
         }
-        let results = resultHandlers + ServiceSession.resultHandlers(service.resultRules, context: context)
+        let results = resultHandlers + ServiceSession.resultHandlers(service.resultRules(in: environment.name), context: context)
 
         // Cookies set by responses go with later requests of this service, environment and mode.
         let dispatcher = Dispatcher<Target>(

@@ -120,6 +120,34 @@ import Testing
         #expect(Self.trace(own).contains { $0.hasPrefix("handled by inline handler") })
     }
 
+    @Test func anEnvironmentsOwnHandlersReplaceTheServicesThere() async throws {
+        let text = Self.catalog.replacingOccurrences(
+            of: #"  local: { baseURL: "http://127.0.0.1:1/shop", fixtures: immediate, retry: none }"#,
+            with: """
+                  local: { baseURL: "http://127.0.0.1:1/shop", fixtures: immediate, retry: none }
+                  quiet:
+                    baseURL: "http://127.0.0.1:1/shop"
+                    retry: none
+                    handlers:
+                      - on: 5xx
+                        do: message
+                        message: Quiet here.
+                    results: []
+                """)
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["shop.yaml": text]), source: .bundled)
+        #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+        let service = try #require(catalog.service("shop"))
+        let quiet = try #require(service.environment(named: "quiet"))
+        let session = ServiceSession(service: service, environment: quiet, secrets: SecretStore(processEnvironment: ["SHOP_TOKEN": "old"]))
+        let down = await Self.send(session, example: "down")
+        #expect(down.error?.message == "Quiet here.")
+        // The service's retry is not in this chain; the refresh still comes first (auth.refresh).
+        let busy = await Self.send(session, example: "busy")
+        #expect(busy.error?.kind == .tooManyRequests)
+        let gone = await Self.send(session, example: "gone")
+        #expect(gone.notes.isEmpty)
+    }
+
     @Test func badHandlersAreDiagnosedWhereTheyAre() {
         let text = """
             service: bad
