@@ -55,6 +55,7 @@ enum BundledCatalogFiles {
 </html>
 
 """#.utf8)),
+        ("fixtures/httpbin/photo.png", Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==") ?? Data()),
         ("fixtures/httpbin/post.json", Data(#"""
 {
   "args": {},
@@ -968,6 +969,19 @@ endpoints:
       dropped:
         description: The connection closes half-way through the body.
         networkError: networkConnectionLost
+
+  upload:
+    title: Multipart upload
+    description: A text field and a file as multipart/form-data; files are read as they are sent, never at load.
+    method: POST
+    path: /upload
+    parameters: { year: "2026" }
+    multipart:
+      - { name: title, value: "Holiday {{year}}" }
+      - { name: photo, file: fixtures/httpbin/photo.png }     # Content-Type from the extension
+    stub:
+      status: 201
+      body: { form: { title: Holiday 2026 }, files: { photo: { filename: photo.png, contentType: image/png, size: 70 } } }
 
   cache:
     title: Cached, then revalidated

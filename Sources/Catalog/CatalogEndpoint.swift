@@ -107,6 +107,15 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
         case .json(let value): value.forEachString { texts.append($0) }
         case .text(let text, _): texts.append(text)
         case .form(let items): texts += items.compactMap(\.value)
+        case .file(let path, _): texts.append(path)
+        case .multipart(let fields):
+            for field in fields {
+                switch field.content {
+                case .text(let text): texts.append(text)
+                case .file(let path, _): texts.append(path)
+                case .bytes: break
+                }
+            }
         case .none, .data: break
         }
         return texts

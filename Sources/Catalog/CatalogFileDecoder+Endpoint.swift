@@ -5,7 +5,7 @@ import JSONSupport
 extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
-        "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
+        "multipart", "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -50,7 +50,7 @@ extension CatalogFileDecoder {
             case "query": endpoint.query = decodeQuery(value, subject) ?? []
             case "headers": endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
             case "omitHeaders": omitNode = value
-            case "body", "bodyFile", "form", "graphql": bodyNodes.append(field)
+            case "body", "bodyFile", "form", "multipart", "graphql": bodyNodes.append(field)
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
                 if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
@@ -171,8 +171,9 @@ extension CatalogFileDecoder {
     private func decodeRequestBody(_ entry: Entry, _ what: @autoclosure () -> String) -> RequestBody? {
         switch entry.key {
         case "bodyFile":
-            guard let file = fileData(entry.value, "the body file of \(what())") else { return nil }
-            return .data(file.data, contentType: CatalogFileDecoder.contentType(forFile: file.path))
+            return decodeBodyFile(entry.value, "the body file of \(what())")
+        case "multipart":
+            return decodeMultipart(entry.value, what())
         case "form":
             guard let pairs = textMap(entry.value, "the form of \(what())") else { return nil }
             return .form(pairs.map { QueryItem(name: $0.key, value: $0.value) })
@@ -290,13 +291,5 @@ extension CatalogFileDecoder {
     }
 
     /// The media type a file's extension implies, for fixtures without a Content-Type.
-    static func contentType(forFile path: String) -> String? {
-        let types = [
-            "json": "application/json", "xml": "application/xml", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
-            "txt": "text/plain; charset=utf-8", "csv": "text/csv", "yaml": "application/yaml", "yml": "application/yaml",
-            "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml",
-            "pdf": "application/pdf", "bin": "application/octet-stream", "gz": "application/gzip",
-        ]
-        return types[PathText.fileExtension(of: path).lowercased()]
-    }
+    static func contentType(forFile path: String) -> String? { MediaType.forFile(path) }
 }

@@ -207,7 +207,9 @@ extension CatalogFileDecoder {
         case .json(let value): value.forEachString { inBody = inBody || CatalogFileDecoder.uses(name, in: $0) }
         case .text(let text, _): inBody = CatalogFileDecoder.uses(name, in: text)
         case .form(let items): inBody = items.contains { $0.value.map { CatalogFileDecoder.uses(name, in: $0) } ?? false }
-        case .none, .data: break
+        case .multipart(let fields):
+            inBody = fields.contains { if case .text(let text) = $0.content { CatalogFileDecoder.uses(name, in: text) } else { false } }
+        case .none, .data, .file: break
         }
         return (inHeaders, inBody ? "body" : nil)
     }

@@ -78,7 +78,8 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     /// The endpoint's body as edited text.
     public static func body(of body: RequestBody) -> Body {
         switch body {
-        case .none, .data: .none
+        // A file or a multipart form is changed in the catalog, not in the Edit tab.
+        case .none, .data, .file, .multipart: .none
         case .json(let value): .text(value.prettyText(), isJSON: true)
         case .text(let text, _): .text(text, isJSON: false)
         case .form(let items): .form(items.map { Item(name: $0.name, value: $0.value) })

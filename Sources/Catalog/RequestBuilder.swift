@@ -288,6 +288,12 @@ private struct Renderer {
         return rendered
     }
 
+    /// A file path made from placeholders, relative to the catalog's folder (as a written one is).
+    func resolvedPath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let directory = builder.service.directory else { return path }
+        return directory.appendingPathComponent(path).path
+    }
+
     mutating func render(_ body: RequestBody) -> RequestBody {
         switch body {
         case .none, .data: return body
@@ -295,6 +301,18 @@ private struct Renderer {
         case .form(let items):
             return .form(items.map { item in QueryItem(name: item.name, value: item.value.map { render($0, at: "form field \(item.name)") }) })
         case .json(let value): return .json(render(value))
+        case .file(let path, let contentType): return .file(path: resolvedPath(render(path, at: "body file")), contentType: contentType)
+        case .multipart(let fields):
+            return .multipart(fields.map { field in
+                var rendered = field
+                switch field.content {
+                case .text(let text): rendered.content = .text(render(text, at: "multipart field \(field.name)"))
+                case .file(let path, let filename):
+                    rendered.content = .file(path: resolvedPath(render(path, at: "multipart file \(field.name)")), filename: filename)
+                case .bytes: break
+                }
+                return rendered
+            })
         }
     }
 

@@ -67,6 +67,41 @@ public struct CatalogDraft: Sendable {
         case file(String)
         /// A GraphQL operation (`graphql:`), sent as GraphQL's JSON; its errors inside a 2xx are errors.
         case graphql(query: String, variables: JSONValue, operationName: String?)
+        /// A `multipart/form-data` form (`multipart:`): text fields and files.
+        case multipart([MultipartDraftField])
+    }
+
+    /// A field of a multipart form as a catalog writes it.
+    public struct MultipartDraftField: Sendable, Hashable {
+        /// The field's name.
+        public var name: String
+        /// Its text (nil for a file field).
+        public var value: String?
+        /// Its file, relative to the catalog or absolute (nil for a text field).
+        public var file: String?
+        /// The filename sent, when not the file's own.
+        public var filename: String?
+        /// Its Content-Type, when given.
+        public var contentType: String?
+
+        /// Makes a field.
+        public init(name: String, value: String? = nil, file: String? = nil, filename: String? = nil, contentType: String? = nil) {
+            self.name = name
+            self.value = value
+            self.file = file
+            self.filename = filename
+            self.contentType = contentType
+        }
+
+        /// `{ name: photo, file: photo.png, contentType: image/png }`.
+        var flow: String {
+            var pairs = [("name", name)]
+            if let value { pairs.append(("value", value)) }
+            if let file { pairs.append(("file", file)) }
+            if let filename { pairs.append(("filename", filename)) }
+            if let contentType { pairs.append(("contentType", contentType)) }
+            return YAMLText.flowMapping(pairs)
+        }
     }
 
     /// A fixture: status, headers, and a body file or inline JSON.
@@ -161,6 +196,9 @@ public struct CatalogDraft: Sendable {
             case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
             case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
             case .file(let path): lines.append("bodyFile: \(YAMLText.scalar(path))")
+            case .multipart(let fields):
+                lines.append("multipart:")
+                lines += fields.map { "\(pad)- \($0.flow)" }
             case .graphql(let query, let variables, let operationName):
                 lines.append("graphql:")
                 lines.append("\(pad)query: \(YAMLText.quoted(query))")

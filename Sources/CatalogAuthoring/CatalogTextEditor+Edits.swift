@@ -214,8 +214,8 @@ extension CatalogTextEditor {
         case .none:
             if let existing { try remove(existing, &changes) }
             return
-        case .data:
-            throw .invalidInput("a body read from a file cannot be written inline")
+        case .data, .file, .multipart:
+            throw .invalidInput("a body read from a file (or a multipart form) cannot be written inline: change it in the catalog")
         case .json(let value):
             if case .string = value {
                 throw .invalidInput("a JSON body that is a single string cannot be written: the catalog sends a 'body' string as text")

@@ -150,6 +150,8 @@ extension CatalogUpdate {
         case .text(let text, _): "text \(YAMLText.quoted(text))"
         case .form(let items): "form '\(FormEncoding.encode(items))'"
         case .data(let data, _): "a file of \(data.count) bytes"
+        case .file(let path, _): "the file \(path)"
+        case .multipart(let fields): "a multipart form of \(fields.count) field\(fields.count == 1 ? "" : "s")"
         }
     }
 }

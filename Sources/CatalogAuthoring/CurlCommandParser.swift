@@ -12,6 +12,8 @@ public struct CurlRequest: Sendable, Hashable {
     public var headers: [(name: String, value: String)]
     /// The body (`-d`, `--data-*`, `--json`), when given.
     public var body: String?
+    /// Multipart fields (`-F`, `--form-string`), when given; then `body` is nil.
+    public var form: [CurlFormField] = []
     /// Whether `-k` / `--insecure` was given.
     public var insecure: Bool
     /// Options that were understood but have no equivalent here (`--compressed`, `-L` …).
@@ -36,7 +38,7 @@ public struct CurlRequest: Sendable, Hashable {
     }
 
     public static func == (lhs: CurlRequest, rhs: CurlRequest) -> Bool {
-        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.insecure == rhs.insecure
+        lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.insecure == rhs.insecure && lhs.form == rhs.form
             && lhs.headers.map { "\($0.name.lowercased()):\($0.value)" } == rhs.headers.map { "\($0.name.lowercased()):\($0.value)" }
     }
 
@@ -44,6 +46,40 @@ public struct CurlRequest: Sendable, Hashable {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(body)
+    }
+}
+
+/// A field of curl's `-F`: `name=value`, `name=@file;type=…;filename=…` (a file), `name=<file`
+/// (the file's contents as the value; kept as a file field here), or `--form-string name=value`:
+/// the fields a catalog's `multipart:` writes.
+public typealias CurlFormField = CatalogDraft.MultipartDraftField
+
+extension CatalogDraft.MultipartDraftField {
+    /// Reads `-F`'s argument (`literal`: `--form-string`, where `@` and `<` mean nothing).
+    static func parse(_ text: String, literal: Bool) throws(AuthoringError) -> CurlFormField {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw .invalidInput("-F \(text) is not NAME=VALUE")
+        }
+        let name = String(text[..<equals])
+        let rest = String(text[text.index(after: equals)...])
+        if literal { return CurlFormField(name: name, value: rest) }
+        guard let first = rest.first, first == "@" || first == "<" else {
+            // `;type=` may follow a text value too.
+            let parts = rest.split(separator: ";", maxSplits: 1)
+            if parts.count == 2, parts[1].hasPrefix("type=") {
+                return CurlFormField(name: name, value: String(parts[0]), contentType: String(parts[1].dropFirst(5)))
+            }
+            return CurlFormField(name: name, value: rest)
+        }
+        var field = CurlFormField(name: name)
+        let pieces = rest.dropFirst().split(separator: ";").map(String.init)
+        guard let path = pieces.first, !path.isEmpty else { throw .invalidInput("-F \(text) names no file") }
+        field.file = path
+        for option in pieces.dropFirst() {
+            if option.hasPrefix("type=") { field.contentType = String(option.dropFirst(5)) }
+            else if option.hasPrefix("filename=") { field.filename = String(String(option.dropFirst(9)).trimming(where: { $0 == "\"" })) }
+        }
+        return field
     }
 }
 
@@ -95,6 +131,7 @@ public enum CurlCommandParser {
         var urlText: String?
         var headers: [(name: String, value: String)] = []
         var data: [String] = []
+        var form: [CurlFormField] = []
         var get = false
         var head = false
         var insecure = false
@@ -159,8 +196,8 @@ public enum CurlCommandParser {
                 let cookie = try argument()
                 guard cookie.contains("=") else { throw .invalidInput("\(word) \(cookie) reads a cookie file; give the cookies as NAME=VALUE") }
                 headers.append(("Cookie", cookie))
-            case "-F", "--form", "--form-string":
-                throw .invalidInput("\(word) sends a multipart form, which catalogs do not describe; use --data for url-encoded forms")
+            case "-F", "--form": form.append(try CurlFormField.parse(try argument(), literal: false))
+            case "--form-string": form.append(try CurlFormField.parse(try argument(), literal: true))
             case "-G", "--get": get = true
             case "-I", "--head": head = true
             case "-k", "--insecure": insecure = true
@@ -187,6 +224,7 @@ public enum CurlCommandParser {
         else {
             throw .invalidInput("'\(urlText)' is not an http(s) URL")
         }
+        if !form.isEmpty, !data.isEmpty { throw .invalidInput("-F and -d cannot be mixed: a body is either a multipart form or data") }
         var body: String? = data.isEmpty ? nil : data.joined(separator: "&")
         if get, let query = body {
             // -d data is written as it goes on the wire; what a query may not hold (a space, a quote)
@@ -195,12 +233,16 @@ public enum CurlCommandParser {
             body = nil
         }
         guard let url = components.url else { throw .invalidInput("'\(urlText)' is not a valid URL") }
-        let resolvedMethod = method ?? (head ? .head : (body != nil ? .post : .get))
+        let resolvedMethod = method ?? (head ? .head : (body != nil || !form.isEmpty ? .post : .get))
+        // The multipart Content-Type carries a boundary the sender makes: a written one would not match.
+        if !form.isEmpty { headers.removeAll { Headers.sameName($0.name, "Content-Type") && $0.value.lowercased().hasPrefix("multipart/") } }
         if body != nil, !headers.contains(where: { Headers.sameName($0.name, "Content-Type") }) {
             // What curl sends with -d.
             headers.append(("Content-Type", "application/x-www-form-urlencoded"))
         }
-        return CurlRequest(method: resolvedMethod, url: url, headers: headers, body: body, insecure: insecure, ignoredOptions: ignored)
+        var request = CurlRequest(method: resolvedMethod, url: url, headers: headers, body: body, insecure: insecure, ignoredOptions: ignored)
+        request.form = form
+        return request
     }
 
     /// `-sSL` → `-s -S -L` when every letter is a flag without a value; `-sXPOST` → `-s -XPOST`.

@@ -69,7 +69,13 @@ public enum CurlImporter {
                 endpoint.headers.append((header.name, secret(header.name, header.value)))
             }
         }
-        if let body = request.body {
+        if !request.form.isEmpty {
+            endpoint.body = .multipart(request.form.map { field in
+                var field = field
+                field.value = field.value.map { redactor.isSensitiveQuery(field.name) ? secret(field.name, $0) : $0 }
+                return field
+            })
+        } else if let body = request.body {
             let contentType = request.header("Content-Type")?.lowercased() ?? ""
             if contentType.contains("json"), let value = try? JSONValue.parse(body) {
                 endpoint.body = .json(redactedJSON(value, redactor: redactor, secret: secret))

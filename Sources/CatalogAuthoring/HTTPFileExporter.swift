@@ -57,7 +57,30 @@ public enum HTTPFileExporter {
             // Not FormEncoding: it would encode the braces of placeholders.
             return (items.map(pair).joined(separator: "&"), "application/x-www-form-urlencoded")
         case .data(let data, let contentType): return (String(validating: data, as: UTF8.self), contentType)
+        case .file(let path, let contentType): return ("< \(path)", contentType ?? MediaType.forFileOrBinary(path))
+        case .multipart(let fields): return (multipartText(fields), "multipart/form-data; boundary=\(multipartBoundary)")
         }
+    }
+
+    /// The boundary a `.http` multipart body is written with (the JetBrains client's own).
+    static let multipartBoundary = "WebAppBoundary"
+
+    /// A multipart body as the JetBrains HTTP Client writes it: each part with its headers, a file
+    /// as `< path`, read when the request is sent.
+    static func multipartText(_ fields: [MultipartField]) -> String {
+        var lines: [String] = []
+        for field in fields {
+            lines.append("--\(multipartBoundary)")
+            lines += field.headerBlock().split(separator: "\r\n", omittingEmptySubsequences: true).map(String.init)
+            lines.append("")
+            switch field.content {
+            case .text(let text): lines.append(text)
+            case .file(let path, _): lines.append("< \(path)")
+            case .bytes(let data, _): lines.append(String(decoding: data, as: UTF8.self))
+            }
+        }
+        lines.append("--\(multipartBoundary)--")
+        return lines.joined(separator: "\n")
     }
 
     /// `name=value` (or a bare name) as written in a URL or a form.

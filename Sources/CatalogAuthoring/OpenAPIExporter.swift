@@ -114,6 +114,12 @@ public enum OpenAPIExporter {
             case .json(let value): (type, example) = ("application/json", value)
             case .text(let text, let contentType): (type, example) = (contentType ?? "text/plain", .string(text))
             case .form(let items): (type, example) = ("application/x-www-form-urlencoded", .object(JSONObject(items.map { (key: $0.name, value: JSONValue.string($0.value ?? "")) })))
+            case .file(let path, let contentType): (type, example) = (contentType ?? MediaType.forFileOrBinary(path), .string("<\(path)>"))
+            case .multipart(let fields):
+                (type, example) = ("multipart/form-data", .object(JSONObject(fields.map { field in
+                    if case .text(let text) = field.content { return (key: field.name, value: JSONValue.string(text)) }
+                    return (key: field.name, value: JSONValue.string("<file \(field.filename ?? "")>"))
+                })))
             }
             return .object(["content": .object(JSONObject([(key: type, value: JSONValue.object(["example": example]))]))])
         }

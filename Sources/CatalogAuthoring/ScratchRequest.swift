@@ -80,6 +80,13 @@ public enum ScratchRequest {
 
     /// The body as typed: JSON when the command says so (or it parses as JSON), else text.
     static func body(of request: CurlRequest) -> RequestBody {
+        if !request.form.isEmpty {
+            // Files relative to where the explorer runs, as curl reads them.
+            return .multipart(request.form.map { field in
+                let content: MultipartField.Content = field.file.map { .file(path: $0, filename: field.filename) } ?? .text(field.value ?? "")
+                return MultipartField(name: field.name, content: content, contentType: field.contentType)
+            })
+        }
         guard let text = request.body else { return .none }
         let contentType = request.header("Content-Type")
         if contentType?.lowercased().contains("json") ?? true, let value = try? JSONValue.parse(Data(text.utf8)) {
@@ -103,6 +110,7 @@ public enum ScratchRequest {
         case .text(let text, _): body = text
         case .data(let data, _): body = String(decoding: data, as: UTF8.self)
         case .form(let items): body = FormEncoding.encode(items)
+        case .file, .multipart: body = nil
         }
         let (_, contentType) = endpoint.body.encoded()
         if let contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {

@@ -112,6 +112,18 @@ public enum SwiftExporter {
             return ".form([" + items.map { "QueryItem(name: \(literal($0.name)), value: \($0.value.map { rendered($0, labels) } ?? "nil"))" }.joined(separator: ", ") + "])"
         case .data(let data, let type):
             return ".data(Data(base64Encoded: \(literal(data.base64EncodedString())))!, contentType: \(type.map(literal) ?? "nil"))"
+        case .file(let path, let type):
+            return ".file(path: \(rendered(path, labels)), contentType: \(type.map(literal) ?? "nil"))"
+        case .multipart(let fields):
+            return ".multipart([" + fields.map { field in
+                let content: String = switch field.content {
+                case .text(let text): ".text(\(rendered(text, labels)))"
+                case .file(let path, let filename): ".file(path: \(rendered(path, labels)), filename: \(filename.map(literal) ?? "nil"))"
+                case .bytes(let data, let filename):
+                    ".bytes(Data(base64Encoded: \(literal(data.base64EncodedString())))!, filename: \(literal(filename)))"
+                }
+                return "MultipartField(name: \(literal(field.name)), content: \(content), contentType: \(field.contentType.map(literal) ?? "nil"))"
+            }.joined(separator: ", ") + "])"
         }
     }
 

@@ -150,6 +150,9 @@ public struct NetworkLogEntry: Sendable {
         }
         if options.contains(.requestBody), let body = request.body, !body.isEmpty {
             lines.append("  " + shownBody(body, contentType: request.headers["Content-Type"]))
+        } else if options.contains(.requestBody), let streamed = request.streamedBody {
+            // Described, never read: a file may be gigabytes.
+            lines.append("  " + (format.redactor?.text(streamed.summary) ?? streamed.summary))
         }
     }
 

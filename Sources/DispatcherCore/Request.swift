@@ -58,6 +58,14 @@ public struct Request: Sendable {
             yield &storage.body
         }
     }
+    /// A body read from disk as it is sent (a file, a multipart form with files); `body` is then nil.
+    public var streamedBody: StreamedBody? {
+        get { storage.streamedBody }
+        _modify {
+            makeUnique()
+            yield &storage.streamedBody
+        }
+    }
     /// Which statuses count as success.
     public var validation: ValidationType {
         get { storage.validation }
@@ -123,6 +131,7 @@ public struct Request: Sendable {
         @exclusivity(unchecked) var url: URL
         @exclusivity(unchecked) var headers: Headers
         @exclusivity(unchecked) var body: Data?
+        @exclusivity(unchecked) var streamedBody: StreamedBody?
         @exclusivity(unchecked) var validation: ValidationType
         @exclusivity(unchecked) var expectsResponseBody: Bool
         @exclusivity(unchecked) var settings: TransportSettings
@@ -148,9 +157,11 @@ public struct Request: Sendable {
         }
 
         func copy() -> Storage {
-            Storage(
+            let copy = Storage(
                 id: id, identifier: identifier, method: method, url: url, headers: headers, body: body, validation: validation,
                 expectsResponseBody: expectsResponseBody, settings: settings, options: options, attempt: attempt)
+            copy.streamedBody = streamedBody
+            return copy
         }
     }
 
@@ -165,17 +176,21 @@ public struct Request: Sendable {
     /// the endpoint already has one.
     public static func make(from endpoint: Endpoint, options: RequestOptions) -> Request {
         var headers = endpoint.headers
-        let (data, contentType) = endpoint.body.encoded()
+        // A file or a multipart form is described here and read as it is sent.
+        let streamed = StreamedBody(endpoint.body)
+        let (data, contentType) = streamed == nil ? endpoint.body.encoded() : (nil, streamed?.contentType)
         if let contentType, !headers.contains("Content-Type") {
             headers.set("Content-Type", contentType, origin: .body)
         }
         var settings = endpoint.settings
         settings.timeouts = settings.timeouts.overridden(by: options.timeouts)
         if options.isStream { settings.timeouts.total = nil }
-        return Request(
+        var request = Request(
             identifier: endpoint.identifier, method: endpoint.method, url: endpoint.url, headers: headers,
             body: data, validation: endpoint.validation, expectsResponseBody: endpoint.expectsResponseBody,
             settings: settings, options: options)
+        request.streamedBody = streamed
+        return request
     }
 }
 

@@ -14,10 +14,18 @@ public enum RequestBody: Sendable, Hashable {
     case text(String, contentType: String?)
     /// A form, `application/x-www-form-urlencoded`.
     case form([QueryItem])
+    /// A file sent as it is, read from disk as it is sent; the content type from the extension
+    /// unless given.
+    case file(path: String, contentType: String?)
+    /// A `multipart/form-data` form (RFC 7578): text fields and files, files read as they are sent.
+    case multipart([MultipartField])
 
-    /// The bytes to send and the content type they imply.
+    /// The bytes to send and the content type they imply. A file or multipart body has no bytes
+    /// here: it is read as it is sent (`StreamedBody`).
     public func encoded() -> (data: Data?, contentType: String?) {
         switch self {
+        case .file(let path, let contentType): (nil, contentType ?? MediaType.forFile(path))
+        case .multipart: (nil, "multipart/form-data")
         case .none: (nil, nil)
         case .json(let value): (Data(value.compactText.utf8), "application/json")
         case .data(let data, let contentType): (data, contentType)

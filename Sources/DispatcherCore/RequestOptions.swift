@@ -12,6 +12,8 @@ public struct RequestOptions: Sendable {
     public var errorHandler: InlineErrorHandler?
     /// Called as response bytes arrive: bytes so far and the expected total when known.
     public var progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
+    /// Called as a streamed request body (a file, a multipart form) is written: bytes sent so far and in all.
+    public var uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// Sees the head and each part of the body as they arrive, before the response is complete.
     public var onResponsePart: ResponsePartObserver?
     /// Whether the response is a stream read as it arrives (Server-Sent Events, NDJSON): it has no

@@ -126,6 +126,10 @@ enum ResponseText {
             }
             lines.append(Line(spans))
         }
+        if let streamed = request.streamedBody {
+            lines.append("")
+            lines.append(Line(redactor?.text(streamed.summary) ?? streamed.summary, style: Theme.dim))
+        }
         if let body = request.body, !body.isEmpty {
             lines.append("")
             // A large body is summed up: this tab is drawn on every frame (the Body tab is for reading

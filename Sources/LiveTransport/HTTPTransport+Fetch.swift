@@ -30,7 +30,7 @@ extension HTTPTransport {
 
         let collected: ResponseCollector.Collected
         do {
-            let clientRequest = try Self.clientRequest(for: hop)
+            let clientRequest = try Self.clientRequest(for: hop, uploadProgress: request.options.uploadProgress)
             let task = pooled.client.execute(
                 request: clientRequest, delegate: collector, eventLoop: .delegate(on: pooled.eventLoop), deadline: deadline)
             collected = try await withTaskCancellationHandler {
@@ -116,14 +116,21 @@ extension HTTPTransport {
         return explained
     }
 
-    /// The AsyncHTTPClient request for a hop.
-    static func clientRequest(for hop: Hop) throws -> HTTPClient.Request {
+    /// The AsyncHTTPClient request for a hop: a streamed body is read from disk as it is written.
+    static func clientRequest(
+        for hop: Hop, uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+    ) throws -> HTTPClient.Request {
         var headers = HTTPHeaders()
         headers.reserveCapacity(hop.headers.count)
         for field in hop.headers { headers.add(name: field.name, value: field.value) }
-        return try HTTPClient.Request(
-            url: hop.url, method: NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue), headers: headers,
-            body: hop.body.map { .bytes($0) })
+        let body: HTTPClient.Body? = if let streamed = hop.streamedBody {
+            .stream(contentLength: Int64(streamed.length)) { writer in
+                BodyUploader(body: streamed, writer: writer, progress: uploadProgress).start()
+            }
+        } else {
+            hop.body.map { .bytes($0) }
+        }
+        return try HTTPClient.Request(url: hop.url, method: NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue), headers: headers, body: body)
     }
 
     /// Response headers in order, from the server.

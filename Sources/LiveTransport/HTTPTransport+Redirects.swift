@@ -5,7 +5,10 @@ extension HTTPTransport {
     /// Loads the request and follows its redirects (when the environment allows) up to the limit,
     /// stopping at a loop; the chain is kept in `Response.redirects`.
     func follow(_ request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
-        var hop = Hop(method: request.method, url: request.url, headers: wireHeaders(of: request), body: request.body)
+        var hop = Hop(method: request.method, url: request.url, headers: wireHeaders(of: request), body: request.body, streamedBody: request.streamedBody)
+        if let streamed = request.streamedBody, let unreadable = streamed.unreadableFiles.first {
+            throw TransportError(.unknown, message: "Nothing was sent: the file \(unreadable) of the request body cannot be read (missing, a folder, or not readable).")
+        }
         let policy = request.settings.redirects
         var cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
         if let download = request.options.download {

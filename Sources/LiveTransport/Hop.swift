@@ -12,6 +12,8 @@ struct Hop: Sendable {
     var headers: Headers
     /// The body, if any.
     var body: Data?
+    /// A body read from disk as it is sent, instead of `body`.
+    var streamedBody: StreamedBody?
 
     /// Statuses whose `Location` is followed.
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
@@ -60,6 +62,7 @@ struct Hop: Sendable {
         if becomesGet {
             next.method = .get
             next.body = nil
+            next.streamedBody = nil
             for name in Hop.contentHeaders { next.headers.remove(name) }
         }
         if !Hop.sameOrigin(url, target) {

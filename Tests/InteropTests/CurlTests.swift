@@ -51,11 +51,35 @@ extension BinaryTests {
             #expect(request.url.absoluteString == "https://h.example/p?x=a%20b&p=50%25&q=%41")
         }
 
+        @Test func multipartFormsBecomeMultipartBodies() throws {
+            let request = try CurlCommandParser.parse(
+                "curl https://x.io/up -F title=Trip -F 'photo=@pics/beach.png;type=image/png;filename=\"sea.png\"' --form-string 'raw=@not-a-file' -F 'note=<notes.txt' -H 'Content-Type: multipart/form-data; boundary=theirs'")
+            #expect(request.method == .post)
+            #expect(request.body == nil)
+            #expect(request.form == [
+                CurlFormField(name: "title", value: "Trip"),
+                CurlFormField(name: "photo", file: "pics/beach.png", filename: "sea.png", contentType: "image/png"),
+                CurlFormField(name: "raw", value: "@not-a-file"),
+                CurlFormField(name: "note", file: "notes.txt"),
+            ])
+            // Their boundary cannot be ours: the header goes.
+            #expect(request.header("Content-Type") == nil)
+            let draft = try CurlImporter.catalog(for: request, service: "x", id: "upload")
+            #expect(draft.yaml.contains("""
+                    multipart:
+                      - { name: title, value: Trip }
+                      - { name: photo, file: pics/beach.png, filename: sea.png, contentType: image/png }
+                      - { name: raw, value: "@not-a-file" }
+                      - { name: note, file: notes.txt }
+                """), "\(draft.yaml)")
+        }
+
         @Test func rejectsWhatItCannotRepresent() {
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("wget https://x.io") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl 'https://x.io") }
-            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -F file=@a.png https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -F novalue https://x.io") }
+            #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -F a=b -d c=d https://x.io") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl -d @body.json https://x.io") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl --frobnicate https://x.io") }
             #expect(throws: AuthoringError.self) { try CurlCommandParser.parse("curl ftp://x.io/file") }
@@ -155,8 +179,11 @@ extension BinaryTests {
             #expect(again.status == 2)
             let catalog = CatalogLoader.load(state.catalogSource)
             #expect(catalog.service("shop")?.endpoint("getItems") != nil, "\(catalog.diagnostics)")
-            let bad = try await CLI.run(["import", "curl", "curl -F a=@b https://x.io"], state: state)
+            let bad = try await CLI.run(["import", "curl", "curl -F a https://x.io"], state: state)
             #expect(bad.status == 2)
+            let form = try await CLI.run(["import", "curl", "curl -F a=@b https://x.io"], state: state)
+            #expect(form.status == 0)
+            #expect(form.output.contains("- { name: a, file: b }"))
         }
     }
 }

@@ -1,4 +1,6 @@
+import Catalog
 import Foundation
+import MockServer
 import TestSupport
 import Testing
 
@@ -68,6 +70,46 @@ extension BinaryTests {
                 #expect(growth < 32 << 20, "grew \(growth >> 20) MiB (\(small.peakMemory >> 20) → \(big.peakMemory >> 20) MiB)")
                 try? FileManager.default.removeItem(atPath: target)
             }
+        }
+    
+        @Test func aOneGigabyteUploadFromASparseFileGrowsMemoryByLessThan32MB() async throws {
+            // The mock ignores request bodies: it takes the upload without holding it.
+            let folder = try TemporaryDirectory()
+            let catalog = { (base: String) in
+                """
+                service: u
+                environments:
+                  local: { baseURL: "\(base)", fixtures: never, timeouts: { total: none } }
+                endpoints:
+                  small: { method: PUT, path: /up, body: tiny, stub: { status: 201 } }
+                  big: { method: PUT, path: /up2, bodyFile: big.bin, stub: { status: 201 } }
+                """
+            }
+            try folder.write("u.yaml", catalog("http://127.0.0.1:9/u"))
+            let big = folder.url.appendingPathComponent("big.bin")
+            _ = FileManager.default.createFile(atPath: big.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: big)
+            try handle.truncate(atOffset: 1 << 30)
+            try handle.close()
+            let service = try #require(CatalogLoader.load(folder.catalogSource).service("u"))
+            let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
+            try await server.start()
+            do {
+                try folder.write("u.yaml", catalog(try #require(server.baseURL(of: "u")).absoluteString))
+                let state = try TemporaryDirectory()
+                let small = try await CLI.run(["call", "u/small", "--no-history", "--catalog", folder.path], state: state)
+                #expect(small.status == 0, "\(small.errors)")
+                let started = ContinuousClock.now
+                let upload = try await CLI.run(["call", "u/big", "--no-history", "--catalog", folder.path], state: state)
+                #expect(upload.status == 0, "\(upload.errors)")
+                let growth = upload.peakMemory - small.peakMemory
+                #expect(growth < 32 << 20, "grew \(growth >> 20) MiB (\(small.peakMemory >> 20) → \(upload.peakMemory >> 20) MiB)")
+                #expect(ContinuousClock.now - started < .seconds(60))
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
         }
     }
 }

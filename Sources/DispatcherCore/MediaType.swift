@@ -1,0 +1,20 @@
+/// Content types implied by file extensions.
+public enum MediaType {
+    /// The content type a file's extension implies, if it is a common one.
+    public static func forFile(_ path: String) -> String? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return byExtension[name[name.index(after: dot)...].lowercased()]
+    }
+
+    /// `application/octet-stream` when the extension says nothing.
+    public static func forFileOrBinary(_ path: String) -> String { forFile(path) ?? "application/octet-stream" }
+
+    private static let byExtension = [
+        "json": "application/json", "xml": "application/xml", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "txt": "text/plain; charset=utf-8", "csv": "text/csv", "yaml": "application/yaml", "yml": "application/yaml",
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml", "webp": "image/webp",
+        "pdf": "application/pdf", "bin": "application/octet-stream", "gz": "application/gzip", "zip": "application/zip",
+        "mp4": "video/mp4", "mp3": "audio/mpeg", "wav": "audio/wav",
+    ]
+}
