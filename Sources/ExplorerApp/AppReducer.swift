@@ -86,10 +86,17 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
+        case .uploadProgressed(let ticket, let sent, let total):
+            effects = []
+            if state.inFlight[ticket] != nil {
+                state.uploads[ticket] = (sent, total)
+                if sent >= total { state.appendLog(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]) }
+            }
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = []
+            state.uploads[ticketID] = nil
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
             }

@@ -28,6 +28,8 @@ public struct AppState: Sendable {
     public var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     public var bodies: [EndpointKey: BodyPane] = [:]
+    /// Uploads under way (streamed request bodies), by ticket: bytes sent and in all.
+    public var uploads: [Int: (sent: Int, total: Int)] = [:]
     /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
     /// there succeeds again.
     public var signedOut: [EnvironmentKey: String] = [:]

@@ -146,7 +146,7 @@ extension EffectRunner {
 }
 
 /// Lets a build report progress at most once per interval, from whichever thread indexes it.
-private final class ProgressThrottle: Sendable {
+final class ProgressThrottle: Sendable {
     private let interval: Duration
     private let last = Mutex<ContinuousClock.Instant?>(nil)
 

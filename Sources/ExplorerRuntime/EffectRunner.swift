@@ -199,6 +199,12 @@ final class EffectRunner: Sendable {
         let download = call.downloadPath.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
         var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
         requestOptions.download = download
+        let uploadThrottle = ProgressThrottle(interval: Self.progressInterval)
+        requestOptions.uploadProgress = { sent, total in
+            // The last report always goes: it says the body is sent.
+            guard sent >= total || uploadThrottle.shouldReport() else { return }
+            inbox.post(.uploadProgressed(ticket: ticket.id, sent: sent, total: total))
+        }
         let options = requestOptions
         let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue

@@ -1,0 +1,29 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension EndToEnd {
+    /// The bundled multipart upload in the real binary: answered by its stub, then sent live to the
+    /// mock with its file read as it is sent, described in the Request tab and copied as curl -F.
+    @Suite struct ExplorerUploadTests {
+        @Test func theBundledMultipartUploadGoesInStubAndLiveMode() async throws {
+            let mocked = try MockedCatalogs()
+            defer { mocked.remove() }
+            let session = try mocked.launch("--env httpbin/local")
+            defer { session.close() }
+            try await session.waitFor("Enter sends")
+            try session.send("/", "Multipart", "Enter")
+            try await session.waitFor("POST   /upload")
+            try session.send("Enter")
+            try await session.waitFor("201 Created")
+            try await session.waitFor("stub")
+            try session.send("4")
+            try await session.waitFor("<multipart/form-data: title=Holiday 2026, photo=@photo.png (70 B)>")
+            try session.send("s", "Enter")
+            try await session.waitFor("network")
+            try await session.waitFor("boundary=apiexplorer-")
+            try session.send("5")
+            try await session.waitFor("↑ request body sent")
+        }
+    }
+}
