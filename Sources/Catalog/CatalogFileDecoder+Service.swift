@@ -2,7 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 
 extension CatalogFileDecoder {
-    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "endpoints", "allowOutsidePaths",
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "endpoints", "allowOutsidePaths",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -86,6 +86,8 @@ extension CatalogFileDecoder {
         if authRefresh == nil, refreshes.contains(where: { $0.action == .refresh }) {
             error("a handler says refresh, but the service has no auth.refresh rule to refresh with", at: handlersNode ?? root)
         }
+        var mockSession: MockSessionRule?
+        if let entry = parts["mock"] { mockSession = decodeMockSection(entry, hasRefresh: authRefresh != nil) }
         // Shared parts with errors (or no environment left) make the whole service unusable.
         let sharedFailed = errorCount > isolatedErrorCount
         guard !sharedFailed, !environments.isEmpty else {
@@ -94,11 +96,32 @@ extension CatalogFileDecoder {
             }
             return nil
         }
-        return Service(
+        var service = Service(
             id: id, title: title, summary: summary, file: file, directory: directory, variables: variables,
             environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
             errorRules: errorRules, authRefresh: authRefresh, digest: digest, handlers: handlers, resultRules: results,
             environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
+        service.mockSession = mockSession
+        return service
+    }
+
+    static let mockKeys = ["session"]
+    static let mockSessionKeys = ["expiresAfter"]
+
+    /// `mock: { session: { expiresAfter: 3 } }`.
+    func decodeMockSection(_ entry: Entry, hasRefresh: Bool) -> MockSessionRule? {
+        guard let fields = entries(entry.value, "'mock'", allowed: Self.mockKeys), let session = fields.first else { return nil }
+        guard hasRefresh else {
+            error("mock.session issues tokens from the auth.refresh endpoint, and the service has no auth.refresh rule", at: session.keyNode)
+            return nil
+        }
+        var rule = MockSessionRule()
+        if isNull(session.value) { return rule }
+        guard let parts = entries(session.value, "'mock.session'", allowed: Self.mockSessionKeys) else { return nil }
+        for part in parts {
+            if let uses = integer(part.value, "mock.session.expiresAfter", in: 1...1_000_000) { rule.expiresAfter = uses }
+        }
+        return rule
     }
 
     // MARK: Groups

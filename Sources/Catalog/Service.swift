@@ -40,6 +40,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var environmentHandlers: [String: [HandlerRule]]
     /// Environments' own `results:`, replacing `resultRules` there, by environment name.
     public var environmentResultRules: [String: [HandlerRule]]
+    /// How the mock server keeps sessions for this service (`mock: { session: … }`), if asked.
+    public var mockSession: MockSessionRule?
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 
@@ -77,6 +79,21 @@ public struct Service: Sendable, Hashable, Identifiable {
 
     /// The result handlers in environment `name`: its own, else the service's.
     public func resultRules(in name: String) -> [HandlerRule] { environmentResultRules[name] ?? resultRules }
+
+    /// Ids of the endpoints that send the `auth.refresh` token in their own, their group's or the
+    /// environment's headers (the login endpoint left out).
+    public func endpointsSendingRefreshedToken(in environment: Environment?) -> Set<String> {
+        guard let rule = authRefresh else { return [] }
+        var found: Set<String> = []
+        for endpoint in endpoints where endpoint.id != rule.endpoint {
+            var texts = endpoint.headers.map(\.value) + (environment?.headers.map(\.value) ?? [])
+            if let group = endpoint.group {
+                texts += (environment?.groupHeaders[group] ?? self.group(group)?.headers ?? Headers()).map(\.value)
+            }
+            if texts.contains(where: { CatalogFileDecoder.uses(rule.into, in: $0) }) { found.insert(endpoint.id) }
+        }
+        return found
+    }
 
     /// The environment named `name`.
     public func environment(named name: String) -> Environment? {
@@ -176,5 +193,17 @@ public struct AuthRefreshRule: Sendable, Hashable {
         self.kinds = kinds
         self.token = token
         self.into = into
+    }
+}
+
+/// `mock: { session: { expiresAfter: 3 } }`: the mock issues a token from the `auth.refresh`
+/// endpoint and lets protected endpoints use it this many times before they answer "expired".
+public struct MockSessionRule: Sendable, Hashable {
+    /// Uses of a token before it expires.
+    public var expiresAfter: Int
+
+    /// Makes a rule.
+    public init(expiresAfter: Int = 3) {
+        self.expiresAfter = expiresAfter
     }
 }

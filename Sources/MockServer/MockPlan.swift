@@ -41,6 +41,7 @@ struct MockPlanner: Sendable {
 
     let router: MockRouter
     let honourDelays: Bool
+    let sessions = MockSessions()
 
     func plan(method: String, uri: String, headers: [(String, String)]) -> MockPlan {
         let (path, query) = MockPlanner.splitURI(uri)
@@ -66,9 +67,40 @@ struct MockPlanner: Sendable {
                     extra: ["examples": .array(endpoint.exampleNames.map(JSONValue.string))])
             }
             let delay = honourDelays ? (example.delay ?? route.service.fixtureDelay) : nil
+            if requested == nil, let expired = expiredSession(route: route, headers: headers, method: method, uri: uri, delay: delay) {
+                return expired
+            }
             if let notModified = notModified(example, endpoint: endpoint, headers: headers) { return notModified }
-            return plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
+            let answer = plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
+            return issuingToken(answer, route: route)
         }
+    }
+
+    /// A protected endpoint asked without a live session: its `expired` example, else a 401 that says so.
+    private func expiredSession(route: MockRouter.Route, headers: [(String, String)], method: String, uri: String, delay: Duration?) -> MockPlan? {
+        guard let session = route.service.service.mockSession, route.service.protectedEndpoints.contains(route.endpoint.id),
+            !sessions.admit(headers.map(\.1), expiresAfter: session.expiresAfter)
+        else { return nil }
+        let endpoint = route.endpoint
+        if let expired = endpoint.example(named: "expired") {
+            let plan = plan(for: expired, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
+            return MockPlan(action: plan.action, delay: plan.delay, endpoint: plan.endpoint, example: plan.example, outcome: "session expired")
+        }
+        let body = Data(#"{"expired":true,"message":"Your session expired, sign in again"}"#.utf8)
+        return MockPlan(
+            action: .respond(status: 401, headers: [("Content-Type", "application/json")], body: body), delay: delay,
+            endpoint: endpoint.key, example: nil, outcome: "session expired")
+    }
+
+    /// A successful answer of the service's `auth.refresh` endpoint carries a new token.
+    private func issuingToken(_ answer: MockPlan, route: MockRouter.Route) -> MockPlan {
+        guard route.service.service.mockSession != nil, let rule = route.service.service.authRefresh, route.endpoint.id == rule.endpoint,
+            case .respond(let status, let headers, let body) = answer.action, (200..<300).contains(status)
+        else { return answer }
+        let token = sessions.issue(for: route.service.service.id)
+        return MockPlan(
+            action: .respond(status: status, headers: headers, body: MockSessions.body(body, settingToken: token, at: rule.token)),
+            delay: answer.delay, endpoint: answer.endpoint, example: answer.example, outcome: "issued \(token)")
     }
 
     private func plan(

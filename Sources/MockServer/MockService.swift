@@ -10,12 +10,18 @@ public struct MockService: Sendable {
     /// The environment pointing at the mock server, if any.
     public let environment: Environment?
 
+    /// Endpoints that send the `auth.refresh` token (in their own, their group's or the mock
+    /// environment's headers): checked against the sessions when the catalog asks for them.
+    let protectedEndpoints: Set<String>
+
     /// Makes a mock service.
     public init(_ service: Service) {
         self.service = service
-        environment = service.environments.first { environment in
+        let environment = service.environments.first { environment in
             ["127.0.0.1", "localhost", "::1", "[::1]"].contains(environment.baseURL.host ?? "")
         } ?? service.environments.first
+        self.environment = environment
+        protectedEndpoints = service.mockSession == nil ? [] : service.endpointsSendingRefreshedToken(in: environment)
     }
 
     /// The delay of the mock environment's `delayed(s)` fixtures type.
