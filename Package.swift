@@ -80,6 +80,7 @@ let package = Package(
         // MARK: State kept between runs, drift checks, catalog authoring
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
+        .target(name: "OAuth2", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(
             name: "DigestAuth",
             dependencies: ["DispatcherCore", "TextSupport", .product(name: "Crypto", package: "swift-crypto")]
@@ -169,6 +170,7 @@ let package = Package(
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "JSONSupport", "TestSupport"]),
         .testTarget(name: "DigestAuthTests", dependencies: ["DigestAuth", "DispatcherCore"]),
+        .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(
             name: "LiveTransportTests",
             dependencies: [

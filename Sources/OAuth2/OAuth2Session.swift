@@ -1,0 +1,97 @@
+import DispatcherCore
+import FoundationEssentials
+import Synchronization
+
+/// The token of one service, environment and mode: obtained when first needed, refreshed before it
+/// expires (with the refresh token when there is one, else by signing in again), dropped when a
+/// request carrying it is refused. Concurrent requests share one sign-in or refresh.
+public final class OAuth2Session: Sendable {
+    private struct State {
+        var token: OAuth2Token?
+        var pending: Task<OAuth2Token, any Error>?
+        var signIns = 0
+        var refreshes = 0
+    }
+
+    private let state = Mutex(State())
+    private let obtain: @Sendable (_ refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token
+    private let now: @Sendable () -> Date
+    private let margin: Duration
+
+    /// A session over a client; `now` tells the time (tests give their own).
+    public convenience init(client: OAuth2Client, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(margin: client.configuration.refreshMargin, now: now) { refreshToken throws(OAuth2Error) in
+            if let refreshToken {
+                do throws(OAuth2Error) {
+                    return try await client.refresh(refreshToken)
+                } catch {
+                    // A refresh token that expired or was revoked: sign in again; anything else stands.
+                    guard error.code == "invalid_grant" else { throw error }
+                }
+            }
+            return try await client.signIn()
+        }
+    }
+
+    /// A session over any way of getting tokens (a stub's fixed token, say).
+    public init(
+        margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },
+        obtain: @escaping @Sendable (_ refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token
+    ) {
+        self.margin = margin
+        self.now = now
+        self.obtain = obtain
+    }
+
+    /// The current token, if any (for the token view; it may be expired).
+    public var token: OAuth2Token? { state.withLock { $0.token } }
+
+    /// How many times it signed in and refreshed.
+    public var counts: (signIns: Int, refreshes: Int) { state.withLock { ($0.signIns, $0.refreshes) } }
+
+    /// A token that is good now: the current one, or a new one (shared with concurrent callers).
+    public func validToken() async throws(OAuth2Error) -> OAuth2Token {
+        let now = self.now()
+        let task = state.withLock { state -> Task<OAuth2Token, any Error>? in
+            if let token = state.token, !token.isExpired(at: now, margin: margin) { return nil }
+            if let pending = state.pending { return pending }
+            let refreshToken = state.token?.refreshToken
+            if refreshToken == nil { state.signIns += 1 } else { state.refreshes += 1 }
+            let obtain = self.obtain
+            let pending = Task { () async throws -> OAuth2Token in try await obtain(refreshToken) }
+            state.pending = pending
+            return pending
+        }
+        guard let task else { return state.withLock { $0.token! } }
+        do {
+            let token = try await task.value
+            state.withLock { state in
+                if state.pending == task {
+                    state.token = token
+                    state.pending = nil
+                }
+            }
+            return token
+        } catch {
+            state.withLock { state in
+                if state.pending == task { state.pending = nil }
+            }
+            throw (error as? OAuth2Error) ?? OAuth2Error(code: "unknown", message: "\(error)")
+        }
+    }
+
+    /// Forgets `accessToken` if it is still the current one (a request carrying it was refused):
+    /// the next request gets a new token; its refresh token is kept for that.
+    public func invalidate(_ accessToken: String) {
+        state.withLock { state in
+            guard state.token?.accessToken == accessToken, var token = state.token else { return }
+            token.expiresAt = .distantPast
+            state.token = token
+        }
+    }
+
+    /// Signs out: the token and its refresh token are forgotten.
+    public func signOut() {
+        state.withLock { $0.token = nil }
+    }
+}

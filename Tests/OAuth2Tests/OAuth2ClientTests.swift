@@ -1,0 +1,157 @@
+import DispatcherCore
+import Foundation
+import LiveTransport
+import NIOHTTP1
+import OAuth2
+import Synchronization
+import TestSupport
+import Testing
+
+/// The OAuth 2.0 client against an authorization server written for the tests (RFC 6749): client
+/// credentials and password grants, both client authentications, refresh with rotation, errors
+/// of §5.2 explained, and concurrent requests sharing one sign-in.
+@Suite struct OAuth2ClientTests {
+    /// A token endpoint: client `app` / secret `s3cr:et`, user `ann` / `pw`; refresh tokens rotate.
+    final class AuthorizationServer: Sendable {
+        let issued = Mutex(0)
+        let validRefreshTokens = Mutex<Set<String>>([])
+        let forms = Mutex<[[String: String]]>([])
+
+        var handler: TestHTTPServer.Handler {
+            { [self] request in
+                let form = Dictionary(
+                    String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
+                        let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                        return (parts[0], parts.count > 1 ? parts[1] : "")
+                    }, uniquingKeysWith: { $1 })
+                forms.withLock { $0.append(form) }
+                var client = (form["client_id"], form["client_secret"])
+                if let basic = request.headers.first(name: "Authorization"), basic.hasPrefix("Basic "),
+                    let decoded = Data(base64Encoded: String(basic.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) })
+                {
+                    let pair = decoded.split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                    client = (pair.first, pair.count > 1 ? pair[1] : nil)
+                }
+                guard client.0 == "app", client.1 == "s3cr:et" else {
+                    return .json(#"{"error":"invalid_client","error_description":"unknown client"}"#, status: .unauthorized)
+                }
+                switch form["grant_type"] {
+                case "client_credentials": break
+                case "password":
+                    guard form["username"] == "ann", form["password"] == "pw" else { return .json(#"{"error":"invalid_grant"}"#, status: .badRequest) }
+                case "refresh_token":
+                    guard let token = form["refresh_token"], validRefreshTokens.withLock({ $0.remove(token) }) != nil else {
+                        return .json(#"{"error":"invalid_grant","error_description":"refresh token revoked"}"#, status: .badRequest)
+                    }
+                default: return .json(#"{"error":"unsupported_grant_type"}"#, status: .badRequest)
+                }
+                let number = issued.withLock { count in
+                    count += 1
+                    return count
+                }
+                validRefreshTokens.withLock { _ = $0.insert("rt-\(number)") }
+                return .json(#"{"access_token":"at-\#(number)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(number)","scope":"read"}"#)
+            }
+        }
+    }
+
+    /// One transport for the suite (an HTTP client lives until the process ends).
+    static let transport = HTTPTransport()
+
+    static func configuration(_ server: TestHTTPServer, grant: OAuth2Grant = .clientCredentials, auth: OAuth2ClientAuthentication = .basic) -> OAuth2Configuration {
+        OAuth2Configuration(
+            tokenURL: server.url("/token"), grant: grant, clientID: "app", clientSecret: "s3cr:et", clientAuthentication: auth,
+            scopes: ["read", "write"], audience: "https://api.example.com", parameters: [("resource", "pets")])
+    }
+
+    @Test func clientCredentialsWithBasicAuthenticationSendsTheFormRFC6749Asks() async throws {
+        let authorization = AuthorizationServer()
+        try await withTestHTTPServer(handler: authorization.handler) { server in
+            let client = OAuth2Client(configuration: Self.configuration(server), transport: Self.transport, now: { Date(timeIntervalSince1970: 0) })
+            let token = try await client.signIn()
+            #expect(token == OAuth2Token(accessToken: "at-1", expiresAt: Date(timeIntervalSince1970: 3600), refreshToken: "rt-1", scope: "read"))
+            let sent = try #require(server.lastRequest)
+            // "s3cr:et" is form-encoded before Basic (§2.3.1): the colon becomes %3A.
+            #expect(sent.headers.first(name: "Authorization") == "Basic " + Data("app:s3cr%3Aet".utf8).base64EncodedString())
+            #expect(sent.headers.first(name: "Content-Type") == "application/x-www-form-urlencoded")
+            #expect(authorization.forms.withLock { $0.last } == [
+                "grant_type": "client_credentials", "scope": "read write", "audience": "https://api.example.com", "resource": "pets",
+            ])
+        }
+    }
+
+    @Test func clientSecretPostAndThePasswordGrant() async throws {
+        let authorization = AuthorizationServer()
+        try await withTestHTTPServer(handler: authorization.handler) { server in
+            let client = OAuth2Client(configuration: Self.configuration(server, grant: .password(username: "ann", password: "pw"), auth: .post), transport: Self.transport)
+            let token1 = try await client.signIn()
+
+            #expect(token1.accessToken == "at-1")
+            #expect(server.lastRequest?.headers.first(name: "Authorization") == nil)
+            let form = try #require(authorization.forms.withLock { $0.last })
+            #expect(form["client_id"] == "app" && form["client_secret"] == "s3cr:et")
+            #expect(form["grant_type"] == "password" && form["username"] == "ann" && form["password"] == "pw")
+        }
+    }
+
+    @Test func errorsOfSection5_2AreExplained() async throws {
+        let authorization = AuthorizationServer()
+        try await withTestHTTPServer(handler: authorization.handler) { server in
+            var configuration = Self.configuration(server)
+            configuration.clientSecret = "wrong"
+            let refused = await #expect(throws: OAuth2Error.self) { try await OAuth2Client(configuration: configuration, transport: Self.transport).signIn() }
+            #expect(refused?.code == "invalid_client")
+            #expect(refused?.status == 401)
+            #expect(refused?.message == "The token endpoint answered 401 Unauthorized invalid_client: the client id or secret was refused (check clientID, clientSecret and clientAuth) (unknown client).")
+            let badUser = OAuth2Client(configuration: Self.configuration(server, grant: .password(username: "ann", password: "nope")), transport: Self.transport)
+            let grant = await #expect(throws: OAuth2Error.self) { try await badUser.signIn() }
+            #expect(grant?.code == "invalid_grant")
+        }
+    }
+
+    @Test func anExpiredTokenIsRefreshedWithRotationAndARevokedRefreshTokenSignsInAgain() async throws {
+        let authorization = AuthorizationServer()
+        try await withTestHTTPServer(handler: authorization.handler) { server in
+            let clock = Mutex(Date(timeIntervalSince1970: 0))
+            let session = OAuth2Session(client: OAuth2Client(configuration: Self.configuration(server), transport: Self.transport) , now: { clock.withLock { $0 } })
+            let token2 = try await session.validToken()
+
+            #expect(token2.accessToken == "at-1")
+            let token3 = try await session.validToken()
+
+            #expect(token3.accessToken == "at-1")
+            // The client's own clock stamps expiry; move past it.
+            clock.withLock { $0 = Date().addingTimeInterval(3600) }
+            let token4 = try await session.validToken()
+
+            #expect(token4.accessToken == "at-2")
+            #expect(authorization.forms.withLock { $0.last?["refresh_token"] } == "rt-1")
+            #expect(session.token?.refreshToken == "rt-2")
+            // Revoked: the refresh fails with invalid_grant and the session signs in again.
+            authorization.validRefreshTokens.withLock { $0.removeAll() }
+            clock.withLock { $0 = Date().addingTimeInterval(7200) }
+            let token5 = try await session.validToken()
+
+            #expect(token5.accessToken == "at-3")
+            #expect(authorization.forms.withLock { $0.last?["grant_type"] } == "client_credentials")
+        }
+    }
+
+    @Test func concurrentRequestsShareOneSignIn() async throws {
+        let authorization = AuthorizationServer()
+        try await withTestHTTPServer(handler: authorization.handler) { server in
+            let session = OAuth2Session(client: OAuth2Client(configuration: Self.configuration(server), transport: Self.transport))
+            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 { group.addTask { try await session.validToken().accessToken } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(tokens) == ["at-1"])
+            #expect(authorization.issued.withLock { $0 } == 1)
+            // A refused token is dropped: the next request gets another.
+            session.invalidate("at-1")
+            let token6 = try await session.validToken()
+
+            #expect(token6.accessToken == "at-2")
+        }
+    }
+}
