@@ -63,7 +63,7 @@ let package = Package(
 
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-        .target(name: "Catalog", dependencies: ["DispatcherCore", "DigestAuth", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
+        .target(name: "Catalog", dependencies: ["DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
         .target(
             name: "MockServer",
             dependencies: [

@@ -5,7 +5,12 @@ import TextSupport
 
 extension CatalogFileDecoder {
     static let errorRuleKeys = ["name", "status", "when", "error", "message"]
-    static let authKeys = ["refresh", "digest"]
+    static let authKeys = ["refresh", "digest", "oauth2"]
+    static let oauth2Keys = [
+        "grant", "tokenURL", "clientID", "clientSecret", "clientAuth", "scopes", "audience", "parameters", "username", "password",
+        "header", "prefix", "stubToken",
+    ]
+    static let oauth2Grants = ["client_credentials", "password"]
     static let digestKeys = ["username", "password"]
     static let refreshKeys = ["endpoint", "on", "token", "into"]
 
@@ -100,12 +105,61 @@ extension CatalogFileDecoder {
     /// The refresh rule. Endpoints that put the refreshed token where it cannot be replaced per
     /// attempt (the path or the body) are left out with an error.
     func decodeAuth(_ node: YAMLNode, endpoints: inout [CatalogEndpoint], environments: [Environment])
-        -> (refresh: AuthRefreshRule?, digest: DigestCredentials?)
+        -> (refresh: AuthRefreshRule?, digest: DigestCredentials?, oauth2: OAuth2Settings?)
     {
-        guard let fields = entries(node, "'auth'", allowed: Self.authKeys) else { return (nil, nil) }
+        guard let fields = entries(node, "'auth'", allowed: Self.authKeys) else { return (nil, nil, nil) }
         let digest = fields.first { $0.key == "digest" }.flatMap(decodeDigest)
-        guard let refresh = fields.first(where: { $0.key == "refresh" }) else { return (nil, digest) }
-        return (decodeRefresh(refresh, endpoints: &endpoints, environments: environments), digest)
+        let oauth2 = fields.first { $0.key == "oauth2" }.flatMap(decodeOAuth2)
+        guard let refresh = fields.first(where: { $0.key == "refresh" }) else { return (nil, digest, oauth2) }
+        return (decodeRefresh(refresh, endpoints: &endpoints, environments: environments), digest, oauth2)
+    }
+
+    /// `auth.oauth2`: the grant, the token endpoint and the client, secrets as `{{secret.NAME}}`.
+    private func decodeOAuth2(_ entry: Entry) -> OAuth2Settings? {
+        let subject = "'auth.oauth2'"
+        guard let parts = entries(entry.value, subject, allowed: Self.oauth2Keys) else { return nil }
+        require(["tokenURL", "clientID"], in: parts, of: entry.keyNode, subject)
+        let before = errorCount
+        var settings = OAuth2Settings(tokenURL: "", clientID: "")
+        for part in parts {
+            let value = part.value
+            let what = "auth.oauth2.\(part.key)"
+            switch part.key {
+            case "grant":
+                guard let grant = nonEmptyText(value, what) else { continue }
+                if Self.oauth2Grants.contains(grant) {
+                    settings.grant = grant
+                } else if ["authorization_code", "device_code", "urn:ietf:params:oauth:grant-type:device_code"].contains(grant) {
+                    error("the \(grant) grant needs a browser or a code typed elsewhere, which apiexplorer does not do yet; use client_credentials or password", at: value)
+                } else {
+                    error("'\(grant)' is not a grant apiexplorer knows (\(Self.oauth2Grants.joined(separator: ", ")))\(DidYouMean.hint(for: grant, among: Self.oauth2Grants))", at: value)
+                }
+            case "tokenURL": settings.tokenURL = nonEmptyText(value, what) ?? ""
+            case "clientID": settings.clientID = nonEmptyText(value, what) ?? ""
+            case "clientSecret": settings.clientSecret = text(value, what)
+            case "clientAuth":
+                guard let auth = nonEmptyText(value, what) else { continue }
+                if ["basic", "post"].contains(auth) { settings.clientAuth = auth } else { error("auth.oauth2.clientAuth is basic or post, not '\(auth)'", at: value) }
+            case "scopes":
+                if case .sequence = value.content {
+                    settings.scopes = list(value, what).compactMap { nonEmptyText($0, "a scope in \(what)") }
+                } else {
+                    settings.scopes = (text(value, what) ?? "").split(separator: " ").map(String.init)
+                }
+            case "audience": settings.audience = nonEmptyText(value, what)
+            case "parameters": settings.parameters = textDictionary(value, what) ?? [:]
+            case "username": settings.username = nonEmptyText(value, what)
+            case "password": settings.password = text(value, what)
+            case "header": settings.header = nonEmptyText(value, what) ?? "Authorization"
+            case "prefix": settings.prefix = text(value, what) ?? ""
+            default: settings.stubToken = nonEmptyText(value, what) ?? settings.stubToken
+            }
+        }
+        if settings.grant == "password", settings.username == nil || settings.password == nil {
+            error("the password grant needs auth.oauth2.username and auth.oauth2.password", at: entry.keyNode)
+        }
+        guard errorCount == before else { return nil }
+        return settings
     }
 
     /// `auth.refresh`.

@@ -78,8 +78,9 @@ extension CatalogFileDecoder {
 
         var authRefresh: AuthRefreshRule?
         var digest: DigestCredentials?
+        var oauth2: OAuth2Settings?
         if let entry = parts["auth"] {
-            (authRefresh, digest) = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
+            (authRefresh, digest, oauth2) = decodeAuth(entry.value, endpoints: &endpoints, environments: environments)
         }
 
         let refreshes = (handlers ?? []) + endpoints.flatMap(\.handlers) + environmentHandlers.values.flatMap { $0 }
@@ -102,6 +103,7 @@ extension CatalogFileDecoder {
             errorRules: errorRules, authRefresh: authRefresh, digest: digest, handlers: handlers, resultRules: results,
             environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
         service.mockSession = mockSession
+        service.oauth2 = oauth2
         return service
     }
 

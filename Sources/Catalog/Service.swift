@@ -40,6 +40,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     public var environmentHandlers: [String: [HandlerRule]]
     /// Environments' own `results:`, replacing `resultRules` there, by environment name.
     public var environmentResultRules: [String: [HandlerRule]]
+    /// OAuth 2.0 sign-in (`auth.oauth2`), if the service says; texts may hold placeholders.
+    public var oauth2: OAuth2Settings?
     /// How the mock server keeps sessions for this service (`mock: { session: … }`), if asked.
     public var mockSession: MockSessionRule?
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
@@ -205,5 +207,56 @@ public struct MockSessionRule: Sendable, Hashable {
     /// Makes a rule.
     public init(expiresAfter: Int = 3) {
         self.expiresAfter = expiresAfter
+    }
+}
+
+/// `auth.oauth2` as written: every text may hold placeholders (a client secret is `{{secret.X}}`).
+public struct OAuth2Settings: Sendable, Hashable {
+    /// `client_credentials` or `password`.
+    public var grant: String
+    /// The token endpoint.
+    public var tokenURL: String
+    /// The client id.
+    public var clientID: String
+    /// The client secret, if any.
+    public var clientSecret: String?
+    /// `basic` (default) or `post`.
+    public var clientAuth: String
+    /// Scopes asked for.
+    public var scopes: [String]
+    /// The `audience` parameter.
+    public var audience: String?
+    /// More token request parameters.
+    public var parameters: [String: String]
+    /// The user, for the password grant.
+    public var username: String?
+    /// The user's password, for the password grant.
+    public var password: String?
+    /// The header the token goes in (`Authorization`).
+    public var header: String
+    /// What comes before the token in it (`Bearer `).
+    public var prefix: String
+    /// The token stub mode uses (stub and live never share one).
+    public var stubToken: String
+
+    /// Makes settings.
+    public init(
+        grant: String = "client_credentials", tokenURL: String, clientID: String, clientSecret: String? = nil, clientAuth: String = "basic",
+        scopes: [String] = [], audience: String? = nil, parameters: [String: String] = [:], username: String? = nil, password: String? = nil,
+        header: String = "Authorization", prefix: String = "Bearer ", stubToken: String = "stub-oauth2-access-token"
+    ) {
+        self.grant = grant
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.clientAuth = clientAuth
+        self.scopes = scopes
+        self.audience = audience
+        self.parameters = parameters
+        self.username = username
+        self.password = password
+        self.header = header
+        self.prefix = prefix
+        self.stubToken = stubToken
     }
 }

@@ -30,6 +30,8 @@ public final class ServiceSession: Sendable {
     /// Every secret value this session has resolved or obtained (shared with other sessions and the
     /// logger when given at init): what `redactor` masks by value.
     public let secretRegistry: SecretRegistry
+    /// The OAuth 2.0 token sessions, live and stub, when the service signs in with OAuth 2.0.
+    let oauth2: OAuth2Sessions?
     /// What the catalog's handlers act on (endpoints' own handlers are made per request).
     let handlerContext: HandlerContext
 
@@ -76,6 +78,13 @@ public final class ServiceSession: Sendable {
             handlers.append(authenticator)
             adapters.append(authenticator.adapter)
         }
+        // `auth.oauth2`: a token sent with every request, renewed on a 401.
+        var oauth2: OAuth2Sessions?
+        if let settings = service.oauth2, let sessions = ServiceSession.oauth2Sessions(settings, builder: builder, transport: transport, registry: registry) {
+            adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry))
+            handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))
+            oauth2 = sessions
+        }
         adapters.append(ServiceSession.mockExampleAdapter)
         // `handlers:` replaces the default chain (the refresh alone); the Digest answer stays first,
         // being part of the protocol. `results:` come after the caller's result handlers.
@@ -104,6 +113,7 @@ public final class ServiceSession: Sendable {
         self.refreshHandler = refreshHandler
         self.secretRegistry = registry
         self.handlerContext = context
+        self.oauth2 = oauth2
     }
 
     /// A redactor masking every secret this session can send or has sent: the catalog's and the

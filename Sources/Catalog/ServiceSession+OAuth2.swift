@@ -1,0 +1,69 @@
+import DispatcherCore
+import FoundationEssentials
+import OAuth2
+
+/// `auth.oauth2` in a session: a token obtained when first needed and sent with every request of
+/// the service; a 401 drops it and resumes the request once with a new one. Stub requests get the
+/// catalog's stub token from a session of their own, so stub and live never share a token.
+extension ServiceSession {
+    /// The live and stub token sessions.
+    struct OAuth2Sessions: Sendable {
+        let live: OAuth2Session?
+        let stub: OAuth2Session
+        let settings: OAuth2Settings
+    }
+
+    /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
+    static func oauth2Sessions(
+        _ settings: OAuth2Settings, builder: RequestBuilder, transport: (any Transport)?, registry: SecretRegistry
+    ) -> OAuth2Sessions? {
+        func render(_ text: String?) -> String? { text.flatMap { builder.render(serviceText: $0) } }
+        guard let tokenText = render(settings.tokenURL), let tokenURL = URL(string: tokenText), let clientID = render(settings.clientID) else {
+            return nil
+        }
+        let secret = render(settings.clientSecret)
+        let password = render(settings.password)
+        registry.register([secret, password].compactMap { $0 }.filter { !$0.isEmpty })
+        let grant: OAuth2Grant = settings.grant == "password"
+            ? .password(username: render(settings.username) ?? "", password: password ?? "") : .clientCredentials
+        let configuration = OAuth2Configuration(
+            tokenURL: tokenURL, grant: grant, clientID: clientID, clientSecret: secret,
+            clientAuthentication: OAuth2ClientAuthentication(rawValue: settings.clientAuth) ?? .basic, scopes: settings.scopes,
+            audience: render(settings.audience), parameters: settings.parameters.sorted { $0.key < $1.key }.map { ($0.key, render($0.value) ?? $0.value) })
+        let live = transport.map { OAuth2Session(client: OAuth2Client(configuration: configuration, transport: $0)) }
+        let stubToken = settings.stubToken
+        let stub = OAuth2Session { _ throws(OAuth2Error) in OAuth2Token(accessToken: stubToken, scope: settings.scopes.joined(separator: " ")) }
+        return OAuth2Sessions(live: live, stub: stub, settings: settings)
+    }
+
+    /// Puts the current token in the request (getting one first when needed), every attempt.
+    static func oauth2Adapter(_ sessions: OAuth2Sessions, fixtures: StubBehavior, registry: SecretRegistry) -> Interceptor.Adapter {
+        Interceptor.Adapter(name: "oauth2") { request throws(DispatchError) in
+            let stubbed = (request.options.stubBehavior ?? fixtures).isStubbed
+            guard let session = stubbed ? sessions.stub : sessions.live else {
+                throw DispatchError(kind: .invalidRequest, message: "OAuth 2.0 sign-in needs live mode's transport.", source: "oauth2")
+            }
+            let token: OAuth2Token
+            do throws(OAuth2Error) {
+                token = try await session.validToken()
+            } catch {
+                throw DispatchError(kind: .unauthorized, message: "Could not sign in with OAuth 2.0: \(error.message)", status: error.status, source: "oauth2")
+            }
+            registry.register(token.accessToken)
+            if let refresh = token.refreshToken { registry.register(refresh) }
+            request.headers.set(sessions.settings.header, sessions.settings.prefix + token.accessToken, origin: .auth("oauth2"))
+        }
+    }
+
+    /// On a 401, the token the request carried is dropped and the request resumed once: the adapter
+    /// then signs in again (or refreshes).
+    static func oauth2RefreshHandler(_ sessions: OAuth2Sessions, fixtures: StubBehavior) -> MatchingErrorHandler {
+        MatchingErrorHandler(name: "oauth2 token", match: .statuses([401])) { _, request in
+            guard !request.options.isResumed, let sent = request.headers[sessions.settings.header] else { return nil }
+            let token = String(sent.dropFirst(sessions.settings.prefix.count))
+            let stubbed = (request.options.stubBehavior ?? fixtures).isStubbed
+            (stubbed ? sessions.stub : sessions.live)?.invalidate(token)
+            return .resume(note: "the token was refused; getting a new one and resuming")
+        }
+    }
+}

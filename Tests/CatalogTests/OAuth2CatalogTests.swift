@@ -1,0 +1,99 @@
+import DispatcherCore
+import Foundation
+import NIOHTTP1
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Catalog
+
+/// `auth.oauth2` in a catalog: a token obtained before the first request and sent with each, a
+/// refused one replaced and the request resumed once, stub mode's own token never sent live,
+/// secrets masked by value, and bad settings diagnosed.
+@Suite struct OAuth2CatalogTests {
+    static func catalog(_ base: String) -> String {
+        """
+        service: api
+        environments:
+          local: { baseURL: "\(base)/api", fixtures: never, retry: none }
+        auth:
+          oauth2:
+            tokenURL: "\(base)/token"
+            clientID: app
+            clientSecret: "{{secret.API_SECRET}}"
+            scopes: [read, write]
+            stubToken: offline-token
+        endpoints:
+          me: { path: /me, stub: { body: { me: stub } } }
+        """
+    }
+
+    /// Issues at-1, at-2 …; /api/me accepts only the latest.
+    final class Server: Sendable {
+        let issued = Mutex(0)
+        var handler: TestHTTPServer.Handler {
+            { [self] request in
+                if request.path == "/token" {
+                    let number = issued.withLock { count in
+                        count += 1
+                        return count
+                    }
+                    return .json(#"{"access_token":"at-\#(number)","token_type":"Bearer","expires_in":3600}"#)
+                }
+                let latest = issued.withLock { $0 }
+                return request.headers.first(name: "Authorization") == "Bearer at-\(latest)" ? .json(#"{"me":"ann"}"#) : .status(.unauthorized)
+            }
+        }
+    }
+
+    @Test func aTokenIsObtainedSentAndReplacedWhenRefusedAndStubModeHasItsOwn() async throws {
+        let server = Server()
+        try await withTestHTTPServer(handler: server.handler) { http in
+            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": Self.catalog(http.baseURL.absoluteString)]), source: .bundled)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("api"))
+            #expect(service.oauth2?.scopes == ["read", "write"])
+            let session = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "client-canary-secret"]),
+                transport: TestHTTPTransport())
+            let first = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(first.response?.status == 200)
+            #expect(first.request.headers["Authorization"] == "Bearer at-1")
+            // The server moves on to at-2 (revoked at-1): 401 → a new token → resumed once.
+            server.issued.withLock { $0 += 1 }
+            let second = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(second.response?.status == 200)
+            #expect(second.request.headers["Authorization"] == "Bearer at-3")
+            #expect(second.trace.contains { if case .resumed(by: "oauth2 token", _) = $0.kind { true } else { false } })
+            // Stub mode: its own token; the live one is never sent there, nor the stub one live.
+            let stub = await session.send("me", options: RequestOptions(stubBehavior: .immediate))
+            #expect(stub.request.headers["Authorization"] == "Bearer offline-token")
+            // Tokens and the client secret are masked by value.
+            let masked = session.redactor.text("at-1 at-3 client-canary-secret")
+            #expect(!masked.contains("at-3") && !masked.contains("client-canary-secret"), "\(masked)")
+        }
+    }
+
+    @Test func badSettingsAreDiagnosedWhereTheyAre() {
+        let text = """
+            service: api
+            environments:
+              local: { baseURL: "http://127.0.0.1:9" }
+            auth:
+              oauth2:
+                grant: client_credential
+                tokenURL: http://127.0.0.1:9/token
+                clientID: app
+                clientAuth: digest
+            endpoints:
+              me: { path: /me }
+            """
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
+        let messages = catalog.diagnostics.filter(\.isError).map { "\($0.line):\($0.column): \($0.message)" }
+        #expect(messages.contains { $0.hasPrefix("6:12: 'client_credential' is not a grant apiexplorer knows") && $0.hasSuffix("did you mean 'client_credentials'?") }, "\(messages)")
+        #expect(messages.contains("9:17: auth.oauth2.clientAuth is basic or post, not 'digest'"), "\(messages)")
+        let device = text.replacingOccurrences(of: "grant: client_credential", with: "grant: device_code")
+        let deviceMessages = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": device]), source: .bundled).diagnostics.map(\.message)
+        #expect(deviceMessages.contains { $0.hasPrefix("the device_code grant needs a browser or a code typed elsewhere") })
+    }
+}
