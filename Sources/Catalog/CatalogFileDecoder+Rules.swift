@@ -8,9 +8,9 @@ extension CatalogFileDecoder {
     static let authKeys = ["refresh", "digest", "oauth2"]
     static let oauth2Keys = [
         "grant", "tokenURL", "clientID", "clientSecret", "clientAuth", "scopes", "audience", "parameters", "username", "password",
-        "header", "prefix", "stubToken",
+        "header", "prefix", "stubToken", "deviceAuthorizationURL",
     ]
-    static let oauth2Grants = ["client_credentials", "password"]
+    static let oauth2Grants = ["client_credentials", "password", "device_code"]
     static let digestKeys = ["username", "password"]
     static let refreshKeys = ["endpoint", "on", "token", "into"]
 
@@ -129,7 +129,9 @@ extension CatalogFileDecoder {
                 guard let grant = nonEmptyText(value, what) else { continue }
                 if Self.oauth2Grants.contains(grant) {
                     settings.grant = grant
-                } else if ["authorization_code", "device_code", "urn:ietf:params:oauth:grant-type:device_code"].contains(grant) {
+                } else if grant == "urn:ietf:params:oauth:grant-type:device_code" {
+                    settings.grant = "device_code"
+                } else if grant == "authorization_code" {
                     error("the \(grant) grant needs a browser or a code typed elsewhere, which apiexplorer does not do yet; use client_credentials or password", at: value)
                 } else {
                     error("'\(grant)' is not a grant apiexplorer knows (\(Self.oauth2Grants.joined(separator: ", ")))\(DidYouMean.hint(for: grant, among: Self.oauth2Grants))", at: value)
@@ -152,8 +154,12 @@ extension CatalogFileDecoder {
             case "password": settings.password = text(value, what)
             case "header": settings.header = nonEmptyText(value, what) ?? "Authorization"
             case "prefix": settings.prefix = text(value, what) ?? ""
+            case "deviceAuthorizationURL": settings.deviceAuthorizationURL = nonEmptyText(value, what)
             default: settings.stubToken = nonEmptyText(value, what) ?? settings.stubToken
             }
+        }
+        if settings.grant == "device_code", settings.deviceAuthorizationURL == nil {
+            error("the device_code grant needs auth.oauth2.deviceAuthorizationURL (where the user code is asked for)", at: entry.keyNode)
         }
         if settings.grant == "password", settings.username == nil || settings.password == nil {
             error("the password grant needs auth.oauth2.username and auth.oauth2.password", at: entry.keyNode)

@@ -9,12 +9,17 @@ public struct EndpointCaller: Sendable {
     public let secrets: SecretStore
     /// Sends live requests; nil when only stubs are wanted.
     public let transport: (any Transport)?
+    /// Shows a sign-in that waits for the person (the OAuth 2.0 device flow's code and URL).
+    public let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
 
     /// Makes a caller; `secrets` default to the catalog folder's `.env` and the process environment.
-    public init(catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?) {
+    public init(
+        catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
+    ) {
         self.catalog = catalog
         self.secrets = secrets ?? SecretStore.load(for: catalog.source)
         self.transport = transport
+        self.onSignInPrompt = onSignInPrompt
     }
 
     /// The mode a request takes when none is asked for: the environment's (live when its fixtures are `never`).
@@ -24,7 +29,8 @@ public struct EndpointCaller: Sendable {
 
     /// A session for the selection's service and environment.
     public func session(for selection: EndpointSelection) -> ServiceSession {
-        ServiceSession(service: selection.service, environment: selection.environment, secrets: secrets, transport: transport)
+        ServiceSession(
+            service: selection.service, environment: selection.environment, secrets: secrets, transport: transport, onSignInPrompt: onSignInPrompt)
     }
 
     /// Sends the selection's endpoint. Stub mode answers at once (an example's own delay still

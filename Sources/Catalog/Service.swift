@@ -238,6 +238,8 @@ public struct OAuth2Settings: Sendable, Hashable {
     public var prefix: String
     /// The token stub mode uses (stub and live never share one).
     public var stubToken: String
+    /// The device authorization endpoint, for the device_code grant.
+    public var deviceAuthorizationURL: String?
 
     /// Makes settings.
     public init(
@@ -258,5 +260,30 @@ public struct OAuth2Settings: Sendable, Hashable {
         self.header = header
         self.prefix = prefix
         self.stubToken = stubToken
+    }
+}
+
+/// A sign-in that waits for the person (the OAuth 2.0 device flow): where to go and what to type.
+public struct SignInPrompt: Sendable, Hashable {
+    /// The service and environment signing in.
+    public var environment: EnvironmentKey
+    /// The code to type.
+    public var userCode: String
+    /// Where to type it.
+    public var verificationURL: String
+    /// The same with the code in it, when the server gives one.
+    public var completeURL: String?
+
+    /// Makes a prompt.
+    public init(environment: EnvironmentKey, userCode: String, verificationURL: String, completeURL: String? = nil) {
+        self.environment = environment
+        self.userCode = userCode
+        self.verificationURL = verificationURL
+        self.completeURL = completeURL
+    }
+
+    /// `To sign in to petstore · local, open https://… and enter WDJB-MJHT.`
+    public var sentence: String {
+        "To sign in to \(environment.service) · \(environment.environment), open \(verificationURL) and enter \(userCode)."
     }
 }

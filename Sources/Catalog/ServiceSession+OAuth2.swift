@@ -15,7 +15,8 @@ extension ServiceSession {
 
     /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
     static func oauth2Sessions(
-        _ settings: OAuth2Settings, builder: RequestBuilder, transport: (any Transport)?, registry: SecretRegistry
+        _ settings: OAuth2Settings, builder: RequestBuilder, transport: (any Transport)?, registry: SecretRegistry,
+        environment: EnvironmentKey, prompt: (@Sendable (SignInPrompt) -> Void)?
     ) -> OAuth2Sessions? {
         func render(_ text: String?) -> String? { text.flatMap { builder.render(serviceText: $0) } }
         guard let tokenText = render(settings.tokenURL), let tokenURL = URL(string: tokenText), let clientID = render(settings.clientID) else {
@@ -24,13 +25,24 @@ extension ServiceSession {
         let secret = render(settings.clientSecret)
         let password = render(settings.password)
         registry.register([secret, password].compactMap { $0 }.filter { !$0.isEmpty })
-        let grant: OAuth2Grant = settings.grant == "password"
-            ? .password(username: render(settings.username) ?? "", password: password ?? "") : .clientCredentials
+        let grant: OAuth2Grant
+        switch settings.grant {
+        case "password": grant = .password(username: render(settings.username) ?? "", password: password ?? "")
+        case "device_code":
+            guard let text = render(settings.deviceAuthorizationURL), let url = URL(string: text) else { return nil }
+            grant = .deviceCode(authorizationURL: url)
+        default: grant = .clientCredentials
+        }
         let configuration = OAuth2Configuration(
             tokenURL: tokenURL, grant: grant, clientID: clientID, clientSecret: secret,
             clientAuthentication: OAuth2ClientAuthentication(rawValue: settings.clientAuth) ?? .basic, scopes: settings.scopes,
             audience: render(settings.audience), parameters: settings.parameters.sorted { $0.key < $1.key }.map { ($0.key, render($0.value) ?? $0.value) })
-        let live = transport.map { OAuth2Session(client: OAuth2Client(configuration: configuration, transport: $0)) }
+        let show: @Sendable (DeviceAuthorization) -> Void = { authorization in
+            prompt?(SignInPrompt(
+                environment: environment, userCode: authorization.userCode, verificationURL: authorization.verificationURI,
+                completeURL: authorization.verificationURIComplete))
+        }
+        let live = transport.map { OAuth2Session(client: OAuth2Client(configuration: configuration, transport: $0, prompt: show)) }
         let stubToken = settings.stubToken
         let stub = OAuth2Session { _ throws(OAuth2Error) in OAuth2Token(accessToken: stubToken, scope: settings.scopes.joined(separator: " ")) }
         return OAuth2Sessions(live: live, stub: stub, settings: settings)

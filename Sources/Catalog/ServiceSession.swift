@@ -43,11 +43,12 @@ public final class ServiceSession: Sendable {
     ///   - credentials: a store to share (e.g. kept across environment switches); a new one by default.
     ///   - secretRegistry: where resolved secret values are registered, to share with a logger made
     ///     before the session; a new one by default.
+    ///   - onSignInPrompt: shows a sign-in that waits for the person (the OAuth 2.0 device flow's code).
     public init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
-        cookies: CookieJar = CookieJar()
+        cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
     ) {
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
@@ -80,7 +81,11 @@ public final class ServiceSession: Sendable {
         }
         // `auth.oauth2`: a token sent with every request, renewed on a 401.
         var oauth2: OAuth2Sessions?
-        if let settings = service.oauth2, let sessions = ServiceSession.oauth2Sessions(settings, builder: builder, transport: transport, registry: registry) {
+        if let settings = service.oauth2,
+            let sessions = ServiceSession.oauth2Sessions(
+                settings, builder: builder, transport: transport, registry: registry,
+                environment: EnvironmentKey(service: service.id, environment: environment.name), prompt: onSignInPrompt)
+        {
             adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry))
             handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))
             oauth2 = sessions

@@ -34,6 +34,8 @@ public enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
+    /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
+    case signInPrompted(SignInPrompt)
     /// A request body being uploaded moved on: bytes sent so far and in all.
     case uploadProgressed(ticket: Int, sent: Int, total: Int)
     /// More of a streamed response arrived (batched: at most a frame's worth of reports).

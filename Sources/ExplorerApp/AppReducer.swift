@@ -86,6 +86,11 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
+        case .signInPrompted(let prompt):
+            state.signInPrompts[prompt.environment] = prompt
+            state.notice = prompt.sentence
+            // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
+            effects = [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
         case .uploadProgressed(let ticket, let sent, let total):
             effects = []
             if state.inFlight[ticket] != nil {
@@ -97,6 +102,7 @@ public enum AppReducer {
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = []
             state.uploads[ticketID] = nil
+            if let environment = state.inFlight[ticketID]?.call.environmentKey { state.signInPrompts[environment] = nil }
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
             }

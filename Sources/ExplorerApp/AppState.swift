@@ -28,6 +28,9 @@ public struct AppState: Sendable {
     public var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     public var bodies: [EndpointKey: BodyPane] = [:]
+    /// Sign-ins waiting for the person (device codes), by service and environment; gone once a
+    /// request there finishes.
+    public var signInPrompts: [EnvironmentKey: SignInPrompt] = [:]
     /// Uploads under way (streamed request bodies), by ticket: bytes sent and in all.
     public var uploads: [Int: (sent: Int, total: Int)] = [:]
     /// Environments a handler signed out of (`signOut`), with what it said; shown until a request

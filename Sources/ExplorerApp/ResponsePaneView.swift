@@ -64,6 +64,14 @@ enum ResponsePaneView {
                 Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim),
             ])
         }
+        if let ticket = state.selectedInFlight, let prompt = state.signInPrompts[ticket.call.environmentKey] {
+            return Line([
+                Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
+                Span("Sign in: open ", style: .plain), Span(prompt.verificationURL, style: Theme.key),
+                Span(" and enter ", style: .plain), Span(prompt.userCode, style: Theme.heading),
+                Span(" · URL copied · Esc cancels", style: Theme.dim),
+            ])
+        }
         if let ticket = state.selectedInFlight {
             return Line([
                 Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),

@@ -18,13 +18,16 @@ final class SessionPool: Sendable {
     private let plugins: [any Plugin]
     private let clock: DispatchClock
     private let secretRegistry: SecretRegistry
+    /// Shows a sign-in that waits for the person (the OAuth 2.0 device flow's code).
+    private let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
     private let sessions = Mutex<[Key: ServiceSession]>([:])
 
     init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock,
-        secretRegistry: SecretRegistry
+        secretRegistry: SecretRegistry, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
     ) {
         self.secretRegistry = secretRegistry
+        self.onSignInPrompt = onSignInPrompt
         self.catalog = Mutex(catalog)
         self.secrets = secrets
         self.transport = transport
@@ -48,7 +51,7 @@ final class SessionPool: Sendable {
         guard let (service, environment) = catalog.withLock({ $0.environment(environment) }) else { return nil }
         let session = ServiceSession(
             service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock,
-            secretRegistry: secretRegistry)
+            secretRegistry: secretRegistry, onSignInPrompt: onSignInPrompt)
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             sessions[key] = session

@@ -9,21 +9,83 @@ public struct OAuth2Client: Sendable {
     public let configuration: OAuth2Configuration
     private let transport: any Transport
     private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let prompt: @Sendable (DeviceAuthorization) -> Void
 
-    /// Makes a client.
-    public init(configuration: OAuth2Configuration, transport: any Transport, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Makes a client. `prompt` shows the device flow's code and URL to the user; `sleep` waits
+    /// between its polls (tests give their own).
+    public init(
+        configuration: OAuth2Configuration, transport: any Transport, now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        prompt: @escaping @Sendable (DeviceAuthorization) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.now = now
+        self.sleep = sleep
+        self.prompt = prompt
     }
 
     /// A new token by the configured grant.
     public func signIn() async throws(OAuth2Error) -> OAuth2Token {
         var form = [("grant_type", configuration.grant.type)]
-        if case .password(let username, let password) = configuration.grant {
-            form += [("username", username), ("password", password)]
+        switch configuration.grant {
+        case .clientCredentials: break
+        case .password(let username, let password): form += [("username", username), ("password", password)]
+        case .deviceCode(let url):
+            let authorization = try await authorizeDevice(at: url)
+            prompt(authorization)
+            return try await pollDeviceToken(authorization)
         }
         return try await request(form)
+    }
+
+    /// Asks for a device code and a user code (RFC 8628 §3.1).
+    public func authorizeDevice(at url: URL) async throws(OAuth2Error) -> DeviceAuthorization {
+        let json = try await post([], to: url, what: "device authorization endpoint")
+        guard let deviceCode = json["device_code"]?.stringValue, let userCode = json["user_code"]?.stringValue,
+            let uri = json["verification_uri"]?.stringValue ?? json["verification_url"]?.stringValue
+        else {
+            throw OAuth2Error(code: "invalid_response", message: "The device authorization endpoint answered without device_code, user_code and verification_uri.")
+        }
+        return DeviceAuthorization(
+            deviceCode: deviceCode, userCode: userCode, verificationURI: uri, verificationURIComplete: json["verification_uri_complete"]?.stringValue,
+            expiresIn: .seconds(Self.number(json["expires_in"]) ?? 900), interval: .seconds(Self.number(json["interval"]) ?? 5))
+    }
+
+    /// Polls until the user approved (§3.4–3.5): `authorization_pending` waits another interval,
+    /// `slow_down` adds 5 s to it, `access_denied` and `expired_token` end it.
+    public func pollDeviceToken(_ authorization: DeviceAuthorization) async throws(OAuth2Error) -> OAuth2Token {
+        var interval = authorization.interval
+        var waited = Duration.zero
+        while true {
+            do {
+                try await sleep(interval)
+            } catch {
+                throw OAuth2Error(code: "cancelled", message: "Signing in was cancelled.")
+            }
+            waited += interval
+            do throws(OAuth2Error) {
+                return try await request([("grant_type", configuration.grant.type), ("device_code", authorization.deviceCode)])
+            } catch {
+                switch error.code {
+                case "authorization_pending": break
+                case "slow_down": interval += .seconds(5)
+                case "access_denied": throw OAuth2Error(code: error.code, message: "Signing in was refused at \(authorization.verificationURI).", status: error.status)
+                case "expired_token": throw OAuth2Error(code: error.code, message: "The code \(authorization.userCode) expired before it was approved; sign in again.", status: error.status)
+                default: throw error
+                }
+                if waited >= authorization.expiresIn {
+                    throw OAuth2Error(code: "expired_token", message: "The code \(authorization.userCode) expired before it was approved; sign in again.")
+                }
+            }
+        }
+    }
+
+    static func number(_ value: JSONValue?) -> Double? {
+        guard let value else { return nil }
+        if case .number(let text) = value { return Double(text) }
+        return value.stringValue.flatMap(Double.init)
     }
 
     /// A new token from a refresh token (§6); a server that rotates refresh tokens sends a new one,
@@ -36,12 +98,26 @@ public struct OAuth2Client: Sendable {
 
     /// The token request: a form POST with the client's authentication, scopes and extra parameters.
     func request(_ base: [(String, String)]) async throws(OAuth2Error) -> OAuth2Token {
+        let json = try await post(base, to: configuration.tokenURL, what: "token endpoint")
+        guard let access = json["access_token"]?.stringValue, !access.isEmpty else {
+            throw OAuth2Error(code: "invalid_response", message: "The token endpoint answered without an access_token.")
+        }
+        return OAuth2Token(
+            accessToken: access, tokenType: json["token_type"]?.stringValue ?? "Bearer",
+            expiresAt: Self.number(json["expires_in"]).map { now().addingTimeInterval($0) }, refreshToken: json["refresh_token"]?.stringValue,
+            scope: json["scope"]?.stringValue)
+    }
+
+    /// A form POST to an endpoint of the authorization server with the client's authentication,
+    /// scopes and extra parameters; its JSON answer, or the §5.2 error explained.
+    func post(_ base: [(String, String)], to url: URL, what endpoint: String) async throws(OAuth2Error) -> JSONValue {
         var form = base
         if !configuration.scopes.isEmpty { form.append(("scope", configuration.scopes.joined(separator: " "))) }
         if let audience = configuration.audience { form.append(("audience", audience)) }
         form += configuration.parameters
         var headers = Headers([("Accept", "application/json"), ("Content-Type", "application/x-www-form-urlencoded")], origin: .plugin("oauth2"))
-        switch configuration.clientAuthentication {
+        // A public client (no secret, as device apps are) names itself in the form.
+        switch configuration.clientSecret == nil ? .post : configuration.clientAuthentication {
         case .basic:
             // §2.3.1: the id and secret are form-encoded before Basic.
             let pair = FormEncoding.escape(configuration.clientID) + ":" + FormEncoding.escape(configuration.clientSecret ?? "")
@@ -52,31 +128,25 @@ public struct OAuth2Client: Sendable {
         }
         let body = Data(FormEncoding.encode(form.map { QueryItem(name: $0.0, value: $0.1) }).utf8)
         let request = Request(
-            identifier: "oauth2 token", method: .post, url: configuration.tokenURL, headers: headers, body: body,
-            settings: TransportSettings(environment: Environment(name: "oauth2", baseURL: configuration.tokenURL, cachePolicy: .reloadIgnoringCache)))
+            identifier: "oauth2 \(endpoint)", method: .post, url: url, headers: headers, body: body,
+            settings: TransportSettings(environment: Environment(name: "oauth2", baseURL: url, cachePolicy: .reloadIgnoringCache)))
         let response: Response
         do {
             response = try await transport.send(request)
         } catch {
-            throw OAuth2Error(code: "transport", message: "The token endpoint \(configuration.tokenURL.absoluteString) could not be reached: \(error.message)")
+            throw OAuth2Error(code: "transport", message: "The \(endpoint) \(url.absoluteString) could not be reached: \(error.message)")
         }
         let json = try? JSONValue.parse(response.body)
         guard (200..<300).contains(response.status) else {
             let code = json?["error"]?.stringValue ?? "http_\(response.status)"
             let detail = json?["error_description"]?.stringValue.map { " (\($0))" } ?? ""
             throw OAuth2Error(
-                code: code, message: "The token endpoint answered \(response.statusLine) \(code): \(OAuth2Error.explanation(code))\(detail).",
+                code: code, message: "The \(endpoint) answered \(response.statusLine) \(code): \(OAuth2Error.explanation(code))\(detail).",
                 status: response.status)
         }
-        guard let json, let access = json["access_token"]?.stringValue, !access.isEmpty else {
-            throw OAuth2Error(code: "invalid_response", message: "The token endpoint answered \(response.statusLine) without an access_token.", status: response.status)
+        guard let json else {
+            throw OAuth2Error(code: "invalid_response", message: "The \(endpoint) answered \(response.statusLine) without JSON.", status: response.status)
         }
-        let expiresIn = json["expires_in"].flatMap { value -> Double? in
-            if case .number(let text) = value { Double(text) } else { value.stringValue.flatMap(Double.init) }
-        }
-        return OAuth2Token(
-            accessToken: access, tokenType: json["token_type"]?.stringValue ?? "Bearer",
-            expiresAt: expiresIn.map { now().addingTimeInterval($0) }, refreshToken: json["refresh_token"]?.stringValue,
-            scope: json["scope"]?.stringValue)
+        return json
     }
 }

@@ -6,12 +6,15 @@ public enum OAuth2Grant: Sendable, Hashable {
     case clientCredentials
     /// A user's name and password (§4.3): legacy first-party apps.
     case password(username: String, password: String)
+    /// The device flow (RFC 8628): the user approves on another device with a code shown here.
+    case deviceCode(authorizationURL: URL)
 
     /// The `grant_type` parameter.
     public var type: String {
         switch self {
         case .clientCredentials: "client_credentials"
         case .password: "password"
+        case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
         }
     }
 }

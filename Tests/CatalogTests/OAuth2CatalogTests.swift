@@ -74,6 +74,40 @@ import Testing
         }
     }
 
+    @Test func theDeviceFlowShowsItsCodeAndTheTokenIsUsedOnceApproved() async throws {
+        let approved = Mutex(false)
+        let handler: TestHTTPServer.Handler = { request in
+            switch request.path {
+            case "/device":
+                return .json(#"{"device_code":"d1","user_code":"ABCD-EFGH","verification_uri":"https://auth.example/device","interval":0}"#)
+            case "/token":
+                // Approved on the third poll.
+                let now = approved.withLock { state -> Bool in
+                    defer { state = true }
+                    return state
+                }
+                return now ? .json(#"{"access_token":"device-at","expires_in":600}"#) : .json(#"{"error":"authorization_pending"}"#, status: .badRequest)
+            default:
+                return request.headers.first(name: "Authorization") == "Bearer device-at" ? .json(#"{"me":"tv"}"#) : .status(.unauthorized)
+            }
+        }
+        try await withTestHTTPServer(handler: handler) { http in
+            let text = Self.catalog(http.baseURL.absoluteString).replacingOccurrences(
+                of: "    clientID: app\n", with: "    grant: device_code\n    deviceAuthorizationURL: \"\(http.baseURL.absoluteString)/device\"\n    clientID: app\n")
+            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("api"))
+            let prompts = Mutex<[SignInPrompt]>([])
+            let session = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
+                transport: TestHTTPTransport(), onSignInPrompt: { prompt in prompts.withLock { $0.append(prompt) } })
+            let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(exchange.response?.status == 200)
+            #expect(prompts.withLock { $0 } == [SignInPrompt(environment: EnvironmentKey(service: "api", environment: "local"), userCode: "ABCD-EFGH", verificationURL: "https://auth.example/device")])
+            #expect(prompts.withLock { $0.first?.sentence } == "To sign in to api · local, open https://auth.example/device and enter ABCD-EFGH.")
+        }
+    }
+
     @Test func badSettingsAreDiagnosedWhereTheyAre() {
         let text = """
             service: api
@@ -94,6 +128,9 @@ import Testing
         #expect(messages.contains("9:17: auth.oauth2.clientAuth is basic or post, not 'digest'"), "\(messages)")
         let device = text.replacingOccurrences(of: "grant: client_credential", with: "grant: device_code")
         let deviceMessages = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": device]), source: .bundled).diagnostics.map(\.message)
-        #expect(deviceMessages.contains { $0.hasPrefix("the device_code grant needs a browser or a code typed elsewhere") })
+        #expect(deviceMessages.contains("the device_code grant needs auth.oauth2.deviceAuthorizationURL (where the user code is asked for)"))
+        let code = text.replacingOccurrences(of: "grant: client_credential", with: "grant: authorization_code")
+        let codeMessages = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": code]), source: .bundled).diagnostics.map(\.message)
+        #expect(codeMessages.contains { $0.hasPrefix("the authorization_code grant needs a browser") })
     }
 }

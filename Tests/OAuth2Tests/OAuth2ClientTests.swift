@@ -154,4 +154,68 @@ import Testing
             #expect(token6.accessToken == "at-2")
         }
     }
+
+    /// A device flow server: the first polls are pending, one says slow down, then it is approved
+    /// (or refused, or the code expires).
+    final class DeviceServer: Sendable {
+        let answers: Mutex<[String]>
+        let polls = Mutex<[String: String]>([:])
+        init(answers: [String]) { self.answers = Mutex(answers) }
+
+        var handler: TestHTTPServer.Handler {
+            { [self] request in
+                let body = String(decoding: request.body, as: UTF8.self)
+                if request.path == "/device" {
+                    #expect(body.contains("client_id=tv-app"))
+                    return .json(#"{"device_code":"dev-1","user_code":"WDJB-MJHT","verification_uri":"https://example.com/device","verification_uri_complete":"https://example.com/device?user_code=WDJB-MJHT","expires_in":600,"interval":1}"#)
+                }
+                #expect(body.contains("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Adevice_code"))
+                #expect(body.contains("device_code=dev-1"))
+                let next = answers.withLock { $0.isEmpty ? "approved" : $0.removeFirst() }
+                if next == "approved" { return .json(#"{"access_token":"device-token","token_type":"Bearer","expires_in":60}"#) }
+                return .json(#"{"error":"\#(next)"}"#, status: .badRequest)
+            }
+        }
+    }
+
+    /// What a device flow waited and showed.
+    final class DeviceObserver: Sendable {
+        let waits = Mutex<[Duration]>([])
+        let shown = Mutex<DeviceAuthorization?>(nil)
+    }
+
+    static func deviceClient(_ server: TestHTTPServer, observer: DeviceObserver) -> OAuth2Client {
+        OAuth2Client(
+            configuration: OAuth2Configuration(tokenURL: server.url("/token"), grant: .deviceCode(authorizationURL: server.url("/device")), clientID: "tv-app"),
+            transport: Self.transport, sleep: { duration in observer.waits.withLock { $0.append(duration) } },
+            prompt: { authorization in observer.shown.withLock { $0 = authorization } })
+    }
+
+    @Test func theDeviceFlowShowsTheCodePollsAtTheIntervalAndSlowsDownWhenAsked() async throws {
+        let device = DeviceServer(answers: ["authorization_pending", "slow_down", "authorization_pending"])
+        try await withTestHTTPServer(handler: device.handler) { server in
+            let observer = DeviceObserver()
+            let token = try await Self.deviceClient(server, observer: observer).signIn()
+            #expect(token.accessToken == "device-token")
+            #expect(observer.shown.withLock { $0?.userCode } == "WDJB-MJHT")
+            #expect(observer.shown.withLock { $0?.verificationURIComplete } == "https://example.com/device?user_code=WDJB-MJHT")
+            // 1 s, then 1 s, then slow_down adds 5 s (RFC 8628 §3.5) for every later poll.
+            #expect(observer.waits.withLock { $0 } == [.seconds(1), .seconds(1), .seconds(6), .seconds(6)])
+        }
+    }
+
+    @Test func aRefusedOrExpiredDeviceCodeEndsTheFlowWithASentence() async throws {
+        for (answer, message) in [
+            ("access_denied", "Signing in was refused at https://example.com/device."),
+            ("expired_token", "The code WDJB-MJHT expired before it was approved; sign in again."),
+        ] {
+            let device = DeviceServer(answers: ["authorization_pending", answer])
+            try await withTestHTTPServer(handler: device.handler) { server in
+                let client = Self.deviceClient(server, observer: DeviceObserver())
+                let error = await #expect(throws: OAuth2Error.self) { try await client.signIn() }
+                #expect(error?.code == answer)
+                #expect(error?.message == message)
+            }
+        }
+    }
 }

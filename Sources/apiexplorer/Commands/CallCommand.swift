@@ -93,7 +93,10 @@ struct CallCommand: AsyncParsableCommand {
             return outcome
         }
         if mode == .live {
-            outcome = try await withLiveTransport { transport in await send(EndpointCaller(catalog: catalog, transport: transport)) }
+            // A device sign-in prints its URL and code, so it works over SSH.
+            outcome = try await withLiveTransport { transport in
+                await send(EndpointCaller(catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }))
+            }
         } else {
             outcome = await send(EndpointCaller(catalog: catalog, transport: nil))
         }
