@@ -34,6 +34,8 @@ public enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
+    /// The tokens of an environment and mode were read, at `at`.
+    case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
     /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
     case signInPrompted(SignInPrompt)
     /// A request body being uploaded moved on: bytes sent so far and in all.
@@ -171,6 +173,10 @@ public enum AppEffect: Sendable, Hashable {
     case saveBody(key: EndpointKey, document: BodyHandle, path: String, overwrite: Bool)
     /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
     case openBody(document: BodyHandle, program: BodyProgram)
+    /// Read the tokens the environment's session holds in `mode`, reporting `.tokensLoaded`.
+    case loadTokens(environment: EnvironmentKey, mode: RequestMode)
+    /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
+    case signOut(environment: EnvironmentKey, mode: RequestMode)
     /// Leave the app.
     case quit
 }

@@ -61,6 +61,9 @@ extension AppReducer {
             state.overlay = .scratch(ScratchDialog(step: .compose))
         case .download:
             askWhereToDownload(state: &state)
+        case .showTokens:
+            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
+            return [.loadTokens(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
         case .saveRequest:
             if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
                 return askWhereToSave(entry, state: &state)
@@ -415,6 +418,18 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
+        case .tokens(var window):
+            switch command {
+            case .moveDown: window.scroll += 1
+            case .moveUp: window.scroll = max(0, window.scroll - 1)
+            case .moveToTop: window.scroll = 0
+            case .choose:
+                state.overlay = nil
+                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
+                return [.signOut(environment: window.environment, mode: window.mode)]
+            default: return []
+            }
+            state.overlay = .tokens(window)
         case .history(var list):
             let count = state.history.count
             switch command {

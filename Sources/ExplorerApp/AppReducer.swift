@@ -86,6 +86,9 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
+        case .tokensLoaded(let environment, let mode, let tokens, let at):
+            state.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
+            effects = []
         case .signInPrompted(let prompt):
             state.signInPrompts[prompt.environment] = prompt
             state.notice = prompt.sentence

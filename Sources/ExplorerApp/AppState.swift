@@ -262,6 +262,30 @@ public enum Dialog: Sendable, Hashable {
     case copyAs(list: ListState)
     /// Asks where the selected endpoint's body is downloaded to.
     case download(DownloadDialog)
+    /// The tokens of an environment and mode, as they were at `shownAt`.
+    case tokens(TokensWindow)
+}
+
+/// The tokens an environment holds in one mode, read when the window opened.
+public struct TokensWindow: Sendable, Hashable {
+    /// Whose tokens.
+    public var environment: EnvironmentKey
+    /// Stub or live.
+    public var mode: RequestMode
+    /// The tokens.
+    public var tokens: [SessionToken]
+    /// When they were read (expiry countdowns count from here).
+    public var shownAt: Date
+    /// The first line shown.
+    public var scroll = 0
+
+    /// Makes a window.
+    public init(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], shownAt: Date) {
+        self.environment = environment
+        self.mode = mode
+        self.tokens = tokens
+        self.shownAt = shownAt
+    }
 }
 
 /// The file a download goes to, being typed.

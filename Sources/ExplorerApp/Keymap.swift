@@ -17,6 +17,8 @@ public enum Command: Sendable, Hashable {
     case saveRequest
     /// Send the selected endpoint with its body written to a file as it arrives (a download).
     case download
+    /// The environment's tokens (OAuth 2.0, refreshed), JWT claims decoded; sign out from there.
+    case showTokens
     case help, quit
     case body(BodyCommand)
     case editor(EditorCommand)
@@ -241,6 +243,7 @@ public enum Keymap {
     static let other: [KeyBinding] = [
         KeyBinding(keys("D"), .showDiagnostics, .other, help: "catalog problems, with file:line:column"),
         KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
+        KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims (Enter signs out)"),
         KeyBinding(keys("?"), .help, .other, help: "this help"),
         KeyBinding(keys("q"), .quit, .other, help: "quit"),
     ]

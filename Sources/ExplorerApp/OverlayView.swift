@@ -60,6 +60,16 @@ enum OverlayView {
             return renderScratch(dialog, screen: screen, into: &buffer)
         case .download(let dialog):
             return renderDownload(dialog, screen: screen, into: &buffer)
+        case .tokens(let window):
+            let lines = TokensView.lines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
+            let height = min(lines.count, max(1, state.size.height - 6))
+            let overlay = Overlay(
+                block: block("Tokens · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "Enter signs out · Esc"),
+                width: .percent(80), height: .cells(height + 2))
+            var view = TextView(lines, wraps: true)
+            let area = prepare(overlay, in: screen, buffer: &buffer)
+            view.verticalOffset = min(window.scroll, view.maxVerticalOffset(viewport: area.size))
+            view.render(into: &buffer, area: area)
         case .copyAs(let list):
             let items = RequestCode.allCases.map { format in Line([Span(format.title), Span("  " + format.summary, style: Theme.dim)]) }
             let window = Overlay(block: block("Copy the request as", hint: "Enter copies"), width: .cells(60), height: .cells(items.count + 2))

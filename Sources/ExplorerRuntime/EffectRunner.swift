@@ -115,6 +115,11 @@ final class EffectRunner: Sendable {
             }
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
+        case .loadTokens(let environment, let mode):
+            let tokens = pool.withLock({ $0 })?.session(environment, mode: mode)?.tokens(stubbed: mode == .stub) ?? []
+            inbox.post(.tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date()))
+        case .signOut(let environment, let mode):
+            pool.withLock({ $0 })?.session(environment, mode: mode)?.signOut(stubbed: mode == .stub)
         case .quit:
             break
         case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:

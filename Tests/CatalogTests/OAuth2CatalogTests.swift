@@ -68,6 +68,13 @@ import Testing
             // Stub mode: its own token; the live one is never sent there, nor the stub one live.
             let stub = await session.send("me", options: RequestOptions(stubBehavior: .immediate))
             #expect(stub.request.headers["Authorization"] == "Bearer offline-token")
+            // The token view's source: the live token, decoded; signing out forgets it.
+            let held = session.tokens(stubbed: false)
+            #expect(held.map(\.value) == ["at-3"])
+            #expect(held.first?.source == "oauth2" && held.first?.type == "Bearer" && held.first?.expiresAt != nil)
+            #expect(session.tokens(stubbed: true).map(\.value) == ["offline-token"])
+            session.signOut(stubbed: false)
+            #expect(session.tokens(stubbed: false).isEmpty)
             // Tokens and the client secret are masked by value.
             let masked = session.redactor.text("at-1 at-3 client-canary-secret")
             #expect(!masked.contains("at-3") && !masked.contains("client-canary-secret"), "\(masked)")
@@ -132,5 +139,19 @@ import Testing
         let code = text.replacingOccurrences(of: "grant: client_credential", with: "grant: authorization_code")
         let codeMessages = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": code]), source: .bundled).diagnostics.map(\.message)
         #expect(codeMessages.contains { $0.hasPrefix("the authorization_code grant needs a browser") })
+    }
+
+    @Test func aJWTsHeaderAndClaimsAreDecodedAndItsExpiryRead() {
+        func part(_ json: String) -> String {
+            Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let jwt = part(#"{"alg":"RS256","kid":"k1"}"#) + "." + part(#"{"sub":"ann","scope":"read","exp":1700000600}"#) + ".c2lnbmF0dXJl"
+        let token = SessionToken(source: "oauth2", value: jwt)
+        #expect(token.jwt?.header["kid"]?.stringValue == "k1")
+        #expect(token.jwt?.claims["sub"]?.stringValue == "ann")
+        #expect(token.expiresAt == Date(timeIntervalSince1970: 1_700_000_600))
+        #expect(SessionToken(source: "x", value: "not.a.jwt").jwt == nil)
+        #expect(SessionToken(source: "x", value: "opaque").jwt == nil)
     }
 }

@@ -46,6 +46,11 @@ extension EndToEnd {
                 approved.withLock { $0 = true }
                 try await session.waitFor("200 OK")
                 try await session.waitFor(#""me": "tv""#)
+                // The token view: the token the device flow got, masked, with its expiry.
+                try session.send("T")
+                try await session.waitFor("oauth2 · Bearer")
+                try await session.waitFor("(v reveals)")
+                try await session.waitFor("expires  in ")
             }
         }
     }

@@ -1,0 +1,86 @@
+import DispatcherCore
+import FoundationEssentials
+import JSONSupport
+
+/// A token a session holds, for the token view: where it came from, when it expires, and for a
+/// JWT its header and claims (decoded, not verified: no key is at hand to check the signature).
+public struct SessionToken: Sendable, Hashable {
+    /// `oauth2`, or `auth.refresh (PETSTORE_TOKEN)`.
+    public var source: String
+    /// The token itself (shown masked unless secrets are revealed).
+    public var value: String
+    /// Its type (`Bearer`), when known.
+    public var type: String?
+    /// The scopes granted, when known.
+    public var scope: String?
+    /// When it expires: the token endpoint's `expires_in`, else a JWT's `exp`.
+    public var expiresAt: Date?
+    /// Whether a refresh token came with it.
+    public var hasRefreshToken: Bool
+    /// A JWT's header and claims.
+    public var jwt: (header: JSONValue, claims: JSONValue)?
+
+    /// Makes a token description, decoding `value` when it is a JWT.
+    public init(source: String, value: String, type: String? = nil, scope: String? = nil, expiresAt: Date? = nil, hasRefreshToken: Bool = false) {
+        self.source = source
+        self.value = value
+        self.type = type
+        self.scope = scope
+        self.hasRefreshToken = hasRefreshToken
+        jwt = Self.decodeJWT(value)
+        if expiresAt == nil, case .number(let text)? = jwt?.claims["exp"], let seconds = Double(text) {
+            self.expiresAt = Date(timeIntervalSince1970: seconds)
+        } else {
+            self.expiresAt = expiresAt
+        }
+    }
+
+    public static func == (lhs: SessionToken, rhs: SessionToken) -> Bool {
+        lhs.source == rhs.source && lhs.value == rhs.value && lhs.expiresAt == rhs.expiresAt && lhs.scope == rhs.scope
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(value)
+    }
+
+    /// The header and claims of a compact JWS (`xxx.yyy.zzz`, base64url JSON), if `token` is one.
+    public static func decodeJWT(_ token: String) -> (header: JSONValue, claims: JSONValue)? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = base64URLJSON(parts[0]), let claims = base64URLJSON(parts[1]),
+            case .object = header, case .object = claims
+        else { return nil }
+        return (header, claims)
+    }
+
+    private static func base64URLJSON(_ part: Substring) -> JSONValue? {
+        var text = part.replacing("-", with: "+").replacing("_", with: "/")
+        while text.count % 4 != 0 { text += "=" }
+        guard let data = Data(base64Encoded: String(text)) else { return nil }
+        return try? JSONValue.parse(data)
+    }
+}
+
+extension ServiceSession {
+    /// The tokens this session holds for requests of `mode`: the OAuth 2.0 token and the
+    /// `auth.refresh` token.
+    public func tokens(stubbed: Bool) -> [SessionToken] {
+        var tokens: [SessionToken] = []
+        if let oauth2, let token = (stubbed ? oauth2.stub : oauth2.live)?.token {
+            tokens.append(SessionToken(
+                source: "oauth2", value: token.accessToken, type: token.tokenType, scope: token.scope, expiresAt: token.expiresAt,
+                hasRefreshToken: token.refreshToken != nil))
+        }
+        if let rule = service.authRefresh, let token = credentials.token {
+            tokens.append(SessionToken(source: "auth.refresh (\(rule.into))", value: token))
+        }
+        return tokens
+    }
+
+    /// Forgets every token of `mode` (and the cookies): the next request signs in again.
+    public func signOut(stubbed: Bool) {
+        if let oauth2 { (stubbed ? oauth2.stub : oauth2.live)?.signOut() }
+        credentials.clear()
+        cookies.remove()
+    }
+}

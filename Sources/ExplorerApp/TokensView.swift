@@ -1,0 +1,52 @@
+import Catalog
+import FoundationEssentials
+import JSONSupport
+import TerminalKit
+
+/// The token window's text: each token's source, type and scopes, its value (masked unless
+/// secrets are revealed), when it expires counted from when the window opened, and for a JWT its
+/// header and claims.
+enum TokensView {
+    static func lines(_ window: TokensWindow, revealed: Bool, timeZone: TimeZone) -> [Line] {
+        guard !window.tokens.isEmpty else {
+            return [
+                Line("No token yet: the first request that needs one signs in.", style: Theme.dim),
+                Line("(OAuth 2.0 tokens and auth.refresh tokens show here.)", style: Theme.dim),
+            ]
+        }
+        var lines: [Line] = []
+        for token in window.tokens {
+            var heading = [Span(token.source, style: Theme.heading)]
+            if let type = token.type { heading.append(Span(" · \(type)", style: Theme.dim)) }
+            if let scope = token.scope, !scope.isEmpty { heading.append(Span(" · scope \(scope)", style: Theme.dim)) }
+            lines.append(Line(heading))
+            let shown = revealed ? token.value : String(repeating: "•", count: min(12, token.value.count)) + " (v reveals)"
+            lines.append(Line([Span("  token    ", style: Theme.dim), Span(shown, style: revealed ? .plain : Theme.secretMask)]))
+            lines.append(Line([Span("  expires  ", style: Theme.dim), Span(expiry(token.expiresAt, from: window.shownAt, timeZone: timeZone))]))
+            if token.hasRefreshToken { lines.append(Line([Span("  refresh  ", style: Theme.dim), Span("a refresh token is held")])) }
+            if let jwt = token.jwt {
+                lines.append(Line([Span("  JWT header ", style: Theme.dim), Span(jwt.header.compactText)]))
+                lines.append(Line("  JWT claims (signature not verified)", style: Theme.dim))
+                lines += jwt.claims.prettyText().split(separator: "\n").map { Line("    " + $0) }
+            }
+            lines.append("")
+        }
+        lines.append(Line("Enter signs out (tokens and cookies forgotten); the next request signs in again.", style: Theme.dim))
+        return lines
+    }
+
+    /// `in 9 min 58 s (at 10:42:03)`, `expired 2 min ago`, or that the server gave no expiry.
+    static func expiry(_ date: Date?, from now: Date, timeZone: TimeZone) -> String {
+        guard let date else { return "not given" }
+        let seconds = Int(date.timeIntervalSince(now).rounded())
+        let clock = OverlayText.time(date, in: timeZone)
+        if seconds <= 0 { return "expired \(duration(-seconds)) ago (at \(clock))" }
+        return "in \(duration(seconds)) (at \(clock))"
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+    }
+}

@@ -1,0 +1,40 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import Foundation
+import Testing
+
+/// `T`: the environment's tokens read by the runtime, shown with their expiry counted from when
+/// they were read, masked until revealed; Enter signs out.
+@Suite struct ReducerTokensTests {
+    @Test func tAsksForTheTokensAndTheWindowShowsThemMaskedUntilRevealed() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        #expect(state.press("T") == [.loadTokens(environment: environment, mode: .stub)])
+        let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        let jwt = jwtPart(#"{"alg":"HS256"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig"
+        let token = SessionToken(source: "oauth2", value: jwt, type: "Bearer", scope: "read", expiresAt: TestCatalog.now.addingTimeInterval(600), hasRefreshToken: true)
+        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now))
+        var screen = state.screen
+        #expect(screen.contains("Tokens · shop · local · STUB"))
+        #expect(screen.contains("oauth2 · Bearer · scope read"))
+        #expect(screen.contains("in 10 min 0 s (at 22:23:20)"))
+        #expect(screen.contains("a refresh token is held"))
+        #expect(screen.contains(#""sub": "ann""#))
+        #expect(!screen.contains(jwt))
+        // Revealed with v (outside the window), the value shows when it is opened again.
+        _ = state.press("Esc v")
+        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now))
+        screen = state.screen
+        #expect(screen.contains(String(jwt.prefix(20))))
+        #expect(state.press("Enter") == [.signOut(environment: environment, mode: .stub)])
+        #expect(state.overlay == nil)
+        #expect(state.signedOut[environment] == "signed out of shop · local: by you")
+    }
+
+    @Test func anEnvironmentWithoutTokensSaysHowOneComes() {
+        var state = TestCatalog.state()
+        _ = AppReducer.reduce(&state, .tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now))
+        #expect(state.screen.contains("No token yet: the first request that needs one signs in."))
+    }
+}
