@@ -184,6 +184,7 @@ let package = Package(
             dependencies: [
                 "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),

@@ -8,7 +8,7 @@ extension CatalogFileDecoder {
     static let authKeys = ["refresh", "digest", "oauth2"]
     static let oauth2Keys = [
         "grant", "tokenURL", "clientID", "clientSecret", "clientAuth", "scopes", "audience", "parameters", "username", "password",
-        "header", "prefix", "stubToken", "deviceAuthorizationURL",
+        "header", "prefix", "stubToken", "deviceAuthorizationURL", "persist",
     ]
     static let oauth2Grants = ["client_credentials", "password", "device_code"]
     static let digestKeys = ["username", "password"]
@@ -155,6 +155,7 @@ extension CatalogFileDecoder {
             case "header": settings.header = nonEmptyText(value, what) ?? "Authorization"
             case "prefix": settings.prefix = text(value, what) ?? ""
             case "deviceAuthorizationURL": settings.deviceAuthorizationURL = nonEmptyText(value, what)
+            case "persist": settings.persist = boolean(value, what) ?? false
             default: settings.stubToken = nonEmptyText(value, what) ?? settings.stubToken
             }
         }

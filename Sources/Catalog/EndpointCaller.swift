@@ -11,11 +11,15 @@ public struct EndpointCaller: Sendable {
     public let transport: (any Transport)?
     /// Shows a sign-in that waits for the person (the OAuth 2.0 device flow's code and URL).
     public let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
+    /// Keeps live OAuth 2.0 tokens between runs (`persist: true`).
+    public let tokens: (any TokenPersistence)?
 
     /// Makes a caller; `secrets` default to the catalog folder's `.env` and the process environment.
     public init(
-        catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
+        catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
+        tokens: (any TokenPersistence)? = nil
     ) {
+        self.tokens = tokens
         self.catalog = catalog
         self.secrets = secrets ?? SecretStore.load(for: catalog.source)
         self.transport = transport
@@ -30,7 +34,8 @@ public struct EndpointCaller: Sendable {
     /// A session for the selection's service and environment.
     public func session(for selection: EndpointSelection) -> ServiceSession {
         ServiceSession(
-            service: selection.service, environment: selection.environment, secrets: secrets, transport: transport, onSignInPrompt: onSignInPrompt)
+            service: selection.service, environment: selection.environment, secrets: secrets, transport: transport, onSignInPrompt: onSignInPrompt,
+            tokenPersistence: tokens)
     }
 
     /// Sends the selection's endpoint. Stub mode answers at once (an example's own delay still

@@ -240,6 +240,8 @@ public struct OAuth2Settings: Sendable, Hashable {
     public var stubToken: String
     /// The device authorization endpoint, for the device_code grant.
     public var deviceAuthorizationURL: String?
+    /// Whether live tokens are kept between runs (in the state folder, owner-only).
+    public var persist = false
 
     /// Makes settings.
     public init(

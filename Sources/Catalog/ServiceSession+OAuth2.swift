@@ -16,7 +16,7 @@ extension ServiceSession {
     /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
     static func oauth2Sessions(
         _ settings: OAuth2Settings, builder: RequestBuilder, transport: (any Transport)?, registry: SecretRegistry,
-        environment: EnvironmentKey, prompt: (@Sendable (SignInPrompt) -> Void)?
+        environment: EnvironmentKey, prompt: (@Sendable (SignInPrompt) -> Void)?, persistence: (any TokenPersistence)?
     ) -> OAuth2Sessions? {
         func render(_ text: String?) -> String? { text.flatMap { builder.render(serviceText: $0) } }
         guard let tokenText = render(settings.tokenURL), let tokenURL = URL(string: tokenText), let clientID = render(settings.clientID) else {
@@ -42,7 +42,18 @@ extension ServiceSession {
                 environment: environment, userCode: authorization.userCode, verificationURL: authorization.verificationURI,
                 completeURL: authorization.verificationURIComplete))
         }
-        let live = transport.map { OAuth2Session(client: OAuth2Client(configuration: configuration, transport: $0, prompt: show)) }
+        // `persist: true`: the live token outlives the run (stub tokens are fixtures, never kept).
+        let keeper = settings.persist ? persistence : nil
+        let initial = keeper?.token(for: environment).map {
+            OAuth2Token(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
+        }
+        let live = transport.map { transport in
+            OAuth2Session(client: OAuth2Client(configuration: configuration, transport: transport, prompt: show), initial: initial) { token in
+                keeper?.keep(token.map {
+                    StoredToken(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
+                }, for: environment)
+            }
+        }
         let stubToken = settings.stubToken
         let stub = OAuth2Session { _ throws(OAuth2Error) in OAuth2Token(accessToken: stubToken, scope: settings.scopes.joined(separator: " ")) }
         return OAuth2Sessions(live: live, stub: stub, settings: settings)

@@ -44,11 +44,13 @@ public final class ServiceSession: Sendable {
     ///   - secretRegistry: where resolved secret values are registered, to share with a logger made
     ///     before the session; a new one by default.
     ///   - onSignInPrompt: shows a sign-in that waits for the person (the OAuth 2.0 device flow's code).
+    ///   - tokenPersistence: keeps live OAuth 2.0 tokens between runs when the catalog says `persist: true`.
     public init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
-        cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
+        cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
+        tokenPersistence: (any TokenPersistence)? = nil
     ) {
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
@@ -84,7 +86,8 @@ public final class ServiceSession: Sendable {
         if let settings = service.oauth2,
             let sessions = ServiceSession.oauth2Sessions(
                 settings, builder: builder, transport: transport, registry: registry,
-                environment: EnvironmentKey(service: service.id, environment: environment.name), prompt: onSignInPrompt)
+                environment: EnvironmentKey(service: service.id, environment: environment.name), prompt: onSignInPrompt,
+                persistence: tokenPersistence)
         {
             adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry))
             handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))

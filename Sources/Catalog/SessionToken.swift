@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import OAuth2
 
 /// A token a session holds, for the token view: where it came from, when it expires, and for a
 /// JWT its header and claims (decoded, not verified: no key is at hand to check the signature).
@@ -75,6 +76,23 @@ extension ServiceSession {
             tokens.append(SessionToken(source: "auth.refresh (\(rule.into))", value: token))
         }
         return tokens
+    }
+
+    /// Signs in with OAuth 2.0 now (live), replacing any token held; the new token, or why not.
+    public func signInNow() async throws(DispatchError) -> SessionToken {
+        guard let live = oauth2?.live else {
+            throw DispatchError(kind: .invalidRequest, message: "\(service.id) does not sign in with OAuth 2.0 (auth.oauth2) over the network.", source: "oauth2")
+        }
+        live.signOut()
+        do throws(OAuth2Error) {
+            let token = try await live.validToken()
+            secretRegistry.register(token.accessToken)
+            return SessionToken(
+                source: "oauth2", value: token.accessToken, type: token.tokenType, scope: token.scope, expiresAt: token.expiresAt,
+                hasRefreshToken: token.refreshToken != nil)
+        } catch {
+            throw DispatchError(kind: .unauthorized, message: "Could not sign in with OAuth 2.0: \(error.message)", status: error.status, source: "oauth2")
+        }
     }
 
     /// Forgets every token of `mode` (and the cookies): the next request signs in again.

@@ -137,7 +137,7 @@ final class EffectRunner: Sendable {
         pool.withLock {
             $0 = SessionPool(
                 catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock,
-                secretRegistry: secretRegistry, onSignInPrompt: { [inbox] prompt in inbox.post(.signInPrompted(prompt)) })
+                secretRegistry: secretRegistry, onSignInPrompt: { [inbox] prompt in inbox.post(.signInPrompted(prompt)) }, tokens: services.tokens)
         }
     }
 

@@ -29,6 +29,8 @@ public struct ExplorerServices: Sendable {
     public var values: EnvironmentStateFile<[String: String]>?
     /// Where values captured from responses are kept between runs; nil keeps none.
     public var captured: EnvironmentStateFile<CapturedValues>?
+    /// Where live OAuth 2.0 tokens of catalogs that say `persist: true` are kept; nil keeps none.
+    public var tokens: (any TokenPersistence)?
 
     /// Makes the services.
     public init(
@@ -36,9 +38,10 @@ public struct ExplorerServices: Sendable {
         drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
         drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil,
         reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))? = nil,
-        captured: EnvironmentStateFile<CapturedValues>? = nil
+        captured: EnvironmentStateFile<CapturedValues>? = nil, tokens: (any TokenPersistence)? = nil
     ) {
         self.captured = captured
+        self.tokens = tokens
         self.loadCatalog = loadCatalog
         self.reloadCatalog = reloadCatalog
         self.transport = transport

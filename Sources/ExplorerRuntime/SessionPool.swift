@@ -20,14 +20,17 @@ final class SessionPool: Sendable {
     private let secretRegistry: SecretRegistry
     /// Shows a sign-in that waits for the person (the OAuth 2.0 device flow's code).
     private let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
+    /// Keeps live OAuth 2.0 tokens between runs (`persist: true`).
+    private let tokens: (any TokenPersistence)?
     private let sessions = Mutex<[Key: ServiceSession]>([:])
 
     init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock,
-        secretRegistry: SecretRegistry, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil
+        secretRegistry: SecretRegistry, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil, tokens: (any TokenPersistence)? = nil
     ) {
         self.secretRegistry = secretRegistry
         self.onSignInPrompt = onSignInPrompt
+        self.tokens = tokens
         self.catalog = Mutex(catalog)
         self.secrets = secrets
         self.transport = transport
@@ -51,7 +54,7 @@ final class SessionPool: Sendable {
         guard let (service, environment) = catalog.withLock({ $0.environment(environment) }) else { return nil }
         let session = ServiceSession(
             service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock,
-            secretRegistry: secretRegistry, onSignInPrompt: onSignInPrompt)
+            secretRegistry: secretRegistry, onSignInPrompt: onSignInPrompt, tokenPersistence: tokens)
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             sessions[key] = session

@@ -17,10 +17,15 @@ public final class OAuth2Session: Sendable {
     private let obtain: @Sendable (_ refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token
     private let now: @Sendable () -> Date
     private let margin: Duration
+    private let onChange: @Sendable (OAuth2Token?) -> Void
 
-    /// A session over a client; `now` tells the time (tests give their own).
-    public convenience init(client: OAuth2Client, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(margin: client.configuration.refreshMargin, now: now) { refreshToken throws(OAuth2Error) in
+    /// A session over a client; `now` tells the time (tests give their own). `initial` is a token
+    /// kept from an earlier run; `onChange` hears every new token (and nil on sign-out), to keep it.
+    public convenience init(
+        client: OAuth2Client, now: @escaping @Sendable () -> Date = { Date() }, initial: OAuth2Token? = nil,
+        onChange: @escaping @Sendable (OAuth2Token?) -> Void = { _ in }
+    ) {
+        self.init(margin: client.configuration.refreshMargin, now: now, initial: initial, onChange: onChange) { refreshToken throws(OAuth2Error) in
             if let refreshToken {
                 do throws(OAuth2Error) {
                     return try await client.refresh(refreshToken)
@@ -35,12 +40,15 @@ public final class OAuth2Session: Sendable {
 
     /// A session over any way of getting tokens (a stub's fixed token, say).
     public init(
-        margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() },
+        margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() }, initial: OAuth2Token? = nil,
+        onChange: @escaping @Sendable (OAuth2Token?) -> Void = { _ in },
         obtain: @escaping @Sendable (_ refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token
     ) {
         self.margin = margin
         self.now = now
         self.obtain = obtain
+        self.onChange = onChange
+        state.withLock { $0.token = initial }
     }
 
     /// The current token, if any (for the token view; it may be expired).
@@ -65,12 +73,13 @@ public final class OAuth2Session: Sendable {
         guard let task else { return state.withLock { $0.token! } }
         do {
             let token = try await task.value
-            state.withLock { state in
-                if state.pending == task {
-                    state.token = token
-                    state.pending = nil
-                }
+            let stored = state.withLock { state -> Bool in
+                guard state.pending == task else { return false }
+                state.token = token
+                state.pending = nil
+                return true
             }
+            if stored { onChange(token) }
             return token
         } catch {
             state.withLock { state in
@@ -93,5 +102,6 @@ public final class OAuth2Session: Sendable {
     /// Signs out: the token and its refresh token are forgotten.
     public func signOut() {
         state.withLock { $0.token = nil }
+        onChange(nil)
     }
 }

@@ -14,6 +14,7 @@ enum CommandList {
         HistoryCommand.self,
         ExportCommand.self,
         ImportCommand.self,
+        AuthCommand.self,
         ManCommand.self,
     ]
 

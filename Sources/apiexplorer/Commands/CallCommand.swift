@@ -95,7 +95,7 @@ struct CallCommand: AsyncParsableCommand {
         if mode == .live {
             // A device sign-in prints its URL and code, so it works over SSH.
             outcome = try await withLiveTransport { transport in
-                await send(EndpointCaller(catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }))
+                await send(EndpointCaller(catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }, tokens: TokenFile()))
             }
         } else {
             outcome = await send(EndpointCaller(catalog: catalog, transport: nil))

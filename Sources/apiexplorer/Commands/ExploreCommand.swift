@@ -43,7 +43,8 @@ struct ExploreCommand: AsyncParsableCommand {
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: transport, history: HistoryStore(), drift: DriftStore(),
             environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
-            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize), captured: ExplorerStateFiles.captured())
+            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize), captured: ExplorerStateFiles.captured(),
+            tokens: TokenFile())
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()

@@ -1,0 +1,37 @@
+import Catalog
+import FoundationEssentials
+import Synchronization
+
+/// Live OAuth 2.0 tokens kept between runs (`persist: true`): the state folder's `tokens.json`,
+/// readable by the owner only, replaced atomically; never in the history, exports or logs.
+public final class TokenFile: TokenPersistence {
+    private let file: EnvironmentStateFile<StoredToken>
+    /// Saves are read-modify-write: one at a time.
+    private let lock = Mutex(())
+
+    /// The token file in `directory` (the state directory by default).
+    public init(directory: URL = StateDirectory.url()) {
+        file = EnvironmentStateFile(name: "tokens.json", directory: directory)
+    }
+
+    /// Where the tokens are.
+    public var fileURL: URL { file.fileURL }
+
+    public func token(for environment: EnvironmentKey) -> StoredToken? {
+        lock.withLock { _ in file.load()[environment] }
+    }
+
+    /// Every token kept, by service and environment.
+    public func all() -> [EnvironmentKey: StoredToken] {
+        lock.withLock { _ in file.load() }
+    }
+
+    public func keep(_ token: StoredToken?, for environment: EnvironmentKey) {
+        lock.withLock { _ in
+            var tokens = file.load()
+            tokens[environment] = token
+            // A full disk must not fail a request: the token is then kept for this run only.
+            try? file.save(tokens)
+        }
+    }
+}
