@@ -18,7 +18,7 @@ extension CatalogFileDecoder {
         let access = fileSystem.access(path, allowingOutside: allowsOutsidePaths)
         switch access {
         case .readable:
-            if let url = fileSystem.fileURL(for: path), fileSystem is DiskFileSystem {
+            if let url = fileSystem.fileURL(for: path) {
                 // Absolute, so the file is found wherever the explorer runs from.
                 let found = url.path
                 return .path(found.hasPrefix("/") ? found : FileManager.default.currentDirectoryPath + "/" + found)
