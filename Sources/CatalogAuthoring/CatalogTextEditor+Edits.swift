@@ -68,7 +68,7 @@ extension CatalogTextEditor {
 
     /// Where the endpoint's keys go when they are added, so a new key lands where people put it.
     private static let endpointKeyOrder = [
-        "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
+        "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form", "multipart",
         "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody",
     ]
 
@@ -200,7 +200,7 @@ extension CatalogTextEditor {
     /// it was (a `bodyFile` becomes an inline body). A `graphql` body stays one while the JSON
     /// keeps GraphQL's shape; replaced by another kind, its implied POST is written out.
     private func setBody(_ body: RequestBody, in endpoint: YAMLNode, step: Int, _ changes: inout LineChanges) throws(AuthoringError) {
-        let existing = endpoint.entries.first { ["body", "bodyFile", "form", "graphql"].contains($0.key) }
+        let existing = endpoint.entries.first { ["body", "bodyFile", "form", "multipart", "graphql"].contains($0.key) }
         let staysGraphQL = if case .json(let value) = body { GraphQLOperation(requestBody: value) != nil } else { false }
         if let existing, existing.key == "graphql", !staysGraphQL, endpoint.entry("method") == nil {
             changes.insert(

@@ -107,6 +107,8 @@ extension CatalogUpdate {
     private static func comparable(_ endpoint: CatalogEndpoint) -> CatalogEndpoint {
         var endpoint = endpoint
         endpoint.location = SourceLocation(file: "", line: 1, column: 1)
+        // A handler's name says where it is written (`retry on 429 (shop.yaml:12)`): lines move.
+        endpoint.handlers = endpoint.handlers.map { HandlerRule(matcher: $0.matcher, action: $0.action, name: "") }
         endpoint.headers = Headers(endpoint.headers.map { ($0.name, $0.value) }, origin: .endpoint)
         endpoint.omittedHeaders = Set(endpoint.omittedHeaders.map { $0.lowercased() })
         return endpoint
