@@ -184,12 +184,15 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
             path == "/home/ann/report.csv" ? Data("a,b\n1,2\n".utf8) : nil
         }
         #expect(result.notes.contains { $0.contains("endpoint missing: its body is read from gone.bin, which was left out") })
-        let (_, catalog) = try loadWritten(result)
+        let (folder, catalog) = try loadWritten(result)
         let service = try #require(catalog.service("files"))
         let upload = try #require(service.endpoint("upload"))
         let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
         let sent = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub)
-        #expect(sent.exchange.request.body == Data("a,b\n1,2\n".utf8))
+        // A bodyFile is streamed from disk when sent (issue 14): the same bytes.
+        // The file is read when sent, so the folder must still be there.
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        #expect(try sent.exchange.request.streamedBody?.collect(limit: 1 << 20) == Data("a,b\n1,2\n".utf8))
         #expect(sent.exchange.request.headers["Content-Type"] == "text/csv")
     }
 
