@@ -31,8 +31,9 @@ public struct StreamedBody: Sendable, Hashable {
     /// The body it was made from (curl and code exports write its fields, not bytes).
     public var source: RequestBody
 
-    /// The streamed form of a file or multipart body; nil for bodies held in memory.
-    public init?(_ body: RequestBody, boundary: String = StreamedBody.makeBoundary()) {
+    /// The streamed form of a file or multipart body; nil for bodies held in memory. A multipart
+    /// form gets `boundary`, else a new random one (made only then: every request comes through here).
+    public init?(_ body: RequestBody, boundary: String? = nil) {
         source = body
         switch body {
         case .file(let path, let contentType):
@@ -48,6 +49,7 @@ public struct StreamedBody: Sendable, Hashable {
             var length = 0
             var unreadable: [String] = []
             var described: [String] = []
+            let boundary = boundary ?? Self.makeBoundary()
             func add(_ text: String) {
                 let data = Data(text.utf8)
                 pieces.append(.bytes(data))
