@@ -240,6 +240,9 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
     /// When the body was cut at the size limit: the length the server declared (Content-Length),
     /// if it did; `body.truncated` is true and `size` counts the bytes kept.
     public var declaredSize: Int?
+    /// Where the body went when it was downloaded to a file (`d`, `call -o`); `body` is then empty
+    /// and `size` is the file's.
+    public var file: String?
 
     /// Makes a response record.
     public init(
@@ -274,7 +277,8 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
             // A coded body's Content-Length counts compressed bytes, not the body's.
             if response.headers["Content-Encoding"] == nil { declaredSize = response.headers["Content-Length"].flatMap { Int($0) } }
         }
-        size = response.body.count
+        size = response.bodySize
+        file = response.downloadedFile?.path
         timeMs = (response.timing.total.seconds * 1000 * 1000).rounded() / 1000
         source = response.source.description
         url = response.url.map { redactor.url($0) }

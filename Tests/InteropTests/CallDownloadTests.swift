@@ -1,0 +1,35 @@
+import Foundation
+import TestSupport
+import Testing
+
+extension BinaryTests {
+    /// `call -o FILE`: the body goes to the file, standard error says so, and `--json` says where
+    /// it went and how large it is (the history keeps the same, never the bytes).
+    @Suite struct CallDownloadTests {
+        @Test func theBodyGoesToTheFileAndJSONSaysWhere() async throws {
+            try await withTestHTTPServer(handler: { _ in .chunked(totalBytes: 300_000, chunkSize: 30_000) }) { server in
+                let folder = try TemporaryDirectory()
+                let state = try TemporaryDirectory()
+                try folder.write("d.yaml", """
+                    service: d
+                    environments:
+                      local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
+                    endpoints:
+                      blob: { path: /blob }
+                    """)
+                let target = folder.url.appendingPathComponent("blob.bin").path
+                let plain = try await CLI.run(["call", "d/blob", "-o", target, "--catalog", folder.path], state: state)
+                #expect(plain.status == 0)
+                #expect(plain.output.isEmpty)
+                #expect(plain.errors == "Saved 300 kB to \(target).\n")
+                #expect(FileManager.default.contents(atPath: target) == Data(TestPattern.bytes(count: 300_000)))
+
+                let json = try await CLI.run(["call", "d/blob", "-o", target, "--json", "--catalog", folder.path], state: state)
+                let response = try #require(try jsonObject(json.stdout)["response"] as? [String: Any])
+                #expect(response["file"] as? String == target)
+                #expect(response["size"] as? Int == 300_000)
+                #expect((response["body"] as? [String: Any])?["size"] as? Int == 0)
+            }
+        }
+    }
+}
