@@ -15,6 +15,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzHTTPResponse",
             dependencies: ["FuzzDriver", .product(name: "LiveTransport", package: "apiexplorer"), .product(name: "DispatcherCore", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzEventStream", dependencies: ["FuzzDriver", .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
     ]
 )
