@@ -34,6 +34,8 @@ public enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
+    /// The cookies of an environment and mode were read, at `at`.
+    case cookiesLoaded(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], at: Date)
     /// The tokens of an environment and mode were read, at `at`.
     case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
     /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
@@ -175,6 +177,10 @@ public enum AppEffect: Sendable, Hashable {
     case openBody(document: BodyHandle, program: BodyProgram)
     /// Read the tokens the environment's session holds in `mode`, reporting `.tokensLoaded`.
     case loadTokens(environment: EnvironmentKey, mode: RequestMode)
+    /// Read the environment's cookie jar in `mode`, reporting `.cookiesLoaded`.
+    case loadCookies(environment: EnvironmentKey, mode: RequestMode)
+    /// Empty the environment's cookie jar in `mode`.
+    case clearCookies(environment: EnvironmentKey, mode: RequestMode)
     /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
     case signOut(environment: EnvironmentKey, mode: RequestMode)
     /// Leave the app.

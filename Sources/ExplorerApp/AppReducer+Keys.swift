@@ -61,6 +61,9 @@ extension AppReducer {
             state.overlay = .scratch(ScratchDialog(step: .compose))
         case .download:
             askWhereToDownload(state: &state)
+        case .showCookies:
+            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
+            return [.loadCookies(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
         case .showTokens:
             guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
             return [.loadTokens(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
@@ -418,6 +421,11 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
+        case .cookies(let window):
+            guard command == .choose else { return [] }
+            state.overlay = nil
+            state.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
+            return [.clearCookies(environment: window.environment, mode: window.mode)]
         case .tokens(var window):
             switch command {
             case .moveDown: window.scroll += 1

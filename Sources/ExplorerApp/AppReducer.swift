@@ -86,6 +86,9 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
+        case .cookiesLoaded(let environment, let mode, let cookies, let at):
+            state.overlay = .cookies(CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at))
+            effects = []
         case .tokensLoaded(let environment, let mode, let tokens, let at):
             state.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
             effects = []

@@ -264,6 +264,28 @@ public enum Dialog: Sendable, Hashable {
     case download(DownloadDialog)
     /// The tokens of an environment and mode, as they were at `shownAt`.
     case tokens(TokensWindow)
+    /// The cookies of an environment and mode, as they were when read.
+    case cookies(CookiesWindow)
+}
+
+/// The cookie jar of an environment in one mode, read when the window opened.
+public struct CookiesWindow: Sendable, Hashable {
+    /// Whose cookies.
+    public var environment: EnvironmentKey
+    /// Stub or live.
+    public var mode: RequestMode
+    /// The cookies, in the order they are sent.
+    public var cookies: [Cookie]
+    /// When they were read (for expiry).
+    public var shownAt: Date
+
+    /// Makes a window.
+    public init(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], shownAt: Date) {
+        self.environment = environment
+        self.mode = mode
+        self.cookies = cookies
+        self.shownAt = shownAt
+    }
 }
 
 /// The tokens an environment holds in one mode, read when the window opened.

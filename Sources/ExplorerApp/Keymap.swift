@@ -19,6 +19,8 @@ public enum Command: Sendable, Hashable {
     case download
     /// The environment's tokens (OAuth 2.0, refreshed), JWT claims decoded; sign out from there.
     case showTokens
+    /// The environment's cookie jar, values masked; clear it from there.
+    case showCookies
     case help, quit
     case body(BodyCommand)
     case editor(EditorCommand)
@@ -244,6 +246,7 @@ public enum Keymap {
         KeyBinding(keys("D"), .showDiagnostics, .other, help: "catalog problems, with file:line:column"),
         KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
         KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims (Enter signs out)"),
+        KeyBinding(keys("K"), .showCookies, .other, help: "cookies of the environment, values masked (Enter clears them)"),
         KeyBinding(keys("?"), .help, .other, help: "this help"),
         KeyBinding(keys("q"), .quit, .other, help: "quit"),
     ]

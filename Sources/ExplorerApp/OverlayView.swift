@@ -60,6 +60,12 @@ enum OverlayView {
             return renderScratch(dialog, screen: screen, into: &buffer)
         case .download(let dialog):
             return renderDownload(dialog, screen: screen, into: &buffer)
+        case .cookies(let window):
+            let lines = TokensView.cookieLines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
+            let overlay = Overlay(
+                block: block("Cookies · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "Enter clears · Esc"),
+                width: .percent(80), height: .cells(min(lines.count, max(1, state.size.height - 6)) + 2))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(overlay, in: screen, buffer: &buffer))
         case .tokens(let window):
             let lines = TokensView.lines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
             let height = min(lines.count, max(1, state.size.height - 6))

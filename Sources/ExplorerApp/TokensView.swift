@@ -35,6 +35,24 @@ enum TokensView {
         return lines
     }
 
+    /// One cookie a line: name, value (masked unless revealed), domain and path, flags, expiry.
+    static func cookieLines(_ window: CookiesWindow, revealed: Bool, timeZone: TimeZone) -> [Line] {
+        guard !window.cookies.isEmpty else {
+            return [Line("No cookie: responses that set one (Set-Cookie) fill the jar, and it goes with later requests.", style: Theme.dim)]
+        }
+        var lines = window.cookies.map { cookie in
+            var flags = [cookie.isHostOnly ? "host-only" : "domain", cookie.isSecure ? "Secure" : nil, cookie.isHTTPOnly ? "HttpOnly" : nil].compactMap { $0 }
+            flags.append(cookie.expires.map { "expires " + expiry($0, from: window.shownAt, timeZone: timeZone) } ?? "session")
+            let value = revealed ? cookie.value : String(repeating: "•", count: min(8, max(1, cookie.value.count)))
+            return Line([
+                Span(cookie.name, style: Theme.heading), Span("=", style: Theme.dim), Span(value, style: revealed ? .plain : Theme.secretMask),
+                Span("  \(cookie.domain)\(cookie.path)  \(flags.joined(separator: " · "))", style: Theme.dim),
+            ])
+        }
+        lines += ["", Line("Enter clears the jar; v shows the values.", style: Theme.dim)]
+        return lines
+    }
+
     /// `in 9 min 58 s (at 10:42:03)`, `expired 2 min ago`, or that the server gave no expiry.
     static func expiry(_ date: Date?, from now: Date, timeZone: TimeZone) -> String {
         guard let date else { return "not given" }

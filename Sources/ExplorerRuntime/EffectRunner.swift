@@ -118,6 +118,11 @@ final class EffectRunner: Sendable {
         case .loadTokens(let environment, let mode):
             let tokens = pool.withLock({ $0 })?.session(environment, mode: mode)?.tokens(stubbed: mode == .stub) ?? []
             inbox.post(.tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date()))
+        case .loadCookies(let environment, let mode):
+            let cookies = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.all(at: Date()) ?? []
+            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: cookies, at: Date()))
+        case .clearCookies(let environment, let mode):
+            pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.remove()
         case .signOut(let environment, let mode):
             pool.withLock({ $0 })?.session(environment, mode: mode)?.signOut(stubbed: mode == .stub)
         case .quit:
