@@ -80,7 +80,16 @@ let package = Package(
         // MARK: State kept between runs, drift checks, catalog authoring
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
-        .target(name: "OAuth2", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(
+            name: "OAuth2",
+            dependencies: [
+                "DispatcherCore", "JSONSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "DigestAuth",
             dependencies: ["DispatcherCore", "TextSupport", .product(name: "Crypto", package: "swift-crypto")]

@@ -8,9 +8,9 @@ extension CatalogFileDecoder {
     static let authKeys = ["refresh", "digest", "oauth2"]
     static let oauth2Keys = [
         "grant", "tokenURL", "clientID", "clientSecret", "clientAuth", "scopes", "audience", "parameters", "username", "password",
-        "header", "prefix", "stubToken", "deviceAuthorizationURL", "persist",
+        "header", "prefix", "stubToken", "deviceAuthorizationURL", "authorizationURL", "persist",
     ]
-    static let oauth2Grants = ["client_credentials", "password", "device_code"]
+    static let oauth2Grants = ["client_credentials", "password", "device_code", "authorization_code"]
     static let digestKeys = ["username", "password"]
     static let refreshKeys = ["endpoint", "on", "token", "into"]
 
@@ -131,8 +131,6 @@ extension CatalogFileDecoder {
                     settings.grant = grant
                 } else if grant == "urn:ietf:params:oauth:grant-type:device_code" {
                     settings.grant = "device_code"
-                } else if grant == "authorization_code" {
-                    error("the \(grant) grant needs a browser or a code typed elsewhere, which apiexplorer does not do yet; use client_credentials or password", at: value)
                 } else {
                     error("'\(grant)' is not a grant apiexplorer knows (\(Self.oauth2Grants.joined(separator: ", ")))\(DidYouMean.hint(for: grant, among: Self.oauth2Grants))", at: value)
                 }
@@ -155,9 +153,13 @@ extension CatalogFileDecoder {
             case "header": settings.header = nonEmptyText(value, what) ?? "Authorization"
             case "prefix": settings.prefix = text(value, what) ?? ""
             case "deviceAuthorizationURL": settings.deviceAuthorizationURL = nonEmptyText(value, what)
+            case "authorizationURL": settings.authorizationURL = nonEmptyText(value, what)
             case "persist": settings.persist = boolean(value, what) ?? false
             default: settings.stubToken = nonEmptyText(value, what) ?? settings.stubToken
             }
+        }
+        if settings.grant == "authorization_code", settings.authorizationURL == nil {
+            error("the authorization_code grant needs auth.oauth2.authorizationURL (where the browser signs in)", at: entry.keyNode)
         }
         if settings.grant == "device_code", settings.deviceAuthorizationURL == nil {
             error("the device_code grant needs auth.oauth2.deviceAuthorizationURL (where the user code is asked for)", at: entry.keyNode)

@@ -240,6 +240,8 @@ public struct OAuth2Settings: Sendable, Hashable {
     public var stubToken: String
     /// The device authorization endpoint, for the device_code grant.
     public var deviceAuthorizationURL: String?
+    /// The authorization endpoint, for the authorization_code grant (PKCE, loopback redirect).
+    public var authorizationURL: String?
     /// Whether live tokens are kept between runs (in the state folder, owner-only).
     public var persist = false
 
@@ -284,8 +286,9 @@ public struct SignInPrompt: Sendable, Hashable {
         self.completeURL = completeURL
     }
 
-    /// `To sign in to petstore · local, open https://… and enter WDJB-MJHT.`
+    /// `To sign in to petstore · local, open https://… and enter WDJB-MJHT.` (a browser sign-in has no code to type).
     public var sentence: String {
-        "To sign in to \(environment.service) · \(environment.environment), open \(verificationURL) and enter \(userCode)."
+        let code = userCode.isEmpty ? " in a browser" : " and enter \(userCode)"
+        return "To sign in to \(environment.service) · \(environment.environment), open \(verificationURL)\(code)."
     }
 }

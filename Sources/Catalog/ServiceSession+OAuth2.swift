@@ -28,6 +28,9 @@ extension ServiceSession {
         let grant: OAuth2Grant
         switch settings.grant {
         case "password": grant = .password(username: render(settings.username) ?? "", password: password ?? "")
+        case "authorization_code":
+            guard let text = render(settings.authorizationURL), let url = URL(string: text) else { return nil }
+            grant = .authorizationCode(authorizationURL: url)
         case "device_code":
             guard let text = render(settings.deviceAuthorizationURL), let url = URL(string: text) else { return nil }
             grant = .deviceCode(authorizationURL: url)
@@ -48,7 +51,10 @@ extension ServiceSession {
             OAuth2Token(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
         }
         let live = transport.map { transport in
-            OAuth2Session(client: OAuth2Client(configuration: configuration, transport: transport, prompt: show), initial: initial) { token in
+            let openBrowser: @Sendable (URL) -> Void = { url in
+                prompt?(SignInPrompt(environment: environment, userCode: "", verificationURL: url.absoluteString))
+            }
+            return OAuth2Session(client: OAuth2Client(configuration: configuration, transport: transport, prompt: show, openBrowser: openBrowser), initial: initial) { token in
                 keeper?.keep(token.map {
                     StoredToken(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
                 }, for: environment)

@@ -68,7 +68,7 @@ enum ResponsePaneView {
             return Line([
                 Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
                 Span("Sign in: open ", style: .plain), Span(prompt.verificationURL, style: Theme.key),
-                Span(" and enter ", style: .plain), Span(prompt.userCode, style: Theme.heading),
+                Span(prompt.userCode.isEmpty ? " in a browser" : " and enter ", style: .plain), Span(prompt.userCode, style: Theme.heading),
                 Span(" · URL copied · Esc cancels", style: Theme.dim),
             ])
         }

@@ -132,6 +132,22 @@ final class EffectRunner: Sendable {
         }
     }
 
+    /// Opens `url` with `$BROWSER`, else `xdg-open`, when either is there (nothing otherwise: the
+    /// explorer shows the URL and puts it on the clipboard).
+    static func openInBrowser(_ url: String, environment: [String: String]) {
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        let candidates = [environment["BROWSER"], "xdg-open"].compactMap { $0?.split(separator: " ").first.map(String.init) }
+        for name in candidates {
+            let program = name.hasPrefix("/") ? name : path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard let program, FileManager.default.isExecutableFile(atPath: program) else { continue }
+            guard let child = try? ChildProcess(program, [url], environment: environment, input: .null, output: .null, errors: .null, newSession: true)
+            else { continue }
+            // Reaped when it exits (xdg-open hands the URL over and ends).
+            _ = PosixThread.start { _ = child.wait() }
+            return
+        }
+    }
+
     /// Makes the sessions for newly read catalogs: ready before the reducer hears of them, so a
     /// send can follow at once (requests on their way keep the sessions they started with).
     func install(_ catalog: CatalogSet, secrets: SecretStore) {
@@ -142,7 +158,12 @@ final class EffectRunner: Sendable {
         pool.withLock {
             $0 = SessionPool(
                 catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock,
-                secretRegistry: secretRegistry, onSignInPrompt: { [inbox] prompt in inbox.post(.signInPrompted(prompt)) }, tokens: services.tokens)
+                secretRegistry: secretRegistry,
+                onSignInPrompt: { [inbox, environment = services.environment] prompt in
+                    // A browser sign-in opens the browser when there is one; the URL is shown and copied either way.
+                    if prompt.userCode.isEmpty { EffectRunner.openInBrowser(prompt.verificationURL, environment: environment) }
+                    inbox.post(.signInPrompted(prompt))
+                }, tokens: services.tokens)
         }
     }
 

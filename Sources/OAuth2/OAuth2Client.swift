@@ -11,14 +11,19 @@ public struct OAuth2Client: Sendable {
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
     private let prompt: @Sendable (DeviceAuthorization) -> Void
+    private let openBrowser: @Sendable (URL) -> Void
+    private let redirectTimeout: Duration
 
     /// Makes a client. `prompt` shows the device flow's code and URL to the user; `sleep` waits
     /// between its polls (tests give their own).
     public init(
         configuration: OAuth2Configuration, transport: any Transport, now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        prompt: @escaping @Sendable (DeviceAuthorization) -> Void = { _ in }
+        prompt: @escaping @Sendable (DeviceAuthorization) -> Void = { _ in },
+        openBrowser: @escaping @Sendable (URL) -> Void = { _ in }, redirectTimeout: Duration = .seconds(300)
     ) {
+        self.openBrowser = openBrowser
+        self.redirectTimeout = redirectTimeout
         self.configuration = configuration
         self.transport = transport
         self.now = now
@@ -36,6 +41,8 @@ public struct OAuth2Client: Sendable {
             let authorization = try await authorizeDevice(at: url)
             prompt(authorization)
             return try await pollDeviceToken(authorization)
+        case .authorizationCode(let url):
+            return try await signInWithBrowser(authorizationURL: url)
         }
         return try await request(form)
     }
@@ -80,6 +87,64 @@ public struct OAuth2Client: Sendable {
                 }
             }
         }
+    }
+
+    /// The authorization code flow: the browser is sent to the authorization endpoint with a PKCE
+    /// challenge and a `state`; the redirect to 127.0.0.1 brings the code back, which is exchanged
+    /// with the verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    public func signInWithBrowser(authorizationURL: URL) async throws(OAuth2Error) -> OAuth2Token {
+        let redirect: LoopbackRedirect
+        do {
+            redirect = try await LoopbackRedirect.start()
+        } catch {
+            throw OAuth2Error(code: "transport", message: "Could not listen on 127.0.0.1 for the sign-in redirect: \(error).")
+        }
+        let pkce = PKCE()
+        let state = PKCE.randomState()
+        var components = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false) ?? URLComponents()
+        var items = components.queryItems ?? []
+        items += [
+            URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: configuration.clientID),
+            URLQueryItem(name: "redirect_uri", value: redirect.redirectURI), URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "code_challenge", value: pkce.challenge), URLQueryItem(name: "code_challenge_method", value: pkce.method),
+        ]
+        if !configuration.scopes.isEmpty { items.append(URLQueryItem(name: "scope", value: configuration.scopes.joined(separator: " "))) }
+        if let audience = configuration.audience { items.append(URLQueryItem(name: "audience", value: audience)) }
+        components.queryItems = items
+        guard let url = components.url else {
+            await redirect.close()
+            throw OAuth2Error(code: "invalid_request", message: "The authorization URL \(authorizationURL.absoluteString) is not valid.")
+        }
+        openBrowser(url)
+        let timeout = redirectTimeout
+        let result = await withTaskGroup(of: LoopbackRedirect.Result?.self) { group in
+            group.addTask { await redirect.wait() }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            // A wait cannot be cancelled: closing the listener ends it.
+            if first == nil { await redirect.close() }
+            return first
+        }
+        await redirect.close()
+        guard let query = result?.query else {
+            throw OAuth2Error(code: "expired_token", message: "No sign-in came back from the browser within \(timeout.components.seconds) s.")
+        }
+        guard query["state"] == state else {
+            throw OAuth2Error(code: "invalid_request", message: "The sign-in redirect carried another state than the one sent: it was not ours, so it was refused.")
+        }
+        if let error = query["error"] {
+            throw OAuth2Error(code: error, message: "Signing in was refused: \(error)\(query["error_description"].map { " (\($0))" } ?? "").")
+        }
+        guard let code = query["code"] else {
+            throw OAuth2Error(code: "invalid_request", message: "The sign-in redirect carried no code.")
+        }
+        return try await request([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect.redirectURI), ("code_verifier", pkce.verifier),
+        ])
     }
 
     static func number(_ value: JSONValue?) -> Double? {

@@ -8,6 +8,9 @@ public enum OAuth2Grant: Sendable, Hashable {
     case password(username: String, password: String)
     /// The device flow (RFC 8628): the user approves on another device with a code shown here.
     case deviceCode(authorizationURL: URL)
+    /// The authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636) through a loopback
+    /// redirect on 127.0.0.1 (RFC 8252): the user signs in in a browser.
+    case authorizationCode(authorizationURL: URL)
 
     /// The `grant_type` parameter.
     public var type: String {
@@ -15,6 +18,7 @@ public enum OAuth2Grant: Sendable, Hashable {
         case .clientCredentials: "client_credentials"
         case .password: "password"
         case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
+        case .authorizationCode: "authorization_code"
         }
     }
 }

@@ -138,7 +138,7 @@ import Testing
         #expect(deviceMessages.contains("the device_code grant needs auth.oauth2.deviceAuthorizationURL (where the user code is asked for)"))
         let code = text.replacingOccurrences(of: "grant: client_credential", with: "grant: authorization_code")
         let codeMessages = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": code]), source: .bundled).diagnostics.map(\.message)
-        #expect(codeMessages.contains { $0.hasPrefix("the authorization_code grant needs a browser") })
+        #expect(codeMessages.contains("the authorization_code grant needs auth.oauth2.authorizationURL (where the browser signs in)"))
     }
 
     @Test func aJWTsHeaderAndClaimsAreDecodedAndItsExpiryRead() {
@@ -153,5 +153,41 @@ import Testing
         #expect(token.expiresAt == Date(timeIntervalSince1970: 1_700_000_600))
         #expect(SessionToken(source: "x", value: "not.a.jwt").jwt == nil)
         #expect(SessionToken(source: "x", value: "opaque").jwt == nil)
+    }
+
+    @Test func theAuthorizationCodeFlowAsksForABrowserAndTheTokenIsUsed() async throws {
+        let handler: TestHTTPServer.Handler = { request in
+            if request.path == "/token" { return .json(#"{"access_token":"browser-at","expires_in":600}"#) }
+            return request.headers.first(name: "Authorization") == "Bearer browser-at" ? .json(#"{"me":"ann"}"#) : .status(.unauthorized)
+        }
+        try await withTestHTTPServer(handler: handler) { http in
+            let text = Self.catalog(http.baseURL.absoluteString).replacingOccurrences(
+                of: "    clientID: app\n", with: "    grant: authorization_code\n    authorizationURL: https://auth.example/authorize\n    clientID: app\n")
+            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("api"))
+            let prompts = Mutex<[SignInPrompt]>([])
+            let session = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
+                transport: TestHTTPTransport(),
+                onSignInPrompt: { prompt in
+                    prompts.withLock { $0.append(prompt) }
+                    // The browser: approved at once, redirected to the loopback with the code and state.
+                    Task {
+                        let query = URLComponents(string: prompt.verificationURL)?.queryItems ?? []
+                        let redirect = query.first { $0.name == "redirect_uri" }?.value ?? ""
+                        let state = query.first { $0.name == "state" }?.value ?? ""
+                        let back = Request(identifier: "browser", method: .get, url: URL(string: "\(redirect)?code=c1&state=\(state)")!,
+                            settings: TransportSettings(environment: Environment(name: "b", baseURL: http.baseURL)))
+                        _ = try? await TestHTTPTransport().send(back)
+                    }
+                })
+            let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(exchange.response?.status == 200)
+            let prompt = try #require(prompts.withLock { $0.first })
+            #expect(prompt.userCode.isEmpty)
+            #expect(prompt.verificationURL.hasPrefix("https://auth.example/authorize?response_type=code&client_id=app&redirect_uri="))
+            #expect(prompt.sentence.hasSuffix(" in a browser."))
+        }
     }
 }

@@ -218,4 +218,82 @@ import Testing
             }
         }
     }
+
+    @Test func pkceMatchesRFC7636AppendixB() {
+        #expect(PKCE.challenge(for: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk") == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        let pkce = PKCE()
+        #expect(pkce.verifier.count == 43)
+        #expect(pkce.verifier.allSatisfy { $0.isLetter || $0.isNumber || "-._~".contains($0) })
+    }
+
+    /// A browser following a redirect: a GET.
+    static func browse(_ url: URL) async {
+        let request = Request(identifier: "browser", method: .get, url: url, settings: TransportSettings(environment: Environment(name: "browser", baseURL: url)))
+        _ = try? await transport.send(request)
+    }
+
+    /// What the "browser" saw, and the server's check of the verifier.
+    final class BrowserFlow: Sendable {
+        let opened = Mutex<URL?>(nil)
+        let verified = Mutex(false)
+    }
+
+    @Test func theAuthorizationCodeFlowRedirectsToTheLoopbackAndExchangesTheCodeWithItsVerifier() async throws {
+        let flow = BrowserFlow()
+        let handler: TestHTTPServer.Handler = { request in
+            let form = Dictionary(
+                String(decoding: request.body, as: UTF8.self).split(separator: "&").map { pair -> (String, String) in
+                    let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                    return (parts[0], parts.count > 1 ? parts[1] : "")
+                }, uniquingKeysWith: { $1 })
+            let opened = flow.opened.withLock { $0 }
+            let challenge = opened.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code_challenge" }?.value }
+            guard form["grant_type"] == "authorization_code", form["code"] == "code-1", let verifier = form["code_verifier"],
+                PKCE.challenge(for: verifier) == challenge
+            else { return .json(#"{"error":"invalid_grant"}"#, status: .badRequest) }
+            flow.verified.withLock { $0 = true }
+            return .json(#"{"access_token":"browser-token","expires_in":60}"#)
+        }
+        try await withTestHTTPServer(handler: handler) { server in
+            let client = OAuth2Client(
+                configuration: OAuth2Configuration(
+                    tokenURL: server.url("/token"), grant: .authorizationCode(authorizationURL: URL(string: "https://auth.example/authorize")!),
+                    clientID: "cli", scopes: ["openid", "read"]),
+                transport: Self.transport,
+                openBrowser: { url in
+                    flow.opened.withLock { $0 = url }
+                    // The "browser": the user approves and the server redirects to the loopback.
+                    Task {
+                        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                        let redirect = query.first { $0.name == "redirect_uri" }?.value ?? ""
+                        let state = query.first { $0.name == "state" }?.value ?? ""
+                        await Self.browse(URL(string: "\(redirect)?code=code-1&state=\(state)")!)
+                    }
+                })
+            let token = try await client.signIn()
+            #expect(token.accessToken == "browser-token")
+            #expect(flow.verified.withLock { $0 })
+            let opened = try #require(flow.opened.withLock { $0 })
+            let query = Dictionary(uniqueKeysWithValues: (URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(query["response_type"] == "code" && query["client_id"] == "cli" && query["code_challenge_method"] == "S256")
+            #expect(query["scope"] == "openid read")
+            #expect(query["redirect_uri"]?.hasPrefix("http://127.0.0.1:") == true && query["redirect_uri"]?.hasSuffix("/callback") == true)
+        }
+    }
+
+    @Test func aRedirectWithAnotherStateIsRefused() async throws {
+        try await withTestHTTPServer(handler: { _ in .json(#"{"access_token":"x"}"#) }) { server in
+            let client = OAuth2Client(
+                configuration: OAuth2Configuration(tokenURL: server.url("/token"), grant: .authorizationCode(authorizationURL: URL(string: "https://auth.example/a")!), clientID: "cli"),
+                transport: Self.transport,
+                openBrowser: { url in
+                    Task {
+                        let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value ?? ""
+                        await Self.browse(URL(string: "\(redirect)?code=c&state=forged")!)
+                    }
+                })
+            let error = await #expect(throws: OAuth2Error.self) { try await client.signIn() }
+            #expect(error?.message == "The sign-in redirect carried another state than the one sent: it was not ours, so it was refused.")
+        }
+    }
 }
