@@ -99,20 +99,26 @@ import Testing
             }
         }
         try await withTestHTTPServer(handler: handler) { http in
-            let text = Self.catalog(http.baseURL.absoluteString).replacingOccurrences(
-                of: "    clientID: app\n", with: "    grant: device_code\n    deviceAuthorizationURL: \"\(http.baseURL.absoluteString)/device\"\n    clientID: app\n")
-            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
-            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
-            let service = try #require(catalog.service("api"))
             let prompts = Mutex<[SignInPrompt]>([])
-            let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
-                transport: TestHTTPTransport(), onSignInPrompt: { prompt in prompts.withLock { $0.append(prompt) } })
+            let session = try Self.session(
+                http, grant: "grant: device_code\n    deviceAuthorizationURL: \"\(http.baseURL.absoluteString)/device\"",
+                onSignInPrompt: { prompt in prompts.withLock { $0.append(prompt) } })
             let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(exchange.response?.status == 200)
             #expect(prompts.withLock { $0 } == [SignInPrompt(environment: EnvironmentKey(service: "api", environment: "local"), userCode: "ABCD-EFGH", verificationURL: "https://auth.example/device")])
             #expect(prompts.withLock { $0.first?.sentence } == "To sign in to api · local, open https://auth.example/device and enter ABCD-EFGH.")
         }
+    }
+
+    /// A session of the test catalog with another grant (`grant: …` lines), live against `http`.
+    static func session(_ http: TestHTTPServer, grant: String, onSignInPrompt: @escaping @Sendable (SignInPrompt) -> Void) throws -> ServiceSession {
+        let text = catalog(http.baseURL.absoluteString).replacingOccurrences(of: "    clientID: app\n", with: "    \(grant)\n    clientID: app\n")
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
+        #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+        let service = try #require(catalog.service("api"))
+        return ServiceSession(
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
+            transport: TestHTTPTransport(), onSignInPrompt: onSignInPrompt)
     }
 
     @Test func badSettingsAreDiagnosedWhereTheyAre() {
@@ -161,15 +167,9 @@ import Testing
             return request.headers.first(name: "Authorization") == "Bearer browser-at" ? .json(#"{"me":"ann"}"#) : .status(.unauthorized)
         }
         try await withTestHTTPServer(handler: handler) { http in
-            let text = Self.catalog(http.baseURL.absoluteString).replacingOccurrences(
-                of: "    clientID: app\n", with: "    grant: authorization_code\n    authorizationURL: https://auth.example/authorize\n    clientID: app\n")
-            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
-            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
-            let service = try #require(catalog.service("api"))
             let prompts = Mutex<[SignInPrompt]>([])
-            let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
-                transport: TestHTTPTransport(),
+            let session = try Self.session(
+                http, grant: "grant: authorization_code\n    authorizationURL: https://auth.example/authorize",
                 onSignInPrompt: { prompt in
                     prompts.withLock { $0.append(prompt) }
                     // The browser: approved at once, redirected to the loopback with the code and state.
