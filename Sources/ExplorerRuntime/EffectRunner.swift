@@ -225,7 +225,7 @@ final class EffectRunner: Sendable {
         case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
         }
         // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
-        let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil)
+        let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock)
         // A download's path is relative to where the explorer runs, as a shell's would be.
         let download = call.downloadPath.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
         var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)

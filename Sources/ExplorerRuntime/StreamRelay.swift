@@ -24,16 +24,19 @@ final class StreamRelay: Sendable {
     private let state = Mutex(State())
     private let ticket: Int
     private let inbox: ActionInbox
-    private let started: ContinuousClock.Instant
+    /// The explorer's clock (a stepping one in snapshots, so their times do not move).
+    private let clock: DispatchClock
+    private let started: Duration
     /// Whether the endpoint says it streams (`stream:`): then any body is shown as it arrives;
     /// otherwise only bodies whose type is a stream's (event stream, NDJSON).
     private let endpointStreams: Bool
 
-    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, started: ContinuousClock.Instant = .now) {
+    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, clock: DispatchClock) {
         self.ticket = ticket
         self.inbox = inbox
         self.endpointStreams = endpointStreams
-        self.started = started
+        self.clock = clock
+        started = clock.now()
     }
 
     /// The observer the transport calls.
@@ -57,7 +60,7 @@ final class StreamRelay: Sendable {
             if wanted { scheduleFlush() }
             return wanted
         case .body(let data):
-            let at = started.duration(to: .now)
+            let at = clock.now() - started
             state.withLock { state in
                 guard state.observing else { return }
                 state.byteCount += data.count
