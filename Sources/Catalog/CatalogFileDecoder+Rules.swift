@@ -8,7 +8,7 @@ extension CatalogFileDecoder {
     static let authKeys = ["refresh", "digest", "oauth2"]
     static let oauth2Keys = [
         "grant", "tokenURL", "clientID", "clientSecret", "clientAuth", "scopes", "audience", "parameters", "username", "password",
-        "header", "prefix", "stubToken", "deviceAuthorizationURL", "authorizationURL", "persist",
+        "header", "prefix", "stubToken", "deviceAuthorizationURL", "authorizationURL", "persist", "issuer",
     ]
     static let oauth2Grants = ["client_credentials", "password", "device_code", "authorization_code"]
     static let digestKeys = ["username", "password"]
@@ -118,7 +118,10 @@ extension CatalogFileDecoder {
     private func decodeOAuth2(_ entry: Entry) -> OAuth2Settings? {
         let subject = "'auth.oauth2'"
         guard let parts = entries(entry.value, subject, allowed: Self.oauth2Keys) else { return nil }
-        require(["tokenURL", "clientID"], in: parts, of: entry.keyNode, subject)
+        require(["clientID"], in: parts, of: entry.keyNode, subject)
+        if !parts.contains(where: { $0.key == "tokenURL" || $0.key == "issuer" }) {
+            error("'auth.oauth2' needs 'tokenURL', or 'issuer' to read the endpoints from the issuer's metadata", at: entry.keyNode)
+        }
         let before = errorCount
         var settings = OAuth2Settings(tokenURL: "", clientID: "")
         for part in parts {
@@ -154,14 +157,15 @@ extension CatalogFileDecoder {
             case "prefix": settings.prefix = text(value, what) ?? ""
             case "deviceAuthorizationURL": settings.deviceAuthorizationURL = nonEmptyText(value, what)
             case "authorizationURL": settings.authorizationURL = nonEmptyText(value, what)
+            case "issuer": settings.issuer = nonEmptyText(value, what)
             case "persist": settings.persist = boolean(value, what) ?? false
             default: settings.stubToken = nonEmptyText(value, what) ?? settings.stubToken
             }
         }
-        if settings.grant == "authorization_code", settings.authorizationURL == nil {
+        if settings.grant == "authorization_code", settings.authorizationURL == nil, settings.issuer == nil {
             error("the authorization_code grant needs auth.oauth2.authorizationURL (where the browser signs in)", at: entry.keyNode)
         }
-        if settings.grant == "device_code", settings.deviceAuthorizationURL == nil {
+        if settings.grant == "device_code", settings.deviceAuthorizationURL == nil, settings.issuer == nil {
             error("the device_code grant needs auth.oauth2.deviceAuthorizationURL (where the user code is asked for)", at: entry.keyNode)
         }
         if settings.grant == "password", settings.username == nil || settings.password == nil {

@@ -242,6 +242,8 @@ public struct OAuth2Settings: Sendable, Hashable {
     public var deviceAuthorizationURL: String?
     /// The authorization endpoint, for the authorization_code grant (PKCE, loopback redirect).
     public var authorizationURL: String?
+    /// The issuer whose published metadata gives the endpoints not written here (OpenID Connect Discovery).
+    public var issuer: String?
     /// Whether live tokens are kept between runs (in the state folder, owner-only).
     public var persist = false
 

@@ -19,27 +19,37 @@ extension ServiceSession {
         environment: EnvironmentKey, prompt: (@Sendable (SignInPrompt) -> Void)?, persistence: (any TokenPersistence)?
     ) -> OAuth2Sessions? {
         func render(_ text: String?) -> String? { text.flatMap { builder.render(serviceText: $0) } }
-        guard let tokenText = render(settings.tokenURL), let tokenURL = URL(string: tokenText), let clientID = render(settings.clientID) else {
-            return nil
-        }
+        guard let clientID = render(settings.clientID) else { return nil }
         let secret = render(settings.clientSecret)
         let password = render(settings.password)
         registry.register([secret, password].compactMap { $0 }.filter { !$0.isEmpty })
-        let grant: OAuth2Grant
-        switch settings.grant {
-        case "password": grant = .password(username: render(settings.username) ?? "", password: password ?? "")
-        case "authorization_code":
-            guard let text = render(settings.authorizationURL), let url = URL(string: text) else { return nil }
-            grant = .authorizationCode(authorizationURL: url)
-        case "device_code":
-            guard let text = render(settings.deviceAuthorizationURL), let url = URL(string: text) else { return nil }
-            grant = .deviceCode(authorizationURL: url)
-        default: grant = .clientCredentials
+        let username = render(settings.username) ?? ""
+        let audience = render(settings.audience)
+        let parameters = settings.parameters.sorted { $0.key < $1.key }.map { ($0.key, render($0.value) ?? $0.value) }
+        let written = (
+            token: render(settings.tokenURL).flatMap(URL.init(string:)), authorization: render(settings.authorizationURL).flatMap(URL.init(string:)),
+            device: render(settings.deviceAuthorizationURL).flatMap(URL.init(string:)))
+        let issuer = render(settings.issuer).flatMap(URL.init(string:))
+        // The endpoints written in the catalog win over the issuer's published ones.
+        @Sendable func configuration(discovered: OAuth2Discovery?) -> OAuth2Configuration? {
+            guard let tokenURL = written.token ?? discovered?.tokenURL else { return nil }
+            let grant: OAuth2Grant
+            switch settings.grant {
+            case "password": grant = .password(username: username, password: password ?? "")
+            case "authorization_code":
+                guard let url = written.authorization ?? discovered?.authorizationURL else { return nil }
+                grant = .authorizationCode(authorizationURL: url)
+            case "device_code":
+                guard let url = written.device ?? discovered?.deviceAuthorizationURL else { return nil }
+                grant = .deviceCode(authorizationURL: url)
+            default: grant = .clientCredentials
+            }
+            return OAuth2Configuration(
+                tokenURL: tokenURL, grant: grant, clientID: clientID, clientSecret: secret,
+                clientAuthentication: OAuth2ClientAuthentication(rawValue: settings.clientAuth) ?? .basic, scopes: settings.scopes,
+                audience: audience, parameters: parameters)
         }
-        let configuration = OAuth2Configuration(
-            tokenURL: tokenURL, grant: grant, clientID: clientID, clientSecret: secret,
-            clientAuthentication: OAuth2ClientAuthentication(rawValue: settings.clientAuth) ?? .basic, scopes: settings.scopes,
-            audience: render(settings.audience), parameters: settings.parameters.sorted { $0.key < $1.key }.map { ($0.key, render($0.value) ?? $0.value) })
+        if issuer == nil, configuration(discovered: nil) == nil { return nil }
         let show: @Sendable (DeviceAuthorization) -> Void = { authorization in
             prompt?(SignInPrompt(
                 environment: environment, userCode: authorization.userCode, verificationURL: authorization.verificationURI,
@@ -54,10 +64,19 @@ extension ServiceSession {
             let openBrowser: @Sendable (URL) -> Void = { url in
                 prompt?(SignInPrompt(environment: environment, userCode: "", verificationURL: url.absoluteString))
             }
-            return OAuth2Session(client: OAuth2Client(configuration: configuration, transport: transport, prompt: show, openBrowser: openBrowser), initial: initial) { token in
+            let keep: @Sendable (OAuth2Token?) -> Void = { token in
                 keeper?.keep(token.map {
                     StoredToken(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
                 }, for: environment)
+            }
+            // With an issuer, its metadata is read when a sign-in is first needed (OpenID Connect Discovery).
+            return OAuth2Session(initial: initial, onChange: keep) { refreshToken throws(OAuth2Error) in
+                let discovered = try await issuer.asyncMap { issuer throws(OAuth2Error) in try await OAuth2Discovery.discover(issuer: issuer, transport: transport) }
+                guard let configuration = configuration(discovered: discovered) else {
+                    throw OAuth2Error(code: "invalid_request", message: "Neither the catalog nor the issuer's metadata gives the endpoints the \(settings.grant) grant needs.")
+                }
+                let client = OAuth2Client(configuration: configuration, transport: transport, prompt: show, openBrowser: openBrowser)
+                return try await OAuth2Session.obtain(with: client, refreshToken: refreshToken)
             }
         }
         let stubToken = settings.stubToken
@@ -94,5 +113,13 @@ extension ServiceSession {
             (stubbed ? sessions.stub : sessions.live)?.invalidate(token)
             return .resume(note: "the token was refused; getting a new one and resuming")
         }
+    }
+}
+
+extension Optional {
+    /// The wrapped value mapped by an async throwing function.
+    fileprivate func asyncMap<U, E: Error>(_ transform: (Wrapped) async throws(E) -> U) async throws(E) -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -26,16 +26,21 @@ public final class OAuth2Session: Sendable {
         onChange: @escaping @Sendable (OAuth2Token?) -> Void = { _ in }
     ) {
         self.init(margin: client.configuration.refreshMargin, now: now, initial: initial, onChange: onChange) { refreshToken throws(OAuth2Error) in
-            if let refreshToken {
-                do throws(OAuth2Error) {
-                    return try await client.refresh(refreshToken)
-                } catch {
-                    // A refresh token that expired or was revoked: sign in again; anything else stands.
-                    guard error.code == "invalid_grant" else { throw error }
-                }
-            }
-            return try await client.signIn()
+            try await Self.obtain(with: client, refreshToken: refreshToken)
         }
+    }
+
+    /// A token from `client`: refreshed when there is a refresh token, else (or when the server
+    /// refuses it as `invalid_grant`: expired or revoked) by signing in again.
+    public static func obtain(with client: OAuth2Client, refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token {
+        if let refreshToken {
+            do throws(OAuth2Error) {
+                return try await client.refresh(refreshToken)
+            } catch {
+                guard error.code == "invalid_grant" else { throw error }
+            }
+        }
+        return try await client.signIn()
     }
 
     /// A session over any way of getting tokens (a stub's fixed token, say).

@@ -190,4 +190,35 @@ import Testing
             #expect(prompt.sentence.hasSuffix(" in a browser."))
         }
     }
+
+    @Test func anIssuersMetadataGivesTheTokenEndpoint() async throws {
+        let stated = Mutex<String?>(nil)
+        let handler: TestHTTPServer.Handler = { request in
+            switch request.path {
+            case "/.well-known/openid-configuration":
+                let base = "http://127.0.0.1:\(request.headers.first(name: "Host")?.split(separator: ":").last ?? "")"
+                let issuer = stated.withLock { $0 } ?? base
+                return .json(#"{"issuer":"\#(issuer)","token_endpoint":"\#(base)/oauth/token","jwks_uri":"\#(base)/jwks"}"#)
+            case "/oauth/token": return .json(#"{"access_token":"discovered-at","expires_in":600}"#)
+            default: return request.headers.first(name: "Authorization") == "Bearer discovered-at" ? .json(#"{"me":"ann"}"#) : .status(.unauthorized)
+            }
+        }
+        try await withTestHTTPServer(handler: handler) { http in
+            let base = http.baseURL.absoluteString
+            let text = Self.catalog(base).replacingOccurrences(of: "    tokenURL: \"\(base)/token\"\n", with: "    issuer: \"\(base)\"\n")
+            let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled)
+            #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+            let service = try #require(catalog.service("api"))
+            let session = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+            let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(exchange.response?.status == 200)
+            // Metadata that names another issuer is not used.
+            stated.withLock { $0 = "https://evil.example" }
+            let other = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+            let refused = await other.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(refused.error?.message.contains("names another issuer (https://evil.example); it was not used") == true, "\(refused.error?.message ?? "")")
+        }
+    }
 }
