@@ -36,6 +36,15 @@ public struct MultipartField: Sendable, Hashable {
         }
     }
 
+    /// The `Content-Type` its part is sent with: given, a file's from its extension, none for text.
+    public var headerContentType: String? {
+        switch content {
+        case .text: contentType
+        case .file(let path, _): contentType ?? MediaType.forFileOrBinary(path)
+        case .bytes(_, let filename): contentType ?? MediaType.forFileOrBinary(filename)
+        }
+    }
+
     /// The part's header block: `Content-Disposition` with the name (and filename), then its
     /// `Content-Type` when it has one. Quotes, CR and LF in names are percent-encoded as RFC 7578
     /// §4.2 and browsers do (`"` → `%22`), so a name can never end the header early.
@@ -43,12 +52,7 @@ public struct MultipartField: Sendable, Hashable {
         var disposition = "Content-Disposition: form-data; name=\"\(Self.quoted(name))\""
         if let filename { disposition += "; filename=\"\(Self.quoted(filename))\"" }
         var block = disposition + "\r\n"
-        let type: String? = switch content {
-        case .text: contentType
-        case .file(let path, _): contentType ?? MediaType.forFileOrBinary(path)
-        case .bytes(_, let filename): contentType ?? MediaType.forFileOrBinary(filename)
-        }
-        if let type { block += "Content-Type: \(type)\r\n" }
+        if let type = headerContentType { block += "Content-Type: \(type)\r\n" }
         return block + "\r\n"
     }
 

@@ -52,7 +52,17 @@ public enum HARExporter {
             "cookies": [], "headers": headers(request.headers), "queryString": .array(queryString(request.url)),
             "headersSize": -1, "bodySize": .integer(request.body?.size ?? 0),
         ]
-        if let body = request.body {
+        if let form = request.form {
+            // HAR 1.2 §postData: a multipart form as params (files by name; their bytes were never kept).
+            let mimeType = request.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "multipart/form-data"
+            object["postData"] = ["mimeType": .string(mimeType), "params": .array(form.map { field in
+                var param: JSONObject = ["name": .string(field.name)]
+                if let value = field.value { param["value"] = .string(value) }
+                if let fileName = field.fileName { param["fileName"] = .string(fileName) }
+                if let contentType = field.contentType { param["contentType"] = .string(contentType) }
+                return .object(param)
+            })]
+        } else if let body = request.body {
             let mimeType = request.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "application/octet-stream"
             object["postData"] = ["mimeType": .string(mimeType), "text": .string(body.encoding == .utf8 ? body.text : "(\(body.size) bytes of binary data)")]
         }

@@ -199,6 +199,11 @@ public struct RequestRecord: Sendable, Hashable, Codable {
     public var headers: [HeaderRecord]
     /// The body, when there was one.
     public var body: BodyRecord?
+    /// A body read from disk as it was sent: the file (`<file …>`) or the multipart form described,
+    /// never its bytes.
+    public var streamedBody: String?
+    /// A multipart form's fields (text values masked), for HAR's `postData.params`.
+    public var form: [FormFieldRecord]?
 
     /// Makes a request record.
     public init(method: String, url: String, headers: [HeaderRecord], body: BodyRecord?) {
@@ -214,6 +219,37 @@ public struct RequestRecord: Sendable, Hashable, Codable {
         url = redactor.url(request.url)
         headers = redactor.headers(request.headers).map { HeaderRecord(name: $0.name, value: $0.value) }
         body = request.body.flatMap { $0.isEmpty ? nil : BodyRecord($0, contentType: request.headers["Content-Type"], redactor: redactor, limit: nil) }
+        if let streamed = request.streamedBody {
+            streamedBody = redactor.text(streamed.summary)
+            if case .multipart(let fields) = streamed.source {
+                form = fields.map { field in
+                    switch field.content {
+                    case .text(let text): FormFieldRecord(name: field.name, value: redactor.text(text), contentType: field.contentType)
+                    case .file, .bytes: FormFieldRecord(name: field.name, fileName: field.filename, contentType: field.headerContentType)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A field of a multipart form as recorded: text (masked) or a file named.
+public struct FormFieldRecord: Sendable, Hashable, Codable {
+    /// The field's name.
+    public var name: String
+    /// Its text, secret values masked (nil for a file).
+    public var value: String?
+    /// The file name sent (nil for text).
+    public var fileName: String?
+    /// Its Content-Type, when it had one.
+    public var contentType: String?
+
+    /// Makes a record.
+    public init(name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil) {
+        self.name = name
+        self.value = value
+        self.fileName = fileName
+        self.contentType = contentType
     }
 }
 
