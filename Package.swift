@@ -78,7 +78,7 @@ let package = Package(
         ),
 
         // MARK: State kept between runs, drift checks, catalog authoring
-        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]),
+        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
         .target(
             name: "OAuth2",

@@ -57,18 +57,12 @@ extension ServiceSession {
         }
         // `persist: true`: the live token outlives the run (stub tokens are fixtures, never kept).
         let keeper = settings.persist ? persistence : nil
-        let initial = keeper?.token(for: environment).map {
-            OAuth2Token(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
-        }
+        let initial = keeper?.token(for: environment)
         let live = transport.map { transport in
             let openBrowser: @Sendable (URL) -> Void = { url in
                 prompt?(SignInPrompt(environment: environment, userCode: "", verificationURL: url.absoluteString))
             }
-            let keep: @Sendable (OAuth2Token?) -> Void = { token in
-                keeper?.keep(token.map {
-                    StoredToken(accessToken: $0.accessToken, tokenType: $0.tokenType, expiresAt: $0.expiresAt, refreshToken: $0.refreshToken, scope: $0.scope)
-                }, for: environment)
-            }
+            let keep: @Sendable (OAuth2Token?) -> Void = { token in keeper?.keep(token, for: environment) }
             // With an issuer, its metadata is read when a sign-in is first needed (OpenID Connect Discovery).
             return OAuth2Session(initial: initial, onChange: keep) { refreshToken throws(OAuth2Error) in
                 let discovered = try await issuer.asyncMap { issuer throws(OAuth2Error) in try await OAuth2Discovery.discover(issuer: issuer, transport: transport) }

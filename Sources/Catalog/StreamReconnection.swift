@@ -1,5 +1,4 @@
 import DispatcherCore
-import TextSupport
 
 /// Opens a Server-Sent Events stream again after the server closed it, as a browser's EventSource
 /// does (WHATWG HTML §9.2.3): after the reconnection time (the stream's `retry`, else 3 s), with
@@ -14,8 +13,7 @@ public enum StreamReconnection {
         guard endpoint.stream?.reconnect == true, exchange.error == nil, let response = exchange.response, response.status == 200 else {
             return false
         }
-        let mediaType = response.headers["Content-Type"]?.split(separator: ";").first?.trimmedSpaces.lowercased()
-        return mediaType == "text/event-stream"
+        return response.mediaType == MediaType.eventStream
     }
 
     /// The wait before reopening: the stream's `retry` in milliseconds, else the default.

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Content types implied by file extensions.
 public enum MediaType {
     /// The content type a file's extension implies, if it is a common one.
@@ -6,6 +8,17 @@ public enum MediaType {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return byExtension[name[name.index(after: dot)...].lowercased()]
     }
+
+    /// The media type of a `Content-Type` value, parameters dropped, lowercased (`text/event-stream`).
+    public static func essence(of contentType: String?) -> String? {
+        contentType?.split(separator: ";", maxSplits: 1).first.map { $0.trimmedSpaces.lowercased() }
+    }
+
+    /// Server-Sent Events.
+    public static let eventStream = "text/event-stream"
+
+    /// Bodies worth showing as they arrive without `stream:` in the catalog: event streams, NDJSON, JSON Lines.
+    public static let streamed: Set = [eventStream, "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 
     /// `application/octet-stream` when the extension says nothing.
     public static func forFileOrBinary(_ path: String) -> String { forFile(path) ?? "application/octet-stream" }
@@ -18,3 +31,4 @@ public enum MediaType {
         "mp4": "video/mp4", "mp3": "audio/mpeg", "wav": "audio/wav",
     ]
 }
+

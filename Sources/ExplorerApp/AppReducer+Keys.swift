@@ -322,7 +322,8 @@ extension AppReducer {
 
     /// Gives the call a ticket, marks it in flight and asks the runtime to send it.
     static func dispatch(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
-        let ticket = RequestTicket(id: state.nextTicket, call: call)
+        var ticket = RequestTicket(id: state.nextTicket, call: call)
+        ticket.showsActivity = state.catalog.endpoint(call.endpoint)?.endpoint.showsActivity ?? true
         state.nextTicket += 1
         state.inFlight[ticket.id] = ticket
         return [.send(ticket)]

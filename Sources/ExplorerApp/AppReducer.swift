@@ -220,7 +220,5 @@ extension AppState {
     public var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
 
     /// Requests in flight that show activity (an endpoint with `showsActivity: false` does not).
-    var visibleInFlightCount: Int {
-        inFlight.values.count { catalog.endpoint($0.endpoint)?.endpoint.showsActivity ?? true }
-    }
+    var visibleInFlightCount: Int { inFlight.values.count(where: \.showsActivity) }
 }

@@ -343,6 +343,8 @@ public struct RequestTicket: Sendable, Hashable {
     public var id: Int
     /// What is sent, where and how.
     public var call: EndpointCall
+    /// Whether it turns the spinner (its endpoint's `showsActivity`, read once when it is sent).
+    public var showsActivity = true
 
     /// A ticket for one request.
     public init(id: Int, call: EndpointCall) {

@@ -1,6 +1,5 @@
 import DispatcherCore
 import FoundationEssentials
-import TextSupport
 
 /// A response shown while it arrives: Server-Sent Events as a list of events, any other streamed
 /// body (NDJSON, chunked text) as the body viewer over the bytes so far.
@@ -50,16 +49,13 @@ public struct ResponseStream: Sendable {
 
     /// `text/event-stream` is read as events; every other body as text.
     public static func kind(contentType: String?) -> Kind {
-        let mediaType = contentType?.split(separator: ";").first.map { String($0).trimmedSpaces.lowercased() }
-        return mediaType == "text/event-stream" ? .events : .text
+        MediaType.essence(of: contentType) == MediaType.eventStream ? .events : .text
     }
 
     /// Whether a head with this content type is worth showing as it arrives even when the endpoint
     /// does not say `stream:` (a body nobody reads early is not copied).
     public static func isStreamingType(_ contentType: String?) -> Bool {
-        let mediaType = contentType?.split(separator: ";").first.map { String($0).trimmedSpaces.lowercased() } ?? ""
-        return ["text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
-            .contains(mediaType)
+        MediaType.essence(of: contentType).map(MediaType.streamed.contains) ?? false
     }
 
     /// The event under the cursor.

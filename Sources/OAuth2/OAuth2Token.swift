@@ -1,7 +1,7 @@
 import FoundationEssentials
 
-/// An access token the token endpoint issued (RFC 6749 §5.1).
-public struct OAuth2Token: Sendable, Hashable {
+/// An access token the token endpoint issued (RFC 6749 §5.1); Codable to be kept between runs.
+public struct OAuth2Token: Sendable, Hashable, Codable {
     /// The access token.
     public var accessToken: String
     /// Its type (`Bearer`).

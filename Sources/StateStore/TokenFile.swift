@@ -1,11 +1,12 @@
 import Catalog
+import OAuth2
 import FoundationEssentials
 import Synchronization
 
 /// Live OAuth 2.0 tokens kept between runs (`persist: true`): the state folder's `tokens.json`,
 /// readable by the owner only, replaced atomically; never in the history, exports or logs.
 public final class TokenFile: TokenPersistence {
-    private let file: EnvironmentStateFile<StoredToken>
+    private let file: EnvironmentStateFile<OAuth2Token>
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
@@ -17,16 +18,16 @@ public final class TokenFile: TokenPersistence {
     /// Where the tokens are.
     public var fileURL: URL { file.fileURL }
 
-    public func token(for environment: EnvironmentKey) -> StoredToken? {
+    public func token(for environment: EnvironmentKey) -> OAuth2Token? {
         lock.withLock { _ in file.load()[environment] }
     }
 
     /// Every token kept, by service and environment.
-    public func all() -> [EnvironmentKey: StoredToken] {
+    public func all() -> [EnvironmentKey: OAuth2Token] {
         lock.withLock { _ in file.load() }
     }
 
-    public func keep(_ token: StoredToken?, for environment: EnvironmentKey) {
+    public func keep(_ token: OAuth2Token?, for environment: EnvironmentKey) {
         lock.withLock { _ in
             var tokens = file.load()
             tokens[environment] = token

@@ -3,7 +3,6 @@ import FoundationEssentials
 import JSONSupport
 import Synchronization
 import SystemSupport
-import TextSupport
 
 /// Prints a streamed response as it arrives, for `call`: plain output writes the body's bytes as
 /// they come (the same bytes the whole body would print, only sooner); `--json` writes each
@@ -46,7 +45,7 @@ final class CallStreamPrinter: Sendable {
         return state.withLock { state in
             switch part {
             case .head(let status, let headers):
-                let mediaType = headers["Content-Type"]?.split(separator: ";").first?.trimmedSpaces.lowercased()
+                let mediaType = MediaType.essence(of: headers["Content-Type"])
                 // A reconnection carries on: the last event id and retry stay, a half-read event does not.
                 var parser = state.parser
                 parser.reset()
@@ -54,8 +53,8 @@ final class CallStreamPrinter: Sendable {
                 state = State()
                 state.parser = parser
                 state.printedEvents = printedEvents
-                state.isEventStream = mediaType == "text/event-stream"
-                state.printing = json ? state.isEventStream : (endpointStreams || state.isEventStream || Self.streamingTypes.contains(mediaType ?? ""))
+                state.isEventStream = mediaType == MediaType.eventStream
+                state.printing = json ? state.isEventStream : (endpointStreams || MediaType.streamed.contains(mediaType ?? ""))
                 if state.printing, !json, include {
                     var head = "HTTP/1.1 \(HTTPStatus.line(for: status))\r\n"
                     for field in headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }
@@ -90,7 +89,4 @@ final class CallStreamPrinter: Sendable {
         ]))
         return object.compactText + "\n"
     }
-
-    /// Types printed as they arrive without `stream:` in the catalog.
-    static let streamingTypes: Set = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 }
