@@ -1012,6 +1012,24 @@ endpoints:
       streamInterval: 50ms
       bodyFile: fixtures/httpbin/stream.ndjson
 
+  chat:
+    title: WebSocket chat
+    description: >-
+      A WebSocket conversation: the server greets, acknowledges the first message, then echoes.
+      m types a message (Tab picks a named one), Esc closes with 1000 normal.
+    path: /chat
+    websocket:
+      subprotocols: [chat.v1]
+      messages:
+        hello: { type: hello, text: Hi there }
+        question: { type: ask, text: What time is it? }
+        bye: { type: bye }
+      script:                     # what stub mode and `apiexplorer mock` answer
+        - send: { type: welcome, room: lobby }
+        - receive
+        - send: { type: ack, note: first message received }
+        - echo
+
   uuid:
     title: A UUID
     path: /uuid

@@ -57,6 +57,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var download: String?
     /// Whether its requests turn the activity spinner (`showsActivity: false` for a background poll).
     public var showsActivity = true
+    /// Set when the endpoint is a WebSocket (`websocket:`): sending it opens a conversation.
+    public var webSocket: WebSocketSettings?
 
     /// Makes an endpoint.
     public init(
@@ -118,6 +120,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
             }
         case .none, .data: break
         }
+        texts += webSocket?.messages.map(\.text) ?? []
         return texts
     }
 
@@ -197,6 +200,40 @@ extension JSONValue {
             }
         default: break
         }
+    }
+}
+
+/// A WebSocket endpoint's settings (`websocket:`).
+public struct WebSocketSettings: Sendable, Hashable {
+    /// A message the person can send by name; placeholders are filled when it is sent.
+    public struct NamedMessage: Sendable, Hashable {
+        /// Its name.
+        public var name: String
+        /// Its text (JSON written compactly).
+        public var text: String
+
+        /// Makes one.
+        public init(name: String, text: String) {
+            self.name = name
+            self.text = text
+        }
+    }
+
+    /// Offered in `Sec-WebSocket-Protocol`, in order of preference.
+    public var subprotocols: [String]
+    /// Named messages, in file order.
+    public var messages: [NamedMessage]
+    /// What the far end does in stub mode and on the mock server; nil echoes.
+    public var script: WebSocketScript?
+    /// How often an idle connection is pinged; nil: never.
+    public var pingInterval: Duration?
+
+    /// Makes settings.
+    public init(subprotocols: [String] = [], messages: [NamedMessage] = [], script: WebSocketScript? = nil, pingInterval: Duration? = nil) {
+        self.subprotocols = subprotocols
+        self.messages = messages
+        self.script = script
+        self.pingInterval = pingInterval
     }
 }
 

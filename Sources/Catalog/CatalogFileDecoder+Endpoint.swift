@@ -6,6 +6,7 @@ extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
         "multipart", "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
+        "websocket",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -30,6 +31,7 @@ extension CatalogFileDecoder {
         var bodyNodes: [Entry] = []
         var omitNode: YAMLNode?
         var methodGiven = false
+        var webSocketNode: YAMLNode?
         for field in fields {
             let value = field.value
             switch field.key {
@@ -61,6 +63,7 @@ extension CatalogFileDecoder {
             case "captures": endpoint.captures = decodeCaptures(value, subject)
             case "prompts": endpoint.declaredPrompts = decodePrompts(value, subject)
             case "stream": endpoint.stream = decodeStream(value, subject)
+            case "websocket": webSocketNode = field.keyNode; endpoint.webSocket = decodeWebSocket(value, subject)
             case "download": endpoint.download = nonEmptyText(value, "'download' of \(subject) (a file to write the body to)")
             case "showsActivity": endpoint.showsActivity = boolean(value, "'showsActivity' of \(subject)") ?? true
             case "handlers": endpoint.handlers = decodeHandlerRules(value, "handler of \(subject)")
@@ -76,6 +79,12 @@ extension CatalogFileDecoder {
             if !methodGiven { endpoint.method = .post }
         } else if let body = bodyNodes.first {
             endpoint.body = decodeRequestBody(body, subject) ?? .none
+        }
+        if endpoint.webSocket != nil, let webSocketNode {
+            // RFC 6455 §4.1: the opening handshake is a GET without a body.
+            if endpoint.method != .get { error("\(subject) is a WebSocket: its opening handshake is a GET, not \(endpoint.method.rawValue)", at: webSocketNode) }
+            if let body = bodyNodes.first { error("\(subject) is a WebSocket: it sends messages, not a '\(body.key)'", at: body.keyNode) }
+            if endpoint.stream != nil { error("\(subject) is a WebSocket: 'stream' is for HTTP responses read as they arrive", at: webSocketNode) }
         }
         // After the loop: the group and the endpoint's own headers decide which names are known.
         if let omitNode {

@@ -61,8 +61,22 @@ public struct RequestBuilder: Sendable {
         let target = Target(
             endpoint.method, path, identifier: endpoint.key.description, query: query, headers: headers, body: body,
             group: endpoint.group, sampleResponse: endpoint.stub.sample, examples: endpoint.examples.map(\.namedSample),
-            validation: endpoint.validation, timeouts: endpoint.timeouts, expectsResponseBody: endpoint.expectsResponseBody)
+            validation: endpoint.validation, timeouts: endpoint.timeouts, expectsResponseBody: endpoint.expectsResponseBody,
+            webSocketScript: endpoint.webSocket?.script)
         return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)
+    }
+
+    /// A WebSocket message with its placeholders filled as the endpoint's request would fill them.
+    public func renderMessage(
+        _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:]
+    ) throws(UnresolvedPlaceholderError) -> String {
+        guard text.hasPlaceholderOpening else { return text }
+        var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
+        let rendered = renderer.render(text, at: "message")
+        if !renderer.unresolved.isEmpty {
+            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.whereToSet)
+        }
+        return rendered
     }
 
     /// Every placeholder a request for `endpoint` uses (its own, its environment's and its group's

@@ -180,6 +180,10 @@ extension Dispatcher {
                     return (.failure(.cancelled), clock.now())
                 }
             }
+            if let conversation = request.options.webSocket {
+                let response = await stubConversation(conversation, request: request, endpoint: endpoint, sentAt: sentAt)
+                return (Self.conversationOutcome(response, conversation: conversation), clock.now())
+            }
             guard let sample = endpoint.sample(named: request.options.example) else {
                 let names = endpoint.examples.map(\.name).joined(separator: ", ")
                 return (
@@ -215,7 +219,11 @@ extension Dispatcher {
                 _ = observe(.body(response.body))
             }
         }
+        if let conversation = request.options.webSocket, response.status == 101 {
+            return (Self.conversationOutcome(response, conversation: conversation), endedAt)
+        }
         if let error = errorFilter.error(for: response, request: request) { return (.failure(error), endedAt) }
+        if request.options.webSocket != nil { return (.failure(Self.notUpgraded(response)), endedAt) }
         return (.success(response), endedAt)
     }
 }

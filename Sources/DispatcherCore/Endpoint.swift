@@ -24,12 +24,14 @@ public struct Endpoint: Sendable {
     public var expectsResponseBody: Bool
     /// What the transport needs to know.
     public var settings: TransportSettings
+    /// The stub's far end when the request is a WebSocket conversation; nil echoes.
+    public var webSocketScript: WebSocketScript?
 
     /// Makes an endpoint.
     public init(
         identifier: String, url: URL, method: HTTPMethod, headers: Headers, body: RequestBody,
         sampleResponse: SampleResponse, examples: [NamedSample], validation: ValidationType,
-        expectsResponseBody: Bool, settings: TransportSettings
+        expectsResponseBody: Bool, settings: TransportSettings, webSocketScript: WebSocketScript? = nil
     ) {
         self.identifier = identifier
         self.url = url
@@ -41,6 +43,7 @@ public struct Endpoint: Sendable {
         self.validation = validation
         self.expectsResponseBody = expectsResponseBody
         self.settings = settings
+        self.webSocketScript = webSocketScript
     }
 
     /// This endpoint with a header set over the existing ones.
@@ -90,7 +93,8 @@ extension Endpoint {
             identifier: target.identifier, url: url, method: target.method, headers: headers, body: target.body,
             sampleResponse: target.sampleResponse, examples: target.examples, validation: target.validation,
             expectsResponseBody: target.expectsResponseBody,
-            settings: TransportSettings(environment: environment, timeouts: environment.timeouts.overridden(by: target.timeouts)))
+            settings: TransportSettings(environment: environment, timeouts: environment.timeouts.overridden(by: target.timeouts)),
+            webSocketScript: target.webSocketScript)
     }
 }
 

@@ -22,6 +22,9 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     case decodingFailed
     /// The request could not be built (an unresolved placeholder, a bad URL …); nothing was sent.
     case invalidRequest
+    /// A WebSocket conversation the server ended with a close code that is not a clean one
+    /// (`policyViolation`, `messageTooBig`, an application's 4xxx …), or that dropped (`abnormal`).
+    case webSocketClosed(WebSocketCloseCode)
     case unknown
     /// A kind a catalog defines (`expiredUserSession`, `applicationError` …).
     case custom(String)
@@ -30,7 +33,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     public static let builtInNames: [String] = [
         "badRequest", "unauthorized", "forbidden", "notFound", "tooManyRequests", "internalServerError",
         "clientError", "serverError", "noData", "timeout", "cannotConnect", "notConnected", "tlsFailure",
-        "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "unknown",
+        "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "webSocketClosed", "unknown",
     ]
 
     /// Reads a name as written in a catalog: a built-in kind, else a custom one.
@@ -55,6 +58,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case "bodyTooLarge": self = .bodyTooLarge
         case "decodingFailed": self = .decodingFailed
         case "invalidRequest": self = .invalidRequest
+        case "webSocketClosed": self = .webSocketClosed(WebSocketCloseCode(status ?? 1006))
         case "unknown": self = .unknown
         default: self = .custom(name)
         }
@@ -81,6 +85,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case .bodyTooLarge: "bodyTooLarge"
         case .decodingFailed: "decodingFailed"
         case .invalidRequest: "invalidRequest"
+        case .webSocketClosed: "webSocketClosed"
         case .unknown: "unknown"
         case .custom(let name): name
         }
@@ -89,6 +94,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .clientError(let status), .serverError(let status): "\(name)(\(status))"
+        case .webSocketClosed(let code): "\(name)(\(code))"
         default: name
         }
     }

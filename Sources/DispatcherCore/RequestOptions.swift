@@ -22,6 +22,9 @@ public struct RequestOptions: Sendable {
     /// Write a successful body to this file as it arrives instead of keeping it in memory; the
     /// memory cap (`maximumBodySize`) does not apply, free disk space does.
     public var download: DownloadDestination?
+    /// Makes the request a WebSocket conversation (an upgrade): the transport, or the stub's script,
+    /// carries the conversation's frames until it closes, and the response's body is its transcript.
+    public var webSocket: WebSocketConversation?
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false

@@ -32,6 +32,9 @@ public protocol TargetType: Sendable {
     var timeouts: Timeouts? { get }
     /// Whether a success must carry a body (an empty one is `noData`).
     var expectsResponseBody: Bool { get }
+    /// What the far end does in stub mode when the target is a WebSocket (sent with
+    /// `RequestOptions.webSocket`); nil echoes.
+    var webSocketScript: WebSocketScript? { get }
 }
 
 extension TargetType {
@@ -47,6 +50,7 @@ extension TargetType {
     public var validation: ValidationType { .successCodes }
     public var timeouts: Timeouts? { nil }
     public var expectsResponseBody: Bool { method == .get }
+    public var webSocketScript: WebSocketScript? { nil }
 
     /// The sample answer named `name`, or the default sample when `name` is nil.
     public func sample(named name: String?) -> SampleResponse? {
@@ -71,6 +75,7 @@ public struct Target: TargetType, Hashable {
     public var validation: ValidationType
     public var timeouts: Timeouts?
     public var expectsResponseBody: Bool
+    public var webSocketScript: WebSocketScript?
 
     /// Makes a target; only the method and path are required.
     public init(
@@ -78,7 +83,7 @@ public struct Target: TargetType, Hashable {
         query: [QueryItem] = [], headers: Headers = Headers(), body: RequestBody = .none, group: String? = nil,
         pathParameters: [String: String] = [:], sampleResponse: SampleResponse = .empty,
         examples: [NamedSample] = [], validation: ValidationType = .successCodes, timeouts: Timeouts? = nil,
-        expectsResponseBody: Bool? = nil
+        expectsResponseBody: Bool? = nil, webSocketScript: WebSocketScript? = nil
     ) {
         self.identifier = identifier ?? "\(method.rawValue) \(path)"
         self.baseURL = baseURL
@@ -94,5 +99,6 @@ public struct Target: TargetType, Hashable {
         self.validation = validation
         self.timeouts = timeouts
         self.expectsResponseBody = expectsResponseBody ?? (method == .get)
+        self.webSocketScript = webSocketScript
     }
 }

@@ -42,6 +42,10 @@ public enum AppAction: Sendable {
     case signInPrompted(SignInPrompt)
     /// A request body being uploaded moved on: bytes sent so far and in all.
     case uploadProgressed(ticket: Int, sent: Int, total: Int)
+    /// A WebSocket conversation opened or carried frames (batched: at most a frame's worth of reports).
+    case webSocketUpdated(ticket: Int, update: WebSocketUpdate)
+    /// A message could not be sent on a WebSocket: why.
+    case webSocketMessageRefused(String)
     /// More of a streamed response arrived (batched: at most a frame's worth of reports).
     case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
@@ -154,6 +158,10 @@ public enum AppEffect: Sendable, Hashable {
     case send(RequestTicket)
     /// Cancel a request in flight.
     case cancel(ticket: Int)
+    /// Send a message on the request's open WebSocket.
+    case sendWebSocketMessage(ticket: Int, message: WebSocketDraft)
+    /// Start the request's WebSocket closing handshake (normal closure).
+    case closeWebSocket(ticket: Int)
     /// Send a spinner tick after the delay.
     case scheduleSpinnerTick(generation: Int, after: Duration)
     /// Put text on the clipboard (OSC 52); `description` says what it was.

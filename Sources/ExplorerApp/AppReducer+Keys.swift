@@ -10,6 +10,7 @@ extension AppReducer {
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
         if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
         if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
+        if case .message(let composer)? = state.overlay { return typeInComposer(command, composer: composer, state: &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -32,12 +33,12 @@ extension AppReducer {
         case .moveDown: move(.down(1), state: &state)
         case .moveUp: move(.up(1), state: &state)
         case .pageDown:
-            if state.focus == .response, moveInEvents(.down(1), paging: true, state: &state) || moveInBody(.down(1), paging: true, state: &state) {
+            if state.focus == .response, moveInEvents(.down(1), paging: true, state: &state) || moveInFrames(.down(1), paging: true, state: &state) || moveInBody(.down(1), paging: true, state: &state) {
                 return []
             }
             move(.down(state.pageHeight), state: &state)
         case .pageUp:
-            if state.focus == .response, moveInEvents(.up(1), paging: true, state: &state) || moveInBody(.up(1), paging: true, state: &state) {
+            if state.focus == .response, moveInEvents(.up(1), paging: true, state: &state) || moveInFrames(.up(1), paging: true, state: &state) || moveInBody(.up(1), paging: true, state: &state) {
                 return []
             }
             move(.up(state.pageHeight), state: &state)
@@ -57,6 +58,8 @@ extension AppReducer {
             return dispatch(last, state: &state)
         case .cancelOrClose:
             return cancelOrClose(state: &state)
+        case .sendMessage:
+            return openMessageComposer(state: &state)
         case .newRequest:
             state.overlay = .scratch(ScratchDialog(step: .compose))
         case .download:
@@ -132,7 +135,7 @@ extension AppReducer {
             return perform(command, state: &state)
         case .variables(let command):
             return perform(command, state: &state)
-        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit:
+        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage:
             break  // bound only in windows, questions and typing
         }
         return []
@@ -180,7 +183,7 @@ extension AppReducer {
             list.scrollToSelection(viewportHeight: state.endpointViewportHeight, itemCount: count)
             state.endpointList = list
         case .response:
-            if moveInEvents(movement, state: &state) || moveInBody(movement, wheel: wheel, state: &state) { return }
+            if moveInEvents(movement, state: &state) || moveInFrames(movement, state: &state) || moveInBody(movement, wheel: wheel, state: &state) { return }
             if moveInEditor(movement, state: &state) || moveInVariables(movement, state: &state) { return }
             let current = state.tabScroll[state.tab] ?? 0
             let limit = ResponseText.maximumScroll(state: state)
@@ -330,6 +333,7 @@ extension AppReducer {
     }
 
     static func cancelOrClose(state: inout AppState) -> [AppEffect] {
+        if let effects = closeWebSocket(state: &state) { return effects }
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
             state.notice = state.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
@@ -452,7 +456,7 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .prompt, .scratch, .download:
+        case .confirmSend, .prompt, .scratch, .download, .message:
             break
         }
         return []
@@ -483,6 +487,7 @@ extension AppState {
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
             if case .download = overlay { return .typing }
+            if case .message = overlay { return .typing }
             return .window
         }
         if filter?.isEditing == true { return .typing }

@@ -103,6 +103,11 @@ public enum AppReducer {
                 state.uploads[ticket] = (sent, total)
                 if sent >= total { state.appendLog(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]) }
             }
+        case .webSocketUpdated(let ticket, let update):
+            effects = webSocketUpdated(ticket: ticket, update: update, state: &state)
+        case .webSocketMessageRefused(let message):
+            state.notice = message
+            effects = []
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
@@ -111,6 +116,7 @@ public enum AppReducer {
             if let environment = state.inFlight[ticketID]?.call.environmentKey { state.signInPrompts[environment] = nil }
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
+                webSocketEnded(ticket: ticketID, key: ticket.endpoint, state: &state)
             }
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)

@@ -38,6 +38,8 @@ public struct AppState: Sendable {
     public var signedOut: [EnvironmentKey: String] = [:]
     /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
     public var streams: [EndpointKey: ResponseStream] = [:]
+    /// WebSocket conversations, by endpoint: the latest one's (open or closed).
+    public var webSockets: [EndpointKey: WebSocketPane] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.
     public var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.
@@ -266,6 +268,8 @@ public enum Dialog: Sendable, Hashable {
     case tokens(TokensWindow)
     /// The cookies of an environment and mode, as they were when read.
     case cookies(CookiesWindow)
+    /// A message being typed for an open WebSocket.
+    case message(MessageComposer)
 }
 
 /// The cookie jar of an environment in one mode, read when the window opened.

@@ -60,6 +60,8 @@ enum OverlayView {
             return renderScratch(dialog, screen: screen, into: &buffer)
         case .download(let dialog):
             return renderDownload(dialog, screen: screen, into: &buffer)
+        case .message(let composer):
+            return renderComposer(composer, screen: screen, into: &buffer)
         case .cookies(let window):
             let lines = TokensView.cookieLines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
             let overlay = Overlay(
@@ -101,6 +103,27 @@ enum OverlayView {
         let field = InputLine(prompt: Span(prompt.name + ": ", style: Theme.key), placeholder: prompt.defaultValue ?? "an answer")
         field.render(into: &buffer, area: row, state: shown)
         return field.cursorPosition(in: row, state: shown)
+    }
+
+    /// A WebSocket message being typed, with the endpoint's named messages.
+    static func renderComposer(_ composer: MessageComposer, screen: Rect, into buffer: inout Buffer) -> Position? {
+        var lines: [Line] = []
+        if composer.named.isEmpty {
+            lines.append(Line("Sent as a text message. The catalog names no messages for this endpoint.", style: Theme.dim))
+        } else {
+            let names = composer.named.enumerated().map { index, named in
+                Span(" \(named.name) ", style: index == composer.chosen ? Theme.highlight : Theme.dim)
+            }
+            lines.append(Line([Span("Tab", style: Theme.key), Span(" named:", style: Theme.dim)] + names))
+        }
+        lines.append(Line([Span("Enter", style: Theme.key), Span(" sends  ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" does not", style: Theme.dim)]))
+        let window = Overlay(block: block("Message on \(composer.endpoint)", hint: "WebSocket"), width: .cells(88), height: .cells(lines.count + 4))
+        let inside = prepare(window, in: screen, buffer: &buffer)
+        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
+        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
+        let field = InputLine(prompt: Span("› ", style: Theme.key), placeholder: "a text message (JSON is sent as typed)")
+        field.render(into: &buffer, area: row, state: composer.input)
+        return field.cursorPosition(in: row, state: composer.input)
     }
 
     /// Where a download goes.

@@ -25,6 +25,10 @@ enum ResponsePaneView {
         case .variables: return VariablesTabView.render(state, content: content, into: &buffer)
         default: break
         }
+        if state.tab == .body, let pane = state.selectedWebSocket {
+            WebSocketView.render(pane, state: state, content: content, into: &buffer)
+            return nil
+        }
         if state.tab == .body, let stream = state.selectedStream, stream.kind == .events {
             EventStreamView.render(stream, state: state, content: content, into: &buffer)
             return nil
@@ -53,6 +57,17 @@ enum ResponsePaneView {
 
     /// One line: the result of the selected endpoint, or what Enter would do.
     static func summary(_ state: AppState) -> Line {
+        if let ticket = state.selectedInFlight, let pane = state.selectedWebSocket, pane.ticket == ticket.id {
+            let counts = pane.messageCounts
+            return Line([
+                Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
+                Span(HTTPStatus.line(for: 101), style: Theme.status(101)),
+                Span(" · WebSocket \(pane.isClosing ? "closing" : "open") · ↑ \(counts.sent) ↓ \(counts.received)", style: .plain),
+                Span(" · \(ticket.call.environment) \(ticket.call.mode.badge) · ", style: Theme.dim),
+                Span("m", style: Theme.key), Span(" sends · ", style: Theme.dim),
+                Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim),
+            ])
+        }
         if let ticket = state.selectedInFlight, let stream = state.selectedStream, stream.ticket == ticket.id {
             let amount = stream.kind == .events
                 ? "\(BodyNumberFormat.grouped(stream.events.count)) event\(stream.events.count == 1 ? "" : "s")" : ByteCount.format(stream.byteCount)

@@ -30,6 +30,16 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
+    /// Open WebSocket conversations, by ticket: where `m` messages and Esc's close go.
+    private let webSockets = Mutex<[Int: OpenWebSocket]>([:])
+
+    /// A conversation with what its messages' placeholders are filled from.
+    private struct OpenWebSocket: Sendable {
+        let conversation: WebSocketConversation
+        let session: ServiceSession
+        let endpoint: CatalogEndpoint
+        let call: EndpointCall
+    }
     /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
@@ -107,6 +117,10 @@ final class EffectRunner: Sendable {
             send(ticket)
         case .cancel(let ticket):
             tasks.withLock { $0[ticket] }?.cancel()
+        case .sendWebSocketMessage(let ticket, let message):
+            sendMessage(message, on: ticket)
+        case .closeWebSocket(let ticket):
+            webSockets.withLock { $0[ticket] }?.conversation.close()
         case .scheduleSpinnerTick(let generation, let delay):
             let inbox = self.inbox
             Task {
@@ -236,6 +250,14 @@ final class EffectRunner: Sendable {
             guard sent >= total || uploadThrottle.shouldReport() else { return }
             inbox.post(.uploadProgressed(ticket: ticket.id, sent: sent, total: total))
         }
+        // A WebSocket endpoint: the request is the conversation, in flight until it closes.
+        let socketRelay = endpoint.webSocket.map { _ in WebSocketRelay(ticket: ticket.id, inbox: inbox) }
+        if let settings = endpoint.webSocket, let relay = socketRelay {
+            let conversation = WebSocketConversation(
+                subprotocols: settings.subprotocols, pingInterval: settings.pingInterval, clock: services.clock, onEvent: relay.observe)
+            requestOptions.webSocket = conversation
+            webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, session: session, endpoint: endpoint, call: call) }
+        }
         let options = requestOptions
         let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue
@@ -263,7 +285,9 @@ final class EffectRunner: Sendable {
                     let redactor = session.redactor
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                    self.webSockets.withLock { _ = $0.removeValue(forKey: ticket.id) }
                     relay.flush()
+                    socketRelay?.flush()
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
                     // Kept for `apiexplorer history` and the next run's H list; a full disk must not turn a
                     // good response into an error, so a failed write is not reported.
@@ -272,6 +296,28 @@ final class EffectRunner: Sendable {
                 }
                 tasks[ticket.id] = task
                 unfinished[work] = task
+            }
+        }
+    }
+
+    /// Sends a message on an open conversation, a named one with its placeholders filled.
+    private func sendMessage(_ message: WebSocketDraft, on ticket: Int) {
+        guard let open = webSockets.withLock({ $0[ticket] }) else {
+            inbox.post(.webSocketMessageRefused("The WebSocket closed: the message was not sent."))
+            return
+        }
+        switch message {
+        case .typed(let text):
+            open.conversation.send(.text(text))
+        case .named(let name):
+            guard let text = open.endpoint.webSocket?.messages.first(where: { $0.name == name })?.text else { return }
+            do {
+                let rendered = try open.session.builder.renderMessage(text, for: open.endpoint, values: open.call.values, captured: open.call.captured)
+                // A message may carry a secret: the logs and the transcript mask it like any other.
+                open.session.secretRegistry.register(EndpointCall.secretValues(values: open.call.values, captured: open.call.captured, prompts: open.endpoint.declaredPrompts))
+                open.conversation.send(.text(rendered))
+            } catch {
+                inbox.post(.webSocketMessageRefused("Message '\(name)' was not sent: \(error)"))
             }
         }
     }

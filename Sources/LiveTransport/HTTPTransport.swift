@@ -25,6 +25,9 @@ public final class HTTPTransport: Transport {
     /// Sends `request` (following redirects, using the environment's cache) and returns the final response.
     public func send(_ request: Request) async throws(TransportError) -> Response {
         if Task.isCancelled { throw TransportError(.cancelled) }
+        if let conversation = request.options.webSocket {
+            return try await WebSocketConnector(group: configuration.loops).converse(request, conversation)
+        }
         return try await follow(request, started: .now)
     }
 

@@ -28,7 +28,7 @@ struct PinVerifier: Sendable {
     }
 
     /// Throws `PinMismatch` unless the connection's leaf key matches a pin. Runs on the channel's event loop.
-    private func check(_ channel: Channel) throws {
+    func check(_ channel: Channel) throws {
         guard let handler = try? channel.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else {
             throw PinMismatch(presented: [], expected: pins, encrypted: false)
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
 import Synchronization
 
 /// Serves catalog fixtures as a real HTTP/1.1 server (SwiftNIO), so live mode can be tried
@@ -52,7 +53,8 @@ public final class MockServer: Sendable {
     /// Starts listening; returns the port (useful with port 0).
     @discardableResult
     public func start() async throws -> Int {
-        let planner = MockPlanner(router: MockRouter(services: services), honourDelays: configuration.honourDelays)
+        let router = MockRouter(services: services)
+        let planner = MockPlanner(router: router, honourDelays: configuration.honourDelays)
         let log = self.log
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
@@ -61,8 +63,13 @@ public final class MockServer: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(planner: planner, log: log))
+                    // An upgrade to a WebSocket endpoint takes the connection over from the HTTP handler.
+                    let upgrade: NIOHTTPServerUpgradeSendableConfiguration = (
+                        upgraders: [MockWebSocket.upgrader(router: router, log: log)],
+                        completionHandler: { context in context.pipeline.syncOperations.removeHandler(name: "mock", promise: nil) }
+                    )
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(planner: planner, log: log), name: "mock")
                 }
             }
         do {

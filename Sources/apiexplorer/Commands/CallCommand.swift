@@ -48,6 +48,15 @@ struct CallCommand: AsyncParsableCommand {
             valueName: "FILE"))
     var output: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "WebSocket: a text message to send once the conversation is open (repeatable, in order); @NAME sends the catalog's named message.",
+            valueName: "TEXT"))
+    var message: [String] = []
+
+    @Option(help: ArgumentHelp("WebSocket: how long to print what arrives before closing with 1000 normal (default 1).", valueName: "SECONDS"))
+    var listen: Double = 1
+
     @Flag(help: "Do not keep the request in the history.")
     var noHistory = false
 
@@ -60,6 +69,7 @@ struct CallCommand: AsyncParsableCommand {
 
     func validate() throws {
         if stub && live { throw ValidationError("--stub and --live exclude each other.") }
+        if !(listen >= 0 && listen.isFinite) { throw ValidationError("--listen takes a number of seconds (0 or more).") }
     }
 
     func run() async throws {
@@ -77,10 +87,14 @@ struct CallCommand: AsyncParsableCommand {
         let (selected, answered) = (selection, values)
         // A file relative to where the command runs, as curl's -o.
         let download = (output ?? selection.endpoint.download).map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        // A WebSocket endpoint: its messages go once it is open, frames print as they come.
+        let conversation = try selection.endpoint.webSocket.map { settings in
+            try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
+        }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: request.example, values: answered, captured: captured, onResponsePart: printer.observe,
-                download: download)
+                download: download, webSocket: conversation?.conversation)
             var edits: EndpointEdits?
             while StreamReconnection.shouldReconnect(selected.endpoint, after: outcome.exchange) {
                 let (lastEventID, retry) = printer.resumePoint
@@ -125,9 +139,9 @@ struct CallCommand: AsyncParsableCommand {
         if json {
             // The body is streamed into the JSON: memory stays near one copy of it (issue 12). After
             // events printed one per line, the outcome takes one line too, so the output is NDJSON.
-            HistoryEntry.writeJSON(shown, date: Date(), pretty: !printer.printedEvents) { StandardStreams.writeOutput($0) }
+            HistoryEntry.writeJSON(shown, date: Date(), pretty: !printer.printedEvents && conversation == nil) { StandardStreams.writeOutput($0) }
         } else {
-            printPlain(shown, bodyPrinted: printer.printedBody)
+            printPlain(shown, bodyPrinted: printer.printedBody || conversation != nil)
         }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

@@ -1,0 +1,129 @@
+import BodyViewer
+import DispatcherCore
+import FoundationEssentials
+import JSONSupport
+import TerminalKit
+import TextSupport
+
+/// The Body tab of a WebSocket conversation: an info line, one row per frame (time since the
+/// request was sent, ↑ sent or ↓ received, its type, the payload on one line) and, below, the frame
+/// under the cursor in full: JSON pretty-printed, binary as a hex dump, a close with its meaning.
+enum WebSocketView {
+    static func render(_ pane: WebSocketPane, state: AppState, content: Rect, into buffer: inout Buffer) {
+        guard content.height > 0 else { return }
+        buffer.write(infoLine(pane, spinnerFrame: state.spinnerFrame).truncated(toWidth: content.width), in: content.row(0))
+        let area = content.inset(top: 1)
+        guard area.height > 0 else { return }
+        guard let selected = pane.selectedIndex else {
+            let waiting = pane.isOpen ? "Open. Press m to send a message; what the server sends appears here." : "Closed before any frame."
+            buffer.write(Line(waiting, style: Theme.dim), in: area.row(0))
+            return
+        }
+        let detail = detailLines(pane.frames[selected], width: area.width)
+        let detailHeight = area.height >= 8 ? min(detail.count + 1, area.height / 2) : 0
+        let listHeight = area.height - detailHeight
+        let top = max(0, selected - listHeight + 1)
+        for (row, index) in (top..<min(pane.frames.count, top + listHeight)).enumerated() {
+            let rowArea = area.row(row)
+            if index == selected, state.focus == .response { buffer.setStyle(Theme.bodyCursorLine, in: rowArea) }
+            buffer.write(self.row(pane.frames[index]).truncated(toWidth: rowArea.width), in: rowArea)
+        }
+        guard detailHeight > 0 else { return }
+        let detailArea = area.inset(top: listHeight)
+        buffer.write(Line(String(repeating: "─", count: detailArea.width), style: Theme.border), in: detailArea.row(0))
+        for (row, line) in detail.prefix(detailHeight - 1).enumerated() {
+            buffer.write(line.truncated(toWidth: detailArea.width), in: detailArea.row(row + 1))
+        }
+    }
+
+    /// `WebSocket · chat.v1 · ↑ 3 ↓ 4 · ⠋ open · m sends · Esc closes`.
+    static func infoLine(_ pane: WebSocketPane, spinnerFrame: Int) -> Line {
+        let counts = pane.messageCounts
+        var spans = [Span("WebSocket", style: Theme.heading)]
+        if let subprotocol = pane.subprotocol { spans.append(Span(" · \(subprotocol)", style: Theme.dim)) }
+        spans.append(Span(" · ↑ \(BodyNumberFormat.grouped(counts.sent)) ↓ \(BodyNumberFormat.grouped(counts.received)) messages", style: Theme.dim))
+        if pane.isOpen {
+            spans += [
+                Span(" · ", style: Theme.dim),
+                Span(Spinner(frameIndex: spinnerFrame).symbol + (pane.isClosing ? " closing" : " open"), style: Style(foreground: .cyan)),
+            ]
+            if !pane.isClosing {
+                spans += [
+                    Span(" · ", style: Theme.dim), Span("m", style: Theme.key), Span(" sends · ", style: Theme.dim),
+                    Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim),
+                ]
+            }
+        } else if let (close, direction) = pane.close {
+            let who = direction == .sent ? "closed by you" : "closed by the server"
+            spans.append(Span(" · \(who): \(close)", style: close.code.isClean ? Theme.dim : Theme.error))
+        } else {
+            spans.append(Span(" · ended", style: Theme.dim))
+        }
+        if pane.cursor != nil {
+            spans += [Span(" · ", style: Theme.dim), Span("G", style: Theme.key), Span(" follows", style: Theme.dim)]
+        }
+        return Line(spans)
+    }
+
+    /// `  +1.234s  ↓ text    {"op":"welcome"}`.
+    static func row(_ frame: WebSocketFrameRecord) -> Line {
+        let arrow = frame.direction == .sent ? Span("↑ ", style: Style(foreground: .magenta)) : Span("↓ ", style: Style(foreground: .green))
+        let (type, payload, style): (String, String, Style) = switch frame.content {
+        case .message(.text(let text)): ("text", text.replacing("\n", with: "⏎"), .plain)
+        case .message(.binary(let data)): ("binary", "\(ByteCount.format(data.count)) " + Data(data.prefix(32)).hexText, .plain)
+        case .ping(let data): ("ping", data.isEmpty ? "" : Data(data.prefix(32)).hexText, Theme.dim)
+        case .pong(let data): ("pong", data.isEmpty ? "" : Data(data.prefix(32)).hexText, Theme.dim)
+        case .close(let close): ("close", close.description, close.code.isClean ? Theme.dim : Theme.error)
+        }
+        return Line([
+            Span(EventStreamView.seconds(frame.at).leftPadded(to: 9) + "  ", style: Theme.dim),
+            arrow,
+            Span(type.padded(to: 7) + " ", style: Style(foreground: .cyan)),
+            Span(payload, style: style),
+        ])
+    }
+
+    /// The frame in full.
+    static func detailLines(_ frame: WebSocketFrameRecord, width: Int) -> [Line] {
+        let heading = Span(frame.direction == .sent ? "sent" : "received", style: Style(foreground: frame.direction == .sent ? .magenta : .green))
+        switch frame.content {
+        case .message(.text(let text)):
+            var lines = [Line([heading, Span(" · text · \(ByteCount.format(text.utf8.count))", style: Theme.dim)])]
+            let shown: String
+            if let first = text.utf8.first(where: { $0 != 0x20 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+                let value = try? JSONValue.parse(text)
+            {
+                shown = value.prettyText()
+            } else {
+                shown = text
+            }
+            lines += shown.split(separator: "\n", omittingEmptySubsequences: false).prefix(200).map { Line(String($0)) }
+            return lines
+        case .message(.binary(let data)), .ping(let data), .pong(let data):
+            let kind = if case .message = frame.content { "binary" } else if case .ping = frame.content { "ping" } else { "pong" }
+            return [Line([heading, Span(" · \(kind) · \(ByteCount.format(data.count))", style: Theme.dim)])] + hexDump(data.prefix(16 * 64))
+        case .close(let close):
+            return [
+                Line([heading, Span(" · close", style: Theme.dim)]),
+                Line([Span("code ", style: Theme.dim), Span("\(close.code.rawValue) \(close.code.name)", style: close.code.isClean ? .plain : Theme.error)]),
+                Line(close.code.meaning, style: Theme.dim),
+            ] + (close.reason.isEmpty ? [] : [Line([Span("reason ", style: Theme.dim), Span(close.reason)])])
+        }
+    }
+
+    /// `00000000  7b 22 61 22 …  {"a"…`, 16 bytes a line.
+    static func hexDump(_ data: Data) -> [Line] {
+        var lines: [Line] = []
+        var offset = 0
+        let bytes = Array(data)
+        while offset < bytes.count {
+            let chunk = bytes[offset..<min(bytes.count, offset + 16)]
+            let hex = chunk.map { Data([$0]).hexText }.joined(separator: " ")
+            let text = String(chunk.map { $0 >= 0x20 && $0 < 0x7F ? Character(UnicodeScalar($0)) : "." })
+            let address = String(offset, radix: 16).leftPadded(to: 8, with: "0")
+            lines.append(Line([Span(address + "  ", style: Theme.dim), Span(hex.padded(to: 47) + " "), Span(text, style: Theme.dim)]))
+            offset += 16
+        }
+        return lines
+    }
+}

@@ -1,0 +1,57 @@
+import DispatcherCore
+import ExplorerApp
+import Synchronization
+
+/// Hands a WebSocket conversation's events to the explorer a frame at a time (at most one report
+/// per `StreamRelay.interval`), so a chatty server costs one frame per interval, not one per message.
+final class WebSocketRelay: Sendable {
+    private struct State {
+        var opened: WebSocketUpdate.Opened?
+        var frames: [WebSocketFrameRecord] = []
+        var flushScheduled = false
+    }
+
+    private let state = Mutex(State())
+    private let ticket: Int
+    private let inbox: ActionInbox
+
+    init(ticket: Int, inbox: ActionInbox) {
+        self.ticket = ticket
+        self.inbox = inbox
+    }
+
+    /// What the conversation calls, on the transport's thread.
+    func observe(_ event: WebSocketEvent) {
+        state.withLock { state in
+            switch event {
+            case .opened(let headers, let subprotocol): state.opened = WebSocketUpdate.Opened(headers: headers, subprotocol: subprotocol)
+            case .frame(let frame): state.frames.append(frame)
+            }
+        }
+        scheduleFlush()
+    }
+
+    /// Posts what happened since the last report; under the lock, so no report comes after the
+    /// request's end, which the runner posts after its own last `flush()`.
+    func flush() {
+        state.withLock { state in
+            state.flushScheduled = false
+            guard state.opened != nil || !state.frames.isEmpty else { return }
+            inbox.post(.webSocketUpdated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames)))
+            state.opened = nil
+            state.frames = []
+        }
+    }
+
+    private func scheduleFlush() {
+        let schedule = state.withLock { state in
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        guard schedule else { return }
+        Task {
+            try? await Task.sleep(for: StreamRelay.interval)
+            self.flush()
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Catalog
+import ArgumentParser
+import DispatcherCore
+import FoundationEssentials
+import SystemSupport
+
+extension CallCommand {
+    /// A conversation for `call`: the `--message`s are queued (sent in order once it is open), and
+    /// `--listen` seconds after it opens it is closed with 1000 normal. Frames print as they come:
+    /// plain output prints each received message on its own line (`--include`: every frame, with
+    /// arrows and times); `--json` one transcript object per line.
+    func webSocketConversation(
+        _ settings: WebSocketSettings, selection: EndpointSelection, values: [String: String], captured: [String: CapturedValue],
+        mode: RequestMode, catalog: CatalogSet
+    ) throws -> CallWebSocket {
+        let builder = RequestBuilder(service: selection.service, environment: selection.environment, secrets: SecretStore.load(for: catalog.source))
+        var texts: [String] = []
+        for message in message {
+            guard message.hasPrefix("@") else {
+                texts.append(message)
+                continue
+            }
+            let name = String(message.dropFirst())
+            guard let named = settings.messages.first(where: { $0.name == name }) else {
+                let names = settings.messages.map(\.name)
+                Console.error("error: \(selection.endpoint.key) has no message named '\(name)'\(names.isEmpty ? "" : "; it has \(names.joined(separator: ", "))").")
+                throw ExitStatus.usage
+            }
+            do {
+                texts.append(try builder.renderMessage(named.text, for: selection.endpoint, values: values, captured: captured))
+            } catch {
+                Console.error("error: \(error)")
+                throw ExitStatus.usage
+            }
+        }
+        let json = self.json
+        let include = self.include
+        let listen = Duration.seconds(listen)
+        let conversation = WebSocketConversation(subprotocols: settings.subprotocols, pingInterval: settings.pingInterval) { event in
+            CallWebSocket.print(event, json: json, include: include)
+        }
+        for text in texts { conversation.send(.text(text)) }
+        return CallWebSocket(conversation: conversation, listen: listen)
+    }
+}
+
+/// `call` on a WebSocket endpoint: the conversation and when it is closed.
+struct CallWebSocket: Sendable {
+    let conversation: WebSocketConversation
+
+    init(conversation: WebSocketConversation, listen: Duration) {
+        self.conversation = conversation
+        // Closed `listen` after it opened (or at once when it never opens: then nothing waits).
+        Task { [conversation] in
+            try? await Task.sleep(for: listen)
+            conversation.close()
+        }
+    }
+
+    static func print(_ event: WebSocketEvent, json: Bool, include: Bool) {
+        switch event {
+        case .opened(let headers, let subprotocol):
+            guard include, !json else { return }
+            var head = "HTTP/1.1 \(HTTPStatus.line(for: 101))\r\n"
+            for field in headers { head += "\(field.name): \(field.value)\r\n" }
+            StandardStreams.writeOutput(head + "\r\n" + (subprotocol.map { "(subprotocol \($0))\n" } ?? ""))
+        case .frame(let frame):
+            if json {
+                StandardStreams.writeOutput(WebSocketConversation.line(for: frame) + "\n")
+            } else if include {
+                let arrow = frame.direction == .sent ? "→" : "←"
+                let text: String = switch frame.content {
+                case .message(.text(let text)): text
+                case .message(.binary(let data)): "binary \(data.count) bytes: \(data.hexText)"
+                case .ping(let data): "ping \(data.hexText)"
+                case .pong(let data): "pong \(data.hexText)"
+                case .close(let close): "close \(close)"
+                }
+                StandardStreams.writeOutput("\(arrow) \(text)\n")
+            } else if frame.direction == .received, case .message(let message) = frame.content {
+                switch message {
+                case .text(let text): StandardStreams.writeOutput(text + "\n")
+                case .binary(let data): StandardStreams.writeOutput(data)
+                }
+            }
+        }
+    }
+}
