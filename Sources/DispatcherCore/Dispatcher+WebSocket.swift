@@ -50,6 +50,11 @@ private struct StubPeer: WebSocketScriptPeer {
     func send(_ content: WebSocketFrameContent) async {
         guard !conversation.isFinished else { return }
         conversation.record(.received, content)
+        // The client answers a server's close at once, as the live transport does, unless it closed first.
+        if case .close(let close) = content {
+            if conversation.closedBy == .received { conversation.record(.sent, .close(WebSocketClose(code: close.code.isSendable ? close.code : .normal))) }
+            conversation.finish()
+        }
     }
 
     func receive() async -> WebSocketFrameContent? {
