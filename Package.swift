@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer", "TestSupport",
+                "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
