@@ -186,6 +186,12 @@ public final class ServiceSession: Sendable {
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
         if !endpoint.showsActivity { options.countsTowardsActivity = false }
+        // A WebSocket sent without a conversation (a replay, a check) opens and closes at once.
+        if let settings = endpoint.webSocket, options.webSocket == nil {
+            let probe = WebSocketConversation(subprotocols: settings.subprotocols)
+            probe.close()
+            options.webSocket = probe
+        }
         // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
         if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 

@@ -36,6 +36,8 @@ public final class WebSocketConversation: Sendable {
         var close: WebSocketClose?
         var closedBy: WebSocketDirection?
         var subprotocol: String?
+        /// Queued by the caller and not yet recorded as sent.
+        var unsent = 0
     }
 
     private let state = Mutex(State())
@@ -81,6 +83,9 @@ public final class WebSocketConversation: Sendable {
     /// The frames so far (the first `transcriptLimit`).
     public var transcript: [WebSocketFrameRecord] { state.withLock { $0.transcript } }
 
+    /// Whether something the caller queued has not gone out yet (nor been dropped at the end).
+    public var hasUnsentFrames: Bool { state.withLock { $0.unsent > 0 } }
+
     /// Frames in all, the ones past the transcript's limit included.
     public var frameCount: Int { state.withLock { $0.frameCount } }
 
@@ -125,6 +130,8 @@ public final class WebSocketConversation: Sendable {
             }
         }
         onEvent(.frame(record))
+        // After the watcher heard it, so "nothing unsent" never comes before the watcher knows.
+        if direction == .sent, case .message = content { state.withLock { $0.unsent = max(0, $0.unsent - 1) } }
     }
 
     /// The conversation is over (closed, dropped, or never opened): `nextOutgoing` answers nil from
@@ -133,6 +140,7 @@ public final class WebSocketConversation: Sendable {
         let (waiter, dropped): (CheckedContinuation<Outgoing?, Never>?, Bool) = state.withLock { state in
             state.finished = true
             state.queue.removeAll()
+            state.unsent = 0
             defer { state.waiter = nil }
             return (state.waiter, state.close == nil && reason != nil)
         }
@@ -146,6 +154,7 @@ public final class WebSocketConversation: Sendable {
     private func enqueue(_ outgoing: Outgoing) {
         let waiter: CheckedContinuation<Outgoing?, Never>? = state.withLock { state in
             guard !state.finished else { return nil }
+            if case .message = outgoing { state.unsent += 1 }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return waiter

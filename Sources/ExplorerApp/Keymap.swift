@@ -222,7 +222,7 @@ public enum Keymap {
         KeyBinding(keys("r"), .resend, .requests, help: "resend the last request as it was sent"),
         KeyBinding(keys("Esc"), .cancelOrClose, .requests, help: "cancel the request (close a stream) or the formatting; clear the filter"),
         KeyBinding(keys("d"), .download, .requests, help: "download the body to a file as it arrives (any size), then browse it"),
-        KeyBinding(keys("m"), .sendMessage, .requests, help: "WebSocket: type a message for the open conversation and send it (Tab: the catalog's named messages)"),
+        KeyBinding(keys("m"), .sendMessage, .requests, help: "WebSocket: type a message and send it (Tab: the catalog's named messages)"),
         KeyBinding(keys("s"), .toggleMode, .requests, help: "switch stub / live"),
         KeyBinding(keys("e"), .nextEnvironment, .requests, help: "next environment"),
         KeyBinding(keys("E"), .previousEnvironment, .requests, help: "previous environment"),
@@ -308,7 +308,7 @@ public enum Keymap {
 
     static let typing: [KeyBinding] = [
         KeyBinding(keys("Enter"), .accept, .typing, help: "accept"),
-        KeyBinding(keys("Tab"), .nextNamedMessage, .typing, help: "a WebSocket message: the endpoint's next named message"),
+        KeyBinding(keys("Tab"), .nextNamedMessage, .typing, help: "a WebSocket message: the next named one"),
         KeyBinding(keys("Esc"), .cancelInput, .typing, help: "cancel (a filter or search is cleared)"),
         KeyBinding(keys("Left", "C-b"), .edit(.moveLeft), .typing, label: "←/C-b", help: "character left"),
         KeyBinding(keys("Right", "C-f"), .edit(.moveRight), .typing, label: "→/C-f", help: "character right"),

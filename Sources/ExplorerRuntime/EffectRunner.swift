@@ -36,6 +36,7 @@ final class EffectRunner: Sendable {
     /// A conversation with what its messages' placeholders are filled from.
     private struct OpenWebSocket: Sendable {
         let conversation: WebSocketConversation
+        let relay: WebSocketRelay
         let session: ServiceSession
         let endpoint: CatalogEndpoint
         let call: EndpointCall
@@ -70,7 +71,11 @@ final class EffectRunner: Sendable {
     var environment: [String: String] { services.environment }
 
     /// Requests still running.
-    var runningCount: Int { tasks.withLock { $0.count } }
+    /// Requests and loads under way, but open WebSocket conversations that wait with nothing to report.
+    var runningCount: Int {
+        let waiting = webSockets.withLock { $0.values.count { $0.relay.isSettled && !$0.conversation.hasUnsentFrames && !$0.conversation.isFinished } }
+        return tasks.withLock { $0.count } - waiting
+    }
 
     func perform(_ effect: AppEffect) {
         switch effect {
@@ -256,7 +261,7 @@ final class EffectRunner: Sendable {
             let conversation = WebSocketConversation(
                 subprotocols: settings.subprotocols, pingInterval: settings.pingInterval, clock: services.clock, onEvent: relay.observe)
             requestOptions.webSocket = conversation
-            webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, session: session, endpoint: endpoint, call: call) }
+            webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call) }
         }
         let options = requestOptions
         let history = services.history

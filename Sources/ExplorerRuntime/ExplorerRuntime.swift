@@ -88,7 +88,11 @@ public final class ExplorerRuntime: Sendable {
 
     private var isIdle: Bool {
         inbox.isEmpty && runner.runningCount == 0
-            && state.withLock { $0.inFlight.isEmpty && !$0.hasBodyWorkInProgress && !$0.isLoading }
+            && state.withLock { state in
+                // An open WebSocket waits for the person: it does not keep the explorer busy.
+                let busy = state.inFlight.keys.contains { ticket in !state.webSockets.values.contains { $0.ticket == ticket && $0.isOpen } }
+                return !busy && !state.hasBodyWorkInProgress && !state.isLoading
+            }
     }
 
     private func resumeIdleWaitersIfIdle(force: Bool = false) {

@@ -9,6 +9,7 @@ final class WebSocketRelay: Sendable {
         var opened: WebSocketUpdate.Opened?
         var frames: [WebSocketFrameRecord] = []
         var flushScheduled = false
+        var reportedOpening = false
     }
 
     private let state = Mutex(State())
@@ -38,9 +39,16 @@ final class WebSocketRelay: Sendable {
             state.flushScheduled = false
             guard state.opened != nil || !state.frames.isEmpty else { return }
             inbox.post(.webSocketUpdated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames)))
+            if state.opened != nil { state.reportedOpening = true }
             state.opened = nil
             state.frames = []
         }
+    }
+
+    /// Whether the conversation is open and everything that happened has been reported: it waits
+    /// for the person (or the server), so the explorer counts as idle (snapshots, tests).
+    var isSettled: Bool {
+        state.withLock { $0.reportedOpening && !$0.flushScheduled && $0.frames.isEmpty }
     }
 
     private func scheduleFlush() {
