@@ -2,7 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 
 extension CatalogFileDecoder {
-    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "endpoints", "allowOutsidePaths",
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -104,10 +104,18 @@ extension CatalogFileDecoder {
             environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
         service.mockSession = mockSession
         service.oauth2 = oauth2
+        if let entry = parts["cookies"] { service.persistsCookies = decodeCookiesSection(entry.value) }
         return service
     }
 
     static let mockKeys = ["session"]
+    static let cookiesKeys = ["persist"]
+
+    /// `cookies: { persist: true }`: the live jars are kept between runs.
+    func decodeCookiesSection(_ node: YAMLNode) -> Bool {
+        guard let fields = entries(node, "'cookies'", allowed: Self.cookiesKeys) else { return false }
+        return fields.first { $0.key == "persist" }.flatMap { boolean($0.value, "'persist' of 'cookies'") } ?? false
+    }
     static let mockSessionKeys = ["expiresAfter"]
 
     /// `mock: { session: { expiresAfter: 3 } }`.

@@ -70,6 +70,8 @@ public struct CallOutcome: Sendable {
     public var exchange: Exchange
     /// Masks the secrets this request could carry.
     public var redactor: Redactor
+    /// The session's cookie jar after the request (for `call -c cookies.txt`).
+    public var cookies: [Cookie] = []
 
     /// Makes an outcome.
     public init(call: EndpointCall, exchange: Exchange, redactor: Redactor) {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import DispatcherCore
 
 /// Sends catalog endpoints the way `apiexplorer call` does: one `ServiceSession` per request,
@@ -13,13 +14,19 @@ public struct EndpointCaller: Sendable {
     public let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
     /// Keeps live OAuth 2.0 tokens between runs (`persist: true`).
     public let tokens: (any TokenPersistence)?
+    /// Keeps live cookie jars between runs (`cookies: { persist: true }`), shared with the explorer.
+    public let cookies: (any CookiePersistence)?
+    /// Cookies added to every session's jar before it sends (`call -b cookies.txt`).
+    public let startingCookies: [Cookie]
 
     /// Makes a caller; `secrets` default to the catalog folder's `.env` and the process environment.
     public init(
         catalog: CatalogSet, secrets: SecretStore? = nil, transport: (any Transport)?, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
-        tokens: (any TokenPersistence)? = nil
+        tokens: (any TokenPersistence)? = nil, cookies: (any CookiePersistence)? = nil, startingCookies: [Cookie] = []
     ) {
         self.tokens = tokens
+        self.cookies = cookies
+        self.startingCookies = startingCookies
         self.catalog = catalog
         self.secrets = secrets ?? SecretStore.load(for: catalog.source)
         self.transport = transport
@@ -32,10 +39,12 @@ public struct EndpointCaller: Sendable {
     }
 
     /// A session for the selection's service and environment.
-    public func session(for selection: EndpointSelection) -> ServiceSession {
-        ServiceSession(
+    public func session(for selection: EndpointSelection, mode: RequestMode = .stub) -> ServiceSession {
+        let session = ServiceSession(
             service: selection.service, environment: selection.environment, secrets: secrets, transport: transport, onSignInPrompt: onSignInPrompt,
-            tokenPersistence: tokens)
+            tokenPersistence: tokens, cookiePersistence: mode == .live ? cookies : nil)
+        session.cookies.add(startingCookies)
+        return session
     }
 
     /// Sends the selection's endpoint. Stub mode answers at once (an example's own delay still
@@ -52,7 +61,7 @@ public struct EndpointCaller: Sendable {
     ) async -> CallOutcome {
         var call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
         call.captured = captured
-        let session = session(for: selection)
+        let session = session(for: selection, mode: call.mode)
         var options = call.options
         options.isStream = selection.endpoint.stream != nil
         options.download = download
@@ -60,7 +69,9 @@ public struct EndpointCaller: Sendable {
         if let onResponsePart { options.onResponsePart = { part in onResponsePart(part, session.redactor) } }
         let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: options)
         // The session registered typed secrets, secret answers and secret-looking captured values as it sent.
-        return CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
+        var outcome = CallOutcome(call: call, exchange: exchange, redactor: session.redactor)
+        outcome.cookies = session.cookies.all(at: Date())
+        return outcome
     }
 
     /// Sends a call again (a history entry's, say).

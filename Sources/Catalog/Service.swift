@@ -43,6 +43,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// OAuth 2.0 sign-in (`auth.oauth2`), if the service says; texts may hold placeholders.
     public var oauth2: OAuth2Settings?
     /// How the mock server keeps sessions for this service (`mock: { session: … }`), if asked.
+    /// Whether its live cookie jars are kept between runs (`cookies: { persist: true }`).
+    public var persistsCookies = false
     public var mockSession: MockSessionRule?
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]

@@ -45,12 +45,14 @@ public final class ServiceSession: Sendable {
     ///     before the session; a new one by default.
     ///   - onSignInPrompt: shows a sign-in that waits for the person (the OAuth 2.0 device flow's code).
     ///   - tokenPersistence: keeps live OAuth 2.0 tokens between runs when the catalog says `persist: true`.
+    ///   - cookiePersistence: keeps the cookie jar between runs when the catalog says `cookies: { persist: true }`
+    ///     (give it for live sessions only).
     public init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
         cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
-        tokenPersistence: (any TokenPersistence)? = nil
+        tokenPersistence: (any TokenPersistence)? = nil, cookiePersistence: (any CookiePersistence)? = nil
     ) {
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
@@ -59,6 +61,11 @@ public final class ServiceSession: Sendable {
         let credentials = credentials ?? CredentialStore()
         if let rule, credentials.token == nil {
             credentials.token = secrets.value(rule.into) ?? service.secretDefaults[environment.name]?[rule.into]
+        }
+        if service.persistsCookies, let cookiePersistence {
+            let key = EnvironmentKey(service: service.id, environment: environment.name)
+            cookies.add(cookiePersistence.cookies(for: key))
+            cookies.observe { cookiePersistence.keep($0, for: key) }
         }
         let reference = DispatcherReference()
         var handlers: [any ErrorHandler] = []

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// One stored cookie (RFC 6265 §5.3).
-public struct Cookie: Sendable, Hashable {
+public struct Cookie: Sendable, Hashable, Codable {
     /// The name.
     public var name: String
     /// The value, as the server set it.

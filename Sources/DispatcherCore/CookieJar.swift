@@ -7,9 +7,34 @@ import TextSupport
 /// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
 public final class CookieJar: Sendable {
     private let cookies = Mutex<[Cookie]>([])
+    /// Hears every change (to keep the jar between runs).
+    private let observer = Mutex<(@Sendable ([Cookie]) -> Void)?>(nil)
 
     /// An empty jar.
     public init() {}
+
+    /// Calls `onChange` with every cookie after each change (a response set or deleted one, a
+    /// removal, an addition), from the thread that changed it.
+    public func observe(_ onChange: @escaping @Sendable ([Cookie]) -> Void) {
+        observer.withLock { $0 = onChange }
+    }
+
+    /// Adds cookies (read from a file, kept from an earlier run), replacing any of the same name, domain and path.
+    public func add(_ added: [Cookie]) {
+        guard !added.isEmpty else { return }
+        cookies.withLock { cookies in
+            for cookie in added {
+                cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+                cookies.append(cookie)
+            }
+        }
+        changed()
+    }
+
+    private func changed() {
+        guard let onChange = observer.withLock({ $0 }) else { return }
+        onChange(cookies.withLock { $0 })
+    }
 
     /// Every cookie that has not expired at `now`, in the order they would be sent.
     public func all(at now: Date) -> [Cookie] {
@@ -22,6 +47,7 @@ public final class CookieJar: Sendable {
     /// Removes the cookies named `name` (every cookie when nil).
     public func remove(named name: String? = nil) {
         cookies.withLock { cookies in cookies.removeAll { name == nil || $0.name == name } }
+        changed()
     }
 
     /// Stores what `Set-Cookie` headers of a response to `url` ask for.
@@ -42,6 +68,7 @@ public final class CookieJar: Sendable {
                 cookies.append(stored)
             }
         }
+        changed()
     }
 
     /// The `Cookie` header value for a request to `url`; nil when no cookie matches.

@@ -182,7 +182,7 @@ final class EffectRunner: Sendable {
                     // A browser sign-in opens the browser when there is one; the URL is shown and copied either way.
                     if prompt.userCode.isEmpty { EffectRunner.openInBrowser(prompt.verificationURL, environment: environment) }
                     inbox.post(.signInPrompted(prompt))
-                }, tokens: services.tokens)
+                }, tokens: services.tokens, cookies: services.cookies)
         }
     }
 

@@ -31,6 +31,8 @@ public struct ExplorerServices: Sendable {
     public var captured: EnvironmentStateFile<CapturedValues>?
     /// Where live OAuth 2.0 tokens of catalogs that say `persist: true` are kept; nil keeps none.
     public var tokens: (any TokenPersistence)?
+    /// Where live cookie jars of catalogs that say `cookies: { persist: true }` are kept; nil keeps none.
+    public var cookies: (any CookiePersistence)?
 
     /// Makes the services.
     public init(
@@ -38,8 +40,10 @@ public struct ExplorerServices: Sendable {
         drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
         drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil,
         reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))? = nil,
-        captured: EnvironmentStateFile<CapturedValues>? = nil, tokens: (any TokenPersistence)? = nil
+        captured: EnvironmentStateFile<CapturedValues>? = nil, tokens: (any TokenPersistence)? = nil,
+        cookies: (any CookiePersistence)? = nil
     ) {
+        self.cookies = cookies
         self.captured = captured
         self.tokens = tokens
         self.loadCatalog = loadCatalog

@@ -22,12 +22,16 @@ final class SessionPool: Sendable {
     private let onSignInPrompt: (@Sendable (SignInPrompt) -> Void)?
     /// Keeps live OAuth 2.0 tokens between runs (`persist: true`).
     private let tokens: (any TokenPersistence)?
+    /// Keeps live cookie jars between runs (`cookies: { persist: true }`).
+    private let cookies: (any CookiePersistence)?
     private let sessions = Mutex<[Key: ServiceSession]>([:])
 
     init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, plugins: [any Plugin], clock: DispatchClock,
-        secretRegistry: SecretRegistry, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil, tokens: (any TokenPersistence)? = nil
+        secretRegistry: SecretRegistry, onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil, tokens: (any TokenPersistence)? = nil,
+        cookies: (any CookiePersistence)? = nil
     ) {
+        self.cookies = cookies
         self.secretRegistry = secretRegistry
         self.onSignInPrompt = onSignInPrompt
         self.tokens = tokens
@@ -54,7 +58,8 @@ final class SessionPool: Sendable {
         guard let (service, environment) = catalog.withLock({ $0.environment(environment) }) else { return nil }
         let session = ServiceSession(
             service: service, environment: environment, secrets: secrets, transport: transport, plugins: plugins, clock: clock,
-            secretRegistry: secretRegistry, onSignInPrompt: onSignInPrompt, tokenPersistence: tokens)
+            secretRegistry: secretRegistry, onSignInPrompt: onSignInPrompt, tokenPersistence: tokens,
+            cookiePersistence: mode == .live ? cookies : nil)
         return sessions.withLock { sessions in
             if let existing = sessions[key] { return existing }
             sessions[key] = session

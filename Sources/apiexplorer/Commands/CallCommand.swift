@@ -57,6 +57,16 @@ struct CallCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("WebSocket: how long to print what arrives before closing with 1000 normal (default 1).", valueName: "SECONDS"))
     var listen: Double = 1
 
+    @Option(
+        name: [.customShort("b"), .customLong("cookies")],
+        help: ArgumentHelp("Send the cookies of a Netscape cookies.txt file (what curl -c writes) where they match.", valueName: "FILE"))
+    var cookiesFile: String?
+
+    @Option(
+        name: [.customShort("c"), .customLong("cookie-jar")],
+        help: ArgumentHelp("Write the session's cookies after the request to FILE as cookies.txt (curl -b reads it; values in clear).", valueName: "FILE"))
+    var cookieJar: String?
+
     @Flag(help: "Do not keep the request in the history.")
     var noHistory = false
 
@@ -106,14 +116,18 @@ struct CallCommand: AsyncParsableCommand {
             }
             return outcome
         }
+        let startingCookies = try readCookies()
         if mode == .live {
             // A device sign-in prints its URL and code, so it works over SSH.
             outcome = try await withLiveTransport { transport in
-                await send(EndpointCaller(catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }, tokens: TokenFile()))
+                await send(EndpointCaller(
+                    catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }, tokens: TokenFile(), cookies: CookieFile(),
+                    startingCookies: startingCookies))
             }
         } else {
-            outcome = await send(EndpointCaller(catalog: catalog, transport: nil))
+            outcome = await send(EndpointCaller(catalog: catalog, transport: nil, startingCookies: startingCookies))
         }
+        try writeCookies(outcome.cookies)
         if let download, outcome.exchange.error == nil, var response = outcome.exchange.response, response.downloadedFile == nil {
             // A stub (or a cached answer) came whole: it goes to the file all the same.
             do throws(SystemError) {

@@ -44,7 +44,7 @@ struct ExploreCommand: AsyncParsableCommand {
             loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: transport, history: HistoryStore(), drift: DriftStore(),
             environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
             reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize), captured: ExplorerStateFiles.captured(),
-            tokens: TokenFile())
+            tokens: TokenFile(), cookies: CookieFile())
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
         await runtime.run()
         terminal.shutdown()

@@ -1,0 +1,33 @@
+import Catalog
+import DispatcherCore
+import FoundationEssentials
+import Synchronization
+
+/// Live cookie jars kept between runs (`cookies: { persist: true }`): the state folder's
+/// `cookies.json`, readable by the owner only, replaced atomically.
+public final class CookieFile: CookiePersistence {
+    private let file: EnvironmentStateFile<[Cookie]>
+    /// Saves are read-modify-write: one at a time.
+    private let lock = Mutex(())
+
+    /// The cookie file in `directory` (the state directory by default).
+    public init(directory: URL = StateDirectory.url()) {
+        file = EnvironmentStateFile(name: "cookies.json", directory: directory)
+    }
+
+    /// Where the cookies are.
+    public var fileURL: URL { file.fileURL }
+
+    public func cookies(for environment: EnvironmentKey) -> [Cookie] {
+        lock.withLock { _ in file.load()[environment] ?? [] }
+    }
+
+    public func keep(_ cookies: [Cookie], for environment: EnvironmentKey) {
+        lock.withLock { _ in
+            var jars = file.load()
+            jars[environment] = cookies.isEmpty ? nil : cookies
+            // A full disk must not fail a request: the cookies are then kept for this run only.
+            try? file.save(jars)
+        }
+    }
+}
