@@ -11,6 +11,8 @@ extension ServiceSession {
         let live: OAuth2Session?
         let stub: OAuth2Session
         let settings: OAuth2Settings
+        /// Where the issuer's signing keys are, for checking JWT signatures (live only).
+        let keys: IssuerKeys?
     }
 
     /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
@@ -58,6 +60,7 @@ extension ServiceSession {
         // `persist: true`: the live token outlives the run (stub tokens are fixtures, never kept).
         let keeper = settings.persist ? persistence : nil
         let initial = keeper?.token(for: environment)
+        let keys = transport.map { IssuerKeys(issuer: issuer, transport: $0) }
         let live = transport.map { transport in
             let openBrowser: @Sendable (URL) -> Void = { url in
                 prompt?(SignInPrompt(environment: environment, userCode: "", verificationURL: url.absoluteString))
@@ -66,6 +69,7 @@ extension ServiceSession {
             // With an issuer, its metadata is read when a sign-in is first needed (OpenID Connect Discovery).
             return OAuth2Session(initial: initial, onChange: keep) { refreshToken throws(OAuth2Error) in
                 let discovered = try await issuer.asyncMap { issuer throws(OAuth2Error) in try await OAuth2Discovery.discover(issuer: issuer, transport: transport) }
+                keys?.discovered(discovered)
                 guard let configuration = configuration(discovered: discovered) else {
                     throw OAuth2Error(code: "invalid_request", message: "Neither the catalog nor the issuer's metadata gives the endpoints the \(settings.grant) grant needs.")
                 }
@@ -75,7 +79,7 @@ extension ServiceSession {
         }
         let stubToken = settings.stubToken
         let stub = OAuth2Session { _ throws(OAuth2Error) in OAuth2Token(accessToken: stubToken, scope: settings.scopes.joined(separator: " ")) }
-        return OAuth2Sessions(live: live, stub: stub, settings: settings)
+        return OAuth2Sessions(live: live, stub: stub, settings: settings, keys: keys)
     }
 
     /// Puts the current token in the request (getting one first when needed), every attempt.

@@ -4,7 +4,7 @@ import JSONSupport
 import OAuth2
 
 /// A token a session holds, for the token view: where it came from, when it expires, and for a
-/// JWT its header and claims (decoded, not verified: no key is at hand to check the signature).
+/// JWT its header and claims, with its signature checked against the issuer's keys when they are known.
 public struct SessionToken: Sendable, Hashable {
     /// `oauth2`, or `auth.refresh (PETSTORE_TOKEN)`.
     public var source: String
@@ -20,6 +20,8 @@ public struct SessionToken: Sendable, Hashable {
     public var hasRefreshToken: Bool
     /// A JWT's header and claims.
     public var jwt: (header: JSONValue, claims: JSONValue)?
+    /// A JWT's signature, once checked (`checkedTokens`).
+    public var signature: JWTSignature?
 
     /// Makes a token description, decoding `value` when it is a JWT.
     public init(source: String, value: String, type: String? = nil, scope: String? = nil, expiresAt: Date? = nil, hasRefreshToken: Bool = false) {
@@ -38,6 +40,7 @@ public struct SessionToken: Sendable, Hashable {
 
     public static func == (lhs: SessionToken, rhs: SessionToken) -> Bool {
         lhs.source == rhs.source && lhs.value == rhs.value && lhs.expiresAt == rhs.expiresAt && lhs.scope == rhs.scope
+            && lhs.signature == rhs.signature
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -74,6 +77,22 @@ extension ServiceSession {
         }
         if let rule = service.authRefresh, let token = credentials.token {
             tokens.append(SessionToken(source: "auth.refresh (\(rule.into))", value: token))
+        }
+        return tokens
+    }
+
+    /// The tokens, each JWT's signature checked: a live OAuth 2.0 token against the issuer's keys
+    /// (fetched once), a stub token never (fixtures are not signed by anyone).
+    public func checkedTokens(stubbed: Bool) async -> [SessionToken] {
+        var tokens = tokens(stubbed: stubbed)
+        for index in tokens.indices where tokens[index].jwt != nil {
+            if stubbed {
+                tokens[index].signature = .unchecked("a stub token: fixtures are not signed by the issuer")
+            } else if tokens[index].source == "oauth2", let keys = oauth2?.keys {
+                tokens[index].signature = await keys.signature(of: tokens[index].value)
+            } else {
+                tokens[index].signature = .unchecked("no issuer is known for this token")
+            }
         }
         return tokens
     }

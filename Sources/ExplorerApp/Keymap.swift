@@ -250,7 +250,7 @@ public enum Keymap {
     static let other: [KeyBinding] = [
         KeyBinding(keys("D"), .showDiagnostics, .other, help: "catalog problems, with file:line:column"),
         KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
-        KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims (Enter signs out)"),
+        KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims and signature (Enter signs out)"),
         KeyBinding(keys("K"), .showCookies, .other, help: "cookies of the environment, values masked (Enter clears them)"),
         KeyBinding(keys("?"), .help, .other, help: "this help"),
         KeyBinding(keys("q"), .quit, .other, help: "quit"),

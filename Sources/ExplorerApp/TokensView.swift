@@ -1,6 +1,7 @@
 import Catalog
 import FoundationEssentials
 import JSONSupport
+import OAuth2
 import TerminalKit
 
 /// The token window's text: each token's source, type and scopes, its value (masked unless
@@ -26,13 +27,29 @@ enum TokensView {
             if token.hasRefreshToken { lines.append(Line([Span("  refresh  ", style: Theme.dim), Span("a refresh token is held")])) }
             if let jwt = token.jwt {
                 lines.append(Line([Span("  JWT header ", style: Theme.dim), Span(jwt.header.compactText)]))
-                lines.append(Line("  JWT claims (signature not verified)", style: Theme.dim))
+                lines.append(signatureLine(token.signature))
+                lines.append(Line("  JWT claims", style: Theme.dim))
                 lines += jwt.claims.prettyText().split(separator: "\n").map { Line("    " + $0) }
             }
             lines.append("")
         }
         lines.append(Line("Enter signs out (tokens and cookies forgotten); the next request signs in again.", style: Theme.dim))
         return lines
+    }
+
+    /// `  signature ✓ verified (ES256, key "k1") with the issuer's published keys`, or why not.
+    static func signatureLine(_ signature: JWTSignature?) -> Line {
+        let label = Span("  signature ", style: Theme.dim)
+        switch signature {
+        case .verified(let algorithm, let keyID)?:
+            return Line([label, Span("✓ verified", style: Theme.status(200)), Span(" (\(algorithm)\(keyID.map { ", key '\($0)'" } ?? "")) with the issuer's published keys", style: Theme.dim)])
+        case .failed(let reason)?:
+            return Line([label, Span("✗ does not verify", style: Theme.error), Span(": \(reason)", style: Theme.dim)])
+        case .unchecked(let reason)?:
+            return Line([label, Span("not checked", style: Theme.dim), Span(": \(reason)", style: Theme.dim)])
+        case nil:
+            return Line([label, Span("not checked", style: Theme.dim)])
+        }
     }
 
     /// One cookie a line: name, value (masked unless revealed), domain and path, flags, expiry.

@@ -135,8 +135,11 @@ final class EffectRunner: Sendable {
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
         case .loadTokens(let environment, let mode):
-            let tokens = pool.withLock({ $0 })?.session(environment, mode: mode)?.tokens(stubbed: mode == .stub) ?? []
-            inbox.post(.tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date()))
+            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
+            load {
+                let tokens = await session?.checkedTokens(stubbed: mode == .stub) ?? []
+                return .tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date())
+            }
         case .loadCookies(let environment, let mode):
             let cookies = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.all(at: Date()) ?? []
             inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: cookies, at: Date()))
