@@ -558,6 +558,20 @@ data: "tokens":99}
 
 
 """#.utf8)),
+        ("fixtures/mock-tls/ca.pem", Data(#"""
+-----BEGIN CERTIFICATE-----
+MIIBszCCAVqgAwIBAgIVAJ1KM4u0/DUkF8uCOKC1j7I2/PsnMAoGCCqGSM49BAMC
+MDYxNDAyBgNVBAMMK2FwaWV4cGxvcmVyIG1vY2sgQ0EgKGZvciBsb2NhbCB0cmlh
+bHMgb25seSkwHhcNMjYwMTAxMDAwMDAwWhcNNDYwMTAxMDAwMDAwWjA2MTQwMgYD
+VQQDDCthcGlleHBsb3JlciBtb2NrIENBIChmb3IgbG9jYWwgdHJpYWxzIG9ubHkp
+MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEwPmF7wkl1+NfIYm/LKsrV2DPoGKn
+cyd5kF67sCRHuH/yHH7B9DsKwZeTyDI4J4tsGyD8JIPGtOjGGSZoR4COu6NFMEMw
+EgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFOYk
+TR0okOrR3VBptom/RUPHlootMAoGCCqGSM49BAMCA0cAMEQCIGX46Sn+iLTsYn95
+HWKES21XUMJs03kDWjxjCXT2LRqyAiBSLgoYyvvEx7uzx4aWmR+b0X9Y3l8M1Zrg
+0NPchrD/Ww==
+-----END CERTIFICATE-----
+"""#.utf8)),
         ("fixtures/petstore/login.json", Data(#"""
 {
   "access_token": "stub-access-token-2",
@@ -808,6 +822,35 @@ environments:
     timeouts: { connect: 2, read: 10, total: 30 }
     secretDefaults:
       HTTPBIN_TOKEN: demo-bearer-token
+  tls:                          # `apiexplorer mock --tls` (or --mock): HTTPS on port 4443
+    type: development
+    baseURL: https://127.0.0.1:4443/httpbin
+    headers:
+      Accept: application/json
+    fixtures: never
+    timeouts: { connect: 2, read: 10, total: 30 }
+    tls:
+      ca: fixtures/mock-tls/ca.pem    # trusted only through the mock's own CA
+      pins:                           # and its key pinned (the mock's key is fixed)
+        - sha256/9V2bSKVe+q3BuPV5g4lTjfUWTpfo3/JU5/J0R/ifacY=
+  wrongPin:                     # the same server, another key pinned: pinningFailed names the key it presented
+    type: development
+    baseURL: https://127.0.0.1:4443/httpbin
+    headers:
+      Accept: application/json
+    fixtures: never
+    timeouts: { connect: 2, read: 10, total: 30 }
+    tls:
+      ca: fixtures/mock-tls/ca.pem
+      pins:
+        - sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=
+  untrusted:                    # the same server without the mock's CA: tlsFailure, the certificate is not trusted
+    type: development
+    baseURL: https://127.0.0.1:4443/httpbin
+    headers:
+      Accept: application/json
+    fixtures: never
+    timeouts: { connect: 2, read: 10, total: 30 }
   staging:
     type: staging
     baseURL: https://httpbin.staging.example.com

@@ -1,12 +1,32 @@
 import FoundationEssentials
+import SystemSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The catalogs compiled into the binary (from `environments/` in the repository), so an
 /// installed `apiexplorer` works from any folder. The files are in
 /// `BundledCatalogFiles.generated.swift`, written by `scripts/generate-bundled-catalogs`.
 public enum BundledCatalogs {
     /// The bundled files as a catalog folder.
-    public static let fileSystem = InMemoryFileSystem(files: Dictionary(
-        BundledCatalogFiles.files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }))
+    public static let fileSystem = InMemoryFileSystem(
+        files: Dictionary(BundledCatalogFiles.files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }),
+        materializedIn: privateFolder())
+
+    /// `/tmp/apiexplorer-UID/bundled`, made readable by this user only; nil when it exists but is
+    /// not this user's private folder (another user could have planted a CA certificate there).
+    static func privateFolder() -> URL? {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("apiexplorer-\(getuid())")
+        mkdir(root.path, 0o700)
+        var status = stat()
+        guard lstat(root.path, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 == 0 else {
+            return nil
+        }
+        return root.appendingPathComponent("bundled")
+    }
 
     /// Loads the bundled catalogs.
     public static func load() -> CatalogSet {

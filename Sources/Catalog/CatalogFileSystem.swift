@@ -76,10 +76,14 @@ public struct DiskFileSystem: CatalogFileSystem {
 public struct InMemoryFileSystem: CatalogFileSystem {
     /// File contents by path relative to the folder (`petstore.yaml`, `fixtures/pet.json`).
     public let files: [String: Data]
+    /// Where files the transport reads itself (a CA certificate) are written when a catalog names
+    /// them; nil when they cannot be used (tests).
+    public var materializedIn: URL?
 
     /// Makes a file system from contents by relative path.
-    public init(files: [String: Data]) {
+    public init(files: [String: Data], materializedIn: URL? = nil) {
         self.files = files
+        self.materializedIn = materializedIn
     }
 
     /// Makes a file system from text contents by relative path.
@@ -99,7 +103,19 @@ public struct InMemoryFileSystem: CatalogFileSystem {
         files[InMemoryFileSystem.normalize(path)] != nil
     }
 
-    public func fileURL(for path: String) -> URL? { nil }
+    public func fileURL(for path: String) -> URL? {
+        guard let folder = materializedIn, let data = contents(of: path) else { return nil }
+        let url = folder.appendingPathComponent(InMemoryFileSystem.normalize(path))
+        if FileManager.default.contents(atPath: url.path) != data {
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try AtomicFile.write(data, to: url)
+            } catch {
+                return nil
+            }
+        }
+        return url
+    }
 
     public func fileNames(in folder: String) -> [String] {
         let prefix = InMemoryFileSystem.normalize(folder)

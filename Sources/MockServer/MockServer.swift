@@ -3,6 +3,7 @@ import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -22,18 +23,22 @@ public final class MockServer: Sendable {
         public var port: Int
         /// Whether example and fixture delays are waited for.
         public var honourDelays: Bool
+        /// Where HTTPS is served too (`MockTLS`), 0 for a free port; nil serves plain HTTP only.
+        public var tlsPort: Int?
 
         /// Makes a configuration.
-        public init(host: String = "127.0.0.1", port: Int = MockServer.defaultPort, honourDelays: Bool = true) {
+        public init(host: String = "127.0.0.1", port: Int = MockServer.defaultPort, honourDelays: Bool = true, tlsPort: Int? = nil) {
             self.host = host
             self.port = port
             self.honourDelays = honourDelays
+            self.tlsPort = tlsPort
         }
     }
 
     private struct State {
         var group: MultiThreadedEventLoopGroup?
         var channel: (any Channel)?
+        var tlsChannel: (any Channel)?
     }
 
     /// The services served, in order.
@@ -57,12 +62,15 @@ public final class MockServer: Sendable {
         let planner = MockPlanner(router: router, honourDelays: configuration.honourDelays)
         let log = self.log
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let bootstrap = ServerBootstrap(group: group)
+        let tls = try configuration.tlsPort.map { _ in try MockTLS.serverContext() }
+        @Sendable func bootstrap(tls: NIOSSLContext?) -> ServerBootstrap {
+            ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     // An upgrade to a WebSocket endpoint takes the connection over from the HTTP handler.
                     let upgrade: NIOHTTPServerUpgradeSendableConfiguration = (
                         upgraders: [MockWebSocket.upgrader(router: router, log: log)],
@@ -72,11 +80,16 @@ public final class MockServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(MockHTTPHandler(planner: planner, log: log), name: "mock")
                 }
             }
+        }
         do {
-            let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+            let channel = try await bootstrap(tls: nil).bind(host: configuration.host, port: configuration.port).get()
             state.withLock {
                 $0.group = group
                 $0.channel = channel
+            }
+            if let tlsPort = configuration.tlsPort {
+                let secure = try await bootstrap(tls: tls).bind(host: configuration.host, port: tlsPort).get()
+                state.withLock { $0.tlsChannel = secure }
             }
             return channel.localAddress?.port ?? configuration.port
         } catch {
@@ -90,6 +103,11 @@ public final class MockServer: Sendable {
         state.withLock { $0.channel?.localAddress?.port }
     }
 
+    /// The port HTTPS is served on, once started with a `tlsPort`.
+    public var tlsPort: Int? {
+        state.withLock { $0.tlsChannel?.localAddress?.port }
+    }
+
     /// The base URL of a service on this server (`http://127.0.0.1:4010/petstore`).
     public func baseURL(of serviceID: String) -> URL? {
         guard let port else { return nil }
@@ -98,11 +116,12 @@ public final class MockServer: Sendable {
 
     /// Stops listening and closes every connection (held ones included).
     public func stop() async {
-        let (channel, group) = state.withLock { state in
+        let (channel, tlsChannel, group) = state.withLock { state in
             defer { state = State() }
-            return (state.channel, state.group)
+            return (state.channel, state.tlsChannel, state.group)
         }
         try? await channel?.close()
+        try? await tlsChannel?.close()
         try? await group?.shutdownGracefully()
     }
 }

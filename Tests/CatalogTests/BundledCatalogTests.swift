@@ -32,10 +32,12 @@ import Testing
         #expect(catalog.services.map(\.id) == ["httpbin", "petstore"])
         #expect(catalog.source == .bundled)
         for service in catalog.services {
-            #expect(service.environments.map(\.name) == ["local", "staging", "production"])
-            #expect(service.environments.map(\.type) == [.development, .staging, .production])
+            // httpbin's TLS environments try the mock's HTTPS (MockTLSTests).
+            let tls = service.id == "httpbin" ? ["tls", "wrongPin", "untrusted"] : []
+            #expect(service.environments.map(\.name) == ["local"] + tls + ["staging", "production"])
+            #expect(service.environments.map(\.type) == [.development] + tls.map { _ in .development } + [.staging, .production])
             #expect(service.environments[0].baseURL.absoluteString == "http://127.0.0.1:4010/\(service.id)")
-            #expect(!service.environments[2].trust.pins.isEmpty)
+            #expect(!service.environments.last!.trust.pins.isEmpty)
             #expect(service.endpoints.count >= 8)
         }
     }

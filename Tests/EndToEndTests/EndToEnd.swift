@@ -13,7 +13,7 @@ struct EndToEnd {}
 struct TemporaryCatalog {
     let directory: URL
 
-    init(mockPort port: Int) throws {
+    init(mockPort port: Int, tlsPort: Int = 4443) throws {
         let source = Products.repositoryRoot.appendingPathComponent("environments")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("apiexplorer-e2e-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: source, to: directory)
@@ -21,6 +21,7 @@ struct TemporaryCatalog {
             let file = directory.appendingPathComponent(name)
             let text = try String(contentsOf: file, encoding: .utf8)
             try text.replacingOccurrences(of: "127.0.0.1:4010", with: "127.0.0.1:\(port)")
+                .replacingOccurrences(of: "127.0.0.1:4443", with: "127.0.0.1:\(tlsPort)")
                 .write(to: file, atomically: true, encoding: .utf8)
         }
     }
@@ -38,9 +39,9 @@ struct MockedCatalogs {
 
     init(delays: Bool = false) throws {
         served = try TemporaryCatalog(mockPort: 4010)
-        let (mock, port) = try ProductProcess.startMock(catalog: served.directory, delays: delays)
+        let (mock, port, tlsPort) = try ProductProcess.startMock(catalog: served.directory, delays: delays)
         self.mock = mock
-        catalog = try TemporaryCatalog(mockPort: port)
+        catalog = try TemporaryCatalog(mockPort: port, tlsPort: tlsPort)
         state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
     }
 
@@ -72,25 +73,30 @@ enum ProductProcess {
 
     /// Starts `apiexplorer mock --port 0` on a catalog and reads the port it chose; `delays` keeps
     /// the fixtures' delays and stream intervals (off by default, so tests wait for nothing).
-    static func startMock(catalog: URL, delays: Bool = false) throws -> (process: ChildProcess, port: Int) {
+    static func startMock(catalog: URL, delays: Bool = false) throws -> (process: ChildProcess, port: Int, tlsPort: Int) {
         let child = try ChildProcess(
-            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0"] + (delays ? [] : ["--no-delay"]),
+            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0", "--tls", "--tls-port", "0"] + (delays ? [] : ["--no-delay"]),
             environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
-        var buffer: [UInt8] = []
-        var byte: UInt8 = 0
         let output = child.output ?? -1
-        while read(output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { buffer.append(byte) }
-        let firstLine = String(decoding: buffer, as: UTF8.self)
-        // "Mock server for … on http://127.0.0.1:PORT — Ctrl-C to stop"
-        guard let range = firstLine.range(of: "http://127.0.0.1:"),
-            let port = Int(firstLine[range.upperBound...].prefix { $0.isNumber })
-        else {
+        func line() -> String {
+            var buffer: [UInt8] = []
+            var byte: UInt8 = 0
+            while read(output, &byte, 1) == 1, byte != UInt8(ascii: "\n") { buffer.append(byte) }
+            return String(decoding: buffer, as: UTF8.self)
+        }
+        func portNumber(after prefix: String, in line: String) -> Int? {
+            line.range(of: prefix).flatMap { Int(line[$0.upperBound...].prefix { $0.isNumber }) }
+        }
+        // "Mock server for … on http://127.0.0.1:PORT — Ctrl-C to stop", then "  HTTPS on https://127.0.0.1:PORT, …"
+        let firstLine = line()
+        let secondLine = line()
+        guard let port = portNumber(after: "http://127.0.0.1:", in: firstLine), let tlsPort = portNumber(after: "https://127.0.0.1:", in: secondLine) else {
             child.kill(SIGTERM)
-            throw MockStartError(line: firstLine)
+            throw MockStartError(line: firstLine + "\n" + secondLine)
         }
         // Keep draining, so the server never blocks on a full pipe; wait() reaps it after a kill.
         DispatchQueue.global().async { _ = child.collect() }
-        return (child, port)
+        return (child, port, tlsPort)
     }
 
     struct MockStartError: Error, CustomStringConvertible {

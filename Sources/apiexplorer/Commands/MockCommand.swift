@@ -19,7 +19,7 @@ struct MockCommand: AsyncParsableCommand {
             Each service is served under /<service id> (the bundled catalogs' local environments point \
             at http://127.0.0.1:\(MockServer.defaultPort)/<service id>). A request picks an example with the header \
             \(ServiceSession.mockExampleHeader): NAME or the query item mock-example=NAME. Each request is logged to \
-            standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM.
+            standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM. With --tls it serves HTTPS too             (port \(MockTLS.defaultPort)) with a certificate made at start for 127.0.0.1 and localhost, signed by the mock's             own CA: the bundled catalogs' tls environments trust it through that CA and pin its key.
             """)
 
     @OptionGroup var catalogOptions: CatalogOptions
@@ -38,8 +38,15 @@ struct MockCommand: AsyncParsableCommand {
     @Flag(help: "Answer at once, ignoring example and fixture delays.")
     var noDelay = false
 
+    @Flag(help: ArgumentHelp("Serve HTTPS too, with a certificate made at start and signed by the mock's CA (environments/fixtures/mock-tls/ca.pem)."))
+    var tls = false
+
+    @Option(help: ArgumentHelp("The HTTPS port with --tls (0 picks a free one).", valueName: "N"))
+    var tlsPort = MockTLS.defaultPort
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port must be between 0 and 65535.") }
     }
 
     func run() async throws {
@@ -48,16 +55,20 @@ struct MockCommand: AsyncParsableCommand {
         for diagnostic in catalog.diagnostics where diagnostic.isError { Console.error(diagnostic.description) }
         let chosen = try select(from: catalog)
         let server = MockServer(
-            services: chosen, configuration: MockServer.Configuration(host: host, port: port, honourDelays: !noDelay),
+            services: chosen, configuration: MockServer.Configuration(host: host, port: port, honourDelays: !noDelay, tlsPort: tls ? tlsPort : nil),
             log: { entry in Console.out(entry.description) })
         let bound: Int
         do {
             bound = try await server.start()
         } catch {
-            Console.error("error: cannot listen on \(host):\(port): \(error). Is another server using the port? Choose one with --port.")
+            let ports = tls ? "\(port) or \(tlsPort)" : "\(port)"
+            Console.error("error: cannot listen on \(host):\(ports): \(error). Is another server using the port? Choose one with --port\(tls ? " or --tls-port" : "").")
             throw ExitCode.failure
         }
         Console.out("Mock server for \(source) on http://\(host):\(bound) — Ctrl-C to stop")
+        if let secure = server.tlsPort {
+            Console.out("  HTTPS on https://\(host):\(secure), certificate signed by the mock's CA; its key pins as \(MockTLS.serverPin)")
+        }
         // Fixtures may hold anything a catalog file holds: say who can read them.
         let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost"
         Console.out(loopback ? "  Only this machine can connect (--host widens it)." : "  Listening on \(host): other machines can connect.")
