@@ -13,7 +13,12 @@ extension ServiceSession {
         let settings: OAuth2Settings
         /// Where the issuer's signing keys are, for checking JWT signatures (live only).
         let keys: IssuerKeys?
+        /// Whose tokens (named when a failed renewal signs out).
+        let environment: EnvironmentKey
     }
+
+    /// The source of the error a failed token renewal gives: the session was signed out.
+    public static let oauth2SignOutSource = "oauth2 sign-out"
 
     /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
     static func oauth2Sessions(
@@ -79,7 +84,7 @@ extension ServiceSession {
         }
         let stubToken = settings.stubToken
         let stub = OAuth2Session { _ throws(OAuth2Error) in OAuth2Token(accessToken: stubToken, scope: settings.scopes.joined(separator: " ")) }
-        return OAuth2Sessions(live: live, stub: stub, settings: settings, keys: keys)
+        return OAuth2Sessions(live: live, stub: stub, settings: settings, keys: keys, environment: environment)
     }
 
     /// Puts the current token in the request (getting one first when needed), every attempt.
@@ -90,10 +95,21 @@ extension ServiceSession {
                 throw DispatchError(kind: .invalidRequest, message: "OAuth 2.0 sign-in needs live mode's transport.", source: "oauth2")
             }
             let token: OAuth2Token
+            // A token held but not renewed (its refresh and a new sign-in refused) signs the session out.
+            let held = session.token != nil
             do throws(OAuth2Error) {
                 token = try await session.validToken()
             } catch {
-                throw DispatchError(kind: .unauthorized, message: "Could not sign in with OAuth 2.0: \(error.message)", status: error.status, source: "oauth2")
+                guard held else {
+                    throw DispatchError(kind: .unauthorized, message: "Could not sign in with OAuth 2.0: \(error.message)", status: error.status, source: "oauth2")
+                }
+                session.signOut()
+                let environment = sessions.environment
+                throw DispatchError(
+                    kind: .unauthorized,
+                    message: "\(ServiceSession.signedOutPrefix) \(environment.service) · \(environment.environment): the OAuth 2.0 token could not be renewed "
+                        + "(\(error.message)); the next request signs in again.",
+                    status: error.status, source: ServiceSession.oauth2SignOutSource)
             }
             registry.register(token.accessToken)
             if let refresh = token.refreshToken { registry.register(refresh) }

@@ -6,8 +6,12 @@ import DispatcherCore
 extension AppReducer {
     static func signOutIfHandled(_ record: CallOutcome, state: inout AppState) {
         let environment = record.call.environmentKey
-        let notes = record.exchange.notes + record.exchange.trace.compactMap { event -> String? in
+        var notes = record.exchange.notes + record.exchange.trace.compactMap { event -> String? in
             if case .handled(_, let note) = event.kind { note } else { nil }
+        }
+        // An OAuth 2.0 token that could not be renewed signed the session out too.
+        if let error = record.exchange.error, error.source == ServiceSession.oauth2SignOutSource {
+            notes.append(String(error.message.prefix { $0 != ";" }))
         }
         guard let note = notes.first(where: { $0.hasPrefix(ServiceSession.signedOutPrefix) }) else {
             if record.exchange.error == nil { state.signedOut[environment] = nil }

@@ -222,3 +222,33 @@ import Testing
         }
     }
 }
+
+extension OAuth2CatalogTests {
+    @Test func aTokenThatCannotBeRenewedSignsTheSessionOut() async throws {
+        let refusing = Mutex(false)
+        let handler: TestHTTPServer.Handler = { request in
+            switch request.path {
+            case "/token":
+                if refusing.withLock({ $0 }) { return .json(#"{"error":"invalid_grant","error_description":"the grant was revoked"}"#, status: .badRequest) }
+                // Expires within the renewal margin: the next request renews it.
+                return .json(#"{"access_token":"short-lived","expires_in":1,"refresh_token":"r1"}"#)
+            default: return .json(#"{"me":"ann"}"#)
+            }
+        }
+        try await withTestHTTPServer(handler: handler) { http in
+            let service = try #require(
+                CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": Self.catalog(http.baseURL.absoluteString)]), source: .bundled)
+                    .service("api"))
+            let session = ServiceSession(
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+            let first = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(first.response?.status == 200)
+            refusing.withLock { $0 = true }
+            let second = await session.send("me", options: RequestOptions(stubBehavior: .never))
+            #expect(second.error?.kind == .unauthorized)
+            #expect(second.error?.source == ServiceSession.oauth2SignOutSource)
+            #expect(second.error?.message.hasPrefix("signed out of api · local: the OAuth 2.0 token could not be renewed") == true, "\(second.error?.message ?? "")")
+            #expect(session.tokens(stubbed: false).isEmpty)
+        }
+    }
+}

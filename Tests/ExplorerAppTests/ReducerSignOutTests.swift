@@ -24,4 +24,15 @@ import Testing
         #expect(state.signedOut[environment] == nil)
         #expect(!state.screen.contains("signed out of"))
     }
+
+    @Test func anOAuth2TokenThatCouldNotBeRenewedSignsOutWithItsReason() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        _ = state.press("Enter")
+        let message = "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked); the next request signs in again."
+        let refused = DispatchError(kind: .unauthorized, message: message, source: ServiceSession.oauth2SignOutSource)
+        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: refused))
+        #expect(state.signedOut[environment] == "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked)")
+        #expect(state.screen.contains("shop · local  signed out: the OAuth 2.0 token coul"))
+    }
 }
