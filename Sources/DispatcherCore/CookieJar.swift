@@ -44,6 +44,12 @@ public final class CookieJar: Sendable {
         }
     }
 
+    /// Removes one cookie (by its name, domain and path).
+    public func remove(_ cookie: Cookie) {
+        cookies.withLock { cookies in cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } }
+        changed()
+    }
+
     /// Removes the cookies named `name` (every cookie when nil).
     public func remove(named name: String? = nil) {
         cookies.withLock { cookies in cookies.removeAll { name == nil || $0.name == name } }

@@ -38,6 +38,8 @@ public enum AppAction: Sendable {
     case cookiesLoaded(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], at: Date)
     /// The tokens of an environment and mode were read, at `at`.
     case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
+    /// Signing in again (from the token window) failed: why.
+    case signInFailed(String)
     /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
     case signInPrompted(SignInPrompt)
     /// A request body being uploaded moved on: bytes sent so far and in all.
@@ -189,6 +191,10 @@ public enum AppEffect: Sendable, Hashable {
     case loadCookies(environment: EnvironmentKey, mode: RequestMode)
     /// Empty the environment's cookie jar in `mode`.
     case clearCookies(environment: EnvironmentKey, mode: RequestMode)
+    /// Delete one cookie of an environment's jar, then show the jar again.
+    case deleteCookie(environment: EnvironmentKey, mode: RequestMode, cookie: Cookie)
+    /// Sign in again now (OAuth 2.0), then show the tokens again (or say why not).
+    case signInAgain(environment: EnvironmentKey, mode: RequestMode)
     /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
     case signOut(environment: EnvironmentKey, mode: RequestMode)
     /// Leave the app.

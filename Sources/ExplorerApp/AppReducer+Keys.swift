@@ -135,7 +135,7 @@ extension AppReducer {
             return perform(command, state: &state)
         case .variables(let command):
             return perform(command, state: &state)
-        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage:
+        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage, .deleteItem, .signInAgain:
             break  // bound only in windows, questions and typing
         }
         return []
@@ -426,11 +426,25 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
-        case .cookies(let window):
-            guard command == .choose else { return [] }
-            state.overlay = nil
-            state.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
-            return [.clearCookies(environment: window.environment, mode: window.mode)]
+        case .cookies(var window):
+            let count = window.cookies.count
+            switch command {
+            case .moveDown: window.selected = min(max(0, count - 1), window.selected + 1)
+            case .moveUp: window.selected = max(0, window.selected - 1)
+            case .moveToTop: window.selected = 0
+            case .moveToBottom: window.selected = max(0, count - 1)
+            case .deleteItem:
+                guard window.cookies.indices.contains(window.selected) else { return [] }
+                let cookie = window.cookies[window.selected]
+                state.notice = "Cookie \(cookie.name) of \(cookie.domain) deleted."
+                return [.deleteCookie(environment: window.environment, mode: window.mode, cookie: cookie)]
+            case .choose:
+                state.overlay = nil
+                state.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
+                return [.clearCookies(environment: window.environment, mode: window.mode)]
+            default: return []
+            }
+            state.overlay = .cookies(window)
         case .tokens(var window):
             switch command {
             case .moveDown: window.scroll += 1
@@ -440,6 +454,9 @@ extension AppReducer {
                 state.overlay = nil
                 state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
                 return [.signOut(environment: window.environment, mode: window.mode)]
+            case .signInAgain:
+                state.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
+                return [.signInAgain(environment: window.environment, mode: window.mode)]
             default: return []
             }
             state.overlay = .tokens(window)

@@ -87,7 +87,15 @@ public enum AppReducer {
             state.size = size
             effects = []
         case .cookiesLoaded(let environment, let mode, let cookies, let at):
-            state.overlay = .cookies(CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at))
+            var window = CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at)
+            // Read again after a deletion: the cursor stays where it was.
+            if case .cookies(let shown)? = state.overlay, shown.environment == environment, shown.mode == mode {
+                window.selected = min(shown.selected, max(0, cookies.count - 1))
+            }
+            state.overlay = .cookies(window)
+            effects = []
+        case .signInFailed(let message):
+            state.notice = message
             effects = []
         case .tokensLoaded(let environment, let mode, let tokens, let at):
             state.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))

@@ -282,6 +282,8 @@ public struct CookiesWindow: Sendable, Hashable {
     public var cookies: [Cookie]
     /// When they were read (for expiry).
     public var shownAt: Date
+    /// The cookie under the cursor (`d` deletes it).
+    public var selected = 0
 
     /// Makes a window.
     public init(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], shownAt: Date) {

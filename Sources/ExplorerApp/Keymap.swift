@@ -33,6 +33,10 @@ public enum Command: Sendable, Hashable {
     case choose
     /// Close the window.
     case close
+    /// In a window: delete the item under the cursor (a cookie).
+    case deleteItem
+    /// In the token window: sign in again now.
+    case signInAgain
     /// Answer yes to a question (send to production, overwrite a file).
     case confirm
     /// Answer no.
@@ -298,6 +302,8 @@ public enum Keymap {
 
     static let windows: [KeyBinding] = [
         KeyBinding(keys("Enter"), .choose, .windows, help: "send the example or history entry under the cursor"),
+        KeyBinding(keys("d"), .deleteItem, .windows, help: "cookies: delete the cookie under the cursor"),
+        KeyBinding(keys("S"), .signInAgain, .windows, help: "tokens: sign in again now"),
         KeyBinding(keys("Esc", "q", "x", "H", "?", "D"), .close, .windows, label: "Esc/q", help: "close (so does the key that opened it)"),
     ]
 

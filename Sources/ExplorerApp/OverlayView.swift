@@ -65,14 +65,14 @@ enum OverlayView {
         case .cookies(let window):
             let lines = TokensView.cookieLines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
             let overlay = Overlay(
-                block: block("Cookies · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "Enter clears · Esc"),
+                block: block("Cookies · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "d deletes · Enter clears · Esc"),
                 width: .percent(80), height: .cells(min(lines.count, max(1, state.size.height - 6)) + 2))
             TextView(lines, wraps: true).render(into: &buffer, area: prepare(overlay, in: screen, buffer: &buffer))
         case .tokens(let window):
             let lines = TokensView.lines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
             let height = min(lines.count, max(1, state.size.height - 6))
             let overlay = Overlay(
-                block: block("Tokens · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "Enter signs out · Esc"),
+                block: block("Tokens · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "S signs in · Enter signs out · Esc"),
                 width: .percent(80), height: .cells(height + 2))
             var view = TextView(lines, wraps: true)
             let area = prepare(overlay, in: screen, buffer: &buffer)

@@ -33,7 +33,7 @@ enum TokensView {
             }
             lines.append("")
         }
-        lines.append(Line("Enter signs out (tokens and cookies forgotten); the next request signs in again.", style: Theme.dim))
+        lines.append(Line("S signs in again now; Enter signs out (tokens and cookies forgotten) and the next request signs in again.", style: Theme.dim))
         return lines
     }
 
@@ -57,16 +57,17 @@ enum TokensView {
         guard !window.cookies.isEmpty else {
             return [Line("No cookie: responses that set one (Set-Cookie) fill the jar, and it goes with later requests.", style: Theme.dim)]
         }
-        var lines = window.cookies.map { cookie in
+        var lines = window.cookies.enumerated().map { index, cookie in
             var flags = [cookie.isHostOnly ? "host-only" : "domain", cookie.isSecure ? "Secure" : nil, cookie.isHTTPOnly ? "HttpOnly" : nil].compactMap { $0 }
             flags.append(cookie.expires.map { "expires " + expiry($0, from: window.shownAt, timeZone: timeZone) } ?? "session")
             let value = revealed ? cookie.value : String(repeating: "•", count: min(8, max(1, cookie.value.count)))
             return Line([
+                Span(index == window.selected ? "› " : "  ", style: Theme.key),
                 Span(cookie.name, style: Theme.heading), Span("=", style: Theme.dim), Span(value, style: revealed ? .plain : Theme.secretMask),
                 Span("  \(cookie.domain)\(cookie.path)  \(flags.joined(separator: " · "))", style: Theme.dim),
             ])
         }
-        lines += ["", Line("Enter clears the jar; v shows the values.", style: Theme.dim)]
+        lines += ["", Line("d deletes the cookie under the cursor; Enter clears the jar; v shows the values.", style: Theme.dim)]
         return lines
     }
 

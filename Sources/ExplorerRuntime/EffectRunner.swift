@@ -145,6 +145,26 @@ final class EffectRunner: Sendable {
             inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: cookies, at: Date()))
         case .clearCookies(let environment, let mode):
             pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.remove()
+        case .deleteCookie(let environment, let mode, let cookie):
+            let jar = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies
+            jar?.remove(cookie)
+            let now = Date()
+            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: jar?.all(at: now) ?? [], at: now))
+        case .signInAgain(let environment, let mode):
+            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
+            load {
+                guard let session else { return .signInFailed("\(environment.service) · \(environment.environment) is not in the catalogs.") }
+                if mode == .stub {
+                    session.signOut(stubbed: true)
+                } else {
+                    do throws(DispatchError) {
+                        _ = try await session.signInNow()
+                    } catch {
+                        return .signInFailed(error.message)
+                    }
+                }
+                return .tokensLoaded(environment: environment, mode: mode, tokens: await session.checkedTokens(stubbed: mode == .stub), at: Date())
+            }
         case .signOut(let environment, let mode):
             pool.withLock({ $0 })?.session(environment, mode: mode)?.signOut(stubbed: mode == .stub)
         case .quit:

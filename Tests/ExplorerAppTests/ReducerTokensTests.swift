@@ -37,4 +37,38 @@ import Testing
         _ = AppReducer.reduce(&state, .tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now))
         #expect(state.screen.contains("No token yet: the first request that needs one signs in."))
     }
+
+    @Test func sSignsInAgainAndTheSignatureLineSaysWhatWasChecked() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        var token = SessionToken(source: "oauth2", value: jwtPart(#"{"alg":"ES256","kid":"k1"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig")
+        token.signature = .verified(algorithm: "ES256", keyID: "k1")
+        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now))
+        #expect(state.screen.contains("signature ✓ verified (ES256, key 'k1') with the issuer's published keys"))
+        #expect(state.press("S") == [.signInAgain(environment: environment, mode: .live)])
+        _ = AppReducer.reduce(&state, .signInFailed("Could not sign in with OAuth 2.0: invalid_client"))
+        #expect(state.notice == "Could not sign in with OAuth 2.0: invalid_client")
+        token.signature = .failed("no key 'k9' in the issuer's key set")
+        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now))
+        #expect(state.screen.contains("signature ✗ does not verify: no key 'k9' in the issuer's key set"))
+    }
+
+    @Test func dDeletesTheCookieUnderTheCursorAndTheCursorStays() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let cookies = ["a", "b", "c"].map { Cookie(name: $0, value: "v", domain: "127.0.0.1") }
+        _ = AppReducer.reduce(&state, .cookiesLoaded(environment: environment, mode: .live, cookies: cookies, at: TestCatalog.now))
+        #expect(state.screen.contains("› a=•"))
+        _ = state.press("j")
+        #expect(state.press("d") == [.deleteCookie(environment: environment, mode: .live, cookie: cookies[1])])
+        _ = AppReducer.reduce(&state, .cookiesLoaded(environment: environment, mode: .live, cookies: [cookies[0], cookies[2]], at: TestCatalog.now))
+        guard case .cookies(let window)? = state.overlay else {
+            Issue.record("the cookie window stays open")
+            return
+        }
+        #expect(window.selected == 1)
+        #expect(state.screen.contains("› c=•"))
+        #expect(state.press("Enter") == [.clearCookies(environment: environment, mode: .live)])
+    }
 }
