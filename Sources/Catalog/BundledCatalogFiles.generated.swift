@@ -1182,6 +1182,11 @@ auth:
     token: $.access_token
     into: PETSTORE_TOKEN
 
+handlers:                       # every endpoint's errors go through this chain, in order (Errors tab: each step)
+  - do: refresh                 # auth.refresh: sign in again once and resume the request
+  - on: { kind: expiredUserSession }
+    do: signOut                 # refused again after a refresh: signed out (the banner says so)
+
 errors:                         # tried in order before the built-in table (401 → unauthorized …)
   - status: 400
     error: badRequest
@@ -1272,6 +1277,11 @@ endpoints:
       expired:
         status: 401
         body: { expired: true, message: Your session expired, sign in again }
+      revoked:
+        description: The session was revoked; a refresh does not help, so the chain signs out.
+        status: 401
+        body: { expired: true, message: Your session was revoked }
+        repeats: true               # the resumed request is refused too
       forbidden:
         status: 403
         body: { message: This pet belongs to another store }

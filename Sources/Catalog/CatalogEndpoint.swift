@@ -150,6 +150,9 @@ public struct CatalogExample: Sendable, Hashable {
     /// When set, the mock server sends the body piece by piece this far apart: event by event for
     /// `text/event-stream`, line by line otherwise (to try a stream offline).
     public var streamInterval: Duration?
+    /// Whether it answers the attempts a handler resumes or retries too (`repeats: true`): a
+    /// session revoked for good, where a refresh does not help.
+    public var repeats = false
 
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
@@ -164,7 +167,7 @@ public struct CatalogExample: Sendable, Hashable {
     public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
 
     /// The core's named sample.
-    public var namedSample: NamedSample { NamedSample(name: name, sample: sample) }
+    public var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }
 }
 
 /// A place in a catalog file.

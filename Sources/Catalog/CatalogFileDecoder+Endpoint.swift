@@ -10,7 +10,7 @@ extension CatalogFileDecoder {
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval"]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -232,6 +232,7 @@ extension CatalogFileDecoder {
         var summary: String?
         var delay: Duration?
         var streamInterval: Duration?
+        var repeats = false
         var impliedContentType: String?
         for field in fields {
             let value = field.value
@@ -245,6 +246,7 @@ extension CatalogFileDecoder {
             case "message": message = text(value, "the message of \(what())")
             case "delay": delay = duration(value, "the delay of \(what())")
             case "streamInterval": streamInterval = duration(value, "the stream interval of \(what())")
+            case "repeats": repeats = boolean(value, "'repeats' of \(what())") ?? false
             default: break
             }
         }
@@ -270,8 +272,10 @@ extension CatalogFileDecoder {
                 error("\(what()) is a network error, so it has no \(conflicting.map { "'\($0.key)'" }.joined(separator: ", ")): a failure below HTTP has no response", at: first.keyNode)
             }
             guard errorCount == before else { return nil }
-            return CatalogExample(
+            var example = CatalogExample(
                 name: name, summary: summary, sample: .networkError(TransportError(networkError.code, message: message)), delay: delay)
+            example.repeats = repeats
+            return example
         }
         if message != nil, let node = fields.first(where: { $0.key == "message" })?.keyNode {
             error("'message' goes with 'networkError'; a response's message belongs in its body", at: node)
@@ -280,8 +284,10 @@ extension CatalogFileDecoder {
         if let impliedContentType, !headers.contains("Content-Type") {
             headers.add("Content-Type", impliedContentType, origin: .server)
         }
-        return CatalogExample(name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay,
-            streamInterval: streamInterval)
+        var example = CatalogExample(
+            name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
+        example.repeats = repeats
+        return example
     }
 
     private func decodeValidation(_ node: YAMLNode, _ what: @autoclosure () -> String) -> ValidationType? {

@@ -41,7 +41,7 @@ extension Dispatcher {
                     resume = true
                     // As for a resume: the example described the failure being retried (a 429), so
                     // the next attempt is answered as the server would answer it now.
-                    original.options.example = nil
+                    if !endpoint.repeats(original.options.example) { original.options.example = nil }
                 case (let name, .resume(let note))?:
                     if resumed {
                         trace.record(.resumeRefused(by: name))
@@ -52,8 +52,9 @@ extension Dispatcher {
                         original.options.isResumed = true
                         // The example described the failure the handler has just resolved (an expired
                         // token): the resumed request is answered as the server would answer it now —
-                        // by the default fixture, or without asking the mock for that example.
-                        original.options.example = nil
+                        // by the default fixture, or without asking the mock for that example (unless
+                        // the example says it repeats: a session revoked for good).
+                        if !endpoint.repeats(original.options.example) { original.options.example = nil }
                     }
                 case (let name, .recovered(let response, let note))?:
                     trace.record(.handled(by: name, note: note))

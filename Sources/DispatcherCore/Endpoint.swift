@@ -58,6 +58,12 @@ public struct Endpoint: Sendable {
         guard let name else { return sampleResponse }
         return examples.first { $0.name == name }?.sample
     }
+
+    /// Whether the example named `name` answers resumed and retried attempts too.
+    public func repeats(_ name: String?) -> Bool {
+        guard let name else { return false }
+        return examples.first { $0.name == name }?.repeats ?? false
+    }
 }
 
 extension Endpoint {

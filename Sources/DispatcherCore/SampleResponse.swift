@@ -20,10 +20,14 @@ public struct NamedSample: Sendable, Hashable {
     public var name: String
     /// What it answers.
     public var sample: SampleResponse
+    /// Whether it also answers the attempts a handler resumes or retries (a session revoked for
+    /// good), instead of leaving them to the default sample (an expired session, refreshed).
+    public var repeats: Bool
 
     /// Makes a named sample.
-    public init(name: String, sample: SampleResponse) {
+    public init(name: String, sample: SampleResponse, repeats: Bool = false) {
         self.name = name
         self.sample = sample
+        self.repeats = repeats
     }
 }

@@ -100,3 +100,34 @@ import Testing
         #expect(second.request.url.absoluteString == "https://staging.example.test/pet/7")
     }
 }
+
+/// An example that repeats answers the attempts a handler resumes too; one that does not leaves
+/// them to the default sample.
+@Suite struct RepeatingExampleTests {
+    struct ResumeOnce: ErrorHandler {
+        let name = "resume"
+        func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
+            request.options.isResumed ? nil : .resume(note: "once")
+        }
+    }
+
+    func exchange(example: String) async -> Exchange {
+        let target = Target(
+            .get, "/me", sampleResponse: .status(200, Data("{}".utf8)),
+            examples: [
+                NamedSample(name: "expired", sample: .status(401, Data())),
+                NamedSample(name: "revoked", sample: .status(401, Data()), repeats: true),
+            ])
+        let dispatcher = Dispatcher<Target>(environment: environment(fixtures: .immediate), errorHandlers: [ResumeOnce()])
+        return await dispatcher.send(target, options: RequestOptions(example: example))
+    }
+
+    @Test func aRepeatingExampleAnswersTheResumedAttemptToo() async {
+        let expired = await exchange(example: "expired")
+        #expect(expired.response?.status == 200)
+        #expect(expired.attempts == 2)
+        let revoked = await exchange(example: "revoked")
+        #expect(revoked.error?.kind == .unauthorized)
+        #expect(revoked.attempts == 2)
+    }
+}

@@ -38,6 +38,16 @@ extension EndToEnd {
             try await send(session, exampleAt: 3, named: "expired")
             try await session.waitFor("200 OK")
             try await session.waitFor("resumed by token refresh")
+
+            // 13. A session revoked for good: refreshed, refused again, signed out by the chain.
+            try await send(session, exampleAt: 4, named: "revoked")
+            try await session.waitFor("✗ expiredUserSession")
+            try await session.waitFor("signed out of petstore · local")
+            let banner = try await session.waitFor("signed out: expiredUserSession")
+            #expect(banner.contains("resumed by token refresh"))
+            // A request that succeeds there clears the banner.
+            try session.send("x", "g", "Enter")
+            try await session.waitForAbsence("signed out: expiredUserSession")
         }
 
         /// Sends the example at `index` of the picker (0 is the default), then shows the Errors tab.
