@@ -13,5 +13,6 @@ enum BenchmarkSuites {
         CallBenchmark.self,
         ImportBenchmark.self,
         StreamBenchmark.self,
+        WebSocketBenchmark.self,
     ]
 }
