@@ -126,7 +126,7 @@ extension Dispatcher {
             let sentAt = clock.now()
             trace.record(.sent(attempt: attempts, stubbed: behavior.isStubbed), at: sentAt)
 
-            let (result, endedAt) = await perform(request, endpoint: endpoint, behavior: behavior, sentAt: sentAt)
+            let (result, endedAt) = await perform(request, endpoint: endpoint, target: target, behavior: behavior, sentAt: sentAt)
 
             switch result {
             case .success(let response): trace.record(.received(status: response.status, error: nil), at: endedAt)
@@ -157,7 +157,7 @@ extension Dispatcher {
     /// One attempt: the stub or the transport, then the error filter. Returns the result and the
     /// clock's reading when it came.
     private func perform(
-        _ request: Request, endpoint: Endpoint, behavior: StubBehavior, sentAt: Duration
+        _ request: Request, endpoint: Endpoint, target: any TargetType, behavior: StubBehavior, sentAt: Duration
     ) async -> (Result<Response, DispatchError>, endedAt: Duration) {
         if Task.isCancelled { return (.failure(.cancelled), clock.now()) }
         let response: Response
@@ -182,7 +182,7 @@ extension Dispatcher {
                 }
             }
             if let conversation = request.options.webSocket {
-                let response = await stubConversation(conversation, request: request, endpoint: endpoint, sentAt: sentAt)
+                let response = await stubConversation(conversation, request: request, script: target.webSocketScript, sentAt: sentAt)
                 return (Self.conversationOutcome(response, conversation: conversation), clock.now())
             }
             guard let sample = endpoint.sample(named: request.options.example) else {

@@ -5,13 +5,13 @@ import FoundationEssentials
 /// conversation closes, and its close code decides success.
 extension Dispatcher {
     /// Stub mode: the endpoint's script (or an echo) plays the server, in process.
-    func stubConversation(_ conversation: WebSocketConversation, request: Request, endpoint: Endpoint, sentAt: Duration) async -> Response {
+    func stubConversation(_ conversation: WebSocketConversation, request: Request, script: WebSocketScript?, sentAt: Duration) async -> Response {
         var headers: Headers = ["Upgrade": "websocket", "Connection": "Upgrade"]
         let subprotocol = conversation.subprotocols.first
         if let subprotocol { headers.set("Sec-WebSocket-Protocol", subprotocol, origin: .server) }
         conversation.recordOpened(headers: headers, subprotocol: subprotocol)
         let opened = clock.now()
-        await WebSocketScriptPlayer.play(endpoint.webSocketScript ?? .echo, with: StubPeer(conversation: conversation), clock: clock)
+        await WebSocketScriptPlayer.play(script ?? .echo, with: StubPeer(conversation: conversation), clock: clock)
         conversation.finish(droppedWithout: Task.isCancelled ? "cancelled" : nil)
         let ended = clock.now()
         return Response(

@@ -24,14 +24,12 @@ public struct Endpoint: Sendable {
     public var expectsResponseBody: Bool
     /// What the transport needs to know.
     public var settings: TransportSettings
-    /// The stub's far end when the request is a WebSocket conversation; nil echoes.
-    public var webSocketScript: WebSocketScript?
 
     /// Makes an endpoint.
     public init(
         identifier: String, url: URL, method: HTTPMethod, headers: Headers, body: RequestBody,
         sampleResponse: SampleResponse, examples: [NamedSample], validation: ValidationType,
-        expectsResponseBody: Bool, settings: TransportSettings, webSocketScript: WebSocketScript? = nil
+        expectsResponseBody: Bool, settings: TransportSettings
     ) {
         self.identifier = identifier
         self.url = url
@@ -43,7 +41,6 @@ public struct Endpoint: Sendable {
         self.validation = validation
         self.expectsResponseBody = expectsResponseBody
         self.settings = settings
-        self.webSocketScript = webSocketScript
     }
 
     /// This endpoint with a header set over the existing ones.
@@ -99,8 +96,7 @@ extension Endpoint {
             identifier: target.identifier, url: url, method: target.method, headers: headers, body: target.body,
             sampleResponse: target.sampleResponse, examples: target.examples, validation: target.validation,
             expectsResponseBody: target.expectsResponseBody,
-            settings: TransportSettings(environment: environment, timeouts: environment.timeouts.overridden(by: target.timeouts)),
-            webSocketScript: target.webSocketScript)
+            settings: TransportSettings(environment: environment, timeouts: environment.timeouts.overridden(by: target.timeouts)))
     }
 }
 

@@ -16,7 +16,7 @@ extension AppReducer {
         }
         guard state.webSockets[key]?.ticket == ticket else { return effects }
         // In place: a copy of the pane would copy every frame so far, once per report.
-        state.webSockets[key]?.frames.append(contentsOf: update.frames)
+        state.webSockets[key]?.append(update.frames)
         for frame in update.frames {
             guard case .close(let close) = frame.content else { continue }
             state.appendLog(["#\(ticket) ⇅ close \(frame.direction == .sent ? "sent" : "received"): \(close)"])

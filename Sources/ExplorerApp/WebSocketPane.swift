@@ -11,8 +11,13 @@ public struct WebSocketPane: Sendable, Hashable {
     public var headers: Headers
     /// The subprotocol the server chose.
     public var subprotocol: String?
-    /// The frames so far, in order.
-    public var frames: [WebSocketFrameRecord] = []
+    /// The frames so far, in order (`append` adds them).
+    public private(set) var frames: [WebSocketFrameRecord] = []
+    /// Messages (not control frames) each way: sent, received; kept as frames come, so a frame
+    /// never counts them all again.
+    public private(set) var messageCounts = (sent: 0, received: 0)
+    /// The close, once one went either way.
+    public private(set) var close: (WebSocketClose, WebSocketDirection)?
     /// Whether the conversation goes on (until its request finishes).
     public var isOpen = true
     /// Whether the person asked to close it (Esc); a second Esc drops the connection.
@@ -30,22 +35,26 @@ public struct WebSocketPane: Sendable, Hashable {
     /// The frame under the cursor.
     public var selectedIndex: Int? { frames.isEmpty ? nil : min(cursor ?? frames.count - 1, frames.count - 1) }
 
-    /// Messages (not control frames) each way: sent, received.
-    public var messageCounts: (sent: Int, received: Int) {
-        var counts = (sent: 0, received: 0)
-        for frame in frames {
-            guard case .message = frame.content else { continue }
-            if frame.direction == .sent { counts.sent += 1 } else { counts.received += 1 }
+    /// Adds frames that came (in place: the pane is never copied per report).
+    public mutating func append(_ added: [WebSocketFrameRecord]) {
+        frames.append(contentsOf: added)
+        for frame in added {
+            switch frame.content {
+            case .message: if frame.direction == .sent { messageCounts.sent += 1 } else { messageCounts.received += 1 }
+            case .close(let closing): if close == nil { close = (closing, frame.direction) }
+            case .ping, .pong: break
+            }
         }
-        return counts
     }
 
-    /// The close, once one went either way.
-    public var close: (WebSocketClose, WebSocketDirection)? {
-        for frame in frames {
-            if case .close(let close) = frame.content { return (close, frame.direction) }
-        }
-        return nil
+    public static func == (lhs: WebSocketPane, rhs: WebSocketPane) -> Bool {
+        lhs.ticket == rhs.ticket && lhs.headers == rhs.headers && lhs.subprotocol == rhs.subprotocol && lhs.frames == rhs.frames
+            && lhs.isOpen == rhs.isOpen && lhs.isClosing == rhs.isClosing && lhs.cursor == rhs.cursor
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ticket)
+        hasher.combine(frames.count)
     }
 }
 
