@@ -153,6 +153,9 @@ public struct CatalogExample: Sendable, Hashable {
     /// Whether it answers the attempts a handler resumes or retries too (`repeats: true`): a
     /// session revoked for good, where a refresh does not help.
     public var repeats = false
+    /// Whether the mock server answers with what the request carried instead of the body (`echo: true`):
+    /// method, path, query, headers, and a form's or multipart body's fields (files by name, type and size).
+    public var echoesRequest = false
 
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {

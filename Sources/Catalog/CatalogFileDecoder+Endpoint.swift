@@ -10,7 +10,7 @@ extension CatalogFileDecoder {
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats"]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -233,6 +233,7 @@ extension CatalogFileDecoder {
         var delay: Duration?
         var streamInterval: Duration?
         var repeats = false
+        var echoes = false
         var impliedContentType: String?
         for field in fields {
             let value = field.value
@@ -247,6 +248,7 @@ extension CatalogFileDecoder {
             case "delay": delay = duration(value, "the delay of \(what())")
             case "streamInterval": streamInterval = duration(value, "the stream interval of \(what())")
             case "repeats": repeats = boolean(value, "'repeats' of \(what())") ?? false
+            case "echo": echoes = boolean(value, "'echo' of \(what())") ?? false
             default: break
             }
         }
@@ -287,6 +289,7 @@ extension CatalogFileDecoder {
         var example = CatalogExample(
             name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
         example.repeats = repeats
+        example.echoesRequest = echoes
         return example
     }
 

@@ -10,6 +10,9 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let planner: MockPlanner
     private let log: @Sendable (MockRequestLog) -> Void
     private var head: HTTPRequestHead?
+    /// The request's body, kept for examples that echo it (up to `MockEcho.bodyLimit`).
+    private var body = Data()
+    private var bodyTruncated = false
     /// A request whose connection is being held or is waiting for its delay: later bytes are ignored.
     private var pending: (entry: MockRequestLog, started: ContinuousClock.Instant)?
     private var busy = false
@@ -23,13 +26,18 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-        case .body:
-            break  // fixtures do not depend on the request body
+            body = Data()
+            bodyTruncated = false
+        case .body(let part):
+            // Fixtures do not depend on the body; an example that echoes shows it.
+            if body.count + part.readableBytes <= MockEcho.bodyLimit { body.append(contentsOf: part.readableBytesView) } else { bodyTruncated = true }
         case .end:
             guard let head, !busy else { return }
             self.head = nil
             busy = true
-            let plan = planner.plan(method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+            let plan = planner.plan(
+                method: head.method.rawValue, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: body, bodyTruncated: bodyTruncated)
+            body = Data()
             let entry = MockRequestLog(
                 method: head.method.rawValue, uri: head.uri, status: nil, endpoint: plan.endpoint, example: plan.example,
                 outcome: plan.outcome, duration: .zero)

@@ -43,7 +43,7 @@ struct MockPlanner: Sendable {
     let honourDelays: Bool
     let sessions = MockSessions()
 
-    func plan(method: String, uri: String, headers: [(String, String)]) -> MockPlan {
+    func plan(method: String, uri: String, headers: [(String, String)], body: Data = Data(), bodyTruncated: Bool = false) -> MockPlan {
         let (path, query) = MockPlanner.splitURI(uri)
         switch router.match(method: method, path: path) {
         case .index(let service):
@@ -71,6 +71,12 @@ struct MockPlanner: Sendable {
                 return expired
             }
             if let notModified = notModified(example, endpoint: endpoint, headers: headers) { return notModified }
+            if example.echoesRequest, case .response(let status, let fixtureHeaders, _) = example.sample {
+                let echoed = MockEcho.body(method: method, uri: uri, headers: headers, body: body, truncated: bodyTruncated)
+                let fields = fixtureHeaders.filter { $0.name.lowercased() != "content-type" }.map { ($0.name, $0.value) }
+                    + [("Content-Type", "application/json"), (ServiceSession.mockExampleHeader, example.name)]
+                return MockPlan(action: .respond(status: status, headers: fields, body: echoed), delay: delay, endpoint: endpoint.key, example: example.name, outcome: "echo")
+            }
             let answer = plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
             return issuingToken(answer, route: route)
         }

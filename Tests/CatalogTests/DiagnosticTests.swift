@@ -65,7 +65,7 @@ import Testing
               one: { path: /one, stub: { zzz: 1 } }
             """)
         #expect(found == [
-            "4:30: error: unknown key 'zzz' in the stub of endpoint 'one' (known keys: description, status, headers, body, bodyFile, networkError, message, delay, streamInterval, repeats)",
+            "4:30: error: unknown key 'zzz' in the stub of endpoint 'one' (known keys: description, status, headers, body, bodyFile, networkError, message, delay, streamInterval, repeats, echo)",
         ])
     }
 

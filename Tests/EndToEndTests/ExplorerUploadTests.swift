@@ -24,6 +24,10 @@ extension EndToEnd {
             try await session.waitFor("boundary=apiexplorer-")
             try session.send("5")
             try await session.waitFor("↑ request body sent")
+            // The mock echoes the parts it received (the example says echo: true).
+            try session.send("1")
+            try await session.waitFor(#""contentType": "image/png""#)
+            try await session.waitFor(#""title": "Holiday 2026""#)
         }
     }
 }

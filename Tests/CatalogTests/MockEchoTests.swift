@@ -1,0 +1,62 @@
+import DispatcherCore
+import Foundation
+import LiveTransport
+@testable import MockServer
+import Testing
+
+@testable import Catalog
+
+/// An example with `echo: true`: the mock answers with what the request carried, a multipart
+/// body's text fields and files (by name, type and size) included, so an upload is checked end to end.
+@Suite struct MockEchoTests {
+    static let catalog = """
+        service: files
+        environments:
+          local: { baseURL: "http://127.0.0.1:9/files", fixtures: never }
+        endpoints:
+          upload:
+            method: POST
+            path: /upload
+            query: { album: trips }
+            multipart:
+              - { name: title, value: "Holiday {{year}}" }
+              - { name: photo, file: photo.png }
+            parameters: { year: "2026" }
+            stub: { status: 201, echo: true, body: { stub: true } }
+          form:
+            method: POST
+            path: /form
+            form: { a: "1", b: two words }
+            stub: { echo: true }
+        """
+
+    @Test func theMockEchoesMultipartFieldsAndFilesAndForms() async throws {
+        let folder = try TemporaryCatalog(["files.yaml": Self.catalog])
+        try folder.write("photo.png", Data(repeating: 7, count: 70))
+        let service = try #require(folder.load().service("files"))
+        let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
+        try await server.start()
+        let transport = HTTPTransport(configuration: HTTPTransport.Configuration(proxy: .none))
+        var environment = service.environments[0]
+        environment.baseURL = try #require(server.baseURL(of: "files"))
+        let session = ServiceSession(service: service, environment: environment, transport: transport)
+        let upload = await session.send("upload", options: RequestOptions(stubBehavior: .never))
+        #expect(upload.response?.status == 201)
+        let echoed = try #require(try JSONSerialization.jsonObject(with: upload.response?.body ?? Data()) as? [String: Any])
+        #expect(echoed["method"] as? String == "POST")
+        #expect((echoed["args"] as? [String: Any])?["album"] as? String == "trips")
+        #expect((echoed["form"] as? [String: Any])?["title"] as? String == "Holiday 2026")
+        let photo = try #require((echoed["files"] as? [String: Any])?["photo"] as? [String: Any])
+        #expect(photo["filename"] as? String == "photo.png")
+        #expect(photo["contentType"] as? String == "image/png")
+        #expect(photo["size"] as? Int == 70)
+        let form = await session.send("form", options: RequestOptions(stubBehavior: .never))
+        let fields = try #require(try JSONSerialization.jsonObject(with: form.response?.body ?? Data()) as? [String: Any])
+        #expect((fields["form"] as? [String: Any])?["b"] as? String == "two words")
+        // Stub mode answers with the fixture.
+        let stubbed = await session.send("upload", options: RequestOptions(stubBehavior: .immediate))
+        #expect(stubbed.response?.text == #"{"stub":true}"#)
+        try await transport.shutdown()
+        await server.stop()
+    }
+}
