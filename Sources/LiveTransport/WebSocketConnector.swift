@@ -162,8 +162,8 @@ struct WebSocketConnector: Sendable {
                             case .ping:
                                 let payload = Data(frame.unmaskedData.readableBytesView)
                                 conversation.record(.received, .ping(payload))
-                                try await outbound.write(Self.frame(.pong, payload: ByteBuffer(bytes: payload), allocator: allocator))
                                 conversation.record(.sent, .pong(payload))
+                                try await outbound.write(Self.frame(.pong, payload: ByteBuffer(bytes: payload), allocator: allocator))
                             case .pong:
                                 conversation.record(.received, .pong(Data(frame.unmaskedData.readableBytesView)))
                             case .connectionClose:
@@ -174,8 +174,8 @@ struct WebSocketConnector: Sendable {
                                 if closing.beginClosing() {
                                     // Our answer echoes the code (RFC 6455 §5.5.1); none for a close without one.
                                     let answer = WebSocketClose(code: code.isSendable ? code : .normal)
-                                    try? await outbound.write(Self.closeFrame(answer, allocator: allocator))
                                     conversation.record(.sent, .close(answer))
+                                    try? await outbound.write(Self.closeFrame(answer, allocator: allocator))
                                 }
                                 conversation.finish()
                                 return
@@ -190,21 +190,23 @@ struct WebSocketConnector: Sendable {
                 }
                 // The writer sends what the caller queues, in order.
                 group.addTask {
+                    // Each frame is recorded as it is handed to the connection, before an answer to it
+                    // can be read: the transcript's order is the wire's, and who closed first is known.
                     while let outgoing = await conversation.nextOutgoing() {
                         switch outgoing {
                         case .message(.text(let text)):
-                            try await outbound.write(Self.frame(.text, payload: ByteBuffer(string: text), allocator: allocator))
                             conversation.record(.sent, .message(.text(text)))
+                            try await outbound.write(Self.frame(.text, payload: ByteBuffer(string: text), allocator: allocator))
                         case .message(.binary(let data)):
-                            try await outbound.write(Self.frame(.binary, payload: ByteBuffer(bytes: data), allocator: allocator))
                             conversation.record(.sent, .message(.binary(data)))
+                            try await outbound.write(Self.frame(.binary, payload: ByteBuffer(bytes: data), allocator: allocator))
                         case .ping(let payload):
-                            try await outbound.write(Self.frame(.ping, payload: ByteBuffer(bytes: payload), allocator: allocator))
                             conversation.record(.sent, .ping(payload))
+                            try await outbound.write(Self.frame(.ping, payload: ByteBuffer(bytes: payload), allocator: allocator))
                         case .close(let close):
                             guard closing.beginClosing() else { continue }
-                            try await outbound.write(Self.closeFrame(close, allocator: allocator))
                             conversation.record(.sent, .close(close))
+                            try await outbound.write(Self.closeFrame(close, allocator: allocator))
                             // The server has a moment to answer; then the connection goes.
                             try? await Task.sleep(for: Self.closeTimeout)
                             raw.close(promise: nil)

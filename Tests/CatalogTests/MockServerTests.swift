@@ -54,7 +54,8 @@ import Testing
                         let label = "\(endpoint.key) [\(name)]"
                         #expect(live.response?.source == .network, "\(label): \(live.error?.description ?? "")")
                         #expect(live.response?.status == stub.response?.status, "\(label)")
-                        #expect(live.response?.body == stub.response?.body, "\(label)")
+                        // An example that echoes answers with the request it got (MockEchoTests).
+                        if !example.echoesRequest { #expect(live.response?.body == stub.response?.body, "\(label)") }
                         #expect(live.error?.kind == stub.error?.kind, "\(label)")
                     }
                 }
