@@ -50,18 +50,7 @@ public struct SessionToken: Sendable, Hashable {
 
     /// The header and claims of a compact JWS (`xxx.yyy.zzz`, base64url JSON), if `token` is one.
     public static func decodeJWT(_ token: String) -> (header: JSONValue, claims: JSONValue)? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let header = base64URLJSON(parts[0]), let claims = base64URLJSON(parts[1]),
-            case .object = header, case .object = claims
-        else { return nil }
-        return (header, claims)
-    }
-
-    private static func base64URLJSON(_ part: Substring) -> JSONValue? {
-        var text = part.replacing("-", with: "+").replacing("_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: String(text)) else { return nil }
-        return try? JSONValue.parse(data)
+        JWTParts(token).map { ($0.header, $0.claims) }
     }
 }
 

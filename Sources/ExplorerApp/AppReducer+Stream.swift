@@ -84,17 +84,22 @@ extension AppReducer {
         guard state.tab == .body, let key = state.selectedBodyKey, var stream = state.streams[key], stream.kind == .events,
             let current = stream.selectedIndex
         else { return false }
-        let page = max(1, state.pageHeight - 1)
-        let step: Movement = switch movement {
-        case .down(let count): .down(paging ? page : count)
-        case .up(let count): .up(paging ? page : count)
-        default: movement
-        }
-        let target = step.applied(to: current, count: stream.events.count)
-        // The newest event chosen again means following the stream.
-        stream.cursor = target == stream.events.count - 1 ? nil : target
+        stream.cursor = followingCursor(movement, paging: paging, from: current, count: stream.events.count, pageHeight: state.pageHeight)
         state.streams[key] = stream
         return true
+    }
+
+    /// Where a cursor goes in a list that grows while it is shown (events, frames): nil when the
+    /// newest item is chosen, which means following the list again.
+    static func followingCursor(_ movement: Movement, paging: Bool, from current: Int, count: Int, pageHeight: Int) -> Int? {
+        let page = max(1, pageHeight - 1)
+        let step: Movement = switch movement {
+        case .down(let lines): .down(paging ? page : lines)
+        case .up(let lines): .up(paging ? page : lines)
+        default: movement
+        }
+        let target = step.applied(to: current, count: count)
+        return target == count - 1 ? nil : target
     }
 }
 

@@ -102,15 +102,7 @@ extension AppReducer {
         guard state.tab == .body, let key = state.selectedBodyKey, var pane = state.webSockets[key], let current = pane.selectedIndex else {
             return false
         }
-        let page = max(1, state.pageHeight - 1)
-        let step: Movement = switch movement {
-        case .down(let count): .down(paging ? page : count)
-        case .up(let count): .up(paging ? page : count)
-        default: movement
-        }
-        let target = step.applied(to: current, count: pane.frames.count)
-        // The newest frame chosen again means following the conversation.
-        pane.cursor = target == pane.frames.count - 1 ? nil : target
+        pane.cursor = followingCursor(movement, paging: paging, from: current, count: pane.frames.count, pageHeight: state.pageHeight)
         state.webSockets[key] = pane
         return true
     }

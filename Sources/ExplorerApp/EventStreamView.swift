@@ -18,25 +18,15 @@ enum EventStreamView {
             buffer.write(Line(waiting, style: Theme.dim), in: area.row(0))
             return
         }
-        let detail = detailLines(stream.events[selected].event, width: area.width)
-        // The list keeps at least half the rows; the event in full gets what it needs of the rest.
-        let detailHeight = area.height >= 8 ? min(detail.count + 1, area.height / 2) : 0
-        let listHeight = area.height - detailHeight
-        let top = max(0, selected - listHeight + 1)
-        let visible = stream.events[top..<min(stream.events.count, top + listHeight)]
-        let typeWidth = min(16, visible.map { $0.event.type.displayWidth }.max() ?? 7)
-        let idWidth = min(12, visible.map { $0.event.lastEventID.isEmpty ? 0 : $0.event.lastEventID.displayWidth + 1 }.max() ?? 0)
-        for (row, index) in visible.indices.enumerated() {
-            let rowArea = area.row(row)
-            if index == selected, state.focus == .response { buffer.setStyle(Theme.bodyCursorLine, in: rowArea) }
-            buffer.write(self.row(stream.events[index], typeWidth: typeWidth, idWidth: idWidth).truncated(toWidth: rowArea.width), in: rowArea)
-        }
-        guard detailHeight > 0 else { return }
-        let detailArea = area.inset(top: listHeight)
-        buffer.write(Line(String(repeating: "─", count: detailArea.width), style: Theme.border), in: detailArea.row(0))
-        for (row, line) in detail.prefix(detailHeight - 1).enumerated() {
-            buffer.write(line.truncated(toWidth: detailArea.width), in: detailArea.row(row + 1))
-        }
+        FollowingListView.render(
+            count: stream.events.count, selected: selected, highlighted: state.focus == .response, area: area, into: &buffer,
+            rows: { range in
+                let visible = stream.events[range]
+                let typeWidth = min(16, visible.map { $0.event.type.displayWidth }.max() ?? 7)
+                let idWidth = min(12, visible.map { $0.event.lastEventID.isEmpty ? 0 : $0.event.lastEventID.displayWidth + 1 }.max() ?? 0)
+                return visible.map { row($0, typeWidth: typeWidth, idWidth: idWidth) }
+            },
+            detail: { detailLines(stream.events[selected].event, width: area.width) })
     }
 
     /// `Events · 42 · 3.1 kB · ⠋ open · Esc closes`.

@@ -117,13 +117,10 @@ enum OverlayView {
             lines.append(Line([Span("Tab", style: Theme.key), Span(" named:", style: Theme.dim)] + names))
         }
         lines.append(Line([Span("Enter", style: Theme.key), Span(" sends  ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" does not", style: Theme.dim)]))
-        let window = Overlay(block: block("Message on \(composer.endpoint)", hint: "WebSocket"), width: .cells(88), height: .cells(lines.count + 4))
-        let inside = prepare(window, in: screen, buffer: &buffer)
-        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
-        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
         let field = InputLine(prompt: Span("› ", style: Theme.key), placeholder: "a text message (JSON is sent as typed)")
-        field.render(into: &buffer, area: row, state: composer.input)
-        return field.cursorPosition(in: row, state: composer.input)
+        return renderInputWindow(
+            block("Message on \(composer.endpoint)", hint: "WebSocket"), width: 88, lines: lines, field: field, input: composer.input,
+            screen: screen, into: &buffer)
     }
 
     /// Where a download goes.
@@ -132,13 +129,10 @@ enum OverlayView {
             Line("The body goes straight to this file as it arrives: any size, never held in memory."),
             Line("A .part file left by an interrupted download is continued when the server allows.", style: Theme.dim),
         ]
-        let window = Overlay(block: block("Download \(dialog.endpoint)", hint: "Enter sends · Esc"), width: .cells(88), height: .cells(lines.count + 4))
-        let inside = prepare(window, in: screen, buffer: &buffer)
-        TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
-        let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
         let field = InputLine(prompt: Span("File: ", style: Theme.key), placeholder: "a path (relative to where apiexplorer runs)")
-        field.render(into: &buffer, area: row, state: dialog.input)
-        return field.cursorPosition(in: row, state: dialog.input)
+        return renderInputWindow(
+            block("Download \(dialog.endpoint)", hint: "Enter sends · Esc"), width: 88, lines: lines, field: field, input: dialog.input,
+            screen: screen, into: &buffer)
     }
 
     /// The scratch request being typed, or the service it is saved into.
@@ -162,12 +156,19 @@ enum OverlayView {
             ]
             field = InputLine(prompt: Span("Service: ", style: Theme.key), placeholder: "a service id")
         }
-        let window = Overlay(block: block(title, hint: "Enter · Esc"), width: .cells(76), height: .cells(lines.count + 4))
+        return renderInputWindow(block(title, hint: "Enter · Esc"), width: 76, lines: lines, field: field, input: dialog.input, screen: screen, into: &buffer)
+    }
+
+    /// A window of explaining lines over one input line; returns where the terminal cursor goes.
+    static func renderInputWindow(
+        _ block: Block, width: Int, lines: [Line], field: InputLine, input: InputState, screen: Rect, into buffer: inout Buffer
+    ) -> Position? {
+        let window = Overlay(block: block, width: .cells(width), height: .cells(lines.count + 4))
         let inside = prepare(window, in: screen, buffer: &buffer)
         TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
         let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
-        field.render(into: &buffer, area: row, state: dialog.input)
-        return field.cursorPosition(in: row, state: dialog.input)
+        field.render(into: &buffer, area: row, state: input)
+        return field.cursorPosition(in: row, state: input)
     }
 
     static func block(_ title: String, hint: String?) -> Block {

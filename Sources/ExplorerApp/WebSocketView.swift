@@ -19,21 +19,9 @@ enum WebSocketView {
             buffer.write(Line(waiting, style: Theme.dim), in: area.row(0))
             return
         }
-        let detail = detailLines(pane.frames[selected], width: area.width)
-        let detailHeight = area.height >= 8 ? min(detail.count + 1, area.height / 2) : 0
-        let listHeight = area.height - detailHeight
-        let top = max(0, selected - listHeight + 1)
-        for (row, index) in (top..<min(pane.frames.count, top + listHeight)).enumerated() {
-            let rowArea = area.row(row)
-            if index == selected, state.focus == .response { buffer.setStyle(Theme.bodyCursorLine, in: rowArea) }
-            buffer.write(self.row(pane.frames[index]).truncated(toWidth: rowArea.width), in: rowArea)
-        }
-        guard detailHeight > 0 else { return }
-        let detailArea = area.inset(top: listHeight)
-        buffer.write(Line(String(repeating: "─", count: detailArea.width), style: Theme.border), in: detailArea.row(0))
-        for (row, line) in detail.prefix(detailHeight - 1).enumerated() {
-            buffer.write(line.truncated(toWidth: detailArea.width), in: detailArea.row(row + 1))
-        }
+        FollowingListView.render(
+            count: pane.frames.count, selected: selected, highlighted: state.focus == .response, area: area, into: &buffer,
+            rows: { range in pane.frames[range].map(row) }, detail: { detailLines(pane.frames[selected], width: area.width) })
     }
 
     /// `WebSocket · chat.v1 · ↑ 3 ↓ 4 · ⠋ open · m sends · Esc closes`.

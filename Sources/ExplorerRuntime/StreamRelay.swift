@@ -5,11 +5,8 @@ import Synchronization
 
 /// Hands a response that is read as it arrives to the explorer a frame at a time: events are
 /// parsed on the transport's thread as bytes come (cheap), and what arrived is posted at most once
-/// per `interval`, so a fast stream costs one frame per interval, not one per event.
+/// per `ReportTimer.interval`, so a fast stream costs one frame per interval, not one per event.
 final class StreamRelay: Sendable {
-    /// Least time between two reports.
-    static let interval: Duration = .milliseconds(16)
-
     private struct State {
         var observing = false
         var kind = ResponseStream.Kind.text
@@ -18,10 +15,10 @@ final class StreamRelay: Sendable {
         var events: [StreamedEvent] = []
         var bytes = Data()
         var byteCount = 0
-        var flushScheduled = false
     }
 
     private let state = Mutex(State())
+    private let timer = ReportTimer()
     private let ticket: Int
     private let inbox: ActionInbox
     /// The explorer's clock (a stepping one in snapshots, so their times do not move).
@@ -81,7 +78,6 @@ final class StreamRelay: Sendable {
     /// come after the request's end, which `send` posts after its own last `flush()`.
     func flush() {
         state.withLock { state in
-            state.flushScheduled = false
             guard state.observing, state.head != nil || !state.events.isEmpty || !state.bytes.isEmpty else { return }
             inbox.post(.responseStreamed(
                 ticket: ticket, update: StreamUpdate(head: state.head, events: state.events, bytes: state.bytes, byteCount: state.byteCount)))
@@ -92,14 +88,6 @@ final class StreamRelay: Sendable {
     }
 
     private func scheduleFlush() {
-        let schedule = state.withLock { state in
-            defer { state.flushScheduled = true }
-            return !state.flushScheduled
-        }
-        guard schedule else { return }
-        Task {
-            try? await Task.sleep(for: Self.interval)
-            self.flush()
-        }
+        timer.schedule { [self] in flush() }
     }
 }

@@ -3,16 +3,16 @@ import ExplorerApp
 import Synchronization
 
 /// Hands a WebSocket conversation's events to the explorer a frame at a time (at most one report
-/// per `StreamRelay.interval`), so a chatty server costs one frame per interval, not one per message.
+/// per `ReportTimer.interval`), so a chatty server costs one frame per interval, not one per message.
 final class WebSocketRelay: Sendable {
     private struct State {
         var opened: WebSocketUpdate.Opened?
         var frames: [WebSocketFrameRecord] = []
-        var flushScheduled = false
         var reportedOpening = false
     }
 
     private let state = Mutex(State())
+    private let timer = ReportTimer()
     private let ticket: Int
     private let inbox: ActionInbox
 
@@ -36,7 +36,6 @@ final class WebSocketRelay: Sendable {
     /// request's end, which the runner posts after its own last `flush()`.
     func flush() {
         state.withLock { state in
-            state.flushScheduled = false
             guard state.opened != nil || !state.frames.isEmpty else { return }
             inbox.post(.webSocketUpdated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames)))
             if state.opened != nil { state.reportedOpening = true }
@@ -48,18 +47,10 @@ final class WebSocketRelay: Sendable {
     /// Whether the conversation is open and everything that happened has been reported: it waits
     /// for the person (or the server), so the explorer counts as idle (snapshots, tests).
     var isSettled: Bool {
-        state.withLock { $0.reportedOpening && !$0.flushScheduled && $0.frames.isEmpty }
+        !timer.isPending && state.withLock { $0.reportedOpening && $0.frames.isEmpty }
     }
 
     private func scheduleFlush() {
-        let schedule = state.withLock { state in
-            defer { state.flushScheduled = true }
-            return !state.flushScheduled
-        }
-        guard schedule else { return }
-        Task {
-            try? await Task.sleep(for: StreamRelay.interval)
-            self.flush()
-        }
+        timer.schedule { [self] in flush() }
     }
 }

@@ -55,7 +55,7 @@ struct WebSocketConnector: Sendable {
 
         var bootstrap = ClientBootstrap(group: group)
         if let connect = request.settings.timeouts.connect {
-            bootstrap = bootstrap.connectTimeout(.nanoseconds(Int64(connect.components.seconds) * 1_000_000_000 + connect.components.attoseconds / 1_000_000_000))
+            bootstrap = bootstrap.connectTimeout(TimeAmount(connect))
         }
         let pending: EventLoopFuture<Upgrade> = try await bootstrap.connect(host: host, port: port) { channel in
             channel.eventLoop.makeCompletedFuture {

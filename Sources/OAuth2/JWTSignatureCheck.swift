@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import JSONSupport
 import JWTKit
 
 /// What is known of a JWT's signature, for the token view.
@@ -24,18 +25,20 @@ public enum JWTSignatureCheck {
         } catch {
             return .unchecked("the issuer's key set could not be read (\(error))")
         }
-        let header = headerFields(token)
+        let header = JWTParts(token)
         // The kid names the key (RFC 7515 §4.1.4): one the set lacks is not replaced by another.
-        if let kid = header.keyID, let set = try? JSONDecoder().decode(KeySet.self, from: jwks), !set.keys.contains(where: { $0.kid == kid }) {
+        if let kid = header?.keyID, case .array(let published)? = (try? JSONValue.parse(jwks))?["keys"],
+            !published.contains(where: { $0["kid"]?.stringValue == kid })
+        {
             return .failed("no key '\(kid)' in the issuer's key set")
         }
         do {
             _ = try await keys.verify(token, as: AnyClaims.self)
-            return .verified(algorithm: header.algorithm ?? "?", keyID: header.keyID)
+            return .verified(algorithm: header?.algorithm ?? "?", keyID: header?.keyID)
         } catch let error as JWTError {
             switch error.errorType {
-            case .signatureVerificationFailed: return .failed("the signature does not match the issuer's key\(header.keyID.map { " '\($0)'" } ?? "")")
-            case .unknownKID: return .failed("no key '\(header.keyID ?? "")' in the issuer's key set")
+            case .signatureVerificationFailed: return .failed("the signature does not match the issuer's key\(header?.keyID.map { " '\($0)'" } ?? "")")
+            case .unknownKID: return .failed("no key '\(header?.keyID ?? "")' in the issuer's key set")
             default: return .failed(error.reason ?? "\(error.errorType)")
             }
         } catch {
@@ -58,28 +61,6 @@ public enum JWTSignatureCheck {
             throw OAuth2Error(code: "invalid_response", message: "The issuer's keys at \(url.absoluteString) answered \(response.statusLine).")
         }
         return response.body
-    }
-
-    private static func headerFields(_ token: String) -> (algorithm: String?, keyID: String?) {
-        guard let first = token.split(separator: ".").first else { return (nil, nil) }
-        var text = first.replacing("-", with: "+").replacing("_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: String(text)),
-            let header = try? JSONDecoder().decode(Header.self, from: data)
-        else { return (nil, nil) }
-        return (header.alg, header.kid)
-    }
-
-    private struct KeySet: Decodable {
-        struct Key: Decodable {
-            var kid: String?
-        }
-        var keys: [Key]
-    }
-
-    private struct Header: Decodable {
-        var alg: String?
-        var kid: String?
     }
 
     /// Any claims: the signature is what is checked.

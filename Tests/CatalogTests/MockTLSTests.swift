@@ -19,7 +19,7 @@ import Testing
         if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" {
             try MockTLS.authorityCertificatePEM().write(to: Self.authorityFile, atomically: true, encoding: .utf8)
         }
-        let certificate = try NIOSSLCertificate(file: Self.authorityFile.path, format: .pem)
+        let certificate = try #require(try NIOSSLCertificate.fromPEMFile(Self.authorityFile.path).first)
         #expect(try certificate.extractPublicKey().toSPKIBytes() == Array(MockTLS.authorityKey.publicKey.derRepresentation))
     }
 
