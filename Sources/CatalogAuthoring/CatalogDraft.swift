@@ -201,7 +201,12 @@ public struct CatalogDraft: Sendable {
                 lines += fields.map { "\(pad)- \($0.flow)" }
             case .graphql(let query, let variables, let operationName):
                 lines.append("graphql:")
-                lines.append("\(pad)query: \(YAMLText.quoted(query))")
+                if let block = YAMLText.literalBlock(query, indent: pad + pad) {
+                    lines.append("\(pad)query: \(block[0])")
+                    lines += block.dropFirst()
+                } else {
+                    lines.append("\(pad)query: \(YAMLText.quoted(query))")
+                }
                 if variables != .object([:]) { lines.append("\(pad)variables: \(YAMLText.flow(variables))") }
                 if let operationName { lines.append("\(pad)operationName: \(YAMLText.scalar(operationName))") }
             case nil: break
@@ -283,7 +288,7 @@ public struct CatalogDraft: Sendable {
     /// The catalog file's text.
     public var yaml: String {
         var lines: [String] = []
-        if let header { lines += header.split(separator: "\n", omittingEmptySubsequences: false).map { String("# \($0)".trimmingSuffix { $0 == " " }) } }
+        if let header { lines += header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String("# \($0)".trimmingSuffix { $0 == " " }) } }
         lines.append("service: \(YAMLText.scalar(service))")
         if let title { lines.append("title: \(YAMLText.scalar(title))") }
         if let description { lines.append("description: \(YAMLText.quoted(description))") }
@@ -322,7 +327,9 @@ public struct CatalogDraft: Sendable {
         lines += ["", "endpoints:"]
         for (index, endpoint) in endpoints.enumerated() {
             if index > 0 { lines.append("") }
-            lines += endpoint.comment.map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
+            // A line break inside a comment line would end the comment: every piece gets its own `#`.
+            lines += endpoint.comment.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
+                .map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
             lines.append("  \(YAMLText.key(endpoint.id)):")
             lines += endpoint.lines().map { "    " + $0 }
         }

@@ -141,7 +141,8 @@ public struct HTTPFile: Sendable, Equatable {
             case .headers:
                 if trimmed.isEmpty {
                     part = .body
-                } else if (trimmed.hasPrefix("?") || trimmed.hasPrefix("&")) && line.first?.isWhitespace == true {
+                } else if line.first?.isWhitespace == true && (headers.isEmpty || trimmed.hasPrefix("?") || trimmed.hasPrefix("&")) {
+                    // The request target continues on indented lines (`  /post`, `  ?a=1`, `  #fragment`).
                     url += trimmed
                 } else if Self.comment(trimmed) != nil {
                     return
@@ -169,6 +170,8 @@ public struct HTTPFile: Sendable, Equatable {
         }
 
         func request() -> Request? {
+            // A fragment is never sent.
+            let url = String(url.prefix { $0 != "#" })
             guard !url.isEmpty else { return nil }
             var lines = bodyLines
             while let last = lines.last, last.trimmed.isEmpty { lines.removeLast() }

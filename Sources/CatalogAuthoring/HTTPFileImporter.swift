@@ -27,6 +27,7 @@ public enum HTTPFileImporter {
         var collection = PostmanCollection(
             root: root, name: stem,
             environments: try Self.environments(public: environments, private: privateEnvironments))
+        collection.environmentLabel = "HTTP client environment"
         collection.serviceID = service ?? Identifier.make(stem.lowercased(), fallback: "http")
         collection.header = "Imported from \(documentName) by `apiexplorer import http`."
         collection.tool = "HTTP client"

@@ -8,12 +8,15 @@ import TextSupport
 /// export is read into the shape of a Postman collection and built by the same code, so both
 /// imports treat secrets, auth and bodies alike.
 public enum InsomniaImporter {
-    /// The catalogs of an export's bytes (JSON); `service` overrides the id taken from the
+    /// The catalogs of an export's bytes (JSON or YAML, as Insomnia writes both); `service` overrides the id taken from the
     /// workspace's name (with one workspace). Pure: nothing is read or written.
-    public static func catalog(export data: Data, documentName: String, service: String? = nil) throws(AuthoringError) -> CatalogImport {
-        let root = try PostmanImporter.parseJSON(data, what: "the Insomnia export \(documentName)")
+    /// `readFile` reads the files multipart fields and file bodies name (nil: left out with a note).
+    public static func catalog(
+        export data: Data, documentName: String, service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
+    ) throws(AuthoringError) -> CatalogImport {
+        let root = try PostmanImporter.parseJSONOrYAML(data, what: "the Insomnia export \(documentName)")
         guard root.member("_type")?.text == "export", let resources = root.member("resources")?.elements else {
-            throw .invalidInput("\(documentName) is not an Insomnia export (no \"_type\": \"export\" with resources); export it as Insomnia v4 (JSON)")
+            throw .invalidInput("\(documentName) is not an Insomnia export (no \"_type\": \"export\" with resources); export it as Insomnia v4 (JSON or YAML)")
         }
         let format = root.member("__export_format")?.intValue ?? 0
         guard format == 4 else { throw .invalidInput("\(documentName) is an Insomnia export of format \(format); format 4 is understood") }
@@ -24,6 +27,8 @@ public enum InsomniaImporter {
         for workspace in workspaces {
             let name = workspace.member("name")?.text ?? "insomnia"
             var collection = PostmanCollection(root: export.collection(for: workspace), name: name, environments: export.environments(of: workspace))
+            collection.readFile = readFile
+            collection.environmentLabel = "Insomnia environment"
             collection.serviceID = (workspaces.count == 1 ? service : nil) ?? Identifier.make(name.lowercased(), fallback: "insomnia")
             collection.header = "Imported from \(documentName) (Insomnia workspace \"\(name)\") by `apiexplorer import insomnia`."
             let part = collection.build()

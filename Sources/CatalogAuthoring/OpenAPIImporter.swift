@@ -38,6 +38,13 @@ public enum OpenAPIImporter {
             }
         }
         builder.finish()
+        if builder.draft.endpoints.isEmpty {
+            let webhooks = document["webhooks"]?.members.count ?? 0
+            throw .invalidInput(
+                "\(documentName) has no operation under paths to call"
+                    + (webhooks > 0 ? " (it describes \(webhooks) webhook\(webhooks == 1 ? "" : "s"), requests the API sends to you, which a catalog does not call)" : "")
+                    + "; nothing was written")
+        }
         return builder.draft
     }
 

@@ -1,9 +1,9 @@
 import JSONSupport
 
 extension PostmanCollection {
-    /// A request body: raw (JSON when it parses), url-encoded, form-data (text fields as a
-    /// multipart body), GraphQL (a `graphql:` body, whose errors inside a 2xx the built-in rule
-    /// maps); files are left out with a note.
+    /// A request body: raw (JSON when it parses), url-encoded, form-data (a `multipart:` body,
+    /// its files copied beside the catalog), a file, GraphQL (a `graphql:` body, whose errors
+    /// inside a 2xx the built-in rule maps). Files that cannot be read are left out with a note.
     mutating func addBody(_ body: JSONValue, service: String, to endpoint: inout CatalogDraft.Endpoint) {
         let owner = "endpoint \(endpoint.id)"
         switch body.member("mode")?.text {
@@ -20,13 +20,36 @@ extension PostmanCollection {
         case "urlencoded":
             endpoint.body = .form(fields(body.member("urlencoded")).map { ($0.name, $0.value) })
         case "formdata":
-            let all = fields(body.member("formdata"))
-            let files = all.filter(\.isFile).map(\.name)
-            if !files.isEmpty { notes.append("\(owner): the form-data file fields \(files.joined(separator: ", ")) were left out (catalogs send text fields)") }
-            let (text, contentType) = RequestBodyText.multipart(all.filter { !$0.isFile }.map { ($0.name, $0.value) })
+            // A multipart body of the catalog's own kind: files are copied beside the catalog and
+            // streamed from there when sent; a file that cannot be read is left out with a note.
+            var parts: [CatalogDraft.MultipartDraftField] = []
+            var missing: [String] = []
+            for field in fields(body.member("formdata")) {
+                guard field.isFile else {
+                    parts.append(CatalogDraft.MultipartDraftField(name: field.name, value: field.value, contentType: field.contentType))
+                    continue
+                }
+                let sources = field.sources
+                guard !sources.isEmpty else {
+                    missing.append("\(field.name) (no file chosen)")
+                    continue
+                }
+                for source in sources {
+                    guard let data = readFile(source) else {
+                        missing.append("\(field.name) (\(source))")
+                        continue
+                    }
+                    let name = source.split(separator: "/").last.map(String.init) ?? source
+                    let path = "fixtures/\(service)/\(endpoint.id)-\(Identifier.make(field.name, fallback: "file"))-\(Identifier.make(name, fallback: "file"))"
+                    bodyFiles.append((path, data))
+                    parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: path, filename: name, contentType: field.contentType))
+                }
+            }
+            if !missing.isEmpty {
+                notes.append("\(owner): the form-data file field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) could not be read and \(missing.count == 1 ? "was" : "were") left out; copy the file beside the catalog and add it to multipart")
+            }
             endpoint.headers.removeAll { $0.0.lowercased() == "content-type" }
-            endpoint.headers.append(("Content-Type", contentType))
-            endpoint.body = .text(text)
+            endpoint.body = .multipart(parts)
         case "file":
             let source = body.member("file")?.member("src")?.text ?? "a file"
             if let data = readFile(source) {
@@ -54,12 +77,26 @@ extension PostmanCollection {
         }
     }
 
+    /// A field of an `urlencoded` or `formdata` list.
+    struct FormField {
+        var name: String
+        var value: String
+        var isFile: Bool
+        /// The files a file field names (Postman writes one path or a list).
+        var sources: [String]
+        var contentType: String?
+    }
+
     /// The enabled fields of an `urlencoded` or `formdata` list.
-    private mutating func fields(_ list: JSONValue?) -> [(name: String, value: String, isFile: Bool)] {
+    private mutating func fields(_ list: JSONValue?) -> [FormField] {
         (list?.elements ?? []).compactMap { field in
             guard let name = field.member("key")?.text, field.member("disabled") != .bool(true) else { return nil }
             let value = field.member("value").map(PostmanVariable.text) ?? ""
-            return (name, rewrite(secrets.value(named: name, value)), field.member("type")?.text == "file")
+            let source = field.member("src")
+            let sources = source?.text.map { [$0] } ?? source?.elements.compactMap(\.text) ?? []
+            return FormField(
+                name: name, value: rewrite(secrets.value(named: name, value)), isFile: field.member("type")?.text == "file",
+                sources: sources.filter { !$0.isEmpty }, contentType: field.member("contentType")?.text.flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 }

@@ -18,12 +18,12 @@ extension PostmanCollection {
             var values = collectionValues
             for variable in file.values { values[variable.key] = variable.value }
             guard let url = BaseURLTemplate.resolve(service.base, values: values) else {
-                notes.append("Postman environment '\(file.name)' gives \(service.base) no absolute URL: it is not an environment of \(service.draft.service)")
+                notes.append("\(environmentLabel) '\(file.name)' gives \(service.base) no absolute URL: it is not an environment of \(service.draft.service)")
                 continue
             }
             var environment = CatalogDraft.Environment(
                 name: names.claim(Identifier.make(file.name.lowercased(), fallback: "environment")), type: BaseURLTemplate.environmentType(file.name),
-                baseURL: url, comment: "Postman environment '\(file.name)'")
+                baseURL: url, comment: "\(environmentLabel) '\(file.name)'")
             environment.fixtures = "never"
             environment.variables = file.values.filter { !secretVariables.contains($0.key) && $0.key != baseVariable }.map { ($0.key, $0.value) }
             result.append(environment)

@@ -142,7 +142,7 @@ extension PostmanCollection {
             let kind = event.member("listen")?.text == "prerequest" ? "pre-request script" : "test script"
             let exec = event.member("script")?.member("exec")
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
-            let scriptLines = source.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+            let scriptLines = source.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
             guard scriptLines.contains(where: { !$0.trimmed.isEmpty }) else { continue }
             let count = scriptLines.count == 1 ? "1 line" : "\(scriptLines.count) lines"
             notes.append("\(owner): its \(tool) \(kind) (\(count)) is not run; it is kept as a comment")

@@ -43,6 +43,8 @@ struct PostmanCollection {
     var tool = "Postman"
     /// Reads a file a request body names (relative to the document); nil: not readable.
     var readFile: (String) -> Data? = { _ in nil }
+    /// How an environment file is named in comments and notes.
+    var environmentLabel = "Postman environment"
     /// Body files read for the request being added, to be written beside the catalog.
     var bodyFiles: [(path: String, data: Data)] = []
 

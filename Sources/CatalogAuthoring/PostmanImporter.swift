@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
@@ -51,6 +52,20 @@ public enum PostmanImporter {
         collection.header = "Imported from \(documentName) (Postman collection \"\(name)\") by `apiexplorer import postman`."
         collection.readFile = readFile
         return collection.build()
+    }
+
+    /// JSON when the first character is `{`, YAML otherwise (Insomnia exports either).
+    static func parseJSONOrYAML(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
+        if data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") { return try parseJSON(data, what: what) }
+        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(what) is not UTF-8 text") }
+        let root: JSONValue?
+        do throws(YAMLSyntaxError) {
+            root = try YAMLComposer.compose(text).root?.jsonValue()
+        } catch {
+            throw .invalidInput("\(what) is neither JSON nor YAML: line \(error.line): \(error.message)")
+        }
+        guard let root else { throw .invalidInput("\(what) is empty") }
+        return root
     }
 
     static func parseJSON(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {

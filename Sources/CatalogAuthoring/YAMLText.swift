@@ -21,6 +21,16 @@ enum YAMLText {
         return output
     }
 
+    /// A multi-line text as a literal block (`|-` and its lines indented by `indent`), which reads
+    /// back exactly and stays readable (GraphQL queries); nil when a double-quoted scalar must do
+    /// (one line, a final line break, control characters, or a first line that starts with a space).
+    static func literalBlock(_ text: String, indent: String) -> [String]? {
+        guard text.contains("\n"), !text.hasSuffix("\n"), !text.hasPrefix(" "), !text.hasPrefix("\t"),
+            !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0 == "\u{FEFF}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+        else { return nil }
+        return ["|-"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + $0 }
+    }
+
     /// A key: plain when safe, else quoted.
     static func key(_ text: String) -> String { scalar(text) }
 

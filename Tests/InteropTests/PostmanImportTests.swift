@@ -114,10 +114,10 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         #expect(user.compactText == #"{"name":"{{userName}}","email":"ann@example.com"}"#)
         guard case .form(let form)? = endpoints["logIn"]?.body else { Issue.record("logIn: no form"); return }
         #expect(form.map { "\($0.0)=\($0.1)" } == ["username=ann", "password={{secret.ACME_API_PASSWORD}}"])
-        guard case .text(let multipart)? = endpoints["uploadAvatar"]?.body else { Issue.record("uploadAvatar: no body"); return }
-        #expect(multipart.contains("Content-Disposition: form-data; name=\"caption\"\r\n\r\nMe, {{userName}}\r\n"))
-        #expect(endpoints["uploadAvatar"]?.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=") == true)
-        #expect(result.notes.contains { $0.contains("form-data file fields file were left out") })
+        guard case .multipart(let parts)? = endpoints["uploadAvatar"]?.body else { Issue.record("uploadAvatar: no multipart body"); return }
+        #expect(parts == [CatalogDraft.MultipartDraftField(name: "caption", value: "Me, {{userName}}")])
+        #expect(endpoints["uploadAvatar"]?.header("Content-Type") == nil, "the catalog's multipart body sets its own boundary")
+        #expect(result.notes.contains { $0.contains("the form-data file field file (/home/ann/avatar.png) could not be read and was left out") })
         guard case .graphql(let query, let variables, let operationName)? = endpoints["searchGraphQL"]?.body else {
             Issue.record("search: no graphql body")
             return
@@ -233,5 +233,34 @@ extension BinaryTests {
             #expect(again.status == 2)
             #expect(again.errors.contains("--force replaces"))
         }
+    }
+}
+
+/// Form-data file fields whose files can be read become file fields of a `multipart:` body, the
+/// file copied beside the catalog and streamed from there.
+@Suite struct PostmanFormDataFileTests {
+    @Test func readableFileFieldsAreCopiedAndSentAsFileParts() async throws {
+        let collection = #"""
+            {"info": {"name": "Photos", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},
+             "item": [{"name": "Upload", "request": {"method": "POST", "url": "https://photos.example/upload",
+               "body": {"mode": "formdata", "formdata": [
+                 {"key": "title", "value": "Holiday", "type": "text"},
+                 {"key": "photo", "type": "file", "src": "pictures/beach.png", "contentType": "image/png"},
+                 {"key": "more", "type": "file", "src": ["a.txt", "gone.txt"]}]}}}]}
+            """#
+        let files = ["pictures/beach.png": Data([0x89, 0x50, 0x4E, 0x47]), "a.txt": Data("first".utf8)]
+        let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "photos.json", readFile: { files[$0] })
+        #expect(result.notes.contains { $0.contains("more (gone.txt) could not be read") })
+        let (folder, catalog) = try loadWritten(result)
+        let service = try #require(catalog.service("photos"))
+        let upload = try #require(service.endpoint("upload"))
+        guard case .multipart(let fields) = upload.body else { Issue.record("no multipart body: \(upload.body)"); return }
+        #expect(fields.map(\.name) == ["title", "photo", "more"])
+        #expect(fields[1].contentType == "image/png")
+        #expect(FileManager.default.contents(atPath: folder.url.appendingPathComponent("fixtures/photos/upload-photo-beach.png").path) == files["pictures/beach.png"])
+
+        let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
+        let sent = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub).exchange
+        #expect(sent.error?.kind != .invalidRequest, "\(sent.error?.message ?? "")")
     }
 }

@@ -1,9 +1,9 @@
 import ArgumentParser
 
-/// `apiexplorer import openapi|curl|postman|insomnia|http|har`.
+/// `apiexplorer import openapi|curl|postman|insomnia|http|har|graphql`.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Makes catalogs from OpenAPI documents, Postman collections, Insomnia exports, .http files and HAR captures, and endpoints from curl commands.",
-        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self, ImportHTTPCommand.self, ImportHARCommand.self])
+        abstract: "Makes catalogs from OpenAPI documents, Postman collections, Insomnia exports, .http files, HAR captures and GraphQL schemas, and endpoints from curl commands.",
+        subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self, ImportHTTPCommand.self, ImportHARCommand.self, ImportGraphQLCommand.self])
 }

@@ -6,7 +6,7 @@ import FoundationEssentials
 struct ImportInsomniaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "insomnia",
-        abstract: "Turns an Insomnia v4 export (JSON) into catalogs.",
+        abstract: "Turns an Insomnia v4 export (JSON or YAML) into catalogs.",
         discussion: """
             Each workspace becomes a service (one per URL base), request groups groups (their environment the values \
             of their requests' placeholders), the base environment the service's variables and each sub-environment an \
@@ -15,7 +15,7 @@ struct ImportInsomniaCommand: ParsableCommand {
             existing files are replaced only with --force.
             """)
 
-    @Argument(help: ArgumentHelp("The export (JSON).", valueName: "FILE"))
+    @Argument(help: ArgumentHelp("The export (JSON or YAML).", valueName: "FILE"))
     var file: String
 
     @OptionGroup var output: ImportOutputOptions
@@ -23,7 +23,10 @@ struct ImportInsomniaCommand: ParsableCommand {
     func run() throws {
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
-            try output.write(try InsomniaImporter.catalog(export: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service))
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            try output.write(try InsomniaImporter.catalog(
+                export: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
+                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) }))
         } catch {
             throw ExitStatus.fail(error)
         }
