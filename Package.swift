@@ -228,5 +228,10 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport", "SystemSupport"]),
+        .testTarget(
+            name: "ExportedClientTests",
+            dependencies: ["DispatcherCore", "LiveTransport", "TestSupport", "SystemSupport", "apiexplorer", .product(name: "NIOHTTP1", package: "swift-nio")],
+            resources: [.copy("Catalog")]
+        ),
     ]
 )

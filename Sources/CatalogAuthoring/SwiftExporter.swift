@@ -49,8 +49,34 @@ public enum SwiftExporter {
         lines += property("body", type: "RequestBody", cases) { endpoint, labels in body(endpoint.body, labels) }
         lines.append("}")
         lines += environments(service, type: type)
+        if lines.contains(where: { $0.contains("jsonText(") }) { lines += jsonTextFunction }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The escaping the catalog applies to a value filled into a JSON string, for generated JSON bodies.
+    static let jsonTextFunction = [
+        "",
+        "/// `text` as the inside of a JSON string: the escaping the catalog applies to values filled into a JSON body.",
+        "private func jsonText(_ text: String) -> String {",
+        "    var output = \"\"",
+        "    for scalar in text.unicodeScalars {",
+        "        switch scalar {",
+        #"        case "\"": output += "\\\"""#,
+        #"        case "\\": output += "\\\\""#,
+        #"        case "\n": output += "\\n""#,
+        #"        case "\r": output += "\\r""#,
+        #"        case "\t": output += "\\t""#,
+        #"        case "\u{08}": output += "\\b""#,
+        #"        case "\u{0C}": output += "\\f""#,
+        "        case _ where scalar.value < 0x20:",
+        "            let hex = String(scalar.value, radix: 16)",
+        #"            output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex"#,
+        "        default: output.unicodeScalars.append(scalar)",
+        "        }",
+        "    }",
+        "    return output",
+        "}",
+    ]
 
     /// Names the generated enum cannot use for its associated values.
     static let reserved: Set<String> = ["self", "Self", "default", "case", "class", "func", "let", "var", "in", "is", "as", "return", "where", "switch", "for", "while", "repeat", "do", "if", "else", "import", "struct", "enum", "protocol", "extension", "static", "true", "false", "nil", "init", "inout", "operator", "throws", "try", "catch", "throw", "public", "private", "internal", "fileprivate", "guard", "defer", "break", "continue", "fallthrough", "subscript", "deinit", "associatedtype", "typealias", "super", "Any", "Type", "Protocol"]
@@ -86,18 +112,19 @@ public enum SwiftExporter {
     }
 
     /// A template as a Swift expression: placeholders become the case's values, secrets reads of the process environment.
-    static func rendered(_ text: String, _ labels: [(placeholder: String, label: String)]) -> String {
+    /// In a JSON body (`inJSON`) each value is escaped as the inside of a JSON string, as the catalog fills placeholders there.
+    static func rendered(_ text: String, _ labels: [(placeholder: String, label: String)], inJSON: Bool = false) -> String {
         guard Template(text).hasPlaceholders else { return literal(text) }
         var result = ""
         var rest = Substring(text)
         while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             result += String(literal(String(rest[..<open.lowerBound])).dropFirst().dropLast())
             let name = rest[open.upperBound..<close.lowerBound].trimmingPrefix(" ").split(separator: " ").first.map(String.init) ?? ""
-            if name.hasPrefix("secret.") {
-                result += "\\(ProcessInfo.processInfo.environment[\(literal(String(name.dropFirst(7))))] ?? \"\")"
-            } else {
-                result += "\\(\(labels.first { $0.placeholder == name }?.label ?? "\"\""))"
-            }
+            var value = name.hasPrefix("secret.")
+                ? "ProcessInfo.processInfo.environment[\(literal(String(name.dropFirst(7))))] ?? \"\""
+                : labels.first { $0.placeholder == name }?.label ?? "\"\""
+            if inJSON { value = "jsonText(\(value))" }
+            result += "\\(\(value))"
             rest = rest[close.upperBound...]
         }
         return "\"" + result + String(literal(String(rest)).dropFirst().dropLast()) + "\""
@@ -106,7 +133,7 @@ public enum SwiftExporter {
     static func body(_ body: RequestBody, _ labels: [(placeholder: String, label: String)]) -> String {
         switch body {
         case .none: return ".none"
-        case .json(let value): return ".text(\(rendered(value.compactText, labels)), contentType: \"application/json\")"
+        case .json(let value): return ".text(\(rendered(value.compactText, labels, inJSON: true)), contentType: \"application/json\")"
         case .text(let text, let type): return ".text(\(rendered(text, labels)), contentType: \(type.map(literal) ?? "nil"))"
         case .form(let items):
             return ".form([" + items.map { "QueryItem(name: \(literal($0.name)), value: \($0.value.map { rendered($0, labels) } ?? "nil"))" }.joined(separator: ", ") + "])"
@@ -137,7 +164,8 @@ public enum SwiftExporter {
             let expression = value(endpoint, labels)
             // Only the values the expression reads are bound: `_` for the others (no warnings).
             let used = labels.map { label in
-                expression.contains("\\(\(label.label))") || expression.contains(": \(label.label)]") || expression.contains(": \(label.label),")
+                expression.contains("\\(\(label.label))") || expression.contains("jsonText(\(label.label))")
+                    || expression.contains(": \(label.label)]") || expression.contains(": \(label.label),")
             }
             let bindings = used.contains(true) ? "(" + zip(labels, used).map { $1 ? "let \($0.label)" : "_" }.joined(separator: ", ") + ")" : ""
             lines.append("        case .\(caseName(endpoint.id))\(bindings): \(expression)")

@@ -48,4 +48,17 @@ import Testing
         #expect(result.status == 0, "\(result.errors)\n\(source)")
         #expect(!result.errors.contains("warning"), "\(result.errors)")
     }
+
+    /// ExportedClientTests compiles the client generated from its catalog and sends it against
+    /// `call`: the generated file there must be what `export swift` writes today
+    /// (`UPDATE_DOCS=1` writes it again).
+    @Test func exportedClientOfTheTestTargetIsCurrent() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ExportedClientTests")
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.appendingPathComponent("Catalog"), displayPath: "Catalog"))
+        #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
+        let source = SwiftExporter.source(try #require(catalog.service("shop")))
+        let file = folder.appendingPathComponent("ShopClient.generated.swift")
+        if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" { try Data(source.utf8).write(to: file) }
+        #expect(try String(contentsOf: file, encoding: .utf8) == source, "ShopClient.generated.swift is stale: UPDATE_DOCS=1 swift test --filter SwiftExportTests")
+    }
 }
