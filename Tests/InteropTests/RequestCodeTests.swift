@@ -44,6 +44,11 @@ import Testing
     /// Runs `code` with `tool` (from PATH) against a test server; the request it received.
     /// Skips (saying so) when `tool` is not on PATH or `probe` (its arguments) fails: a missing module.
     static func run(_ tool: String, probe: [String], file name: String, code: RequestCode) async throws -> (sent: Request, received: TestRequest)? {
+        try await run(tool, probe: probe, file: name) { code.render($0, redactor: nil) }
+    }
+
+    /// Runs the program `render` writes for the request with `tool` against a test server.
+    static func run(_ tool: String, probe: [String], file name: String, render: (Request) -> String) async throws -> (sent: Request, received: TestRequest)? {
         var environment = ProcessInfo.processInfo.environment
         for proxy in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[proxy] = nil }
         let directories = (environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
@@ -56,10 +61,10 @@ import Testing
         return try await withTestHTTPServer(handler: { _ in .ok() }) { server in
             let sent = try await request(base: server.url("/api").absoluteString)
             let folder = try TemporaryDirectory()
-            try folder.write(name, code.render(sent, redactor: nil))
+            try folder.write(name, render(sent))
             let result = await (try ChildProcess(path, [folder.url.appendingPathComponent(name).path], environment: environment, directory: folder.path)).finish()
             #expect(result.status == 0, "\(result.errors)")
-            #expect(result.output.hasPrefix("200"))
+            #expect(result.output.contains("200"), "\(result.output)")
             return (sent, try #require(server.lastRequest))
         }
     }
@@ -71,6 +76,22 @@ import Testing
         for field in sent.headers {
             #expect(received.header(field.name) == field.value, "\(field.name)")
         }
+    }
+
+    @Test func curlSendsTheSameRequest() async throws {
+        // The command as `export curl` prints it, with curl told to print only the status.
+        guard let (sent, received) = try await Self.run("sh", probe: ["-c", "command -v curl"], file: "request.sh", render: {
+            $0.curlCommand(redactor: nil) + " -s -o /dev/null -w '%{http_code}'"
+        }) else { return }
+        Self.expectSame(sent, received)
+        #expect(received.header("Authorization") == "Bearer code-export-token")
+    }
+
+    @Test func httpieSendsTheSameRequest() async throws {
+        guard let (sent, received) = try await Self.run("sh", probe: ["-c", "command -v http"], file: "request.sh", render: {
+            RequestCode.httpie.render($0, redactor: nil) + " --print=h"
+        }) else { return }
+        Self.expectSame(sent, received)
     }
 
     @Test func pythonSendsTheSameRequest() async throws {
