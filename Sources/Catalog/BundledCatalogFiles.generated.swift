@@ -1024,8 +1024,7 @@ endpoints:
       - { name: photo, file: fixtures/httpbin/photo.png }     # Content-Type from the extension
     stub:
       status: 201
-      echo: true                # the mock answers with the fields it received; stub mode with this body
-      body: { form: { title: Holiday 2026 }, files: { photo: { filename: photo.png, contentType: image/png, size: 70 } } }
+      echo: true                # the mock and stub mode answer with the fields and files the request carried
 
   cache:
     title: Cached, then revalidated

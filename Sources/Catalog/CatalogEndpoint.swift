@@ -170,7 +170,13 @@ public struct CatalogExample: Sendable, Hashable {
     public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
 
     /// The core's named sample.
-    public var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }
+    public var namedSample: NamedSample {
+        // An echoing example answers with the request in stub mode, as the mock does.
+        if echoesRequest, case .response(let status, let headers, _) = sample {
+            return NamedSample(name: name, sample: .echo(status: status, headers: headers), repeats: repeats)
+        }
+        return NamedSample(name: name, sample: sample, repeats: repeats)
+    }
 }
 
 /// A place in a catalog file.

@@ -91,6 +91,8 @@ extension ServiceSession {
                 response = Response(status: status, body: body, url: request.url, source: .stub(example: name))
             case .response(let status, let headers, let body):
                 response = Response(status: status, headers: headers, body: body, url: request.url, source: .stub(example: name))
+            case .echo(let status, let headers):
+                response = Response(status: status, headers: headers, body: RequestEcho.body(for: request), url: request.url, source: .stub(example: name))
             case .networkError:
                 return nil
             }

@@ -202,6 +202,9 @@ extension Dispatcher {
                 response = Response(status: status, body: body, url: request.url, source: source, timing: elapsed)
             case .response(let status, let headers, let body):
                 response = Response(status: status, headers: headers, body: body, url: request.url, source: source, timing: elapsed)
+            case .echo(let status, var headers):
+                headers.set("Content-Type", "application/json", origin: .body)
+                response = Response(status: status, headers: headers, body: RequestEcho.body(for: request), url: request.url, source: source, timing: elapsed)
             case .networkError(let failure):
                 return (.failure(errorFilter.error(for: failure)), endedAt)
             }

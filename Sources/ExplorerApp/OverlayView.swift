@@ -187,8 +187,10 @@ enum OverlayView {
         var text: String
         switch example.sample {
         case .status(let status, _), .response(let status, _, _): text = HTTPStatus.line(for: status)
+        case .echo(let status, _): text = HTTPStatus.line(for: status) + " echoing the request"
         case .networkError(let error): text = "network error: \(error.code.rawValue)"
         }
+        if example.echoesRequest, !text.contains("echoing") { text += " echoing the request" }
         if let delay = example.delay { text += " after \(delay.secondsText) s" }
         if let summary = example.summary { text = summary + " · " + text }
         return text

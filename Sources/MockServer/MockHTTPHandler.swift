@@ -1,3 +1,4 @@
+import DispatcherCore
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
@@ -10,7 +11,7 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let planner: MockPlanner
     private let log: @Sendable (MockRequestLog) -> Void
     private var head: HTTPRequestHead?
-    /// The request's body, kept for examples that echo it (up to `MockEcho.bodyLimit`).
+    /// The request's body, kept for examples that echo it (up to `RequestEcho.bodyLimit`).
     private var body = Data()
     private var bodyTruncated = false
     /// A request whose connection is being held or is waiting for its delay: later bytes are ignored.
@@ -30,7 +31,7 @@ final class MockHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             bodyTruncated = false
         case .body(let part):
             // Fixtures do not depend on the body; an example that echoes shows it.
-            if body.count + part.readableBytes <= MockEcho.bodyLimit { body.append(contentsOf: part.readableBytesView) } else { bodyTruncated = true }
+            if body.count + part.readableBytes <= RequestEcho.bodyLimit { body.append(contentsOf: part.readableBytesView) } else { bodyTruncated = true }
         case .end:
             guard let head, !busy else { return }
             self.head = nil

@@ -72,7 +72,7 @@ struct MockPlanner: Sendable {
             }
             if let notModified = notModified(example, endpoint: endpoint, headers: headers) { return notModified }
             if example.echoesRequest, case .response(let status, let fixtureHeaders, _) = example.sample {
-                let echoed = MockEcho.body(method: method, uri: uri, headers: headers, body: body, truncated: bodyTruncated)
+                let echoed = RequestEcho.body(method: method, uri: uri, headers: headers, body: body, truncated: bodyTruncated)
                 let fields = fixtureHeaders.filter { $0.name.lowercased() != "content-type" }.map { ($0.name, $0.value) }
                     + [("Content-Type", "application/json"), (ServiceSession.mockExampleHeader, example.name)]
                 return MockPlan(action: .respond(status: status, headers: fields, body: echoed), delay: delay, endpoint: endpoint.key, example: example.name, outcome: "echo")
@@ -126,6 +126,9 @@ struct MockPlanner: Sendable {
                 return make(.stream(status: status, headers: fields, pieces: pieces, interval: honourDelays ? interval : .zero))
             }
             return make(.respond(status: status, headers: fields, body: method == "HEAD" ? Data() : body))
+        case .echo(let status, let headers):
+            // Echoing examples are answered before a plan is made (they need the request's body).
+            return make(.respond(status: status, headers: headers.map { ($0.name, $0.value) } + [exampleHeader], body: Data()))
         case .networkError(let failure):
             let code = failure.code
             switch code {

@@ -6,8 +6,9 @@ import Testing
 
 @testable import Catalog
 
-/// An example with `echo: true`: the mock answers with what the request carried, a multipart
-/// body's text fields and files (by name, type and size) included, so an upload is checked end to end.
+/// An example with `echo: true`: the mock and stub mode answer with what the request carried, a
+/// multipart body's text fields and files (by name, type and size) included, so an upload is
+/// checked end to end, offline too.
 @Suite struct MockEchoTests {
     static let catalog = """
         service: files
@@ -53,9 +54,20 @@ import Testing
         let form = await session.send("form", options: RequestOptions(stubBehavior: .never))
         let fields = try #require(try JSONSerialization.jsonObject(with: form.response?.body ?? Data()) as? [String: Any])
         #expect((fields["form"] as? [String: Any])?["b"] as? String == "two words")
-        // Stub mode answers with the fixture.
+        // Stub mode echoes too, with the same method, query, fields and files as the mock saw.
         let stubbed = await session.send("upload", options: RequestOptions(stubBehavior: .immediate))
-        #expect(stubbed.response?.text == #"{"stub":true}"#)
+        #expect(stubbed.response?.status == 201)
+        #expect(stubbed.response?.headers["Content-Type"] == "application/json")
+        let stubEcho = try #require(try JSONSerialization.jsonObject(with: stubbed.response?.body ?? Data()) as? [String: Any])
+        let canonical = { (value: Any?) in
+            value.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed]) }.map { String(decoding: $0, as: UTF8.self) }
+        }
+        for key in ["method", "path", "args", "form", "files", "size"] {
+            #expect(canonical(stubEcho[key]) != nil && canonical(stubEcho[key]) == canonical(echoed[key]), "\(key)")
+        }
+        let stubForm = await session.send("form", options: RequestOptions(stubBehavior: .immediate))
+        let stubFields = try #require(try JSONSerialization.jsonObject(with: stubForm.response?.body ?? Data()) as? [String: Any])
+        #expect((stubFields["form"] as? [String: Any])?["b"] as? String == "two words")
         try await transport.shutdown()
         await server.stop()
     }

@@ -1,17 +1,20 @@
-import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import TextSupport
 
-/// What the mock answers for an example with `echo: true`, as httpbin's `/anything` does: the
-/// request as it arrived, with the fields of a form or a multipart body (files by name, type and
-/// size, never their bytes), so an upload can be checked end to end.
-enum MockEcho {
+/// What an example with `echo: true` answers, in stub mode and from the mock, as httpbin's
+/// `/anything` does: the request as it arrived, with the fields of a form or a multipart body
+/// (files by name, type and size, never their bytes), so an upload can be checked end to end.
+public enum RequestEcho {
     /// Request bodies past this are echoed by size only.
-    static let bodyLimit = 16 << 20
+    public static let bodyLimit = 16 << 20
 
-    static func body(method: String, uri: String, headers: [(String, String)], body: Data, truncated: Bool) -> Data {
-        let (path, query) = MockPlanner.splitURI(uri)
+    /// The echo (pretty JSON) of a request as it came over the wire; `truncated` when its body
+    /// passed `bodyLimit` and was not kept.
+    public static func body(method: String, uri: String, headers: [(String, String)], body: Data, truncated: Bool) -> Data {
+        let mark = uri.firstIndex(of: "?")
+        let path = mark.map { String(uri[..<$0]) } ?? uri
+        let query = mark.map { String(uri[uri.index(after: $0)...]) } ?? ""
         var members: [(String, JSONValue)] = [
             ("method", .string(method)), ("path", .string(path)),
             ("args", .object(JSONObject(FormEncoding.decode(query).map { (key: $0.name, value: JSONValue.string($0.value ?? "")) }))),
@@ -44,6 +47,24 @@ enum MockEcho {
         }
         members.append(("size", .integer(body.count)))
         return Data(JSONValue.object(JSONObject(members.map { (key: $0.0, value: $0.1) })).prettyText().utf8)
+    }
+
+    /// The echo of a request a stub answers: its method, target and headers as the transport would
+    /// send them, and its body (a streamed one read when it is within `bodyLimit`).
+    public static func body(for request: Request) -> Data {
+        var headers = request.headers.map { ($0.name, $0.value) }
+        var bytes = request.body ?? Data()
+        var truncated = false
+        if let streamed = request.streamedBody {
+            if !headers.contains(where: { $0.0.lowercased() == "content-type" }) { headers.append(("Content-Type", streamed.contentType)) }
+            do throws(StreamedBodyError) {
+                bytes = try streamed.collect(limit: bodyLimit)
+            } catch {
+                truncated = true
+            }
+        }
+        let target = request.url.path(percentEncoded: true) + (request.url.query(percentEncoded: true).map { "?" + $0 } ?? "")
+        return body(method: request.method.rawValue, uri: target.isEmpty ? "/" : target, headers: headers, body: bytes, truncated: truncated)
     }
 
     struct Part {
