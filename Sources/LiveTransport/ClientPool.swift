@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import DispatcherCore
 import NIOCore
-import NIOHTTPCompression
 import Synchronization
 
 /// Everything AsyncHTTPClient fixes per client: requests that agree on these share a client and its
@@ -15,8 +14,6 @@ struct ClientKey: Hashable, Sendable {
     var connect: Duration?
     /// Read (idle) timeout.
     var read: Duration?
-    /// The decompressed-size limit (the body cap).
-    var decompressionLimit: Int
 }
 
 /// A client and the event loop its connections and callbacks stay on.
@@ -96,7 +93,8 @@ final class ClientPool: Sendable {
                 idleTimeout: .init(settings.idleConnectionTimeout),
                 concurrentHTTP1ConnectionsPerHostSoftLimit: settings.maximumConnectionsPerHost),
             proxy: key.proxy.map(\.asyncHTTPClientProxy),
-            decompression: .enabled(limit: .size(key.decompressionLimit)))
+            // Bodies are decoded by the collector, a bounded piece at a time (ContentDecoder).
+            decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
         let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer

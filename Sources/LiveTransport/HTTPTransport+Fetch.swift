@@ -20,9 +20,7 @@ extension HTTPTransport {
             guard remaining > .zero else { throw TransportError.timedOut(.total, context) }
             deadline = .now() + TimeAmount(remaining)
         }
-        let key = ClientKey(
-            trust: settings.trust, proxy: context.proxy, connect: settings.timeouts.connect, read: settings.timeouts.read,
-            decompressionLimit: settings.maximumBodySize)
+        let key = ClientKey(trust: settings.trust, proxy: context.proxy, connect: settings.timeouts.connect, read: settings.timeouts.read)
         let pooled = try clients.client(for: key)
         let collector = ResponseCollector(
             limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart,
@@ -71,7 +69,7 @@ extension HTTPTransport {
                 failure.message = "The server declared a body of \(ByteCount.format(declared)) (Content-Length: \(declared)), "
                     + "larger than the limit of \(limit) (\(request.settings.maximumBodySize) bytes); it was refused before reading it."
             } else {
-                let what = error is TransportError ? "response body" : "decompressed response body"
+                let what = collector.decodes ? "decompressed response body" : "response body"
                 failure.message = "The \(what) is larger than the limit of \(limit); the first \(kept) are kept."
             }
         }

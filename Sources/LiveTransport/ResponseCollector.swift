@@ -8,8 +8,8 @@ import Synchronization
 /// Collects one response where AsyncHTTPClient delivers it, on the event loop: the head with its
 /// arrival time, then the body up to the cap, reporting the bytes received so far. A head declaring
 /// a Content-Length over the cap fails the request at once, before any body byte is read; past the
-/// cap it fails the request (which closes the connection) and keeps what fits. Decompressed bytes
-/// are counted as the decoder produces them (AsyncHTTPClient's decompressor stops at the same cap).
+/// cap it fails the request (which closes the connection) and keeps what fits. A gzip or deflate
+/// body is decoded here (`ContentDecoder`), a bounded piece at a time, each counted against the cap.
 final class ResponseCollector: HTTPClientResponseDelegate {
     /// A complete response.
     struct Collected: Sendable {
@@ -33,6 +33,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var observesBody = false
         /// Where a successful body is being written, for a download.
         var writer: DownloadWriter?
+        /// Decodes a gzip or deflate body as it arrives.
+        var decoder: ContentDecoder?
     }
 
     private let state = Mutex(State())
@@ -53,6 +55,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         self.download = download
         self.resumingFrom = resumingFrom
     }
+
+    /// Whether the body is decoded (gzip, deflate) as it arrives.
+    var decodes: Bool { state.withLock { $0.decoder != nil } }
 
     /// What arrived so far: the head and the body bytes kept, if a head arrived.
     var partial: (head: HTTPResponseHead, headArrived: ContinuousClock.Instant, body: ByteBuffer)? {
@@ -76,9 +81,11 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let now = ContinuousClock.now
         let limit = self.limit
         let declared = head.headers.first(name: "Content-Length").flatMap(Int.init)
+        let decoder = Self.decoder(for: head)
         let refused = state.withLock { state -> Bool in
             state.head = head
             state.headArrived = now
+            state.decoder = decoder
             // A coded body's length says nothing about the decoded bytes we count.
             if !head.headers.contains(name: "Content-Encoding") { state.expected = declared }
             // Refused before reading it. A coded body too: deflate adds at most 5 bytes per 64 KiB block
@@ -97,15 +104,42 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
+    /// The decoder for a head's `Content-Encoding` (gzip, deflate), if any.
+    static func decoder(for head: HTTPResponseHead) -> ContentDecoder? {
+        let codings = head.headers["Content-Encoding"]
+        return codings.isEmpty ? nil : ContentDecoder(contentEncoding: codings.joined(separator: ","))
+    }
+
     func didReceiveBodyPart(task: HTTPClient.Task<Collected>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        guard let decoder = state.withLock({ $0.decoder }) else {
+            _ = receive(part, task: task)
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+        // Decoded a bounded piece at a time, each counted against the cap before the next is made.
+        do throws(ContentDecoder.Failure) {
+            try decoder.decode(part) { piece in
+                var buffer = ByteBufferAllocator().buffer(capacity: piece.count)
+                buffer.writeBytes(piece)
+                return receive(buffer, task: task)
+            }
+        } catch {
+            task.fail(reason: TransportError(.cannotDecodeContentData, message: "The compressed body could not be decoded: \(error.message)."))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    /// Takes body bytes as they will be kept (decoded): to the download's file, else into the body
+    /// up to the cap. Returns false once no more is wanted (the cap is passed, or writing failed).
+    private func receive(_ part: ByteBuffer, task: HTTPClient.Task<Collected>) -> Bool {
         if let (writer, expected) = state.withLock({ state in state.writer.map { ($0, state.expected) } }) {
             do throws(TransportError) {
                 try writer.write(part)
                 progress?(writer.resumedFrom + writer.written, expected)
+                return true
             } catch {
                 task.fail(reason: error)
+                return false
             }
-            return task.eventLoop.makeSucceededVoidFuture()
         }
         let limit = self.limit
         let (received, expected, overflowed, kept, observed) = state.withLock { state -> (Int, Int?, Bool, ByteBuffer, Bool) in
@@ -127,8 +161,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         progress?(received, expected)
         if overflowed {
             task.fail(reason: TransportError(.bodyTooLarge))
+            return false
         }
-        return task.eventLoop.makeSucceededVoidFuture()
+        return true
     }
 
     func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
@@ -156,11 +191,14 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         do throws(TransportError) {
             let writer = try DownloadWriter(destination: download, continuing: continuing, resumedFrom: resumed, expected: declared)
+            // A range continued is coded from its middle, which cannot be decoded: kept as it comes.
+            let decoder = continuing ? nil : Self.decoder(for: head)
             state.withLock { state in
                 state.head = head
                 state.headArrived = now
                 state.expected = declared.map { $0 + writer.resumedFrom }
                 state.writer = writer
+                state.decoder = decoder
             }
         } catch {
             state.withLock { state in

@@ -3,7 +3,6 @@ import DispatcherCore
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 
@@ -69,13 +68,6 @@ extension TransportError {
             return TransportError(.secureConnectionFailed, message: "The TLS connection to \(authority) failed (\(error)).")
         case let error as BoringSSLError:
             return tlsMapping(error, context: context)
-        case let error as NIOHTTPDecompression.DecompressionError:
-            if error == .limit {
-                return TransportError(.bodyTooLarge, message: "The decompressed body is larger than the limit.")
-            }
-            return TransportError(.cannotDecodeContentData, message: "The body of \(authority) could not be decompressed (\(error)).")
-        case let error as NIOHTTPDecompression.ExtraDecompressionError:
-            return TransportError(.cannotDecodeContentData, message: "The compressed body of \(authority) is damaged (\(error)).")
         case HTTPParserError.invalidEOFState:
             // The server closed the connection while the message was still incomplete.
             return connectionLost(context)

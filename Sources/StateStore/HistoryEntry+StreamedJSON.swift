@@ -49,30 +49,37 @@ enum StreamedBody {
     /// Writes UTF-8 `data` as the inside of a JSON string: `"`, `\` and control characters escaped
     /// as `JSONValue.writeQuoted` does, everything else as is.
     static func writeEscaped(_ data: Data, to write: (Data) -> Void) {
-        let hex = Array("0123456789abcdef".utf8)
         forEachChunk(of: data, alignedTo: { _ in true }) { chunk in
             chunk.withUnsafeBytes { bytes in
-                var output = Data(capacity: bytes.count + 64)
+                var output: [UInt8] = []
+                output.reserveCapacity(bytes.count + 64)
                 var run = 0  // start of the bytes copied as they are
                 for index in 0..<bytes.count {
                     let byte = bytes[index]
                     guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                     output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
-                    switch byte {
-                    case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                    case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                    case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                    case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                    case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                    case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                    case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                    default: output.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                    }
+                    output.append(contentsOf: escapes[Int(byte)])
                     run = index + 1
                 }
                 output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<bytes.count]))
-                write(output)
+                write(Data(output))
             }
+        }
+    }
+
+    /// The escape of each byte that needs one (`\"`, `\\`, `\n` …, `\u001f`), made once.
+    private static let escapes: [[UInt8]] = (0..<256).map { value in
+        let hex = Array("0123456789abcdef".utf8)
+        switch value {
+        case 0x22: return Array(#"\""#.utf8)
+        case 0x5C: return Array(#"\\"#.utf8)
+        case 0x0A: return Array(#"\n"#.utf8)
+        case 0x0D: return Array(#"\r"#.utf8)
+        case 0x09: return Array(#"\t"#.utf8)
+        case 0x08: return Array(#"\b"#.utf8)
+        case 0x0C: return Array(#"\f"#.utf8)
+        case 0..<0x20: return Array(#"\u00"#.utf8) + [hex[value >> 4], hex[value & 0xF]]
+        default: return []
         }
     }
 
