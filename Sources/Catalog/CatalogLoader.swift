@@ -1,3 +1,4 @@
+import DispatcherCore
 import FoundationEssentials
 import Synchronization
 import Dispatch
@@ -124,8 +125,19 @@ public enum CatalogLoader {
         }
     }
 
+    /// The largest catalog file read (a 10,000-endpoint catalog is ~2 MB): a larger one is refused
+    /// by its size before a byte is read, so loading stays quick whatever is in the folder.
+    public static let maximumFileSize = 16 << 20
+
     static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem) -> ParsedFile {
         let shown = source.displayPath(of: name)
+        if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
+            let message = "the file is \(ByteCount.format(size)), more than the \(ByteCount.format(maximumFileSize)) a catalog file may hold: "
+                + "split its endpoints into several files, and keep large bodies in fixture files (bodyFile)"
+            return ParsedFile(
+                service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: message)],
+                idLocation: SourceLocation(file: shown, line: 1, column: 1))
+        }
         guard let data = fileSystem.contents(of: name) else {
             return ParsedFile(
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],

@@ -44,4 +44,20 @@ import Testing
         #expect(errors.first?.message.hasPrefix("the file holds more than 1000000 values (a very large file, or aliases repeating parts of it)") == true)
         #expect(!catalog.diagnostics.contains { $0.message.contains("aliases nested too deeply") })
     }
+
+    @Test func aCatalogFileOverTheSizeLimitIsRefusedBeforeItIsRead() throws {
+        let folder = try TemporaryCatalog(["small.yaml": "environments: { local: { baseURL: \"http://127.0.0.1:1\" } }\nendpoints: { one: { path: /one } }"])
+        let line = "# a catalog grown past reason, line after line of it\n"
+        try folder.write("huge.yaml", Data(String(repeating: line, count: CatalogLoader.maximumFileSize / line.utf8.count + 1).utf8))
+        let started = ContinuousClock.now
+        let catalog = folder.load()
+        let elapsed = ContinuousClock.now - started
+        let errors = catalog.diagnostics.filter(\.isError)
+        #expect(errors.count == 1)
+        #expect(errors.first?.line == 1 && errors.first?.file.hasSuffix("huge.yaml") == true)
+        #expect(errors.first?.message.contains("more than the 17 MB a catalog file may hold") == true, "\(errors)")
+        #expect(catalog.service("small") != nil, "the other files still load")
+        // Refused by its size, never parsed: far below the seconds parsing 16 MiB takes.
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+    }
 }
