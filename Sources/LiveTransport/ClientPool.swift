@@ -104,6 +104,10 @@ final class ClientPool: Sendable {
             return pinned.flatMapThrowing { try ResponseStatusGuard.install(on: channel) }
         }
         if let pins { configuration.http2ConnectionDebugInitializer = pins }
+        // And every HTTP/2 stream.
+        configuration.http2StreamChannelDebugInitializer = { channel in
+            channel.eventLoop.makeCompletedFuture { try ResponseStatusGuard.install(onStream: channel) }
+        }
         return configuration
     }
 }

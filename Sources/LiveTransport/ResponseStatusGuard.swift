@@ -1,13 +1,15 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 
 /// Refuses a response whose status is not a three-digit code from 100 up (`HTTP/1.1 000 OK`).
 /// AsyncHTTPClient takes such a head for an informational one, waits for the real head, and traps
 /// on the body that follows ("How can we receive a response body, if we haven't received a head"):
 /// one hostile server would end the process. Found by the FuzzHTTPResponse fuzz target.
 ///
-/// Sits right after the HTTP/1.1 response decoder of every connection (HTTP/2 streams have no
-/// such hook); the request fails with `InvalidStatusLine` and the connection is closed.
+/// Sits right after the HTTP/1.1 response decoder of every connection, and after the HTTP/2 to
+/// HTTP/1 translation of every HTTP/2 stream (`:status: 0` traps the same way); the request fails
+/// with `InvalidStatusLine` and the connection (or the stream) is closed.
 final class ResponseStatusGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias InboundOut = HTTPClientResponsePart
@@ -36,5 +38,12 @@ final class ResponseStatusGuard: ChannelInboundHandler, RemovableChannelHandler 
         let pipeline = channel.pipeline.syncOperations
         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPResponseDecoder>.self)
         try pipeline.addHandler(ResponseStatusGuard(), position: .after(decoder))
+    }
+
+    /// Adds the guard after the HTTP/2 to HTTP/1 translation of an HTTP/2 stream (on its event loop).
+    static func install(onStream channel: Channel) throws {
+        let pipeline = channel.pipeline.syncOperations
+        let codec = try pipeline.handler(type: HTTP2FramePayloadToHTTP1ClientCodec.self)
+        try pipeline.addHandler(ResponseStatusGuard(), position: .after(codec))
     }
 }

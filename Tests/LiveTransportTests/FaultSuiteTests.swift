@@ -82,4 +82,21 @@ struct FaultSuiteTests {
         }
         try await server.shutdown()
     }
+
+    @Test func aStatusOfZeroOverHTTP2IsRefusedNotATrap() async throws {
+        // The same head over HTTP/2 (`:status: 0`): the guard sits after each stream's HTTP/2 to
+        // HTTP/1 translation too.
+        let zero = TestResponse.bytes(Array("hello".utf8), status: .custom(code: 0, reasonPhrase: ""))
+        try await withServerAndTransport(tls: .trusted, handler: { _ in zero }) { server, transport in
+            let dispatcher = Dispatcher<Target>(environment: liveEnvironment(server.baseURL, trust: testCATrust), transport: transport)
+            let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/zero")) }
+            #expect(server.lastRequest?.version == .init(major: 2, minor: 0))
+            #expect(exchange.error?.kind == .unknown)
+            #expect(exchange.error?.message.hasSuffix("answered with the status 0, which is not an HTTP status (100–999).") == true, "\(exchange.error?.message ?? "")")
+            #expect(time < .seconds(4))
+            // The connection still serves the next stream.
+            let (next, _) = await elapsed { await dispatcher.send(Target(.get, "/again")) }
+            #expect(next.error?.message.contains("status 0") == true)
+        }
+    }
 }
