@@ -80,7 +80,7 @@ struct JSONLineLayout {
             if index.hasComma(afterLine: close) {
                 pieces.append(comma(after: index.offset(ofLine: close) + 1))
             }
-            let count = Int(index.containerCounts[container])
+            let count = index.itemCount(of: container)
             let noun = isObject ? (count == 1 ? "key" : "keys") : (count == 1 ? "item" : "items")
             pieces.append(.literal(" \(BodyNumberFormat.grouped(count)) \(noun)", .foldSummary))
             return BodyLineLayout(pieces: pieces, rawRange: start..<valueStart + 1)
@@ -129,7 +129,7 @@ struct JSONLineLayout {
 
     /// Where the line after `line` starts (the end of the body after the last line).
     func nextStart(after line: Int) -> Int {
-        line + 1 < index.lines.count ? index.offset(ofLine: line + 1) : bytes.count
+        line + 1 < index.recordedLineCount ? index.offset(ofLine: line + 1) : bytes.count
     }
 
     static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {

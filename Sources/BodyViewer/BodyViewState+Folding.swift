@@ -6,8 +6,8 @@ extension BodyViewState {
         guard var container = index.container(at: cursorLine) else { return }
         let open = index.openLine(of: container)
         if open == cursorLine, folds.isFolded(line: open, depth: index.depth(ofLine: open)) {
-            guard index.containerParents[container] >= 0 else { return }
-            container = Int(index.containerParents[container])
+            guard let parent = index.parent(of: container) else { return }
+            container = parent
         }
         setFolded(true, container: container, index: index, document: document)
     }
@@ -68,8 +68,8 @@ extension BodyViewState {
             var container = index.enclosingContainer(ofLine: cursorLine)
         else { return }
         if index.closeLine(of: container) == cursorLine {
-            guard index.containerParents[container] >= 0 else { return }
-            container = Int(index.containerParents[container])
+            guard let parent = index.parent(of: container) else { return }
+            container = parent
         }
         cursorLine = index.openLine(of: container)
         navigate(document) { navigator, state in state.settle(navigator) }

@@ -116,7 +116,7 @@ struct JSONIndexEvaluator {
 
     private func count(of line: Int) -> Int {
         guard let container = index.container(openedAt: line) else { return 0 }
-        return Int(index.containerCounts[container])
+        return index.itemCount(of: container)
     }
 
     /// Whether the member on `line` has key `name` (comparing bytes unless the key has escapes).

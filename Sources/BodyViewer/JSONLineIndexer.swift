@@ -16,10 +16,12 @@ struct JSONLineIndexer {
     private let allowsSequence: Bool
     private(set) var position: Int
     private var expectation = Expectation.value
-    /// Containers not yet closed, innermost last (indices into the index's container arrays).
-    private var openContainers: [Int32] = []
+    /// Open lines of the containers not yet closed, innermost last.
+    private var openContainers: [Int] = []
     /// Whether each open container is an object, parallel to `openContainers`.
     private var openIsObject: [Bool] = []
+    /// Items read so far in each open container, parallel to `openContainers`.
+    private var openCounts: [Int] = []
     /// Offset of the key whose value comes next, or -1.
     private var pendingKey = -1
     private(set) var index = JSONLineIndex()
@@ -35,7 +37,7 @@ struct JSONLineIndexer {
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         self.position = start
-        index.lines.reserveCapacity(min(bytes.count / 24 + 16, 1 << 20))
+        index.reserve(lines: min(bytes.count / 24 + 16, 1 << 20))
     }
 
     var isFinished: Bool { position >= bytes.count }
@@ -45,12 +47,7 @@ struct JSONLineIndexer {
     mutating func reserveFromDensity() {
         guard position > 0, position < bytes.count else { return }
         let scale = Double(bytes.count) / Double(position) * 1.1
-        index.lines.reserveCapacity(Int(Double(index.lines.count) * scale) + 16)
-        let containers = Int(Double(index.containerOpens.count) * scale) + 16
-        index.containerOpens.reserveCapacity(containers)
-        index.containerCloses.reserveCapacity(containers)
-        index.containerCounts.reserveCapacity(containers)
-        index.containerParents.reserveCapacity(containers)
+        index.reserve(lines: Int(Double(index.recordedLineCount) * scale) + 16)
     }
 
     /// Reads tokens until `position` reaches `limit` (or the end).
@@ -93,12 +90,12 @@ struct JSONLineIndexer {
         return index
     }
 
-    /// A copy of the lines read so far, for showing the first screen early. Containers still open are
-    /// marked `unclosed`.
+    /// A copy of the lines read so far, for showing the first screen early (containers still open
+    /// have no close line yet).
     func snapshot() -> JSONLineIndex {
         var copy = index
         // The last line's end is only known once the next line starts.
-        copy.trailingLines = copy.lines.isEmpty ? 0 : 1
+        copy.trailingLines = copy.recordedLineCount == 0 ? 0 : 1
         return copy
     }
 
@@ -112,10 +109,10 @@ struct JSONLineIndexer {
         guard depth <= JSONLineIndex.maximumDepth else {
             throw fail("nesting deeper than \(JSONLineIndex.maximumDepth) levels")
         }
-        guard lineStart <= JSONLineIndex.maximumOffset, index.lines.count < Int(UInt32.max - 1) else {
+        guard lineStart <= JSONLineIndex.maximumOffset, index.recordedLineCount < Int(UInt32.max - 1) else {
             throw fail("the body is too large to lay out")
         }
-        if let parent = openContainers.last { index.containerCounts[Int(parent)] &+= 1 }
+        if !openCounts.isEmpty { openCounts[openCounts.count - 1] += 1 }
         switch byte {
         case Byte.openBrace, Byte.openBracket:
             let closing = byte == Byte.openBrace ? Byte.closeBrace : Byte.closeBracket
@@ -127,14 +124,10 @@ struct JSONLineIndexer {
                 valueEnded()
                 return
             }
-            let container = Int32(index.containerOpens.count)
-            index.containerOpens.append(UInt32(index.lines.count))
-            index.containerCloses.append(JSONLineIndex.unclosed)
-            index.containerCounts.append(0)
-            index.containerParents.append(openContainers.last ?? -1)
+            openContainers.append(index.recordedLineCount)
             appendLine(lineStart, depth, member, .open)
-            openContainers.append(container)
             openIsObject.append(byte == Byte.openBrace)
+            openCounts.append(0)
             position += 1
             expectation = byte == Byte.openBrace ? .key : .value
         case Byte.quote:
@@ -179,14 +172,16 @@ struct JSONLineIndexer {
         }
         openContainers.removeLast()
         openIsObject.removeLast()
-        index.containerCloses[Int(container)] = UInt32(index.lines.count)
+        let count = openCounts.removeLast()
+        // Large containers keep their count: counting them when asked would scan all their lines.
+        if index.recordedLineCount - container > JSONLineIndex.countedSpan { index.largeCounts[container] = count }
         appendLine(position, openContainers.count, false, .close)
         position += 1
         valueEnded()
     }
 
     @inline(__always) private mutating func appendLine(_ offset: Int, _ depth: Int, _ member: Bool, _ kind: JSONLineKind) {
-        index.lines.append(JSONLineIndex.pack(offset: offset, depth: depth, member: member, kind: kind))
+        index.append(offset: offset, depth: depth, member: member, kind: kind)
     }
 
     @inline(__always) private mutating func valueEnded() {
