@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 extension EndToEnd {
-    /// The bundled multipart upload in the real binary: answered by its stub, then sent live to the
-    /// mock with its file read as it is sent, described in the Request tab and copied as curl -F.
+    /// The bundled multipart upload in the real binary: echoed by its stub, then sent live to the mock
+    /// with its file read as it is sent, described in the Request tab, and echoed by the mock.
     @Suite struct ExplorerUploadTests {
         @Test func theBundledMultipartUploadGoesInStubAndLiveMode() async throws {
             let mocked = try MockedCatalogs()
@@ -17,6 +17,9 @@ extension EndToEnd {
             try session.send("Enter")
             try await session.waitFor("201 Created")
             try await session.waitFor("stub")
+            // Stub mode echoes the parts too, made from the request in process.
+            try session.send("1")
+            try await session.waitFor(#""filename": "photo.png""#)
             try session.send("4")
             try await session.waitFor("<multipart/form-data: title=Holiday 2026, photo=@photo.png (70 B)>")
             try session.send("s", "Enter")
