@@ -56,8 +56,7 @@ public enum GraphQLImporter {
             let group = operation == "query" ? "queries" : "mutations"
             draft.groups.append(CatalogDraft.Group(id: group, title: operation == "query" ? "Queries" : "Mutations", headers: []))
             for field in root.fields {
-                var builder = OperationBuilder(schema: schema)
-                let made = builder.operation(operation, field: field)
+                let made = OperationBuilder(schema: schema).operation(operation, field: field)
                 var endpoint = CatalogDraft.Endpoint(id: ids.claim(Identifier.camelCase([field.name], fallback: operation)), method: "POST", path: path)
                 endpoint.title = field.description.flatMap { $0.split(separator: "\n").first.map(String.init) } ?? "\(operation) \(field.name)"
                 endpoint.group = group
@@ -87,7 +86,7 @@ struct OperationBuilder {
         var sample: JSONValue
     }
 
-    mutating func operation(_ operation: String, field: GraphQLSchema.Field) -> Made {
+    func operation(_ operation: String, field: GraphQLSchema.Field) -> Made {
         let name = Identifier.camelCase([field.name], fallback: operation).prefix(1).uppercased()
             + String(Identifier.camelCase([field.name], fallback: operation).dropFirst())
         var variables: [(key: String, value: JSONValue)] = []

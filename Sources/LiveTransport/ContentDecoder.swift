@@ -74,9 +74,6 @@ final class ContentDecoder: @unchecked Sendable {
         }
     }
 
-    /// Whether the body ended in the middle of the coded data.
-    var isIncomplete: Bool { started && !ended }
-
     /// Sets zlib up for the coding: gzip's header, or for `deflate` zlib's wrapper or raw deflate
     /// (servers send both), told apart by the first two bytes (RFC 1950's check).
     private func start(peeking input: ByteBuffer) throws(Failure) {
