@@ -42,9 +42,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         }
         defer { file?.remove() }
 
-        guard let ticket = AppReducer.reduce(&state, .terminal(.key(KeyEvent(.enter)))).compactMap({ effect -> RequestTicket? in
-            if case .send(let ticket) = effect { ticket } else { nil }
-        }).first else { throw ValidationError("the bundled catalog's first endpoint did not send") }
+        let ticket = try state.sendSelected()
         let arrived = ContinuousClock.now
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))
         _ = AppView.render(state)

@@ -166,4 +166,10 @@ extension AppState {
         for key in (try? KeyEvent.parseSequence(keys)) ?? [] { effects += AppReducer.reduce(&self, .terminal(.key(key))) }
         return effects
     }
+
+    /// Presses Enter on the selected endpoint and returns the ticket of the request it sends.
+    mutating func sendSelected() throws -> RequestTicket {
+        for case .send(let ticket) in press("Enter") { return ticket }
+        throw ValidationError("the selected endpoint did not send")
+    }
 }

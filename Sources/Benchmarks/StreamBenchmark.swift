@@ -52,10 +52,7 @@ struct StreamBenchmark: AsyncParsableCommand {
         var state = AppState(catalog: CatalogLoader.load(.bundled), size: Size(width: 120, height: 40))
         // httpbin/events, sent in live mode: the ticket the stream's reports carry.
         state.press("/ e v e n t s Enter Tab")
-        let effects = AppReducer.reduce(&state, .terminal(.key(KeyEvent(.enter))))
-        guard let ticket = effects.compactMap({ if case .send(let ticket) = $0 { ticket.id } else { nil } }).first else {
-            throw ValidationError("no request was sent")
-        }
+        let ticket = try state.sendSelected().id
         let pending = Mutex(Pending())
         let started = ContinuousClock.now
         let observer: ResponsePartObserver = { part in

@@ -46,10 +46,7 @@ struct WebSocketBenchmark: AsyncParsableCommand {
         var state = AppState(catalog: CatalogLoader.load(.bundled), size: Size(width: 120, height: 40))
         // httpbin/chat: the ticket the conversation's reports carry.
         state.press("/ W e b S o c k e t Enter Tab")
-        let effects = AppReducer.reduce(&state, .terminal(.key(KeyEvent(.enter))))
-        guard let ticket = effects.compactMap({ if case .send(let ticket) = $0 { ticket.id } else { nil } }).first else {
-            throw ValidationError("no request was sent")
-        }
+        let ticket = try state.sendSelected().id
         let pending = Mutex(Pending())
         let conversation = WebSocketConversation { event in
             pending.withLock { pending in
