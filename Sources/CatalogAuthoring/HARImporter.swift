@@ -17,7 +17,7 @@ public enum HARImporter {
 
     /// The catalogs of a capture's bytes. Pure: nothing is read or written.
     public static func catalog(har data: Data, documentName: String) throws(AuthoringError) -> CatalogImport {
-        let root = try PostmanImporter.parseJSON(data, what: "the HAR file \(documentName)")
+        let root = try ImportedDocument.json(data, what: "the HAR file \(documentName)")
         guard let entries = root.member("log")?.member("entries")?.elements else {
             throw .invalidInput("\(documentName) is not a HAR file (no log.entries)")
         }

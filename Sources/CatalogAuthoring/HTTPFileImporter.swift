@@ -71,7 +71,7 @@ public enum HTTPFileImporter {
         var result: [PostmanEnvironment] = []
         func read(_ data: Data?, secret: Bool, name: String) throws(AuthoringError) {
             guard let data else { return }
-            let root = try PostmanImporter.parseJSON(data, what: name)
+            let root = try ImportedDocument.json(data, what: name)
             guard case .object = root else { throw .invalidInput("\(name) is not a JSON object of environments") }
             for (environment, values) in root.members {
                 let variables = values.members.map { PostmanVariable(key: $0.key, value: PostmanVariable.text($0.value), isSecret: secret) }

@@ -14,7 +14,7 @@ public enum InsomniaImporter {
     public static func catalog(
         export data: Data, documentName: String, service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {
-        let root = try PostmanImporter.parseJSONOrYAML(data, what: "the Insomnia export \(documentName)")
+        let root = try ImportedDocument.jsonOrYAML(data, what: "the Insomnia export \(documentName)")
         guard root.member("_type")?.text == "export", let resources = root.member("resources")?.elements else {
             throw .invalidInput("\(documentName) is not an Insomnia export (no \"_type\": \"export\" with resources); export it as Insomnia v4 (JSON or YAML)")
         }

@@ -18,33 +18,9 @@ struct OpenAPIDocument {
     /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise.
     /// `readFile` reads the files its `$ref`s name, relative to the document (nil: none are).
     init(data: Data, readFile: ((String) -> Data?)? = nil) throws(AuthoringError) {
-        let root = try Self.parse(data)
+        let root = try ImportedDocument.jsonOrYAML(data, what: "the OpenAPI document")
         try self.init(root: root)
-        if let readFile { externals = ExternalReferences.load(from: root, readFile: { path in readFile(path).flatMap { try? Self.parse($0) } }) }
-    }
-
-    /// A JSON or YAML document's value.
-    static func parse(_ data: Data) throws(AuthoringError) -> JSONValue {
-        let isJSON = data.first { !$0.isASCIIWhitespace } == UInt8(ascii: "{")
-        let root: JSONValue
-        if isJSON {
-            do {
-                root = try JSONValue.parse(data)
-            } catch {
-                throw .invalidInput("the document is not JSON OpenAPI can be read from: \(error)")
-            }
-        } else {
-            guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("the document is not UTF-8 text") }
-            let node: YAMLNode?
-            do throws(YAMLSyntaxError) {
-                node = try YAMLComposer.compose(text).root
-                root = try node?.jsonValue() ?? .null
-            } catch {
-                throw .invalidInput("the document is not YAML OpenAPI can be read from: line \(error.line): \(error.message)")
-            }
-            guard node != nil else { throw .invalidInput("the document is empty") }
-        }
-        return root
+        if let readFile { externals = ExternalReferences.load(from: root, readFile: { path in readFile(path).flatMap { try? ImportedDocument.jsonOrYAML($0, what: path) } }) }
     }
 
     private init(root: JSONValue) throws(AuthoringError) {

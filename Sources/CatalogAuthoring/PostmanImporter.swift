@@ -1,4 +1,3 @@
-import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
@@ -31,7 +30,7 @@ public enum PostmanImporter {
         collection data: Data, documentName: String, environments: [EnvironmentFile] = [], service: String? = nil,
         readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {
-        let root = try parseJSON(data, what: "the Postman collection \(documentName)")
+        let root = try ImportedDocument.json(data, what: "the Postman collection \(documentName)")
         guard case .object = root, let info = root.member("info"), root.member("item") != nil else {
             if root.member("requests") != nil {
                 throw .invalidInput("\(documentName) is a Postman Collection v1; export it again as Collection v2.1 (Postman: Export, v2.1)")
@@ -52,28 +51,6 @@ public enum PostmanImporter {
         collection.header = "Imported from \(documentName) (Postman collection \"\(name)\") by `apiexplorer import postman`."
         collection.readFile = readFile
         return collection.build()
-    }
-
-    /// JSON when the first character is `{`, YAML otherwise (Insomnia exports either).
-    static func parseJSONOrYAML(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
-        if data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") { return try parseJSON(data, what: what) }
-        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(what) is not UTF-8 text") }
-        let root: JSONValue?
-        do throws(YAMLSyntaxError) {
-            root = try YAMLComposer.compose(text).root?.jsonValue()
-        } catch {
-            throw .invalidInput("\(what) is neither JSON nor YAML: line \(error.line): \(error.message)")
-        }
-        guard let root else { throw .invalidInput("\(what) is empty") }
-        return root
-    }
-
-    static func parseJSON(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
-        do {
-            return try JSONValue.parse(data)
-        } catch {
-            throw .invalidInput("\(what) is not JSON: \(error)")
-        }
     }
 }
 
@@ -117,7 +94,7 @@ struct PostmanEnvironment {
     }
 
     init(_ file: PostmanImporter.EnvironmentFile) throws(AuthoringError) {
-        let root = try PostmanImporter.parseJSON(file.data, what: "the Postman environment \(file.fileName)")
+        let root = try ImportedDocument.json(file.data, what: "the Postman environment \(file.fileName)")
         guard let values = root.member("values"), case .array = values else {
             throw .invalidInput("\(file.fileName) is not a Postman environment file (no 'values' list)")
         }

@@ -1,0 +1,30 @@
+import Catalog
+import FoundationEssentials
+import JSONSupport
+
+/// Reads the documents importers take, with errors that name the document (`what`).
+enum ImportedDocument {
+    /// A JSON document.
+    static func json(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw .invalidInput("\(what) is not JSON: \(error)")
+        }
+    }
+
+    /// JSON when the first character is `{`, YAML otherwise (OpenAPI documents and Insomnia
+    /// exports come as either).
+    static func jsonOrYAML(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
+        if data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") { return try json(data, what: what) }
+        guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(what) is not UTF-8 text") }
+        let root: JSONValue?
+        do throws(YAMLSyntaxError) {
+            root = try YAMLComposer.compose(text).root?.jsonValue()
+        } catch {
+            throw .invalidInput("\(what) is neither JSON nor YAML: line \(error.line): \(error.message)")
+        }
+        guard let root else { throw .invalidInput("\(what) is empty") }
+        return root
+    }
+}
