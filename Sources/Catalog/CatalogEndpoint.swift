@@ -153,10 +153,6 @@ public struct CatalogExample: Sendable, Hashable {
     /// Whether it answers the attempts a handler resumes or retries too (`repeats: true`): a
     /// session revoked for good, where a refresh does not help.
     public var repeats = false
-    /// Whether the mock server answers with what the request carried instead of the body (`echo: true`):
-    /// method, path, query, headers, and a form's or multipart body's fields (files by name, type and size).
-    public var echoesRequest = false
-
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name
@@ -170,13 +166,7 @@ public struct CatalogExample: Sendable, Hashable {
     public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
 
     /// The core's named sample.
-    public var namedSample: NamedSample {
-        // An echoing example answers with the request in stub mode, as the mock does.
-        if echoesRequest, case .response(let status, let headers, _) = sample {
-            return NamedSample(name: name, sample: .echo(status: status, headers: headers), repeats: repeats)
-        }
-        return NamedSample(name: name, sample: sample, repeats: repeats)
-    }
+    public var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }
 }
 
 /// A place in a catalog file.

@@ -283,13 +283,19 @@ extension CatalogFileDecoder {
             error("'message' goes with 'networkError'; a response's message belongs in its body", at: node)
         }
         guard errorCount == before else { return nil }
+        if echoes {
+            // The mock and stub mode answer with the request itself (`SampleResponse.echo`).
+            if let body = bodyKeys.first { warning("\(what()) echoes the request, so its '\(body.key)' is never sent", at: body.keyNode) }
+            var example = CatalogExample(name: name, summary: summary, sample: .echo(status: status, headers: headers), delay: delay)
+            example.repeats = repeats
+            return example
+        }
         if let impliedContentType, !headers.contains("Content-Type") {
             headers.add("Content-Type", impliedContentType, origin: .server)
         }
         var example = CatalogExample(
             name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
         example.repeats = repeats
-        example.echoesRequest = echoes
         return example
     }
 

@@ -60,7 +60,7 @@ public struct RequestBuilder: Sendable {
         }
         let target = Target(
             endpoint.method, path, identifier: endpoint.key.description, query: query, headers: headers, body: body,
-            group: endpoint.group, sampleResponse: endpoint.stub.namedSample.sample, examples: endpoint.examples.map(\.namedSample),
+            group: endpoint.group, sampleResponse: endpoint.stub.sample, examples: endpoint.examples.map(\.namedSample),
             validation: endpoint.validation, timeouts: endpoint.timeouts, expectsResponseBody: endpoint.expectsResponseBody,
             webSocketScript: endpoint.webSocket?.script)
         return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)

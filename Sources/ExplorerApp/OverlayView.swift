@@ -190,7 +190,6 @@ enum OverlayView {
         case .echo(let status, _): text = HTTPStatus.line(for: status) + " echoing the request"
         case .networkError(let error): text = "network error: \(error.code.rawValue)"
         }
-        if example.echoesRequest, !text.contains("echoing") { text += " echoing the request" }
         if let delay = example.delay { text += " after \(delay.secondsText) s" }
         if let summary = example.summary { text = summary + " · " + text }
         return text

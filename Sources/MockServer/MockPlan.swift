@@ -71,7 +71,7 @@ struct MockPlanner: Sendable {
                 return expired
             }
             if let notModified = notModified(example, endpoint: endpoint, headers: headers) { return notModified }
-            if example.echoesRequest, case .response(let status, let fixtureHeaders, _) = example.sample {
+            if case .echo(let status, let fixtureHeaders) = example.sample {
                 let echoed = RequestEcho.body(method: method, uri: uri, headers: headers, body: body, truncated: bodyTruncated)
                 let fields = fixtureHeaders.filter { $0.name.lowercased() != "content-type" }.map { ($0.name, $0.value) }
                     + [("Content-Type", "application/json"), (ServiceSession.mockExampleHeader, example.name)]

@@ -34,7 +34,10 @@ import Testing
     @Test func theMockEchoesMultipartFieldsAndFilesAndForms() async throws {
         let folder = try TemporaryCatalog(["files.yaml": Self.catalog])
         try folder.write("photo.png", Data(repeating: 7, count: 70))
-        let service = try #require(folder.load().service("files"))
+        let catalog = folder.load()
+        let service = try #require(catalog.service("files"))
+        // An echoing example's body is never sent: said, not silently dropped.
+        #expect(catalog.diagnostics.map(\.message) == ["the stub of endpoint 'upload' echoes the request, so its 'body' is never sent"], "\(catalog.diagnostics)")
         let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
         try await server.start()
         let transport = HTTPTransport(configuration: HTTPTransport.Configuration(proxy: .none))
