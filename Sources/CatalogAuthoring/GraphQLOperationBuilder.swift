@@ -13,8 +13,8 @@ struct GraphQLOperationBuilder {
     }
 
     func operation(_ operation: String, field: GraphQLSchema.Field) -> Made {
-        let name = Identifier.camelCase([field.name], fallback: operation).prefix(1).uppercased()
-            + String(Identifier.camelCase([field.name], fallback: operation).dropFirst())
+        let camel = Identifier.camelCase([field.name], fallback: operation)
+        let name = camel.prefix(1).uppercased() + camel.dropFirst()
         var variables: [(key: String, value: JSONValue)] = []
         var parameters: [(String, String)] = []
         for argument in field.arguments {
