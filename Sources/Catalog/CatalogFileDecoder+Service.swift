@@ -8,14 +8,15 @@ extension CatalogFileDecoder {
 
     /// Reads a whole catalog file. Errors drop the smallest part they affect: an endpoint or an
     /// environment with an error is left out; an error in what every endpoint shares (the service
-    /// id, variables, groups, error rules, auth) drops the service.
-    func decodeService(_ root: YAMLNode, directory: URL?) -> Service? {
+    /// id, variables, groups, error rules, auth) drops the service. `scalarsWithBraces` are the
+    /// file's values holding a `{` (the composer marks them), checked for unclosed placeholders.
+    func decodeService(_ root: YAMLNode, directory: URL?, scalarsWithBraces: [YAMLNode]) -> Service? {
         let moved = [
             "baseURL": "an environment under 'environments'", "method": "an endpoint under 'endpoints'",
             "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
         ]
         guard let entries = entries(root, "a catalog file", allowed: Self.serviceKeys, moved: moved) else { return nil }
-        warnAboutUnclosedPlaceholders(in: root)
+        warnAboutUnclosedPlaceholders(in: scalarsWithBraces)
         var id = PathText.removingExtension(fileName)
         var idNode = root
         var title: String?

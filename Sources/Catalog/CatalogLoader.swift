@@ -155,15 +155,14 @@ public enum CatalogLoader {
                 service: nil, diagnostics: [Diagnostic(file: file, line: line, column: 1, severity: .error, message: "the file is not UTF-8 text")],
                 idLocation: location)
         }
-        let root: YAMLNode?
-        let duplicates: [YAMLSyntaxError]
+        let composition: YAMLComposer.Composition
         do {
-            (root, duplicates) = try YAMLComposer.compose(text)
+            composition = try YAMLComposer.compose(text, markingScalarsContaining: UInt8(ascii: "{"))
         } catch {
             let diagnostic = Diagnostic(file: file, line: error.line, column: error.column, severity: .error, message: error.message)
             return ParsedFile(service: nil, diagnostics: [diagnostic], idLocation: location)
         }
-        guard let root else {
+        guard let root = composition.root else {
             return ParsedFile(
                 service: nil,
                 diagnostics: [Diagnostic(file: file, line: 1, column: 1, severity: .warning, message: "the file is empty, so it describes no service")],
@@ -171,8 +170,8 @@ public enum CatalogLoader {
         }
         let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
         // A duplicated key makes the file ambiguous: reported where it is, and the file is not loaded.
-        for duplicate in duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
-        let service = decoder.decodeService(root, directory: directory)
+        for duplicate in composition.duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
+        let service = decoder.decodeService(root, directory: directory, scalarsWithBraces: composition.markedScalars)
         if case .mapping(let pairs) = root.content, let idNode = pairs.first(where: { $0.key.scalar?.text == "service" })?.value {
             location = SourceLocation(file: file, line: idNode.line, column: idNode.column)
         }

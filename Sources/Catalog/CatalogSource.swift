@@ -88,7 +88,8 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func absoluteURL(_ path: String, currentDirectory: String) -> URL {
-        let expanded = HomeDirectory.expandingTilde(path, environment: ProcessInfo.processInfo.environment)
+        // The environment is copied into a dictionary on each read: only a `~` path needs it.
+        let expanded = path.hasPrefix("~") ? HomeDirectory.expandingTilde(path, environment: ProcessInfo.processInfo.environment) : path
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return URL(fileURLWithPath: currentDirectory).appendingPathComponent(expanded).standardizedFileURL
     }

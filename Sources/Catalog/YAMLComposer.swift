@@ -6,12 +6,23 @@ import CYAML
 /// large catalog folders several times slower; this also reports duplicate keys where the
 /// duplicate is, not where the first one was.
 public enum YAMLComposer {
-    /// The document of `text` (nil when it has none) and its duplicate keys.
-    public static func compose(_ text: String) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
+    /// What composing a text gives.
+    public struct Composition: Sendable {
+        /// The document (nil when the text has none).
+        public var root: YAMLNode?
+        /// Keys written twice in a mapping, where the second one is.
+        public var duplicates: [YAMLSyntaxError]
+        /// The values (not keys) whose text holds the marker byte, in document order, each written
+        /// once (an alias adds none). Lets a check that cares about a few values skip a walk.
+        public var markedScalars: [YAMLNode]
+    }
+
+    /// The document of `text`, its duplicate keys, and its scalars holding `marker` (none when nil).
+    public static func compose(_ text: String, markingScalarsContaining marker: UInt8? = nil) throws(YAMLSyntaxError) -> Composition {
         var text = text
-        let result = text.withUTF8 { buffer -> Result<(root: YAMLNode?, duplicates: [YAMLSyntaxError]), YAMLSyntaxError> in
+        let result = text.withUTF8 { buffer -> Result<Composition, YAMLSyntaxError> in
             do throws(YAMLSyntaxError) {
-                return .success(try compose(buffer))
+                return .success(try compose(buffer, marker: marker))
             } catch {
                 return .failure(error)
             }
@@ -19,7 +30,7 @@ public enum YAMLComposer {
         return try result.get()
     }
 
-    private static func compose(_ buffer: UnsafeBufferPointer<UInt8>) throws(YAMLSyntaxError) -> (root: YAMLNode?, duplicates: [YAMLSyntaxError]) {
+    private static func compose(_ buffer: UnsafeBufferPointer<UInt8>, marker: UInt8?) throws(YAMLSyntaxError) -> Composition {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             throw YAMLSyntaxError(line: 1, column: 1, message: "out of memory")
@@ -27,7 +38,7 @@ public enum YAMLComposer {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-        var builder = TreeBuilder()
+        var builder = TreeBuilder(marker: marker)
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -37,7 +48,7 @@ public enum YAMLComposer {
             if event.type == YAML_STREAM_END_EVENT { break }
             try builder.handle(event)
         }
-        return (builder.root, builder.duplicates)
+        return Composition(root: builder.root, duplicates: builder.duplicates, markedScalars: builder.markedScalars)
     }
 
     /// The deepest nesting of collections a document may have: readers of the tree (the catalog
@@ -72,6 +83,10 @@ public enum YAMLComposer {
         var root: YAMLNode?
         var documents = 0
         var duplicates: [YAMLSyntaxError] = []
+        let marker: UInt8?
+        var markedScalars: [YAMLNode] = []
+
+        init(marker: UInt8?) { self.marker = marker }
 
         /// The 1-based line of an event's last character: an end mark at column 0 is the start of
         /// the next line (block scalars end there).
@@ -91,11 +106,13 @@ public enum YAMLComposer {
                 }
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
-                let text = data.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: data.length), as: UTF8.self) } ?? ""
+                let bytes = UnsafeBufferPointer(start: data.value, count: data.value == nil ? 0 : data.length)
+                let text = String(decoding: bytes, as: UTF8.self)
                 let style: YAMLNode.Style = data.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
                 let scalar = YAMLNode.Scalar(text: text, style: style, tag: TreeBuilder.string(data.tag))
                 let node = YAMLNode(.scalar(scalar), line: line, column: column, lastLine: TreeBuilder.lastLine(event))
                 if let anchor = TreeBuilder.string(data.anchor) { anchors[anchor] = node }
+                if let marker, nextIsValue, bytes.contains(marker) { markedScalars.append(node) }
                 add(node)
             case YAML_ALIAS_EVENT:
                 let name = TreeBuilder.string(event.data.alias.anchor) ?? ""
@@ -142,6 +159,14 @@ public enum YAMLComposer {
             default:
                 break
             }
+        }
+
+        /// Whether the next node will be a value in the tree: not a mapping's key, nor the value
+        /// of a duplicate key (left out).
+        private var nextIsValue: Bool {
+            guard let frame = stack.last else { return true }
+            if frame.dropsValue { return false }
+            return !frame.isMapping || !(children.count - frame.start).isMultiple(of: 2)
         }
 
         /// Adds a finished node to the open collection, or makes it the root.

@@ -50,27 +50,42 @@ extension JSONValue {
         for _ in 0..<level { output += indent }
     }
 
-    /// Appends `string` as a quoted JSON string literal.
+    /// Appends `string` as a quoted JSON string literal. Runs of bytes that need no escape are
+    /// appended whole (a catalog load quotes every stub body's strings).
     public static func writeQuoted(_ string: String, to output: inout String) {
         output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
+        let utf8 = string.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                index = utf8.index(after: index)
+                continue
             }
+            // An ASCII byte is a whole scalar, so the run before it ends on a scalar boundary.
+            output += string[runStart..<index]
+            output += escape(byte)
+            index = utf8.index(after: index)
+            runStart = index
         }
+        output += string[runStart..<index]
         output += "\""
+    }
+
+    /// The escape of a byte below 0x20, a quote or a backslash.
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): return "\\\""
+        case UInt8(ascii: "\\"): return "\\\\"
+        case UInt8(ascii: "\n"): return "\\n"
+        case UInt8(ascii: "\r"): return "\\r"
+        case UInt8(ascii: "\t"): return "\\t"
+        case 0x08: return "\\b"
+        case 0x0C: return "\\f"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }

@@ -23,6 +23,35 @@ import Testing
         #expect(!catalog.hasErrors)
     }
 
+    @Test func eachWrittenValueWithABraceIsMarkedOnceInDocumentOrder() throws {
+        // Keys are not values; an alias repeats its anchor's value without writing it again;
+        // the value of a duplicate key is left out of the tree.
+        let composition = try YAMLComposer.compose("""
+            "{k}": one
+            a: &shared "x{y"
+            b: [*shared, "{{z}}", plain]
+            c: { d: "{{e" }
+            c: "{dropped}"
+            """, markingScalarsContaining: UInt8(ascii: "{"))
+        #expect(composition.markedScalars.map { "\($0.line):\($0.column) \($0.scalar?.text ?? "")" } == ["2:4 x{y", "3:14 {{z}}", "4:9 {{e"])
+        #expect(composition.duplicates.map(\.line) == [5])
+        #expect(try YAMLComposer.compose("a: \"{x}\"").markedScalars.isEmpty)
+    }
+
+    @Test func anUnclosedPlaceholderUsedThroughAnAliasIsWarnedOnceWhereItIsWritten() throws {
+        let (catalog, _) = try loadCatalog("""
+            environments:
+              local: { baseURL: "http://127.0.0.1:1" }
+            endpoints:
+              one:
+                path: /one
+                headers: { X-Auth: &token "{{secret.TOKEN" }
+                query: { token: *token }
+            """)
+        let warnings = positions(catalog.diagnostics).filter { $0.contains("without a name and a closing") }
+        #expect(warnings == ["6:24: warning: '{{secret.TOKEN' holds '{{' without a name and a closing '}}': it is sent as written, not filled in"])
+    }
+
     @Test func closedPlaceholdersAreNotWarned() throws {
         #expect(!Template("Bearer {{secret.TOKEN}} and {{ spaced }}").hasUnclosedOpening)
         #expect(Template("a {{b}} c {{d").hasUnclosedOpening)
