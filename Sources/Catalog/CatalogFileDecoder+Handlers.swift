@@ -114,7 +114,7 @@ extension CatalogFileDecoder {
 
     /// A text or a list of texts, each with its node.
     private func textList(_ node: YAMLNode, _ what: String) -> [(String, YAMLNode)] {
-        let items: [YAMLNode] = if case .sequence(let sequence) = node.content { sequence } else { [node] }
+        let items: [YAMLNode] = if case .sequence(let sequence) = node.content { Array(sequence) } else { [node] }
         return items.compactMap { item in nonEmptyText(item, what).map { ($0, item) } }
     }
 

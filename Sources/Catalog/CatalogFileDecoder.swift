@@ -185,7 +185,7 @@ final class CatalogFileDecoder {
     }
 
     /// `{{name}}` unquoted is YAML for a mapping inside a mapping: catch the common mistake.
-    func looksLikeUnquotedPlaceholder(_ mapping: [YAMLNode.Pair]) -> Bool {
+    func looksLikeUnquotedPlaceholder(_ mapping: YAMLNode.Pairs) -> Bool {
         guard mapping.count == 1, let key = mapping.first?.key, let value = mapping.first?.value,
             value.scalar.map({ YAMLScalar($0) == .null }) ?? false,
             case .mapping(let inner) = key.content, inner.count == 1

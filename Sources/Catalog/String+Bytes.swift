@@ -2,20 +2,30 @@ extension StringProtocol {
     /// Whether `needle` occurs, compared byte by byte (Foundation's `contains` goes through
     /// NSString on Linux, which dominated catalog loading).
     func containsBytes(_ needle: String) -> Bool {
-        let haystack = utf8
-        let pattern = Array(needle.utf8)
+        // Contiguous UTF-8 is read in place; only a bridged or sliced text is searched through its view.
+        if let found = utf8.withContiguousStorageIfAvailable({ haystack in
+            needle.utf8.withContiguousStorageIfAvailable { pattern in Self.search(haystack, for: pattern) }
+        }), let found {
+            return found
+        }
+        return Self.search(Array(utf8)[...], for: Array(needle.utf8)[...])
+    }
+
+    /// Whether `pattern` occurs in `haystack`.
+    private static func search<Haystack: RandomAccessCollection<UInt8>, Pattern: RandomAccessCollection<UInt8>>(
+        _ haystack: Haystack, for pattern: Pattern
+    ) -> Bool where Haystack.Index == Int, Pattern.Index == Int {
         guard let first = pattern.first else { return true }
         guard haystack.count >= pattern.count else { return false }
+        let lastStart = haystack.endIndex - pattern.count
         var index = haystack.startIndex
-        while let start = haystack[index...].firstIndex(of: first) {
-            var candidate = start
-            var matched = 0
-            while matched < pattern.count, candidate != haystack.endIndex, haystack[candidate] == pattern[matched] {
-                matched += 1
-                candidate = haystack.index(after: candidate)
+        while index <= lastStart {
+            if haystack[index] == first {
+                var matched = 1
+                while matched < pattern.count, haystack[index + matched] == pattern[pattern.startIndex + matched] { matched += 1 }
+                if matched == pattern.count { return true }
             }
-            if matched == pattern.count { return true }
-            index = haystack.index(after: start)
+            index += 1
         }
         return false
     }

@@ -48,27 +48,29 @@ public enum YAMLComposer {
             if event.type == YAML_STREAM_END_EVENT { break }
             try builder.handle(event)
         }
-        return Composition(root: builder.root, duplicates: builder.duplicates, markedScalars: builder.markedScalars)
+        let (root, markedScalars) = builder.finished()
+        return Composition(root: root, duplicates: builder.duplicates, markedScalars: markedScalars)
     }
 
     /// The deepest nesting of collections a document may have: readers of the tree (the catalog
     /// decoder, JSON conversion) recurse, so a document of a million `[` must stop here.
     static let maximumDepth = 1000
 
-    /// Turns events into nodes with an explicit stack, so nesting depth costs no recursion. The
-    /// children of every open collection wait on one shared stack and are copied into an array of
-    /// exactly their count when the collection ends: one allocation per collection, not one per
-    /// doubling of its array.
+    /// Turns events into node records with an explicit stack, so nesting depth costs no recursion.
+    /// The children of every open collection wait on one shared stack and are moved to the
+    /// document's children when the collection ends, so each collection's are contiguous.
     private struct TreeBuilder {
+        typealias Record = YAMLDocumentStorage.Record
+
         struct Frame {
             var isMapping: Bool
             var isFlow: Bool
-            var line: Int
-            var column: Int
+            var line: Int32
+            var column: Int32
             var anchor: String?
             /// The last line of the last item added (an alias counts where it is written).
-            var lastItemLine: Int
-            /// Where this collection's children start on `children`.
+            var lastItemLine: Int32
+            /// Where this collection's children start on `open`.
             var start: Int
             /// Key lines by name, built once a mapping is large (small ones are searched).
             var keys: [String: Int] = [:]
@@ -78,82 +80,92 @@ public enum YAMLComposer {
 
         var stack: [Frame] = []
         /// The children of the open collections, innermost last (a mapping's as key, value, key …).
-        var children: [YAMLNode] = []
-        var anchors: [String: YAMLNode] = [:]
-        var root: YAMLNode?
+        var open: [Int32] = []
+        var records: [Record] = []
+        var children: [Int32] = []
+        var scalars: [YAMLNode.Scalar] = []
+        var anchors: [String: Int32] = [:]
+        var root: Int32?
         var documents = 0
         var duplicates: [YAMLSyntaxError] = []
         let marker: UInt8?
-        var markedScalars: [YAMLNode] = []
+        var marked: [Int32] = []
 
         init(marker: UInt8?) { self.marker = marker }
 
+        /// The nodes built, as a document.
+        func finished() -> (root: YAMLNode?, markedScalars: [YAMLNode]) {
+            let document = YAMLDocumentStorage(records: records, children: children, scalars: scalars)
+            return (root.map { YAMLNode(document, $0) }, marked.map { YAMLNode(document, $0) })
+        }
+
         /// The 1-based line of an event's last character: an end mark at column 0 is the start of
         /// the next line (block scalars end there).
-        static func lastLine(_ event: yaml_event_t) -> Int {
+        static func lastLine(_ event: yaml_event_t) -> Int32 {
             let mark = event.end_mark
-            return mark.column == 0 && mark.line > 0 ? Int(mark.line) : Int(mark.line) + 1
+            return Int32(truncatingIfNeeded: mark.column == 0 && mark.line > 0 ? Int(mark.line) : Int(mark.line) + 1)
         }
 
         mutating func handle(_ event: yaml_event_t) throws(YAMLSyntaxError) {
-            let line = Int(event.start_mark.line) + 1
-            let column = Int(event.start_mark.column) + 1
+            let line = Int32(truncatingIfNeeded: Int(event.start_mark.line) + 1)
+            let column = Int32(truncatingIfNeeded: Int(event.start_mark.column) + 1)
             switch event.type {
             case YAML_DOCUMENT_START_EVENT:
                 documents += 1
                 if documents > 1 {
-                    throw YAMLSyntaxError(line: line, column: column, message: "YAML syntax: a second document starts here; a catalog file holds one document")
+                    throw YAMLSyntaxError(line: Int(line), column: Int(column), message: "YAML syntax: a second document starts here; a catalog file holds one document")
                 }
             case YAML_SCALAR_EVENT:
                 let data = event.data.scalar
                 let bytes = UnsafeBufferPointer(start: data.value, count: data.value == nil ? 0 : data.length)
-                let text = String(decoding: bytes, as: UTF8.self)
                 let style: YAMLNode.Style = data.style == YAML_PLAIN_SCALAR_STYLE ? .plain : .quoted
-                let scalar = YAMLNode.Scalar(text: text, style: style, tag: TreeBuilder.string(data.tag))
-                let node = YAMLNode(.scalar(scalar), line: line, column: column, lastLine: TreeBuilder.lastLine(event))
+                var isMarked = false
+                if let marker { isMarked = nextIsValue && bytes.contains(marker) }
+                scalars.append(YAMLNode.Scalar(text: String(decoding: bytes, as: UTF8.self), style: style, tag: TreeBuilder.string(data.tag)))
+                let node = try append(Record(
+                    kind: .scalar, isFlow: false, line: line, column: column, lastLine: TreeBuilder.lastLine(event),
+                    first: Int32(truncatingIfNeeded: scalars.count - 1), count: 0))
                 if let anchor = TreeBuilder.string(data.anchor) { anchors[anchor] = node }
-                if let marker, nextIsValue, bytes.contains(marker) { markedScalars.append(node) }
+                if isMarked { marked.append(node) }
                 add(node)
             case YAML_ALIAS_EVENT:
                 let name = TreeBuilder.string(event.data.alias.anchor) ?? ""
                 guard let anchored = anchors[name] else {
-                    throw YAMLSyntaxError(line: line, column: column, message: "YAML syntax: the alias *\(name) refers to no anchor &\(name) before it")
+                    throw YAMLSyntaxError(line: Int(line), column: Int(column), message: "YAML syntax: the alias *\(name) refers to no anchor &\(name) before it")
                 }
-                add(YAMLNode(anchored.content, line: line, column: column, lastLine: TreeBuilder.lastLine(event), isFlow: anchored.isFlow))
+                var alias = records[Int(anchored)]
+                alias.line = line
+                alias.column = column
+                alias.lastLine = TreeBuilder.lastLine(event)
+                add(try append(alias))
             case YAML_MAPPING_START_EVENT where stack.count >= YAMLComposer.maximumDepth,
                 YAML_SEQUENCE_START_EVENT where stack.count >= YAMLComposer.maximumDepth:
                 throw YAMLSyntaxError(
-                    line: line, column: column,
+                    line: Int(line), column: Int(column),
                     message: "YAML syntax: the nesting is deeper than \(YAMLComposer.maximumDepth) levels; a catalog needs far fewer")
             case YAML_MAPPING_START_EVENT:
                 let start = event.data.mapping_start
                 stack.append(Frame(
                     isMapping: true, isFlow: start.style == YAML_FLOW_MAPPING_STYLE, line: line, column: column,
-                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: children.count))
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: open.count))
             case YAML_SEQUENCE_START_EVENT:
                 let start = event.data.sequence_start
                 stack.append(Frame(
                     isMapping: false, isFlow: start.style == YAML_FLOW_SEQUENCE_STYLE, line: line, column: column,
-                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: children.count))
+                    anchor: TreeBuilder.string(start.anchor), lastItemLine: line, start: open.count))
             case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
                 guard let frame = stack.popLast() else { return }
-                let content: YAMLNode.Content
-                if frame.isMapping {
-                    var pairs: [YAMLNode.Pair] = []
-                    pairs.reserveCapacity((children.count - frame.start) / 2)
-                    var index = frame.start
-                    while index + 1 < children.count {
-                        pairs.append(YAMLNode.Pair(key: children[index], value: children[index + 1]))
-                        index += 2
-                    }
-                    content = .mapping(pairs)
-                } else {
-                    content = .sequence(Array(children[frame.start...]))
-                }
-                children.removeSubrange(frame.start...)
+                var count = open.count - frame.start
+                // A mapping holds whole pairs.
+                if frame.isMapping, !count.isMultiple(of: 2) { count -= 1 }
+                let first = children.count
+                children.append(contentsOf: open[frame.start..<(frame.start + count)])
+                open.removeLast(open.count - frame.start)
                 // A block collection's end mark is where the next token starts: its last line is its last item's.
                 let lastLine = frame.isFlow ? TreeBuilder.lastLine(event) : frame.lastItemLine
-                let node = YAMLNode(content, line: frame.line, column: frame.column, lastLine: lastLine, isFlow: frame.isFlow)
+                let node = try append(Record(
+                    kind: frame.isMapping ? .mapping : .sequence, isFlow: frame.isFlow, line: frame.line, column: frame.column,
+                    lastLine: lastLine, first: Int32(truncatingIfNeeded: first), count: Int32(truncatingIfNeeded: count)))
                 if let anchor = frame.anchor { anchors[anchor] = node }
                 add(node)
             default:
@@ -161,62 +173,80 @@ public enum YAMLComposer {
             }
         }
 
+        /// Keeps a record; its index names the node.
+        private mutating func append(_ record: Record) throws(YAMLSyntaxError) -> Int32 {
+            guard records.count < Int32.max, children.count + open.count < Int32.max, scalars.count < Int32.max else {
+                throw YAMLSyntaxError(line: Int(record.line), column: Int(record.column), message: "the document holds too many values")
+            }
+            records.append(record)
+            return Int32(records.count - 1)
+        }
+
         /// Whether the next node will be a value in the tree: not a mapping's key, nor the value
         /// of a duplicate key (left out).
         private var nextIsValue: Bool {
             guard let frame = stack.last else { return true }
             if frame.dropsValue { return false }
-            return !frame.isMapping || !(children.count - frame.start).isMultiple(of: 2)
+            return !frame.isMapping || !(open.count - frame.start).isMultiple(of: 2)
+        }
+
+        /// The text of a node when it is a scalar. Static, reading only the two arrays: a method
+        /// called from a mutating one copied the whole builder on each call.
+        private static func scalarText(_ node: Int32, _ records: [Record], _ scalars: [YAMLNode.Scalar]) -> String? {
+            let record = records[Int(node)]
+            return record.kind == .scalar ? scalars[Int(record.first)].text : nil
         }
 
         /// Adds a finished node to the open collection, or makes it the root.
-        private mutating func add(_ node: YAMLNode) {
+        private mutating func add(_ node: Int32) {
             guard let last = stack.indices.last else {
                 root = node
                 return
             }
-            stack[last].lastItemLine = max(stack[last].lastItemLine, node.lastLine)
+            let record = records[Int(node)]
+            stack[last].lastItemLine = max(stack[last].lastItemLine, record.lastLine)
             if stack[last].dropsValue {
                 stack[last].dropsValue = false
                 return
             }
-            let count = children.count - stack[last].start
+            let count = open.count - stack[last].start
             // A key of a mapping: an earlier key of the same name makes the file ambiguous (the
             // duplicate is reported where it is and left out with its value).
-            if stack[last].isMapping, count.isMultiple(of: 2), let earlier = earlierLine(ofKey: node, in: last) {
+            if stack[last].isMapping, count.isMultiple(of: 2), let name = TreeBuilder.scalarText(node, records, scalars), let earlier = earlierLine(ofKey: name, at: Int(record.line), in: last) {
                 duplicates.append(YAMLSyntaxError(
-                    line: node.line, column: node.column,
-                    message: "duplicate key '\(node.scalar?.text ?? "")' (first defined at line \(earlier)): ids and keys must be unique"))
+                    line: Int(record.line), column: Int(record.column),
+                    message: "duplicate key '\(name)' (first defined at line \(earlier)): ids and keys must be unique"))
                 stack[last].dropsValue = true
                 return
             }
-            children.append(node)
+            open.append(node)
         }
 
-        /// The line of an earlier key named like `key` in the mapping of frame `index`, if any.
-        private mutating func earlierLine(ofKey key: YAMLNode, in index: Int) -> Int? {
-            guard let name = key.scalar?.text, name != "<<" else { return nil }
+        /// The line of an earlier key named `name` in the mapping of frame `index`, if any; a key
+        /// at `line` is remembered.
+        private mutating func earlierLine(ofKey name: String, at line: Int, in index: Int) -> Int? {
+            guard name != "<<" else { return nil }
             let start = stack[index].start
-            let keyCount = (children.count - start) / 2
+            let keyCount = (open.count - start) / 2
             if keyCount < 16 {
                 var position = start
-                while position < children.count {
-                    if children[position].scalar?.text == name { return children[position].line }
+                while position < open.count {
+                    if TreeBuilder.scalarText(open[position], records, scalars) == name { return Int(records[Int(open[position])].line) }
                     position += 2
                 }
                 return nil
             }
             if stack[index].keys.isEmpty {
                 var position = start
-                while position < children.count {
-                    if let existing = children[position].scalar?.text, stack[index].keys[existing] == nil {
-                        stack[index].keys[existing] = children[position].line
+                while position < open.count {
+                    if let existing = TreeBuilder.scalarText(open[position], records, scalars), stack[index].keys[existing] == nil {
+                        stack[index].keys[existing] = Int(records[Int(open[position])].line)
                     }
                     position += 2
                 }
             }
-            if let line = stack[index].keys[name] { return line }
-            stack[index].keys[name] = key.line
+            if let earlier = stack[index].keys[name] { return earlier }
+            stack[index].keys[name] = line
             return nil
         }
 

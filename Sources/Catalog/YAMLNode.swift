@@ -1,7 +1,9 @@
 /// A YAML node with where it is in the text: what the catalog decoder reads and the catalog
-/// editor changes. A class, so passing nodes around costs a single reference count; an alias is
-/// a node of its own (at the alias) sharing the anchored node's content.
-public final class YAMLNode: Sendable {
+/// editor changes. A handle into its document's storage: a file's nodes are records in a few
+/// arrays, made and freed at once, rather than an object and an array per node (most of a large
+/// catalog's load was allocating and freeing those). An alias is a node of its own (at the
+/// alias) sharing the anchored node's content.
+public struct YAMLNode: Sendable {
     /// How a scalar was written.
     public enum Style: Sendable {
         /// Unquoted: resolved by the core schema (`7` is a number, `true` a boolean).
@@ -20,8 +22,7 @@ public final class YAMLNode: Sendable {
         public let tag: String?
     }
 
-    /// A key and its value in a mapping. A struct rather than a tuple: arrays of tuples are
-    /// destroyed through generic metadata, which made freeing a large catalog's tree slow.
+    /// A key and its value in a mapping.
     public struct Pair: Sendable {
         /// The key (a scalar in catalogs).
         public let key: YAMLNode
@@ -29,43 +30,81 @@ public final class YAMLNode: Sendable {
         public let value: YAMLNode
     }
 
+    /// A mapping's pairs, in document order.
+    public struct Pairs: RandomAccessCollection, Sendable {
+        let document: YAMLDocumentStorage
+        /// Where the mapping's keys and values start in `document.children` (key, value, key …).
+        let start: Int
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+        public subscript(position: Int) -> Pair {
+            precondition(position >= 0 && position < count, "YAMLNode.Pairs index out of range")
+            let child = start + 2 * position
+            return Pair(key: YAMLNode(document, document.children[child]), value: YAMLNode(document, document.children[child + 1]))
+        }
+    }
+
+    /// A sequence's items, in document order.
+    public struct Items: RandomAccessCollection, Sendable {
+        let document: YAMLDocumentStorage
+        /// Where the items start in `document.children`.
+        let start: Int
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+        public subscript(position: Int) -> YAMLNode {
+            precondition(position >= 0 && position < count, "YAMLNode.Items index out of range")
+            return YAMLNode(document, document.children[start + position])
+        }
+    }
+
     /// What the node holds.
     public enum Content: Sendable {
         case scalar(Scalar)
-        case mapping([Pair])
-        case sequence([YAMLNode])
+        case mapping(Pairs)
+        case sequence(Items)
     }
+
+    let document: YAMLDocumentStorage
+    let index: Int32
+
+    init(_ document: YAMLDocumentStorage, _ index: Int32) {
+        self.document = document
+        self.index = index
+    }
+
+    private var record: YAMLDocumentStorage.Record { document.records[Int(index)] }
 
     /// What the node holds.
-    public let content: Content
-    /// 1-based line where the node starts.
-    public let line: Int
-    /// 1-based column where the node starts, counted in characters.
-    public let column: Int
-    /// 1-based line of the node's last character.
-    public let lastLine: Int
-    /// Whether the node is a flow collection (`{ … }` or `[ … ]`).
-    public let isFlow: Bool
-
-    init(_ content: Content, line: Int, column: Int, lastLine: Int? = nil, isFlow: Bool = false) {
-        self.content = content
-        self.line = line
-        self.column = column
-        self.lastLine = lastLine ?? line
-        self.isFlow = isFlow
+    public var content: Content {
+        let record = record
+        switch record.kind {
+        case .scalar: return .scalar(document.scalars[Int(record.first)])
+        case .mapping: return .mapping(Pairs(document: document, start: Int(record.first), count: Int(record.count) / 2))
+        case .sequence: return .sequence(Items(document: document, start: Int(record.first), count: Int(record.count)))
+        }
     }
+
+    /// 1-based line where the node starts.
+    public var line: Int { Int(record.line) }
+    /// 1-based column where the node starts, counted in characters.
+    public var column: Int { Int(record.column) }
+    /// 1-based line of the node's last character.
+    public var lastLine: Int { Int(record.lastLine) }
+    /// Whether the node is a flow collection (`{ … }` or `[ … ]`).
+    public var isFlow: Bool { record.isFlow }
 
     /// The scalar, when this is one.
     public var scalar: Scalar? {
-        if case .scalar(let scalar) = content { return scalar }
-        return nil
+        let record = record
+        return record.kind == .scalar ? document.scalars[Int(record.first)] : nil
     }
 
     /// Whether this is a mapping.
-    public var isMapping: Bool {
-        if case .mapping = content { return true }
-        return false
-    }
+    public var isMapping: Bool { record.kind == .mapping }
 
     /// The mapping's pairs whose keys are scalars, with the keys' text (empty for anything else).
     public var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] {
@@ -81,4 +120,35 @@ public final class YAMLNode: Sendable {
 
     /// The value for `key` when this is a mapping.
     public func value(_ key: String) -> YAMLNode? { entry(key)?.value }
+}
+
+/// The nodes of one composed document: a record per node, the children of every collection
+/// (each collection's contiguous), and the scalars' text. Written once by the composer.
+final class YAMLDocumentStorage: Sendable {
+    enum Kind: UInt8 {
+        case scalar, mapping, sequence
+    }
+
+    /// One node: 24 bytes.
+    struct Record {
+        var kind: Kind
+        var isFlow: Bool
+        var line: Int32
+        var column: Int32
+        var lastLine: Int32
+        /// A scalar's index in `scalars`, or where a collection's children start in `children`.
+        var first: Int32
+        /// A collection's children (a mapping's keys and values both count).
+        var count: Int32
+    }
+
+    let records: [Record]
+    let children: [Int32]
+    let scalars: [YAMLNode.Scalar]
+
+    init(records: [Record], children: [Int32], scalars: [YAMLNode.Scalar]) {
+        self.records = records
+        self.children = children
+        self.scalars = scalars
+    }
 }
