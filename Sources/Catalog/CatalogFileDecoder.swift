@@ -140,6 +140,8 @@ final class CatalogFileDecoder {
     /// did-you-mean, and are left out.
     func entries(_ node: YAMLNode, _ what: @autoclosure () -> String, allowed: [String], moved: [String: String] = [:]) -> [Entry]? {
         guard let all = entries(node, what()) else { return nil }
+        // Nearly always every key is known: the pairs are returned as they are, not copied.
+        guard all.contains(where: { !allowed.contains($0.key) }) else { return all }
         var known: [Entry] = []
         known.reserveCapacity(all.count)
         for entry in all {

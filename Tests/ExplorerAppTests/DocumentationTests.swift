@@ -22,6 +22,36 @@ import Testing
         #expect(String(text[start.upperBound..<finish.lowerBound]) == expected, "README's keys are stale: run scripts/generate-docs")
     }
 
+    static let writtenOutKeys = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/ExplorerApp/Keymap+PlainText.generated.swift")
+
+    /// `explore --help`'s keys are a constant (every process builds the command tree, so the
+    /// keymap stays out of start-up): it is the keymap's plain text, word for word.
+    @Test func exploreHelpKeysAreTheKeymap() throws {
+        let text = Keymap.plainText()
+        #expect(!text.contains("\"\"\"#") && !text.contains("\\#"), "the keys' text cannot be written as a raw string literal")
+        let quotes = String(repeating: "\"", count: 3)
+        let indented = text.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }.joined(separator: "\n")
+        let source = [
+            "// Generated from Keymap.swift by scripts/generate-docs; DocumentationTests fail when it is stale.",
+            "extension Keymap {",
+            "    /// `plainText()` written out for `apiexplorer explore --help`: every process builds its",
+            "    /// command tree, and reading a constant keeps building the keymap out of start-up.",
+            "    public static let plainTextWrittenOut = #" + quotes,
+            indented,
+            "        " + quotes + "#",
+            "}",
+            "",
+        ].joined(separator: "\n")
+        if ProcessInfo.processInfo.environment["UPDATE_DOCS"] == "1" {
+            try Data(source.utf8).write(to: Self.writtenOutKeys, options: .atomic)
+            return
+        }
+        #expect(try String(contentsOf: Self.writtenOutKeys, encoding: .utf8) == source, "explore --help's keys are stale: run scripts/generate-docs")
+        #expect(Keymap.plainTextWrittenOut == text)
+    }
+
     @Test func everyKeyTheAppReactsToIsListed() {
         // A binding without help is covered by the line of another (1–5, ↓/↑): it shares its scope.
         for binding in Keymap.bindings where binding.help == nil {

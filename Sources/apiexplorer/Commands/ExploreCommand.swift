@@ -12,7 +12,7 @@ struct ExploreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Opens the interactive explorer (the default command).",
-        discussion: "Keys (? lists them in the app too):\n" + Keymap.plainText())
+        discussion: "Keys (? lists them in the app too):\n" + Keymap.plainTextWrittenOut)
 
     @OptionGroup var catalogOptions: CatalogOptions
 
