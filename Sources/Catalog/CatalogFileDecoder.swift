@@ -91,7 +91,7 @@ final class CatalogFileDecoder {
     /// The pairs of a mapping, in order, with `<<` merge keys applied; nil (after an error) for
     /// anything else. Keys must be scalars.
     func entries(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [Entry]? {
-        guard case .mapping(let mapping) = node.content else {
+        guard let mapping = node.mappingPairs else {
             error("\(what()) must be a mapping of names to values, not \(describe(node))", at: node)
             return nil
         }
@@ -99,17 +99,17 @@ final class CatalogFileDecoder {
         result.reserveCapacity(mapping.count)
         var merged: [Entry] = []
         for pair in mapping {
-            let (key, value) = (pair.key, pair.value)
+            let key = pair.key
             guard spend(key) else { return result }
-            guard case .scalar(let scalar) = key.content else {
+            guard let name = key.scalarText else {
                 error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
                 continue
             }
-            if scalar.text == "<<", scalar.style == .plain {
-                merged += mergeEntries(value, what())
+            if name.text == "<<", name.isPlain {
+                merged += mergeEntries(pair.value, what())
                 continue
             }
-            result.append(Entry(key: scalar.text, keyNode: key, value: value))
+            result.append(Entry(key: name.text, keyNode: key, value: pair.value))
         }
         // Explicit keys win over merged ones.
         for entry in merged where !result.contains(where: { $0.key == entry.key }) {

@@ -106,6 +106,21 @@ public struct YAMLNode: Sendable {
     /// Whether this is a mapping.
     public var isMapping: Bool { record.kind == .mapping }
 
+    /// The mapping's pairs when this is one. The decoder's hot paths read these and
+    /// `scalarText` rather than `content`, which copies a whole scalar (text and tag) each time.
+    var mappingPairs: Pairs? {
+        let record = record
+        return record.kind == .mapping ? Pairs(document: document, start: Int(record.first), count: Int(record.count) / 2) : nil
+    }
+
+    /// A scalar's text and whether it was written plain, when this is a scalar.
+    var scalarText: (text: String, isPlain: Bool)? {
+        let record = record
+        guard record.kind == .scalar else { return nil }
+        let scalar = document.scalars[Int(record.first)]
+        return (scalar.text, scalar.style == .plain)
+    }
+
     /// The mapping's pairs whose keys are scalars, with the keys' text (empty for anything else).
     public var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] {
         guard case .mapping(let pairs) = content else { return [] }
