@@ -140,14 +140,15 @@ extension CatalogFileDecoder {
             return nil
         }
         // Inside {{ }} a space is part of the placeholder ({{response.addPet $.id}}), not of the path.
+        // Read as bytes: the marks are ASCII, and no byte of a longer UTF-8 character is ASCII.
         var depth = 0
-        var previous: Character = "\0"
+        var previous: UInt8 = 0
         var spaceOutside = false
-        for character in path {
-            if character == "{", previous == "{" { depth += 1; previous = "\0"; continue }
-            if character == "}", previous == "}", depth > 0 { depth -= 1; previous = "\0"; continue }
-            if depth == 0, character == " " || character == "#" { spaceOutside = true }
-            previous = character
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { depth += 1; previous = 0; continue }
+            if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}"), depth > 0 { depth -= 1; previous = 0; continue }
+            if depth == 0, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "#") { spaceOutside = true }
+            previous = byte
         }
         if spaceOutside {
             error("the path of \(what()) holds a space or '#': write them percent-encoded", at: node)

@@ -52,6 +52,26 @@ import Testing
         #expect(warnings == ["6:24: warning: '{{secret.TOKEN' holds '{{' without a name and a closing '}}': it is sent as written, not filled in"])
     }
 
+    @Test func aPathWithASpaceOrAHashOutsidePlaceholdersIsAnError() throws {
+        let (catalog, _) = try loadCatalog("""
+            environments:
+              local: { baseURL: "http://127.0.0.1:1" }
+            endpoints:
+              spaced: { path: "/my items" }
+              hashed: { path: "/items#top" }
+              placeheld: { path: "/orders/{{response.addPet $.id}}/{{ id }}" }
+              accented: { path: "/café/naïve" }
+              afterClose: { path: "/{{a}}}/b c" }
+            """)
+        let found = positions(catalog.diagnostics)
+        #expect(found == [
+            "4:19: error: the path of endpoint 'spaced' holds a space or '#': write them percent-encoded",
+            "5:19: error: the path of endpoint 'hashed' holds a space or '#': write them percent-encoded",
+            "8:23: error: the path of endpoint 'afterClose' holds a space or '#': write them percent-encoded",
+        ], "\(found)")
+        #expect(catalog.services.first?.endpoints.map(\.id) == ["placeheld", "accented"])
+    }
+
     @Test func closedPlaceholdersAreNotWarned() throws {
         #expect(!Template("Bearer {{secret.TOKEN}} and {{ spaced }}").hasUnclosedOpening)
         #expect(Template("a {{b}} c {{d").hasUnclosedOpening)
