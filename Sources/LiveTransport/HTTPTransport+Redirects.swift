@@ -22,7 +22,8 @@ extension HTTPTransport {
         }
         var redirects: [Redirect] = []
         // A loop is the same method on the same URL again (POST /form → 303 → GET /form is not one).
-        var visited: Set<String> = [hop.loopKey]
+        // Filled at the first redirect: most requests have none.
+        var visited: Set<String> = []
         while true {
             var response = try await load(hop, request: request, cache: cache, started: started)
             response.redirects = redirects
@@ -37,6 +38,7 @@ extension HTTPTransport {
                         + "which redirects again to \(next.url.absoluteString).",
                     partialResponse: response)
             }
+            if visited.isEmpty { visited.insert(hop.loopKey) }
             guard visited.insert(next.loopKey).inserted else {
                 let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
                 throw TransportError(.tooManyRedirects, message: "The redirects loop: \(chain).", partialResponse: response)
