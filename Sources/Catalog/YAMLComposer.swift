@@ -38,7 +38,7 @@ public enum YAMLComposer {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-        var builder = TreeBuilder(marker: marker)
+        var builder = TreeBuilder(marker: marker, length: buffer.count)
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -91,7 +91,16 @@ public enum YAMLComposer {
         let marker: UInt8?
         var marked: [Int32] = []
 
-        init(marker: UInt8?) { self.marker = marker }
+        /// `length`: the text's size in bytes, from which the node count is guessed so the arrays
+        /// grow once at most for a catalog file (a node takes ~13 bytes of YAML); the guess is
+        /// capped, so a large document grows as usual instead of reserving too much.
+        init(marker: UInt8?, length: Int) {
+            self.marker = marker
+            let expected = min(length / 12, 1 << 16)
+            records.reserveCapacity(expected)
+            scalars.reserveCapacity(expected)
+            children.reserveCapacity(expected)
+        }
 
         /// The nodes built, as a document.
         func finished() -> (root: YAMLNode?, markedScalars: [YAMLNode]) {
