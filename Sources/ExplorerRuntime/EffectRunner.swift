@@ -127,6 +127,7 @@ final class EffectRunner: Sendable {
         case .closeWebSocket(let ticket):
             webSockets.withLock { $0[ticket] }?.conversation.close()
         case .scheduleSpinnerTick(let generation, let delay):
+            guard services.animatesSpinner else { break }
             let inbox = self.inbox
             Task {
                 try? await Task.sleep(for: delay)

@@ -33,6 +33,10 @@ public struct ExplorerServices: Sendable {
     public var tokens: (any TokenPersistence)?
     /// Where live cookie jars of catalogs that say `cookies: { persist: true }` are kept; nil keeps none.
     public var cookies: (any CookiePersistence)?
+    /// Whether the activity spinner turns (its ticks come from a real-time timer). False for a
+    /// still picture such as `apiexplorer snapshot`: its frame must not depend on how long the
+    /// keys took, or a busy machine draws the spinner a step further.
+    public var animatesSpinner = true
 
     /// Makes the services.
     public init(

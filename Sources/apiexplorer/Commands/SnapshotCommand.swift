@@ -64,9 +64,10 @@ struct SnapshotCommand: AsyncParsableCommand {
         let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source), honourDelays: false) : nil
         let transport = HTTPTransport()
         // No history and no drift marks: the output depends on the catalogs and the keys alone.
-        let services = ExplorerServices(
+        var services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: SteadyTimingTransport(transport),
             clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
+        services.animatesSpinner = false
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .gmt)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
