@@ -26,8 +26,8 @@ import Testing
         }
     }
 
-    /// The spinner frame once a live request has been in flight for several spinner intervals.
-    func spinnerFrame(animates: Bool) async throws -> Int {
+    /// Sends a live request that stays in flight, waits until it is, then runs `check` on the runtime.
+    func withRequestInFlight(animates: Bool, _ check: (ExplorerRuntime) async throws -> Void) async throws {
         let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["slow.yaml": Self.catalog]), source: .bundled)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         var services = ExplorerServices(
@@ -37,20 +37,30 @@ import Testing
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence("s Enter") { runtime.post(.terminal(.key(key))) }
-        // Long enough for several ticks on a busy machine; waitUntilIdle would wait for the request.
-        try await Task.sleep(for: AppReducer.spinnerInterval * 6)
+        // waitUntilIdle would wait for the request: poll until it is in flight instead.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while !runtime.currentState.needsSpinner, clock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(runtime.currentState.needsSpinner, "the request is in flight")
-        let frame = runtime.currentState.spinnerFrame
+        try await check(runtime)
         runtime.post(.terminalClosed)
         await running.value
-        return frame
     }
 
     @Test func theSpinnerTurnsWhileARequestIsInFlight() async throws {
-        #expect(try await spinnerFrame(animates: true) > 0)
+        try await withRequestInFlight(animates: true) { runtime in
+            // A generous bound: a machine busy with other tests may deliver the first tick late.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while runtime.currentState.spinnerFrame == 0, clock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(runtime.currentState.spinnerFrame > 0)
+        }
     }
 
     @Test func aStillPictureKeepsTheSpinnersFirstFrame() async throws {
-        #expect(try await spinnerFrame(animates: false) == 0)
+        try await withRequestInFlight(animates: false) { runtime in
+            try await Task.sleep(for: AppReducer.spinnerInterval * 6)
+            #expect(runtime.currentState.spinnerFrame == 0)
+        }
     }
 }
