@@ -2,7 +2,7 @@ extension StringProtocol {
     /// Whether `needle` occurs, compared byte by byte (Foundation's `contains` goes through
     /// NSString on Linux, which dominated catalog loading).
     func containsBytes(_ needle: String) -> Bool {
-        // Contiguous UTF-8 is read in place; only a bridged or sliced text is searched through its view.
+        // Native text (and its slices) is read in place; only text without contiguous UTF-8 is copied first.
         if let found = utf8.withContiguousStorageIfAvailable({ haystack in
             needle.utf8.withContiguousStorageIfAvailable { pattern in Self.search(haystack, for: pattern) }
         }), let found {
