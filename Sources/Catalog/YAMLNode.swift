@@ -83,7 +83,7 @@ public struct YAMLNode: Sendable {
         let record = record
         switch record.kind {
         case .scalar: return .scalar(document.scalars[Int(record.first)])
-        case .mapping: return .mapping(Pairs(document: document, start: Int(record.first), count: Int(record.count) / 2))
+        case .mapping: return .mapping(pairs(of: record))
         case .sequence: return .sequence(Items(document: document, start: Int(record.first), count: Int(record.count)))
         }
     }
@@ -110,7 +110,12 @@ public struct YAMLNode: Sendable {
     /// `scalarText` rather than `content`, which copies a whole scalar (text and tag) each time.
     var mappingPairs: Pairs? {
         let record = record
-        return record.kind == .mapping ? Pairs(document: document, start: Int(record.first), count: Int(record.count) / 2) : nil
+        return record.kind == .mapping ? pairs(of: record) : nil
+    }
+
+    /// A mapping record's pairs (its children count keys and values both).
+    private func pairs(of record: YAMLDocumentStorage.Record) -> Pairs {
+        Pairs(document: document, start: Int(record.first), count: Int(record.count) / 2)
     }
 
     /// A scalar's text and whether it was written plain, when this is a scalar.
