@@ -249,9 +249,49 @@ public struct HistoryStore: Sendable {
         return decoder
     }()
 
-    /// `2025-01-31T12:00:00.123Z`.
+    /// `2025-01-31T12:00:00.123Z`: UTC, milliseconds cut (not rounded), exactly as
+    /// `ISO8601FormatStyle` writes it. Written by hand for the years 1600–9999 (the style uses the
+    /// Julian calendar before 1582): the style sets up a calendar on first use, about 0.3 ms of
+    /// every `apiexplorer call`.
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let general = { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        // The style takes the fraction of the seconds since 2001, as nanoseconds, then cuts it.
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        let wholeSeconds = sinceReference.rounded(.down)
+        guard wholeSeconds.isFinite, abs(wholeSeconds) < 1e12 else { return general() }
+        let milliseconds = Int((sinceReference - wholeSeconds) * 1_000_000_000) / 1_000_000
+        let total = Int(wholeSeconds) + 978_307_200  // seconds since 1970
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let secondOfDay = total - days * 86_400
+        // A proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's civil_from_days).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (1600...9999).contains(year) else { return general() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func append(_ value: Int, digits: Int) {
+            var divisor = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        append(year, digits: 4); bytes.append(UInt8(ascii: "-"))
+        append(month, digits: 2); bytes.append(UInt8(ascii: "-"))
+        append(day, digits: 2); bytes.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, digits: 2); bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, digits: 2); bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, digits: 2); bytes.append(UInt8(ascii: "."))
+        append(milliseconds, digits: 3); bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func date(from text: String) -> Date? {
@@ -277,8 +317,8 @@ public struct HistoryStore: Sendable {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
             let minute = number(14..<16), let second = number(17..<19), let milliseconds = number(20..<23),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
-        else { return nil }
+            year >= 1600, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }  // earlier years: the general parser (Julian calendar before 1582)
         // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400

@@ -217,6 +217,23 @@ import Testing
         }
         #expect(HistoryStore.timestampDate("2024-02-29T23:59:59.000Z")?.timeIntervalSince1970 == 1_709_251_199)
         #expect(HistoryStore.timestampDate("2024-13-01T00:00:00.000Z") == nil)
+        #expect(HistoryStore.timestampDate("1500-03-01T00:00:00.000Z") == nil, "the general parser reads dates of the Julian calendar")
+        #expect(HistoryStore.date(from: "1500-03-01T00:00:00.000Z").map(HistoryStore.timestamp) == "1500-03-01T00:00:00.000Z")
         #expect(HistoryStore.date(from: "2024-02-29T23:59:59Z") != nil, "without fractions, the general parser reads it")
+    }
+
+    @Test func timestampsAreWrittenAsTheISO8601FormatStyleWritesThem() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var generator = SystemRandomNumberGenerator()
+        // Leap days, year and century ends, before 1970, sub-millisecond fractions, then random instants.
+        var instants: [Double] = [
+            0, -0.0005, -1, -86_400.25, 951_782_399.9999, 951_782_400.5, 1_709_251_199.9996, 1_700_000_000.123,
+            4_102_444_800.999, 253_402_300_799.999, -30_610_224_000, -62_135_596_800.5,
+        ]
+        for _ in 0..<2_000 { instants.append(Double.random(in: -30_000_000_000...250_000_000_000, using: &generator)) }
+        for seconds in instants {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(HistoryStore.timestamp(date) == date.formatted(style), "\(seconds)")
+        }
     }
 }
