@@ -10,6 +10,8 @@ public enum AppAction: Sendable {
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
     case catalogLoaded(CatalogSet, SecretStore)
+    /// The grace after launch ended with the catalogs still being read: the loading screen may be drawn.
+    case loadingScreenDue
     /// Catalog files changed on disk and the catalogs were read again (`changed`: the files, relative to the folder).
     case catalogReloaded(CatalogSet, SecretStore, changed: [String])
     /// Drafts kept from earlier runs, by service and environment and then endpoint id.
@@ -166,6 +168,8 @@ public enum AppEffect: Sendable, Hashable {
     case closeWebSocket(ticket: Int)
     /// Send a spinner tick after the delay.
     case scheduleSpinnerTick(generation: Int, after: Duration)
+    /// Report `.loadingScreenDue` after the delay.
+    case scheduleLoadingScreen(after: Duration)
     /// Put text on the clipboard (OSC 52); `description` says what it was.
     case copyToClipboard(text: String, description: String)
     /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and `.bodyBuilt`.

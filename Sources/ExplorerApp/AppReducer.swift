@@ -17,6 +17,7 @@ public enum AppReducer {
             // catalogs: the first complete frame does not show it, so it must not compete with them.
             state.pendingLoads = [.loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
@@ -155,6 +156,9 @@ public enum AppReducer {
             clear.format.redactor = nil
             state.appendLog(
                 entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" }, clear: clear.lines.map { "#\(entry.request.id) \($0)" })
+            effects = []
+        case .loadingScreenDue:
+            state.loadingScreenDue = true
             effects = []
         case .spinnerTick(let generation):
             guard generation == state.spinnerGeneration else { return [] }

@@ -127,6 +127,17 @@ public struct AppState: Sendable {
     /// Whether the catalogs are still being loaded.
     public var isLoadingCatalog: Bool { launch != nil }
 
+    /// Set when the grace after launch (`loadingScreenGrace`) ends before the catalogs are read.
+    public var loadingScreenDue = false
+
+    /// How long the first frame waits for the catalogs: catalogs read sooner are the first thing
+    /// drawn, with no loading screen flashing before them (and drawing one would compete with the
+    /// reading for the CPU); slower ones show the loading screen after it.
+    public static let loadingScreenGrace = Duration.milliseconds(50)
+
+    /// Whether frames are held back: the catalogs are being read and the grace has not ended.
+    public var holdsFrames: Bool { isLoadingCatalog && !loadingScreenDue }
+
     /// Whether anything asked for at launch (catalogs, history, drift results) has not arrived yet.
     public var isLoading: Bool { isLoadingCatalog || !pendingLoads.isEmpty }
 

@@ -133,6 +133,12 @@ final class EffectRunner: Sendable {
                 try? await Task.sleep(for: delay)
                 inbox.post(.spinnerTick(generation: generation))
             }
+        case .scheduleLoadingScreen(let delay):
+            let inbox = self.inbox
+            Task {
+                try? await Task.sleep(for: delay)
+                inbox.post(.loadingScreenDue)
+            }
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
         case .loadTokens(let environment, let mode):

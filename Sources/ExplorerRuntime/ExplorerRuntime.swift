@@ -53,7 +53,8 @@ public final class ExplorerRuntime: Sendable {
         }
         defer { events.cancel() }
 
-        present()
+        // The first frame is drawn after `.launched`: at once when the catalogs are already
+        // there, else when they arrive or the loading screen is due (`AppState.holdsFrames`).
         var bell = inbox.doorbell.makeAsyncIterator()
         while let batch = await inbox.next(&bell) {
             var effects: [AppEffect] = []
@@ -105,7 +106,7 @@ public final class ExplorerRuntime: Sendable {
     }
 
     private func present() {
-        let frame = state.withLock { AppView.render($0) }
+        guard let frame = state.withLock({ $0.holdsFrames ? nil : AppView.render($0) }) else { return }
         device.present(frame)
         framesDrawn.add(1, ordering: .relaxed)
     }
