@@ -69,6 +69,8 @@ public enum AppAction: Sendable {
     case historyLoaded([HistoryItem])
     /// The last drift checks, read after the first frame.
     case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
+    /// The time zone times are shown in, read at launch.
+    case timeZoneLoaded(TimeZone)
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
     case bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
     /// A body build finished.
@@ -134,6 +136,8 @@ public enum AppEffect: Sendable, Hashable {
     case loadHistory
     /// Read the last drift checks, reporting `.driftMarksLoaded`.
     case loadDriftMarks
+    /// Read the time zone times are shown in, reporting `.timeZoneLoaded`.
+    case loadTimeZone
     /// Watch the catalog folder and read changed files again, reporting `.catalogReloaded`.
     case watchCatalogs
     /// Read the drafts kept from earlier runs, reporting `.draftsLoaded`.

@@ -15,8 +15,9 @@ public enum AppReducer {
         case .launched:
             // The first frame is drawn before any of this is read. The history waits for the
             // catalogs: the first complete frame does not show it, so it must not compete with them.
-            state.pendingLoads = [.loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            // The time zone (a file read) comes first: the history, the first thing showing times, follows the catalogs.
+            state.pendingLoads = [.loadTimeZone, .loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            effects = [.loadTimeZone] + (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
@@ -174,6 +175,10 @@ public enum AppReducer {
             // Requests of this run are newer than anything in the file.
             state.history = Array((state.history + earlier).prefix(HistoryItem.limit))
             state.pendingLoads.remove(.loadHistory)
+            effects = []
+        case .timeZoneLoaded(let zone):
+            state.timeZone = zone
+            state.pendingLoads.remove(.loadTimeZone)
             effects = []
         case .driftMarksLoaded(let marks):
             state.driftMarks = marks

@@ -90,6 +90,9 @@ final class EffectRunner: Sendable {
         case .loadHistory:
             let history = services.history
             load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
+        case .loadTimeZone:
+            let zone = services.timeZone
+            load { .timeZoneLoaded(zone()) }
         case .loadDriftMarks:
             let drift = services.drift
             load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }

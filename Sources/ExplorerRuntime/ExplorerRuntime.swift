@@ -18,10 +18,10 @@ public final class ExplorerRuntime: Sendable {
 
     /// Makes a runtime on a terminal device. The catalogs are read by the first effects, after the
     /// first frame; `launch` says where the explorer opens once they are there.
-    public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions(), timeZone: TimeZone) {
+    public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions()) {
         self.device = device
         runner = EffectRunner(inbox: inbox, device: device, services: services)
-        state = Mutex(AppState(launching: launch, size: device.size, timeZone: timeZone))
+        state = Mutex(AppState(launching: launch, size: device.size, timeZone: .gmt))
     }
 
     /// Makes a runtime for catalogs already loaded (tests), with no history.
@@ -33,7 +33,7 @@ public final class ExplorerRuntime: Sendable {
         environment: [String: String] = [:]
     ) {
         let services = ExplorerServices(loadCatalog: { (catalog, secrets) }, transport: transport, environment: environment)
-        self.init(device: device, services: services, timeZone: .gmt)
+        self.init(device: device, services: services)
     }
 
     /// The current state (for tests and the snapshot command).

@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import FoundationEssentials
 import StateStore
 
 /// Everything the explorer's effects reach outside the app: where catalogs, secrets, history and
@@ -37,6 +38,9 @@ public struct ExplorerServices: Sendable {
     /// still picture such as `apiexplorer snapshot`: its frame must not depend on how long the
     /// keys took, or a busy machine draws the spinner a step further.
     public var animatesSpinner = true
+    /// Reads the time zone times are shown in (a launch effect: the local one is a file read).
+    /// GMT unless set, so tests and snapshots show the same times anywhere.
+    public var timeZone: @Sendable () -> TimeZone = { .gmt }
 
     /// Makes the services.
     public init(

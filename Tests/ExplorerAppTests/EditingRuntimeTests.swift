@@ -16,7 +16,7 @@ import Testing
         let services = ExplorerServices(
             loadCatalog: { (catalog, SecretStore()) }, transport: nil, environment: environment,
             drafts: ExplorerStateFiles.drafts(in: folder.url), values: ExplorerStateFiles.values(in: folder.url))
-        return ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        return ExplorerRuntime(device: terminal, services: services)
     }
 
     @Test func draftsAndValuesSurviveARestart() async throws {
@@ -80,7 +80,7 @@ import Testing
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: nil, environment: [:],
             reloadCatalog: ExplorerServices.reloading(from: source))
-        return ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        return ExplorerRuntime(device: terminal, services: services)
     }
 
     @Test func aDraftWrittenIntoItsFileChangesOnlyItsLinesAndTheExplorerFollows() async throws {
@@ -136,7 +136,7 @@ import Testing
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: nil, environment: [:],
             reloadCatalog: ExplorerServices.reloading(from: source))
-        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: terminal, services: services)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence("j j") { runtime.post(.terminal(.key(key))) }
@@ -185,7 +185,7 @@ import Testing
         let services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source), transport: transport, environment: [:],
             reloadCatalog: ExplorerServices.reloading(from: source))
-        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: terminal, services: services)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         runtime.post(.terminal(.key(try #require(KeyEvent.parseSequence("C-n").first))))

@@ -39,11 +39,31 @@ import Testing
         #expect(!loaded.holdsFrames && !loadedEffects.contains(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)))
     }
 
+    @Test func theTimeZoneIsReadByALaunchEffectBeforeTheCatalogs() async throws {
+        var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .gmt)
+        let effects = AppReducer.reduce(&state, .launched)
+        #expect(effects.prefix(2) == [.loadTimeZone, .loadCatalog])
+        #expect(state.isLoading && state.pendingLoads.contains(.loadTimeZone))
+        let tokyo = try #require(TimeZone(secondsFromGMT: 9 * 3600))
+        _ = AppReducer.reduce(&state, .timeZoneLoaded(tokyo))
+        #expect(state.timeZone == tokyo && !state.pendingLoads.contains(.loadTimeZone))
+
+        let catalog = Self.catalog()
+        var services = ExplorerServices(loadCatalog: { (catalog, SecretStore(processEnvironment: [:])) }, transport: nil, environment: [:])
+        services.timeZone = { tokyo }
+        let runtime = ExplorerRuntime(device: HeadlessTerminal(size: Size(width: 120, height: 40)), services: services)
+        let running = Task { await runtime.run() }
+        await runtime.waitUntilIdle()
+        #expect(runtime.currentState.timeZone == tokyo)
+        runtime.post(.terminalClosed)
+        await running.value
+    }
+
     @Test func catalogsReadWithinTheGraceAreTheFirstFrame() async throws {
         let catalog = Self.catalog()
         let services = ExplorerServices(loadCatalog: { (catalog, SecretStore(processEnvironment: [:])) }, transport: nil, environment: [:])
         let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
-        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: terminal, services: services)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         let frames = terminal.frames.map { $0.buffer.plainText() }
@@ -64,7 +84,7 @@ import Testing
                 return (catalog, SecretStore(processEnvironment: [:]))
             }, transport: nil, environment: [:])
         let terminal = HeadlessTerminal(size: Size(width: 120, height: 40), frameHistoryLimit: 400)
-        let runtime = ExplorerRuntime(device: terminal, services: services, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: terminal, services: services)
         let started = ContinuousClock.now
         let running = Task { await runtime.run() }
         _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(30)) { $0.contains(Self.loading) }

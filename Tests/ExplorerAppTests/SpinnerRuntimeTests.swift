@@ -33,7 +33,7 @@ import Testing
         var services = ExplorerServices(
             loadCatalog: { (catalog, SecretStore(processEnvironment: [:])) }, transport: SilentServer(), environment: [:])
         services.animatesSpinner = animates
-        let runtime = ExplorerRuntime(device: HeadlessTerminal(size: Size(width: 120, height: 40)), services: services, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: HeadlessTerminal(size: Size(width: 120, height: 40)), services: services)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence("s Enter") { runtime.post(.terminal(.key(key))) }

@@ -27,7 +27,9 @@ struct ExploreCommand: AsyncParsableCommand {
     var noMouse = false
 
     func run() async throws {
-        let source = catalogOptions.source()
+        // Read once: each lookup of the process environment copies all of it into a dictionary.
+        let environment = ProcessInfo.processInfo.environment
+        let source = catalogOptions.source(environment: environment)
         // The mock reads its own copy of the catalogs: it must listen before the first key is pressed.
         let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source)) : nil
 
@@ -40,12 +42,15 @@ struct ExploreCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         let transport = HTTPTransport()
-        let services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: transport, history: HistoryStore(), drift: DriftStore(),
-            environment: ProcessInfo.processInfo.environment, drafts: ExplorerStateFiles.drafts(), values: ExplorerStateFiles.values(),
-            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize), captured: ExplorerStateFiles.captured(),
-            tokens: TokenFile(), cookies: CookieFile())
-        let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .current)
+        let state = StateDirectory.url(environment: environment)
+        var services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: transport,
+            history: HistoryStore(directory: state), drift: DriftStore(directory: state), environment: environment,
+            drafts: ExplorerStateFiles.drafts(in: state), values: ExplorerStateFiles.values(in: state),
+            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: bodyLimit.maximumBodySize),
+            captured: ExplorerStateFiles.captured(in: state), tokens: TokenFile(directory: state), cookies: CookieFile(directory: state))
+        services.timeZone = { .current }
+        let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions)
         await runtime.run()
         terminal.shutdown()
         try? await transport.shutdown()

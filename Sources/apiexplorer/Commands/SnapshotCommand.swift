@@ -68,7 +68,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: SteadyTimingTransport(transport),
             clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
         services.animatesSpinner = false
-        let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions, timeZone: .gmt)
+        let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence(keys) {
