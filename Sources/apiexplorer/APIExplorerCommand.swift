@@ -19,6 +19,11 @@ struct APIExplorerCommand: AsyncParsableCommand {
     /// argument-parser's 64, so every command agrees: 0 success, 1 failure, 2 usage.
     static func main() async {
         do {
+            // The usual launch, no arguments at all, opens the explorer without parsing (see `ExplorerLaunch`).
+            if CommandLine.arguments.count <= 1 {
+                try await ExplorerLaunch().run()
+                return
+            }
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Catalog
-import FoundationEssentials
 
 /// `--catalog DIR`, shared by every command that reads catalogs.
 struct CatalogOptions: ParsableArguments {
@@ -12,7 +11,7 @@ struct CatalogOptions: ParsableArguments {
     var catalog: String?
 
     /// The source by the lookup order; `folder` (a positional argument) wins over `--catalog`.
-    func source(folder: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> CatalogSource {
-        CatalogSource.resolve(option: folder ?? catalog, environment: environment)
+    func source(folder: String? = nil) -> CatalogSource {
+        CatalogSource.resolve(option: folder ?? catalog)
     }
 }

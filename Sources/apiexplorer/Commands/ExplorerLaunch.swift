@@ -1,0 +1,66 @@
+import ArgumentParser
+import Catalog
+import ExplorerApp
+import ExplorerRuntime
+import FoundationEssentials
+import LiveTransport
+import NcursesBackend
+import StateStore
+
+/// `apiexplorer explore`'s options as plain values, and the explorer they open. Plain so that the
+/// usual launch, `apiexplorer` with no arguments at all, opens without the argument parser: its
+/// reflection over the command tree is about 2.5 ms of a 10 ms start (`APIExplorerCommand.main`).
+/// The defaults are what `ExploreCommand` parses from no arguments; `ExplorerLaunchTests` checks it.
+struct ExplorerLaunch: Equatable {
+    /// `--catalog DIR`.
+    var catalog: String? = nil
+    /// `--max-body-size`.
+    var maximumBodySize: Int? = nil
+    /// `--env` and `--live`.
+    var startingPoint = LaunchOptions()
+    /// `--mock`.
+    var mock = false
+    /// `--no-mouse`.
+    var noMouse = false
+
+    /// Runs the explorer until the user quits; exit statuses as `explore` documents them.
+    func run() async throws {
+        // Read once: each lookup of the process environment copies all of it into a dictionary.
+        let environment = ProcessInfo.processInfo.environment
+        let source = CatalogSource.resolve(option: catalog, environment: environment)
+        // The mock reads its own copy of the catalogs: it must listen before the first key is pressed.
+        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source)) : nil
+
+        let terminal: NcursesTerminal
+        do {
+            terminal = try NcursesTerminal(options: .init(enablesMouse: !noMouse))
+        } catch {
+            Console.error("error: \(error)")
+            await mockServer?.stop()
+            throw ExitStatus.usage
+        }
+        let transport = HTTPTransport()
+        let state = StateDirectory.url(environment: environment)
+        var services = ExplorerServices(
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: maximumBodySize), transport: transport,
+            history: HistoryStore(directory: state), drift: DriftStore(directory: state), environment: environment,
+            drafts: ExplorerStateFiles.drafts(in: state), values: ExplorerStateFiles.values(in: state),
+            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize),
+            captured: ExplorerStateFiles.captured(in: state), tokens: TokenFile(directory: state), cookies: CookieFile(directory: state))
+        services.timeZone = { .current }
+        let runtime = ExplorerRuntime(device: terminal, services: services, launch: startingPoint)
+        await runtime.run()
+        terminal.shutdown()
+        try? await transport.shutdown()
+        await mockServer?.stop()
+        if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
+        if let error = terminal.startupError {
+            Console.error("error: \(error)")
+            throw ExitStatus.usage
+        }
+        if let failure = runtime.currentState.failure {
+            Console.error("error: \(failure)")
+            throw ExitStatus.usage
+        }
+    }
+}
