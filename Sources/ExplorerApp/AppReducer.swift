@@ -15,9 +15,10 @@ public enum AppReducer {
         case .launched:
             // The first frame is drawn before any of this is read. The history waits for the
             // catalogs: the first complete frame does not show it, so it must not compete with them.
-            // The time zone (a file read) comes first: the history, the first thing showing times, follows the catalogs.
+            // The catalogs first: the first complete frame waits for them. The time zone (a file read)
+            // is there long before the history, the first thing to show times, which follows the catalogs.
             state.pendingLoads = [.loadTimeZone, .loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
-            effects = [.loadTimeZone] + (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets

@@ -207,8 +207,9 @@ final class CursesSession {
         if let drawn, drawn.size == buffer.size {
             updates = buffer.diff(from: drawn)
         } else {
+            // Erased, the window is blank cells: only the others are put (most of a first frame is blank).
             werase(window)
-            updates = buffer.diff(from: Buffer(size: .zero))
+            updates = buffer.diff(from: Buffer(size: buffer.size))
         }
         let rows = Int(nc_lines()), columns = Int(nc_cols())
         for update in updates where update.position.y < rows {

@@ -39,10 +39,10 @@ import Testing
         #expect(!loaded.holdsFrames && !loadedEffects.contains(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)))
     }
 
-    @Test func theTimeZoneIsReadByALaunchEffectBeforeTheCatalogs() async throws {
+    @Test func theTimeZoneIsReadByALaunchEffectAfterTheCatalogsStart() async throws {
         var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .gmt)
         let effects = AppReducer.reduce(&state, .launched)
-        #expect(effects.prefix(2) == [.loadTimeZone, .loadCatalog])
+        #expect(effects.prefix(2) == [.loadCatalog, .loadTimeZone], "the catalogs, which the first frame waits for, first")
         #expect(state.isLoading && state.pendingLoads.contains(.loadTimeZone))
         let tokyo = try #require(TimeZone(secondsFromGMT: 9 * 3600))
         _ = AppReducer.reduce(&state, .timeZoneLoaded(tokyo))
