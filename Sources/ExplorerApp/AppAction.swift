@@ -65,9 +65,9 @@ public enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
-    /// Earlier requests read from the history (newest first), after the first frame.
+    /// Earlier requests read from the history (newest first), after the catalogs.
     case historyLoaded([HistoryItem])
-    /// The last drift checks, read after the first frame.
+    /// The last drift checks, read at launch.
     case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// The time zone times are shown in, read at launch.
     case timeZoneLoaded(TimeZone)

@@ -13,10 +13,10 @@ public enum AppReducer {
         var effects: [AppEffect]
         switch action {
         case .launched:
-            // The first frame is drawn before any of this is read. The history waits for the
-            // catalogs: the first complete frame does not show it, so it must not compete with them.
-            // The catalogs first: the first complete frame waits for them. The time zone (a file read)
-            // is there long before the history, the first thing to show times, which follows the catalogs.
+            // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
+            // history waits for the catalogs: the first frame does not show it, so it must not
+            // compete with them. The time zone (a file read) is there long before the history, the
+            // first thing to show times.
             state.pendingLoads = [.loadTimeZone, .loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }

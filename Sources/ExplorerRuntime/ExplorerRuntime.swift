@@ -16,8 +16,9 @@ public final class ExplorerRuntime: Sendable {
     private let idleWaiters = Mutex<[CheckedContinuation<Void, Never>]>([])
     private let framesDrawn = Atomic<Int>(0)
 
-    /// Makes a runtime on a terminal device. The catalogs are read by the first effects, after the
-    /// first frame; `launch` says where the explorer opens once they are there.
+    /// Makes a runtime on a terminal device. The catalogs, the time zone and what earlier runs kept
+    /// are read by the first effects (the first frame waits up to `AppState.loadingScreenGrace` for
+    /// the catalogs); `launch` says where the explorer opens once they are there.
     public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions()) {
         self.device = device
         runner = EffectRunner(inbox: inbox, device: device, services: services)
