@@ -131,17 +131,9 @@ final class EffectRunner: Sendable {
             webSockets.withLock { $0[ticket] }?.conversation.close()
         case .scheduleSpinnerTick(let generation, let delay):
             guard services.animatesSpinner else { break }
-            let inbox = self.inbox
-            Task {
-                try? await Task.sleep(for: delay)
-                inbox.post(.spinnerTick(generation: generation))
-            }
+            post(.spinnerTick(generation: generation), after: delay)
         case .scheduleLoadingScreen(let delay):
-            let inbox = self.inbox
-            Task {
-                try? await Task.sleep(for: delay)
-                inbox.post(.loadingScreenDue)
-            }
+            post(.loadingScreenDue, after: delay)
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
         case .loadTokens(let environment, let mode):
@@ -228,6 +220,15 @@ final class EffectRunner: Sendable {
     func copy(_ text: String, description: String) {
         device.writeControlSequence(OSC52.copy(text))
         inbox.post(.copied(description: description))
+    }
+
+    /// Posts `action` once `delay` has passed (time reaches the reducer as actions).
+    private func post(_ action: AppAction, after delay: Duration) {
+        let inbox = self.inbox
+        Task {
+            try? await Task.sleep(for: delay)
+            inbox.post(action)
+        }
     }
 
     /// Runs a load in the background and posts what it read (the reducer knows it is pending).
