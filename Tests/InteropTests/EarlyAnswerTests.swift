@@ -1,5 +1,4 @@
 @testable import apiexplorer
-import ArgumentParser
 import ExplorerApp
 import Testing
 
