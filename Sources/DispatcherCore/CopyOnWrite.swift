@@ -1,6 +1,6 @@
 /// A value kept in a class and shared by its copies until one of them changes it. For the large
-/// values the dispatcher hands through many steps (a request, its settings, a response): copying
-/// each of their references at every step cost more than the steps themselves.
+/// values the dispatcher hands through many steps (an environment, a request, its settings, a
+/// response): copying each of their references at every step cost more than the steps themselves.
 struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     /// Changed only through `value`'s `_modify` when no other copy shares it: that is what makes
     /// it safe to send, and why no access needs checking at run time.

@@ -3,34 +3,80 @@ import TextSupport
 
 /// Where and how requests are sent: one of a service's deployments (dev, staging, prod …).
 public struct Environment: Sendable, Hashable {
+    /// Copy-on-write (`CopyOnWrite`): the dispatcher reads the current environment for every
+    /// request, and each copy of its references was a few percent of a stub request.
+    private var storage: CopyOnWrite<Fields>
+
     /// Short name, unique within a service (`local`, `staging`, `production`).
-    public var name: String
+    public var name: String {
+        get { storage.value.name }
+        _modify { yield &storage.value.name }
+    }
     /// What kind of deployment this is; production is shown with care.
-    public var type: EnvironmentType
+    public var type: EnvironmentType {
+        get { storage.value.type }
+        _modify { yield &storage.value.type }
+    }
     /// The URL that endpoint paths are appended to.
-    public var baseURL: URL
+    public var baseURL: URL {
+        get { storage.value.baseURL }
+        _modify { yield &storage.value.baseURL }
+    }
     /// Headers sent with every endpoint (lowest precedence).
-    public var headers: Headers
+    public var headers: Headers {
+        get { storage.value.headers }
+        _modify { yield &storage.value.headers }
+    }
     /// Headers for named groups of endpoints, applied over the common headers.
-    public var groupHeaders: [String: Headers]
+    public var groupHeaders: [String: Headers] {
+        get { storage.value.groupHeaders }
+        _modify { yield &storage.value.groupHeaders }
+    }
     /// Values for `{{name}}` placeholders in endpoint paths.
-    public var variables: [String: String]
+    public var variables: [String: String] {
+        get { storage.value.variables }
+        _modify { yield &storage.value.variables }
+    }
     /// How the live transport uses its HTTP cache.
-    public var cachePolicy: CachePolicy
+    public var cachePolicy: CachePolicy {
+        get { storage.value.cachePolicy }
+        _modify { yield &storage.value.cachePolicy }
+    }
     /// How stub mode answers in this environment (`never` means stub mode is off by default).
-    public var fixtures: StubBehavior
+    public var fixtures: StubBehavior {
+        get { storage.value.fixtures }
+        _modify { yield &storage.value.fixtures }
+    }
     /// TLS verification, custom CA, client certificate and public-key pins.
-    public var trust: ServerTrust
+    public var trust: ServerTrust {
+        get { storage.value.trust }
+        _modify { yield &storage.value.trust }
+    }
     /// Connect, read and total timeouts.
-    public var timeouts: Timeouts
+    public var timeouts: Timeouts {
+        get { storage.value.timeouts }
+        _modify { yield &storage.value.timeouts }
+    }
     /// How failed requests are retried; nil for no retries.
-    public var retry: RetryPolicy?
+    public var retry: RetryPolicy? {
+        get { storage.value.retry }
+        _modify { yield &storage.value.retry }
+    }
     /// Whether and how far redirects are followed.
-    public var redirects: RedirectPolicy
+    public var redirects: RedirectPolicy {
+        get { storage.value.redirects }
+        _modify { yield &storage.value.redirects }
+    }
     /// Largest response body accepted, in bytes.
-    public var maximumBodySize: Int
+    public var maximumBodySize: Int {
+        get { storage.value.maximumBodySize }
+        _modify { yield &storage.value.maximumBodySize }
+    }
     /// Whether identical requests in flight share one response (one request on the wire).
-    public var tracksInflights = false
+    public var tracksInflights: Bool {
+        get { storage.value.tracksInflights }
+        _modify { yield &storage.value.tracksInflights }
+    }
 
     /// Makes an environment; everything but the name and base URL has a sensible default.
     public init(
@@ -48,23 +94,32 @@ public struct Environment: Sendable, Hashable {
         redirects: RedirectPolicy = RedirectPolicy(),
         maximumBodySize: Int = Environment.defaultMaximumBodySize
     ) {
-        self.name = name
-        self.type = type
-        self.baseURL = baseURL
-        self.headers = headers
-        self.groupHeaders = groupHeaders
-        self.variables = variables
-        self.cachePolicy = cachePolicy
-        self.fixtures = fixtures
-        self.trust = trust
-        self.timeouts = timeouts
-        self.retry = retry
-        self.redirects = redirects
-        self.maximumBodySize = maximumBodySize
+        storage = CopyOnWrite(Fields(
+            name: name, type: type, baseURL: baseURL, headers: headers, groupHeaders: groupHeaders, variables: variables,
+            cachePolicy: cachePolicy, fixtures: fixtures, trust: trust, timeouts: timeouts, retry: retry, redirects: redirects,
+            maximumBodySize: maximumBodySize, tracksInflights: false))
     }
 
     /// 256 MiB.
     public static let defaultMaximumBodySize = 256 * 1024 * 1024
+
+    /// The fields, shared by copies until one changes.
+    private struct Fields: Hashable {
+        var name: String
+        var type: EnvironmentType
+        var baseURL: URL
+        var headers: Headers
+        var groupHeaders: [String: Headers]
+        var variables: [String: String]
+        var cachePolicy: CachePolicy
+        var fixtures: StubBehavior
+        var trust: ServerTrust
+        var timeouts: Timeouts
+        var retry: RetryPolicy?
+        var redirects: RedirectPolicy
+        var maximumBodySize: Int
+        var tracksInflights: Bool
+    }
 }
 
 /// The kind of deployment an environment is.
