@@ -19,7 +19,8 @@ struct APIExplorerCommand: AsyncParsableCommand {
     /// argument-parser's 64, so every command agrees: 0 success, 1 failure, 2 usage.
     static func main() async {
         do {
-            switch EarlyAnswer(CommandLine.arguments.dropFirst()) {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            switch EarlyAnswer(arguments) {
             case .openExplorer:
                 try await ExplorerLaunch().run()
                 return
@@ -30,10 +31,10 @@ struct APIExplorerCommand: AsyncParsableCommand {
                 break
             }
             var command: any ParsableCommand
-            if let subcommand = parseNamedSubcommand(Array(CommandLine.arguments.dropFirst())) {
+            if let subcommand = parseNamedSubcommand(arguments) {
                 command = subcommand
             } else {
-                command = try parseAsRoot()
+                command = try parseAsRoot(arguments)
             }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -51,11 +52,11 @@ struct APIExplorerCommand: AsyncParsableCommand {
 }
 
 extension APIExplorerCommand {
-    /// A subcommand without subcommands of its own, named first (`call shop list …`), parsed on
+    /// A subcommand without subcommands of its own, named first (`call shop/list …`), parsed on
     /// its own: the whole tree's parse costs about 1 ms more, a tenth of a `call`. Nil when the
     /// first argument names no such subcommand, or when the rest does not parse or asks for help:
-    /// the whole tree's parse then gives the error, the help or the completion script with the full
-    /// command path.
+    /// the whole tree's parse then gives the error, the help or the completion script with the
+    /// full command path (so a command's `validate()` may run twice, and must not print).
     /// `EarlyAnswerTests` checks both parses give the same command.
     static func parseNamedSubcommand(_ arguments: [String]) -> sending (any ParsableCommand)? {
         guard let name = arguments.first,
