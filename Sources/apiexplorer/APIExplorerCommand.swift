@@ -31,7 +31,10 @@ struct APIExplorerCommand: AsyncParsableCommand {
                 break
             }
             var command: any ParsableCommand
-            if let subcommand = parseNamedSubcommand(arguments) {
+            if arguments.first == CallCommand._commandName, let call = CallCommand.quickParse(Array(arguments.dropFirst())) {
+                // What scripts run in a loop: read without the parser's reflection when plain (see QuickParse).
+                command = call
+            } else if let subcommand = parseNamedSubcommand(arguments) {
                 command = subcommand
             } else {
                 command = try parseAsRoot(arguments)
