@@ -42,25 +42,26 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     /// The bundled catalogs.
     public static let bundled = CatalogSource(origin: .bundled, directory: nil, displayPath: bundledDisplayPath)
 
-    /// A folder given on the command line.
-    public static func folder(_ path: String, origin: Origin = .option, currentDirectory: String = FileManager.default.currentDirectoryPath) -> CatalogSource {
+    /// A folder given on the command line, relative to `currentDirectory` (the process's when nil).
+    public static func folder(_ path: String, origin: Origin = .option, currentDirectory: String? = nil) -> CatalogSource {
         CatalogSource(origin: origin, directory: absoluteURL(path, currentDirectory: currentDirectory), displayPath: path)
     }
 
     /// Applies the lookup order. An explicit folder or `$APIEXPLORER_CATALOG` is used even when it
     /// does not exist (loading then reports it), so a typo never silently falls back to other catalogs.
+    /// `environment` and `currentDirectory` default to the process's, read only when the lookup
+    /// gets to them (copying the environment into a dictionary is most of resolving `--catalog`).
     public static func resolve(
-        option: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-        currentDirectory: String = FileManager.default.currentDirectoryPath,
+        option: String?, environment: [String: String]? = nil, currentDirectory: String? = nil,
         directoryExists: (URL) -> Bool = CatalogSource.directoryExists
     ) -> CatalogSource {
         if let option, !option.isEmpty {
             return folder(option, origin: .option, currentDirectory: currentDirectory)
         }
-        if let path = environment[environmentVariable], !path.isEmpty {
+        if let path = (environment ?? ProcessInfo.processInfo.environment)[environmentVariable], !path.isEmpty {
             return folder(path, origin: .environmentVariable, currentDirectory: currentDirectory)
         }
-        let local = URL(fileURLWithPath: currentDirectory).appendingPathComponent(defaultFolderName)
+        let local = URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(defaultFolderName)
         if directoryExists(local) {
             return CatalogSource(origin: .workingDirectory, directory: local, displayPath: defaultFolderName)
         }
@@ -87,10 +88,10 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    static func absoluteURL(_ path: String, currentDirectory: String) -> URL {
+    static func absoluteURL(_ path: String, currentDirectory: String?) -> URL {
         // The environment is copied into a dictionary on each read: only a `~` path needs it.
         let expanded = path.hasPrefix("~") ? HomeDirectory.expandingTilde(path, environment: ProcessInfo.processInfo.environment) : path
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
-        return URL(fileURLWithPath: currentDirectory).appendingPathComponent(expanded).standardizedFileURL
+        return URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(expanded).standardizedFileURL
     }
 }

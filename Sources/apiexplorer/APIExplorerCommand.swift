@@ -30,11 +30,13 @@ struct APIExplorerCommand: AsyncParsableCommand {
             case nil:
                 break
             }
-            var command: any ParsableCommand
             if arguments.first == CallCommand._commandName, let call = CallCommand.quickParse(Array(arguments.dropFirst())) {
                 // What scripts run in a loop: read without the parser's reflection when plain (see QuickParse).
-                command = call
-            } else if let subcommand = parseNamedSubcommand(arguments) {
+                try await call.run()
+                return
+            }
+            var command: any ParsableCommand
+            if let subcommand = parseNamedSubcommand(arguments) {
                 command = subcommand
             } else {
                 command = try parseAsRoot(arguments)
