@@ -346,19 +346,13 @@ public struct ErrorRecord: Sendable, Hashable, Codable {
 extension HistoryEntry {
     /// The entry as JSON text (keys sorted, `/` unescaped), pretty-printed for people when asked.
     public func jsonText(pretty: Bool) -> String {
-        HistoryEntry.text(of: self, pretty: pretty) ?? "{}"
+        pretty ? json.prettyText() : json.compactText
     }
 
     /// Entries as a JSON array text.
     public static func jsonText(_ entries: [HistoryEntry], pretty: Bool) -> String {
-        text(of: entries, pretty: pretty) ?? "[]"
-    }
-
-    private static func text(of value: some Encodable, pretty: Bool) -> String? {
-        guard let data = try? HistoryStore.encoder.encode(value) else { return nil }
-        // Printed through JSONValue for the project's usual pretty layout.
-        guard pretty, let parsed = try? JSONValue.parse(data) else { return String(decoding: data, as: UTF8.self) }
-        return parsed.prettyText()
+        let array = JSONValue.array(entries.map(\.json))
+        return pretty ? array.prettyText() : array.compactText
     }
 
     /// Decodes an entry from its JSON text.

@@ -84,9 +84,7 @@ public struct HistoryStore: Sendable {
         // The bodies go to files of their own; the record keeps their sizes and whether they were cut.
         record.request.body?.text = ""
         record.response?.body.text = ""
-        guard let json = try? HistoryStore.encoder.encode(record) else {
-            throw SystemError("cannot encode the history entry \(entry.id)", number: EINVAL)
-        }
+        let json = Data(record.json.compactText.utf8)
         if let requestBody { try writeNewFile(requestBody, to: url(of: entry.id, .request)) }
         if let responseBody { try writeNewFile(responseBody, to: url(of: entry.id, .response)) }
         try writeNewFile(json, to: url(of: entry.id, .record))
