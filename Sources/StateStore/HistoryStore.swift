@@ -145,9 +145,19 @@ public struct HistoryStore: Sendable {
     }
 
     private func url(of id: String, _ part: Part) -> URL {
-        // Ids are UUIDs; anything else is made safe as a file name.
-        let name = id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? String($0) : "_" }.joined()
-        return entriesURL.appendingPathComponent("\(name).\(part.rawValue)")
+        entriesURL.appendingPathComponent("\(HistoryStore.entryFileName(forID: id)).\(part.rawValue)")
+    }
+
+    /// An entry's file name: its id, which is a UUID; anything else is made safe as a file name
+    /// (letters, digits, `-` and `_` kept, any other character `_`). A UUID is checked as bytes:
+    /// going through Characters loads Unicode's property tables, a quarter of a millisecond of a `call`.
+    static func entryFileName(forID id: String) -> String {
+        let isPlain = id.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        if isPlain { return id }
+        return id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? String($0) : "_" }.joined()
     }
 
     private func readIndex() -> [HistorySummary] {
@@ -195,7 +205,8 @@ public struct HistoryStore: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let read = pread(lock, &buffer, buffer.count, 0)
         guard read > 0 else { return nil }
-        return Int(String(decoding: buffer.prefix(read), as: UTF8.self).filter(\.isNumber))
+        // Digits as bytes (the file holds `COUNT\n`): Character.isNumber would load Unicode's tables.
+        return Int(String(decoding: buffer.prefix(read).filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self))
     }
 
     private static func writeCount(_ count: Int, to lock: Int32) {

@@ -35,6 +35,14 @@ import Testing
         #expect(store.entry(id: first.id)?.request == first.request)
     }
 
+    @Test func entryFilesAreNamedForTheirIDMadeSafe() {
+        #expect(HistoryStore.entryFileName(forID: "7C1A0E52-4C1B-4D2B-9C1E-2F1A7B3C9D10") == "7C1A0E52-4C1B-4D2B-9C1E-2F1A7B3C9D10")
+        #expect(HistoryStore.entryFileName(forID: "plain_id-7") == "plain_id-7")
+        // Not a UUID (never written by apiexplorer, but a hand-edited index may hold one): as before.
+        #expect(HistoryStore.entryFileName(forID: "../etc/passwd") == "___etc_passwd")
+        #expect(HistoryStore.entryFileName(forID: "café 1/2") == "café_1_2")
+    }
+
     @Test func fileIsReadableByTheOwnerOnly() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url.appendingPathComponent("nested/apiexplorer"))
