@@ -58,7 +58,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
         if let option, !option.isEmpty {
             return folder(option, origin: .option, currentDirectory: currentDirectory)
         }
-        if let path = (environment ?? ProcessInfo.processInfo.environment)[environmentVariable], !path.isEmpty {
+        if let path = (environment ?? ProcessEnvironment.variables)[environmentVariable], !path.isEmpty {
             return folder(path, origin: .environmentVariable, currentDirectory: currentDirectory)
         }
         let local = URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(defaultFolderName)
@@ -90,7 +90,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
 
     static func absoluteURL(_ path: String, currentDirectory: String?) -> URL {
         // The environment is copied into a dictionary on each read: only a `~` path needs it.
-        let expanded = path.hasPrefix("~") ? HomeDirectory.expandingTilde(path, environment: ProcessInfo.processInfo.environment) : path
+        let expanded = path.hasPrefix("~") ? HomeDirectory.expandingTilde(path, environment: ProcessEnvironment.variables) : path
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(expanded).standardizedFileURL
     }

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import SystemSupport
 
 /// Where `{{secret.NAME}}` values come from: the process environment first, then the git-ignored
 /// `.env` beside the catalog. Values never appear in descriptions, dumps or diagnostics.
@@ -31,14 +32,14 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
     public let dotEnvPath: String?
 
     /// Makes a store from the process environment and `.env` values.
-    public init(processEnvironment: [String: String] = ProcessInfo.processInfo.environment, dotEnv: [String: String] = [:], dotEnvPath: String? = nil) {
+    public init(processEnvironment: [String: String] = ProcessEnvironment.variables, dotEnv: [String: String] = [:], dotEnvPath: String? = nil) {
         self.processEnvironment = processEnvironment
         self.dotEnv = dotEnv
         self.dotEnvPath = dotEnvPath
     }
 
     /// The store for a catalog source: the process environment and the source folder's `.env`.
-    public static func load(for source: CatalogSource, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) -> SecretStore {
+    public static func load(for source: CatalogSource, processEnvironment: [String: String] = ProcessEnvironment.variables) -> SecretStore {
         guard let directory = source.directory else { return SecretStore(processEnvironment: processEnvironment) }
         let path = source.displayPath(of: ".env")
         let url = directory.appendingPathComponent(".env")

@@ -9,7 +9,7 @@ public enum StateDirectory {
 
     /// The state directory for a process environment. A relative `$XDG_STATE_HOME` is ignored,
     /// as the XDG specification asks.
-    public static func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func url(environment: [String: String] = ProcessEnvironment.variables) -> URL {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL(fileURLWithPath: state).appendingPathComponent(folderName)
         }
