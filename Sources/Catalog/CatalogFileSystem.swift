@@ -44,10 +44,10 @@ public struct DiskFileSystem: CatalogFileSystem {
         case .directory: break
         case .file, .other: throw CatalogFolderError("this is a file, not a catalog folder")
         }
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: root.path)
+        do throws(SystemError) {
+            return try DirectoryEntries.names(in: root.path)
         } catch {
-            throw CatalogFolderError("the catalog folder cannot be read: \(error)")
+            throw CatalogFolderError("the catalog folder cannot be read: \(error.reason)")
         }
     }
 
@@ -68,7 +68,7 @@ public struct DiskFileSystem: CatalogFileSystem {
 
     public func fileNames(in folder: String) -> [String] {
         guard let url = fileURL(for: folder.isEmpty ? "." : folder) else { return [] }
-        return (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return (try? DirectoryEntries.names(in: url.path)) ?? []
     }
 }
 

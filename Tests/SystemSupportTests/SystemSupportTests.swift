@@ -13,6 +13,20 @@ import Glibc
         return String(cString: try #require(path))
     }
 
+    @Test func directoryEntriesNameWhatIsInAFolder() throws {
+        let folder = try Self.temporaryFolder()
+        defer { _ = try? ChildProcess("/bin/rm", ["-rf", folder], environment: [:]).wait() }
+        for name in ["a.yaml", ".hidden", "é b.yml"] {
+            let descriptor = open(folder + "/" + name, O_WRONLY | O_CREAT, 0o600)
+            #expect(descriptor >= 0)
+            close(descriptor)
+        }
+        #expect(mkdir(folder + "/fixtures", 0o700) == 0)
+        #expect(try DirectoryEntries.names(in: folder).sorted() == [".hidden", "a.yaml", "fixtures", "é b.yml"])
+        #expect(try DirectoryEntries.names(in: folder + "/fixtures").isEmpty)
+        #expect(throws: SystemError("cannot read \(folder)/missing", number: ENOENT)) { try DirectoryEntries.names(in: folder + "/missing") }
+    }
+
     @Test func childProcessPipesInputAndOutput() throws {
         let child = try ChildProcess("/bin/sh", ["-c", "tr a-z A-Z; echo oops >&2; exit 3"], environment: [:], input: .pipe)
         try FileDescriptor.writeAll(Array("hello".utf8), to: try #require(child.input))
