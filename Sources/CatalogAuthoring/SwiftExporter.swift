@@ -103,12 +103,26 @@ public enum SwiftExporter {
         endpoint.parameters[name] ?? service.environments.first?.variables[name] ?? service.variables[name]
     }
 
-    /// A Swift string literal.
+    /// A Swift string literal: quote, backslash, newline, return and tab escaped as Swift writes
+    /// them, other control characters as `\u{00XX}`. (JSON's quoting, rewritten by a regular
+    /// expression, gave `\b` and `\f`, which Swift does not have, and turned the text `\u0041` — a
+    /// backslash, then `u0041` — into an escape.)
     static func literal(_ text: String) -> String {
-        var output = ""
-        JSONValue.writeQuoted(text, to: &output)
-        // JSON's `\uXXXX` is `\u{XXXX}` in Swift; `\/` does not occur (writeQuoted keeps `/`).
-        return output.replacing(#/\\u([0-9a-fA-F]{4})/#) { "\\u{\($0.output.1)}" }
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u{" + String(repeating: "0", count: 4 - hex.count) + hex + "}"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
     }
 
     /// A template as a Swift expression: placeholders become the case's values, secrets reads of the process environment.

@@ -1,5 +1,5 @@
 import Catalog
-import CatalogAuthoring
+@testable import CatalogAuthoring
 import Foundation
 import SystemSupport
 import TestSupport
@@ -17,7 +17,7 @@ import Testing
                 query: { "DateCreated<": "{{DateCreated<}}", q: "\\\\(not interpolated) é" }
                 headers: { X-Key: "{{secret.SHOP_KEY}}" }
                 parameters: { query: lamps, "DateCreated<": "2024-01-01" }
-                body: "{{query}} as text"
+                body: "{{query}} as text, \\b\\f\\x01 and \\\\u0041 kept"
             """)
         let catalog = CatalogLoader.load(folder.catalogSource)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
@@ -47,6 +47,16 @@ import Testing
             environment: ProcessInfo.processInfo.environment, directory: folder.path)).finish()
         #expect(result.status == 0, "\(result.errors)\n\(source)")
         #expect(!result.errors.contains("warning"), "\(result.errors)")
+    }
+
+    @Test func stringLiteralsAreSwifts() {
+        #expect(SwiftExporter.literal(#"say "hi" \ é"#) == #""say \"hi\" \\ é""#)
+        #expect(SwiftExporter.literal("a\nb\rc\td") == #""a\nb\rc\td""#)
+        // Swift has no \b or \f; other control characters are \u{00XX}.
+        #expect(SwiftExporter.literal("\u{8}\u{C}\u{1}\u{1F}") == #""\u{0008}\u{000c}\u{0001}\u{001f}""#)
+        // A backslash before `u0041` is text, not an escape.
+        #expect(SwiftExporter.literal(#"\u0041"#) == #""\\u0041""#)
+        #expect(SwiftExporter.literal("") == #""""#)
     }
 
     /// ExportedClientTests compiles the client generated from its catalog and sends it against
