@@ -1,5 +1,5 @@
 import CNcursesw
-import FoundationEssentials
+import SystemSupport
 import TerminalKit
 
 #if canImport(Glibc)
@@ -34,7 +34,7 @@ final class CursesSession {
         // Extended key names (kLFT5 = Ctrl-Left …) are only loaded when asked for before newterm.
         use_extended_names(true)
         guard let screen = newterm(nil, nc_stdout_file(), nc_stdin_file()) else {
-            let name = ProcessInfo.processInfo.environment["TERM"] ?? "(unset)"
+            let name = ProcessEnvironment.variables["TERM"] ?? "(unset)"
             throw .initializationFailed("ncurses does not know the terminal type TERM=\(name)")
         }
         set_term(screen)
@@ -68,7 +68,7 @@ final class CursesSession {
 
     /// `NO_COLOR` set to anything non-empty (https://no-color.org).
     private static func noColorRequested() -> Bool {
-        guard let value = ProcessInfo.processInfo.environment["NO_COLOR"] else { return false }
+        guard let value = ProcessEnvironment.variables["NO_COLOR"] else { return false }
         return !value.isEmpty
     }
 

@@ -6,6 +6,7 @@ import FoundationEssentials
 import LiveTransport
 import NcursesBackend
 import StateStore
+import SystemSupport
 
 /// `apiexplorer explore`'s options as plain values, and the explorer they open. Plain so that the
 /// usual launch, `apiexplorer` with no arguments at all, opens without the argument parser: its
@@ -25,8 +26,8 @@ struct ExplorerLaunch: Equatable {
 
     /// Runs the explorer until the user quits; exit statuses as `explore` documents them.
     func run() async throws {
-        // Read once: each lookup of the process environment copies all of it into a dictionary.
-        let environment = ProcessInfo.processInfo.environment
+        // The copy every default reads too (secrets, state files): ProcessInfo builds a new one per read.
+        let environment = ProcessEnvironment.variables
         let source = CatalogSource.resolve(option: catalog, environment: environment)
         // The mock reads its own copy of the catalogs: it must listen before the first key is pressed.
         let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source)) : nil
