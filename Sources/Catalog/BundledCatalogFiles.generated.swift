@@ -1276,7 +1276,7 @@ endpoints:
         body: { message: Missing or invalid token }
       expired:
         status: 401
-        body: { expired: true, message: Your session expired, sign in again }
+        body: { expired: true, message: "Your session expired, sign in again" }
       revoked:
         description: The session was revoked; a refresh does not help, so the chain signs out.
         status: 401
