@@ -264,8 +264,8 @@ extension CatalogFileDecoder {
             } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
                 warnIfFileName(text, at: field.value, key: "bodyFile")
                 body = Data(text.utf8)
-            } else if let value = json(field.value, "the body of \(what())") {
-                body = Data(value.compactText.utf8)
+            } else if let text = compactJSON(field.value, "the body of \(what())") {
+                body = Data(text.utf8)
                 impliedContentType = "application/json"
             }
         }

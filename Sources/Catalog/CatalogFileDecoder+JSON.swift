@@ -7,11 +7,7 @@ extension CatalogFileDecoder {
         guard spend(node) else { return nil }
         switch node.content {
         case .scalar(let scalar):
-            guard let value = YAMLScalar(scalar).json(literal: scalar.text) else {
-                error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
-                return nil
-            }
-            return value
+            return jsonScalar(scalar, at: node, what())
         case .sequence(let sequence):
             var elements: [JSONValue] = []
             elements.reserveCapacity(sequence.count)
@@ -37,6 +33,71 @@ extension CatalogFileDecoder {
                 members.append((scalar.text, member))
             }
             return .object(JSONObject(members))
+        }
+    }
+}
+
+extension CatalogFileDecoder {
+    /// A scalar as JSON by the core schema; infinity and NaN are reported.
+    private func jsonScalar(_ scalar: YAMLNode.Scalar, at node: YAMLNode, _ what: @autoclosure () -> String) -> JSONValue? {
+        guard let value = YAMLScalar(scalar).json(literal: scalar.text) else {
+            error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// `json(node, what)?.compactText`, written straight from the nodes: a stub's or example's
+    /// body is only ever sent as text, and building the `JSONValue` first was a fifth of
+    /// decoding a large catalog. Same checks, same errors, same text.
+    func compactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
+        var output = ""
+        return writeCompactJSON(node, what(), to: &output) ? output : nil
+    }
+
+    private func writeCompactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String, to output: inout String) -> Bool {
+        if let pairs = node.mappingPairs, pairs.count(where: { $0.key.scalarText?.text == "<<" }) > 1 {
+            // Several merge keys: JSONObject keeps one of them; let it decide.
+            guard let value = json(node, what()) else { return false }
+            output += value.compactText
+            return true
+        }
+        guard spend(node) else { return false }
+        switch node.content {
+        case .scalar(let scalar):
+            guard let value = jsonScalar(scalar, at: node, what()) else { return false }
+            switch value {
+            case .string(let text): JSONValue.writeQuoted(text, to: &output)
+            case .number(let literal): output += literal
+            default: output += value.compactText
+            }
+            return true
+        case .sequence(let sequence):
+            output += "["
+            for (position, element) in sequence.enumerated() {
+                if position > 0 { output += "," }
+                guard writeCompactJSON(element, what(), to: &output) else { return false }
+            }
+            output += "]"
+            return true
+        case .mapping(let mapping):
+            if looksLikeUnquotedPlaceholder(mapping) {
+                error("\(what()) holds an unquoted {{…}}, which YAML reads as a mapping: write it in quotes, \"{{name}}\"", at: node)
+                return false
+            }
+            output += "{"
+            for (position, pair) in mapping.enumerated() {
+                guard case .scalar(let scalar) = pair.key.content else {
+                    error("the names in \(what()) must be plain text, not \(describe(pair.key))", at: pair.key)
+                    return false
+                }
+                if position > 0 { output += "," }
+                JSONValue.writeQuoted(scalar.text, to: &output)
+                output += ":"
+                guard writeCompactJSON(pair.value, what(), to: &output) else { return false }
+            }
+            output += "}"
+            return true
         }
     }
 }

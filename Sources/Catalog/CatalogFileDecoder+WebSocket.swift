@@ -40,7 +40,7 @@ extension CatalogFileDecoder {
     private func messageText(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
         switch node.content {
         case .scalar: return text(node, what())
-        default: return json(node, what())?.compactText
+        default: return compactJSON(node, what())
         }
     }
 
