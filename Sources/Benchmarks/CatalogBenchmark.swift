@@ -51,7 +51,7 @@ struct CatalogBenchmark: ParsableCommand {
             precondition(loaded.endpointCount == endpoints)
         }
         let cpuPerLoad = (CatalogBenchmark.processCPUTime() - cpuStart) / runs
-        // The YAML alone (libyaml's events made into the node tree), to say what decoding adds.
+        // The YAML alone (parsed and made into the node tree), to say what decoding adds.
         let texts = try (0..<files).map { index in
             try String(contentsOf: folder.appendingPathComponent(String(format: "service-%03d.yaml", index)), encoding: .utf8)
         }
@@ -66,7 +66,7 @@ struct CatalogBenchmark: ParsableCommand {
         print("catalog: \(files) files, \(endpoints) endpoints, \(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB of YAML")
         print("load: median \(milliseconds(median)), min \(milliseconds(timings[0])), max \(milliseconds(timings[timings.count - 1])) over \(runs) runs (target ≤ 100 ms)")
         print("cpu: \(milliseconds(cpuPerLoad)) per load on \(ProcessInfo.processInfo.activeProcessorCount) cores (files are read and parsed in parallel)")
-        print("  of which the YAML (libyaml and the node tree): \(milliseconds(composeCPU)); the rest is reading the files and decoding the nodes")
+        print("  of which the YAML (parser and node tree): \(milliseconds(composeCPU)); the rest is reading the files and decoding the nodes")
     }
 
     /// CPU time used by the process so far (all threads).
