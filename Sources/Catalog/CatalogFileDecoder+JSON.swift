@@ -17,34 +17,15 @@ extension CatalogFileDecoder {
             }
             return .array(elements)
         case .mapping(let mapping):
-            if looksLikeUnquotedPlaceholder(mapping) {
-                error("\(what()) holds an unquoted {{…}}, which YAML reads as a mapping: write it in quotes, \"{{name}}\"", at: node)
-                return nil
-            }
+            guard isJSONObject(mapping, at: node, what()) else { return nil }
             var members: [(key: String, value: JSONValue)] = []
             members.reserveCapacity(mapping.count)
             for pair in mapping {
-                let (key, value) = (pair.key, pair.value)
-                guard case .scalar(let scalar) = key.content else {
-                    error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
-                    return nil
-                }
-                guard let member = json(value, what()) else { return nil }
-                members.append((scalar.text, member))
+                guard let name = memberName(pair.key, what()), let member = json(pair.value, what()) else { return nil }
+                members.append((name, member))
             }
             return .object(JSONObject(members))
         }
-    }
-}
-
-extension CatalogFileDecoder {
-    /// A scalar as JSON by the core schema; infinity and NaN are reported.
-    private func jsonScalar(_ scalar: YAMLNode.Scalar, at node: YAMLNode, _ what: @autoclosure () -> String) -> JSONValue? {
-        guard let value = YAMLScalar(scalar).json(literal: scalar.text) else {
-            error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
-            return nil
-        }
-        return value
     }
 
     /// `json(node, what)?.compactText`, written straight from the nodes: a stub's or example's
@@ -57,7 +38,8 @@ extension CatalogFileDecoder {
 
     private func writeCompactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String, to output: inout String) -> Bool {
         if let pairs = node.mappingPairs, pairs.count(where: { $0.key.scalarText?.text == "<<" }) > 1 {
-            // Several merge keys: JSONObject keeps one of them; let it decide.
+            // `<<` is the one key the composer lets repeat: JSONObject keeps the later value in
+            // the first place, so that mapping is written through it.
             guard let value = json(node, what()) else { return false }
             output += value.compactText
             return true
@@ -71,7 +53,6 @@ extension CatalogFileDecoder {
             case .number(let literal): output += literal
             default: output += value.compactText
             }
-            return true
         case .sequence(let sequence):
             output += "["
             for (position, element) in sequence.enumerated() {
@@ -79,26 +60,45 @@ extension CatalogFileDecoder {
                 guard writeCompactJSON(element, what(), to: &output) else { return false }
             }
             output += "]"
-            return true
         case .mapping(let mapping):
-            if looksLikeUnquotedPlaceholder(mapping) {
-                error("\(what()) holds an unquoted {{…}}, which YAML reads as a mapping: write it in quotes, \"{{name}}\"", at: node)
-                return false
-            }
+            guard isJSONObject(mapping, at: node, what()) else { return false }
             output += "{"
             for (position, pair) in mapping.enumerated() {
-                guard case .scalar(let scalar) = pair.key.content else {
-                    error("the names in \(what()) must be plain text, not \(describe(pair.key))", at: pair.key)
-                    return false
-                }
+                guard let name = memberName(pair.key, what()) else { return false }
                 if position > 0 { output += "," }
-                JSONValue.writeQuoted(scalar.text, to: &output)
+                JSONValue.writeQuoted(name, to: &output)
                 output += ":"
                 guard writeCompactJSON(pair.value, what(), to: &output) else { return false }
             }
             output += "}"
-            return true
         }
+        return true
+    }
+
+    /// A scalar as JSON by the core schema; infinity and NaN are reported.
+    private func jsonScalar(_ scalar: YAMLNode.Scalar, at node: YAMLNode, _ what: @autoclosure () -> String) -> JSONValue? {
+        guard let value = YAMLScalar(scalar).json(literal: scalar.text) else {
+            error("\(what()) holds \(scalar.text), which JSON cannot represent", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// Whether a mapping can be a JSON object; an unquoted `{{…}}` (which YAML reads as a
+    /// mapping) is reported.
+    private func isJSONObject(_ mapping: YAMLNode.Pairs, at node: YAMLNode, _ what: @autoclosure () -> String) -> Bool {
+        guard looksLikeUnquotedPlaceholder(mapping) else { return true }
+        error("\(what()) holds an unquoted {{…}}, which YAML reads as a mapping: write it in quotes, \"{{name}}\"", at: node)
+        return false
+    }
+
+    /// A member's name: its key's text; a key that is not a scalar is reported.
+    private func memberName(_ key: YAMLNode, _ what: @autoclosure () -> String) -> String? {
+        guard case .scalar(let scalar) = key.content else {
+            error("the names in \(what()) must be plain text, not \(describe(key))", at: key)
+            return nil
+        }
+        return scalar.text
     }
 }
 

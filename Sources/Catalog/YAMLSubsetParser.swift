@@ -194,10 +194,8 @@ struct YAMLSubsetParser {
 
     /// Runs a builder step at `position`; a builder error (too deep, too many values) leaves the
     /// subset, so libyaml's reading reports it.
-    private mutating func building(
-        at offset: Int? = nil, _ step: (inout YAMLTreeBuilder, Int32, Int32) throws(YAMLSyntaxError) -> Void
-    ) throws(OutsideSubset) {
-        let column = column(at: offset ?? position)
+    private mutating func building(_ step: (inout YAMLTreeBuilder, Int32, Int32) throws(YAMLSyntaxError) -> Void) throws(OutsideSubset) {
+        let column = column(at: position)
         do {
             try step(&builder, line, column)
         } catch {
@@ -245,7 +243,7 @@ struct YAMLSubsetParser {
                     next = try parseBlockSequence(indentation: indentation, isIndentless: true)
                 } else {
                     // No value: libyaml gives an empty plain scalar where the indicator ends.
-                    try addScalar(bytes: UnsafeBufferPointer(start: nil, count: 0), isPlain: true, line: indicatorLine, column: indicatorColumn, lastLine: indicatorLine)
+                    try addEmptyScalar(line: indicatorLine, column: indicatorColumn)
                     next = following
                 }
             } else {
@@ -305,18 +303,10 @@ struct YAMLSubsetParser {
             try parseQuoted()
             skipSpaces()
         } else {
-            try checkPlainStart(isFlow: false)
-            var end = position
-            while true {
-                let value = byte(end)
-                if value == YAMLSubsetParser.newline || value == 0 { throw OutsideSubset() }
-                if value == UInt8(ascii: ":") && isBlankOrEnd(end + 1) { break }
-                if value == YAMLSubsetParser.space && byte(end + 1) == UInt8(ascii: "#") { throw OutsideSubset() }
-                end += 1
-            }
-            let indicator = end
-            while end > position && text[end - 1] == YAMLSubsetParser.space { end -= 1 }
-            try addScalar(bytes: UnsafeBufferPointer(rebasing: text[position..<end]), isPlain: true, line: line, column: column(at: position), lastLine: line)
+            try checkPlainStart()
+            let (indicator, stop) = blockPlainEnd(from: position)
+            guard stop == .indicator else { throw OutsideSubset() }
+            _ = try addPlainScalar(endingAt: indicator)
             position = indicator
         }
         guard byte(position) == UInt8(ascii: ":"), isBlankOrEnd(position + 1), position - start <= YAMLSubsetParser.maximumKeyLength else {
@@ -326,26 +316,40 @@ struct YAMLSubsetParser {
     }
 
     /// Whether a sequence item at `position` is a compact mapping (`- key: value`); reads ahead only.
-    private mutating func isCompactKey() throws(OutsideSubset) -> Bool {
-        var offset = position
-        let first = byte(offset)
+    private func isCompactKey() throws(OutsideSubset) -> Bool {
+        let first = byte(position)
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
-            offset = try quotedEnd(from: offset)
+            var offset = try quotedEnd(from: position)
             while byte(offset) == YAMLSubsetParser.space { offset += 1 }
             return byte(offset) == UInt8(ascii: ":") && isBlankOrEnd(offset + 1)
         }
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "|") || first == UInt8(ascii: ">") { return false }
+        return blockPlainEnd(from: position).stop == .indicator
+    }
+
+    /// What ends a plain scalar in a block.
+    private enum PlainStop {
+        /// `: ` or `:` at the end of the line: the scalar is a key.
+        case indicator
+        /// ` #`: a comment follows.
+        case comment
+        /// The line ends.
+        case lineEnd
+    }
+
+    /// Where the plain scalar at `offset` in a block ends, and why (trailing spaces included).
+    private func blockPlainEnd(from offset: Int) -> (end: Int, stop: PlainStop) {
+        var end = offset
         while true {
-            let value = byte(offset)
-            if value == YAMLSubsetParser.newline || value == 0 { return false }
-            if value == UInt8(ascii: ":") && isBlankOrEnd(offset + 1) { return true }
-            if value == YAMLSubsetParser.space && byte(offset + 1) == UInt8(ascii: "#") { return false }
-            offset += 1
+            let value = byte(end)
+            if value == YAMLSubsetParser.newline || value == 0 { return (end, .lineEnd) }
+            if value == UInt8(ascii: ":") && isBlankOrEnd(end + 1) { return (end, .indicator) }
+            if value == YAMLSubsetParser.space && byte(end + 1) == UInt8(ascii: "#") { return (end, .comment) }
+            end += 1
         }
     }
 
-    /// A value on the line of its key or `-`: a scalar, a flow collection or a literal block
-    /// scalar. Ends at the start of the next line (or within a block scalar's last indentation).
+    /// A value on the line of its key or `-`: a scalar, a flow collection or a block scalar. Ends at the start of the next line (or within a block scalar's last indentation).
     private mutating func parseInlineValue(blockIndentation: Int) throws(OutsideSubset) {
         switch byte(position) {
         case UInt8(ascii: "|"), UInt8(ascii: ">"):
@@ -357,25 +361,18 @@ struct YAMLSubsetParser {
             try parseQuoted()
             try finishLine()
         default:
-            try checkPlainStart(isFlow: false)
-            var end = position
-            while true {
-                let value = byte(end)
-                if value == YAMLSubsetParser.newline || value == 0 { break }
-                if value == UInt8(ascii: ":") && isBlankOrEnd(end + 1) { throw OutsideSubset() }
-                if value == YAMLSubsetParser.space && byte(end + 1) == UInt8(ascii: "#") { break }
-                end += 1
-            }
-            while end > position && text[end - 1] == YAMLSubsetParser.space { end -= 1 }
-            try addScalar(bytes: UnsafeBufferPointer(rebasing: text[position..<end]), isPlain: true, line: line, column: column(at: position), lastLine: line)
-            position = end
+            try checkPlainStart()
+            let (end, stop) = blockPlainEnd(from: position)
+            // A second `key: ` on the line is an error libyaml reports.
+            if stop == .indicator { throw OutsideSubset() }
+            position = try addPlainScalar(endingAt: end)
             try finishLine()
         }
     }
 
     /// A plain scalar may not start with an indicator; `-` may start one when a letter, digit or
     /// `.` follows (`-1`, `-x`).
-    private func checkPlainStart(isFlow: Bool) throws(OutsideSubset) {
+    private func checkPlainStart() throws(OutsideSubset) {
         switch byte(position) {
         case UInt8(ascii: "-"):
             let next = byte(position + 1)
@@ -450,10 +447,7 @@ struct YAMLSubsetParser {
         }
         // libyaml's end mark: at a line's start it ends the line before.
         let lastLine = endColumn == 0 && endLine > 1 ? endLine - 1 : endLine
-        let scalar = scratch
-        try scalar.withUnsafeBufferPointer { (bytes) throws(OutsideSubset) in
-            try addScalar(bytes: bytes, isPlain: false, line: startLine, column: startColumn, lastLine: lastLine)
-        }
+        try addScratchScalar(line: startLine, column: startColumn, lastLine: lastLine)
     }
 
     /// Eats the indentation and empty lines before a block scalar's next line, counting the
@@ -503,7 +497,7 @@ struct YAMLSubsetParser {
                     let indicator = byte(position)
                     if indicator == UInt8(ascii: ",") || indicator == close {
                         // A key without `:` (`{ a, b: 1 }`): libyaml gives it an empty value where the `,` or `}` is.
-                        try addScalar(bytes: UnsafeBufferPointer(start: nil, count: 0), isPlain: true, line: line, column: column(at: position), lastLine: line)
+                        try addEmptyScalar(line: line, column: column(at: position))
                     } else {
                         guard indicator == UInt8(ascii: ":"), byte(position + 1) == YAMLSubsetParser.space else { throw OutsideSubset() }
                         position += 1
@@ -539,7 +533,7 @@ struct YAMLSubsetParser {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             try parseQuoted()
         default:
-            try checkPlainStart(isFlow: true)
+            try checkPlainStart()
             var end = position
             scan: while true {
                 switch byte(end) {
@@ -563,9 +557,7 @@ struct YAMLSubsetParser {
                     end += 1
                 }
             }
-            while end > position && text[end - 1] == YAMLSubsetParser.space { end -= 1 }
-            try addScalar(bytes: UnsafeBufferPointer(rebasing: text[position..<end]), isPlain: true, line: line, column: column(at: position), lastLine: line)
-            position = end
+            position = try addPlainScalar(endingAt: end)
         }
     }
 
@@ -627,12 +619,32 @@ struct YAMLSubsetParser {
                 default: throw OutsideSubset()
                 }
             }
-            let bytes = scratch
-            try bytes.withUnsafeBufferPointer { (buffer) throws(OutsideSubset) in
-                try addScalar(bytes: buffer, isPlain: false, line: line, column: startColumn, lastLine: line)
-            }
+            try addScratchScalar(line: line, column: startColumn, lastLine: line)
         }
         position = end
+    }
+
+    /// The plain scalar from `position` to `end` (less trailing spaces), on this line; returns
+    /// where its text ends.
+    private mutating func addPlainScalar(endingAt end: Int) throws(OutsideSubset) -> Int {
+        var end = end
+        while end > position && text[end - 1] == YAMLSubsetParser.space { end -= 1 }
+        try addScalar(bytes: UnsafeBufferPointer(rebasing: text[position..<end]), isPlain: true, line: line, column: column(at: position), lastLine: line)
+        return end
+    }
+
+    /// The empty plain scalar libyaml gives a key without a value.
+    private mutating func addEmptyScalar(line: Int32, column: Int32) throws(OutsideSubset) {
+        try addScalar(bytes: UnsafeBufferPointer(start: nil, count: 0), isPlain: true, line: line, column: column, lastLine: line)
+    }
+
+    /// A quoted or block scalar whose text was unescaped or joined into `scratch`.
+    private mutating func addScratchScalar(line: Int32, column: Int32, lastLine: Int32) throws(OutsideSubset) {
+        // A copy shares the buffer: `addScalar` changes `self`, so it cannot read `scratch` in place.
+        let bytes = scratch
+        try bytes.withUnsafeBufferPointer { (buffer) throws(OutsideSubset) in
+            try addScalar(bytes: buffer, isPlain: false, line: line, column: column, lastLine: lastLine)
+        }
     }
 
     private mutating func addScalar(bytes: UnsafeBufferPointer<UInt8>, isPlain: Bool, line: Int32, column: Int32, lastLine: Int32) throws(OutsideSubset) {

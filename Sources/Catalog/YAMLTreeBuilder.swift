@@ -31,7 +31,7 @@ struct YAMLTreeBuilder {
     private var anchors: [String: Int32] = [:]
     private var root: Int32?
     private var documents = 0
-    private(set) var duplicates: [YAMLSyntaxError] = []
+    private var duplicates: [YAMLSyntaxError] = []
     private let marker: UInt8?
     private var marked: [Int32] = []
 

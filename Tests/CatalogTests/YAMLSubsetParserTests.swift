@@ -55,8 +55,9 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             if YAMLSubsetParserTests.compare(text) == .accepted { accepted += 1 }
         }
-        // Most are in the subset; the others use folded or multi-line scalars.
-        #expect(accepted >= 4)
+        // Six are in the subset; uspto.yaml and api-with-examples.yaml write JSON examples as
+        // flow collections over several lines, which libyaml reads.
+        #expect(accepted >= 6)
     }
 
     @Test func aGeneratedCatalogFileIsInTheSubset() {
