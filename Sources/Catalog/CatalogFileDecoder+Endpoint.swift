@@ -130,25 +130,34 @@ extension CatalogFileDecoder {
     }
 
     private func decodePath(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
-        guard let path = nonEmptyText(node, "the path of \(what())") else { return nil }
-        if path.utf8.contains(UInt8(ascii: "?")) {
+        guard var path = nonEmptyText(node, "the path of \(what())") else { return nil }
+        // One pass over the bytes: the marks are ASCII, and no byte of a longer UTF-8 character is.
+        // Inside {{ }} a space is part of the placeholder ({{response.addPet $.id}}), not of the path.
+        let (hasQuery, isURL, spaceOutside) = path.withUTF8 { bytes in
+            var depth = 0
+            var previous: UInt8 = 0
+            var hasQuery = false
+            var isURL = false
+            var spaceOutside = false
+            for (index, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: "?") { hasQuery = true }
+                if byte == UInt8(ascii: ":"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+                    isURL = true
+                }
+                if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { depth += 1; previous = 0; continue }
+                if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}"), depth > 0 { depth -= 1; previous = 0; continue }
+                if depth == 0, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "#") { spaceOutside = true }
+                previous = byte
+            }
+            return (hasQuery, isURL, spaceOutside)
+        }
+        if hasQuery {
             error("the path of \(what()) holds a query ('?'): put query items under 'query'", at: node)
             return nil
         }
-        if path.containsBytes("://") {
+        if isURL {
             error("the path of \(what()) must be a path (/pet/{{petId}}), not a full URL: the base URL comes from the environment", at: node)
             return nil
-        }
-        // Inside {{ }} a space is part of the placeholder ({{response.addPet $.id}}), not of the path.
-        // Read as bytes: the marks are ASCII, and no byte of a longer UTF-8 character is ASCII.
-        var depth = 0
-        var previous: UInt8 = 0
-        var spaceOutside = false
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{") { depth += 1; previous = 0; continue }
-            if byte == UInt8(ascii: "}"), previous == UInt8(ascii: "}"), depth > 0 { depth -= 1; previous = 0; continue }
-            if depth == 0, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "#") { spaceOutside = true }
-            previous = byte
         }
         if spaceOutside {
             error("the path of \(what()) holds a space or '#': write them percent-encoded", at: node)
@@ -164,6 +173,7 @@ extension CatalogFileDecoder {
     private func decodeQuery(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [QueryItem]? {
         guard let entries = entries(node, "the query of \(what())") else { return nil }
         var items: [QueryItem] = []
+        items.reserveCapacity(entries.count)
         for entry in entries {
             if isNull(entry.value) {
                 items.append(QueryItem(name: entry.key, value: nil))
@@ -264,8 +274,8 @@ extension CatalogFileDecoder {
             } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
                 warnIfFileName(text, at: field.value, key: "bodyFile")
                 body = Data(text.utf8)
-            } else if let text = compactJSON(field.value, "the body of \(what())") {
-                body = Data(text.utf8)
+            } else if let data = compactJSONData(field.value, "the body of \(what())") {
+                body = data
                 impliedContentType = "application/json"
             }
         }

@@ -274,10 +274,13 @@ extension CatalogFileDecoder {
         return nil
     }
 
+    /// The codes by name: the synthesized `init(rawValue:)` compares the text with each name in turn.
+    private static let transportCodes = Dictionary(uniqueKeysWithValues: TransportError.Code.allCases.map { ($0.rawValue, $0) })
+
     /// A transport failure's name (`timedOut`, `notConnectedToInternet` …).
     func transportCode(_ node: YAMLNode, _ what: @autoclosure () -> String) -> TransportError.Code? {
         guard let text = nonEmptyText(node, what()) else { return nil }
-        if let code = TransportError.Code(rawValue: text) { return code }
+        if let code = Self.transportCodes[text] { return code }
         let names = TransportError.Code.allCases.map(\.rawValue)
         let hint = DidYouMean.hint(for: text, among: names)
         error("unknown network error '\(text)' in \(what())\(hint.isEmpty ? " (one of \(names.joined(separator: ", ")))" : hint)", at: node)

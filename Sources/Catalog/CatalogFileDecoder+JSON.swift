@@ -1,3 +1,4 @@
+import FoundationEssentials
 import JSONSupport
 
 extension CatalogFileDecoder {
@@ -32,16 +33,28 @@ extension CatalogFileDecoder {
     /// body is only ever sent as text, and building the `JSONValue` first was a fifth of
     /// decoding a large catalog. Same checks, same errors, same text.
     func compactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String) -> String? {
-        var output = ""
+        compactJSONBytes(node, what()).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `compactJSON` as a body's bytes.
+    func compactJSONData(_ node: YAMLNode, _ what: @autoclosure () -> String) -> Data? {
+        compactJSONBytes(node, what()).map { bytes in bytes.withUnsafeBufferPointer { Data(buffer: $0) } }
+    }
+
+    private func compactJSONBytes(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [UInt8]? {
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
         return writeCompactJSON(node, what(), to: &output) ? output : nil
     }
 
-    private func writeCompactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String, to output: inout String) -> Bool {
-        if let pairs = node.mappingPairs, pairs.count(where: { $0.key.scalarText?.text == "<<" }) > 1 {
+    /// Appends the node as compact JSON; false (after an error) when it cannot be JSON. Written
+    /// as bytes: appending to a `String` piece by piece cost more than the checks.
+    private func writeCompactJSON(_ node: YAMLNode, _ what: @autoclosure () -> String, to output: inout [UInt8]) -> Bool {
+        if let pairs = node.mappingPairs, Self.repeatsMergeKey(pairs) {
             // `<<` is the one key the composer lets repeat: JSONObject keeps the later value in
             // the first place, so that mapping is written through it.
             guard let value = json(node, what()) else { return false }
-            output += value.compactText
+            output.append(contentsOf: value.compactText.utf8)
             return true
         }
         guard spend(node) else { return false }
@@ -50,29 +63,40 @@ extension CatalogFileDecoder {
             guard let value = jsonScalar(scalar, at: node, what()) else { return false }
             switch value {
             case .string(let text): JSONValue.writeQuoted(text, to: &output)
-            case .number(let literal): output += literal
-            default: output += value.compactText
+            case .number(let literal): output.append(contentsOf: literal.utf8)
+            default: output.append(contentsOf: value.compactText.utf8)
             }
         case .sequence(let sequence):
-            output += "["
-            for (position, element) in sequence.enumerated() {
-                if position > 0 { output += "," }
-                guard writeCompactJSON(element, what(), to: &output) else { return false }
+            output.append(UInt8(ascii: "["))
+            for position in sequence.indices {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                guard writeCompactJSON(sequence[position], what(), to: &output) else { return false }
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .mapping(let mapping):
             guard isJSONObject(mapping, at: node, what()) else { return false }
-            output += "{"
-            for (position, pair) in mapping.enumerated() {
+            output.append(UInt8(ascii: "{"))
+            for position in mapping.indices {
+                let pair = mapping[position]
                 guard let name = memberName(pair.key, what()) else { return false }
-                if position > 0 { output += "," }
+                if position > 0 { output.append(UInt8(ascii: ",")) }
                 JSONValue.writeQuoted(name, to: &output)
-                output += ":"
+                output.append(UInt8(ascii: ":"))
                 guard writeCompactJSON(pair.value, what(), to: &output) else { return false }
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
         return true
+    }
+
+    /// Whether a mapping has more than one `<<` key.
+    private static func repeatsMergeKey(_ pairs: YAMLNode.Pairs) -> Bool {
+        var seen = false
+        for position in pairs.indices where pairs[position].key.scalarText?.text == "<<" {
+            if seen { return true }
+            seen = true
+        }
+        return false
     }
 
     /// A scalar as JSON by the core schema; infinity and NaN are reported.

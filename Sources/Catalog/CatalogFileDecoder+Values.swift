@@ -167,7 +167,11 @@ extension CatalogFileDecoder {
 
     /// A mapping of names to text values as a dictionary.
     func textDictionary(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [String: String]? {
-        textMap(node, what()).map { pairs in Dictionary(pairs, uniquingKeysWith: { _, last in last }) }
+        guard let pairs = textMap(node, what()) else { return nil }
+        // Built by hand: `Dictionary(_:uniquingKeysWith:)` casts and merges, at a cost per endpoint.
+        var dictionary = [String: String](minimumCapacity: pairs.count)
+        for (key, value) in pairs { dictionary[key] = value }
+        return dictionary
     }
 
     /// Header names and values.
@@ -177,7 +181,7 @@ extension CatalogFileDecoder {
             error("'\(name)' is not a valid header name in \(what())", at: node)
             return nil
         }
-        return Headers(pairs.map { ($0.key, $0.value) }, origin: origin)
+        return Headers(pairs.map { HeaderField(name: $0.key, value: $0.value, origin: origin) })
     }
 
     /// RFC 9110 token characters.

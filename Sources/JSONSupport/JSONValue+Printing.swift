@@ -50,27 +50,44 @@ extension JSONValue {
         for _ in 0..<level { output += indent }
     }
 
-    /// Appends `string` as a quoted JSON string literal. Runs of bytes that need no escape are
-    /// appended whole (a catalog load quotes every stub body's strings).
+    /// Appends `string` as a quoted JSON string literal. A string that needs no escape (nearly
+    /// all) is appended whole; the others are escaped byte by byte (a catalog load quotes every
+    /// stub body's strings).
     public static func writeQuoted(_ string: String, to output: inout String) {
-        output += "\""
-        let utf8 = string.utf8
-        var runStart = utf8.startIndex
-        var index = runStart
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-                index = utf8.index(after: index)
-                continue
-            }
-            // An ASCII byte is a whole scalar, so the run before it ends on a scalar boundary.
-            output += string[runStart..<index]
-            output += escape(byte)
-            index = utf8.index(after: index)
-            runStart = index
+        var string = string
+        let needsEscape = string.withUTF8 { bytes in bytes.contains(where: JSONValue.needsEscape) }
+        guard needsEscape else {
+            output += "\""
+            output += string
+            output += "\""
+            return
         }
-        output += string[runStart..<index]
-        output += "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(string.utf8.count + 8)
+        writeQuoted(string, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `string` as a quoted JSON string literal, as UTF-8 bytes.
+    public static func writeQuoted(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices where needsEscape(bytes[index]) {
+                // An ASCII byte is a whole scalar, so the run before it ends on a scalar boundary.
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                output.append(contentsOf: escape(bytes[index]).utf8)
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte must be escaped in a JSON string: a control character, a quote, a backslash.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// The escape of a byte below 0x20, a quote or a backslash.

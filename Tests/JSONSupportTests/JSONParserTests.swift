@@ -56,6 +56,19 @@ import Testing
         #expect(JSONValue.string("a\"b\\c\u{01}").compactText == #""a\"b\\c\u0001""#)
     }
 
+    @Test(arguments: [
+        ("", #""""#), ("plain é 😀", #""plain é 😀""#), ("\"", #""\"""#), ("é\n", #""é\n""#), ("\t\r\u{08}\u{0C}\u{1F}", #""\t\r\b\f\u001f""#),
+        ("a\\b\"c", #""a\\b\"c""#), ("\u{7F}", "\"\u{7F}\""),
+    ])
+    func quotesTheSameAsTextAndAsBytes(text: String, quoted: String) {
+        var asText = "x"
+        JSONValue.writeQuoted(text, to: &asText)
+        #expect(asText == "x" + quoted)
+        var asBytes: [UInt8] = [UInt8(ascii: "x")]
+        JSONValue.writeQuoted(text, to: &asBytes)
+        #expect(asBytes == Array(("x" + quoted).utf8))
+    }
+
     @Test func roundTripsThroughCodable() throws {
         let value: JSONValue = ["a": [1, 2.5, "x", nil, true]]
         let data = try JSONEncoder().encode(value)
