@@ -44,6 +44,24 @@ public struct YAMLNode: Sendable {
             let child = start + 2 * position
             return Pair(key: YAMLNode(document, document.children[child]), value: YAMLNode(document, document.children[child + 1]))
         }
+
+        /// The text of the key at `position` when it is a scalar, read without making its node.
+        func keyText(at position: Int) -> String? {
+            precondition(position >= 0 && position < count, "YAMLNode.Pairs index out of range")
+            let record = document.records[Int(document.children[start + 2 * position])]
+            return record.kind == .scalar ? document.scalars[Int(record.first)].text : nil
+        }
+
+        /// Whether every key is a scalar and none is a plain `<<` (a merge key).
+        var keysAreTextWithoutMerge: Bool {
+            for position in 0..<count {
+                let record = document.records[Int(document.children[start + 2 * position])]
+                guard record.kind == .scalar else { return false }
+                let scalar = Int(record.first)
+                if document.scalars[scalar].style == .plain, document.scalars[scalar].text == "<<" { return false }
+            }
+            return true
+        }
     }
 
     /// A sequence's items, in document order.
