@@ -30,8 +30,9 @@ struct APIExplorerCommand: AsyncParsableCommand {
             case nil:
                 break
             }
-            if arguments.first == CallCommand._commandName, let call = CallCommand.quickParse(Array(arguments.dropFirst())) {
-                // What scripts run in a loop: read without the parser's reflection when plain (see QuickParse).
+            if arguments.first == CallArguments.commandName, let call = CallArguments.quickParse(Array(arguments.dropFirst())) {
+                // What scripts run in a loop: read without the parser, or even `CallCommand`'s type, when plain
+                // (see CallArguments and QuickParse).
                 try await call.run()
                 return
             }

@@ -2,7 +2,7 @@
 import JSONSupport
 import Testing
 
-/// `call`'s quick parse (`CallCommand.quickParse`) must give exactly the command the argument
+/// `call`'s quick parse (`CallArguments.quickParse`) must give exactly the arguments the argument
 /// parser gives, know every name `call` declares, and leave everything else to the parser.
 @Suite struct QuickParseTests {
     @Test func aPlainCallIsWhatTheParserParses() throws {
@@ -18,16 +18,36 @@ import Testing
             ["shop/list", "--listen", "1e1", "--max-body-size", "1048576"],
         ]
         for arguments in commandLines {
-            let quick = try #require(CallCommand.quickParse(arguments), "\(arguments)")
+            let quick = try #require(CallArguments.quickParse(arguments), "\(arguments)")
             let parsed = try CallCommand.parse(arguments)
-            #expect(Self.dumped(quick) == Self.dumped(parsed), "\(arguments)")
+            #expect(quick == parsed.arguments, "\(arguments)")
             // The same through main's whole tree.
             let whole = try #require(try APIExplorerCommand.parseAsRoot(["call"] + arguments) as? CallCommand)
-            #expect(Self.dumped(quick) == Self.dumped(whole), "\(arguments)")
+            #expect(quick == whole.arguments, "\(arguments)")
         }
         // The comparison sees the values parsed, not only that both parsed.
-        let call = Self.dumped(try #require(CallCommand.quickParse(commandLines[3])))
+        let call = Self.dumped(try #require(CallArguments.quickParse(commandLines[3])))
         for value in ["staging", "q=a b", "jar.txt", "@ping", "notFound", "2.5", "2097152"] { #expect(call.contains(value), "\(value)") }
+    }
+
+    /// `arguments` carries every value the command holds: each property set away from its default
+    /// shows in them (a property added to `call` and left out of `arguments` would be ignored).
+    @Test func theArgumentsCarryEveryProperty() throws {
+        let defaults = try CallCommand.parse(["shop/list"]).arguments
+        let everything = try CallCommand.parse(
+            ["shop/list", "--stub", "--env", "e", "--var", "a=1", "--example", "x", "-i", "--json", "-o", "o", "--message", "m", "--listen", "3",
+             "-b", "b", "-c", "c", "--no-history", "--reveal", "--catalog", "d", "--max-body-size", "1KB"]
+        ).arguments
+        let values = Mirror(reflecting: everything).children
+        // The endpoint is given in both, and --live excludes --stub; every other value differs from its default.
+        let differing = zip(Mirror(reflecting: defaults).children, values).filter { "\($0.value)" != "\($1.value)" }.compactMap(\.1.label)
+        #expect(Set(differing) == Set(values.compactMap(\.label)).subtracting(["endpoint", "live"]))
+        #expect(try CallCommand.parse(["shop/list", "--live"]).arguments.live)
+        // As many values as the command holds: a value per property, an option group counted by what it holds.
+        let groupSizes = ["_request": 3, "_catalogOptions": 1, "_bodyLimit": 1]
+        let commandValues = Mirror(reflecting: try CallCommand.parse(["shop/list"])).children.reduce(0) { $0 + (groupSizes[$1.label ?? ""] ?? 1) }
+        #expect(values.count == commandValues)
+        #expect(CallArguments.commandName == CallCommand._commandName)
     }
 
     @Test func everythingElseIsLeftToTheParser() {
@@ -42,7 +62,7 @@ import Testing
             ["shop/list", "--Live"],
         ]
         for arguments in commandLines {
-            #expect(CallCommand.quickParse(arguments) == nil, "\(arguments)")
+            #expect(CallArguments.quickParse(arguments) == nil, "\(arguments)")
         }
     }
 
@@ -58,7 +78,7 @@ import Testing
         }
         #expect(declared.filter { $0.kind == "positional" }.count == 1, "the table reads one positional argument")
         var tableNames: [String: (kind: String, repeats: Bool)] = [:]
-        for option in CallCommand.quickTable.options {
+        for option in CallArguments.quickTable.options {
             for name in option.names {
                 switch option.reader {
                 case .flag: tableNames[name] = ("flag", false)

@@ -3,7 +3,7 @@ import DispatcherCore
 import FoundationEssentials
 import SystemSupport
 
-extension CallCommand {
+extension CallArguments {
     /// The cookies of `-b FILE`, if given; a file that cannot be read or a bad line is a usage error.
     func readCookies() throws -> [Cookie] {
         guard let cookiesFile else { return [] }

@@ -1,48 +1,20 @@
 import Catalog
 
-extension CallCommand {
+extension CallArguments {
     /// `call`'s command line read without the argument parser when it is a plain one (see
     /// `QuickParse`); nil when the parser must read it, or when `validate()` fails (the parser then
-    /// reports why). `QuickParseTests` checks both give the same command.
-    static func quickParse(_ arguments: [String]) -> CallCommand? {
-        guard let command = quickTable.parse(arguments, into: withDefaults), (try? command.validate()) != nil else { return nil }
-        return command
-    }
-
-    /// Every property at the default its declaration gives (an unparsed property wrapper holds no value).
-    static var withDefaults: CallCommand {
-        var command = CallCommand()
-        var request = RequestOptionGroup()
-        request.environment = nil
-        request.variables = []
-        request.example = nil
-        command.request = request
-        command.stub = false
-        command.live = false
-        command.include = false
-        command.json = false
-        command.output = nil
-        command.message = []
-        command.listen = 1
-        command.cookiesFile = nil
-        command.cookieJar = nil
-        command.noHistory = false
-        command.reveal = false
-        var catalogOptions = CatalogOptions()
-        catalogOptions.catalog = nil
-        command.catalogOptions = catalogOptions
-        var bodyLimit = BodyLimitOption()
-        bodyLimit.maximumBodySize = nil
-        command.bodyLimit = bodyLimit
-        return command
+    /// reports why). `QuickParseTests` checks both give the same arguments.
+    static func quickParse(_ arguments: [String]) -> CallArguments? {
+        guard let parsed = quickTable.parse(arguments, into: CallArguments()), (try? parsed.validate()) != nil else { return nil }
+        return parsed
     }
 
     /// The names `call` declares (`QuickParseTests` checks they are all here) and what each sets.
-    static let quickTable = QuickParse<CallCommand>(
+    static let quickTable = QuickParse<CallArguments>(
         [
-            .init(names: ["--env"], reader: .value { $0.request.environment = $1; return true }),
-            .init(names: ["--var"], reader: .repeated { $0.request.variables.append($1) }),
-            .init(names: ["--example"], reader: .value { $0.request.example = $1; return true }),
+            .init(names: ["--env"], reader: .value { $0.environment = $1; return true }),
+            .init(names: ["--var"], reader: .repeated { $0.variables.append($1) }),
+            .init(names: ["--example"], reader: .value { $0.example = $1; return true }),
             .init(names: ["--stub"], reader: .flag { $0.stub = true }),
             .init(names: ["--live"], reader: .flag { $0.live = true }),
             .init(names: ["-i", "--include"], reader: .flag { $0.include = true }),
@@ -58,10 +30,10 @@ extension CallCommand {
             .init(names: ["-c", "--cookie-jar"], reader: .value { $0.cookieJar = $1; return true }),
             .init(names: ["--no-history"], reader: .flag { $0.noHistory = true }),
             .init(names: ["--reveal"], reader: .flag { $0.reveal = true }),
-            .init(names: ["--catalog"], reader: .value { $0.catalogOptions.catalog = $1; return true }),
+            .init(names: ["--catalog"], reader: .value { $0.catalog = $1; return true }),
             .init(names: ["--max-body-size"], reader: .value { command, text in
                 guard let size = CatalogSet.byteCount(text) else { return false }
-                command.bodyLimit.maximumBodySize = size
+                command.maximumBodySize = size
                 return true
             }),
         ],

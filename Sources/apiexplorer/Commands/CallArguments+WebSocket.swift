@@ -4,7 +4,7 @@ import DispatcherCore
 import FoundationEssentials
 import SystemSupport
 
-extension CallCommand {
+extension CallArguments {
     /// A conversation for `call`: the `--message`s are queued (sent in order once it is open), and
     /// `--listen` seconds after it opens it is closed with 1000 normal. Frames print as they come:
     /// plain output prints each received message on its own line (`--include`: every frame, with

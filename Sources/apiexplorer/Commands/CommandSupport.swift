@@ -35,8 +35,11 @@ enum ExitStatus {
 
 extension CatalogOptions {
     /// Loads the catalogs; says on standard error when some file has errors (the rest still loads).
-    func load() -> CatalogSet {
-        let catalog = CatalogLoader.load(source())
+    func load() -> CatalogSet { Self.load(source()) }
+
+    /// Loads the catalogs of `source`, as `load()`.
+    static func load(_ source: CatalogSource) -> CatalogSet {
+        let catalog = CatalogLoader.load(source)
         let errors = catalog.diagnostics.filter(\.isError).count
         if errors > 0 {
             Console.error("warning: \(errors) catalog error\(errors == 1 ? "" : "s") in \(catalog.source); `apiexplorer validate` shows them")
@@ -64,13 +67,21 @@ struct RequestOptionGroup: ParsableArguments {
     /// `SERVICE/ENDPOINT` in `--env`, and the `--var` values; `--example` must exist when
     /// `checkingExample`. A usage error is printed and becomes exit status 2.
     func resolve(_ reference: String, in catalog: CatalogSet, checkingExample: Bool) throws(ExitCode) -> (EndpointSelection, [String: String]) {
-        do throws(CatalogLookupError) {
-            let selection = try EndpointSelection.resolve(reference, environment: environment, in: catalog)
-            if checkingExample, let example { _ = try selection.example(example) }
-            return (selection, try values())
-        } catch {
-            throw ExitStatus.fail(error)
-        }
+        try resolveRequest(reference, environment: environment, variables: variables, example: example, in: catalog, checkingExample: checkingExample)
+    }
+}
+
+/// `SERVICE/ENDPOINT` in `environment`, and the `--var` values; `example` must exist when
+/// `checkingExample`. A usage error is printed and becomes exit status 2.
+func resolveRequest(
+    _ reference: String, environment: String?, variables: [String], example: String?, in catalog: CatalogSet, checkingExample: Bool
+) throws(ExitCode) -> (EndpointSelection, [String: String]) {
+    do throws(CatalogLookupError) {
+        let selection = try EndpointSelection.resolve(reference, environment: environment, in: catalog)
+        if checkingExample, let example { _ = try selection.example(example) }
+        return (selection, try RuntimeValues.parse(variables))
+    } catch {
+        throw ExitStatus.fail(error)
     }
 }
 

@@ -26,24 +26,19 @@ struct QuickParse<Command>: Sendable {
     let options: [Option]
     /// Sets the one positional argument, which must be given.
     let positional: @Sendable (inout Command, String) -> Void
-    /// Each name's option, by its place in `options`.
-    private let optionIndex: [String: Int]
 
     init(_ options: [Option], positional: @escaping @Sendable (inout Command, String) -> Void) {
         self.options = options
         self.positional = positional
-        var optionIndex: [String: Int] = [:]
-        for (index, option) in options.enumerated() {
-            for name in option.names { optionIndex[name] = index }
-        }
-        self.optionIndex = optionIndex
     }
 
     /// `command` (holding every default) with `arguments` read into it; nil when they need the parser.
     func parse(_ arguments: [String], into command: Command) -> Command? {
         var command = command
         var givenPositional = false
-        var given: Set<Int> = []
+        // A list, not a Set or Dictionary: their first use looks up `Hashable` conformances, a
+        // scan of the conformance records that costs more than reading the whole command line.
+        var given = [Bool](repeating: false, count: options.count)
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             guard argument.hasPrefix("-") else {
@@ -58,15 +53,17 @@ struct QuickParse<Command>: Sendable {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            guard let index = optionIndex[name] else { return nil }
+            guard let index = options.firstIndex(where: { $0.names.contains(name) }) else { return nil }
             switch options[index].reader {
             case .flag(let set):
-                guard inlineValue == nil, given.insert(index).inserted else { return nil }
+                guard inlineValue == nil, !given[index] else { return nil }
+                given[index] = true
                 set(&command)
             case .value(let set):
-                guard given.insert(index).inserted, let value = inlineValue ?? Self.value(after: &remaining), !value.isEmpty,
+                guard !given[index], let value = inlineValue ?? Self.value(after: &remaining), !value.isEmpty,
                     set(&command, value)
                 else { return nil }
+                given[index] = true
             case .repeated(let add):
                 guard let value = inlineValue ?? Self.value(after: &remaining), !value.isEmpty else { return nil }
                 add(&command, value)
