@@ -1,16 +1,19 @@
 /// Suggests the known word a misspelt one was probably meant to be.
 public enum DidYouMean {
     /// The closest candidate within a small edit distance (case differences count little), or nil.
+    /// Lengths and distances are counted in Unicode scalars.
     public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-        let lower = word.lowercased()
+        let lower = Array(word.lowercased().unicodeScalars)
         var best: (candidate: String, distance: Int)?
-        let length = lower.count
         for candidate in candidates {
-            let allowed = max(1, min(3, candidate.count / 3))
-            // The distance is at least the difference in length: most candidates stop here.
-            guard abs(candidate.count - length) <= allowed else { continue }
-            if candidate.lowercased() == lower { return candidate }
-            let distance = editDistance(lower, candidate.lowercased())
+            let length = candidate.unicodeScalars.count
+            let allowed = max(1, min(3, length / 3))
+            // The distance is at least the difference in length: most candidates stop here, before
+            // anything is lowercased (a catalog load asks this of every custom error kind's name).
+            guard abs(length - lower.count) <= allowed else { continue }
+            let candidateLower = Array(candidate.lowercased().unicodeScalars)
+            if candidateLower == lower { return candidate }
+            let distance = editDistance(lower, candidateLower)
             guard distance <= allowed else { continue }
             if let current = best, current.distance <= distance { continue }
             best = (candidate, distance)
@@ -25,7 +28,10 @@ public enum DidYouMean {
 
     /// Damerau–Levenshtein distance (optimal string alignment) over Unicode scalars.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

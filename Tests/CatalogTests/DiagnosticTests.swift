@@ -57,6 +57,23 @@ import Testing
         ])
     }
 
+    @Test func didYouMeanFindsTheClosestWordWithinASmallDistance() {
+        let names = ["notConnectedToInternet", "timedOut", "cannotFindHost", "Cancelled"]
+        #expect(DidYouMean.suggestion(for: "notConectedToInternet", among: names) == "notConnectedToInternet")
+        #expect(DidYouMean.suggestion(for: "timeOut", among: names) == "timedOut")
+        #expect(DidYouMean.suggestion(for: "TIMEDOUT", among: names) == "timedOut")
+        #expect(DidYouMean.suggestion(for: "cancelled", among: names) == "Cancelled")
+        // Transposed letters count once; too far, or too different in length, is no suggestion.
+        #expect(DidYouMean.suggestion(for: "timdeOut", among: names) == "timedOut")
+        #expect(DidYouMean.suggestion(for: "applicationError", among: names) == nil)
+        #expect(DidYouMean.suggestion(for: "t", among: names) == nil)
+        #expect(DidYouMean.suggestion(for: "", among: names) == nil)
+        // Counted in Unicode scalars: one accented letter is one edit.
+        #expect(DidYouMean.suggestion(for: "tïmedOut", among: names) == "timedOut")
+        #expect(DidYouMean.editDistance("café", "cafe") == 1)
+        #expect(DidYouMean.hint(for: "timeOut", among: names) == "; did you mean 'timedOut'?")
+    }
+
     @Test func unknownKeyWithoutCloseMatchListsTheKnownKeys() throws {
         let found = try diagnose("""
             environments:
