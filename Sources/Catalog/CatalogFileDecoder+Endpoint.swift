@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import SystemSupport
 
 extension CatalogFileDecoder {
     static let endpointKeys = [
@@ -273,7 +274,7 @@ extension CatalogFileDecoder {
                 }
             } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
                 warnIfFileName(text, at: field.value, key: "bodyFile")
-                body = Data(text.utf8)
+                body = Data(utf8: text)
             } else if let data = compactJSONData(field.value, "the body of \(what())") {
                 body = data
                 impliedContentType = "application/json"

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import SystemSupport
 import TextSupport
 
 /// One request as apiexplorer keeps it: what was sent (secrets masked), what came back, the
@@ -173,7 +174,7 @@ public struct BodyRecord: Sendable, Hashable, Codable {
     /// The recorded bytes.
     public var data: Data {
         switch encoding {
-        case .utf8: Data(text.utf8)
+        case .utf8: Data(utf8: text)
         case .base64: Data(base64Encoded: text) ?? Data()
         }
     }

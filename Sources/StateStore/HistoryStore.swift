@@ -89,7 +89,7 @@ public struct HistoryStore: Sendable {
         // The bodies go to files of their own; the record keeps their sizes and whether they were cut.
         record.request.body?.text = ""
         record.response?.body.text = ""
-        let json = Data(record.json.compactText.utf8)
+        let json = Data(utf8: record.json.compactText)
         if let requestBody { try writeNewFile(requestBody, to: path(of: entry.id, .request)) }
         if let responseBody { try writeNewFile(responseBody, to: path(of: entry.id, .response)) }
         try writeNewFile(json, to: path(of: entry.id, .record))
