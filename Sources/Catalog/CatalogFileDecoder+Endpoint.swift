@@ -15,15 +15,21 @@ extension CatalogFileDecoder {
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
-        return entries.compactMap { entry in
-            isolated { decodeEndpoint(entry, serviceID: serviceID, groups: groups, environments: environments) }
+        var endpoints: [CatalogEndpoint] = []
+        endpoints.reserveCapacity(entries.count)
+        for entry in entries {
+            if let endpoint = isolated({ decodeEndpoint(entry, serviceID: serviceID, groups: groups, environments: environments) }) {
+                endpoints.append(endpoint)
+            }
         }
+        return endpoints
     }
 
     private func decodeEndpoint(_ entry: Entry, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> CatalogEndpoint? {
         let id = entry.key
         guard identifier(id, at: entry.keyNode, "endpoint") else { return nil }
-        let subject = "endpoint '\(id)'"
+        // Only messages read it: made when one is written, not for every endpoint.
+        var subject: String { "endpoint '\(id)'" }
         guard let fields = entries(entry.value, subject, allowed: Self.endpointKeys, moved: Self.movedFromEndpoints) else { return nil }
         require(["path"], in: fields, of: entry.keyNode, subject)
         var endpoint = CatalogEndpoint(

@@ -224,16 +224,20 @@ extension CatalogFileDecoder {
         guard errorCount == before, let endpointID, let token, let into else { return nil }
 
         var used = false
-        endpoints.removeAll { endpoint in
-            let placement = tokenPlacement(of: into, in: endpoint)
-            used = used || placement.headersOrQuery
-            guard let misplaced = placement.misplaced else { return false }
-            let mark = endpoint.location
-            report(.error, "endpoint '\(endpoint.id)' uses the refreshed token \(Placeholder.secret(into)) in its \(misplaced); "
-                + "a refreshed token can be put in headers and query items only", line: mark.line, column: mark.column)
-            isolatedErrorCount += 1
-            return true
+        // Read in place: iterating the array (or `removeAll(where:)`) copied every endpoint.
+        let misplacedAt: [Int] = endpoints.withUnsafeBufferPointer { endpoints in
+            endpoints.indices.filter { index in
+                let placement = tokenPlacement(of: into, in: endpoints[index])
+                used = used || placement.headersOrQuery
+                guard let misplaced = placement.misplaced else { return false }
+                let mark = endpoints[index].location
+                report(.error, "endpoint '\(endpoints[index].id)' uses the refreshed token \(Placeholder.secret(into)) in its \(misplaced); "
+                    + "a refreshed token can be put in headers and query items only", line: mark.line, column: mark.column)
+                isolatedErrorCount += 1
+                return true
+            }
         }
+        for index in misplacedAt.reversed() { endpoints.remove(at: index) }
         for environment in environments {
             let texts = environment.headers.map(\.value) + environment.groupHeaders.values.flatMap { $0.map(\.value) }
             used = used || texts.contains { CatalogFileDecoder.uses(into, in: $0) }

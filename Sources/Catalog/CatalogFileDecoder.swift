@@ -200,7 +200,7 @@ final class CatalogFileDecoder {
 
     /// Reports keys that must be present but are not.
     func require(_ keys: [String], in entries: Entries, of node: YAMLNode, _ what: @autoclosure () -> String) {
-        for key in keys where !entries.contains(where: { $0.key == key }) {
+        for key in keys where !entries.indices.contains(where: { entries.key(at: $0) == key }) {
             error("\(what()) needs '\(key)'", at: node)
         }
     }
