@@ -201,6 +201,7 @@ let package = Package(
             name: "LiveTransportTests",
             dependencies: [
                 "LiveTransport", "DispatcherCore", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -83,7 +83,7 @@ final class ClientPool: Sendable {
     /// The AsyncHTTPClient configuration for a key. Redirects are off (the transport follows them
     /// itself to keep the chain); failed connections are reported at once rather than retried until
     /// the connect timeout (so a refused connection or a pin mismatch shows at once).
-    private func configuration(for key: ClientKey) throws(TransportError) -> HTTPClient.Configuration {
+    func configuration(for key: ClientKey) throws(TransportError) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: try key.trust.tlsConfiguration(),
             redirectConfiguration: .disallow,
@@ -96,6 +96,9 @@ final class ClientPool: Sendable {
             // Bodies are decoded by the collector, a bounded piece at a time (ContentDecoder).
             decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
+        // No distributed tracing: the transport records its own timings. Without a tracer the
+        // client makes no span per request (whose first one costs seven conformance scans).
+        configuration.tracing.tracer = nil
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
         let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer
         // Every HTTP/1.1 connection gets the status guard (after the pin check, when there is one).

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import DispatcherCore
 import Foundation
 @testable import LiveTransport
@@ -16,6 +17,14 @@ struct TransportInternalsTests {
         #expect(leaf.issuerCommonName == "apiexplorer Untrusted Test CA")
         #expect(CertificateNames(der: [0x30, 0x03, 0x02, 0x01]) == nil)  // truncated input is refused, not trapped on
         #expect(CertificateNames(der: []) == nil)
+    }
+
+    /// No distributed tracing: AsyncHTTPClient makes no span per request (the first one alone
+    /// cost seven conformance scans in a one-shot `call`).
+    @Test func clientsAreMadeWithoutATracer() throws {
+        let pool = ClientPool(settings: HTTPTransport.Configuration(proxy: ProxyConfiguration()))
+        let configuration = try pool.configuration(for: ClientKey(trust: ServerTrust(), proxy: nil, connect: nil, read: nil))
+        #expect(configuration.tracing.tracer == nil)
     }
 
     @Test func ourPinsEqualOpenSSLs() throws {
