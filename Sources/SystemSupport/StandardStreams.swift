@@ -24,6 +24,16 @@ public enum StandardStreams {
         try? FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
+    /// Ends the process with `status`, after what `print` buffered is written.
+    public static func exit(_ status: Int32) -> Never {
+        fflush(nil)
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #elseif canImport(Darwin)
+        Darwin.exit(status)
+        #endif
+    }
+
     /// Everything on standard input, to its end.
     public static func readInput() -> [UInt8] {
         FileDescriptor.readAll(STDIN_FILENO)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SystemSupport
 
 /// The `apiexplorer` command: the explorer by default, and subcommands for scripts and CI.
 @main
@@ -47,6 +48,10 @@ struct APIExplorerCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let status as ExitCode {
+            // A command's own status (1 for a mapped error): argument-parser would first build the
+            // root command's help, ~30 conformance scans, to find it has no message to print.
+            StandardStreams.exit(status.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Console.error(fullMessage(for: error))
