@@ -88,7 +88,7 @@ public struct InMemoryFileSystem: CatalogFileSystem {
 
     /// Makes a file system from text contents by relative path.
     public init(texts: [String: String]) {
-        self.files = texts.mapValues { Data($0.utf8) }
+        self.files = texts.mapValues { Data(utf8: $0) }
     }
 
     public func fileNames() throws(CatalogFolderError) -> [String] {
