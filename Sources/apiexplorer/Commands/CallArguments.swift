@@ -6,10 +6,10 @@ import LiveTransport
 import StateStore
 import SystemSupport
 
-/// What `call` was given, as plain values, and what it does with them. Apart from `CallCommand`,
-/// whose property wrappers cost a conformance lookup each (each a scan of the binary's 9,000
-/// conformance records) the moment the command's type is first used: a plain command line is read
-/// straight into this (`quickParse`) and run without the command type ever being touched.
+/// What `call` was given, as plain values, and what it does with them. Kept apart from
+/// `CallCommand`: the first use of that type looks up a conformance for each of its property
+/// wrappers (each lookup a scan of the binary's 9,000 conformance records), so a plain command
+/// line is read straight into this (`quickParse`) and run without touching it.
 struct CallArguments: Equatable, Sendable {
     /// The command's name, as `CallCommand` declares it (a test checks they agree).
     static let commandName = "call"
@@ -38,6 +38,7 @@ struct CallArguments: Equatable, Sendable {
         if !(listen >= 0 && listen.isFinite) { throw ValidationError("--listen takes a number of seconds (0 or more).") }
     }
 
+    /// Sends the endpoint and prints what came back (see `CallCommand` for the output and exit status).
     func run() async throws {
         let catalog = CatalogOptions.load(CatalogSource.resolve(option: catalog)).limitingBodies(to: maximumBodySize)
         var (selection, values) = try resolveRequest(
