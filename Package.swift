@@ -52,6 +52,7 @@ let package = Package(
             name: "LiveTransport",
             dependencies: [
                 "DispatcherCore",
+                "SystemSupport",
                 "TextSupport",
                 "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 import TextSupport
 
 /// Which proxy each request goes through, read from the environment the way curl reads it.
@@ -31,7 +32,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
     public static let none = ProxyConfiguration()
 
     /// Reads `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (either case, lowercase first).
-    public static func fromEnvironment(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> ProxyConfiguration {
+    public static func fromEnvironment(_ variables: [String: String] = ProcessEnvironment.variables) -> ProxyConfiguration {
         var issues: [String] = []
         func value(_ names: String...) -> (name: String, value: String)? {
             for name in names {
