@@ -92,7 +92,7 @@ extension CatalogFileDecoder {
     /// Whether a mapping has more than one `<<` key.
     private static func repeatsMergeKey(_ pairs: YAMLNode.Pairs) -> Bool {
         var seen = false
-        for position in pairs.indices where pairs[position].key.scalarText?.text == "<<" {
+        for position in pairs.indices where pairs.keyText(at: position) == "<<" {
             if seen { return true }
             seen = true
         }

@@ -89,7 +89,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func absoluteURL(_ path: String, currentDirectory: String?) -> URL {
-        // The environment is copied into a dictionary on each read: only a `~` path needs it.
+        // Only a `~` path needs the environment.
         let expanded = path.hasPrefix("~") ? HomeDirectory.expandingTilde(path, environment: ProcessEnvironment.variables) : path
         if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
         return URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(expanded).standardizedFileURL

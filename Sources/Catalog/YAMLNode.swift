@@ -47,20 +47,23 @@ public struct YAMLNode: Sendable {
 
         /// The text of the key at `position` when it is a scalar, read without making its node.
         func keyText(at position: Int) -> String? {
-            precondition(position >= 0 && position < count, "YAMLNode.Pairs index out of range")
-            let record = document.records[Int(document.children[start + 2 * position])]
-            return record.kind == .scalar ? document.scalars[Int(record.first)].text : nil
+            keyScalarIndex(at: position).map { document.scalars[$0].text }
         }
 
         /// Whether every key is a scalar and none is a plain `<<` (a merge key).
         var keysAreTextWithoutMerge: Bool {
-            for position in 0..<count {
-                let record = document.records[Int(document.children[start + 2 * position])]
-                guard record.kind == .scalar else { return false }
-                let scalar = Int(record.first)
-                if document.scalars[scalar].style == .plain, document.scalars[scalar].text == "<<" { return false }
+            indices.allSatisfy { position in
+                // Read in place: copying each key's scalar out retained its text and tag.
+                guard let scalar = keyScalarIndex(at: position) else { return false }
+                return document.scalars[scalar].style != .plain || document.scalars[scalar].text != "<<"
             }
-            return true
+        }
+
+        /// Where the key at `position` is in `document.scalars`, when it is a scalar.
+        private func keyScalarIndex(at position: Int) -> Int? {
+            precondition(position >= 0 && position < count, "YAMLNode.Pairs index out of range")
+            let record = document.records[Int(document.children[start + 2 * position])]
+            return record.kind == .scalar ? Int(record.first) : nil
         }
     }
 

@@ -59,13 +59,7 @@ struct RequestOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("The named example (fixture) to answer with or ask the mock server for.", valueName: "NAME"))
     var example: String?
 
-    /// The `--var` values.
-    func values() throws(CatalogLookupError) -> [String: String] {
-        try RuntimeValues.parse(variables)
-    }
-
-    /// `SERVICE/ENDPOINT` in `--env`, and the `--var` values; `--example` must exist when
-    /// `checkingExample`. A usage error is printed and becomes exit status 2.
+    /// `resolveRequest` with these options.
     func resolve(_ reference: String, in catalog: CatalogSet, checkingExample: Bool) throws(ExitCode) -> (EndpointSelection, [String: String]) {
         try resolveRequest(reference, environment: environment, variables: variables, example: example, in: catalog, checkingExample: checkingExample)
     }
