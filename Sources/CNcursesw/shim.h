@@ -40,6 +40,15 @@ static inline int nc_key_code_for_capability(const char *name) {
     return key_defined(sequence);
 }
 
+// Colours the terminal has (terminfo `colors`; negative when it has none).
+static inline int nc_terminal_colors(void) { return tigetnum((NCURSES_CONST char *)"colors"); }
+
+// Whether the terminal can move its cursor anywhere (terminfo `cup`): frames are drawn with it.
+static inline bool nc_can_address_cursor(void) {
+    char *sequence = tigetstr((NCURSES_CONST char *)"cup");
+    return sequence != NULL && sequence != (char *)-1;
+}
+
 // Mouse masks: the BUTTON* macros are expressions Swift cannot import.
 static inline mmask_t nc_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t nc_button1_released(void) { return BUTTON1_RELEASED; }

@@ -9,23 +9,29 @@ import Darwin
 #endif
 
 /// Everything that touches curses, owned by the terminal's one thread and never shared.
+///
+/// Curses sets the terminal up (modes, alternate screen, keypad, mouse), reads keys and restores
+/// the terminal; frames are drawn by a `FrameEncoder` and reach the tty in one write each. Curses
+/// itself never draws: keys are read from a pad, which `wget_wch` does not refresh.
 final class CursesSession {
     private unowned let terminal: NcursesTerminal
     private let screen: OpaquePointer
-    private let window: UnsafeMutablePointer<WINDOW>
-    private var palette: CursesPalette
+    /// Where keys are read (a 1×1 pad).
+    private let input: UnsafeMutablePointer<WINDOW>
     private var keys: CursesKeyDecoder
-    /// What the screen shows, to diff the next frame against; nil forces a full redraw.
-    private var drawn: Buffer?
+    private var encoder: FrameEncoder
+    /// True when the screen no longer shows the last frame (a resize, a suspension).
+    private var isScreenStale = false
     /// The last frame presented, redrawn after a resize or a suspension.
     private var lastFrame: Frame?
-    private var cursorVisibility: Int32 = -1
-    private var glyph: [wchar_t] = []
+    private var output: [UInt8] = []
     private(set) var size: Size
 
     init(terminal: NcursesTerminal) throws(NcursesTerminalError) {
         self.terminal = terminal
-        setlocale(LC_ALL, "")
+        // Only the character set: curses needs it for wide characters, and the other categories
+        // (numbers, messages …) are a dozen more files to read at every launch.
+        setlocale(LC_CTYPE, "")
         // With no locale set at all (a bare container, a cron job) glibc picks plain ASCII and
         // ncurses would mangle every box line and symbol; C.UTF-8 is built into glibc.
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "ANSI_X3.4-1968" {
@@ -38,21 +44,26 @@ final class CursesSession {
             throw .initializationFailed("ncurses does not know the terminal type TERM=\(name)")
         }
         set_term(screen)
-        guard let window = nc_stdscr() else {
+        guard nc_can_address_cursor() else {
+            endwin()
+            delscreen(screen)
+            let name = ProcessEnvironment.variables["TERM"] ?? "(unset)"
+            throw .initializationFailed("the terminal type TERM=\(name) cannot move the cursor")
+        }
+        guard let input = newpad(1, 1) else {
             endwin()
             delscreen(screen)
             throw .initializationFailed("ncurses did not create a screen")
         }
         self.screen = screen
-        self.window = window
+        self.input = input
         raw()
         noecho()
         nonl()
-        keypad(window, true)
-        nodelay(window, true)
-        intrflush(window, false)
+        keypad(input, true)
+        nodelay(input, true)
+        intrflush(input, false)
         set_escdelay(Int32(clamping: terminal.options.escapeDelay))
-        leaveok(window, true)
         curs_set(0)
         if terminal.options.enablesMouse {
             let clicks = nc_button1_pressed() | nc_button1_released() | nc_button2_pressed() | nc_button2_released()
@@ -60,9 +71,11 @@ final class CursesSession {
             mousemask(clicks | nc_button4_pressed() | nc_button5_pressed(), nil)
             mouseinterval(0)
         }
-        palette = CursesPalette(usesColor: terminal.options.usesColor ?? !Self.noColorRequested())
+        let usesColor = terminal.options.usesColor ?? !Self.noColorRequested()
+        encoder = FrameEncoder(
+            colorCount: usesColor ? Int(max(0, nc_terminal_colors())) : 0,
+            terminalWidth: { Int(nc_wcwidth(wchar_t(bitPattern: $0.value))) })
         keys = CursesKeyDecoder()
-        glyph.reserveCapacity(Int(CCHARW_MAX) + 1)
         size = Size(width: Int(nc_cols()), height: Int(nc_lines()))
     }
 
@@ -89,13 +102,16 @@ final class CursesSession {
             if isShutdownRequested { break }
             for job in jobs { runSuspended(job) }
             checkSize()
+            output.removeAll(keepingCapacity: true)
             if let frame {
                 lastFrame = frame
-                draw(frame)
-            } else if drawn == nil, let lastFrame {
-                draw(lastFrame)
+                encoder.encode(frame, screenSize: size, into: &output)
+            } else if isScreenStale, let lastFrame {
+                encoder.encode(lastFrame, screenSize: size, into: &output)
             }
-            if !sequences.isEmpty { writeRaw(sequences.joined()) }
+            isScreenStale = false
+            for sequence in sequences { output.append(contentsOf: sequence.utf8) }
+            writeOutput()
             if !waitForInput() { break }
         }
         tearDown()
@@ -126,7 +142,7 @@ final class CursesSession {
         var pendingEscape = false
         while true {
             var character: wint_t = 0
-            let status = wget_wch(window, &character)
+            let status = wget_wch(input, &character)
             if status == ERR { break }
             var event: TerminalEvent?
             if status == KEY_CODE_YES {
@@ -194,83 +210,19 @@ final class CursesSession {
         let current = Size(width: Int(nc_cols()), height: Int(nc_lines()))
         guard current != size else { return }
         size = current
-        drawn = nil
+        encoder.invalidate()
+        isScreenStale = true
         terminal.shared.withLock { $0.size = current }
         terminal.continuation.yield(.resize(current))
     }
 
-    // MARK: Drawing
+    // MARK: Output
 
-    private func draw(_ frame: Frame) {
-        let buffer = frame.buffer
-        let updates: [CellUpdate]
-        if let drawn, drawn.size == buffer.size {
-            updates = buffer.diff(from: drawn)
-        } else {
-            // Erased, the window is blank cells: only the others are put (most of a first frame is blank).
-            werase(window)
-            updates = buffer.diff(from: Buffer(size: buffer.size))
-        }
-        let rows = Int(nc_lines()), columns = Int(nc_cols())
-        for update in updates where update.position.y < rows {
-            for (offset, cell) in update.cells.enumerated() where !cell.isContinuation {
-                let x = update.position.x + offset
-                guard x < columns else { break }
-                put(cell, x: x, y: update.position.y, columns: columns)
-            }
-        }
-        drawn = buffer
-        if let cursor = frame.cursor, cursor.x >= 0, cursor.y >= 0, cursor.x < columns, cursor.y < rows {
-            setCursorVisibility(1)
-            leaveok(window, false)
-            wmove(window, Int32(cursor.y), Int32(cursor.x))
-        } else {
-            setCursorVisibility(0)
-            leaveok(window, true)
-        }
-        wnoutrefresh(window)
-        doupdate()
-    }
-
-    private func put(_ cell: Cell, x: Int, y: Int, columns: Int) {
-        let scalars = cell.symbol.unicodeScalars
-        guard let first = scalars.first else { return }
-        glyph.removeAll(keepingCapacity: true)
-        glyph.append(wchar_t(bitPattern: first.value))
-        // curses keeps a spacing character plus up to four combining ones; a ZWJ sequence keeps its first emoji.
-        for scalar in scalars.dropFirst() {
-            if scalar.value == 0x200D || glyph.count == Int(CCHARW_MAX) { break }
-            if nc_wcwidth(wchar_t(bitPattern: scalar.value)) != 0 { break }
-            glyph.append(wchar_t(bitPattern: scalar.value))
-        }
-        glyph.append(0)
-        let attributes = palette.attributes(for: cell.modifiers)
-        let pair = palette.pair(foreground: cell.foreground, background: cell.background)
-        var character = cchar_t()
-        _ = nc_setcchar(&character, glyph, attributes, pair)
-        mvwadd_wchnstr(window, Int32(y), Int32(x), &character, 1)
-        // Our table says 2 columns where the C library says 1 (e.g. "❤️"): blank the second column
-        // so curses' idea of the screen matches ours.
-        if cell.symbol.displayWidth == 2, nc_wcwidth(wchar_t(bitPattern: first.value)) == 1, x + 1 < columns {
-            glyph.removeAll(keepingCapacity: true)
-            glyph.append(32)
-            glyph.append(0)
-            _ = nc_setcchar(&character, glyph, attributes, pair)
-            mvwadd_wchnstr(window, Int32(y), Int32(x + 1), &character, 1)
-        }
-    }
-
-    private func setCursorVisibility(_ visibility: Int32) {
-        guard visibility != cursorVisibility else { return }
-        cursorVisibility = visibility
-        curs_set(visibility)
-    }
-
-    private func writeRaw(_ bytes: String) {
-        var bytes = Array(bytes.utf8)
+    /// Writes `output` to the tty in one go (more only if the tty takes part of it).
+    private func writeOutput() {
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { raw -> Int in
+        while offset < output.count {
+            let written = output.withUnsafeBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
                 return Glibc.write(STDOUT_FILENO, base + offset, raw.count - offset)
             }
@@ -288,16 +240,23 @@ final class CursesSession {
         endwin()
         job()
         reset_prog_mode()
+        // Curses takes the terminal back (alternate screen, keypad, mouse, hidden cursor) on its
+        // first update after endwin; the screen it updates is blank.
+        doupdate()
         terminal.shared.withLock { $0.isSuspended = false }
         // The child drew over everything: repaint the whole screen, not just the changes.
-        clearok(nc_curscr(), true)
-        drawn = nil
-        cursorVisibility = -1
+        encoder.invalidate()
+        encoder.isCursorVisible = false
+        isScreenStale = true
     }
 
     private func tearDown() {
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: "\u{1B}[0m".utf8)
+        writeOutput()
         curs_set(1)
         endwin()
+        delwin(input)
         delscreen(screen)
         let orphans = terminal.shared.withLock { state in
             defer {

@@ -170,6 +170,36 @@ extension EndToEnd {
             try await session.waitFor("EXIT=0")
         }
 
+        /// Curses hands the terminal to the pager and takes it back; the explorer then draws its
+        /// whole screen again, with colours and keys working.
+        @Test func thePagerGetsTheTerminalAndTheScreenComesBackWhole() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-pager-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let pager = folder.appendingPathComponent("pager.sh")
+            try "#!/bin/sh\nclear\necho PAGER-RAN; head -c 40 \"$1\"; echo; read answer\n".write(to: pager, atomically: true, encoding: .utf8)
+            chmod(pager.path, 0o755)
+            let session = try Self.launch(environment: ["PAGER": pager.path])
+            defer { session.close() }
+            try await session.waitFor("Enter sends GET /get to local (STUB)")
+            try session.send("Enter")
+            try await session.waitFor("200 OK")
+            try session.send("Tab")  // to the response pane, whose Body tab opens the pager
+            try session.send("o")
+            var screen = try await session.waitFor("PAGER-RAN")
+            #expect(!screen.contains("Environments"))
+            try session.send("Enter")
+            screen = try await session.waitForAbsence("PAGER-RAN")
+            screen = try await session.waitFor("Environments")
+            #expect(screen.contains("╭  Endpoints") && screen.contains("200 OK") && screen.contains("STUB"))
+            #expect(screen.split(separator: "\n").count >= 39, "the whole screen is drawn again:\n\(screen)")
+            try session.send("BTab")
+            try session.send("j")
+            try await session.waitFor("Enter sends POST /post")
+            try session.send("q")
+            try await session.waitFor("EXIT=0")
+        }
+
         @Test func sigtermRestoresTheTerminal() async throws {
             let session = try Self.launch()
             defer { session.close() }
