@@ -77,4 +77,30 @@ struct DisplayWidthTests {
             }
         }
     }
+
+    @Test("Printable ASCII is measured and cut by bytes, exactly as grapheme by grapheme")
+    func asciiFastPath() {
+        var generator = SeededGenerator(seed: 0xA5C11)
+        let pieces = ["a", "Z", " ", "~", "{", "\t", "e\u{301}", "#\u{FE0F}", "中", "😀", "\u{7}", "\r\n", "…"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            // The cluster-by-cluster reference (no tabs: those are expanded first).
+            let expanded = text.expandingTabs()
+            #expect(!expanded.contains("\t"))
+            #expect(expanded.displayWidth == expanded.reduce(0) { $0 + DisplayWidth.of($1) }, "\(text.debugDescription)")
+            for width in 0...8 {
+                var reference = "", used = 0
+                for character in expanded {
+                    let characterWidth = DisplayWidth.of(character)
+                    if used + characterWidth > width { break }
+                    if characterWidth > 0 || !DisplayWidth.isControl(character) { reference.append(character) }
+                    used += characterWidth
+                }
+                #expect(text.prefix(columns: width) == reference, "\(text.debugDescription) at \(width)")
+            }
+        }
+        #expect("plain ascii".printableASCIIWidth == 11)
+        #expect("tab\there".printableASCIIWidth == nil)
+        #expect("#\u{FE0F}".printableASCIIWidth == nil && "#\u{FE0F}".displayWidth == 2)
+    }
 }
