@@ -53,7 +53,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     /// gets to them (copying the environment into a dictionary is most of resolving `--catalog`).
     public static func resolve(
         option: String?, environment: [String: String]? = nil, currentDirectory: String? = nil,
-        directoryExists: (URL) -> Bool = CatalogSource.directoryExists
+        directoryExists: (String) -> Bool = CatalogSource.directoryExists(atPath:)
     ) -> CatalogSource {
         if let option, !option.isEmpty {
             return folder(option, origin: .option, currentDirectory: currentDirectory)
@@ -61,16 +61,19 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
         if let path = (environment ?? ProcessEnvironment.variables)[environmentVariable], !path.isEmpty {
             return folder(path, origin: .environmentVariable, currentDirectory: currentDirectory)
         }
-        let local = URL(fileURLWithPath: currentDirectory ?? FileManager.default.currentDirectoryPath).appendingPathComponent(defaultFolderName)
+        // A path, not a URL, until the folder is found: the usual launch has none, and URL's first
+        // `appendingPathComponent` costs more than the rest of the lookup.
+        let workingDirectory = currentDirectory ?? FileManager.default.currentDirectoryPath
+        let local = (workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/") + defaultFolderName
         if directoryExists(local) {
-            return CatalogSource(origin: .workingDirectory, directory: local, displayPath: defaultFolderName)
+            return CatalogSource(origin: .workingDirectory, directory: URL(fileURLWithPath: local, isDirectory: true), displayPath: defaultFolderName)
         }
         return .bundled
     }
 
     /// Whether a folder exists on disk.
-    public static func directoryExists(_ url: URL) -> Bool {
-        FileStatus.isDirectory(url.path)
+    public static func directoryExists(atPath path: String) -> Bool {
+        FileStatus.isDirectory(path)
     }
 
     /// How a file of this source is shown: `environments/petstore.yaml`.

@@ -107,7 +107,7 @@ import Testing
 /// Where catalogs come from: --catalog, $APIEXPLORER_CATALOG, ./environments, the bundled ones.
 @Suite struct CatalogSourceTests {
     @Test func lookupOrder() {
-        let exists: (URL) -> Bool = { $0.path == "/work/project/environments" }
+        let exists: (String) -> Bool = { $0 == "/work/project/environments" }
         let option = CatalogSource.resolve(option: "apis", environment: ["APIEXPLORER_CATALOG": "/etc/apis"], currentDirectory: "/work/project", directoryExists: exists)
         #expect(option.origin == .option)
         #expect(option.directory?.path == "/work/project/apis")
@@ -120,6 +120,8 @@ import Testing
 
         let local = CatalogSource.resolve(option: nil, environment: [:], currentDirectory: "/work/project", directoryExists: exists)
         #expect(local.origin == .workingDirectory)
+        #expect(local.directory?.path == "/work/project/environments")
+        #expect(CatalogSource.resolve(option: nil, environment: [:], currentDirectory: "/work/project/", directoryExists: exists) == local)
         #expect(local.displayPath(of: "petstore.yaml") == "environments/petstore.yaml")
 
         let bundled = CatalogSource.resolve(option: nil, environment: [:], currentDirectory: "/elsewhere", directoryExists: exists)
