@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// Starts a program on a pseudo-terminal of its own and times how long it takes to write a marker:
+/// Starts a program on a pseudo-terminal of its own and times how long it takes to write markers:
 /// launch to first complete frame as the program sees it, with no terminal emulator (and no
 /// emulator's polling) in between.
 enum PseudoTerminalLaunch {
@@ -17,10 +17,10 @@ enum PseudoTerminalLaunch {
     private static let getNumber: UInt32 = 0x8004_5430
     private static let spawnNewSession: Int16 = 0x80
 
-    /// Milliseconds from `posix_spawn` to `marker` appearing in what the program wrote; then sends
-    /// `quit` and waits for the program to exit.
+    /// Milliseconds from `posix_spawn` to every one of `markers` appearing in what the program wrote;
+    /// then sends `quit` and waits for the program to exit.
     static func time(_ path: String, arguments: [String] = [], environment: [String: String], size: (columns: Int, rows: Int),
-        marker: String, quit: String = "q") throws -> Double
+        markers: [String], quit: String = "q") throws -> Double
     {
         // posix_openpt, unlockpt and ptsname, by hand: Glibc's Swift module leaves them out.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -55,7 +55,7 @@ enum PseudoTerminalLaunch {
         close(slave)
         guard status == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(status)))") }
 
-        let needle = Array(marker.utf8)
+        let needles = markers.map { Array($0.utf8) }
         var seen: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var elapsed: Duration?
@@ -66,7 +66,7 @@ enum PseudoTerminalLaunch {
             let count = read(master, &buffer, buffer.count)
             guard count > 0 else { break }
             seen += buffer[0..<count]
-            if seen.count >= needle.count, seen.indices.dropLast(needle.count - 1).contains(where: { seen[$0..<($0 + needle.count)].elementsEqual(needle) }) {
+            if needles.allSatisfy({ needle in seen.count >= needle.count && seen.indices.dropLast(needle.count - 1).contains { seen[$0..<($0 + needle.count)].elementsEqual(needle) } }) {
                 elapsed = ContinuousClock.now - started
             }
         }
@@ -81,7 +81,7 @@ enum PseudoTerminalLaunch {
             kill(pid, SIGKILL)
             waitpid(pid, &exitStatus, 0)
         }
-        guard let elapsed else { throw Failure(description: "'\(marker)' never appeared") }
+        guard let elapsed else { throw Failure(description: "\(markers) did not all appear") }
         return elapsed.nanoseconds / 1e6
     }
 }
