@@ -1,5 +1,5 @@
 import Foundation
-import SystemSupport
+@testable import SystemSupport
 import Testing
 
 /// The environment read once is the process's environment.
@@ -9,5 +9,10 @@ import Testing
         for name in ["PATH", "HOME", "USER", "TERM"] {
             #expect(ProcessEnvironment.variables[name] == getenv(name).map { String(cString: $0) }, "\(name)")
         }
+    }
+
+    @Test func environIsReadDirectlyAsProcessInfoReadsIt() throws {
+        let direct = try #require(ProcessEnvironment.fromEnviron(), "environ is found")
+        #expect(direct == ProcessInfo.processInfo.environment)
     }
 }
