@@ -90,7 +90,7 @@ public struct Buffer: Hashable, Sendable {
             return writeASCII(text.utf8, from: position, style: style, limit: limit)
         }
         for character in text {
-            if character == "\t" {
+            if DisplayWidth.isTab(character) {
                 let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
                 let end = min(x + spaces, limit)
                 while x < end { put(" ", width: 1, x: x, y: position.y, style: style); x += 1 }

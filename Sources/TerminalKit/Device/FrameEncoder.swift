@@ -72,18 +72,29 @@ public struct FrameEncoder {
             for cell in update.cells {
                 defer { x += 1 }
                 if cell.isContinuation { continue }
-                guard x + (cell.symbol.utf8.count == 1 ? 1 : cell.width) <= screen.width else { break }
+                let columns = Self.columns(of: cell.symbol)
+                guard x + columns <= screen.width else { break }
                 if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
                 setPen(Pen(cell, colorCodes: colorCodes), into: &output)
-                cursor = put(cell, at: Position(x: x, y: y), into: &output)
+                cursor = put(cell, columns: columns, at: Position(x: x, y: y), into: &output)
             }
         }
         drawn = buffer
         placeCursor(frame.cursor, screen: screen, cursor: cursor, into: &output)
     }
 
-    /// Writes one cell's symbol; returns where the terminal's cursor is now, nil when unsure.
-    private func put(_ cell: Cell, at position: Position, into output: inout [UInt8]) -> Position? {
+    /// Columns a symbol takes by our table: 1 or 2.
+    private static func columns(of symbol: String) -> Int {
+        if symbol.utf8.count == 1 { return 1 }
+        let scalars = symbol.unicodeScalars
+        guard let first = scalars.first else { return 1 }
+        let width = scalars.index(after: scalars.startIndex) == scalars.endIndex ? DisplayWidth.of(first) : symbol.displayWidth
+        return min(2, max(1, width))
+    }
+
+    /// Writes one cell's symbol, `ours` columns wide by our table; returns where the terminal's
+    /// cursor is now, nil when unsure.
+    private func put(_ cell: Cell, columns ours: Int, at position: Position, into output: inout [UInt8]) -> Position? {
         let bytes = cell.symbol.utf8
         if bytes.count == 1, let byte = bytes.first {
             output.append(byte)
@@ -94,7 +105,6 @@ public struct FrameEncoder {
             return Position(x: position.x + 1, y: position.y)
         }
         output.append(contentsOf: bytes)
-        let ours = min(2, max(1, cell.symbol.displayWidth))
         let scalars = cell.symbol.unicodeScalars
         guard let terminalWidth, let first = scalars.first else { return Position(x: position.x + ours, y: position.y) }
         let theirs = terminalWidth(first)

@@ -30,6 +30,13 @@ public enum DisplayWidth {
         return clusterWidth(character.unicodeScalars)
     }
 
+    /// True for a tab. A tab is always a cluster of its own, so its first byte tells; comparing
+    /// `Character`s compares strings, ~200 instructions, once per character of every line drawn.
+    @inlinable
+    public static func isTab(_ character: Character) -> Bool {
+        character.utf8.first == 0x09
+    }
+
     /// True for characters that must never reach the terminal as they are (C0, DEL, C1, CR LF).
     @inlinable
     public static func isControl(_ character: Character) -> Bool {

@@ -16,7 +16,7 @@ extension StringProtocol {
         if let columns = printableASCIIWidth { return columns }
         var columns = 0
         for character in self {
-            if character == "\t" {
+            if DisplayWidth.isTab(character) {
                 columns += DisplayWidth.tabWidth - columns % DisplayWidth.tabWidth
             } else {
                 columns += DisplayWidth.of(character)
@@ -83,7 +83,7 @@ extension StringProtocol {
         var result = ""
         var column = 0
         for character in self {
-            if character == "\t" {
+            if DisplayWidth.isTab(character) {
                 let spaces = DisplayWidth.tabWidth - column % DisplayWidth.tabWidth
                 result += String(repeating: " ", count: spaces)
                 column += spaces
