@@ -24,13 +24,14 @@ enum EndpointsPaneView {
             input.render(into: &buffer, area: filterRow, state: filter.input)
             if filter.isEditing { cursor = input.cursorPosition(in: filterRow, state: filter.input) }
         }
-        let items = endpoints.map { line(for: $0, state: state) }
         let placeholder =
             state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
+        // Only the rows on screen are made: a catalog may hold 10,000 endpoints.
         let list = ListView(
-            items, highlightStyle: focused ? Theme.highlight : Style(modifiers: .bold), showsScrollbar: true, placeholder: placeholder)
+            count: endpoints.count, highlightStyle: focused ? Theme.highlight : Style(modifiers: .bold), showsScrollbar: true,
+            placeholder: placeholder, item: { line(for: endpoints[$0], state: state) })
         var listState = state.endpointList
-        listState.offset = listState.visibleOffset(viewportHeight: inner.height, itemCount: items.count)
+        listState.offset = listState.visibleOffset(viewportHeight: inner.height, itemCount: endpoints.count)
         list.render(into: &buffer, area: inner, state: listState)
         return cursor
     }

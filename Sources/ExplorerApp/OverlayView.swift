@@ -30,9 +30,11 @@ enum OverlayView {
             let window = Overlay(block: block("Examples of \(key)", hint: "Enter sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
             ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
         case .history(let list):
-            let items = state.history.map { item -> Line in
+            let history = state.history, timeZone = state.timeZone
+            // Only the rows on screen are made: the history keeps up to 500 requests.
+            @Sendable func row(_ item: HistoryItem) -> Line {
                 Line([
-                    Span(OverlayText.time(item.date, in: state.timeZone) + " ", style: Theme.dim),
+                    Span(OverlayText.time(item.date, in: timeZone) + " ", style: Theme.dim),
                     Span(item.call.mode.badge + " ", style: item.call.mode == .live ? Theme.error : Theme.dim),
                     Span(item.outcome, style: item.failed ? Theme.error : Theme.status(200)),
                     Span("  \(item.call.endpoint) · \(item.call.environment)"),
@@ -41,9 +43,10 @@ enum OverlayView {
                 ])
             }
             let window = Overlay(
-                block: block("History · \(items.count)", hint: "Enter sends again"), width: .percent(90),
-                height: .cells(min(items.count, max(1, state.size.height - 6)) + 2))
-            ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
+                block: block("History · \(history.count)", hint: "Enter sends again"), width: .percent(90),
+                height: .cells(min(history.count, max(1, state.size.height - 6)) + 2))
+            ListView(count: history.count, highlightStyle: Theme.highlight, highlightSymbol: "› ") { row(history[$0]) }
+                .render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
         case .confirmSend(let call):
             let method = state.catalog.endpoint(call.endpoint)?.endpoint.method.rawValue ?? ""
             let lines = [

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import TerminalKit
 
@@ -81,6 +82,20 @@ struct WidgetTests {
         ListView(["a", "b"]).render(into: &buffer, area: buffer.area, state: ListState(selected: 1))
         #expect(buffer[5, 1].modifiers.contains(.reverse))
         #expect(!buffer[5, 0].modifiers.contains(.reverse))
+    }
+
+    @Test("A list asks only for the rows on screen")
+    func listMakesVisibleRowsOnly() {
+        let asked = Mutex<[Int]>([])
+        var state = ListState(selected: 5_000)
+        let output = grid(12, 3) { buffer, area in
+            ListView(count: 10_000) { index in
+                asked.withLock { $0.append(index) }
+                return Line("row \(index)")
+            }.render(into: &buffer, area: area, state: &state)
+        }
+        expectGrid(output, "row 4998\nrow 4999\nrow 5000")
+        #expect(asked.withLock { $0 } == [4_998, 4_999, 5_000])
     }
 
     @Test("Empty list shows the placeholder")

@@ -1,7 +1,12 @@
 /// A scrolling list of lines with one highlighted selection.
+///
+/// Rows are asked for only when they are on screen, so a list of 10,000 endpoints costs what the
+/// 30 rows shown cost (`init(count:item:)`).
 public struct ListView: StatefulWidget, Sendable {
-    /// The rows.
-    public var items: [Line]
+    /// How many rows the list has.
+    public var itemCount: Int
+    /// The row at an index; called for the rows on screen only.
+    public var item: @Sendable (Int) -> Line
     /// An optional border around the list.
     public var block: Block?
     /// Style laid over the selected row, across the full width.
@@ -13,12 +18,24 @@ public struct ListView: StatefulWidget, Sendable {
     /// Shown, dimmed, when there are no items.
     public var placeholder: Line?
 
-    /// Creates a list.
+    /// Creates a list of lines made beforehand.
     public init(
         _ items: [Line], block: Block? = nil, highlightStyle: Style = Style(modifiers: .reverse),
         highlightSymbol: String? = nil, showsScrollbar: Bool = false, placeholder: Line? = nil
     ) {
-        self.items = items
+        self.init(
+            count: items.count, block: block, highlightStyle: highlightStyle, highlightSymbol: highlightSymbol,
+            showsScrollbar: showsScrollbar, placeholder: placeholder, item: { items[$0] })
+    }
+
+    /// Creates a list of `count` rows, each made by `item` when it is drawn.
+    public init(
+        count: Int, block: Block? = nil, highlightStyle: Style = Style(modifiers: .reverse),
+        highlightSymbol: String? = nil, showsScrollbar: Bool = false, placeholder: Line? = nil,
+        item: @escaping @Sendable (Int) -> Line
+    ) {
+        itemCount = count
+        self.item = item
         self.block = block
         self.highlightStyle = highlightStyle
         self.highlightSymbol = highlightSymbol
@@ -34,12 +51,12 @@ public struct ListView: StatefulWidget, Sendable {
             area = block.inner(area)
         }
         guard !area.isEmpty else { return }
-        if items.isEmpty {
+        if itemCount == 0 {
             if let placeholder { buffer.write(placeholder.styled(Style(modifiers: .dim)), in: area.row(0)) }
             return
         }
-        state.scrollToSelection(viewportHeight: area.height, itemCount: items.count)
-        let scrollbar = Scrollbar(contentLength: items.count, viewportLength: area.height, position: state.offset)
+        state.scrollToSelection(viewportHeight: area.height, itemCount: itemCount)
+        let scrollbar = Scrollbar(contentLength: itemCount, viewportLength: area.height, position: state.offset)
         var rows = area
         if showsScrollbar && scrollbar.isNeeded && area.width > 1 {
             rows.width -= 1
@@ -48,7 +65,7 @@ public struct ListView: StatefulWidget, Sendable {
         let symbolWidth = highlightSymbol?.displayWidth ?? 0
         for row in 0..<rows.height {
             let index = state.offset + row
-            guard index < items.count else { break }
+            guard index < itemCount else { break }
             let line = rows.row(row)
             let isSelected = index == state.selected
             var used = 0
@@ -58,7 +75,7 @@ public struct ListView: StatefulWidget, Sendable {
                     at: line.origin, maxWidth: line.width
                 )
             }
-            buffer.write(items[index].truncated(toWidth: line.width - used), at: Position(x: line.x + used, y: line.y), maxWidth: line.width - used)
+            buffer.write(item(index).truncated(toWidth: line.width - used), at: Position(x: line.x + used, y: line.y), maxWidth: line.width - used)
             if isSelected { buffer.setStyle(highlightStyle, in: line) }
         }
     }
