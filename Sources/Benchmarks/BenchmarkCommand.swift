@@ -5,7 +5,7 @@ import ArgumentParser
 struct BenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apiexplorer-bench",
-        abstract: "Measures apiexplorer's speed. Run with `swift run -c release apiexplorer-bench <suite>`.",
+        abstract: "Measures apiexplorer's speed. Build with `scripts/build-release apiexplorer apiexplorer-bench`, then run `apiexplorer-bench <suite>` from the folder it prints.",
         subcommands: BenchmarkSuites.all
     )
 }

@@ -35,6 +35,6 @@ func formatNanoseconds(_ value: Double) -> String {
 /// Says so when the benchmark binary was built without optimisation.
 func warnIfDebugBuild() {
     #if DEBUG
-    print("warning: this is a debug build; run `swift run -c release apiexplorer-bench …` for real figures\n")
+    print("warning: this is a debug build; build with `scripts/build-release apiexplorer apiexplorer-bench` for real figures\n")
     #endif
 }
