@@ -52,11 +52,20 @@ extension AppState {
         return true
     }
 
-    /// The row under the environments cursor.
-    var currentEnvironmentRow: EnvironmentRow? {
-        let rows = environmentRows
-        guard let selected = environmentList.selected, rows.indices.contains(selected) else { return rows.first }
-        return rows[selected]
+    /// The row under the environments cursor (the first row when the cursor is on none). Counted
+    /// through the services, not read from `environmentRows`: views and the reducer ask for it
+    /// many times a frame, and building every row each time was a tenth of the first frame.
+    public var currentEnvironmentRow: EnvironmentRow? {
+        let services = catalog.services
+        guard !services.isEmpty else { return nil }
+        let first = EnvironmentRow(serviceIndex: 0, environmentIndex: nil)
+        guard var remaining = environmentList.selected, remaining >= 0 else { return first }
+        for serviceIndex in services.indices {
+            let rows = 1 + services[serviceIndex].environments.count
+            if remaining < rows { return EnvironmentRow(serviceIndex: serviceIndex, environmentIndex: remaining == 0 ? nil : remaining - 1) }
+            remaining -= rows
+        }
+        return first
     }
 
     /// The service whose endpoints are listed.

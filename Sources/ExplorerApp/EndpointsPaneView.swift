@@ -27,16 +27,18 @@ enum EndpointsPaneView {
         let placeholder =
             state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
         // Only the rows on screen are made: a catalog may hold 10,000 endpoints.
+        let environment = state.activeEnvironmentKey
         let list = ListView(
             count: endpoints.count, highlightStyle: focused ? Theme.highlight : Style(modifiers: .bold), showsScrollbar: true,
-            placeholder: placeholder, item: { line(for: endpoints[$0], state: state) })
+            placeholder: placeholder, item: { line(for: endpoints[$0], in: environment, state: state) })
         var listState = state.endpointList
         listState.offset = listState.visibleOffset(viewportHeight: inner.height, itemCount: endpoints.count)
         list.render(into: &buffer, area: inner, state: listState)
         return cursor
     }
 
-    static func line(for endpoint: CatalogEndpoint, state: AppState) -> Line {
+    /// An endpoint's row; `environment` is the active one (looked up once per frame, not per row).
+    static func line(for endpoint: CatalogEndpoint, in environment: EnvironmentKey?, state: AppState) -> Line {
         let key = endpoint.key
         let marker: Span
         if state.inFlight.values.contains(where: { $0.endpoint == key }) {
@@ -48,7 +50,7 @@ enum EndpointsPaneView {
             marker = Span("  ")
         }
         // A draft shows as what Enter sends, marked ✎.
-        let draft = state.activeEnvironment.flatMap { state.drafts[DraftKey(endpoint: key, environment: $0.name)] }
+        let draft = environment.flatMap { state.drafts[DraftKey(endpoint: key, environment: $0.environment)] }
         let method = draft?.method ?? endpoint.method
         var spans = [marker, Span(method.rawValue.padded(to: 7), style: Theme.method(method)), Span(draft?.path ?? endpoint.path)]
         if draft != nil { spans.append(Span(" ✎", style: Theme.notice)) }
@@ -56,7 +58,7 @@ enum EndpointsPaneView {
             spans.append(Span("  \(endpoint.title)", style: Theme.dim))
         }
         if let example = state.chosenExample[key] { spans.append(Span("  [\(example)]", style: Style(foreground: .magenta))) }
-        if let environment = state.activeEnvironmentKey, let mark = state.driftMarks[environment]?[endpoint.id] {
+        if let environment, let mark = state.driftMarks[environment]?[endpoint.id] {
             // Leads the text after the path so a narrow pane still shows it before the title is cut.
             let badge: Span
             switch mark {

@@ -15,6 +15,16 @@ import Testing
         #expect(state.environmentRows.count == 6)  // shop + 3 environments, echo + 1
     }
 
+    @Test func theRowUnderTheCursorIsTheListedRow() {
+        var state = TestCatalog.state()
+        let rows = state.environmentRows
+        for selected in [nil, -1] + Array(0...rows.count) as [Int?] {
+            state.environmentList.selected = selected
+            let listed = selected.flatMap { rows.indices.contains($0) ? rows[$0] : nil } ?? rows.first
+            #expect(state.currentEnvironmentRow == listed, "cursor at \(String(describing: selected))")
+        }
+    }
+
     @Test func tabCyclesFocusBothWays() {
         var state = TestCatalog.state()
         _ = state.press("Tab")
