@@ -84,6 +84,35 @@ struct WidgetTests {
         #expect(!buffer[5, 0].modifiers.contains(.reverse))
     }
 
+    @Test("Border pieces look as Buffer.write draws them one by one, narrow, wide or longer")
+    func blockPiecesMatchWrite() {
+        let sets = [
+            BorderSet.rounded,
+            BorderSet(topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", horizontal: "中", vertical: "ab"),
+            BorderSet(topLeft: "*", topRight: "*", bottomLeft: "*", bottomRight: "*", horizontal: "e\u{301}", vertical: "\t"),
+        ]
+        for borders in sets {
+            let block = Block(borders: borders, isFocused: true)
+            let area = Rect(x: 1, y: 1, width: 9, height: 4)
+            var drawn = Buffer(width: 11, height: 6)
+            block.render(into: &drawn, area: area)
+            var written = Buffer(width: 11, height: 6)
+            for x in area.x..<area.right {
+                written.write(borders.horizontal, at: Position(x: x, y: area.y), style: block.focusedBorderStyle)
+                written.write(borders.horizontal, at: Position(x: x, y: area.bottom - 1), style: block.focusedBorderStyle)
+            }
+            for y in area.y..<area.bottom {
+                written.write(borders.vertical, at: Position(x: area.x, y: y), style: block.focusedBorderStyle)
+                written.write(borders.vertical, at: Position(x: area.right - 1, y: y), style: block.focusedBorderStyle)
+            }
+            written.write(borders.topLeft, at: Position(x: area.x, y: area.y), style: block.focusedBorderStyle)
+            written.write(borders.topRight, at: Position(x: area.right - 1, y: area.y), style: block.focusedBorderStyle)
+            written.write(borders.bottomLeft, at: Position(x: area.x, y: area.bottom - 1), style: block.focusedBorderStyle)
+            written.write(borders.bottomRight, at: Position(x: area.right - 1, y: area.bottom - 1), style: block.focusedBorderStyle)
+            #expect(drawn == written, "\(borders.horizontal) \(borders.vertical)\n\(drawn.plainText())\n\(written.plainText())")
+        }
+    }
+
     @Test("A list asks only for the rows on screen")
     func listMakesVisibleRowsOnly() {
         let asked = Mutex<[Int]>([])

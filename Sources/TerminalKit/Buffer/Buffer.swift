@@ -194,7 +194,8 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Writes one glyph of known width at an in-range column; a 2-wide glyph needs `x + 1` in range.
-    private mutating func put(_ symbol: String, width: Int, x: Int, y: Int, style: Style) {
+    /// Puts a symbol already measured as `width` columns (the callers keep a wide one inside the row).
+    mutating func put(_ symbol: String, width: Int, x: Int, y: Int, style: Style) {
         guard contains(x, y) else { return }
         let index = y * size.width + x
         detach(x, y)

@@ -70,13 +70,23 @@ public struct Block: Widget, Hashable, Sendable {
         if style != .plain { buffer.setStyle(style, in: area) }
         let border = isFocused ? focusedBorderStyle : borderStyle
         let right = area.right - 1, bottom = area.bottom - 1
+        // A one-column piece is measured once, not at each of the ~500 cells of a screen's borders.
+        func draw(_ piece: String, isNarrow: Bool, at x: Int, _ y: Int) {
+            if isNarrow {
+                buffer.put(piece, width: 1, x: x, y: y, style: border)
+            } else {
+                buffer.write(piece, at: Position(x: x, y: y), style: border)
+            }
+        }
+        let horizontal = borders.horizontal, vertical = borders.vertical
+        let narrowHorizontal = Self.isNarrowPiece(horizontal), narrowVertical = Self.isNarrowPiece(vertical)
         for x in area.x...right {
-            buffer.write(borders.horizontal, at: Position(x: x, y: area.y), style: border)
-            if area.height > 1 { buffer.write(borders.horizontal, at: Position(x: x, y: bottom), style: border) }
+            draw(horizontal, isNarrow: narrowHorizontal, at: x, area.y)
+            if area.height > 1 { draw(horizontal, isNarrow: narrowHorizontal, at: x, bottom) }
         }
         for y in area.y...bottom {
-            buffer.write(borders.vertical, at: Position(x: area.x, y: y), style: border)
-            if area.width > 1 { buffer.write(borders.vertical, at: Position(x: right, y: y), style: border) }
+            draw(vertical, isNarrow: narrowVertical, at: area.x, y)
+            if area.width > 1 { draw(vertical, isNarrow: narrowVertical, at: right, y) }
         }
         if area.width > 1 && area.height > 1 {
             buffer.write(borders.topLeft, at: Position(x: area.x, y: area.y), style: border)
@@ -85,6 +95,12 @@ public struct Block: Widget, Hashable, Sendable {
             buffer.write(borders.bottomRight, at: Position(x: right, y: bottom), style: border)
         }
         renderTitles(into: &buffer, area: area)
+    }
+
+    /// One cluster, one column wide: drawn as a cell of its own, as `Buffer.write` would draw it.
+    private static func isNarrowPiece(_ piece: String) -> Bool {
+        guard let first = piece.first, piece.index(after: piece.startIndex) == piece.endIndex else { return false }
+        return DisplayWidth.of(first) == 1
     }
 
     private func renderTitles(into buffer: inout Buffer, area: Rect) {
