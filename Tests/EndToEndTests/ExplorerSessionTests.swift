@@ -200,6 +200,15 @@ extension EndToEnd {
             try await session.waitFor("EXIT=0")
         }
 
+        @Test func aTerminalThatCannotMoveItsCursorIsRefusedWithAReason() async throws {
+            let command = "TERM=dumb \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(Products.repositoryRoot.appendingPathComponent("environments").path))"
+            let session = try TmuxSession(command: command, width: 100, height: 30)
+            defer { session.close() }
+            let screen = try await session.waitFor("EXIT=")
+            #expect(screen.contains("the terminal type TERM=dumb cannot move the cursor"))
+            #expect(screen.contains("EXIT=2"))
+        }
+
         @Test func sigtermRestoresTheTerminal() async throws {
             let session = try Self.launch()
             defer { session.close() }
