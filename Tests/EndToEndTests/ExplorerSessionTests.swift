@@ -14,6 +14,14 @@ extension EndToEnd {
             return try TmuxSession(command: command, width: width, height: height, environment: ["APIEXPLORER_CATALOG": ""].merging(environment) { $1 })
         }
 
+        /// A 100×30 session of the binary on the repository's catalogs, its command line led by
+        /// `prefix` (an environment change such as `TERM=dumb`).
+        static func launchOnRepositoryCatalogs(after prefix: String) throws -> TmuxSession {
+            let catalogs = Products.repositoryRoot.appendingPathComponent("environments").path
+            let command = "\(prefix) \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(catalogs))"
+            return try TmuxSession(command: command, width: 100, height: 30)
+        }
+
         /// The line `stty -a` printed after the program ended.
         static func sttyLine(_ screen: String) -> String {
             screen.split(separator: "\n").first { $0.hasPrefix("STTY:") }.map(String.init) ?? ""
@@ -161,8 +169,7 @@ extension EndToEnd {
         }
 
         @Test func withoutAnyLocaleTheBoxesAndSymbolsStillDraw() async throws {
-            let command = "env -u LANG -u LC_ALL -u LC_CTYPE \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(Products.repositoryRoot.appendingPathComponent("environments").path))"
-            let session = try TmuxSession(command: command, width: 100, height: 30)
+            let session = try Self.launchOnRepositoryCatalogs(after: "env -u LANG -u LC_ALL -u LC_CTYPE")
             defer { session.close() }
             let screen = try await session.waitFor("● local")
             #expect(screen.contains("╭  Environments"))
@@ -201,8 +208,7 @@ extension EndToEnd {
         }
 
         @Test func aTerminalThatCannotMoveItsCursorIsRefusedWithAReason() async throws {
-            let command = "TERM=dumb \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(Products.repositoryRoot.appendingPathComponent("environments").path))"
-            let session = try TmuxSession(command: command, width: 100, height: 30)
+            let session = try Self.launchOnRepositoryCatalogs(after: "TERM=dumb")
             defer { session.close() }
             let screen = try await session.waitFor("EXIT=")
             #expect(screen.contains("the terminal type TERM=dumb cannot move the cursor"))

@@ -130,7 +130,8 @@ struct FrameEncoderTests {
     }
 }
 
-/// SplitMix64: the same sequence on every run.
+/// SplitMix64, as CatalogTests' fuzz tests use it (TestSupport, where one could be shared, would
+/// bring SwiftNIO into this small target): the same sequence on every run.
 struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
@@ -138,7 +139,7 @@ struct SeededGenerator: RandomNumberGenerator {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49EB_1331_11EB
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 }
