@@ -36,7 +36,7 @@ let package = Package(
     targets: [
         // MARK: Foundations
         .target(name: "TextSupport"),
-        .target(name: "SystemSupport"),
+        .target(name: "SystemSupport", dependencies: ["TextSupport"]),
         .target(name: "JSONSupport", dependencies: ["TextSupport"]),
 
         // MARK: Networking
@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "ExplorerAppTests",
             dependencies: [
-                "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport",
+                "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport", "TextSupport",
             ],
             exclude: ["Snapshots"]),
         .testTarget(

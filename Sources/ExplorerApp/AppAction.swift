@@ -3,6 +3,7 @@ import BodyViewer
 import DispatcherCore
 import FoundationEssentials
 import TerminalKit
+import TextSupport
 
 /// Everything that can happen to the app: input, results of effects, time.
 public enum AppAction: Sendable {
@@ -70,7 +71,7 @@ public enum AppAction: Sendable {
     /// The last drift checks, read at launch.
     case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// The time zone times are shown in, read at launch.
-    case timeZoneLoaded(TimeZone)
+    case timeZoneLoaded(LocalTimeZone)
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
     case bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
     /// A body build finished.

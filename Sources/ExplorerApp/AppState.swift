@@ -2,6 +2,7 @@ import FoundationEssentials
 import Catalog
 import DispatcherCore
 import TerminalKit
+import TextSupport
 
 /// Everything the explorer shows, in one value. Only the reducer changes it.
 public struct AppState: Sendable {
@@ -73,7 +74,7 @@ public struct AppState: Sendable {
     /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
     public var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
     /// The time zone times are shown in (the user's; given, so views read no global state).
-    public var timeZone: TimeZone
+    public var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
     /// with its catalogs).
     public var launch: LaunchOptions?
@@ -110,7 +111,7 @@ public struct AppState: Sendable {
     public var failure: String?
 
     /// Makes the state for catalogs already loaded.
-    public init(catalog: CatalogSet, size: Size, timeZone: TimeZone = .gmt) {
+    public init(catalog: CatalogSet, size: Size, timeZone: LocalTimeZone = .utc) {
         self.catalog = catalog
         self.size = size
         self.timeZone = timeZone
@@ -119,7 +120,7 @@ public struct AppState: Sendable {
 
     /// Makes the state of an explorer that has just started: the catalogs are loaded by an effect
     /// (`.launched` asks for it) and `launch` applies when they arrive.
-    public init(launching launch: LaunchOptions, size: Size, timeZone: TimeZone) {
+    public init(launching launch: LaunchOptions, size: Size, timeZone: LocalTimeZone) {
         self.init(catalog: CatalogSet(services: [], diagnostics: [], source: .bundled), size: size, timeZone: timeZone)
         self.launch = launch
     }

@@ -202,7 +202,7 @@ enum OverlayView {
 /// The text of overlays, also used to bound their scrolling.
 enum OverlayText {
     /// `14:05:09` in `timeZone`.
-    static func time(_ date: Date, in timeZone: TimeZone) -> String {
+    static func time(_ date: Date, in timeZone: LocalTimeZone) -> String {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
         let seconds = ((local % 86_400) + 86_400) % 86_400
         func two(_ value: Int) -> String { DecimalText.zeroPadded(value, width: 2) }

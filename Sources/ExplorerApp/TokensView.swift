@@ -3,12 +3,13 @@ import FoundationEssentials
 import JSONSupport
 import OAuth2
 import TerminalKit
+import TextSupport
 
 /// The token window's text: each token's source, type and scopes, its value (masked unless
 /// secrets are revealed), when it expires counted from when the window opened, and for a JWT its
 /// header and claims.
 enum TokensView {
-    static func lines(_ window: TokensWindow, revealed: Bool, timeZone: TimeZone) -> [Line] {
+    static func lines(_ window: TokensWindow, revealed: Bool, timeZone: LocalTimeZone) -> [Line] {
         guard !window.tokens.isEmpty else {
             return [
                 Line("No token yet: the first request that needs one signs in.", style: Theme.dim),
@@ -53,7 +54,7 @@ enum TokensView {
     }
 
     /// One cookie a line: name, value (masked unless revealed), domain and path, flags, expiry.
-    static func cookieLines(_ window: CookiesWindow, revealed: Bool, timeZone: TimeZone) -> [Line] {
+    static func cookieLines(_ window: CookiesWindow, revealed: Bool, timeZone: LocalTimeZone) -> [Line] {
         guard !window.cookies.isEmpty else {
             return [Line("No cookie: responses that set one (Set-Cookie) fill the jar, and it goes with later requests.", style: Theme.dim)]
         }
@@ -72,7 +73,7 @@ enum TokensView {
     }
 
     /// `in 9 min 58 s (at 10:42:03)`, `expired 2 min ago`, or that the server gave no expiry.
-    static func expiry(_ date: Date?, from now: Date, timeZone: TimeZone) -> String {
+    static func expiry(_ date: Date?, from now: Date, timeZone: LocalTimeZone) -> String {
         guard let date else { return "not given" }
         let seconds = Int(date.timeIntervalSince(now).rounded())
         let clock = OverlayText.time(date, in: timeZone)

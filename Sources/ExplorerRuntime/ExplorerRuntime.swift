@@ -22,7 +22,7 @@ public final class ExplorerRuntime: Sendable {
     public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions()) {
         self.device = device
         runner = EffectRunner(inbox: inbox, device: device, services: services)
-        state = Mutex(AppState(launching: launch, size: device.size, timeZone: .gmt))
+        state = Mutex(AppState(launching: launch, size: device.size, timeZone: .utc))
     }
 
     /// Makes a runtime for catalogs already loaded (tests), with no history.

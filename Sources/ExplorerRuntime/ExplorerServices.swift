@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import StateStore
+import TextSupport
 
 /// Everything the explorer's effects reach outside the app: where catalogs, secrets, history and
 /// drift results, drafts and run-time values come from, how live requests are sent, the clock requests are timed with, and the
@@ -39,8 +40,8 @@ public struct ExplorerServices: Sendable {
     /// keys took, or a busy machine draws the spinner a step further.
     public var animatesSpinner = true
     /// Reads the time zone times are shown in (a launch effect: the local one is a file read).
-    /// GMT unless set, so tests and snapshots show the same times anywhere.
-    public var timeZone: @Sendable () -> TimeZone = { .gmt }
+    /// UTC unless set, so tests and snapshots show the same times anywhere.
+    public var timeZone: @Sendable () -> LocalTimeZone = { .utc }
 
     /// Makes the services.
     public init(

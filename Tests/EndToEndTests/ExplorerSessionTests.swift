@@ -122,8 +122,10 @@ extension EndToEnd {
             let session = try Self.launch("--env petstore/local", environment: ["XDG_STATE_HOME": state.path])
             defer { session.close() }
             try await session.waitFor("petstore · local")
+            let beforeSending = Date()
             try session.send("j", "j", "Enter")  // GET /pet/{{petId}}, signed in with a bearer token
             try await session.waitFor("200 OK")
+            let afterTheResponse = Date()
             try session.send("q")
             try await session.waitFor("EXIT=0")
             let (status, output) = try await ProductProcess.run(["history", "--json"], environment: ["XDG_STATE_HOME": state.path])
@@ -132,12 +134,19 @@ extension EndToEnd {
             #expect(text.contains("findPet") || text.contains("/pet/7"), "history: \(text)")
             #expect(!text.contains("demo-token"), "a secret reached the history: \(text)")
 
-            // A new run lists it under H and sends it again from there.
-            let again = try Self.launch(environment: ["XDG_STATE_HOME": state.path])
+            // A new run lists it under H, at the local time of the zone TZ names (UTC+9 here), and
+            // sends it again from there.
+            let again = try Self.launch(environment: ["XDG_STATE_HOME": state.path, "TZ": "JST-9"])
             defer { again.close() }
             try await again.waitFor("httpbin · local")
             try again.send("H")
-            try await again.waitFor("petstore/findPet · local")
+            let history = try await again.waitFor("petstore/findPet · local")
+            let row = history.split(separator: "\n").first { $0.contains("petstore/findPet · local") }.map(String.init) ?? ""
+            let clocks = stride(from: beforeSending.timeIntervalSince1970.rounded(.down), through: afterTheResponse.timeIntervalSince1970, by: 1).map { second in
+                let local = (Int(second) + 9 * 3600) % 86_400
+                return [local / 3600, local / 60 % 60, local % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+            }
+            #expect(clocks.contains { row.contains($0) }, "the time in UTC+9 (one of \(clocks)): \(row)")
             try again.send("Enter")
             let screen = try await again.waitFor("200 OK · ")
             #expect(screen.contains("petstore/findPet"))  // the response pane moved to it

@@ -6,6 +6,7 @@ import Foundation
 import Synchronization
 import TerminalKit
 import Testing
+import TextSupport
 
 /// The first frame at launch: catalogs read within the grace are the first thing drawn (no
 /// loading screen flashing before them); slower ones show the loading screen when it ends.
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func theLaunchHoldsFramesUntilTheCatalogsOrTheGraceEnd() {
-        var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .gmt)
+        var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .utc)
         #expect(state.holdsFrames, "a launching explorer draws nothing before it starts reading")
         let effects = AppReducer.reduce(&state, .launched)
         #expect(effects.contains(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)))
@@ -40,11 +41,11 @@ import Testing
     }
 
     @Test func theTimeZoneIsReadByALaunchEffectAfterTheCatalogsStart() async throws {
-        var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .gmt)
+        var state = AppState(launching: LaunchOptions(), size: Size(width: 120, height: 40), timeZone: .utc)
         let effects = AppReducer.reduce(&state, .launched)
         #expect(effects.prefix(2) == [.loadCatalog, .loadTimeZone], "the catalogs, which the first frame waits for, first")
         #expect(state.isLoading && state.pendingLoads.contains(.loadTimeZone))
-        let tokyo = try #require(TimeZone(secondsFromGMT: 9 * 3600))
+        let tokyo = LocalTimeZone(secondsFromGMT: 9 * 3600)
         _ = AppReducer.reduce(&state, .timeZoneLoaded(tokyo))
         #expect(state.timeZone == tokyo && !state.pendingLoads.contains(.loadTimeZone))
 

@@ -7,6 +7,7 @@ import LiveTransport
 import NcursesBackend
 import StateStore
 import SystemSupport
+import TextSupport
 
 /// `apiexplorer explore`'s options as plain values, and the explorer they open. Plain so that the
 /// usual launch, `apiexplorer` with no arguments at all, opens without the argument parser: its
@@ -48,7 +49,7 @@ struct ExplorerLaunch: Equatable {
             drafts: ExplorerStateFiles.drafts(in: state), values: ExplorerStateFiles.values(in: state),
             reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize),
             captured: ExplorerStateFiles.captured(in: state), tokens: TokenFile(directory: state), cookies: CookieFile(directory: state))
-        services.timeZone = { .current }
+        services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: startingPoint)
         await runtime.run()
         terminal.shutdown()
