@@ -19,13 +19,13 @@ public enum BundledCatalogs {
     /// `/tmp/apiexplorer-UID/bundled`, made readable by this user only; nil when it exists but is
     /// not this user's private folder (another user could have planted a CA certificate there).
     static func privateFolder() -> URL? {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("apiexplorer-\(getuid())")
+        let root = URL(fileURLWithPath: TemporaryFile.directory).appendingFilePath("apiexplorer-\(getuid())")
         mkdir(root.path, 0o700)
         var status = stat()
         guard lstat(root.path, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 == 0 else {
             return nil
         }
-        return root.appendingPathComponent("bundled")
+        return root.appendingFilePath("bundled")
     }
 
     /// Loads the bundled catalogs.

@@ -53,7 +53,7 @@ public struct DiskFileSystem: CatalogFileSystem {
 
     public func contents(of path: String) -> Data? {
         guard let url = fileURL(for: path) else { return nil }
-        return FileManager.default.contents(atPath: url.path)
+        return FileContents.read(atPath: url.path)
     }
 
     public func fileExists(_ path: String) -> Bool {
@@ -105,8 +105,8 @@ public struct InMemoryFileSystem: CatalogFileSystem {
 
     public func fileURL(for path: String) -> URL? {
         guard let folder = materializedIn, let data = contents(of: path) else { return nil }
-        let url = folder.appendingPathComponent(InMemoryFileSystem.normalize(path))
-        if FileManager.default.contents(atPath: url.path) != data {
+        let url = folder.appendingFilePath(InMemoryFileSystem.normalize(path))
+        if FileContents.read(atPath: url.path) != data {
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(data, to: url)
@@ -127,12 +127,30 @@ public struct InMemoryFileSystem: CatalogFileSystem {
 
     /// `./a/../b.json` → `b.json`.
     static func normalize(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." { _ = parts.popLast(); continue }
-            parts.append(part)
+        // Most paths a catalog names are already plain (`fixtures/pet.json`): kept as they are.
+        var isPlain = true
+        var length = 0  // bytes of the component so far
+        var onlyDots = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (onlyDots && length <= 2) { isPlain = false; break }  // `//`, `/a`, `./`, `../`
+                length = 0
+                onlyDots = true
+            } else {
+                length += 1
+                onlyDots = onlyDots && byte == UInt8(ascii: ".")
+            }
         }
-        return parts.joined(separator: "/")
+        if isPlain && length > 0 && !(onlyDots && length <= 2) { return path }
+        var normalized = ""
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." {
+                if let slash = normalized.lastIndex(of: "/") { normalized.removeSubrange(slash...) } else { normalized = "" }
+                continue
+            }
+            if !normalized.isEmpty { normalized += "/" }
+            normalized += part
+        }
+        return normalized
     }
 }

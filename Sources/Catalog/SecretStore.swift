@@ -42,8 +42,8 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
     public static func load(for source: CatalogSource, processEnvironment: [String: String] = ProcessEnvironment.variables) -> SecretStore {
         guard let directory = source.directory else { return SecretStore(processEnvironment: processEnvironment) }
         let path = source.displayPath(of: ".env")
-        let url = directory.appendingPathComponent(".env")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        let url = directory.appendingFilePath(".env")
+        guard let data = FileContents.read(atPath: url.path) else {
             return SecretStore(processEnvironment: processEnvironment, dotEnvPath: path)
         }
         let values = DotEnv.parse(String(decoding: data, as: UTF8.self)).values

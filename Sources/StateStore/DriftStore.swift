@@ -34,7 +34,7 @@ public struct DriftStore: Sendable {
     }
 
     /// The file.
-    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    public var fileURL: URL { directory.appendingFilePath(Self.fileName) }
 
     /// Records every endpoint of a report, replacing earlier results of those endpoints.
     public func save(_ report: DriftReport) throws(SystemError) {
@@ -71,7 +71,7 @@ public struct DriftStore: Sendable {
     }
 
     private func load() throws -> Contents {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [:] }
+        guard let data = FileContents.read(atPath: fileURL.path) else { return [:] }
         return try HistoryStore.decoder.decode(Contents.self, from: data)
     }
 }

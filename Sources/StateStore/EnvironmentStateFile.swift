@@ -13,18 +13,22 @@ import Darwin
 /// save, so `kill -9` at any moment leaves the old contents or the new, never half of a file.
 /// Drafts, run-time values and captured values are kept this way.
 public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
-    /// The file.
-    public let fileURL: URL
+    private let directory: URL
+    private let name: String
 
     /// Makes a store for the file `name` in `directory` (the state directory by default).
     public init(name: String, directory: URL = StateDirectory.url()) {
-        fileURL = directory.appendingPathComponent(name)
+        self.directory = directory
+        self.name = name
     }
+
+    /// The file (worked out when asked: the launch makes these stores before it draws).
+    public var fileURL: URL { directory.appendingFilePath(name) }
 
     /// Every value, by service and environment; empty when the file is missing or unreadable (a
     /// damaged file loses its values, never the explorer).
     public func load() -> [EnvironmentKey: Value] {
-        guard let data = FileManager.default.contents(atPath: fileURL.path),
+        guard let data = FileContents.read(atPath: fileURL.path),
             let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data)
         else { return [:] }
         var values: [EnvironmentKey: Value] = [:]

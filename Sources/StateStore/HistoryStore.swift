@@ -41,9 +41,9 @@ public struct HistoryStore: Sendable {
     }
 
     /// The index file.
-    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    public var fileURL: URL { directory.appendingFilePath(Self.fileName) }
     /// The folder of whole entries.
-    public var entriesURL: URL { directory.appendingPathComponent(Self.entriesFolderName) }
+    public var entriesURL: URL { directory.appendingFilePath(Self.entriesFolderName) }
     // The same as paths, for the system calls: built as text, since each URL joining costs
     // microseconds (a tenth of a millisecond over an append).
     private var indexPath: String { directory.path + "/" + Self.fileName }
@@ -121,14 +121,14 @@ public struct HistoryStore: Sendable {
 
     /// The entry with `id`, if it is still kept.
     public func entry(id: String) -> HistoryEntry? {
-        guard let data = FileManager.default.contents(atPath: path(of: id, .record)) else { return earlierFormatEntry(id: id) }
+        guard let data = FileContents.read(atPath: path(of: id, .record)) else { return earlierFormatEntry(id: id) }
         guard var entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: data) else { return nil }
         if entry.request.body != nil {
-            let bytes = FileManager.default.contents(atPath: path(of: id, .request)) ?? Data()
+            let bytes = FileContents.read(atPath: path(of: id, .request)) ?? Data()
             entry.request.body?.restore(bytes)
         }
         if entry.response != nil {
-            let bytes = FileManager.default.contents(atPath: path(of: id, .response)) ?? Data()
+            let bytes = FileContents.read(atPath: path(of: id, .response)) ?? Data()
             entry.response?.body.restore(bytes)
         }
         return entry
@@ -170,7 +170,7 @@ public struct HistoryStore: Sendable {
     }
 
     private func readIndex() -> [HistorySummary] {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return [] }
+        guard let data = FileContents.read(atPath: fileURL.path) else { return [] }
         return HistoryStore.lines(of: data).compactMap(HistoryStore.summary)
     }
 
@@ -183,7 +183,7 @@ public struct HistoryStore: Sendable {
 
     /// An entry written whole on its index line by an earlier version.
     private func earlierFormatEntry(id: String) -> HistoryEntry? {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+        guard let data = FileContents.read(atPath: fileURL.path) else { return nil }
         let needle = Data("\"id\":\"\(id)\"".utf8)
         for line in HistoryStore.lines(of: data) where line.firstRange(of: needle) != nil {
             if let entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: line), entry.id == id { return entry }
@@ -193,7 +193,7 @@ public struct HistoryStore: Sendable {
 
     /// Keeps the newest `limit` entries and removes the files of the others.
     private func compact() throws(SystemError) {
-        guard let data = FileManager.default.contents(atPath: fileURL.path) else { return }
+        guard let data = FileContents.read(atPath: fileURL.path) else { return }
         var kept = Data()
         var keptIDs = Set<String>()
         for line in HistoryStore.lines(of: data).suffix(limit) {

@@ -8,6 +8,31 @@ import Testing
 /// Files a catalog names (body files, certificates) stay in its folder, symbolic links included,
 /// unless the catalog says `allowOutsidePaths: true`; each other problem gets its own message.
 @Suite struct CatalogPathTests {
+    /// The bundled catalogs' paths are normalized as `a/./b/../c` → `a/c`; a plain path is kept as
+    /// it is without being rebuilt, with the same result as the general rule.
+    @Test func inMemoryPathsNormalizeLikeComponentByComponent() {
+        func reference(_ path: String) -> String {
+            var parts: [Substring] = []
+            for part in path.split(separator: "/") where part != "." {
+                if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+            }
+            return parts.joined(separator: "/")
+        }
+        let pieces = ["a", "fixtures", ".", "..", "", "...", ".a", "a.", "pet.json"]
+        // Every path of up to four of the pieces.
+        var longest = pieces
+        var paths = pieces
+        for _ in 2...4 {
+            longest = longest.flatMap { prefix in pieces.map { prefix + "/" + $0 } }
+            paths += longest
+        }
+        for path in paths where InMemoryFileSystem.normalize(path) != reference(path) {
+            Issue.record("'\(path)' became '\(InMemoryFileSystem.normalize(path))', not '\(reference(path))'")
+        }
+        #expect(InMemoryFileSystem.normalize("./fixtures/../fixtures/pet.json") == "fixtures/pet.json")
+        #expect(InMemoryFileSystem.normalize("fixtures/pet.json") == "fixtures/pet.json")
+    }
+
     static func catalog(bodyFile: String, ca: String? = nil, allowOutside: Bool = false, maxBodySize: String? = nil) -> String {
         """
         \(allowOutside ? "allowOutsidePaths: true\n" : "")environments:

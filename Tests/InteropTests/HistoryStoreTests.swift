@@ -200,6 +200,8 @@ import Testing
 
     @Test func stateDirectoryFollowsXDG() {
         #expect(StateDirectory.url(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/a"]).path == "/x/state/apiexplorer")
+        #expect(StateDirectory.url(environment: ["XDG_STATE_HOME": "/x/state/", "HOME": "/home/a"]).path == "/x/state/apiexplorer")
+        #expect(StateDirectory.url(environment: ["HOME": "/home/a/"]).path == "/home/a/.local/state/apiexplorer")
         #expect(StateDirectory.url(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/a"]).path == "/home/a/.local/state/apiexplorer")
         #expect(StateDirectory.url(environment: ["HOME": "/home/a"]).path == "/home/a/.local/state/apiexplorer")
     }

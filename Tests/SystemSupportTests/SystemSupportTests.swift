@@ -27,6 +27,37 @@ import Glibc
         #expect(throws: SystemError("cannot read \(folder)/missing", number: ENOENT)) { try DirectoryEntries.names(in: folder + "/missing") }
     }
 
+    @Test func fileContentsReadWholeRegularFilesOnly() throws {
+        let folder = try Self.temporaryFolder()
+        defer { _ = try? ChildProcess("/bin/rm", ["-rf", folder], environment: [:]).wait() }
+        func write(_ bytes: [UInt8], to name: String) throws {
+            let descriptor = open(folder + "/" + name, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            #expect(descriptor >= 0)
+            defer { close(descriptor) }
+            try FileDescriptor.writeAll(bytes, to: descriptor)
+        }
+        let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try write(large, to: "large.bin")
+        try write([], to: "empty")
+        try write(Array("hello\n".utf8), to: "small.txt")
+        #expect(FileContents.read(atPath: folder + "/large.bin") == Data(large))
+        #expect(FileContents.read(atPath: folder + "/empty") == Data())
+        #expect(FileContents.read(atPath: folder + "/small.txt") == Data("hello\n".utf8))
+        #expect(FileContents.read(atPath: folder + "/missing") == nil)
+        #expect(FileContents.read(atPath: folder) == nil, "a folder is not a file")
+        #expect(FileContents.read(atPath: "/dev/null") == nil, "nor is a device")
+    }
+
+    @Test func filePathsJoinLikeURLsPathComponents() {
+        for folder in ["/a/b", "/a/b/", "/", "/tmp/é b"] {
+            for name in ["c.json", "fixtures/ca.pem", "with space%20.txt", ".env", "名前"] {
+                let joined = URL(fileURLWithPath: folder).appendingFilePath(name)
+                #expect(joined.path == URL(fileURLWithPath: folder).appendingPathComponent(name).path, "\(folder) + \(name)")
+                #expect(joined.isFileURL)
+            }
+        }
+    }
+
     @Test func childProcessPipesInputAndOutput() throws {
         let child = try ChildProcess("/bin/sh", ["-c", "tr a-z A-Z; echo oops >&2; exit 3"], environment: [:], input: .pipe)
         try FileDescriptor.writeAll(Array("hello".utf8), to: try #require(child.input))
