@@ -4,16 +4,26 @@ public enum DidYouMean {
     /// Lengths and distances are counted in Unicode scalars.
     public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let lower = Array(word.lowercased().unicodeScalars)
+        // ASCII words (nearly all) are compared byte by byte: a catalog load asks this of every
+        // custom error kind's name.
+        let lowerBytes = lower.allSatisfy(\.isASCII) ? lower.map { UInt8($0.value) } : nil
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             let length = candidate.unicodeScalars.count
             let allowed = max(1, min(3, length / 3))
             // The distance is at least the difference in length: most candidates stop here, before
-            // anything is lowercased (a catalog load asks this of every custom error kind's name).
+            // anything is lowercased.
             guard abs(length - lower.count) <= allowed else { continue }
-            let candidateLower = Array(candidate.lowercased().unicodeScalars)
-            if candidateLower == lower { return candidate }
-            let distance = editDistance(lower, candidateLower)
+            let distance: Int
+            if let lowerBytes, candidate.utf8.allSatisfy({ $0 < 0x80 }) {
+                let candidateLower = candidate.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+                if candidateLower == lowerBytes { return candidate }
+                distance = editDistance(lowerBytes, candidateLower)
+            } else {
+                let candidateLower = Array(candidate.lowercased().unicodeScalars)
+                if candidateLower == lower { return candidate }
+                distance = editDistance(lower, candidateLower)
+            }
             guard distance <= allowed else { continue }
             if let current = best, current.distance <= distance { continue }
             best = (candidate, distance)
@@ -31,7 +41,7 @@ public enum DidYouMean {
         editDistance(Array(a.unicodeScalars), Array(b.unicodeScalars))
     }
 
-    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    private static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -4,9 +4,10 @@ import TextSupport
 public enum MediaType {
     /// The content type a file's extension implies, if it is a common one.
     public static func forFile(_ path: String) -> String? {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        return byExtension[name[name.index(after: dot)...].lowercased()]
+        let utf8 = path.utf8
+        let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        guard let dot = utf8[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return nil }
+        return byExtension[path[utf8.index(after: dot)...].lowercased()]
     }
 
     /// The media type of a `Content-Type` value, parameters dropped, lowercased (`text/event-stream`).

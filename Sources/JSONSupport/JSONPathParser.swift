@@ -145,7 +145,7 @@ struct JSONPathParser {
         if scalar == "'" || scalar == "\"" { return .string(try readQuoted()) }
         let start = index
         while let next = peek(), !" )]".unicodeScalars.contains(next) { index += 1 }
-        let word = String(String.UnicodeScalarView(text[start..<index]))
+        let word = string(start..<index)
         switch word {
         case "true": return .bool(true)
         case "false": return .bool(false)
@@ -181,7 +181,7 @@ struct JSONPathParser {
         if peek() == "-" { index += 1 }
         while let scalar = peek(), ("0"..."9").contains(scalar) { index += 1 }
         guard index > start else { return nil }
-        guard let value = Int(String(String.UnicodeScalarView(text[start..<index]))) else {
+        guard let value = Int(string(start..<index)) else {
             index = start
             return nil
         }
@@ -191,11 +191,21 @@ struct JSONPathParser {
     mutating func readName() -> String {
         let start = index
         while let scalar = peek(), isNamePart(scalar) { index += 1 }
-        return String(String.UnicodeScalarView(text[start..<index]))
+        return string(start..<index)
+    }
+
+    /// The text of `range`, scalar by scalar: `String.UnicodeScalarView(slice)` is generic code
+    /// whose first call costs ~450,000 instructions, at every launch (error rules name paths).
+    func string(_ range: Range<Int>) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text[range] { scalars.append(scalar) }
+        return String(scalars)
     }
 
     func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar.properties.isAlphabetic || scalar.value > 0x7F
+        // Every non-ASCII scalar may start a name, so of the Unicode properties only ASCII's
+        // letters matter (asking the properties was ~50,000 instructions a name).
+        scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar.value > 0x7F
     }
 
     func isNamePart(_ scalar: Unicode.Scalar) -> Bool {

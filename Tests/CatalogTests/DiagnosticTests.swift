@@ -71,6 +71,7 @@ import Testing
         // Counted in Unicode scalars: one accented letter is one edit.
         #expect(DidYouMean.suggestion(for: "tïmedOut", among: names) == "timedOut")
         #expect(DidYouMean.editDistance("café", "cafe") == 1)
+        #expect(DidYouMean.suggestion(for: "cafe", among: ["CAFÉ", "tea"]) == "CAFÉ", "an ASCII word, a candidate that is not")
         #expect(DidYouMean.hint(for: "timeOut", among: names) == "; did you mean 'timedOut'?")
     }
 

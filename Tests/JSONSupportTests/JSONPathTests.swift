@@ -27,6 +27,20 @@ import Testing
         #expect(try select("$") == [store])
     }
 
+    /// A dotted name starts with a letter, `_` or any non-ASCII scalar (RFC 9535's name-first),
+    /// then may hold digits and `-` too; anything else there is an error.
+    @Test func dottedNamesStartAsRFC9535Says() throws {
+        let names: JSONValue = ["_id": 1, "Zeta": 2, "école": 3, "名前": 4, "a-1": 5]
+        #expect(try JSONPath("$._id").evaluate(names) == [1])
+        #expect(try JSONPath("$.Zeta").evaluate(names) == [2])
+        #expect(try JSONPath("$.école").evaluate(names) == [3])
+        #expect(try JSONPath("$.名前").evaluate(names) == [4])
+        #expect(try JSONPath("$.a-1").evaluate(names) == [5])
+        for invalid in ["$.1a", "$.-a", "$.@", "$.`"] {
+            #expect(throws: JSONPathError.self, "\(invalid)") { try JSONPath(invalid) }
+        }
+    }
+
     @Test func gathersWithWildcards() throws {
         #expect(try select("$.errors[*].message") == ["name is required", "age must be positive"])
         #expect(try select("errors[*].message") == ["name is required", "age must be positive"])
