@@ -41,6 +41,12 @@ public final class TmuxSession: @unchecked Sendable {
         _ = try run(["send-keys", "-t", name] + keys)
     }
 
+    /// Replaces the pane's program with `command` (run by `sh -c`, the pane's size kept), as
+    /// typing it at a shell in an already running tmux does.
+    public func respawn(_ command: String) throws {
+        _ = try run(["respawn-pane", "-k", "-t", name, "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(command))"])
+    }
+
     /// Resizes the window.
     public func resize(width: Int, height: Int) throws {
         _ = try run(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
