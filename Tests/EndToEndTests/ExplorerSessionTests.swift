@@ -206,8 +206,10 @@ extension EndToEnd {
             #expect(!screen.contains("Environments"))
             try session.send("Enter")
             screen = try await session.waitForAbsence("PAGER-RAN")
-            screen = try await session.waitFor("Environments")
-            #expect(screen.contains("╭  Endpoints") && screen.contains("200 OK") && screen.contains("STUB"))
+            // tmux may show the redrawn frame before it has read all of it: wait for its last row
+            // (capture-pane leaves out blank rows at the bottom).
+            screen = try await session.waitUntil(timeout: .seconds(10), interval: .milliseconds(20)) { $0.split(separator: "\n").count >= 39 } ?? ""
+            #expect(screen.contains("Environments") && screen.contains("╭  Endpoints") && screen.contains("200 OK") && screen.contains("STUB"))
             #expect(screen.split(separator: "\n").count >= 39, "the whole screen is drawn again:\n\(screen)")
             try session.send("BTab")
             try session.send("j")
