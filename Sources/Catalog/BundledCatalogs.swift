@@ -18,14 +18,14 @@ public enum BundledCatalogs {
 
     /// `/tmp/apiexplorer-UID/bundled`, made readable by this user only; nil when it exists but is
     /// not this user's private folder (another user could have planted a CA certificate there).
-    static func privateFolder() -> URL? {
-        let root = URL(fileURLWithPath: TemporaryFile.directory).appendingFilePath("apiexplorer-\(getuid())")
-        mkdir(root.path, 0o700)
+    static func privateFolder() -> String? {
+        let root = URL.joinedFilePath(TemporaryFile.directory, "apiexplorer-\(getuid())")
+        mkdir(root, 0o700)
         var status = stat()
-        guard lstat(root.path, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 == 0 else {
+        guard lstat(root, &status) == 0, status.st_uid == getuid(), status.st_mode & S_IFMT == S_IFDIR, status.st_mode & 0o077 == 0 else {
             return nil
         }
-        return root.appendingFilePath("bundled")
+        return URL.joinedFilePath(root, "bundled")
     }
 
     /// Loads the bundled catalogs.

@@ -71,6 +71,18 @@ import Testing
         exchange.trace.map { $0.description.split(separator: " ", maxSplits: 2).last.map(String.init) ?? "" }
     }
 
+    /// A handler's name says what it matches, its words sorted and joined by `/`.
+    @Test func handlerNamesDescribeWhatTheyMatch() {
+        #expect(CatalogFileDecoder.describe(.statuses(.codes([503, 429]))) == "on 429/503")
+        #expect(CatalogFileDecoder.describe(.statuses(.codes([404]))) == "on 404")
+        #expect(CatalogFileDecoder.describe(.statuses(.range(500...599))) == "on 5xx")
+        #expect(CatalogFileDecoder.describe(.statuses(.range(401...403))) == "on 401-403")
+        #expect(CatalogFileDecoder.describe(.kinds(["unauthorized", "tooManyRequests"])) == "on tooManyRequests/unauthorized")
+        #expect(CatalogFileDecoder.describe(.transport([.timedOut, .cannotFindHost])) == "on cannotFindHost/timedOut")
+        #expect(CatalogFileDecoder.describe(.any) == "on any error")
+        #expect(CatalogFileDecoder.describe(.refreshTriggers) == "on auth.refresh.on")
+    }
+
     @Test func retryHonoursRetryAfterAndTheNextAttemptSucceeds() async throws {
         let exchange = await Self.send(try Self.session(), example: "busy")
         #expect(exchange.response?.status == 200)
