@@ -65,6 +65,31 @@ struct BufferTests {
         #expect(buffer[4, 0].symbol == " " && !buffer[4, 0].isContinuation)
     }
 
+    @Test("ASCII text is written cell for cell as the general path writes it, wide pairs included")
+    func asciiRunsMatchTheGeneralPath() {
+        var generator = SeededGenerator(seed: 7)
+        let glyphs = ["中", "文", "a", " ", "é", "🙂"]
+        let pieces = ["a", "b", "xyz", " ", "\t", "\u{1B}", "\u{7F}", "-"]
+        for _ in 0..<2_000 {
+            var buffer = Buffer(width: 12, height: 2)
+            for _ in 0..<6 {
+                let glyph = glyphs[Int.random(in: 0..<glyphs.count, using: &generator)]
+                buffer.write(glyph, at: Position(x: Int.random(in: 0..<12, using: &generator), y: Int.random(in: 0..<2, using: &generator)))
+            }
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
+            let position = Position(x: Int.random(in: -4...13, using: &generator), y: Int.random(in: 0..<2, using: &generator))
+            let maxWidth = Bool.random(using: &generator) ? nil : Int.random(in: 0...14, using: &generator)
+            var fast = buffer
+            var general = buffer
+            let style = Style(foreground: .red, modifiers: .bold)
+            let fastColumns = fast.write(text, at: position, style: style, maxWidth: maxWidth)
+            // A zero-width space sends the text down the general path and draws nothing.
+            let generalColumns = general.write(text + "\u{200B}", at: position, style: style, maxWidth: maxWidth)
+            #expect(fast == general, "\(text.debugDescription) at \(position), maxWidth \(String(describing: maxWidth))")
+            #expect(fastColumns == generalColumns)
+        }
+    }
+
     @Test("Control characters are dropped, tabs expand from the write position")
     func controlsAndTabs() {
         var buffer = Buffer(width: 20, height: 1)

@@ -165,22 +165,45 @@ public struct Buffer: Hashable, Sendable {
     // MARK: Mechanics
 
     /// The common case without grapheme breaking: every byte is one cell (or a dropped control, or a tab).
+    /// Cells are written through the array's storage, checked unique once per run rather than at
+    /// every cell (a frame writes ~15,000 cells this way); each is written as `put` writes it.
     private mutating func writeASCII(
         _ bytes: some Collection<UInt8>, from position: Position, style: Style, limit: Int
     ) -> Int {
+        let width = size.width
+        let rowStart = position.y * width
         var x = position.x
-        for byte in bytes {
-            if byte == 0x09 {
-                let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
-                let end = min(x + spaces, limit)
-                while x < end { put(" ", width: 1, x: x, y: position.y, style: style); x += 1 }
-                if x >= limit { break }
-                continue
+        cells.withUnsafeMutableBufferPointer { buffer in
+            guard let cells = buffer.baseAddress else { return }
+            // `put` for a 1-wide symbol at a column inside the row (0 ≤ column < limit ≤ width).
+            func write(_ symbol: String, at column: Int) {
+                let index = rowStart + column
+                if cells[index].isContinuation {
+                    cells[index].isContinuation = false
+                    if column > 0 { cells[index - 1].symbol = " " }
+                } else if column + 1 < width, cells[index + 1].isContinuation {
+                    cells[index + 1].isContinuation = false
+                    cells[index + 1].symbol = " "
+                }
+                cells[index].symbol = symbol
+                cells[index].apply(style)
             }
-            if byte < 0x20 || byte == 0x7F { continue }
-            if x >= limit { break }
-            if x >= 0 { put(Self.asciiSymbols[Int(byte)], width: 1, x: x, y: position.y, style: style) }
-            x += 1
+            for byte in bytes {
+                if byte == 0x09 {
+                    let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
+                    let end = min(x + spaces, limit)
+                    while x < end {
+                        if x >= 0 { write(" ", at: x) }
+                        x += 1
+                    }
+                    if x >= limit { break }
+                    continue
+                }
+                if byte < 0x20 || byte == 0x7F { continue }
+                if x >= limit { break }
+                if x >= 0 { write(Self.asciiSymbols[Int(byte)], at: x) }
+                x += 1
+            }
         }
         return x - position.x
     }
