@@ -24,6 +24,35 @@ struct DiffTests {
         #expect(updates.reduce(0) { $0 + $1.cells.count } == 4)
     }
 
+    @Test("Runs against no buffer are the runs against a blank one; runs cover every change and keep wide glyphs whole")
+    func runsAgainstABlankScreen() {
+        var generator = SeededGenerator(seed: 11)
+        let texts = ["中文", "ab", " ", "🙂x", "é"]
+        for _ in 0..<500 {
+            var buffer = Buffer(width: 9, height: 3)
+            var previous = buffer
+            for _ in 0..<5 {
+                let text = texts[Int.random(in: 0..<texts.count, using: &generator)]
+                let position = Position(x: Int.random(in: 0..<9, using: &generator), y: Int.random(in: 0..<3, using: &generator))
+                if Bool.random(using: &generator) { buffer.write(text, at: position) } else { previous.write(text, at: position) }
+            }
+            #expect(buffer.changedRuns(from: nil) == buffer.changedRuns(from: Buffer(size: buffer.size)))
+            let runs = buffer.changedRuns(from: previous)
+            for y in 0..<3 {
+                for x in 0..<9 where buffer[x, y] != previous[x, y] {
+                    #expect(runs.contains { $0.y == y && $0.columns.contains(x) }, "a changed cell outside every run")
+                }
+            }
+            for (run, next) in zip(runs, runs.dropFirst()) where run.y == next.y {
+                #expect(run.columns.upperBound < next.columns.lowerBound, "runs of a row are apart and in order")
+            }
+            for run in runs {
+                #expect(!buffer[run.columns.lowerBound, run.y].isContinuation, "a run starts on a whole glyph")
+                #expect(run.columns.upperBound == 9 || !buffer[run.columns.upperBound, run.y].isContinuation, "and ends after one")
+            }
+        }
+    }
+
     @Test("A style change alone is an update")
     func styleOnly() {
         let before = Buffer(width: 3, height: 1)

@@ -12,6 +12,20 @@ public struct CellUpdate: Hashable, Sendable {
     }
 }
 
+/// A run of changed columns on one row (what `Buffer.changedRuns(from:)` finds).
+public struct ChangedRun: Hashable, Sendable {
+    /// The row.
+    public var y: Int
+    /// The columns, left to right.
+    public var columns: Range<Int>
+
+    /// Creates a run.
+    public init(y: Int, columns: Range<Int>) {
+        self.y = y
+        self.columns = columns
+    }
+}
+
 extension Buffer {
     /// The cells that differ from `previous`, grouped into runs of adjacent columns.
     ///
@@ -19,47 +33,52 @@ extension Buffer {
     /// and never ends on the left half (its continuation is included), so a backend can print
     /// each run in one go. When the sizes differ, every row is one run.
     public func diff(from previous: Buffer) -> [CellUpdate] {
-        guard previous.size == size else { return fullUpdate() }
-        var updates: [CellUpdate] = []
-        let width = size.width
-        for y in 0..<size.height {
-            let rowStart = y * width
-            var x = 0
-            while x < width {
-                if cells[rowStart + x] == previous.cells[rowStart + x] { x += 1; continue }
-                var start = x
-                if cells[rowStart + start].isContinuation && start > 0 { start -= 1 }
-                var end = x + 1
-                while end < width {
-                    if cells[rowStart + end] != previous.cells[rowStart + end] {
-                        end += 1
-                    } else if cells[rowStart + end].isContinuation {
-                        end += 1  // keep a wide glyph whole
-                    } else {
-                        break
-                    }
-                }
-                if let last = updates.last, last.position.y == y, last.position.x + last.cells.count >= start {
-                    // Touching the previous run (its wide glyph pulled us back): extend it instead.
-                    let from = last.position.x + last.cells.count
-                    if end > from { updates[updates.count - 1].cells += cells[(rowStart + from)..<(rowStart + end)] }
-                } else {
-                    updates.append(CellUpdate(
-                        position: Position(x: start, y: y), cells: Array(cells[(rowStart + start)..<(rowStart + end)])
-                    ))
-                }
-                x = end
-            }
+        changedRuns(from: previous).map { run in
+            CellUpdate(position: Position(x: run.columns.lowerBound, y: run.y), cells: Array(cells[(run.y * size.width + run.columns.lowerBound)..<(run.y * size.width + run.columns.upperBound)]))
         }
-        return updates
     }
 
-    private func fullUpdate() -> [CellUpdate] {
-        (0..<size.height).map { y in
-            CellUpdate(
-                position: Position(x: 0, y: y),
-                cells: Array(cells[(y * size.width)..<((y + 1) * size.width)])
-            )
+    /// The runs `diff(from:)` makes, as column ranges: no cells copied (the frame encoder reads
+    /// them from the buffer). A nil `previous` is a blank screen of this size.
+    public func changedRuns(from previous: Buffer?) -> [ChangedRun] {
+        if let previous, previous.size != size {
+            return (0..<size.height).map { ChangedRun(y: $0, columns: 0..<size.width) }
         }
+        var runs: [ChangedRun] = []
+        let width = size.width
+        cells.withUnsafeBufferPointer { cells in
+            // Compared with the blank cell when there is no previous buffer.
+            func differs(_ index: Int) -> Bool {
+                guard let previous else { return cells[index] != .blank }
+                return cells[index] != previous.cells[index]
+            }
+            for y in 0..<size.height {
+                let rowStart = y * width
+                var x = 0
+                while x < width {
+                    if !differs(rowStart + x) { x += 1; continue }
+                    var start = x
+                    if cells[rowStart + start].isContinuation && start > 0 { start -= 1 }
+                    var end = x + 1
+                    while end < width {
+                        if differs(rowStart + end) {
+                            end += 1
+                        } else if cells[rowStart + end].isContinuation {
+                            end += 1  // keep a wide glyph whole
+                        } else {
+                            break
+                        }
+                    }
+                    if let last = runs.last, last.y == y, last.columns.upperBound >= start {
+                        // Touching the previous run (its wide glyph pulled us back): extend it instead.
+                        runs[runs.count - 1].columns = last.columns.lowerBound..<max(last.columns.upperBound, end)
+                    } else {
+                        runs.append(ChangedRun(y: y, columns: start..<end))
+                    }
+                    x = end
+                }
+            }
+        }
+        return runs
     }
 }

@@ -54,23 +54,22 @@ public struct FrameEncoder {
     public mutating func encode(_ frame: Frame, screenSize: Size? = nil, into output: inout [UInt8]) {
         let buffer = frame.buffer
         let screen = screenSize ?? buffer.size
-        let updates: [CellUpdate]
+        let runs: [ChangedRun]
         var cursor: Position? = nil
         if let drawn, drawn.size == buffer.size, pen != nil {
-            updates = buffer.diff(from: drawn)
+            runs = buffer.changedRuns(from: drawn)
         } else {
             // Cleared, the screen is blank cells: only the others are drawn (most of a first frame is blank).
             output.append(contentsOf: Self.clearScreen)
             pen = Pen()
             cursor = .zero
-            updates = buffer.diff(from: Buffer(size: buffer.size))
+            runs = buffer.changedRuns(from: nil)
         }
-        output.reserveCapacity(output.count + updates.reduce(0) { $0 + $1.cells.count * 4 })
-        for update in updates where update.position.y < screen.height {
-            var x = update.position.x
-            let y = update.position.y
-            for cell in update.cells {
-                defer { x += 1 }
+        output.reserveCapacity(output.count + runs.reduce(0) { $0 + $1.columns.count * 4 })
+        for run in runs where run.y < screen.height {
+            let y = run.y
+            for x in run.columns {
+                let cell = buffer.cells[y * buffer.width + x]
                 if cell.isContinuation { continue }
                 let columns = Self.columns(of: cell.symbol)
                 guard x + columns <= screen.width else { break }
