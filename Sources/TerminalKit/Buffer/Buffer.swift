@@ -176,7 +176,7 @@ public struct Buffer: Hashable, Sendable {
         cells.withUnsafeMutableBufferPointer { buffer in
             guard let cells = buffer.baseAddress else { return }
             // `put` for a 1-wide symbol at a column inside the row (0 ≤ column < limit ≤ width).
-            func write(_ symbol: String, at column: Int) {
+            func putASCII(_ symbol: String, at column: Int) {
                 let index = rowStart + column
                 if cells[index].isContinuation {
                     cells[index].isContinuation = false
@@ -193,7 +193,7 @@ public struct Buffer: Hashable, Sendable {
                     let spaces = DisplayWidth.tabWidth - (x - position.x) % DisplayWidth.tabWidth
                     let end = min(x + spaces, limit)
                     while x < end {
-                        if x >= 0 { write(" ", at: x) }
+                        if x >= 0 { putASCII(" ", at: x) }
                         x += 1
                     }
                     if x >= limit { break }
@@ -201,7 +201,7 @@ public struct Buffer: Hashable, Sendable {
                 }
                 if byte < 0x20 || byte == 0x7F { continue }
                 if x >= limit { break }
-                if x >= 0 { write(Self.asciiSymbols[Int(byte)], at: x) }
+                if x >= 0 { putASCII(Self.asciiSymbols[Int(byte)], at: x) }
                 x += 1
             }
         }
