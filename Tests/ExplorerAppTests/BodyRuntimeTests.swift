@@ -18,6 +18,19 @@ import Testing
         }
     }
 
+    /// Runs the explorer's run loop on a queue of its own. The tests of this process share the
+    /// cooperative pool (one thread per core), and busy ones could hold the run loop back for the
+    /// whole build: no frame would be drawn meanwhile, and the test would blame the explorer.
+    final class RunLoopExecutor: TaskExecutor, @unchecked Sendable {
+        // @unchecked: the only state is a serial DispatchQueue, which is thread-safe.
+        private let queue = DispatchQueue(label: "body-runtime-tests.run-loop")
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+    }
+
     /// About `megabytes` MB of JSON: an array of small objects.
     static func generatedJSON(megabytes: Int) -> Data {
         var data = Data()
@@ -52,7 +65,7 @@ import Testing
         let terminal = HeadlessTerminal(size: Size(width: 80, height: 24), frameHistoryLimit: 400)
         let runtime = ExplorerRuntime(
             catalog: TestCatalog.load(), secrets: SecretStore(), transport: FixedBodyTransport(body: body), device: terminal)
-        let running = Task { await runtime.run() }
+        let running = Task(executorPreference: RunLoopExecutor()) { await runtime.run() }
         try terminal.send(keys: "s Enter Tab")
 
         let shown = try await Self.waitForFrame(terminal) { $0.contains("JSON · ") }
