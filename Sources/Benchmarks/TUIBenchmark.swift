@@ -8,8 +8,9 @@ import SystemSupport
 import TestSupport
 
 /// `apiexplorer-bench tui`: the explorer as a person meets it, in tmux at 120×40 — launch to the
-/// first complete frame, keypress to frame, CPU used while idle — and the in-process cost of one
-/// key (reduce, render, diff). Targets: launch ≤ 30 ms median, idle CPU ≈ 0.
+/// first complete frame (with a tmux server started for it, and in one already running), keypress
+/// to frame, CPU used while idle — and the in-process cost of one key (reduce, render, diff).
+/// Targets: launch ≤ 20 ms median, idle CPU ≈ 0.
 struct TUIBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tui",
