@@ -18,9 +18,8 @@ extension CatalogFileDecoder {
         let access = fileSystem.access(path, allowingOutside: allowsOutsidePaths)
         switch access {
         case .readable:
-            if let url = fileSystem.fileURL(for: path) {
+            if let found = fileSystem.filePath(for: path) {
                 // Absolute, so the file is found wherever the explorer runs from.
-                let found = url.path
                 return .path(found.hasPrefix("/") ? found : FileManager.default.currentDirectoryPath + "/" + found)
             }
             guard let data = fileSystem.contents(of: path) else {

@@ -12,11 +12,17 @@ public protocol CatalogFileSystem: Sendable {
     /// A file URL for a path, for files the transport reads itself (CA, client certificates);
     /// nil when the folder is not on disk.
     func fileURL(for path: String) -> URL?
+    /// The same file as an absolute path (by default `fileURL(for:)`'s path).
+    func filePath(for path: String) -> String?
     /// The names of the files in a subfolder (relative path), for did-you-mean hints.
     func fileNames(in folder: String) -> [String]
     /// Whether a file the catalog names may be read: inside the folder (symbolic links resolved)
     /// unless `allowingOutside`, a regular readable file; or why not.
     func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess
+}
+
+extension CatalogFileSystem {
+    public func filePath(for path: String) -> String? { fileURL(for: path)?.path }
 }
 
 /// The catalog folder could not be listed.
@@ -104,20 +110,24 @@ public struct InMemoryFileSystem: CatalogFileSystem {
     }
 
     public func fileURL(for path: String) -> URL? {
+        filePath(for: path).map { URL(fileURLWithPath: $0) }
+    }
+
+    public func filePath(for path: String) -> String? {
         guard let folder = materializedIn, let data = contents(of: path) else { return nil }
-        // Paths as text: a catalog naming a CA is read at launch, and a URL's first `path` costs
-        // ~580,000 instructions.
+        // Paths as text: the bundled catalogs name a CA and a multipart file, read at launch, and
+        // a URL's first `path` costs ~580,000 instructions.
         let filePath = URL.joinedFilePath(folder, InMemoryFileSystem.normalize(path))
-        let url = URL(fileURLWithPath: filePath)
         if FileContents.read(atPath: filePath) != data {
             do {
+                let url = URL(fileURLWithPath: filePath)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(data, to: url)
             } catch {
                 return nil
             }
         }
-        return url
+        return filePath
     }
 
     public func fileNames(in folder: String) -> [String] {

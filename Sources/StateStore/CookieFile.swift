@@ -10,9 +10,14 @@ public final class CookieFile: CookiePersistence {
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
-    /// The cookie file in `directory` (the state directory by default).
-    public init(directory: URL = StateDirectory.url()) {
-        file = EnvironmentStateFile(name: "cookies.json", directory: directory)
+    /// The cookie file in the folder at `directoryPath` (the state directory by default).
+    public init(directoryPath: String = StateDirectory.path()) {
+        file = EnvironmentStateFile(name: "cookies.json", directoryPath: directoryPath)
+    }
+
+    /// The cookie file in `directory`.
+    public convenience init(directory: URL) {
+        self.init(directoryPath: directory.path)
     }
 
     /// Where the cookies are.

@@ -25,16 +25,24 @@ public struct DriftStore: Sendable {
     /// The file's contents: service → environment → endpoint id → last result.
     typealias Contents = [String: [String: [String: Record]]]
 
-    /// The folder holding the file.
-    public let directory: URL
+    /// The folder holding the file, as a path.
+    public let directoryPath: String
 
-    /// Makes a store in `directory` (the state directory by default).
-    public init(directory: URL = StateDirectory.url()) {
-        self.directory = directory
+    /// Makes a store in the folder at `directoryPath` (the state directory by default).
+    public init(directoryPath: String = StateDirectory.path()) {
+        self.directoryPath = directoryPath
     }
 
+    /// Makes a store in `directory`.
+    public init(directory: URL) {
+        self.init(directoryPath: directory.path)
+    }
+
+    /// The folder holding the file.
+    public var directory: URL { URL(fileURLWithPath: directoryPath) }
     /// The file.
-    public var fileURL: URL { directory.appendingFilePath(Self.fileName) }
+    public var fileURL: URL { URL(fileURLWithPath: filePath) }
+    private var filePath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
 
     /// Records every endpoint of a report, replacing earlier results of those endpoints.
     public func save(_ report: DriftReport) throws(SystemError) {
@@ -71,7 +79,7 @@ public struct DriftStore: Sendable {
     }
 
     private func load() throws -> Contents {
-        guard let data = FileContents.read(atPath: fileURL.path) else { return [:] }
+        guard let data = FileContents.read(atPath: filePath) else { return [:] }
         return try HistoryStore.decoder.decode(Contents.self, from: data)
     }
 }

@@ -13,22 +13,28 @@ import Darwin
 /// save, so `kill -9` at any moment leaves the old contents or the new, never half of a file.
 /// Drafts, run-time values and captured values are kept this way.
 public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
-    private let directory: URL
+    private let directoryPath: String
     private let name: String
 
-    /// Makes a store for the file `name` in `directory` (the state directory by default).
-    public init(name: String, directory: URL = StateDirectory.url()) {
-        self.directory = directory
+    /// Makes a store for the file `name` in the folder at `directoryPath` (the state directory by default).
+    public init(name: String, directoryPath: String = StateDirectory.path()) {
+        self.directoryPath = directoryPath
         self.name = name
     }
 
-    /// The file (worked out when asked: the launch makes these stores before it draws).
-    public var fileURL: URL { directory.appendingFilePath(name) }
+    /// Makes a store for the file `name` in `directory`.
+    public init(name: String, directory: URL) {
+        self.init(name: name, directoryPath: directory.path)
+    }
+
+    /// The file.
+    public var fileURL: URL { URL(fileURLWithPath: filePath) }
+    private var filePath: String { URL.joinedFilePath(directoryPath, name) }
 
     /// Every value, by service and environment; empty when the file is missing or unreadable (a
     /// damaged file loses its values, never the explorer).
     public func load() -> [EnvironmentKey: Value] {
-        guard let data = FileContents.read(atPath: fileURL.path),
+        guard let data = FileContents.read(atPath: filePath),
             let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data)
         else { return [:] }
         var values: [EnvironmentKey: Value] = [:]
@@ -41,7 +47,7 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
     /// Writes every value (an empty map removes the file).
     public func save(_ values: [EnvironmentKey: Value]) throws(SystemError) {
         guard !values.isEmpty else {
-            if unlink(fileURL.path) != 0, errno != ENOENT { throw SystemError("cannot remove \(fileURL.path)") }
+            if unlink(filePath) != 0, errno != ENOENT { throw SystemError("cannot remove \(filePath)") }
             return
         }
         var contents: [String: [String: Value]] = [:]
@@ -57,17 +63,24 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
 /// The state files of the explorer's edits and values.
 public enum ExplorerStateFiles {
     /// Drafts: edits per endpoint id, per service and environment.
-    public static func drafts(in directory: URL = StateDirectory.url()) -> EnvironmentStateFile<[String: EndpointEdits]> {
-        EnvironmentStateFile(name: "drafts.json", directory: directory)
+    public static func drafts(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: EndpointEdits]> {
+        EnvironmentStateFile(name: "drafts.json", directoryPath: directoryPath)
     }
 
     /// Values captured from responses per service and environment, stub and live apart.
-    public static func captured(in directory: URL = StateDirectory.url()) -> EnvironmentStateFile<CapturedValues> {
-        EnvironmentStateFile(name: "captured.json", directory: directory)
+    public static func captured(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<CapturedValues> {
+        EnvironmentStateFile(name: "captured.json", directoryPath: directoryPath)
     }
 
     /// Run-time values (never secrets) per service and environment.
-    public static func values(in directory: URL = StateDirectory.url()) -> EnvironmentStateFile<[String: String]> {
-        EnvironmentStateFile(name: "values.json", directory: directory)
+    public static func values(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: String]> {
+        EnvironmentStateFile(name: "values.json", directoryPath: directoryPath)
     }
+
+    /// Drafts in `directory`.
+    public static func drafts(in directory: URL) -> EnvironmentStateFile<[String: EndpointEdits]> { drafts(inFolder: directory.path) }
+    /// Captured values in `directory`.
+    public static func captured(in directory: URL) -> EnvironmentStateFile<CapturedValues> { captured(inFolder: directory.path) }
+    /// Run-time values in `directory`.
+    public static func values(in directory: URL) -> EnvironmentStateFile<[String: String]> { values(inFolder: directory.path) }
 }

@@ -29,26 +29,34 @@ public struct HistoryStore: Sendable {
     /// How many entries are kept by default.
     public static let defaultLimit = 500
 
-    /// The folder holding the history.
-    public let directory: URL
+    /// The folder holding the history, as a path.
+    public let directoryPath: String
     /// The most entries kept.
     public let limit: Int
 
-    /// Makes a store in `directory` (the state directory by default), keeping `limit` entries.
-    public init(directory: URL = StateDirectory.url(), limit: Int = HistoryStore.defaultLimit) {
-        self.directory = directory
+    /// Makes a store in the folder at `directoryPath` (the state directory by default), keeping
+    /// `limit` entries.
+    public init(directoryPath: String = StateDirectory.path(), limit: Int = HistoryStore.defaultLimit) {
+        self.directoryPath = directoryPath
         self.limit = max(1, limit)
     }
 
+    /// Makes a store in `directory`, keeping `limit` entries.
+    public init(directory: URL, limit: Int = HistoryStore.defaultLimit) {
+        self.init(directoryPath: directory.path, limit: limit)
+    }
+
+    /// The folder holding the history.
+    public var directory: URL { URL(fileURLWithPath: directoryPath) }
     /// The index file.
-    public var fileURL: URL { directory.appendingFilePath(Self.fileName) }
+    public var fileURL: URL { URL(fileURLWithPath: indexPath) }
     /// The folder of whole entries.
-    public var entriesURL: URL { directory.appendingFilePath(Self.entriesFolderName) }
+    public var entriesURL: URL { URL(fileURLWithPath: entriesPath) }
     // The same as paths, for the system calls: built as text, since each URL joining costs
-    // microseconds (a tenth of a millisecond over an append).
-    private var indexPath: String { directory.path + "/" + Self.fileName }
-    private var entriesPath: String { directory.path + "/" + Self.entriesFolderName }
-    private var lockPath: String { directory.path + "/.history.lock" }
+    // microseconds (a tenth of a millisecond over an append), and a URL's first `path` far more.
+    private var indexPath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
+    private var entriesPath: String { URL.joinedFilePath(directoryPath, Self.entriesFolderName) }
+    private var lockPath: String { URL.joinedFilePath(directoryPath, ".history.lock") }
 
     // MARK: Writing
 
@@ -114,8 +122,8 @@ public struct HistoryStore: Sendable {
     /// The newest `limit` whole entries (all kept when nil), oldest first. Entries whose record
     /// cannot be read are skipped.
     public func entries(limit: Int? = nil) throws(SystemError) -> [HistoryEntry] {
-        if !FileStatus.exists(fileURL.path) { return [] }
-        guard FileManager.default.isReadableFile(atPath: fileURL.path) else { throw SystemError("cannot read \(fileURL.path)", number: EACCES) }
+        if !FileStatus.exists(indexPath) { return [] }
+        guard FileManager.default.isReadableFile(atPath: indexPath) else { throw SystemError("cannot read \(indexPath)", number: EACCES) }
         return summaries(limit: limit).compactMap { entry(id: $0.id) }
     }
 
@@ -138,7 +146,7 @@ public struct HistoryStore: Sendable {
     public func removeAll() throws(SystemError) {
         try withLock { (lock: Int32) throws(SystemError) in
             HistoryStore.writeCount(0, to: lock)
-            if unlink(fileURL.path) != 0, errno != ENOENT { throw SystemError("cannot remove \(fileURL.path)") }
+            if unlink(indexPath) != 0, errno != ENOENT { throw SystemError("cannot remove \(indexPath)") }
             try? FileManager.default.removeItem(at: entriesURL)
         }
     }
@@ -170,7 +178,7 @@ public struct HistoryStore: Sendable {
     }
 
     private func readIndex() -> [HistorySummary] {
-        guard let data = FileContents.read(atPath: fileURL.path) else { return [] }
+        guard let data = FileContents.read(atPath: indexPath) else { return [] }
         return HistoryStore.lines(of: data).compactMap(HistoryStore.summary)
     }
 
@@ -183,7 +191,7 @@ public struct HistoryStore: Sendable {
 
     /// An entry written whole on its index line by an earlier version.
     private func earlierFormatEntry(id: String) -> HistoryEntry? {
-        guard let data = FileContents.read(atPath: fileURL.path) else { return nil }
+        guard let data = FileContents.read(atPath: indexPath) else { return nil }
         let needle = Data("\"id\":\"\(id)\"".utf8)
         for line in HistoryStore.lines(of: data) where line.firstRange(of: needle) != nil {
             if let entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: line), entry.id == id { return entry }
@@ -193,7 +201,7 @@ public struct HistoryStore: Sendable {
 
     /// Keeps the newest `limit` entries and removes the files of the others.
     private func compact() throws(SystemError) {
-        guard let data = FileContents.read(atPath: fileURL.path) else { return }
+        guard let data = FileContents.read(atPath: indexPath) else { return }
         var kept = Data()
         var keptIDs = Set<String>()
         for line in HistoryStore.lines(of: data).suffix(limit) {

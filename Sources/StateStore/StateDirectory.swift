@@ -7,15 +7,22 @@ public enum StateDirectory {
     /// The folder name under the state home.
     public static let folderName = "apiexplorer"
 
-    /// The state directory for a process environment. A relative `$XDG_STATE_HOME` is ignored,
-    /// as the XDG specification asks.
-    public static func url(environment: [String: String] = ProcessEnvironment.variables) -> URL {
-        // Joined as text: a URL's first `path` costs ~600,000 instructions, which the launch need
-        // not wait for (the stores ask for their files' paths when they first read them).
+    /// The state directory's path for a process environment. A relative `$XDG_STATE_HOME` is
+    /// ignored, as the XDG specification asks.
+    ///
+    /// The stores keep their folder as this text: a URL's first `path` costs ~600,000
+    /// instructions (FoundationEssentials builds its tables and checks generic conformances),
+    /// which a launch that only reads a few small files should not spend.
+    public static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: URL.joinedFilePath(state, folderName))
+            return URL.joinedFilePath(state, folderName)
         }
-        return URL(fileURLWithPath: URL.joinedFilePath(HomeDirectory.path(environment: environment), ".local/state/" + folderName))
+        return URL.joinedFilePath(HomeDirectory.path(environment: environment), ".local/state/" + folderName)
+    }
+
+    /// The state directory for a process environment, as a URL (see `path(environment:)`).
+    public static func url(environment: [String: String] = ProcessEnvironment.variables) -> URL {
+        URL(fileURLWithPath: path(environment: environment))
     }
 
     /// Creates `directory` (and its parents) when missing, readable by the owner only.

@@ -10,9 +10,14 @@ public final class TokenFile: TokenPersistence {
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
-    /// The token file in `directory` (the state directory by default).
-    public init(directory: URL = StateDirectory.url()) {
-        file = EnvironmentStateFile(name: "tokens.json", directory: directory)
+    /// The token file in the folder at `directoryPath` (the state directory by default).
+    public init(directoryPath: String = StateDirectory.path()) {
+        file = EnvironmentStateFile(name: "tokens.json", directoryPath: directoryPath)
+    }
+
+    /// The token file in `directory`.
+    public convenience init(directory: URL) {
+        self.init(directoryPath: directory.path)
     }
 
     /// Where the tokens are.

@@ -42,13 +42,13 @@ struct ExplorerLaunch: Equatable {
             throw ExitStatus.usage
         }
         let transport = HTTPTransport()
-        let state = StateDirectory.url(environment: environment)
+        let state = StateDirectory.path(environment: environment)
         var services = ExplorerServices(
             loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: maximumBodySize), transport: transport,
-            history: HistoryStore(directory: state), drift: DriftStore(directory: state), environment: environment,
-            drafts: ExplorerStateFiles.drafts(in: state), values: ExplorerStateFiles.values(in: state),
+            history: HistoryStore(directoryPath: state), drift: DriftStore(directoryPath: state), environment: environment,
+            drafts: ExplorerStateFiles.drafts(inFolder: state), values: ExplorerStateFiles.values(inFolder: state),
             reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize),
-            captured: ExplorerStateFiles.captured(in: state), tokens: TokenFile(directory: state), cookies: CookieFile(directory: state))
+            captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: startingPoint)
         await runtime.run()
