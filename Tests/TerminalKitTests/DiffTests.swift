@@ -24,6 +24,25 @@ struct DiffTests {
         #expect(updates.reduce(0) { $0 + $1.cells.count } == 4)
     }
 
+    @Test("isBlank is equality with the blank cell, found without comparing strings")
+    func isBlankIsEqualityWithBlank() {
+        let symbols = [" ", "  ", "", "a", "\u{A0}", " \u{301}", "\u{3000}", "中"]
+        let colors: [Color] = [.default, .red, .indexed(0)]
+        for symbol in symbols {
+            for foreground in colors {
+                for background in colors {
+                    for modifiers: Modifiers in [[], .bold] {
+                        for isContinuation in [false, true] {
+                            let cell = Cell(symbol, foreground: foreground, background: background, modifiers: modifiers, isContinuation: isContinuation)
+                            #expect(cell.isBlank == (cell == .blank), "\(cell)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(Cell.blank.isBlank)
+    }
+
     @Test("Runs against no buffer are the runs against a blank one; runs cover every change and keep wide glyphs whole")
     func runsAgainstABlankScreen() {
         var generator = SeededGenerator(seed: 11)

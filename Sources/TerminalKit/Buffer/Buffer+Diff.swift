@@ -49,7 +49,7 @@ extension Buffer {
         cells.withUnsafeBufferPointer { cells in
             // Compared with the blank cell when there is no previous buffer.
             func differs(_ index: Int) -> Bool {
-                guard let previous else { return cells[index] != .blank }
+                guard let previous else { return !cells[index].isBlank }
                 return cells[index] != previous.cells[index]
             }
             for y in 0..<size.height {

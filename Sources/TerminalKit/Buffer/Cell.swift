@@ -44,6 +44,14 @@ public struct Cell: Hashable, Sendable {
     /// Columns the symbol occupies (0 for a continuation cell).
     public var width: Int { isContinuation ? 0 : max(1, symbol.displayWidth) }
 
+    /// True when the cell equals `Cell.blank`, found without a string comparison (comparing two
+    /// different strings costs ~90 instructions, and a first frame compares every cell with blank).
+    @inlinable
+    public var isBlank: Bool {
+        !isContinuation && modifiers.isEmpty && foreground == .default && background == .default
+            && symbol.utf8.count == 1 && symbol.utf8.first == 0x20
+    }
+
     /// True when both cells look the same apart from their symbol.
     @inlinable
     public func hasSameLook(as other: Cell) -> Bool {

@@ -66,16 +66,32 @@ public struct FrameEncoder {
             runs = buffer.changedRuns(from: nil)
         }
         output.reserveCapacity(output.count + runs.reduce(0) { $0 + $1.columns.count * 4 })
-        for run in runs where run.y < screen.height {
-            let y = run.y
-            for x in run.columns {
-                let cell = buffer.cells[y * buffer.width + x]
-                if cell.isContinuation { continue }
-                let columns = Self.columns(of: cell.symbol)
-                guard x + columns <= screen.width else { break }
-                if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
-                setPen(Pen(cell, colorCodes: colorCodes), into: &output)
-                cursor = put(cell, columns: columns, at: Position(x: x, y: y), into: &output)
+        let width = buffer.width
+        // The last wider-than-ASCII symbol and how it measures: borders repeat one glyph along a
+        // row and down a column, and measuring a symbol costs far more than comparing it.
+        var glyph: Glyph? = nil
+        buffer.cells.withUnsafeBufferPointer { cells in
+            for run in runs where run.y < screen.height {
+                let y = run.y
+                for x in run.columns {
+                    let index = y * width + x
+                    if cells[index].isContinuation { continue }
+                    let symbol = cells[index].symbol
+                    let utf8 = symbol.utf8
+                    if utf8.count == 1, let byte = utf8.first {
+                        guard x < screen.width else { break }
+                        if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
+                        setPen(Pen(cells[index], colorCodes: colorCodes), into: &output)
+                        output.append(byte)
+                        cursor = Position(x: x + 1, y: y)
+                        continue
+                    }
+                    if glyph?.symbol != symbol { glyph = Glyph(symbol, terminalWidth: terminalWidth) }
+                    guard let measured = glyph, x + measured.columns <= screen.width else { break }
+                    if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
+                    setPen(Pen(cells[index], colorCodes: colorCodes), into: &output)
+                    cursor = put(measured, at: Position(x: x, y: y), into: &output)
+                }
             }
         }
         drawn = buffer
@@ -91,24 +107,17 @@ public struct FrameEncoder {
         return min(2, max(1, width))
     }
 
-    /// Writes one cell's symbol, `ours` columns wide by our table; returns where the terminal's
-    /// cursor is now, nil when unsure.
-    private func put(_ cell: Cell, columns ours: Int, at position: Position, into output: inout [UInt8]) -> Position? {
-        let bytes = cell.symbol.utf8
-        if bytes.count == 1, let byte = bytes.first {
-            output.append(byte)
-            return Position(x: position.x + 1, y: position.y)
-        }
-        guard !bytes.isEmpty else {
+    /// Writes a symbol that is not a single ASCII byte; returns where the terminal's cursor is
+    /// now, nil when unsure.
+    private func put(_ glyph: Glyph, at position: Position, into output: inout [UInt8]) -> Position? {
+        guard !glyph.symbol.isEmpty else {
             output.append(0x20)
             return Position(x: position.x + 1, y: position.y)
         }
-        output.append(contentsOf: bytes)
-        let scalars = cell.symbol.unicodeScalars
-        guard let terminalWidth, let first = scalars.first else { return Position(x: position.x + ours, y: position.y) }
-        let theirs = terminalWidth(first)
-        if theirs == ours && scalars.count == 1 { return Position(x: position.x + ours, y: position.y) }
-        if ours == 2 && theirs == 1 {
+        output.append(contentsOf: glyph.symbol.utf8)
+        guard let theirs = glyph.terminalColumns else { return Position(x: position.x + glyph.columns, y: position.y) }
+        if theirs == glyph.columns && glyph.isSingleScalar { return Position(x: position.x + glyph.columns, y: position.y) }
+        if glyph.columns == 2 && theirs == 1 {
             // The terminal moves one column where we reserved two: blank the second, as the frame has it.
             output.append(0x20)
         }
@@ -181,6 +190,31 @@ public struct FrameEncoder {
 }
 
 extension FrameEncoder {
+    /// A symbol other than one ASCII byte, measured: by our table, and by the terminal's `wcwidth`
+    /// (of its first scalar) when the encoder has one.
+    fileprivate struct Glyph {
+        let symbol: String
+        /// Columns by our table: 1 or 2.
+        let columns: Int
+        /// Columns the terminal gives the first scalar; nil when the encoder has no `terminalWidth`
+        /// (or for the empty symbol).
+        let terminalColumns: Int?
+        let isSingleScalar: Bool
+
+        init(_ symbol: String, terminalWidth: TerminalWidth?) {
+            self.symbol = symbol
+            columns = FrameEncoder.columns(of: symbol)
+            let scalars = symbol.unicodeScalars
+            if let first = scalars.first {
+                terminalColumns = terminalWidth?(first)
+                isSingleScalar = scalars.index(after: scalars.startIndex) == scalars.endIndex
+            } else {
+                terminalColumns = nil
+                isSingleScalar = false
+            }
+        }
+    }
+
     /// The attributes the terminal draws with: colours as fitted codes (-1 for the default).
     fileprivate struct Pen: Equatable {
         var foreground: Int16 = -1
