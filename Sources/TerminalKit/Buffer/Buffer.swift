@@ -86,7 +86,12 @@ public struct Buffer: Hashable, Sendable {
         let limit = min(size.width, position.x + max(0, maxWidth ?? Int.max / 4))
         guard position.y >= 0, position.y < size.height, position.x < limit else { return 0 }
         var x = position.x
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        // Over the bytes in place when the text has them (native and small strings do).
+        if let written = text.utf8.withContiguousStorageIfAvailable({ bytes -> Int? in
+            bytes.contains { $0 >= 0x80 } ? nil : writeASCII(bytes, from: position, style: style, limit: limit)
+        }) {
+            if let written { return written }
+        } else if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return writeASCII(text.utf8, from: position, style: style, limit: limit)
         }
         for character in text {
@@ -173,6 +178,7 @@ public struct Buffer: Hashable, Sendable {
         let width = size.width
         let rowStart = position.y * width
         var x = position.x
+        let symbols = Self.asciiSymbols
         cells.withUnsafeMutableBufferPointer { buffer in
             guard let cells = buffer.baseAddress else { return }
             // `put` for a 1-wide symbol at a column inside the row (0 ≤ column < limit ≤ width).
@@ -201,7 +207,7 @@ public struct Buffer: Hashable, Sendable {
                 }
                 if byte < 0x20 || byte == 0x7F { continue }
                 if x >= limit { break }
-                if x >= 0 { putASCII(Self.asciiSymbols[Int(byte)], at: x) }
+                if x >= 0 { putASCII(symbols[Int(byte)], at: x) }
                 x += 1
             }
         }

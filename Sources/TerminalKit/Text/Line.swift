@@ -78,8 +78,9 @@ public struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
             guard room > 0 else { break }
             let text = span.text.prefix(columns: room)
             if !text.isEmpty { result.spans.append(Span(text, style: span.style)) }
-            used += text.displayWidth
-            if text.displayWidth < span.text.expandingTabs().displayWidth { break }
+            let textWidth = text.displayWidth
+            used += textWidth
+            if textWidth < span.text.expandingTabs().displayWidth { break }
         }
         return result
     }
