@@ -75,6 +75,25 @@ import Testing
         #expect(DidYouMean.hint(for: "timeOut", among: names) == "; did you mean 'timedOut'?")
     }
 
+    @Test func boundedEditDistanceIsExactWithinItsLimit() {
+        // Words over a small alphabet, so that near and far pairs, transpositions and repeats all occur.
+        var generator = FuzzTests.SeededGenerator(state: 0xD15)
+        let letters = Array("abcab".utf8)
+        func word() -> [UInt8] { (0..<Int.random(in: 0...9, using: &generator)).map { _ in letters.randomElement(using: &generator)! } }
+        for _ in 0..<3_000 {
+            let a = word(), b = word()
+            let full = DidYouMean.editDistance(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+            for limit in 0...4 {
+                let bounded = DidYouMean.editDistance(a, b, limit: limit)
+                if full <= limit {
+                    #expect(bounded == full, "\(a) \(b) limit \(limit)")
+                } else {
+                    #expect(bounded > limit, "\(a) \(b) limit \(limit)")
+                }
+            }
+        }
+    }
+
     @Test func unknownKeyWithoutCloseMatchListsTheKnownKeys() throws {
         let found = try diagnose("""
             environments:
