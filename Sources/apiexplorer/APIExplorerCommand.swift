@@ -23,6 +23,8 @@ struct APIExplorerCommand: AsyncParsableCommand {
             let arguments = Array(CommandLine.arguments.dropFirst())
             switch EarlyAnswer(arguments) {
             case .openExplorer:
+                // Before the launch starts its threads (see WritableDataPrefault).
+                WritableDataPrefault.run()
                 try await ExplorerLaunch().run()
                 return
             case .printVersion:
@@ -34,6 +36,7 @@ struct APIExplorerCommand: AsyncParsableCommand {
             if arguments.first == CallArguments.commandName, let call = CallArguments.quickParse(Array(arguments.dropFirst())) {
                 // What scripts run in a loop: read without the parser, or even `CallCommand`'s type, when plain
                 // (see CallArguments and QuickParse).
+                WritableDataPrefault.run()
                 try await call.run()
                 return
             }
@@ -43,6 +46,7 @@ struct APIExplorerCommand: AsyncParsableCommand {
             } else {
                 command = try parseAsRoot(arguments)
             }
+            if command is ExploreCommand { WritableDataPrefault.run() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
