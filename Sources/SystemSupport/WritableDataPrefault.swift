@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// Maps the executable's own writable data (`.data` and `.bss`) in, written, in one system call,
-/// before the process starts its threads.
+/// Maps the executable's own writable data (`.data` and `.bss`) in, written, in one system call
+/// each, before the process starts its threads: in a release build, the part a launch writes to.
 ///
 /// Why: a launch touches ~100 pages of `.data` and `.bss` scattered over 1.5 MB (metadata caches,
 /// once-tokens, runtime pools), most of them first read and then written. The read maps the page
@@ -11,8 +11,12 @@ import Glibc
 /// must flush the old mapping from every CPU running one of the process's threads: an
 /// inter-processor interrupt each time, costly in a virtual machine. Mapped in at once while
 /// there is one thread, the pages are private from the start: ~1.1–1.5 ms less CPU to the first
-/// frame on a 2-CPU VM, ~0.5 ms sooner (README, Speed). The price is the untouched part of `.bss`
-/// made resident, ~1 MB.
+/// frame on a 2-CPU VM, ~0.5 ms sooner (README, Speed).
+///
+/// Populating a page costs about as much as faulting it in, so only the part a launch writes to
+/// is populated: the release build lays the sections a launch writes first, then a boundary
+/// global (`LaunchDataBoundary.swift`, last in scripts/launch-order.txt). In a build without that
+/// layout the boundary falls anywhere, and the pages past it fault in as before.
 ///
 /// A layout it cannot read, a position-independent executable, a kernel without
 /// `MADV_POPULATE_WRITE` (Linux < 5.14) or another system: nothing happens, and the pages fault
@@ -42,10 +46,18 @@ public enum WritableDataPrefault {
         // Addresses in a position-independent executable depend on where it was loaded; SwiftPM
         // links fixed-address ones (-no-pie), release and debug alike.
         guard !sections.isPositionIndependent else { return [] }
+        let boundaries = [
+            ".data": withUnsafeMutablePointer(to: &launchDataBoundary) { UInt(bitPattern: $0) },
+            ".bss": withUnsafeMutablePointer(to: &launchZeroDataBoundary) { UInt(bitPattern: $0) },
+        ]
         return [".data", ".bss"].compactMap { name -> Range<UInt>? in
             guard let section = sections.named[name], section.size > 0 else { return nil }
             let start = (section.address + page - 1) / page * page
-            let end = (section.address + section.size + page - 1) / page * page
+            var end = section.address + section.size
+            // In a release build the sections a launch writes to come first, then the boundary
+            // (scripts/launch-order.txt): the rest is left to fault in if ever used.
+            if let boundary = boundaries[name], (section.address..<end).contains(boundary) { end = boundary + 1 }
+            end = (end + page - 1) / page * page
             return start < end ? start..<end : nil
         }
         #else
