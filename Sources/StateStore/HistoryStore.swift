@@ -249,7 +249,19 @@ public struct HistoryStore: Sendable {
 
     /// The non-empty lines of `data`.
     static func lines(of data: Data) -> [Data] {
-        data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Data($0) }
+        // By memchr over the bytes: Data's generic split walked the index (128 KB for 500
+        // entries) at ~180 instructions a byte, ~23 M at every launch with a full history.
+        data.withUnsafeBytes { raw -> [Data] in
+            guard let base = raw.baseAddress else { return [] }
+            var lines: [Data] = []
+            var start = 0
+            while start < raw.count {
+                let end = memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+                if end > start { lines.append(Data(bytes: base + start, count: end - start)) }
+                start = end + 1
+            }
+            return lines
+        }
     }
 
     // MARK: JSON

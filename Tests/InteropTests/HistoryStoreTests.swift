@@ -19,6 +19,23 @@ import Testing
             .call(selection, mode: .stub, example: example, values: values)
     }
 
+    @Test func indexLinesAreTheNonEmptyLinesBetweenNewlines() {
+        #expect(HistoryStore.lines(of: Data()).isEmpty)
+        #expect(HistoryStore.lines(of: Data("\n\n".utf8)).isEmpty)
+        #expect(HistoryStore.lines(of: Data("a\n\nbc\r\nd".utf8)) == [Data("a".utf8), Data("bc\r".utf8), Data("d".utf8)])
+        // The same as splitting, over random bytes where newlines are frequent.
+        var state: UInt64 = 0x1157
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        for _ in 0..<500 {
+            let bytes = (0..<next() % 41).map { _ in [UInt8(0x0A), 0x61, 0x7B, 0x22, 0xFF][next() % 5] }
+            let expected = bytes.split(separator: 0x0A).map { Data($0) }
+            #expect(HistoryStore.lines(of: Data(bytes)) == expected)
+        }
+    }
+
     @Test func appendsAndReadsBackInOrder() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url)
