@@ -79,6 +79,7 @@ struct JSONParser {
         index += 1
         var members: [(key: String, value: JSONValue)] = []
         skipWhitespace()
+        if peek() != UInt8(ascii: "}") { members.reserveCapacity(8) }  // API objects are small: one allocation, not four
         if peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1

@@ -91,9 +91,34 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Makes an object from ordered members; a later duplicate key replaces the earlier value.
     public init(_ members: [(key: String, value: JSONValue)] = []) {
-        self.members = []
-        self.members.reserveCapacity(members.count)
-        for (key, value) in members { self[key] = value }
+        var kept: [(key: String, value: JSONValue)] = []
+        kept.reserveCapacity(members.count)
+        if members.count <= 16 {
+            for member in members {
+                if let index = Self.index(of: member.key, in: kept) { kept[index].value = member.value } else { kept.append(member) }
+            }
+        } else {
+            // Duplicates found by hashing: comparing every key with every earlier one is quadratic.
+            var positions: [String: Int] = [:]
+            positions.reserveCapacity(members.count)
+            for member in members {
+                if let index = positions[member.key] {
+                    kept[index].value = member.value
+                } else {
+                    positions[member.key] = kept.count
+                    kept.append(member)
+                }
+            }
+        }
+        self.members = kept
+    }
+
+    /// The position of `key` among `members`, compared in place (a history launch looks up ~6,500 keys).
+    private static func index(of key: String, in members: [(key: String, value: JSONValue)]) -> Int? {
+        members.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].key == key { return index }
+            return nil
+        }
     }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
@@ -109,9 +134,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The value for `key`; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { Self.index(of: key, in: members).map { members[$0].value } }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = Self.index(of: key, in: members) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append((key, newValue))

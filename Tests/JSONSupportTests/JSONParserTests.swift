@@ -18,6 +18,21 @@ import Testing
         #expect(value.compactText == #"{"z":1,"a":12345678901234567890,"m":1.50}"#)
     }
 
+    @Test func aLaterDuplicateKeyReplacesTheValueInTheFirstPlaceSmallOrLarge() throws {
+        #expect(try JSONValue.parse(#"{"a": 1, "b": 2, "a": 3}"#) == ["a": 3, "b": 2])
+        // Past 16 members duplicates are found by hashing: the same result as one member at a time.
+        for count in [3, 16, 17, 40, 300] {
+            let members = (0..<count).map { index in (key: "k\(index % (count / 3 + 1))", value: JSONValue.integer(index)) }
+            var expected = JSONObject()
+            for member in members { expected[member.key] = member.value }
+            let object = JSONObject(members)
+            #expect(object == expected)
+            #expect(object.keys == expected.keys)
+            #expect(object.keys.count == Set(members.map(\.key)).count)
+            for member in members { #expect(object[member.key] == expected[member.key]) }
+        }
+    }
+
     @Test func reportsLineAndColumnOfAnError() {
         #expect(throws: JSONParseError(reason: "expected ',' or '}' in the object", line: 3, column: 3, offset: 11)) {
             try JSONValue.parse("{\n\"a\": 1\n  \"b\": 2}")
