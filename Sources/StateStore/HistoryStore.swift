@@ -179,11 +179,18 @@ public struct HistoryStore: Sendable {
 
     private func readIndex() -> [HistorySummary] {
         guard let data = FileContents.read(atPath: indexPath) else { return [] }
-        return HistoryStore.lines(of: data).compactMap(HistoryStore.summary)
+        return data.withUnsafeBytes { raw in
+            var summaries: [HistorySummary] = []
+            HistoryStore.forEachLine(in: raw) { line in
+                // The plain lines `json` writes straight from their bytes; any other the general way.
+                if let summary = HistorySummary(indexLine: line) ?? HistoryStore.summary(Data(line)) { summaries.append(summary) }
+            }
+            return summaries
+        }
     }
 
     /// An index line; a line of the earlier format (the whole entry on one line) is summarised.
-    private static func summary(_ line: Data) -> HistorySummary? {
+    static func summary(_ line: Data) -> HistorySummary? {
         guard let value = try? JSONValue.parse(line) else { return nil }
         if let summary = HistorySummary(json: value) { return summary }
         return (try? decoder.decode(HistoryEntry.self, from: line)).map(HistorySummary.init)
@@ -249,18 +256,23 @@ public struct HistoryStore: Sendable {
 
     /// The non-empty lines of `data`.
     static func lines(of data: Data) -> [Data] {
-        // By memchr over the bytes: Data's generic split walked the index (128 KB for 500
-        // entries) at ~180 instructions a byte, ~23 M at every launch with a full history.
-        data.withUnsafeBytes { raw -> [Data] in
-            guard let base = raw.baseAddress else { return [] }
+        data.withUnsafeBytes { raw in
             var lines: [Data] = []
-            var start = 0
-            while start < raw.count {
-                let end = memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
-                if end > start { lines.append(Data(bytes: base + start, count: end - start)) }
-                start = end + 1
-            }
+            forEachLine(in: raw) { lines.append(Data($0)) }
             return lines
+        }
+    }
+
+    /// Calls `body` with each non-empty line of `raw` (newlines left out), found by memchr: Data's
+    /// generic split walked the index (128 KB for 500 entries) at ~180 instructions a byte, ~23 M
+    /// at every launch with a full history.
+    static func forEachLine(in raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        guard let base = raw.baseAddress else { return }
+        var start = 0
+        while start < raw.count {
+            let end = memchr(base + start, 0x0A, raw.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+            if end > start { body(UnsafeRawBufferPointer(start: base + start, count: end - start)) }
+            start = end + 1
         }
     }
 

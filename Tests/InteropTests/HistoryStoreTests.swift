@@ -36,6 +36,75 @@ import Testing
         }
     }
 
+    /// What the general reader makes of an index line, and what the fast one does.
+    static func bothReadings(_ line: String) -> (general: HistorySummary?, fast: HistorySummary?) {
+        let bytes = Array(line.utf8)
+        return (HistoryStore.summary(Data(bytes)), bytes.withUnsafeBytes { HistorySummary(indexLine: $0) })
+    }
+
+    @Test func indexLinesReadStraightFromTheirBytesAreWhatTheGeneralReaderReads() throws {
+        var state: UInt64 = 0xB17E5
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        // Mostly plain ASCII, as requests are; one field in ten needs escapes or is other text.
+        let plainTexts = ["a", "get pet", "https://x.test/p?q=1&r=2", "", "50%", "{x:1}"]
+        let otherTexts = ["café", "say \"hi\"", "tab\there", "é\u{301}", "back\\slash"]
+        func text() -> String { next(10) == 0 ? otherTexts[next(otherTexts.count)] : plainTexts[next(plainTexts.count)] }
+        var plain = 0
+        for index in 0..<400 {
+            let call = EndpointCall(
+                endpoint: EndpointKey(service: plainTexts[next(4)] + "s", endpoint: text() + "e"),
+                environment: text(), mode: next(2) == 0 ? .stub : .live, example: next(3) == 0 ? text() : nil,
+                values: Dictionary((0..<next(4)).map { _ in ("k\(next(5))" + plainTexts[next(3)], text()) }, uniquingKeysWith: { $1 }))
+            let summary = HistorySummary(
+                id: "ID-\(index)", date: Date(timeIntervalSince1970: 1_700_000_000 + Double(next(1_000_000)) / 1000), call: call,
+                method: ["GET", "POST"][next(2)], url: text(), status: next(4) == 0 ? nil : [200, 404, -1, 0, 999_999][next(5)],
+                statusText: next(3) == 0 ? nil : text(), errorKind: next(4) == 0 ? "notFound" : nil)
+            let line = summary.json.compactText
+            let (general, fast) = Self.bothReadings(line)
+            #expect(general != nil)
+            #expect(fast == nil || fast == general, "\(line)")
+            if fast != nil { plain += 1 }
+            // Whatever a damaged line makes, the fast reading is the general one or none.
+            var bytes = Array(line.utf8)
+            let position = next(bytes.count)
+            let damage = Array("{}\":,0 -.e\\x".utf8)
+            if next(2) == 0 { bytes.remove(at: position) } else { bytes.insert(damage[next(damage.count)], at: position) }
+            let damaged = String(decoding: bytes, as: UTF8.self)
+            let (damagedGeneral, damagedFast) = Self.bothReadings(damaged)
+            #expect(damagedFast == nil || damagedFast == damagedGeneral, "\(damaged)")
+        }
+        #expect(plain > 100, "most lines are plain ASCII and read the fast way")
+
+        // The plain case, and what is left to the general reader, each answered alike.
+        let line = #"{"date":"2026-11-26T18:48:07.195Z","endpoint":"get","environment":"local","id":"A","method":"GET","mode":"stub","service":"httpbin","status":200,"statusText":"OK","url":"http://h/get","values":{"page":"1"}}"#
+        #expect(Self.bothReadings(line).fast != nil && Self.bothReadings(line).fast == Self.bothReadings(line).general)
+        for variant in [
+            line.replacingOccurrences(of: #""status":200"#, with: #""status":200.0"#),
+            line.replacingOccurrences(of: #""status":200"#, with: #""status":0200"#),
+            line.replacingOccurrences(of: #""status":200"#, with: #""status":99999999999999999999"#),
+            line.replacingOccurrences(of: #""id":"A""#, with: #""id":"A""#),
+            line.replacingOccurrences(of: #""id":"A","#, with: #""id": "A", "#),
+            line.replacingOccurrences(of: #""id":"A","#, with: #""id":"A","extra":[1],"#),
+            line.replacingOccurrences(of: #""id":"A","#, with: #""id":"A","example":null,"#),
+            line.replacingOccurrences(of: #""id":"A","#, with: #""id":"A","id":"B","#),
+            line.replacingOccurrences(of: #""mode":"stub""#, with: #""mode":"neither""#),
+            line + "\r", line + " x", "{}",
+        ] {
+            let (general, fast) = Self.bothReadings(variant)
+            #expect(fast == nil || fast == general, "\(variant)")
+        }
+        #expect(Self.bothReadings(line.replacingOccurrences(of: #""id":"A","#, with: #""id":"A","id":"B","#)).fast?.id == "B", "a later duplicate wins, as in the general reader")
+        for key in IndexLineReader.Key.allCases {
+            let name = "\(key.name)"
+            #expect(Array(name.utf8).withUnsafeBytes { IndexLineReader.Key($0) } == key)
+            #expect(Array((name + "s").utf8).withUnsafeBytes { IndexLineReader.Key($0) } == nil)
+            #expect(Array(("x" + name.dropFirst()).utf8).withUnsafeBytes { IndexLineReader.Key($0) } == nil)
+        }
+    }
+
     @Test func appendsAndReadsBackInOrder() async throws {
         let state = try TemporaryDirectory()
         let store = HistoryStore(directory: state.url)

@@ -1,0 +1,174 @@
+import Catalog
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HistorySummary {
+    /// Reads an index line as `json` writes it, straight from its bytes: the general reader
+    /// builds a JSON tree for every line and took ~13 M instructions for a full 500-entry index,
+    /// which a launch reads beside its first frame (on two cores, ~1.5 ms later in tmux).
+    ///
+    /// Only the plain case is read here: one flat object of ASCII strings without escapes, an
+    /// integer status and a `values` object of such strings. Anything else (an escape, other
+    /// text, another kind of value, an unknown key, a damaged line) is nil, and the caller reads
+    /// the line the general way; what this returns is what the general way would.
+    init?(indexLine line: UnsafeRawBufferPointer) {
+        var reader = IndexLineReader(bytes: line)
+        // Plain variables, not a dictionary by key: hashing cost more than the rest of a line.
+        var id, dateText, service, endpoint, environment, modeText, method, url, example, statusText, errorKind: String?
+        var status: Int?
+        var values: [String: String] = [:]
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                guard let keyBytes = reader.plainString(), let key = IndexLineReader.Key(keyBytes), reader.take(UInt8(ascii: ":")) else { return nil }
+                switch key {
+                case .status:
+                    guard let number = reader.integer() else { return nil }
+                    status = number
+                case .values:
+                    guard let members = reader.flatStringObject() else { return nil }
+                    values = members
+                default:
+                    guard let text = reader.plainString() else { return nil }
+                    let value = String(decoding: text, as: UTF8.self)
+                    switch key {
+                    case .id: id = value
+                    case .date: dateText = value
+                    case .service: service = value
+                    case .endpoint: endpoint = value
+                    case .environment: environment = value
+                    case .mode: modeText = value
+                    case .method: method = value
+                    case .url: url = value
+                    case .example: example = value
+                    case .statusText: statusText = value
+                    case .error: errorKind = value
+                    case .status, .values: return nil
+                    }
+                }
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
+        }
+        guard reader.isAtEnd, let id, let dateText, let date = HistoryStore.date(from: dateText), let service, let endpoint, let environment,
+            let modeText, let mode = RequestMode(rawValue: modeText), let method, let url
+        else { return nil }
+        self.init(
+            id: id, date: date,
+            call: EndpointCall(
+                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: example,
+                values: values),
+            method: method, url: url, status: status, statusText: statusText, errorKind: errorKind)
+    }
+}
+
+/// A cursor over an index line's bytes for `HistorySummary(indexLine:)`; every method answers
+/// nil or false for what it does not read, leaving the line to the general reader.
+struct IndexLineReader {
+    /// The keys `HistorySummary.json` writes.
+    enum Key: CaseIterable {
+        case id, date, service, endpoint, environment, mode, method, url, example, values, status, statusText, error
+
+        /// The key as it is written.
+        var name: StaticString {
+            switch self {
+            case .id: "id"
+            case .date: "date"
+            case .service: "service"
+            case .endpoint: "endpoint"
+            case .environment: "environment"
+            case .mode: "mode"
+            case .method: "method"
+            case .url: "url"
+            case .example: "example"
+            case .values: "values"
+            case .status: "status"
+            case .statusText: "statusText"
+            case .error: "error"
+            }
+        }
+
+        /// The key written as `bytes`: picked by length and first byte, then compared (no string
+        /// is made, and no other key is tried).
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, let first = bytes.first else { return nil }
+            let candidate: Key
+            switch (bytes.count, first) {
+            case (2, UInt8(ascii: "i")): candidate = .id
+            case (3, UInt8(ascii: "u")): candidate = .url
+            case (4, UInt8(ascii: "d")): candidate = .date
+            case (4, UInt8(ascii: "m")): candidate = .mode
+            case (5, UInt8(ascii: "e")): candidate = .error
+            case (6, UInt8(ascii: "m")): candidate = .method
+            case (6, UInt8(ascii: "s")): candidate = .status
+            case (6, UInt8(ascii: "v")): candidate = .values
+            case (7, UInt8(ascii: "e")): candidate = .example
+            case (7, UInt8(ascii: "s")): candidate = .service
+            case (8, UInt8(ascii: "e")): candidate = .endpoint
+            case (10, UInt8(ascii: "s")): candidate = .statusText
+            case (11, UInt8(ascii: "e")): candidate = .environment
+            default: return nil
+            }
+            guard memcmp(candidate.name.utf8Start, base, bytes.count) == 0 else { return nil }
+            self = candidate
+        }
+    }
+
+    let bytes: UnsafeRawBufferPointer
+    var index = 0
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    /// Takes `byte` when it is next.
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// A string of printable ASCII without escapes, quotes included; its bytes without them.
+    mutating func plainString() -> UnsafeRawBufferPointer? {
+        guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress,
+            let quote = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index)
+        else { return nil }
+        let text = UnsafeRawBufferPointer(start: base + index, count: base.distance(to: UnsafeRawPointer(quote)) - index)
+        // An escape, a control character or other text: the general reader's work.
+        for byte in text where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\\") { return nil }
+        index += text.count + 1
+        return text
+    }
+
+    /// An integer written as digits (a minus sign allowed), as `Int(literal)` reads it.
+    mutating func integer() -> Int? {
+        let negative = take(UInt8(ascii: "-"))
+        let start = index
+        var value = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = times.addingReportingOverflow(Int(bytes[index] - UInt8(ascii: "0")))
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+            index += 1
+        }
+        // JSON allows no leading zero; a fraction or an exponent is the general reader's.
+        guard index > start, index - start == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        return negative ? -value : value
+    }
+
+    /// An object whose values are all plain strings; a later duplicate key wins.
+    mutating func flatStringObject() -> [String: String]? {
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var members: [String: String] = [:]
+        if take(UInt8(ascii: "}")) { return members }
+        repeat {
+            guard let key = plainString(), take(UInt8(ascii: ":")), let value = plainString() else { return nil }
+            members[String(decoding: key, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}")) ? members : nil
+    }
+}
