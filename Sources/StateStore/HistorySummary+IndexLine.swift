@@ -18,10 +18,8 @@ extension HistorySummary {
     /// the line the general way; what this returns is what the general way would.
     init?(indexLine line: UnsafeRawBufferPointer) {
         var reader = IndexLineReader(bytes: line)
-        // Plain variables, not a dictionary by key: hashing cost more than the rest of a line.
-        var id, dateText, service, endpoint, environment, modeText, method, url, example, statusText, errorKind: String?
-        var status: Int?
-        var values: [String: String] = [:]
+        // Plain fields, not a dictionary by key: hashing cost more than the rest of a line.
+        var fields = IndexFields()
         guard reader.take(UInt8(ascii: "{")) else { return nil }
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
@@ -29,40 +27,33 @@ extension HistorySummary {
                 switch key {
                 case .status:
                     guard let number = reader.integer() else { return nil }
-                    status = number
+                    fields.status = number
                 case .values:
                     guard let members = reader.flatStringObject() else { return nil }
-                    values = members
+                    fields.values = members
                 default:
                     guard let text = reader.plainString() else { return nil }
                     let value = String(decoding: text, as: UTF8.self)
                     switch key {
-                    case .id: id = value
-                    case .date: dateText = value
-                    case .service: service = value
-                    case .endpoint: endpoint = value
-                    case .environment: environment = value
-                    case .mode: modeText = value
-                    case .method: method = value
-                    case .url: url = value
-                    case .example: example = value
-                    case .statusText: statusText = value
-                    case .error: errorKind = value
+                    case .id: fields.id = value
+                    case .date: fields.date = value
+                    case .service: fields.service = value
+                    case .endpoint: fields.endpoint = value
+                    case .environment: fields.environment = value
+                    case .mode: fields.mode = value
+                    case .method: fields.method = value
+                    case .url: fields.url = value
+                    case .example: fields.example = value
+                    case .statusText: fields.statusText = value
+                    case .error: fields.error = value
                     case .status, .values: return nil
                     }
                 }
             } while reader.take(UInt8(ascii: ","))
             guard reader.take(UInt8(ascii: "}")) else { return nil }
         }
-        guard reader.isAtEnd, let id, let dateText, let date = HistoryStore.date(from: dateText), let service, let endpoint, let environment,
-            let modeText, let mode = RequestMode(rawValue: modeText), let method, let url
-        else { return nil }
-        self.init(
-            id: id, date: date,
-            call: EndpointCall(
-                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: example,
-                values: values),
-            method: method, url: url, status: status, statusText: statusText, errorKind: errorKind)
+        guard reader.isAtEnd else { return nil }
+        self.init(fields)
     }
 }
 
@@ -92,29 +83,14 @@ struct IndexLineReader {
             }
         }
 
-        /// The key written as `bytes`: picked by length and first byte, then compared (no string
-        /// is made, and no other key is tried).
+        /// The key written as `bytes`, compared byte by byte (no string is made).
         init?(_ bytes: UnsafeRawBufferPointer) {
-            guard let base = bytes.baseAddress, let first = bytes.first else { return nil }
-            let candidate: Key
-            switch (bytes.count, first) {
-            case (2, UInt8(ascii: "i")): candidate = .id
-            case (3, UInt8(ascii: "u")): candidate = .url
-            case (4, UInt8(ascii: "d")): candidate = .date
-            case (4, UInt8(ascii: "m")): candidate = .mode
-            case (5, UInt8(ascii: "e")): candidate = .error
-            case (6, UInt8(ascii: "m")): candidate = .method
-            case (6, UInt8(ascii: "s")): candidate = .status
-            case (6, UInt8(ascii: "v")): candidate = .values
-            case (7, UInt8(ascii: "e")): candidate = .example
-            case (7, UInt8(ascii: "s")): candidate = .service
-            case (8, UInt8(ascii: "e")): candidate = .endpoint
-            case (10, UInt8(ascii: "s")): candidate = .statusText
-            case (11, UInt8(ascii: "e")): candidate = .environment
-            default: return nil
+            guard let base = bytes.baseAddress else { return nil }
+            for key in Key.allCases where key.name.utf8CodeUnitCount == bytes.count && memcmp(key.name.utf8Start, base, bytes.count) == 0 {
+                self = key
+                return
             }
-            guard memcmp(candidate.name.utf8Start, base, bytes.count) == 0 else { return nil }
-            self = candidate
+            return nil
         }
     }
 

@@ -71,26 +71,44 @@ public struct HistorySummary: Sendable, Hashable {
 
     /// Reads an index line; nil for a damaged one (or one from a newer version).
     init?(json value: JSONValue) {
-        guard case .object(let object) = value,
-            case .string(let id)? = object["id"], case .string(let dateText)? = object["date"], let date = HistoryStore.date(from: dateText),
-            case .string(let service)? = object["service"], case .string(let endpoint)? = object["endpoint"],
-            case .string(let environment)? = object["environment"],
-            case .string(let modeText)? = object["mode"], let mode = RequestMode(rawValue: modeText),
-            case .string(let method)? = object["method"], case .string(let url)? = object["url"]
-        else { return nil }
-        var values: [String: String] = [:]
+        guard case .object(let object) = value else { return nil }
+        var fields = IndexFields()
+        fields.id = object["id"]?.stringValue
+        fields.date = object["date"]?.stringValue
+        fields.service = object["service"]?.stringValue
+        fields.endpoint = object["endpoint"]?.stringValue
+        fields.environment = object["environment"]?.stringValue
+        fields.mode = object["mode"]?.stringValue
+        fields.method = object["method"]?.stringValue
+        fields.url = object["url"]?.stringValue
         if case .object(let members)? = object["values"] {
-            for member in members { if case .string(let text) = member.value { values[member.key] = text } }
+            for member in members { if case .string(let text) = member.value { fields.values[member.key] = text } }
         }
-        let example: String? = if case .string(let text)? = object["example"] { text } else { nil }
-        let status: Int? = if case .number(let literal)? = object["status"] { Int(literal) } else { nil }
-        let statusText: String? = if case .string(let text)? = object["statusText"] { text } else { nil }
-        let errorKind: String? = if case .string(let text)? = object["error"] { text } else { nil }
+        fields.example = object["example"]?.stringValue
+        if case .number(let literal)? = object["status"] { fields.status = Int(literal) }
+        fields.statusText = object["statusText"]?.stringValue
+        fields.error = object["error"]?.stringValue
+        self.init(fields)
+    }
+
+    /// An index line's fields as either reader finds them (`json` names them).
+    struct IndexFields {
+        var id, date, service, endpoint, environment, mode, method, url, example, statusText, error: String?
+        var status: Int?
+        var values: [String: String] = [:]
+    }
+
+    /// The summary an index line's fields make; nil when one it needs is missing or wrong.
+    init?(_ fields: IndexFields) {
+        guard let id = fields.id, let dateText = fields.date, let date = HistoryStore.date(from: dateText), let service = fields.service,
+            let endpoint = fields.endpoint, let environment = fields.environment, let modeText = fields.mode,
+            let mode = RequestMode(rawValue: modeText), let method = fields.method, let url = fields.url
+        else { return nil }
         self.init(
             id: id, date: date,
             call: EndpointCall(
-                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: example,
-                values: values),
-            method: method, url: url, status: status, statusText: statusText, errorKind: errorKind)
+                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: fields.example,
+                values: fields.values),
+            method: method, url: url, status: fields.status, statusText: fields.statusText, errorKind: fields.error)
     }
 }
