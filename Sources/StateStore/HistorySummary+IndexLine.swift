@@ -132,7 +132,7 @@ struct IndexLineReader {
         }
         // JSON allows no leading zero; a fraction or an exponent is the general reader's.
         guard index > start, index - start == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
-        if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") { return nil }
         return negative ? -value : value
     }
 

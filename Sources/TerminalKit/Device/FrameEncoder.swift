@@ -77,20 +77,18 @@ public struct FrameEncoder {
                     let index = y * width + x
                     if cells[index].isContinuation { continue }
                     let symbol = cells[index].symbol
-                    let utf8 = symbol.utf8
-                    if utf8.count == 1, let byte = utf8.first {
-                        guard x < screen.width else { break }
-                        if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
-                        setPen(Pen(cells[index], colorCodes: colorCodes), into: &output)
-                        output.append(byte)
-                        cursor = Position(x: x + 1, y: y)
-                        continue
-                    }
-                    if glyph?.symbol != symbol { glyph = Glyph(symbol, terminalWidth: terminalWidth) }
-                    guard let measured = glyph, x + measured.columns <= screen.width else { break }
+                    // One ASCII byte is one column and goes out as it is; anything else is measured.
+                    let ascii = symbol.utf8.count == 1 ? symbol.utf8.first : nil
+                    if ascii == nil, glyph?.symbol != symbol { glyph = Glyph(symbol, terminalWidth: terminalWidth) }
+                    guard x + (ascii == nil ? glyph?.columns ?? 1 : 1) <= screen.width else { break }
                     if cursor != Position(x: x, y: y) { Self.appendMove(to: Position(x: x, y: y), into: &output) }
                     setPen(Pen(cells[index], colorCodes: colorCodes), into: &output)
-                    cursor = put(measured, at: Position(x: x, y: y), into: &output)
+                    if let ascii {
+                        output.append(ascii)
+                        cursor = Position(x: x + 1, y: y)
+                    } else if let glyph {
+                        cursor = put(glyph, at: Position(x: x, y: y), into: &output)
+                    }
                 }
             }
         }
