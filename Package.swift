@@ -180,6 +180,8 @@ let package = Package(
             ],
             resources: [.copy("Certificates")]
         ),
+        // Test traits the test targets share (Swift Testing): apart from TestSupport, which the benchmark links too.
+        .target(name: "TestTraits", dependencies: ["TestSupport"]),
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
@@ -212,7 +214,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
+                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -220,17 +222,17 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
-        .testTarget(name: "BodyViewerTests", dependencies: ["BodyViewer", "JSONSupport"]),
+        .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),
         .testTarget(
             name: "ExplorerAppTests",
             dependencies: [
-                "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport", "TextSupport",
+                "TestTraits", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport", "TextSupport",
             ],
             exclude: ["Snapshots"]),
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
+                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
                 "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -62,12 +62,12 @@ struct TUIBenchmark: AsyncParsableCommand {
         let running = try TmuxSession(command: "sleep 600", width: 120, height: 40)
         defer { running.close() }
         func timeInRunningTmux(command: String, markers: [String]) async throws -> Double {
-            try running.respawn("sleep 600")
+            try await running.respawn("sleep 600")
             guard try await running.waitUntil(timeout: .seconds(10), interval: .milliseconds(1), { !markers.contains(where: $0.contains) }) != nil else {
                 throw ValidationError("the pane was not cleared")
             }
             let started = ContinuousClock.now
-            try running.respawn(command + "; sleep 600")
+            try await running.respawn(command + "; sleep 600")
             guard try await running.waitUntil(timeout: .seconds(10), interval: .microseconds(500), { screen in markers.allSatisfy(screen.contains) }) != nil else {
                 throw ValidationError("\(markers) never all appeared for: \(command)")
             }
@@ -113,7 +113,7 @@ struct TUIBenchmark: AsyncParsableCommand {
         let keypress = try await keypressToFrame(session)
         print("  keypress to frame (tmux, j/k)     median \(format(keypress.median))  p90 \(format(keypress.percentile(90)))")
 
-        guard let pid = try session.programPID() else { throw ValidationError("cannot find apiexplorer's process") }
+        guard let pid = try await session.programPID() else { throw ValidationError("cannot find apiexplorer's process") }
         try await Task.sleep(for: .seconds(1))
         let before = try cpuTicks(pid)
         try await Task.sleep(for: .seconds(idleSeconds))
@@ -148,10 +148,10 @@ struct TUIBenchmark: AsyncParsableCommand {
     /// Times from `send-keys` to the changed screen, in milliseconds.
     private func keypressToFrame(_ session: TmuxSession) async throws -> Measurements {
         var times = Measurements()
-        var previous = try session.capture()
+        var previous = try await session.capture()
         for index in 0..<runs {
             let started = ContinuousClock.now
-            try session.send(index.isMultiple(of: 2) ? "j" : "k")
+            try await session.send(index.isMultiple(of: 2) ? "j" : "k")
             guard let screen = try await session.waitUntil(timeout: .seconds(5), interval: .microseconds(500), { $0 != previous }) else {
                 throw ValidationError("the screen did not change after a key")
             }

@@ -78,8 +78,8 @@ public enum RawTestClient {
         port: Int,
         tls: TLS? = nil,
         sending request: [UInt8],
-        connectTimeout: Duration = .seconds(10),
-        readTimeout: Duration = .seconds(10),  // generous: tests that need a timeout pass their own
+        connectTimeout: Duration = .seconds(60),
+        readTimeout: Duration = .seconds(60),  // patient: tests that need a timeout pass their own
         stopWhen: (@Sendable ([UInt8]) -> Bool)? = nil
     ) async throws -> Exchange {
         let sslContext = try tls?.makeContext()
@@ -112,7 +112,7 @@ public enum RawTestClient {
     /// `exchange(port:tls:sending:…)` with a UTF-8 request such as `"GET / HTTP/1.1\r\n…\r\n\r\n"`.
     public static func exchange(
         port: Int, tls: TLS? = nil, sending request: String,
-        connectTimeout: Duration = .seconds(10), readTimeout: Duration = .seconds(10),
+        connectTimeout: Duration = .seconds(60), readTimeout: Duration = .seconds(60),
         stopWhen: (@Sendable ([UInt8]) -> Bool)? = nil
     ) async throws -> Exchange {
         try await exchange(

@@ -48,7 +48,8 @@ public final class TestHTTPServer: Sendable {
         let sslContext = try tls?.makeContext()
         let state = TestServerState(recordsRequests: recordsRequests)
         let (stream, jobs) = AsyncStream.makeStream(of: ResponseJob.self)
-        let runner = Task {
+        // Handlers run on threads of their own: a busy cooperative pool must not delay answers.
+        let runner = Task(executorPreference: DedicatedExecutor.servers) {
             await withDiscardingTaskGroup { group in
                 for await job in stream { group.addTask { await job.run() } }
             }
@@ -95,7 +96,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Waits until at least `count` requests were read and returns them; throws on `timeout`.
     @discardableResult
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async throws -> [TestRequest] {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(60)) async throws -> [TestRequest] {
         let state = self.state
         let reached = await withTaskGroup(of: Bool.self) { group in
             group.addTask {

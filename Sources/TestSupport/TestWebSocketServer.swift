@@ -76,7 +76,7 @@ public final class TestWebSocketServer: Sendable {
                         upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
                                 let socket = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel)
-                                Task {
+                                Task(executorPreference: DedicatedExecutor.servers) {
                                     try? await socket.executeThenClose { inbound, outbound in
                                         await handler(Peer(inbound: inbound.makeAsyncIterator(), outbound: outbound, request: head))
                                     }

@@ -32,43 +32,49 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// The pane's text now.
-    public func capture() throws -> String {
-        try run(["capture-pane", "-p", "-J", "-t", name])
+    public func capture() async throws -> String {
+        try await runAway(["capture-pane", "-p", "-J", "-t", name])
     }
 
     /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).
-    public func send(_ keys: String...) throws {
-        _ = try run(["send-keys", "-t", name] + keys)
+    public func send(_ keys: String...) async throws {
+        _ = try await runAway(["send-keys", "-t", name] + keys)
     }
 
     /// Replaces the pane's program with `command` (run by `sh -c`, the pane's size kept), as
     /// typing it at a shell in an already running tmux does.
-    public func respawn(_ command: String) throws {
-        _ = try run(["respawn-pane", "-k", "-t", name, "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(command))"])
+    public func respawn(_ command: String) async throws {
+        _ = try await runAway(["respawn-pane", "-k", "-t", name, "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(command))"])
     }
 
     /// Resizes the window.
-    public func resize(width: Int, height: Int) throws {
-        _ = try run(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    public func resize(width: Int, height: Int) async throws {
+        _ = try await runAway(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The process id of the pane's program (the child of its shell).
-    public func programPID() throws -> Int32? {
-        let shell = try run(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    public func programPID() async throws -> Int32? {
+        let shell = try await runAway(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
     /// Polls the pane until `predicate` holds for its text; returns that text, or nil after `timeout`.
-    public func waitUntil(timeout: Duration = .seconds(15), interval: Duration = .milliseconds(20), _ predicate: (String) -> Bool) async throws -> String? {
+    public func waitUntil(timeout: Duration = .seconds(60), interval: Duration = .milliseconds(20), _ predicate: (String) -> Bool) async throws -> String? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
-            let screen = try capture()
+            let screen = try await capture()
             if predicate(screen) { return screen }
             try await Task.sleep(for: interval)
         }
         return nil
+    }
+
+    /// `run` off the cooperative pool: tmux answers late on a busy machine, and a test waiting
+    /// for it must not hold one of the pool's few threads meanwhile.
+    private func runAway(_ arguments: [String]) async throws -> String {
+        try await offPool { [self] in try run(arguments) }
     }
 
     @discardableResult

@@ -1,11 +1,12 @@
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
 /// The compact line index derives depths, close lines, parents and item counts by scanning depths
 /// with block and superblock skips: checked here against a plain walk with a stack, on documents
 /// that cross blocks and superblocks, take wide offset steps and hold containers over the counted span.
-@Suite struct CompactIndexTests {
+@Suite(.offPool) struct CompactIndexTests {
     /// A random JSON document (deterministic per seed).
     static func randomJSON(seed: UInt64, size: Int) -> String {
         var state = seed | 1

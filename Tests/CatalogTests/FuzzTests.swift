@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// No input crashes or hangs the loader: truncated, garbled and hostile files only yield diagnostics.
 /// The long loops yield now and then: a synchronous loop would hold one of the few cooperative
 /// threads for seconds and starve the timing-sensitive network tests running beside it.
-@Suite struct FuzzTests {
+@Suite(.offPool) struct FuzzTests {
     /// A small deterministic generator (SplitMix64), so failures reproduce.
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64

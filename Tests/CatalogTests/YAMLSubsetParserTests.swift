@@ -2,11 +2,12 @@ import FoundationEssentials
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// The subset parser against libyaml: whenever it accepts a text, the tree (every node's
 /// content, style, tag and position), the duplicate keys and the marked scalars must be what
 /// libyaml's events make.
-@Suite struct YAMLSubsetParserTests {
+@Suite(.offPool) struct YAMLSubsetParserTests {
     enum Outcome: Equatable {
         /// The subset parser read it, as libyaml does.
         case accepted

@@ -29,24 +29,24 @@ extension EndToEnd {
             defer { session.close() }
             try await session.waitFor("Enter sends")
             // httpbin/status: {{code}} set to 418 in the Vars tab, a header added in the Edit tab.
-            try session.send("/", "/status/", "Enter")
+            try await session.send("/", "/status/", "Enter")
             try await session.waitFor("/status/{{code}}")
-            try session.send("Tab", "7")
+            try await session.send("Tab", "7")
             try await session.waitFor("code")
-            try session.send("Enter", "C-u", "418", "Enter")
-            try session.send("6")
+            try await session.send("Enter", "C-u", "418", "Enter")
+            try await session.send("6")
             try await session.waitFor("+ add a header")
-            try session.send("j", "j", "j", "Enter", "X-Mock-Example: teapot", "Enter")
+            try await session.send("j", "j", "j", "Enter", "X-Mock-Example: teapot", "Enter")
             try await session.waitFor("X-Mock-Example: teapot")
-            try session.send("s", "C-s")
+            try await session.send("s", "C-s")
             try await session.waitFor("418")
             try await session.waitFor("LIVE")
-            try session.send("4")
+            try await session.send("4")
             try await session.waitFor("/status/418")
             try await session.waitFor("X-Mock-Example: teapot")
 
             // kill -9: the draft was already in the state folder.
-            let pid = try #require(try session.programPID())
+            let pid = try #require(try await session.programPID())
             kill(pid, SIGKILL)
             try await session.waitFor("EXIT=")
 
@@ -56,7 +56,7 @@ extension EndToEnd {
             // The list marks the draft (waited for: tmux may be read between two parts of a frame).
             try await again.waitFor("/status/{{code}} ✎")
             // W writes it into httpbin.yaml: only the header's line is new, nothing else moved.
-            try again.send("/", "/status/", "Enter", "W")
+            try await again.send("/", "/status/", "Enter", "W")
             try await again.waitFor("Wrote httpbin/status")
             let after = try String(contentsOf: file, encoding: .utf8)
             let beforeLines = before.split(separator: "\n", omittingEmptySubsequences: false)
@@ -64,7 +64,7 @@ extension EndToEnd {
             let added = afterLines.filter { !beforeLines.contains($0) }
             #expect(added.count == 1 && added.first?.contains("X-Mock-Example: teapot") == true, "added lines: \(added)")
             #expect(afterLines.filter { beforeLines.contains($0) }.count == beforeLines.count)
-            try again.send("q")
+            try await again.send("q")
             try await again.waitFor("EXIT=0")
         }
 
@@ -83,7 +83,7 @@ extension EndToEnd {
             try (text + "\n  broken: [unclosed\n").write(to: file, atomically: true, encoding: .utf8)
             try await session.waitFor("has errors")
             try await session.waitFor("/added-while-running")  // the last good version stays
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -92,16 +92,16 @@ extension EndToEnd {
             defer { session.close() }
             try await session.waitFor("Enter sends")
             // login, listPets, findPet, addPet: addPet is sent, then findPet above it.
-            try session.send("j", "j", "j", "Enter")
+            try await session.send("j", "j", "j", "Enter")
             try await session.waitFor("201 Created")
-            try session.send("k", "Enter")
+            try await session.send("k", "Enter")
             try await session.waitFor("200 OK")
-            try session.send("4")
+            try await session.send("4")
             let screen = try await session.waitFor("/pet/8")
             #expect(screen.contains("GET"))
-            try session.send("7")
+            try await session.send("7")
             try await session.waitFor("captured from petstore/addPet")
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -113,16 +113,16 @@ extension EndToEnd {
             let session = try ExplorerSessionTests.launch(environment: ["XDG_STATE_HOME": Self.stateFolder().path])
             defer { session.close() }
             try await session.waitFor("Enter sends")
-            try session.send("C-n")
+            try await session.send("C-n")
             try await session.waitFor("New request")
-            try session.send("curl -X POST http://127.0.0.1:\(port)/httpbin/post -H 'X-Trace: e2e-1' -d '{\"a\":1}'", "Enter")
+            try await session.send("curl -X POST http://127.0.0.1:\(port)/httpbin/post -H 'X-Trace: e2e-1' -d '{\"a\":1}'", "Enter")
             try await session.waitFor("200 OK")
             try await session.waitFor("scratch-1")
-            try session.send("4")
+            try await session.send("4")
             try await session.waitFor("e2e-1")
             try await session.waitFor("POST http://127.0.0.1:\(port)/httpbin/post")
             try await session.waitFor("\"a\": 1")  // the body as it was sent, not form-encoded
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
     }

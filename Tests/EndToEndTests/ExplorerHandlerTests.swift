@@ -13,13 +13,13 @@ extension EndToEnd {
             defer { session.close() }
             try await session.waitFor("Enter sends")
             // petstore/getInventory's busy example: 429 with Retry-After: 1, retried once by its own handler.
-            try session.send("/", "inventory", "Enter")
+            try await session.send("/", "inventory", "Enter")
             try await session.waitFor("GET    /store/inventory")
-            try session.send("x")
+            try await session.send("x")
             try await session.waitFor("busy")
-            try session.send("j", "Enter")
+            try await session.send("j", "Enter")
             try await session.waitFor("200 OK")
-            try session.send("3")
+            try await session.send("3")
             try await session.waitFor("as Retry-After said")
             try await session.waitFor("Retries        1")
 
@@ -27,11 +27,11 @@ extension EndToEnd {
             let cached = try mocked.launch("--env httpbin/local --live")
             defer { cached.close() }
             try await cached.waitFor("Enter sends")
-            try cached.send("/", "revalidated", "Enter")
+            try await cached.send("/", "revalidated", "Enter")
             try await cached.waitFor("GET    /cache")
-            try cached.send("Enter")
+            try await cached.send("Enter")
             try await cached.waitFor("· network")
-            try cached.send("r")
+            try await cached.send("r")
             try await cached.waitFor("· cache")
         }
     }

@@ -39,22 +39,22 @@ extension EndToEnd {
             var screen = try await session.waitFor("Enter sends GET /get to local (STUB)")
             #expect(screen.contains("httpbin") && screen.contains("petstore"))
             #expect(screen.contains("STUB"))
-            try session.send("j")
+            try await session.send("j")
             try await session.waitFor("Enter sends POST /post to local (STUB)")
-            try session.send("Down")
+            try await session.send("Down")
             try await session.waitFor("Enter sends PUT /put")
-            try session.send("k")
+            try await session.send("k")
             try await session.waitFor("Enter sends POST /post")
-            try session.send("Enter")
+            try await session.send("Enter")
             screen = try await session.waitFor("200 OK")
             #expect(screen.contains("stub · local STUB"))
-            try session.send("2")
+            try await session.send("2")
             try await session.waitFor("HTTP/1.1 200 OK")
-            try session.send("q")
+            try await session.send("q")
             screen = try await session.waitFor("EXIT=")
             #expect(screen.contains("EXIT=0"))
             try await session.waitFor("STTY:")
-            Self.expectTerminalRestored(try session.capture())
+            Self.expectTerminalRestored(try await session.capture())
         }
 
         @Test func liveModeAgainstTheMockServerSwitchingEnvironmentAndAMappedError() async throws {
@@ -68,35 +68,35 @@ extension EndToEnd {
             let session = try Self.launch("--catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local")
             defer { session.close() }
             try await session.waitFor("petstore · local")
-            try session.send("s")
+            try await session.send("s")
             try await session.waitFor("LIVE")
-            try session.send("j", "Enter")
+            try await session.send("j", "Enter")
             try await session.waitFor("network · local LIVE")
             // The body is formatted off the UI thread: it may show a frame after the status line.
             var screen = try await session.waitFor("\"name\"")
             #expect(screen.contains("200 OK"))
 
             // A named example from the live mock: 429, mapped and explained.
-            try session.send("x", "j", "j", "j", "Enter")
+            try await session.send("x", "j", "j", "j", "Enter")
             try await session.waitFor("429 Too Many Requests")
-            try session.send("3")
+            try await session.send("3")
             screen = try await session.waitFor("Mapped by")
             #expect(screen.contains("✗ tooManyRequests"))
             #expect(screen.contains("Retry-After    2 s"))
 
             // Next environment while the app runs: staging, still live.
-            try session.send("e")
+            try await session.send("e")
             screen = try await session.waitFor("petstore · staging")
             #expect(screen.contains("LIVE"))
-            try session.send("s")
+            try await session.send("s")
             try await session.waitFor("STUB  petstore · staging")
-            try session.send("Enter")  // the example picked above stays chosen for the endpoint
+            try await session.send("Enter")  // the example picked above stays chosen for the endpoint
             try await session.waitFor("stub (rateLimited)")
             // tmux may be read between two parts of one frame: wait for the trace line itself.
             screen = try await session.waitFor("ttempt 1 answered by stub")
             #expect(screen.contains("stub (rateLimited)"))
 
-            try session.send("C-c")
+            try await session.send("C-c")
             screen = try await session.waitFor("EXIT=")
             #expect(screen.contains("EXIT=0"))
             Self.expectTerminalRestored(try await session.waitFor("STTY:"))
@@ -106,13 +106,13 @@ extension EndToEnd {
             let session = try Self.launch(width: 100, height: 30)
             defer { session.close() }
             try await session.waitFor("Endpoints")
-            try session.resize(width: 40, height: 10)
+            try await session.resize(width: 40, height: 10)
             try await session.waitFor("Terminal too small")
-            try session.resize(width: 150, height: 45)
+            try await session.resize(width: 150, height: 45)
             let screen = try await session.waitFor("Endpoints")
             let widest = screen.split(separator: Character("\n")).map(\.count).max() ?? 0
             #expect(widest >= 140)
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -123,10 +123,10 @@ extension EndToEnd {
             defer { session.close() }
             try await session.waitFor("petstore · local")
             let beforeSending = Date()
-            try session.send("j", "j", "Enter")  // GET /pet/{{petId}}, signed in with a bearer token
+            try await session.send("j", "j", "Enter")  // GET /pet/{{petId}}, signed in with a bearer token
             try await session.waitFor("200 OK")
             let afterTheResponse = Date()
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
             let (status, output) = try await ProductProcess.run(["history", "--json"], environment: ["XDG_STATE_HOME": state.path])
             #expect(status == 0)
@@ -139,7 +139,7 @@ extension EndToEnd {
             let again = try Self.launch(environment: ["XDG_STATE_HOME": state.path, "TZ": "JST-9"])
             defer { again.close() }
             try await again.waitFor("httpbin · local")
-            try again.send("H")
+            try await again.send("H")
             let history = try await again.waitFor("petstore/findPet · local")
             let row = history.split(separator: "\n").first { $0.contains("petstore/findPet · local") }.map(String.init) ?? ""
             let clocks = stride(from: beforeSending.timeIntervalSince1970.rounded(.down), through: afterTheResponse.timeIntervalSince1970, by: 1).map { second in
@@ -147,11 +147,11 @@ extension EndToEnd {
                 return [local / 3600, local / 60 % 60, local % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
             }
             #expect(clocks.contains { row.contains($0) }, "the time in UTC+9 (one of \(clocks)): \(row)")
-            try again.send("Enter")
+            try await again.send("Enter")
             let screen = try await again.waitFor("200 OK · ")
             #expect(screen.contains("petstore/findPet"))  // the response pane moved to it
             #expect(screen.contains("petstore · local"))
-            try again.send("q")
+            try await again.send("q")
             try await again.waitFor("EXIT=0")
         }
 
@@ -173,7 +173,7 @@ extension EndToEnd {
             defer { session.close() }
             let screen = try await session.waitFor("=stub")
             #expect(screen.contains("/pet/findByStatus =stub"))
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -182,7 +182,7 @@ extension EndToEnd {
             defer { session.close() }
             let screen = try await session.waitFor("● local")
             #expect(screen.contains("╭  Environments"))
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -198,23 +198,23 @@ extension EndToEnd {
             let session = try Self.launch(environment: ["PAGER": pager.path])
             defer { session.close() }
             try await session.waitFor("Enter sends GET /get to local (STUB)")
-            try session.send("Enter")
+            try await session.send("Enter")
             try await session.waitFor("200 OK")
-            try session.send("Tab")  // to the response pane, whose Body tab opens the pager
-            try session.send("o")
+            try await session.send("Tab")  // to the response pane, whose Body tab opens the pager
+            try await session.send("o")
             var screen = try await session.waitFor("PAGER-RAN")
             #expect(!screen.contains("Environments"))
-            try session.send("Enter")
+            try await session.send("Enter")
             screen = try await session.waitForAbsence("PAGER-RAN")
             // tmux may show the redrawn frame before it has read all of it: wait for its last row
             // (capture-pane leaves out blank rows at the bottom).
             screen = try await session.waitUntil(timeout: .seconds(10), interval: .milliseconds(20)) { $0.split(separator: "\n").count >= 39 } ?? ""
             #expect(screen.contains("Environments") && screen.contains("╭  Endpoints") && screen.contains("200 OK") && screen.contains("STUB"))
             #expect(screen.split(separator: "\n").count >= 39, "the whole screen is drawn again:\n\(screen)")
-            try session.send("BTab")
-            try session.send("j")
+            try await session.send("BTab")
+            try await session.send("j")
             try await session.waitFor("Enter sends POST /post")
-            try session.send("q")
+            try await session.send("q")
             try await session.waitFor("EXIT=0")
         }
 
@@ -230,7 +230,7 @@ extension EndToEnd {
             let session = try Self.launch()
             defer { session.close() }
             try await session.waitFor("Endpoints")
-            let pid = try #require(try session.programPID())
+            let pid = try #require(try await session.programPID())
             kill(pid, SIGTERM)
             let screen = try await session.waitFor("EXIT=")
             #expect(screen.contains("EXIT=143"))

@@ -40,14 +40,14 @@ extension EndToEnd {
                     "--catalog \(TmuxSession.quote(folder.path)) --env api/local --live", environment: ["XDG_STATE_HOME": state.path])
                 defer { session.close() }
                 try await session.waitFor("Enter sends")
-                try session.send("Enter")
+                try await session.send("Enter")
                 try await session.waitFor("and enter WDJB-MJHT")
                 try await session.waitFor("https://auth.example/device")
                 approved.withLock { $0 = true }
                 try await session.waitFor("200 OK")
                 try await session.waitFor(#""me": "tv""#)
                 // The token view: the token the device flow got, masked, with its expiry.
-                try session.send("T")
+                try await session.send("T")
                 try await session.waitFor("oauth2 · Bearer")
                 try await session.waitFor("(v reveals)")
                 try await session.waitFor("expires  in ")

@@ -12,9 +12,9 @@ extension EndToEnd {
             let session = try mocked.launch("--env httpbin/local --live")
             defer { session.close() }
             try await session.waitFor("Enter sends")
-            try session.send("/", "Server-Sent", "Enter")
+            try await session.send("/", "Server-Sent", "Enter")
             try await session.waitFor("GET    /stream")
-            try session.send("Enter")
+            try await session.send("Enter")
             // The mock sends an event every 30 ms: the first shows while the last is 3 s away.
             let early = try await session.waitFor("#1 ")
             #expect(early.contains("open"))
@@ -26,13 +26,13 @@ extension EndToEnd {
             try await session.waitFor("100 events")
 
             // Sent again and closed with Esc after a few events: what arrived stays, as a response.
-            try session.send("r")
+            try await session.send("r")
             try await session.waitFor("#5 ")
-            try session.send("Escape")
+            try await session.send("Escape")
             let closed = try await session.waitFor("closed by you")
             #expect(!closed.contains("#100"))
             #expect(!closed.contains("cancelled"))
-            try session.send("3")
+            try await session.send("3")
             try await session.waitFor("No error: 200 OK")
             try await session.waitFor("The stream was closed by you after")
         }

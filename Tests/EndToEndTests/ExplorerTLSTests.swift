@@ -13,23 +13,23 @@ extension EndToEnd {
             let session = try mocked.launch("--env httpbin/wrongPin --live")
             defer { session.close() }
             try await session.waitFor("Enter sends")
-            try session.send("/", "A UUID", "Enter")
+            try await session.send("/", "A UUID", "Enter")
             try await session.waitFor("GET    /uuid")
-            try session.send("Enter")
+            try await session.send("Enter")
             try await session.waitFor("pinningFailed")
-            try session.send("3")
+            try await session.send("3")
             try await session.waitFor("Server pin     sha256/9V2bSKVe+q3BuPV5g4lTjfUWTpfo3/JU5/J0R/ifacY=")
 
             // The environment that pins the mock's key and trusts its CA.
-            try session.send("E")
+            try await session.send("E")
             try await session.waitFor("httpbin · tls")
-            try session.send("Enter")
+            try await session.send("Enter")
             try await session.waitFor("No error: 200 OK")
 
             // Without the mock's CA.
-            try session.send("e", "e")
+            try await session.send("e", "e")
             try await session.waitFor("httpbin · untrusted")
-            try session.send("Enter")
+            try await session.send("Enter")
             try await session.waitFor("tlsFailure")
         }
     }

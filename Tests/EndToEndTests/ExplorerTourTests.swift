@@ -18,14 +18,14 @@ extension EndToEnd {
             try await session.waitFor("Enter sends")
 
             // 3. A 400 with its messages gathered from the body (invalidStatus is listPets' second example).
-            try session.send("/", "Find pets by status", "Enter")
+            try await session.send("/", "Find pets by status", "Enter")
             try await session.waitFor("GET    /pet/findByStatus")
             try await send(session, exampleAt: 2, named: "invalidStatus")
             try await session.waitFor("✗ badRequest")
             try await session.waitFor("status must be one of available, pending, sold; limit must be at most 100")
 
             // 4. An error hidden in a 200; 7. an offline answer recovered from an example.
-            try session.send("/", "C-u", "Store inventory", "Enter")
+            try await session.send("/", "C-u", "Store inventory", "Enter")
             try await session.waitFor("GET    /store/inventory")
             try await send(session, exampleAt: 4, named: "maintenance")
             try await session.waitFor("applicationError")
@@ -33,7 +33,7 @@ extension EndToEnd {
             try await session.waitFor("recovered with the example 'lastKnown'")
 
             // 6. An expired session: refreshed, resumed once, 200.
-            try session.send("/", "C-u", "Find pet by id", "Enter")
+            try await session.send("/", "C-u", "Find pet by id", "Enter")
             try await session.waitFor("GET    /pet/{{petId}}")
             try await send(session, exampleAt: 3, named: "expired")
             try await session.waitFor("200 OK")
@@ -46,18 +46,18 @@ extension EndToEnd {
             let banner = try await session.waitFor("signed out: expiredUserSession")
             #expect(banner.contains("resumed by token refresh"))
             // A request that succeeds there clears the banner.
-            try session.send("x", "g", "Enter")
+            try await session.send("x", "g", "Enter")
             try await session.waitForAbsence("signed out: expiredUserSession")
         }
 
         /// Sends the example at `index` of the picker (0 is the default), then shows the Errors tab.
         func send(_ session: TmuxSession, exampleAt index: Int, named name: String) async throws {
-            try session.send("x")
+            try await session.send("x")
             try await session.waitFor(name)
-            try session.send("g")
-            for _ in 0..<index { try session.send("j") }
+            try await session.send("g")
+            for _ in 0..<index { try await session.send("j") }
             try await session.waitFor("› \(name)")
-            try session.send("Enter", "3")
+            try await session.send("Enter", "3")
         }
     }
 }

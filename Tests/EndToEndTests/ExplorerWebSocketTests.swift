@@ -12,28 +12,28 @@ extension EndToEnd {
             let session = try mocked.launch("--env httpbin/local --live")
             defer { session.close() }
             try await session.waitFor("Enter sends")
-            try session.send("/", "WebSocket", "Enter")
+            try await session.send("/", "WebSocket", "Enter")
             try await session.waitFor("GET    /chat")
-            try session.send("Enter")
+            try await session.send("Enter")
             let opened = try await session.waitFor("WebSocket · chat.v1")
             #expect(opened.contains("101 Switching Protocols"))
             try await session.waitFor(#"{"type":"welcome","room":"lobby"}"#)
 
             // A named message (Tab) and a typed one.
-            try session.send("m")
+            try await session.send("m")
             try await session.waitFor("Message on httpbin/chat")
-            try session.send("Enter")
+            try await session.send("Enter")
             try await session.waitFor("first message received")
-            try session.send("m", "C-u", "echo me", "Enter")
+            try await session.send("m", "C-u", "echo me", "Enter")
             let echoed = try await session.waitFor("↓ text    echo me")
             #expect(echoed.contains("↑ text    echo me"))
             #expect(echoed.contains("↑ 2 ↓ 3"))
 
             // Esc closes with 1000: the server answers and the conversation is kept on screen.
-            try session.send("Escape")
+            try await session.send("Escape")
             let closed = try await session.waitFor("closed by you: 1000 normal")
             #expect(closed.contains("↓ close   1000 normal"))
-            try session.send("3")
+            try await session.send("3")
             try await session.waitFor("No error: 101 Switching Protocols")
         }
     }

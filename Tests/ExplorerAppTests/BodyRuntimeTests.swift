@@ -6,28 +6,17 @@ import ExplorerRuntime
 import Foundation
 import TerminalKit
 import Testing
+import TestSupport
+import TestTraits
 
 /// The Body tab in the real runtime: a large body is formatted off the UI thread while frames keep coming.
-@Suite struct BodyRuntimeTests {
+@Suite(.offPool) struct BodyRuntimeTests {
     /// Answers every live request with the same body.
     struct FixedBodyTransport: Transport {
         let body: Data
 
         func send(_ request: Request) async throws(TransportError) -> Response {
             Response(status: 200, headers: Headers([("Content-Type", "application/json")], origin: .server), body: body)
-        }
-    }
-
-    /// Runs the explorer's run loop on a queue of its own. The tests of this process share the
-    /// cooperative pool (one thread per core), and busy ones could hold the run loop back for the
-    /// whole build: no frame would be drawn meanwhile, and the test would blame the explorer.
-    final class RunLoopExecutor: TaskExecutor, @unchecked Sendable {
-        // @unchecked: the only state is a serial DispatchQueue, which is thread-safe.
-        private let queue = DispatchQueue(label: "body-runtime-tests.run-loop")
-
-        func enqueue(_ job: consuming ExecutorJob) {
-            let job = UnownedJob(job)
-            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
         }
     }
 
@@ -65,7 +54,8 @@ import Testing
         let terminal = HeadlessTerminal(size: Size(width: 80, height: 24), frameHistoryLimit: 400)
         let runtime = ExplorerRuntime(
             catalog: TestCatalog.load(), secrets: SecretStore(), transport: FixedBodyTransport(body: body), device: terminal)
-        let running = Task(executorPreference: RunLoopExecutor()) { await runtime.run() }
+        // The run loop on threads of its own: the process's busy tests must not hold back its frames.
+        let running = Task(executorPreference: DedicatedExecutor.work) { await runtime.run() }
         try terminal.send(keys: "s Enter Tab")
 
         let shown = try await Self.waitForFrame(terminal) { $0.contains("JSON · ") }

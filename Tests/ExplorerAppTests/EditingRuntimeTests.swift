@@ -7,10 +7,11 @@ import StateStore
 import TerminalKit
 import TestSupport
 import Testing
+import TestTraits
 
 /// Drafts and run-time values in the real runtime: kept in the state folder as they are made,
 /// restored at the next launch; the body edited in $EDITOR.
-@Suite struct EditingRuntimeTests {
+@Suite(.offPool) struct EditingRuntimeTests {
     static func runtime(state folder: TemporaryDirectory, terminal: HeadlessTerminal, environment: [String: String] = [:]) -> ExplorerRuntime {
         let catalog = TestCatalog.load()
         let services = ExplorerServices(
@@ -72,7 +73,7 @@ import Testing
 }
 
 /// Catalog files changed while the explorer runs.
-@Suite struct CatalogReloadRuntimeTests {
+@Suite(.offPool) struct CatalogReloadRuntimeTests {
     /// A runtime over `shop.yaml` in a temporary folder, read and reloaded from disk.
     static func runtimeOverAFolder(_ folder: TemporaryDirectory, terminal: HeadlessTerminal) throws -> ExplorerRuntime {
         try Data(TestCatalog.shop.utf8).write(to: folder.url.appendingPathComponent("shop.yaml"))
@@ -91,7 +92,7 @@ import Testing
         await runtime.waitUntilIdle()
         // getItem, Edit tab: the method becomes PUT, then W.
         for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter W") { runtime.post(.terminal(.key(key))) }
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Wrote shop/getItem") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("Wrote shop/getItem") }
         await runtime.waitUntilIdle()
         let written = try String(contentsOf: folder.url.appendingPathComponent("shop.yaml"), encoding: .utf8)
         let before = TestCatalog.shop.split(separator: "\n", omittingEmptySubsequences: false)
@@ -114,7 +115,7 @@ import Testing
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter N C-u p u t I t e m Enter") { runtime.post(.terminal(.key(key))) }
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Saved as shop/putItem") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("Saved as shop/putItem") }
         await runtime.waitUntilIdle()
         let state = runtime.currentState
         #expect(state.catalog.endpoint(EndpointKey(service: "shop", endpoint: "putItem"))?.endpoint.method == .put)
@@ -147,14 +148,14 @@ import Testing
         let added = TestCatalog.shop.replacingOccurrences(of: "endpoints:\n", with: "endpoints:\n  health:\n    path: /health\n")
         try Data(added.utf8).write(to: URL(fileURLWithPath: file.path + ".tmp"))
         rename(file.path + ".tmp", file.path)
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("/health") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("/health") }
         await runtime.waitUntilIdle()
         #expect(runtime.currentState.selectedEndpoint?.id == "createItem")
         #expect(runtime.currentState.notice == "Reloaded shop.yaml: 1 endpoint added.")
 
         // Broken: the last good version stays, with its errors.
         try Data((added + "\n  broken: [unclosed\n").utf8).write(to: file)
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("has errors") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("has errors") }
         let state = runtime.currentState
         #expect(state.catalog.service("shop")?.endpoints.count == 5)
         #expect(state.catalog.diagnostics.contains { $0.isError })
@@ -164,7 +165,7 @@ import Testing
 }
 
 /// Scratch requests in the real runtime: read, sent through the core, saved into a catalog file.
-@Suite struct ScratchRuntimeTests {
+@Suite(.offPool) struct ScratchRuntimeTests {
     /// Answers every request with `{"ok":true}` and keeps what it was sent.
     struct RecordingTransport: Transport {
         let sent = LockedValue<[Request]>([])
@@ -193,7 +194,7 @@ import Testing
             runtime.post(.terminal(.key(KeyEvent(.character(character)))))
         }
         runtime.post(.terminal(.key(try #require(KeyEvent.parseSequence("Enter").first))))
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("\"ok\": true") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("\"ok\": true") }
         await runtime.waitUntilIdle()
         let request = try #require(transport.sent.withLock { $0.first })
         #expect(request.method == .post)
@@ -201,7 +202,7 @@ import Testing
         #expect(request.headers["X-Trace"] == "t1")
 
         for key in try KeyEvent.parseSequence("W C-u s h o p Enter") { runtime.post(.terminal(.key(key))) }
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(10)) { $0.contains("Saved as shop/") }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("Saved as shop/") }
         await runtime.waitUntilIdle()
         let state = runtime.currentState
         #expect(state.scratch.isEmpty)

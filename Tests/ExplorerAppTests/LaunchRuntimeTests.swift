@@ -7,10 +7,11 @@ import Synchronization
 import TerminalKit
 import Testing
 import TextSupport
+import TestTraits
 
 /// The first frame at launch: catalogs read within the grace are the first thing drawn (no
 /// loading screen flashing before them); slower ones show the loading screen when it ends.
-@Suite struct LaunchRuntimeTests {
+@Suite(.offPool) struct LaunchRuntimeTests {
     static let loading = "Loading catalogs…"
     /// What the first complete frame shows (the marker `apiexplorer-bench tui` waits for).
     static let loaded = "Not sent yet"
@@ -88,10 +89,10 @@ import TextSupport
         let runtime = ExplorerRuntime(device: terminal, services: services)
         let started = ContinuousClock.now
         let running = Task { await runtime.run() }
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(30)) { $0.contains(Self.loading) }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains(Self.loading) }
         #expect(ContinuousClock.now - started >= AppState.loadingScreenGrace, "not before the grace ends")
         loadingSeen.store(true, ordering: .releasing)
-        _ = try await BodyRuntimeTests.waitForFrame(terminal, timeout: .seconds(30)) { $0.contains(Self.loaded) }
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains(Self.loaded) }
         #expect(terminal.frames.first?.buffer.plainText().contains(Self.loading) == true, "the loading screen was the first frame")
         runtime.post(.terminalClosed)
         await running.value

@@ -5,10 +5,11 @@ import ExplorerRuntime
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// The activity spinner turns on a real-time timer while a request is in flight, unless the
 /// services say not to (a still snapshot must not depend on how long it took to make).
-@Suite struct SpinnerRuntimeTests {
+@Suite(.offPool) struct SpinnerRuntimeTests {
     static let catalog = """
         service: slow
         environments:

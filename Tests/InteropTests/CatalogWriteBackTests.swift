@@ -5,10 +5,11 @@ import Foundation
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// Writing an edited request back into its catalog file changes exactly the lines of what
 /// changed, loads back as the edited request, and never writes a file that does not.
-@Suite struct CatalogWriteBackTests {
+@Suite(.offPool) struct CatalogWriteBackTests {
     static let catalog = """
         # Shop API, kept by hand.
         service: shop

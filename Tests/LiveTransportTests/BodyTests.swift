@@ -51,7 +51,7 @@ struct BodyTests {
             #expect(error?.code == .bodyTooLarge)
             #expect(error?.message.contains("decompressed") == true)
             #expect((error?.partialResponse?.body.count ?? .max) <= 1 << 20)
-            #expect(time < .seconds(5))
+            #expect(time < atOnce)
         }
     }
 
@@ -86,14 +86,13 @@ struct BodyLimitTests {
         // The head declares 10 MB, then nothing more comes: without the check this waits for the read timeout.
         let handler: TestHTTPServer.Handler = { _ in .truncated(declaredLength: 10_000_000, sentBytes: 10, ending: .stall) }
         try await withServerAndTransport(handler: handler) { server, transport in
-            let environment = liveEnvironment(
-                server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(10), total: .seconds(20)), maximumBodySize: 1_000_000)
+            let environment = liveEnvironment(server.baseURL, maximumBodySize: 1_000_000)
             let (error, time) = await elapsed { await failure(of: request(server.url("/huge"), in: environment), through: transport) }
             #expect(error?.code == .bodyTooLarge)
             #expect(error?.message == "The server declared a body of 10 MB (Content-Length: 10000000), larger than the limit of 1.0 MB (1000000 bytes); it was refused before reading it.")
             #expect(error?.partialResponse?.status == 200)
             #expect(error?.partialResponse?.isTruncated == true)
-            #expect(time < .seconds(5), "\(time)")
+            #expect(time < atOnce, "\(time)")
         }
     }
 
@@ -114,7 +113,7 @@ struct BodyLimitTests {
             #expect(error?.code == .bodyTooLarge)
             #expect((error?.partialResponse?.body.count ?? .max) <= 100_000)
             #expect(error?.partialResponse?.isTruncated == true)
-            #expect(time < .seconds(5), "\(time)")
+            #expect(time < atOnce, "\(time)")
         }
     }
 
@@ -122,14 +121,14 @@ struct BodyLimitTests {
         let handler: TestHTTPServer.Handler = { _ in .truncated(declaredLength: 1000, sentBytes: 100, ending: .stall) }
         try await withServerAndTransport(handler: handler) { server, transport in
             // Long enough for the head to arrive on a loaded machine.
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(5), total: .seconds(20)))
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(5), total: .seconds(120)))
             let (error, time) = await elapsed { await failure(of: request(server.url("/slow"), in: environment), through: transport) }
             #expect(error?.code == .timedOut)
             let message = error?.message ?? ""
             #expect(message.contains("sent nothing more for"), "\(message)")
             #expect(message.contains("The head (200 OK) arrived after"), "\(message)")
             #expect(message.hasSuffix("then 100 bytes of the body of the 1000 bytes declared."), "\(message)")
-            #expect(time < .seconds(15), "\(time)")
+            #expect(time < .seconds(5) + atOnce, "\(time)")
         }
     }
 }

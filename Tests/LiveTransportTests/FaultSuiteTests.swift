@@ -11,34 +11,32 @@ struct FaultSuiteTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String
         let response: @Sendable () -> TestResponse
-        /// Generous but for the timeout cases, so a loaded machine never turns a fault into a timeout;
-        /// `within` stays under the 5 s read timeout a fault missed would wait for.
-        var timeouts = Timeouts(connect: .seconds(5), read: .seconds(5), total: .seconds(10))
+        /// Patient but for the timeout cases, so a loaded machine never turns a fault into a timeout.
+        var timeouts = patientTimeouts
         var maximumBodySize = 1 << 20
         let kind: ErrorKind
         var atLeast: Duration = .zero
-        let within: Duration
 
         var testDescription: String { name }
     }
 
-    static let shortRead = Timeouts(connect: .seconds(5), read: .milliseconds(500), total: .seconds(10))
+    static let shortRead = Timeouts(connect: .seconds(60), read: .milliseconds(500), total: .seconds(120))
 
     static let faults: [Fault] = [
-        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .cannotConnect, within: .seconds(4)),
-        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .cannotConnect, within: .seconds(4)),
-        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .cannotConnect, within: .seconds(4)),
-        Fault(name: "never answers", response: { .neverRespond }, timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(4)),
+        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .cannotConnect),
+        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .cannotConnect),
+        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .cannotConnect),
+        Fault(name: "never answers", response: { .neverRespond }, timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450)),
         Fault(
             name: "lying Content-Length, then silence", response: { .truncated(declaredLength: 1000, sentBytes: 100, ending: .stall) },
-            timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450), within: .seconds(4)),
+            timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450)),
         Fault(
             name: "drip under the read timeout", response: { .chunked(totalBytes: 1000, chunkSize: 1, interval: .milliseconds(50)) },
-            timeouts: Timeouts(connect: .seconds(5), read: .seconds(1), total: .seconds(1)), kind: .timeout, atLeast: .milliseconds(950), within: .seconds(5)),
-        Fault(name: "declared Content-Length over the cap", response: { .bytes(TestPattern.bytes(count: 2 << 20)) }, kind: .bodyTooLarge, within: .seconds(4)),
-        Fault(name: "chunked body over the cap", response: { .chunked(totalBytes: 4 << 20, chunkSize: 65_536) }, kind: .bodyTooLarge, within: .seconds(4)),
-        Fault(name: "gzip bomb (1 GiB from ~1 MB)", response: { .compressionBomb(.gzip, decodedSize: 1 << 30) }, kind: .bodyTooLarge, within: .seconds(6)),
-        Fault(name: "damaged gzip", response: { .bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF], headers: ["Content-Encoding": "gzip"]) }, kind: .decodingFailed, within: .seconds(4)),
+            timeouts: Timeouts(connect: .seconds(60), read: .seconds(1), total: .seconds(1)), kind: .timeout, atLeast: .milliseconds(950)),
+        Fault(name: "declared Content-Length over the cap", response: { .bytes(TestPattern.bytes(count: 2 << 20)) }, kind: .bodyTooLarge),
+        Fault(name: "chunked body over the cap", response: { .chunked(totalBytes: 4 << 20, chunkSize: 65_536) }, kind: .bodyTooLarge),
+        Fault(name: "gzip bomb (1 GiB from ~1 MB)", response: { .compressionBomb(.gzip, decodedSize: 1 << 30) }, kind: .bodyTooLarge),
+        Fault(name: "damaged gzip", response: { .bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF], headers: ["Content-Encoding": "gzip"]) }, kind: .decodingFailed),
     ]
 
     @Test(arguments: faults)
@@ -49,7 +47,7 @@ struct FaultSuiteTests {
             let dispatcher = Dispatcher<Target>(environment: environment, transport: transport)
             let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/fault")) }
             #expect(exchange.error?.kind == fault.kind, "\(exchange.error?.message ?? "no error") \(time)")
-            #expect(time >= fault.atLeast && time < fault.within, "\(time)")
+            #expect(time >= fault.atLeast && time < atOnce, "\(time)")
             if fault.kind == .bodyTooLarge {
                 #expect((exchange.error?.response?.body.count ?? 0) <= fault.maximumBodySize)
                 #expect(exchange.error?.response?.isTruncated == true)
@@ -63,9 +61,8 @@ struct FaultSuiteTests {
             let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/loop/a")) }
             #expect(exchange.error?.kind == .unknown)
             #expect(exchange.error?.message.lowercased().contains("redirect") == true, "\(exchange.error?.message ?? "")")
-            // Milliseconds alone; the bound leaves room for a busy 2-core machine and still catches a
-            // loop that only the total deadline (30 s) would end.
-            #expect(time < .seconds(10))
+            // Milliseconds alone; the bound catches a loop that only the total deadline would end.
+            #expect(time < atOnce)
         }
     }
 
@@ -78,7 +75,7 @@ struct FaultSuiteTests {
             let dispatcher = Dispatcher<Target>(environment: liveEnvironment(baseURL), transport: transport)
             let (exchange, time) = await elapsed { await dispatcher.send(Target(.get, "/zero")) }
             #expect(exchange.error?.message.hasSuffix("answered with the status 0, which is not an HTTP status (100–999).") == true, "\(exchange.error?.message ?? "")")
-            #expect(time < .seconds(4))
+            #expect(time < atOnce)
         }
         try await server.shutdown()
     }
@@ -93,7 +90,7 @@ struct FaultSuiteTests {
             #expect(server.lastRequest?.version == .init(major: 2, minor: 0))
             #expect(exchange.error?.kind == .unknown)
             #expect(exchange.error?.message.hasSuffix("answered with the status 0, which is not an HTTP status (100–999).") == true, "\(exchange.error?.message ?? "")")
-            #expect(time < .seconds(4))
+            #expect(time < atOnce)
             // The connection still serves the next stream.
             let (next, _) = await elapsed { await dispatcher.send(Target(.get, "/again")) }
             #expect(next.error?.message.contains("status 0") == true)

@@ -38,7 +38,7 @@ func withServerAndTransport<Result>(
 /// An environment for a test server, live mode, each test with its own name (so its own cache).
 func liveEnvironment(
     _ baseURL: URL, name: String = "env-\(UUID().uuidString)", cachePolicy: CachePolicy = .reloadIgnoringCache,
-    trust: ServerTrust = ServerTrust(), timeouts: Timeouts = Timeouts(connect: .seconds(15), read: .seconds(20), total: .seconds(40)),
+    trust: ServerTrust = ServerTrust(), timeouts: Timeouts = patientTimeouts,
     retry: RetryPolicy? = nil, redirects: RedirectPolicy = RedirectPolicy(), maximumBodySize: Int = Environment.defaultMaximumBodySize
 ) -> Environment {
     Environment(
@@ -76,6 +76,11 @@ extension Issue {
         Issue.record("expected a failure, got \(response.status) with \(response.body.count) bytes")
     }
 }
+
+/// Timeouts a starved machine does not reach by accident, for tests about something else. Plain
+/// `swift test` runs ~1,000 tests at once, on 2 cores perhaps with other builds beside it: a
+/// server's answer can wait seconds for a thread.
+let patientTimeouts = Timeouts(connect: .seconds(60), read: .seconds(60), total: .seconds(120))
 
 /// Measures how long `body` takes.
 func elapsed<T>(_ body: () async throws -> T) async rethrows -> (T, Duration) {

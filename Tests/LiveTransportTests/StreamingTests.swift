@@ -60,7 +60,7 @@ struct StreamingTests {
         let handler: TestHTTPServer.Handler = { _ in .chunked(Array(repeating: "data: tick\n\n", count: 8), interval: .milliseconds(100)) }
         try await withServerAndTransport(handler: handler) { server, transport in
             let environment = liveEnvironment(
-                server.baseURL, timeouts: Timeouts(connect: .seconds(5), read: .seconds(5), total: .milliseconds(200)))
+                server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(5), total: .milliseconds(200)))
             let plain = await failure(of: request(server.url("/"), in: environment), through: transport)
             #expect(plain?.code == .timedOut)
             let endpoint = Endpoint(

@@ -27,7 +27,7 @@ import Glibc
 
     /// Whether a batch naming `path` comes within `timeout` (an atomic save may span batches when
     /// flushing the temporary file is slow).
-    static func sees(_ path: String, _ iterator: inout AsyncStream<Set<String>>.Iterator, timeout: Duration = .seconds(5)) async -> Bool {
+    static func sees(_ path: String, _ iterator: inout AsyncStream<Set<String>>.Iterator, timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let batch = await nextBatch(&iterator, timeout: deadline - ContinuousClock.now) else { return false }

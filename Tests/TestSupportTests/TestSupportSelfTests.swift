@@ -211,7 +211,7 @@ struct TestSupportSelfTests {
         // A gigabyte bomb is built in a blink and stays about a thousandth of its decoded size.
         var bomb: [UInt8] = []
         let duration = ContinuousClock().measure { bomb = TestCompression.gzip(repeating: 0, count: 1 << 30) }
-        #expect(duration < .seconds(5))
+        #expect(duration < atOnce)
         #expect(bomb.count < (1 << 30) / 1_000)
         #expect(Array(bomb.suffix(4)) == [0, 0, 0, 64], "ISIZE = 2^30")
     }
@@ -342,16 +342,16 @@ struct TestSupportSelfTests {
 
     @Test func shutdownIsPromptWithHungConnectionsAndIdempotent() async throws {
         let server = try await TestHTTPServer.start { request in
-            request.path == "/slow" ? .ok("too late").delayed(by: .seconds(30)) : .neverRespond
+            request.path == "/slow" ? .ok("too late").delayed(by: .seconds(300)) : .neverRespond
         }
         let port = server.port
         let clients = ["/hang", "/slow"].map { path in
-            Task { try await RawTestClient.exchange(port: port, sending: Self.get(path), readTimeout: .seconds(10)) }
+            Task { try await RawTestClient.exchange(port: port, sending: Self.get(path), readTimeout: .seconds(120)) }
         }
         try await server.waitForRequests(count: 2)
         #expect(server.openConnectionCount == 2)
         let duration = try await Self.elapsed { try await server.shutdown() }
-        #expect(duration < .seconds(5))  // not the 30 s delay
+        #expect(duration < atOnce)  // not the delay
         for client in clients {
             let exchange = try await client.value
             #expect(exchange.ending != .timedOut, "the client saw the server drop it")
@@ -481,7 +481,7 @@ struct TestSupportSelfTests {
             }
         }
         #expect(duration >= .milliseconds(300))
-        #expect(duration < .seconds(8))
+        #expect(duration < atOnce)
     }
 
     @Test func closedPortRefusesAtOnce() async throws {
@@ -489,10 +489,10 @@ struct TestSupportSelfTests {
         #expect(try TestPorts.closedPort() == port)
         let duration = await Self.elapsed {
             await #expect(throws: (any Error).self) {
-                try await RawTestClient.exchange(port: port, sending: Self.get("/"), connectTimeout: .seconds(30))
+                try await RawTestClient.exchange(port: port, sending: Self.get("/"), connectTimeout: .seconds(120))
             }
         }
-        #expect(duration < .seconds(10))  // refused, not the 30 s connect timeout
+        #expect(duration < atOnce)  // refused, not the connect timeout
     }
 
     @Test func silentServerStallsTheTLSHandshake() async throws {

@@ -1,0 +1,38 @@
+import Dispatch
+
+/// Runs tasks on dispatch threads instead of Swift's cooperative pool.
+///
+/// The tests of this process share that pool, one thread per core; CPU-bound tests or blocking
+/// calls can hold it for seconds. An in-process server whose handlers waited for the pool would
+/// then answer late, and a client's read timeout would blame the code under test. Each job goes
+/// to a serial queue of its own, which dispatch serves from its overcommitting threads: a job
+/// here never waits for another to finish, and the kernel shares the cores among them all.
+public final class DedicatedExecutor: TaskExecutor, Sendable {
+    private let label: String
+
+    /// The executor in-process test servers run their handlers on.
+    public static let servers = DedicatedExecutor(label: "test-servers")
+    /// The executor `offPool` and the `.offPool` test trait run work on.
+    public static let work = DedicatedExecutor(label: "test-work")
+
+    /// Makes an executor whose threads are named after `label`.
+    public init(label: String) {
+        self.label = "apiexplorer.\(label)"
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue(label: label).async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Runs blocking or CPU-bound work (a subprocess, a long loop) away from the cooperative pool and
+/// returns its result, so the other tests of the process keep their threads meanwhile.
+public func offPool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    try await withTaskExecutorPreference(DedicatedExecutor.work) { try work() }
+}
+
+/// `offPool` for work that cannot throw.
+public func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withTaskExecutorPreference(DedicatedExecutor.work) { work() }
+}
