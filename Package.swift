@@ -26,18 +26,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // MARK: Foundations
         .target(name: "TextSupport"),
         .target(name: "SystemSupport", dependencies: ["TextSupport"]),
         .target(name: "JSONSupport", dependencies: ["TextSupport"]),
+        .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
 
         // MARK: Networking
         .target(
@@ -63,7 +61,7 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CryptoSupport",
             ]
         ),
 
@@ -83,9 +81,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
+                "CryptoSupport",
             ]
         ),
 
@@ -95,9 +91,7 @@ let package = Package(
         .target(
             name: "OAuth2",
             dependencies: [
-                "DispatcherCore", "JSONSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "DispatcherCore", "JSONSupport", "CryptoSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -105,7 +99,7 @@ let package = Package(
         ),
         .target(
             name: "DigestAuth",
-            dependencies: ["DispatcherCore", "TextSupport", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["DispatcherCore", "TextSupport", "CryptoSupport"]
         ),
         .target(
             name: "CatalogAuthoring",
@@ -182,13 +176,14 @@ let package = Package(
         ),
         // Test traits the test targets share (Swift Testing): apart from TestSupport, which the benchmark links too.
         .target(name: "TestTraits", dependencies: ["TestSupport"]),
-        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
-        .testTarget(name: "JSONSupportTests", dependencies: ["JSONSupport"]),
+        .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
+        .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
             name: "TestSupportTests",
             dependencies: [
-                "TestSupport",
+                "TestTraits", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -197,13 +192,13 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "DispatcherCoreTests", dependencies: ["DispatcherCore", "JSONSupport", "TestSupport"]),
-        .testTarget(name: "DigestAuthTests", dependencies: ["DigestAuth", "DispatcherCore"]),
-        .testTarget(name: "OAuth2Tests", dependencies: ["OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
+        .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(name: "DigestAuthTests", dependencies: ["TestTraits", "DigestAuth", "DispatcherCore"]),
+        .testTarget(name: "OAuth2Tests", dependencies: ["TestTraits", "OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(
             name: "LiveTransportTests",
             dependencies: [
-                "LiveTransport", "DispatcherCore", "TestSupport",
+                "TestTraits", "LiveTransport", "DispatcherCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -216,12 +211,12 @@ let package = Package(
             dependencies: [
                 "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                "CryptoSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
+        .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),
         .testTarget(
             name: "ExplorerAppTests",
@@ -238,10 +233,10 @@ let package = Package(
             ],
             resources: [.copy("Resources")]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["apiexplorer", "TestSupport", "SystemSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestTraits", "apiexplorer", "TestSupport", "SystemSupport"]),
         .testTarget(
             name: "ExportedClientTests",
-            dependencies: ["DispatcherCore", "LiveTransport", "TestSupport", "SystemSupport", "apiexplorer", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: ["TestTraits", "DispatcherCore", "LiveTransport", "TestSupport", "SystemSupport", "apiexplorer", .product(name: "NIOHTTP1", package: "swift-nio")],
             resources: [.copy("Catalog")]
         ),
     ]

@@ -32,7 +32,7 @@ final class IssuerKeys: Sendable {
         do throws(OAuth2Error) {
             let keys = try await fetchKeys(issuer: issuer)
             guard let keys else { return .unchecked("the issuer publishes no keys (jwks_uri)") }
-            return await JWTSignatureCheck.check(token, jwks: keys)
+            return JWTSignatureCheck.check(token, jwks: keys)
         } catch {
             return .unchecked(error.message)
         }

@@ -1,9 +1,9 @@
-import Crypto
+import CryptoSupport
 import DispatcherCore
 import FoundationEssentials
 import Synchronization
 
-/// HTTP Digest authentication (RFC 7616, `qop=auth`, MD5 and SHA-256): on a 401 with a Digest
+/// HTTP Digest authentication (RFC 7616, `qop=auth`, MD5, SHA-256 and SHA-512-256): on a 401 with a Digest
 /// challenge it resumes the request once, answered; later requests answer the same challenge
 /// (the nonce count goes up) until the server sends a new one.
 public final class DigestAuthenticator: ErrorHandler, Sendable {
@@ -82,11 +82,6 @@ public final class DigestAuthenticator: ErrorHandler, Sendable {
     }
 
     private static func hex(_ algorithm: DigestAlgorithm, _ text: String) -> String {
-        let data = Data(text.utf8)
-        let bytes: [UInt8] = switch algorithm {
-        case .md5, .md5Session: Array(Insecure.MD5.hash(data: data))
-        case .sha256, .sha256Session: Array(SHA256.hash(data: data))
-        }
-        return bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        algorithm.function.hexHash(text.utf8)
     }
 }

@@ -20,14 +20,7 @@ public struct DigestChallenge: Sendable, Hashable {
     /// Reads the Digest challenges among `WWW-Authenticate` values, strongest algorithm first;
     /// challenges of other schemes and algorithms it cannot compute are skipped.
     public static func parse(_ values: [String]) -> [DigestChallenge] {
-        values.flatMap(challenges).sorted { rank($0.algorithm) > rank($1.algorithm) }
-    }
-
-    private static func rank(_ algorithm: DigestAlgorithm) -> Int {
-        switch algorithm {
-        case .sha256, .sha256Session: 1
-        case .md5, .md5Session: 0
-        }
+        values.flatMap(challenges).sorted { $0.algorithm.strength > $1.algorithm.strength }
     }
 
     /// Every Digest challenge of one header value (a value may hold several, comma-separated).

@@ -1,4 +1,4 @@
-import Crypto
+import CryptoSupport
 import DispatcherCore
 import NIOCore
 import NIOSSL
@@ -40,7 +40,7 @@ struct PinVerifier: Sendable {
     /// The pin of a certificate: SHA-256 over its DER SubjectPublicKeyInfo.
     static func pin(of certificate: NIOSSLCertificate) throws -> PublicKeyPin {
         let spki = try certificate.extractPublicKey().toSPKIBytes()
-        return PublicKeyPin(digest: Array(SHA256.hash(data: spki)))
+        return PublicKeyPin(digest: HashFunction.sha256.hash(spki))
     }
 }
 

@@ -1,11 +1,9 @@
-import Crypto
+import CryptoSupport
 import FoundationEssentials
 import NIOSSL
-import SwiftASN1
-import X509
 
 /// The mock server's TLS identity (`apiexplorer mock --tls`): a server certificate for 127.0.0.1
-/// and localhost, made at start (swift-certificates) and signed by the mock's own CA, whose
+/// and localhost, made at start (CryptoSupport) and signed by the mock's own CA, whose
 /// certificate the bundled catalogs trust through `tls.ca` and whose server key they pin.
 ///
 /// Both keys are fixed and public on purpose, so the pin and the CA file in the bundled catalogs
@@ -25,56 +23,45 @@ public enum MockTLS {
         230, 11, 3, 220, 255, 43, 57, 85, 6, 189, 151, 19, 19, 66, 83, 42, 150, 18, 201, 6, 26, 142, 94, 16, 242, 192, 205, 87, 209, 125, 3, 142,
     ])
 
-    private static func fixedKey(_ bytes: [UInt8]) -> P256.Signing.PrivateKey {
-        guard let key = try? P256.Signing.PrivateKey(rawRepresentation: bytes) else { preconditionFailure("a fixed P-256 key") }
+    private static func fixedKey(_ scalar: [UInt8]) -> SigningKey {
+        guard let key = try? SigningKey(curve: .p256, scalar: scalar) else { preconditionFailure("a fixed P-256 key") }
         return key
     }
 
     /// The pin of the server key, as catalogs write it (`sha256/` and the base64 of the SHA-256 of
     /// its SubjectPublicKeyInfo: curl's `--pinnedpubkey` form).
     public static var serverPin: String {
-        "sha256/" + Data(SHA256.hash(data: serverKey.publicKey.derRepresentation)).base64EncodedString()
+        "sha256/" + Data(HashFunction.sha256.hash(serverKey.verifyingKey.subjectPublicKeyInfo)).base64EncodedString()
     }
 
-    /// The CA certificate (self-signed, valid 2026–2046), PEM: what `environments/fixtures/mock-tls/ca.pem` holds.
+    /// The CA certificate (self-signed, valid 2026–2046), DER: what `environments/fixtures/mock-tls/ca.pem` holds.
+    static func authorityCertificate() throws -> [UInt8] {
+        try CertificateMaker(
+            commonName: authorityName, subjectKey: authorityKey.verifyingKey, validity: (notBefore: 1_767_225_600, notAfter: 2_398_377_600),
+            isAuthority: true
+        ).certificate(issuerKey: authorityKey)
+    }
+
+    /// The CA certificate as PEM.
     public static func authorityCertificatePEM() throws -> String {
-        let name = try DistinguishedName { CommonName(authorityName) }
-        let certificate = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(authorityKey.publicKey),
-            notValidBefore: Date(timeIntervalSince1970: 1_767_225_600), notValidAfter: Date(timeIntervalSince1970: 2_398_377_600),
-            issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey))
-            },
-            issuerPrivateKey: Certificate.PrivateKey(authorityKey))
-        return try certificate.serializeAsPEM().pemString
+        CertificateMaker.pem(try authorityCertificate())
     }
 
-    /// A server certificate for 127.0.0.1 and localhost, valid from an hour before `now` for 30 days.
-    static func serverCertificate(now: Date) throws -> Certificate {
-        try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PublicKey(serverKey.publicKey),
-            notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(30 * 86_400),
-            issuer: try DistinguishedName { CommonName(authorityName) }, subject: try DistinguishedName { CommonName("127.0.0.1") },
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([.dnsName("localhost"), .ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
-                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: Certificate.PublicKey(authorityKey.publicKey)).keyIdentifier)
-            },
-            issuerPrivateKey: Certificate.PrivateKey(authorityKey))
+    /// A server certificate (DER) for 127.0.0.1 and localhost, valid from an hour before `now` for 30 days.
+    static func serverCertificate(now: Date) throws -> [UInt8] {
+        let start = Int(now.timeIntervalSince1970)
+        var maker = CertificateMaker(
+            commonName: "127.0.0.1", subjectKey: serverKey.verifyingKey, validity: (notBefore: start - 3600, notAfter: start + 30 * 86_400),
+            isAuthority: false)
+        maker.dnsNames = ["localhost"]
+        maker.ipAddresses = [[127, 0, 0, 1]]
+        return try maker.certificate(issuerKey: authorityKey, issuer: try authorityCertificate())
     }
 
     /// The server side of the mock's TLS, with a certificate made now.
     static func serverContext(now: Date = Date()) throws -> NIOSSLContext {
-        var serializer = DER.Serializer()
-        try serializer.serialize(try serverCertificate(now: now))
-        let certificate = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
-        let key = try NIOSSLPrivateKey(bytes: Array(serverKey.derRepresentation), format: .der)
+        let certificate = try NIOSSLCertificate(bytes: try serverCertificate(now: now), format: .der)
+        let key = try NIOSSLPrivateKey(bytes: serverKey.pkcs8, format: .der)
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         configuration.applicationProtocols = ["http/1.1"]
         return try NIOSSLContext(configuration: configuration)

@@ -1,3 +1,4 @@
+import CryptoSupport
 import FoundationEssentials
 import JSONSupport
 
@@ -25,9 +26,6 @@ public struct JWTParts: Sendable, Hashable {
     public var keyID: String? { header["kid"]?.stringValue }
 
     private static func base64URLJSON(_ part: Substring) -> JSONValue? {
-        var text = part.replacing("-", with: "+").replacing("_", with: "/")
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: String(text)) else { return nil }
-        return try? JSONValue.parse(data)
+        Base64URL.decode(part).flatMap { try? JSONValue.parse(Data($0)) }
     }
 }

@@ -1,7 +1,7 @@
+import CryptoSupport
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
-import JWTKit
 
 /// What is known of a JWT's signature, for the token view.
 public enum JWTSignature: Sendable, Hashable {
@@ -13,36 +13,62 @@ public enum JWTSignature: Sendable, Hashable {
     case unchecked(String)
 }
 
-/// Checks JWT signatures against an issuer's JSON Web Key Set (RFC 7517), with vapor/jwt-kit.
-/// Only the signature: the claims (expiry, audience) are shown, not judged, since the token view
-/// is for reading tokens, expired ones included.
+/// Checks JWT signatures against an issuer's JSON Web Key Set (RFC 7517): RS, PS and ES with
+/// SHA-256/384/512 and EdDSA (Ed25519), by the system's libcrypto. Only the signature: the claims
+/// (expiry, audience) are shown, not judged, since the token view is for reading tokens, expired
+/// ones included.
 public enum JWTSignatureCheck {
     /// The signature of `token` checked against the keys of `jwks` (the JWKS document's bytes).
-    public static func check(_ token: String, jwks: Data) async -> JWTSignature {
-        let keys = JWTKeyCollection()
+    public static func check(_ token: String, jwks: Data) -> JWTSignature {
+        let published: [JSONValue]
         do {
-            try await keys.add(jwksJSON: String(decoding: jwks, as: UTF8.self))
+            guard case .array(let keys)? = try JSONValue.parse(jwks)["keys"] else {
+                return .unchecked("the issuer's key set could not be read (it has no \"keys\" list)")
+            }
+            published = keys
         } catch {
             return .unchecked("the issuer's key set could not be read (\(error))")
         }
-        let header = JWTParts(token)
-        // The kid names the key (RFC 7515 §4.1.4): one the set lacks is not replaced by another.
-        if let kid = header?.keyID, case .array(let published)? = (try? JSONValue.parse(jwks))?["keys"],
-            !published.contains(where: { $0["kid"]?.stringValue == kid })
-        {
-            return .failed("no key '\(kid)' in the issuer's key set")
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let header = JWTParts(token), let signature = Base64URL.decode(parts[2]) else {
+            return .failed("the token is not a signed JWT")
         }
-        do {
-            _ = try await keys.verify(token, as: AnyClaims.self)
-            return .verified(algorithm: header?.algorithm ?? "?", keyID: header?.keyID)
-        } catch let error as JWTError {
-            switch error.errorType {
-            case .signatureVerificationFailed: return .failed("the signature does not match the issuer's key\(header?.keyID.map { " '\($0)'" } ?? "")")
-            case .unknownKID: return .failed("no key '\(header?.keyID ?? "")' in the issuer's key set")
-            default: return .failed(error.reason ?? "\(error.errorType)")
-            }
-        } catch {
-            return .failed("\(error)")
+        let name = header.algorithm ?? "none"
+        guard let algorithm = SignatureAlgorithm(rawValue: name) else { return .failed("the algorithm '\(name)' is not supported") }
+        // The kid names the key (RFC 7515 §4.1.4): one the set lacks is not replaced by another.
+        var candidates = published
+        if let kid = header.keyID {
+            candidates = published.filter { $0["kid"]?.stringValue == kid }
+            if candidates.isEmpty { return .failed("no key '\(kid)' in the issuer's key set") }
+        }
+        let keys = candidates.compactMap { jwk -> VerifyingKey? in
+            if let use = jwk["use"]?.stringValue, use != "sig" { return nil }
+            if let alg = jwk["alg"]?.stringValue, alg != name { return nil }
+            return (try? verifyingKey(jwk)).flatMap { $0.fits(algorithm) ? $0 : nil }
+        }
+        guard !keys.isEmpty else { return .failed("no key in the issuer's key set checks \(name)\(header.keyID.map { " (kid '\($0)')" } ?? "")") }
+        let signed = Array("\(parts[0]).\(parts[1])".utf8)
+        guard keys.contains(where: { $0.isValidSignature(signature, for: signed, algorithm: algorithm) }) else {
+            return .failed("the signature does not match the issuer's key\(header.keyID.map { " '\($0)'" } ?? "")")
+        }
+        return .verified(algorithm: name, keyID: header.keyID)
+    }
+
+    /// The key a JWK describes (RSA, EC or OKP Ed25519).
+    static func verifyingKey(_ jwk: JSONValue) throws -> VerifyingKey? {
+        func bytes(_ member: String) -> [UInt8]? { jwk[member]?.stringValue.flatMap { Base64URL.decode($0) } }
+        switch jwk["kty"]?.stringValue {
+        case "RSA":
+            guard let n = bytes("n"), let e = bytes("e") else { return nil }
+            return try VerifyingKey.rsa(modulus: n, exponent: e)
+        case "EC":
+            guard let curve = jwk["crv"]?.stringValue.flatMap(EllipticCurve.init(rawValue:)), let x = bytes("x"), let y = bytes("y") else { return nil }
+            return try VerifyingKey.ec(curve: curve, x: x, y: y)
+        case "OKP":
+            guard jwk["crv"]?.stringValue == "Ed25519", let x = bytes("x") else { return nil }
+            return try VerifyingKey.ed25519(x)
+        default:
+            return nil
         }
     }
 
@@ -61,10 +87,5 @@ public enum JWTSignatureCheck {
             throw OAuth2Error(code: "invalid_response", message: "The issuer's keys at \(url.absoluteString) answered \(response.statusLine).")
         }
         return response.body
-    }
-
-    /// Any claims: the signature is what is checked.
-    private struct AnyClaims: JWTPayload {
-        func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 }

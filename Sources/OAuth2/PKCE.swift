@@ -1,4 +1,4 @@
-import Crypto
+import CryptoSupport
 import FoundationEssentials
 
 /// Proof Key for Code Exchange (RFC 7636): a random verifier kept here and its S256 challenge sent
@@ -14,7 +14,7 @@ public struct PKCE: Sendable, Hashable {
     /// A new random verifier.
     public init() {
         var generator = SystemRandomNumberGenerator()
-        verifier = Self.base64URL(Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        verifier = Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// A given verifier (tests use RFC 7636's own example).
@@ -24,17 +24,12 @@ public struct PKCE: Sendable, Hashable {
 
     /// The S256 challenge of a verifier.
     public static func challenge(for verifier: String) -> String {
-        base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
-    }
-
-    /// Base64url without padding (RFC 7636 Appendix A).
-    public static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        Base64URL.encode(HashFunction.sha256.hash(verifier.utf8))
     }
 
     /// A random `state` value, checked when the redirect comes back (RFC 6749 §10.12).
     public static func randomState() -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL(Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

@@ -6,11 +6,12 @@ import NIOSSL
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `apiexplorer mock --tls`: HTTPS with a certificate made at start and signed by the mock's CA;
 /// the bundled httpbin environments trust it through that CA and pin its key (tls), pin another
 /// key (wrongPin), or do not trust the CA (untrusted), so every TLS outcome can be tried offline.
-@Suite struct MockTLSTests {
+@Suite(.offPool) struct MockTLSTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let authorityFile = repository.appendingPathComponent("environments/fixtures/mock-tls/ca.pem")
 
@@ -20,7 +21,7 @@ import Testing
             try MockTLS.authorityCertificatePEM().write(to: Self.authorityFile, atomically: true, encoding: .utf8)
         }
         let certificate = try #require(try NIOSSLCertificate.fromPEMFile(Self.authorityFile.path).first)
-        #expect(try certificate.extractPublicKey().toSPKIBytes() == Array(MockTLS.authorityKey.publicKey.derRepresentation))
+        #expect(try certificate.extractPublicKey().toSPKIBytes() == MockTLS.authorityKey.verifyingKey.subjectPublicKeyInfo)
     }
 
     @Test func theBundledEnvironmentsPinTheMocksKey() throws {
