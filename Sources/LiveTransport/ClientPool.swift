@@ -1,3 +1,4 @@
+import Dispatch
 import AsyncHTTPClient
 import DispatcherCore
 import NIOCore
@@ -70,9 +71,19 @@ final class ClientPool: Sendable {
         }
         var firstError: (any Error)?
         for client in clients {
-            do { try await client.shutdown() } catch { firstError = firstError ?? error }
+            do { try await Self.shutDown(client) } catch { firstError = firstError ?? error }
         }
         if let firstError { throw firstError }
+    }
+
+    /// Shuts a client down, reporting on a queue of its own: AsyncHTTPClient's `shutdown()` reports
+    /// on the global queue, whose few threads a busy process can hold for a long time.
+    private static func shutDown(_ client: HTTPClient) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            client.shutdown(queue: DispatchQueue(label: "apiexplorer.client-shutdown")) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
     }
 
     deinit {

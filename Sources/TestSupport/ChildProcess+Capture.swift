@@ -36,18 +36,18 @@ extension ChildProcess {
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
         let errors = self.errors
-        DispatchQueue.global().async(group: group) { errorData = Self.readToEnd(errors) }
+        // Serial queues of their own, not the global queue: its few threads can all be blocked in
+        // other tests' reads, and this read must not wait for them.
+        DispatchQueue(label: "apiexplorer.child-stderr").async(group: group) { errorData = Self.readToEnd(errors) }
         let outputData = Self.readToEnd(output)
         group.wait()
         let (status, peak) = waitMeasuring()
         return Captured(status: status, stdout: outputData, stderr: errorData, peakMemory: peak)
     }
 
-    /// `collect()` on a global queue, so an async test's executor is not blocked meanwhile.
+    /// `collect()` on a thread of its own, so an async test's executor is not blocked meanwhile.
     public func finish() async -> Captured {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.collect()) }
-        }
+        await offPool { self.collect() }
     }
 
     private static func readToEnd(_ descriptor: Int32?) -> Data {

@@ -1,4 +1,5 @@
 import Dispatch
+import NIOPosix
 
 /// Runs tasks on dispatch threads instead of Swift's cooperative pool.
 ///
@@ -35,4 +36,14 @@ public func offPool<Result: Sendable>(_ work: @escaping @Sendable () throws -> R
 /// `offPool` for work that cannot throw.
 public func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
     await withTaskExecutorPreference(DedicatedExecutor.work) { work() }
+}
+
+/// Event loops for tests, apart from NIO's two-thread singleton that the code under test uses:
+/// another test's busy loop (a large body, a TLS handshake, a decompression) must not hold back a
+/// test server's answers or a test client's timers. Never shut down, like the singleton.
+public enum TestEventLoops {
+    /// The loops in-process test servers listen and answer on.
+    public static let servers = MultiThreadedEventLoopGroup(numberOfThreads: 4)
+    /// The loops test transports connect and time out on.
+    public static let clients = MultiThreadedEventLoopGroup(numberOfThreads: 4)
 }

@@ -18,6 +18,9 @@ public struct TestChunkedBody: Sendable {
     public var abortAfterBytes: Int?
     /// How the connection ends when `abortAfterBytes` is set.
     public var abortEnding: TestResponse.ConnectionEnding
+    /// Awaited before each chunk after the first (given its index): a test holds the rest of the
+    /// body back until it has seen what came first, instead of betting on a pause being long enough.
+    public var gate: (@Sendable (Int) async -> Void)?
 
     /// A streamed body.
     public init(

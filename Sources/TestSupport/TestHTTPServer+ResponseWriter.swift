@@ -66,6 +66,7 @@ struct ResponseWriter: Sendable {
         for index in 0..<body.chunkCount {
             if let limit = body.abortAfterBytes, sent >= limit { return connection.end(body.abortEnding) }
             if index > 0, body.interval > .zero { try await Task.sleep(for: body.interval) }
+            if index > 0, let gate = body.gate { await gate(index) }
             let chunk: ByteBuffer
             switch body.source {
             case .pattern(let total, let size): chunk = patternChunk(offset: index * size, count: min(size, total - index * size))

@@ -56,7 +56,7 @@ public final class TestHTTPServer: Sendable {
         }
         let pipeline = TestServerPipeline(state: state, sslContext: sslContext, jobs: jobs, handler: handler)
         do {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let channel = try await ServerBootstrap(group: TestEventLoops.servers)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { pipeline.configure($0) }
@@ -132,8 +132,9 @@ public final class TestHTTPServer: Sendable {
 
     deinit {
         // A test that forgot `shutdown()` still must not leak a listening socket or hung connections.
+        guard let connections = state.beginShutdown() else { return }
         serverChannel.close(promise: nil)
-        state.beginShutdown()?.forEach { $0.abort() }
+        connections.forEach { $0.abort() }
         jobs.finish()
         runner.cancel()
     }

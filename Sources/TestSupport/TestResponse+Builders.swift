@@ -107,11 +107,14 @@ extension TestResponse {
         return TestResponse(status: status, headers: headers, behaviour: .chunked(body))
     }
 
-    /// These UTF-8 chunks streamed one by one, waiting `interval` between them.
+    /// These UTF-8 chunks streamed one by one, waiting `interval` between them and, before each
+    /// after the first, for `gate` (see `TestChunkedBody.gate`).
     public static func chunked(
-        _ chunks: [String], interval: Duration = .zero, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
+        _ chunks: [String], interval: Duration = .zero, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:],
+        gate: (@Sendable (Int) async -> Void)? = nil
     ) -> TestResponse {
-        let body = TestChunkedBody(source: .chunks(chunks.map { Array($0.utf8) }), interval: interval)
+        var body = TestChunkedBody(source: .chunks(chunks.map { Array($0.utf8) }), interval: interval)
+        body.gate = gate
         return TestResponse(status: status, headers: headers, behaviour: .chunked(body))
     }
 

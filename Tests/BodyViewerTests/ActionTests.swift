@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct ActionTests {
+@Suite(.offPool) struct ActionTests {
     let body = document(#"{"a": {"b": [1, {"c": "x y"}], "d": true}, "e": null}"#)
     // 0 {  1 "a": {  2 "b": [  3 1,  4 {  5 "c": "x y"  6 }  7 ],  8 "d": true  9 },  10 "e": null  11 }
 
@@ -52,7 +53,7 @@ import Testing
     }
 }
 
-@Suite(.enabled(if: BodyJQ.isInstalled, "jq is not on PATH"))
+@Suite(.offPool, .enabled(if: BodyJQ.isInstalled, "jq is not on PATH"))
 struct JQTests {
     let body = document(#"{"items":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}"#)
 
@@ -90,7 +91,7 @@ struct JQTests {
     }
 }
 
-@Suite struct JQAbsenceTests {
+@Suite(.offPool) struct JQAbsenceTests {
     @Test func saysClearlyWhenJQIsMissing() async {
         #expect(BodyJQ.locate(path: "/nonexistent-directory") == nil)
         await #expect(throws: BodyJQError.notInstalled) {

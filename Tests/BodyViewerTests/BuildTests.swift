@@ -3,8 +3,9 @@ import Synchronization
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct BuildTests {
+@Suite(.offPool) struct BuildTests {
     /// A JSON array of `count` small objects.
     static func array(_ count: Int) -> Data {
         var text = "["
@@ -93,7 +94,7 @@ import Testing
     }
 }
 
-@Suite struct NavigationTests {
+@Suite(.offPool) struct NavigationTests {
     let body = BodyDocument(data: BuildTests.array(100), contentType: "application/json")
 
     @Test func pagesAndJumps() {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct FoldingTests {
+@Suite(.offPool) struct FoldingTests {
     let body = document(#"{"name":"x","items":[{"id":1,"tags":["a","b"]},{"id":2,"tags":[]}],"meta":{"n":2}}"#)
     // Lines: 0 `{`, 2 items `[` … 14 `],`, 3…9 first item, 5…8 its tags, 10…13 second item, 15…17 meta, 18 `}`.
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct HexAndTextTests {
+@Suite(.offPool) struct HexAndTextTests {
     @Test func hexRowsShowOffsetBytesAndASCII() {
         var bytes = Array("{\"a\":1}\n".utf8) + [0, 0xFF, 0x10] + Array("xyz".utf8)
         bytes += Array(repeating: 0x41, count: 4)

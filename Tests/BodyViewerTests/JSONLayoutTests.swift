@@ -3,8 +3,9 @@ import JSONSupport
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct JSONLayoutTests {
+@Suite(.offPool) struct JSONLayoutTests {
     @Test func prettyPrintsLikeTheJSONPrinter() throws {
         let samples = [
             #"{"a":1,"b":[true,false,null],"c":{"d":"x","e":[]},"f":{},"g":-1.5e3}"#,

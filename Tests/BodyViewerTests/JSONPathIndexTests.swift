@@ -3,8 +3,9 @@ import JSONSupport
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct JSONPathIndexTests {
+@Suite(.offPool) struct JSONPathIndexTests {
     static let store = #"""
         {"errors":[{"message":"name is required"},{"message":"age must be positive"}],
          "books":[{"title":"A","price":8,"tag":"x"},{"title":"B","price":12},{"title":"C","price":30,"tag":"y"}],

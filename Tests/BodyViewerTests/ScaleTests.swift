@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct ScaleTests {
+@Suite(.offPool) struct ScaleTests {
     @Test func survivesTenThousandLevelsOfNesting() {
         let depth = 10_000
         let text = String(repeating: "[", count: depth) + "\"deep\"" + String(repeating: "]", count: depth)

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct SearchTests {
+@Suite(.offPool) struct SearchTests {
     let body = document(#"{"a":"Apple","b":["apple pie","APPLE"],"c":{"d":"banana apple"}}"#)
     // 0 {  1 "a": "Apple",  2 "b": [  3 "apple pie",  4 "APPLE"  5 ],  6 "c": {  7 "d": "banana apple"  8 }  9 }
 
@@ -137,7 +138,7 @@ import Testing
     }
 }
 
-@Suite struct JSONSearchScopeTests {
+@Suite(.offPool) struct JSONSearchScopeTests {
     /// Pretty-printed on the wire: its own indentation is not what the view shows.
     let body = document("{\n    \"a\": \"x y\",\n    \"b\" : [ 1 , 2 ]\n}")
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BodyViewer
+import TestTraits
 
-@Suite struct SniffingTests {
+@Suite(.offPool) struct SniffingTests {
     @Test func theContentTypeDecidesWhenTheBytesAgree() {
         #expect(document("{\"a\":1}", contentType: "application/json; charset=utf-8").kind == .json)
         #expect(document("{\"a\":1}", contentType: "application/problem+json").kind == .json)

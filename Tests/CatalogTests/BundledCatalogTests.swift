@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// The catalogs compiled into the binary.
-@Suite struct BundledCatalogTests {
+@Suite(.offPool) struct BundledCatalogTests {
     let catalog = BundledCatalogs.load()
 
     @Test func theGeneratedFileIsUpToDate() throws {

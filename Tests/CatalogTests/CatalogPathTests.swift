@@ -4,10 +4,11 @@ import TestSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Files a catalog names (body files, certificates) stay in its folder, symbolic links included,
 /// unless the catalog says `allowOutsidePaths: true`; each other problem gets its own message.
-@Suite struct CatalogPathTests {
+@Suite(.offPool) struct CatalogPathTests {
     /// The bundled catalogs' paths are normalized as `a/./b/../c` → `a/c`; a plain path is kept as
     /// it is without being rebuilt, with the same result as the general rule.
     @Test func inMemoryPathsNormalizeLikeComponentByComponent() {

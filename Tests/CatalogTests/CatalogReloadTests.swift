@@ -1,10 +1,11 @@
 import Catalog
 import Foundation
 import Testing
+import TestTraits
 
 /// Reloading while the explorer runs: only changed files are read, and a file broken by an edit
 /// keeps its last good version until it is fixed.
-@Suite struct CatalogReloadTests {
+@Suite(.offPool) struct CatalogReloadTests {
     static let source = CatalogSource(origin: .option, directory: URL(fileURLWithPath: "/catalogs"), displayPath: "catalogs")
 
     static func service(_ id: String, endpoints: [String]) -> String {

@@ -2,9 +2,10 @@ import Catalog
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 /// Captures, response references and prompts: a response feeds later requests.
-@Suite struct ChainingTests {
+@Suite(.offPool) struct ChainingTests {
     static let yaml = """
         service: pets
         environments:

@@ -3,10 +3,11 @@ import JSONSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Bodies written straight from the nodes are the text the JSON value would print, with the
 /// same errors.
-@Suite struct CompactJSONTests {
+@Suite(.offPool) struct CompactJSONTests {
     static func bothWays(_ yaml: String) throws -> (direct: String?, viaValue: String?, directErrors: [String], valueErrors: [String]) {
         let root = try #require(try YAMLComposer.compose(yaml).root)
         let direct = CatalogFileDecoder(file: "t.yaml", fileName: "t.yaml", fileSystem: InMemoryFileSystem(files: [:]))

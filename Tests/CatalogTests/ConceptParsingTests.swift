@@ -4,9 +4,10 @@ import JSONSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Every concept a catalog carries is read into the core's types.
-@Suite struct ConceptParsingTests {
+@Suite(.offPool) struct ConceptParsingTests {
     static let catalog = """
         service: shop
         title: The Shop

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Every kind of diagnostic, with its exact line and column.
-@Suite struct DiagnosticTests {
+@Suite(.offPool) struct DiagnosticTests {
     /// Loads `text` as `cat/test.yaml` and returns its diagnostics as `line:column: severity: message`.
     func diagnose(_ text: String, files: [String: String] = [:]) throws -> [String] {
         let (catalog, _) = try loadCatalog(text, files: files)

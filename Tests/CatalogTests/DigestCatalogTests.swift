@@ -4,10 +4,11 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `auth.digest` in a catalog: decoded with its place, the password taken from the secrets and
 /// masked, a 401 Digest challenge answered once.
-@Suite struct DigestCatalogTests {
+@Suite(.offPool) struct DigestCatalogTests {
     static let catalog = """
         service: vault
         environments:

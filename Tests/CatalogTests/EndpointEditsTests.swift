@@ -4,10 +4,11 @@ import JSONSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Edits change an endpoint for the next requests only: method, path, query items and headers
 /// (each can be turned off), inherited headers turned off, the body checked before anything is sent.
-@Suite struct EndpointEditsTests {
+@Suite(.offPool) struct EndpointEditsTests {
     static let catalog = """
         service: shop
         environments:

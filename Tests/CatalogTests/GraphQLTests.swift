@@ -4,9 +4,10 @@ import JSONSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `graphql:` bodies: decoded with their diagnostics, sent as GraphQL's JSON by POST.
-@Suite struct GraphQLTests {
+@Suite(.offPool) struct GraphQLTests {
     static let catalog = """
         service: pets
         variables: { petId: "7" }

@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `handlers:`, `results:` and an endpoint's own `handlers:` in a catalog: each action against the
 /// stubs, the chain explained in the trace, and bad handlers diagnosed with their place.
-@Suite struct HandlerChainTests {
+@Suite(.offPool) struct HandlerChainTests {
     static let catalog = """
         service: shop
         environments:

@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Warnings for what passes silently but is rarely meant, and an honest value-cap error that stops
 /// the file's diagnostics.
-@Suite struct HardeningDiagnosticTests {
+@Suite(.offPool) struct HardeningDiagnosticTests {
     @Test func anUnclosedPlaceholderABaseURLWithASpaceAndARelativePathAreWarned() throws {
         let (catalog, _) = try loadCatalog("""
             environments:

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Loading a folder: every file, in name order; broken files never stop the others.
-@Suite struct LoadingTests {
+@Suite(.offPool) struct LoadingTests {
     static let good = """
         service: %@
         environments:
@@ -105,7 +106,7 @@ import Testing
 }
 
 /// Where catalogs come from: --catalog, $APIEXPLORER_CATALOG, ./environments, the bundled ones.
-@Suite struct CatalogSourceTests {
+@Suite(.offPool) struct CatalogSourceTests {
     @Test func lookupOrder() {
         let exists: (String) -> Bool = { $0 == "/work/project/environments" }
         let option = CatalogSource.resolve(option: "apis", environment: ["APIEXPLORER_CATALOG": "/etc/apis"], currentDirectory: "/work/project", directoryExists: exists)

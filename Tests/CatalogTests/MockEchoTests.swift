@@ -5,11 +5,12 @@ import LiveTransport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// An example with `echo: true`: the mock and stub mode answer with what the request carried, a
 /// multipart body's text fields and files (by name, type and size) included, so an upload is
 /// checked end to end, offline too.
-@Suite struct MockEchoTests {
+@Suite(.offPool) struct MockEchoTests {
     static let catalog = """
         service: files
         environments:

@@ -4,10 +4,11 @@ import TestSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `multipart:` and `bodyFile:` request bodies in a catalog: files checked where they are written,
 /// not read; placeholders in text fields; bad fields diagnosed with their place.
-@Suite struct MultipartCatalogTests {
+@Suite(.offPool) struct MultipartCatalogTests {
     static let catalog = """
         service: album
         environments:

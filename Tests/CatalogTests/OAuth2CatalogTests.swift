@@ -6,11 +6,12 @@ import TestSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `auth.oauth2` in a catalog: a token obtained before the first request and sent with each, a
 /// refused one replaced and the request resumed once, stub mode's own token never sent live,
 /// secrets masked by value, and bad settings diagnosed.
-@Suite struct OAuth2CatalogTests {
+@Suite(.offPool) struct OAuth2CatalogTests {
     static func catalog(_ base: String) -> String {
         """
         service: api

@@ -3,9 +3,10 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `omitHeaders`: inherited headers (the environment's, the group's) an endpoint does not send.
-@Suite struct OmittedHeadersTests {
+@Suite(.offPool) struct OmittedHeadersTests {
     static let catalog = """
         service: shop
         environments:

@@ -4,10 +4,11 @@ import Synchronization
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Per-request options a catalog sets: `showsActivity: false` keeps an endpoint out of the activity
 /// count, `trackInflights: true` lets identical requests in flight share one response.
-@Suite struct RequestOptionsCatalogTests {
+@Suite(.offPool) struct RequestOptionsCatalogTests {
     static let catalog = """
         service: feed
         environments:

@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Secret values are masked by value wherever they travel, percent-encoded ones included, and
 /// tokens obtained after a logger was made are masked by it too.
-@Suite struct SecretRegistryTests {
+@Suite(.offPool) struct SecretRegistryTests {
     @Test func aSecretNeedingEncodingIsMaskedInTheURLAndHeaders() async throws {
         let service = try loadCleanService("""
             environments:

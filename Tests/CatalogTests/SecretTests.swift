@@ -4,9 +4,10 @@ import Synchronization
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Secret values never reach a log, a diagnostic, a description or a dump in clear.
-@Suite struct SecretTests {
+@Suite(.offPool) struct SecretTests {
     static let processSecret = "pr0cess-S3CRET-value"
     static let dotEnvSecret = "d0tenv-S3CRET-value"
     static let defaultSecret = "default-S3CRET-value"

@@ -5,9 +5,10 @@ import Synchronization
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `ServiceSession`: the one wiring of catalog, dispatcher, error rules and token refresh.
-@Suite struct SessionTests {
+@Suite(.offPool) struct SessionTests {
     static let catalog = """
         service: shop
         environments:

@@ -1,9 +1,10 @@
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// The byte search the decoder runs on every header, query item and body string.
-@Suite struct StringBytesTests {
+@Suite(.offPool) struct StringBytesTests {
     @Test func findsANeedleWhereverItIsAndOnlyWhole() {
         #expect("Bearer {{secret.TOKEN}}".containsBytes("TOKEN"))
         #expect("TOKEN".containsBytes("TOKEN"))

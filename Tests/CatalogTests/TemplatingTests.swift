@@ -4,9 +4,10 @@ import JSONSupport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// Placeholders: precedence, rendering everywhere, and errors that name what is missing and where.
-@Suite struct TemplatingTests {
+@Suite(.offPool) struct TemplatingTests {
     static let catalog = """
         service: shop
         variables: { level: service, region: eu, shared: from-service }
@@ -142,7 +143,7 @@ import Testing
 }
 
 /// The `.env` reader.
-@Suite struct DotEnvTests {
+@Suite(.offPool) struct DotEnvTests {
     @Test func readsTheUsualForms() {
         let (values, problems) = DotEnv.parse("""
             # a comment

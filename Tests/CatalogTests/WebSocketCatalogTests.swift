@@ -5,10 +5,11 @@ import LiveTransport
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// `websocket:` endpoints: read with their named messages and stub script, diagnosed with their
 /// place, played by stub mode and by the mock server over a real connection.
-@Suite struct WebSocketCatalogTests {
+@Suite(.offPool) struct WebSocketCatalogTests {
     static let catalog = """
         service: chat
         environments:

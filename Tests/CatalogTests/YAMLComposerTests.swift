@@ -1,9 +1,10 @@
 import Testing
 
 @testable import Catalog
+import TestTraits
 
 /// The composed tree: what the decoder and the editor read of every node.
-@Suite struct YAMLComposerTests {
+@Suite(.offPool) struct YAMLComposerTests {
     @Test func nodesKeepTheirContentPositionsAndStyle() throws {
         let root = try #require(try YAMLComposer.compose("""
             name: "quoted"

@@ -3,8 +3,9 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite struct ActivityTests {
+@Suite(.offPool) struct ActivityTests {
     @Test func theCountReturnsToZeroAfterHundredConcurrentRequestsSomeCancelledSomeFailing() async throws {
         let clock = ManualClock()
         let began = Atomic<Int>(0)

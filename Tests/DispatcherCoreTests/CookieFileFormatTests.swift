@@ -1,9 +1,10 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 /// Netscape `cookies.txt`, as curl writes (`-c`) and reads (`-b`) it.
-@Suite struct CookieFileFormatTests {
+@Suite(.offPool) struct CookieFileFormatTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func cookiesRoundTripWithTheirFlags() throws {

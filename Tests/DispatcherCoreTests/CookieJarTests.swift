@@ -2,10 +2,11 @@ import DispatcherCore
 import Foundation
 import Synchronization
 import Testing
+import TestTraits
 
 /// The cookie jar against the cases of RFC 6265: host-only and domain cookies, path matching,
 /// Secure, Expires and Max-Age, replacement and ordering.
-@Suite struct CookieJarTests {
+@Suite(.offPool) struct CookieJarTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     func url(_ text: String) -> URL { URL(string: text)! }
 

@@ -1,8 +1,9 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
-@Suite struct EndpointMappingTests {
+@Suite(.offPool) struct EndpointMappingTests {
     @Test func fillsPathPlaceholdersFromParametersThenVariables() throws {
         let env = environment(variables: ["petId": "7", "version": "v9"])
         let target = Target(.get, "/{{version}}/pet/{{ petId }}", pathParameters: ["petId": "42"])

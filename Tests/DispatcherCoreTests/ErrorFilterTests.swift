@@ -2,8 +2,9 @@ import DispatcherCore
 import Foundation
 import JSONSupport
 import Testing
+import TestTraits
 
-@Suite struct ErrorFilterTests {
+@Suite(.offPool) struct ErrorFilterTests {
     func error(_ sampleResponse: SampleResponse, rules: [ErrorRule] = [], method: HTTPMethod = .get) async -> DispatchError? {
         let dispatcher = Dispatcher<Target>(environment: environment(), errorFilter: ErrorFilter(rules: rules))
         return await dispatcher.send(Target(method, "/x", sampleResponse: sampleResponse)).error

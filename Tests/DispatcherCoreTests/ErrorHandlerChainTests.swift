@@ -2,8 +2,9 @@ import DispatcherCore
 import Foundation
 import Synchronization
 import Testing
+import TestTraits
 
-@Suite struct ErrorHandlerChainTests {
+@Suite(.offPool) struct ErrorHandlerChainTests {
     let notFound = Target(.get, "/pet/9", sampleResponse: sample(404, #"{"message":"no pet"}"#))
 
     @Test func handlersMatchByTransportCodeStatusKindAndFallbackInOrder() async {

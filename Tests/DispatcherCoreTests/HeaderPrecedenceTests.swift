@@ -1,8 +1,9 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
-@Suite struct HeaderPrecedenceTests {
+@Suite(.offPool) struct HeaderPrecedenceTests {
     @Test func laterSourcesWinAndEveryHeaderKnowsWhereItCameFrom() async throws {
         let env = environment(
             headers: Headers([("Accept", "application/json"), ("X-Env", "1"), ("X-Trace", "env")], origin: .endpoint),

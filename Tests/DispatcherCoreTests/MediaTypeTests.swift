@@ -1,7 +1,8 @@
 import DispatcherCore
 import Testing
+import TestTraits
 
-@Suite struct MediaTypeTests {
+@Suite(.offPool) struct MediaTypeTests {
     @Test func aFilesMediaTypeComesFromItsExtension() {
         #expect(MediaType.forFile("fixtures/pet.json") == "application/json")
         #expect(MediaType.forFile("photo.PNG") == "image/png", "extensions in any case")

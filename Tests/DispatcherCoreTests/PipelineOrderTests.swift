@@ -1,8 +1,9 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
-@Suite struct PipelineOrderTests {
+@Suite(.offPool) struct PipelineOrderTests {
     @Test func hooksRunInTheDocumentedOrder() async throws {
         let log = EventLog()
         let dispatcher = Dispatcher<Target>(

@@ -1,6 +1,7 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 // The example in README.md ("Use the core from Swift"), kept compiling and true here.
 
@@ -19,7 +20,7 @@ enum GitHub: TargetType {
     }
 }
 
-@Suite struct ReadmeExampleTests {
+@Suite(.offPool) struct ReadmeExampleTests {
     @Test func theReadmeExampleWorksInStubMode() async throws {
         let production = Environment(
             name: "prod", type: .production, baseURL: URL(string: "https://api.github.com")!,

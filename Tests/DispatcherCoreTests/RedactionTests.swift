@@ -1,8 +1,9 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
-@Suite struct RedactionTests {
+@Suite(.offPool) struct RedactionTests {
     @Test func theLoggerRedactsSecretsByDefault() async {
         let log = EventLog()
         let logger = NetworkLoggerPlugin(options: .verbose) { entry in entry.lines.forEach(log.append) }

@@ -2,8 +2,9 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite struct RetryTests {
+@Suite(.offPool) struct RetryTests {
     /// Answers 503 `failures` times, then 200.
     func flaky(failures: Int, headers: Headers = Headers()) -> ScriptedTransport {
         ScriptedTransport { request, call in

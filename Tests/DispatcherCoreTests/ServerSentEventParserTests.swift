@@ -1,9 +1,10 @@
 import DispatcherCore
 import Testing
+import TestTraits
 
 /// The event stream parser against the WHATWG HTML standard's rules (§9.2.5 "Parsing an event
 /// stream", §9.2.6 "Interpreting an event stream").
-@Suite struct ServerSentEventParserTests {
+@Suite(.offPool) struct ServerSentEventParserTests {
     func parse(_ chunks: [String]) -> (events: [ServerSentEvent], parser: ServerSentEventParser) {
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []

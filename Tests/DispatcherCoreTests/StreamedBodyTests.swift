@@ -1,10 +1,11 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 /// Multipart bodies laid out by RFC 7578 byte for byte, files measured but not read, and the curl
 /// arguments that send the same form.
-@Suite struct StreamedBodyTests {
+@Suite(.offPool) struct StreamedBodyTests {
     static func file(_ name: String, _ contents: String) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-\(UUID().uuidString)-\(name)")
         try Data(contents.utf8).write(to: url)

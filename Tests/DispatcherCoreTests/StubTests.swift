@@ -2,8 +2,9 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite struct StubTests {
+@Suite(.offPool) struct StubTests {
     let target = Target(
         .get, "/pet/7", identifier: "petstore/findPet",
         sampleResponse: sample(200, #"{"id":7}"#),
@@ -103,7 +104,7 @@ import Testing
 
 /// An example that repeats answers the attempts a handler resumes too; one that does not leaves
 /// them to the default sample.
-@Suite struct RepeatingExampleTests {
+@Suite(.offPool) struct RepeatingExampleTests {
     struct ResumeOnce: ErrorHandler {
         let name = "resume"
         func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {

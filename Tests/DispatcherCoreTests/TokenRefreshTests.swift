@@ -2,8 +2,9 @@ import DispatcherCore
 import Foundation
 import Synchronization
 import Testing
+import TestTraits
 
-@Suite struct TokenRefreshTests {
+@Suite(.offPool) struct TokenRefreshTests {
     /// 401 unless the request carries `Bearer <valid>`.
     func server(valid: String) -> ScriptedTransport {
         ScriptedTransport { request, _ in

@@ -1,10 +1,11 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 /// An environment, a request, its settings and a response keep their fields in one shared box
 /// until a copy changes (`CopyOnWrite`): each must still behave as a plain value.
-@Suite struct ValueSemanticsTests {
+@Suite(.offPool) struct ValueSemanticsTests {
     let environment = Environment(
         name: "local", baseURL: URL(string: "http://127.0.0.1:4010")!, headers: ["Accept": "application/json"],
         variables: ["id": "7"], retry: RetryPolicy(limit: 2))

@@ -2,9 +2,10 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 /// Stub mode plays a WebSocket endpoint's script in process: the same conversation a live server gives.
-@Suite struct WebSocketStubTests {
+@Suite(.offPool) struct WebSocketStubTests {
     private func converse(
         _ script: WebSocketScript?, subprotocols: [String] = [], _ caller: @Sendable (WebSocketConversation) -> Void = { _ in }
     ) async -> (Exchange, WebSocketConversation) {

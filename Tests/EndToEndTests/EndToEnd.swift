@@ -2,10 +2,11 @@ import Foundation
 import SystemSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// Every end-to-end test runs the real `apiexplorer` binary. They run one at a time: they share
 /// the machine's terminal emulator (tmux) budget and the bundled catalogs' mock port 4010.
-@Suite(.serialized, .enabled(if: Products.hasTmux, "tmux is not installed (scripts/install-dependencies installs it)"))
+@Suite(.offPool, .serialized, .enabled(if: Products.hasTmux, "tmux is not installed (scripts/install-dependencies installs it)"))
 struct EndToEnd {}
 
 /// The bundled catalogs copied to a temporary folder, with their local environments pointed at
@@ -95,7 +96,7 @@ enum ProductProcess {
             throw MockStartError(line: firstLine + "\n" + secondLine)
         }
         // Keep draining, so the server never blocks on a full pipe; wait() reaps it after a kill.
-        DispatchQueue.global().async { _ = child.collect() }
+        DispatchQueue(label: "apiexplorer.mock-output").async { _ = child.collect() }
         return (child, port, tlsPort)
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// Shaping requests in the real binary: variables and edits sent live, drafts that survive
     /// `kill -9` and are written back into the catalog, catalogs changed while it runs, values
     /// captured from one response for the next request, and a pasted curl command.
-    @Suite struct ExplorerEditingTests {
+    @Suite(.offPool) struct ExplorerEditingTests {
         /// A state folder of its own, so no test reads the user's drafts or history.
         static func stateFolder() -> URL {
             FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// The catalog's handlers and the HTTP cache in the real binary against the mock: a 429 retried
     /// after Retry-After and explained step by step, and a cached answer revalidated with a 304.
-    @Suite struct ExplorerHandlerTests {
+    @Suite(.offPool) struct ExplorerHandlerTests {
         @Test func a429IsRetriedAfterRetryAfterAndACachedAnswerIsServedThenRevalidated() async throws {
             let mocked = try MockedCatalogs()
             defer { mocked.remove() }

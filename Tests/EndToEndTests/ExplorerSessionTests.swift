@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// The app in a real terminal (tmux): launch, navigate, send, switch, resize, quit.
-    @Suite struct ExplorerSessionTests {
+    @Suite(.offPool) struct ExplorerSessionTests {
         /// A session of the binary on a catalog (the bundled one unless given), from an empty folder so
         /// ./environments is not picked up by accident.
         static func launch(_ arguments: String = "", width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws -> TmuxSession {

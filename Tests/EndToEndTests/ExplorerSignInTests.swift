@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// The OAuth 2.0 device flow in the real binary against an authorization server of the test's:
     /// the code and URL shown while the request waits, approval simulated, the token used.
-    @Suite struct ExplorerSignInTests {
+    @Suite(.offPool) struct ExplorerSignInTests {
         @Test func theDeviceFlowShowsTheCodeAndSendsTheTokenOnceApproved() async throws {
             let approved = Mutex(false)
             let handler: TestHTTPServer.Handler = { request in

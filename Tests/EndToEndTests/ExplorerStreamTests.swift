@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// Streams in the real binary against the mock server: Server-Sent Events listed one by one
     /// while the stream is open, and closed with Esc keeping what arrived.
-    @Suite struct ExplorerStreamTests {
+    @Suite(.offPool) struct ExplorerStreamTests {
         @Test func eventsAppearWhileTheStreamIsOpenAndEscClosesIt() async throws {
             let mocked = try MockedCatalogs(delays: true)
             defer { mocked.remove() }

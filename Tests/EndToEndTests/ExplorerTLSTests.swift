@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// README's tour, TLS: the bundled httpbin's tls environments against `apiexplorer mock --tls`:
     /// a pin mismatch names the key the server presented; the pinned environment answers; without
     /// the mock's CA the certificate is not trusted.
-    @Suite struct ExplorerTLSTests {
+    @Suite(.offPool) struct ExplorerTLSTests {
         @Test func everyTLSOutcomeInTheExplorer() async throws {
             let mocked = try MockedCatalogs()
             defer { mocked.remove() }

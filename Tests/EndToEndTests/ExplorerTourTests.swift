@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// README's tour, the steps not covered by the other end-to-end tests: a 400 with its messages
     /// gathered, an error inside a 200, an expired session refreshed and resumed, an offline
     /// answer recovered from an example, all from the bundled petstore in stub mode.
-    @Suite struct ExplorerTourTests {
+    @Suite(.offPool) struct ExplorerTourTests {
         @Test func theTourOfErrorsAndHandlersFromTheBundledPetstore() async throws {
             let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: state) }

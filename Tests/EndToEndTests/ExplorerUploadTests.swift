@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// The bundled multipart upload in the real binary: echoed by its stub, then sent live to the mock
     /// with its file read as it is sent, described in the Request tab, and echoed by the mock.
-    @Suite struct ExplorerUploadTests {
+    @Suite(.offPool) struct ExplorerUploadTests {
         @Test func theBundledMultipartUploadGoesInStubAndLiveMode() async throws {
             let mocked = try MockedCatalogs()
             defer { mocked.remove() }

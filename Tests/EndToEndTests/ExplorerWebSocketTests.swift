@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// A WebSocket conversation in the real binary against the mock server: the bundled chat
     /// endpoint's script greets, acknowledges, then echoes what is typed; Esc closes normally.
-    @Suite struct ExplorerWebSocketTests {
+    @Suite(.offPool) struct ExplorerWebSocketTests {
         @Test func anEchoConversationTypedInTheExplorer() async throws {
             let mocked = try MockedCatalogs(delays: true)
             defer { mocked.remove() }

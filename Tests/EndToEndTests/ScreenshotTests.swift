@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestTraits
 
 extension EndToEnd {
     /// screenshots/*.svg are made by `scripts/make-screenshots` through `apiexplorer snapshot`;
     /// they must match what the app renders today.
-    @Suite struct ScreenshotTests {
+    @Suite(.offPool) struct ScreenshotTests {
         struct Shot: CustomStringConvertible {
             let name: String
             let arguments: [String]

@@ -3,9 +3,10 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// The Body tab as text grids: folds with counts, line numbers, search with its count, hex, notices.
-@Suite struct BodySnapshotTests {
+@Suite(.offPool) struct BodySnapshotTests {
     static let size = Size(width: 80, height: 24)
 
     static let nested = Data(#"""

@@ -5,9 +5,10 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// The Body tab in the reducer: builds as effects, keys, the input line and background results.
-@Suite struct BodyTabTests {
+@Suite(.offPool) struct BodyTabTests {
     /// 60 items, 8 lines each, inside one array: 482 lines.
     static let items = Data(("[" + (0..<60).map { #"{"id":\#($0),"name":"Lamp \#($0)","tags":["light","home"]}"# }.joined(separator: ",") + "]").utf8)
 

@@ -5,10 +5,11 @@ import ExplorerRuntime
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// `K` in the real runtime: the cookies a live response set, listed with their values masked until
 /// revealed, and cleared with Enter.
-@Suite struct CookiesRuntimeTests {
+@Suite(.offPool) struct CookiesRuntimeTests {
     static let catalog = """
         service: shop
         environments:

@@ -1,10 +1,11 @@
 import ExplorerApp
 import Foundation
 import Testing
+import TestTraits
 
 /// Documents generated from the keymap are never stale: README's key tables are the keymap's
 /// Markdown, word for word. `scripts/generate-docs` rewrites them (`UPDATE_DOCS=1`).
-@Suite struct DocumentationTests {
+@Suite(.offPool) struct DocumentationTests {
     static let readme = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
     static let begin = "<!-- keys: generated from Sources/ExplorerApp/Keymap.swift by scripts/generate-docs; a test fails when this is stale -->"

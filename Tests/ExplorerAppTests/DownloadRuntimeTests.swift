@@ -6,9 +6,10 @@ import Foundation
 import TerminalKit
 import TestSupport
 import Testing
+import TestTraits
 
 /// `d` in the real runtime: the body goes to the file typed, and the Body tab browses that file.
-@Suite struct DownloadRuntimeTests {
+@Suite(.offPool) struct DownloadRuntimeTests {
     static let catalog = """
         service: files
         environments:

@@ -4,9 +4,10 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// A response feeds later requests: captures, `{{response.…}}` references and prompts.
-@Suite struct ReducerChainingTests {
+@Suite(.offPool) struct ReducerChainingTests {
     static let pets = """
         service: pets
         environments:

@@ -1,10 +1,11 @@
 import DispatcherCore
 import ExplorerApp
 import Testing
+import TestTraits
 
 /// `d`: where the body goes is asked, with a name from the endpoint; the call carries the path;
 /// a downloaded answer is formatted from its file.
-@Suite struct ReducerDownloadTests {
+@Suite(.offPool) struct ReducerDownloadTests {
     @Test func dAsksForAFileThenSendsADownloadAndFormatsTheFile() {
         var state = TestCatalog.state()
         _ = state.press("d")

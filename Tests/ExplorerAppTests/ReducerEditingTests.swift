@@ -4,10 +4,11 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// The Edit and Vars tabs: every change is an action with undo and redo, kept as a draft per
 /// endpoint and environment, and sent exactly as shown.
-@Suite struct ReducerEditingTests {
+@Suite(.offPool) struct ReducerEditingTests {
     /// The shop's getItem (group signedIn: an inherited Authorization header) in the Edit tab.
     static func editingGetItem() -> AppState {
         var state = TestCatalog.state()
@@ -217,7 +218,7 @@ import Testing
 }
 
 /// Secrets typed in the Vars tab never reach the network log in clear.
-@Suite struct TypedSecretTests {
+@Suite(.offPool) struct TypedSecretTests {
     @Test func aTypedSecretIsMaskedInTheLog() throws {
         var state = TestCatalog.state()
         _ = state.press("j Tab 7 j Enter C-u t y p e d - t o k e n Enter")

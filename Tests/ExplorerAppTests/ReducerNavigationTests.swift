@@ -3,8 +3,9 @@ import DispatcherCore
 import ExplorerApp
 import TerminalKit
 import Testing
+import TestTraits
 
-@Suite struct ReducerNavigationTests {
+@Suite(.offPool) struct ReducerNavigationTests {
     @Test func startsOnTheFirstEnvironmentInStubModeWithTheEndpointsFocused() {
         let state = TestCatalog.state()
         #expect(state.activeService?.id == "shop")
@@ -183,7 +184,7 @@ import Testing
     }
 }
 
-@Suite struct DriftBadgeTests {
+@Suite(.offPool) struct DriftBadgeTests {
     @Test func theLastDriftCheckIsShownPerEndpointInTheActiveEnvironmentOnly() {
         var state = TestCatalog.state()
         state.driftMarks = [

@@ -4,8 +4,9 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
-@Suite struct ReducerRequestTests {
+@Suite(.offPool) struct ReducerRequestTests {
     static func exchange(status: Int, body: String = "{}", environment: String = "local", error: DispatchError? = nil) -> Exchange {
         let request = Request(
             identifier: "shop/listItems", method: .get, url: URL(string: "http://127.0.0.1:9/shop/items?token=tok-secret-123")!,
@@ -246,7 +247,7 @@ import Testing
     }
 }
 
-@Suite struct HistoryDialogTests {
+@Suite(.offPool) struct HistoryDialogTests {
     @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
         var state = TestCatalog.state()
         _ = state.press("s Enter")  // live, shop/listItems, local
@@ -276,7 +277,7 @@ import Testing
     }
 }
 
-@Suite struct EarlierRunsTests {
+@Suite(.offPool) struct EarlierRunsTests {
     @Test func theHistoryFileJoinsBehindThisRunsRequestsAndTheDriftMarksArrive() {
         var state = TestCatalog.state()
         _ = state.press("Enter")

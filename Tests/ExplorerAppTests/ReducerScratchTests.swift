@@ -4,10 +4,11 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// Scratch requests in the reducer: `C-n` asks, the runner reads, the request is selected and sent
 /// live; `W` asks which service to save it into.
-@Suite struct ReducerScratchTests {
+@Suite(.offPool) struct ReducerScratchTests {
     /// A scratch request the runner read, under shop · local's base URL.
     static func entry(number: Int = 1) -> ScratchEntry {
         let environment = Environment(name: "local", baseURL: URL(string: "http://127.0.0.1:9/shop")!, fixtures: .immediate)

@@ -2,10 +2,11 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import Testing
+import TestTraits
 
 /// A device sign-in waiting for the person: the code and URL shown while the request waits, the URL
 /// copied, and gone once the request ends.
-@Suite struct ReducerSignInTests {
+@Suite(.offPool) struct ReducerSignInTests {
     @Test func theCodeAndURLShowWhileTheRequestWaitsAndTheURLIsCopied() {
         var state = TestCatalog.state()
         _ = state.press("Enter")

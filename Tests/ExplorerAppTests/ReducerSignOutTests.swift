@@ -2,10 +2,11 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import Testing
+import TestTraits
 
 /// A catalog handler that signed out: the banner says where and why until a request there
 /// succeeds, and the values captured in that session are forgotten.
-@Suite struct ReducerSignOutTests {
+@Suite(.offPool) struct ReducerSignOutTests {
     @Test func aSignOutShowsABannerAndForgetsCapturedValuesUntilASuccess() {
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")

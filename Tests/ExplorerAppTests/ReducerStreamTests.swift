@@ -4,10 +4,11 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// Responses read as they arrive: event streams listed as events come, NDJSON formatted again as
 /// bytes come (one build at a time), Esc closing a stream while keeping what arrived.
-@Suite struct ReducerStreamTests {
+@Suite(.offPool) struct ReducerStreamTests {
     static let eventHead = StreamHead(status: 200, headers: Headers([("Content-Type", "text/event-stream")], origin: .server))
     static let ndjsonHead = StreamHead(status: 200, headers: Headers([("Content-Type", "application/x-ndjson")], origin: .server))
 

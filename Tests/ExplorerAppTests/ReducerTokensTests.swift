@@ -3,10 +3,11 @@ import DispatcherCore
 import ExplorerApp
 import Foundation
 import Testing
+import TestTraits
 
 /// `T`: the environment's tokens read by the runtime, shown with their expiry counted from when
 /// they were read, masked until revealed; Enter signs out.
-@Suite struct ReducerTokensTests {
+@Suite(.offPool) struct ReducerTokensTests {
     @Test func tAsksForTheTokensAndTheWindowShowsThemMaskedUntilRevealed() {
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")

@@ -1,9 +1,10 @@
 import DispatcherCore
 import ExplorerApp
 import Testing
+import TestTraits
 
 /// A request body being uploaded: its progress in the status bar, a log line when it is sent.
-@Suite struct ReducerUploadTests {
+@Suite(.offPool) struct ReducerUploadTests {
     @Test func progressShowsInTheStatusBarAndTheLogSaysWhenTheBodyIsSent() {
         var state = TestCatalog.state()
         _ = state.press("Enter")

@@ -4,10 +4,11 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
 /// WebSocket conversations in the explorer: frames listed as they come, `m` types a message (Tab
 /// fills the named ones), Esc closes with a normal closure and a second Esc drops the connection.
-@Suite struct ReducerWebSocketTests {
+@Suite(.offPool) struct ReducerWebSocketTests {
     static let chat = """
         service: chat
         environments:

@@ -4,8 +4,9 @@ import ExplorerApp
 import Foundation
 import TerminalKit
 import Testing
+import TestTraits
 
-@Suite struct ScreenSnapshotTests {
+@Suite(.offPool) struct ScreenSnapshotTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 60)]
 
     /// The state after sending the listItems endpoint and getting a 200 back (timing fixed).

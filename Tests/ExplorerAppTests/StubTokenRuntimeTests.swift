@@ -6,10 +6,11 @@ import Foundation
 import Synchronization
 import TerminalKit
 import Testing
+import TestTraits
 
 /// A token a stub refresh "obtained" (a fixture's) is never sent to a real server: stub and live
 /// requests of one environment do not share a credential store.
-@Suite struct StubTokenRuntimeTests {
+@Suite(.offPool) struct StubTokenRuntimeTests {
     static let catalog = """
         service: vault
         environments:

@@ -5,11 +5,12 @@ import NIOHTTP1
 import SystemSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// The client `apiexplorer export swift` generated from Catalog/shop.yaml (ShopClient.generated.swift,
 /// compiled into this target) sends through `DispatcherCore` the same requests as `apiexplorer call`
 /// sends for the catalog: same method, target, headers and body bytes on the server's side.
-@Suite struct ExportedClientTests {
+@Suite(.offPool) struct ExportedClientTests {
     @Test func generatedClientSendsWhatCallSends() async throws {
         setenv("EXPORTED_SHOP_TOKEN", "token-123", 1)
         setenv("EXPORTED_SHOP_PASSWORD", "p&ss word", 1)

@@ -3,11 +3,12 @@ import NIOHTTP1
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// `apiexplorer auth login|status|logout` and `persist: true`: the token kept owner-only in the
     /// state folder and used by later runs, its value never printed, forgotten on logout.
-    @Suite struct AuthCommandTests {
+    @Suite(.offPool) struct AuthCommandTests {
         @Test func loginKeepsTheTokenThatCallThenUsesAndLogoutForgetsIt() async throws {
             let issued = Mutex(0)
             let handler: TestHTTPServer.Handler = { request in

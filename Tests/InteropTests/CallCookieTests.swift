@@ -2,11 +2,12 @@ import Foundation
 import NIOHTTP1
 import TestSupport
 import Testing
+import TestTraits
 
 /// Cookies across runs of `call`: kept in the state folder when the catalog says
 /// `cookies: { persist: true }` (owner-only), and read and written as Netscape `cookies.txt` with
 /// `-b` and `-c` as curl does.
-@Suite struct CallCookieTests {
+@Suite(.offPool) struct CallCookieTests {
     static func catalog(baseURL: String, persist: Bool) -> String {
         """
         service: site

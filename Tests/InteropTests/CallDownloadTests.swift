@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// `call -o FILE`: the body goes to the file, standard error says so, and `--json` says where
     /// it went and how large it is (the history keeps the same, never the bytes).
-    @Suite struct CallDownloadTests {
+    @Suite(.offPool) struct CallDownloadTests {
         @Test func theBodyGoesToTheFileAndJSONSaysWhere() async throws {
             try await withTestHTTPServer(handler: { _ in .chunked(totalBytes: 300_000, chunkSize: 30_000) }) { server in
                 let folder = try TemporaryDirectory()

@@ -4,10 +4,11 @@ import MockServer
 import TestSupport
 import NIOHTTP1
 import Testing
+import TestTraits
 
 /// `apiexplorer call` on a stream: events printed as they arrive, one JSON object per line with
 /// `--json` and the outcome on the last line; the plain body printed as it comes.
-@Suite struct CallStreamTests {
+@Suite(.offPool) struct CallStreamTests {
     static func catalog(baseURL: String) -> String {
         """
         service: ticker

@@ -2,12 +2,13 @@ import Foundation
 import StateStore
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// A canary secret sent through every output path, in headers, a query item and a body field
     /// whose names say nothing secret, and echoed back by the server: no output and no file may
     /// show it, unless revealed.
-    @Suite struct CanaryTests {
+    @Suite(.offPool) struct CanaryTests {
         static let canary = "canary-7f3a9c1e5b"
 
         static func catalog(baseURL: String) -> String {

@@ -4,9 +4,10 @@ import Testing
 @testable import CatalogAuthoring
 import DriftCheck
 import StateStore
+import TestTraits
 
 /// Editing one entry of a catalog file leaves every other byte alone.
-@Suite struct CatalogTextEditorTests {
+@Suite(.offPool) struct CatalogTextEditorTests {
     static let catalog = """
         service: demo   # a comment
         environments:

@@ -6,11 +6,12 @@ import StateStore
 import MockServer
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// The commands as a person runs them: the built binary, its output, JSON fields and exit statuses.
     /// One at a time, as every suite under `BinaryTests`.
-    @Suite struct CommandTests {
+    @Suite(.offPool) struct CommandTests {
         /// A catalog folder with the shop catalog, and a state folder for the history.
         struct Setup {
             let catalog: TemporaryDirectory
@@ -230,7 +231,7 @@ extension BinaryTests {
 extension BinaryTests {
     /// `call` chains as the explorer does: captures kept in the state folder, response references
     /// read from the history, questions answered with --var (no terminal here).
-    @Suite struct CallChainingTests {
+    @Suite(.offPool) struct CallChainingTests {
         static let pets = """
             service: pets
             environments:

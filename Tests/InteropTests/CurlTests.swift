@@ -7,10 +7,11 @@ import StateStore
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// curl command lines: reading them, importing them as endpoints, and the round trip back.
-    @Suite struct CurlTests {
+    @Suite(.offPool) struct CurlTests {
         @Test func readsShellQuotingAndOptions() throws {
             let request = try CurlCommandParser.parse(#"""
                 curl -sSL -XPUT 'https://api.example.com/items/7?x=1' \

@@ -10,11 +10,12 @@ import MockServer
 import NIOHTTP1
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// Drift between stubs and live responses: each kind of difference is found, values alone are
     /// not drift, and a faithful mock shows none.
-    @Suite struct DriftTests {
+    @Suite(.offPool) struct DriftTests {
         func response(_ body: String, status: Int = 200, contentType: String? = "application/json") -> Response {
             var headers = Headers()
             if let contentType { headers.add("Content-Type", contentType, origin: .server) }

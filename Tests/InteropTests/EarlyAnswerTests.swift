@@ -1,11 +1,12 @@
 @testable import apiexplorer
 import ExplorerApp
 import Testing
+import TestTraits
 
 /// `apiexplorer` alone and `apiexplorer --version` are answered without the argument parser, and a
 /// subcommand named first is parsed on its own: each answer must be exactly what the whole
 /// command tree's parse would have given.
-@Suite struct EarlyAnswerTests {
+@Suite(.offPool) struct EarlyAnswerTests {
     @Test func noArgumentsOpenWhatTheParserWouldOpen() throws {
         #expect(EarlyAnswer([String]()) == .openExplorer)
         let parsed = try #require(try APIExplorerCommand.parseAsRoot([]) as? ExploreCommand, "explore is the default command")

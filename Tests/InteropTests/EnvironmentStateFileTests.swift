@@ -3,9 +3,10 @@ import Foundation
 @testable import StateStore
 import TestSupport
 import Testing
+import TestTraits
 
 /// Drafts and run-time values kept per service and environment.
-@Suite struct EnvironmentStateFileTests {
+@Suite(.offPool) struct EnvironmentStateFileTests {
     @Test func savesAndLoadsValuesPerServiceAndEnvironment() throws {
         let folder = try TemporaryDirectory()
         let file = ExplorerStateFiles.values(in: folder.url)

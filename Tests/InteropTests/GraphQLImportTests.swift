@@ -5,10 +5,11 @@ import Foundation
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// `import graphql`: the SWAPI schema (SDL as published, and the introspection result graphql-core
 /// builds from it) becomes a catalog whose endpoints send valid operations and answer in stub mode.
-@Suite struct GraphQLImportTests {
+@Suite(.offPool) struct GraphQLImportTests {
     static let url = URL(string: "https://swapi-graphql.netlify.app/graphql")!
 
     static func swapi(_ file: String = "swapi.graphql") throws -> CatalogImport {

@@ -5,10 +5,11 @@ import Foundation
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// HAR 1.2 import: services by host, ids that vary become placeholders, responses become
 /// fixtures, credentials never in clear.
-@Suite struct HARImportTests {
+@Suite(.offPool) struct HARImportTests {
     static func shop() throws -> CatalogImport {
         try HARImporter.catalog(har: try interopResource("har/shop.har"), documentName: "shop.har")
     }

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// A multipart upload in the history and in HAR: the fields as `postData.params` (text masked,
     /// files by name), the history describing the body, never holding the file's bytes.
-    @Suite struct HARMultipartTests {
+    @Suite(.offPool) struct HARMultipartTests {
         @Test func aMultipartUploadIsExportedAsParams() async throws {
             let folder = try TemporaryDirectory()
             let state = try TemporaryDirectory()

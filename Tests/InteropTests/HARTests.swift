@@ -5,6 +5,7 @@ import CatalogAuthoring
 import DriftCheck
 import StateStore
 import Testing
+import TestTraits
 
 /// A strict reader of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): every field the
 /// specification marks required, with its type; fails on the first one missing or wrong.
@@ -93,7 +94,7 @@ enum HARReader {
     }
 }
 
-@Suite struct HARTests {
+@Suite(.offPool) struct HARTests {
     func entry(_ mutate: (inout HistoryEntry) -> Void = { _ in }) -> HistoryEntry {
         var entry = HistoryEntry(
             date: Date(timeIntervalSince1970: 1_700_000_000.5), service: "shop", endpoint: "getItem", environment: "local", mode: .live,

@@ -5,10 +5,11 @@ import Foundation
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// `.http` files (JetBrains HTTP Client syntax): parsing, import with the environment files, export,
 /// and the round trip .http → catalog → .http.
-@Suite struct HTTPFileTests {
+@Suite(.offPool) struct HTTPFileTests {
     static func petstoreText() throws -> String { String(decoding: try interopResource("http/petstore.http"), as: UTF8.self) }
 
     static func petstore() throws -> CatalogImport {
@@ -142,7 +143,7 @@ enum RequestURLText {
 }
 
 extension BinaryTests {
-    @Suite struct HTTPFileCommandTests {
+    @Suite(.offPool) struct HTTPFileCommandTests {
         @Test func importHTTPThenExportHTTP() async throws {
             let state = try TemporaryDirectory()
             let file = try #require(Bundle.module.url(forResource: "Resources/http/petstore.http", withExtension: nil))

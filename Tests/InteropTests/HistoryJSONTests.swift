@@ -2,10 +2,11 @@ import Foundation
 import JSONSupport
 @testable import StateStore
 import Testing
+import TestTraits
 
 /// A history record is written without `JSONEncoder` (`HistoryEntry.json`): it must be the very
 /// document the encoder writes, and read back by the Codable conformances as the same entry.
-@Suite struct HistoryJSONTests {
+@Suite(.offPool) struct HistoryJSONTests {
     static let date = Date(timeIntervalSince1970: 1_764_151_200.5)  // written to the millisecond, so read back exactly
 
     /// Every field set, every optional present, text that needs escaping.

@@ -6,9 +6,10 @@ import DriftCheck
 @testable import StateStore
 import TestSupport
 import Testing
+import TestTraits
 
 /// The history: bounded, newest kept, owner-only, secrets masked, safe with concurrent writers.
-@Suite struct HistoryStoreTests {
+@Suite(.offPool) struct HistoryStoreTests {
     /// A stubbed call of the shop catalog.
     func outcome(_ endpoint: String = "shop/getItem", example: String? = nil, values: [String: String] = [:]) async throws -> CallOutcome {
         let folder = try TemporaryDirectory()
@@ -302,7 +303,7 @@ import Testing
     }
 }
 
-@Suite struct HistoryTimestampTests {
+@Suite(.offPool) struct HistoryTimestampTests {
     @Test func timestampsReadBackExactlyByHandAndByTheGeneralParser() {
         for seconds in [0.0, 951_782_400.5, 1_700_000_000.123, 4_102_444_800.999, -86_400.25] {
             let date = Date(timeIntervalSince1970: seconds)

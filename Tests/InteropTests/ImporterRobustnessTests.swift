@@ -3,10 +3,11 @@ import CatalogAuthoring
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 /// Documents broken in the ways real ones are: every importer either refuses them with a reason
 /// or makes catalogs the loader accepts; none crashes or loops.
-@Suite struct ImporterRobustnessTests {
+@Suite(.offPool) struct ImporterRobustnessTests {
     static func expectLoadsOrRefuses(_ make: () throws -> CatalogImport) throws {
         do {
             let result = try make()

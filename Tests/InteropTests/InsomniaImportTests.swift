@@ -4,9 +4,10 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 /// Insomnia v4 export import: workspace, request groups, base and sub-environments, Nunjucks templates.
-@Suite struct InsomniaImportTests {
+@Suite(.offPool) struct InsomniaImportTests {
     static func shop() throws -> CatalogImport {
         try InsomniaImporter.catalog(export: try interopResource("insomnia/shop.insomnia.json"), documentName: "shop.insomnia.json")
     }

@@ -3,10 +3,11 @@ import Foundation
 import SystemSupport
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// The manual page and shell completions, generated offline from the command tree.
-    @Suite struct ManualTests {
+    @Suite(.offPool) struct ManualTests {
         @Test func installPutsTheBinaryTheManualAndCompletionsUnderThePrefix() async throws {
             let prefix = try TemporaryDirectory()
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -5,10 +5,11 @@ import Foundation
 import JSONSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// `export openapi`: a catalog becomes an OpenAPI 3.1 document that `import openapi` reads back
 /// to the same endpoints (on what both can say).
-@Suite struct OpenAPIExportTests {
+@Suite(.offPool) struct OpenAPIExportTests {
     static let catalog = """
         service: shop
         title: Shop

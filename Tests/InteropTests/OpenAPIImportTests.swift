@@ -7,11 +7,12 @@ import DriftCheck
 import StateStore
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// OpenAPI import: the Petstore 3 document becomes a catalog that validates and answers every
     /// endpoint and example in stub mode; 3.1 JSON documents too; bad documents fail clearly.
-    @Suite struct OpenAPIImportTests {
+    @Suite(.offPool) struct OpenAPIImportTests {
         static func resource(_ name: String) throws -> Data {
             let url = try #require(Bundle.module.url(forResource: "Resources/\(name)", withExtension: nil))
             return try Data(contentsOf: url)

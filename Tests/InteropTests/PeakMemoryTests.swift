@@ -3,11 +3,12 @@ import Foundation
 import MockServer
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// Peak memory of a capped response, measured in the child process `call` runs in (wait4): a
     /// gzip bomb printed as JSON stays near the cap (issue 12 aims at cap + 64 MB whatever the output).
-    @Suite struct PeakMemoryTests {
+    @Suite(.offPool) struct PeakMemoryTests {
         @Test func aGzipBombPrintedAsJSONStaysWithinTheCapAndSixtyFourMegabytes() async throws {
             let bomb = TestResponse.compressionBomb(.gzip, decodedSize: 1 << 30)
             let handler: TestHTTPServer.Handler = { request in request.path == "/small" ? .json(#"{"ok":true}"#) : bomb }

@@ -4,6 +4,7 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 /// Reads a file of Tests/InteropTests/Resources.
 func interopResource(_ name: String) throws -> Data {
@@ -32,7 +33,7 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
 
 /// Postman Collection v2.1 import (the collection format's folders, variables, auth, bodies,
 /// examples and scripts; environment files), checked through the real loader and a stub call.
-@Suite struct PostmanImportTests {
+@Suite(.offPool) struct PostmanImportTests {
     static func acme() throws -> CatalogImport {
         try PostmanImporter.catalog(
             collection: try interopResource("postman/acme.postman_collection.json"), documentName: "acme.postman_collection.json",
@@ -218,7 +219,7 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
 }
 
 extension BinaryTests {
-    @Suite struct PostmanImportCommandTests {
+    @Suite(.offPool) struct PostmanImportCommandTests {
         @Test func importPostmanWritesCatalogsThatCallWorksWith() async throws {
             let state = try TemporaryDirectory()
             let collection = try #require(Bundle.module.url(forResource: "Resources/postman/acme.postman_collection.json", withExtension: nil))
@@ -238,7 +239,7 @@ extension BinaryTests {
 
 /// Form-data file fields whose files can be read become file fields of a `multipart:` body, the
 /// file copied beside the catalog and streamed from there.
-@Suite struct PostmanFormDataFileTests {
+@Suite(.offPool) struct PostmanFormDataFileTests {
     @Test func readableFileFieldsAreCopiedAndSentAsFileParts() async throws {
         let collection = #"""
             {"info": {"name": "Photos", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},

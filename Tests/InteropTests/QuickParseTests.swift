@@ -1,10 +1,11 @@
 @testable import apiexplorer
 import JSONSupport
 import Testing
+import TestTraits
 
 /// `call`'s quick parse (`CallArguments.quickParse`) must give exactly the arguments the argument
 /// parser gives, know every name `call` declares, and leave everything else to the parser.
-@Suite struct QuickParseTests {
+@Suite(.offPool) struct QuickParseTests {
     @Test func aPlainCallIsWhatTheParserParses() throws {
         let commandLines: [[String]] = [
             ["shop/list"],

@@ -4,11 +4,12 @@ import DispatcherCore
 import Foundation
 import TestSupport
 import Testing
+import TestTraits
 
 /// Importers against documents other people published (Resources/real: see its README for where
 /// each came from and its license). Each import must end in a catalog the loader accepts whose
 /// endpoints answer in stub mode, or be refused with a reason.
-@Suite struct RealDocumentImportTests {
+@Suite(.offPool) struct RealDocumentImportTests {
     /// Every endpoint of every service answers its stub (when it has one) without an invalid request.
     /// A placeholder nothing in the document gives a value (a script or a global sets it) may stop
     /// a request, when the import's `notes` named it.

@@ -7,11 +7,12 @@ import StateStore
 import NIOHTTP1
 import TestSupport
 import Testing
+import TestTraits
 
 extension BinaryTests {
     /// Recording live responses as fixtures: secrets masked, the catalog edited in place and nowhere
     /// else, nothing replaced without --force, and nothing lost when interrupted.
-    @Suite struct RecordTests {
+    @Suite(.offPool) struct RecordTests {
         static let liveItem = #"{"id":7,"name":"Pen","access_token":"tok-123456","owner":"shop-secret-token"}"#
 
         func withServer(_ body: (TestHTTPServer) async throws -> Void) async throws {

@@ -5,10 +5,11 @@ import Foundation
 import SystemSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// Code export: the generated Python and JavaScript programs, run against a server on
 /// 127.0.0.1, send the request `call` would send; secrets are masked unless revealed.
-@Suite struct RequestCodeTests {
+@Suite(.offPool) struct RequestCodeTests {
     static let catalog = """
         service: shop
         environments:

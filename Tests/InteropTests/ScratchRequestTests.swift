@@ -3,10 +3,11 @@ import CatalogAuthoring
 import DispatcherCore
 import Foundation
 import Testing
+import TestTraits
 
 /// Scratch requests: `METHOD URL`, a URL or a curl command, sent with the settings of the
 /// environment whose base URL holds it, and turned back into a request when saved.
-@Suite struct ScratchRequestTests {
+@Suite(.offPool) struct ScratchRequestTests {
     static let catalog = CatalogLoader.load(
         fileSystem: InMemoryFileSystem(texts: [
             "shop.yaml": """

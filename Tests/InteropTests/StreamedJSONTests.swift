@@ -3,9 +3,10 @@ import DispatcherCore
 import Foundation
 import StateStore
 import Testing
+import TestTraits
 
 /// `call --json` streams the response body into the JSON: the same text as the entry encoded whole.
-@Suite struct StreamedJSONTests {
+@Suite(.offPool) struct StreamedJSONTests {
     static func outcome(body: Data, contentType: String = "text/plain") throws -> CallOutcome {
         let url = try #require(URL(string: "http://127.0.0.1:9/x"))
         let request = Request(identifier: "s/e", method: .get, url: url, settings: TransportSettings(environment: Environment(name: "local", baseURL: url)))

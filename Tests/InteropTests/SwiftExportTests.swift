@@ -4,10 +4,11 @@ import Foundation
 import SystemSupport
 import TestSupport
 import Testing
+import TestTraits
 
 /// `export swift`: the generated TargetType enum and Environment values type-check against the
 /// DispatcherCore module this build made.
-@Suite struct SwiftExportTests {
+@Suite(.offPool) struct SwiftExportTests {
     @Test func generatedClientTypeChecks() async throws {
         let folder = try TemporaryDirectory()
         try folder.write("shop.yaml", OpenAPIExportTests.catalog + """

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import JSONSupport
+import TestTraits
 
-@Suite struct JSONParserTests {
+@Suite(.offPool) struct JSONParserTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONValue.parse(#"{"a": [1, -2.5e3, true, false, null], "b": "x\ny\u00e9\ud83d\ude00", "c": {}}"#)
         #expect(value["a"] == [1, .number("-2.5e3"), true, false, nil])

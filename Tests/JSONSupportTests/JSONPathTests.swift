@@ -1,8 +1,9 @@
 import Testing
 
 @testable import JSONSupport
+import TestTraits
 
-@Suite struct JSONPathTests {
+@Suite(.offPool) struct JSONPathTests {
     let store: JSONValue = [
         "errors": [["message": "name is required"], ["message": "age must be positive"]],
         "books": [

@@ -3,8 +3,9 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("Bodies: cap and decompression")
+@Suite("Bodies: cap and decompression", .offPool)
 struct BodyTests {
     @Test func aBodyPastTheCapEndsWithBodyTooLargeKeepingWhatArrived() async throws {
         try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 1_000_000, chunkSize: 16_384) }) { server, transport in
@@ -80,7 +81,7 @@ struct BodyTests {
 
 /// Limits that hold before memory or time is spent: a declared length over the cap is refused at
 /// the head; a cut body says so.
-@Suite("Bodies: refused before reading")
+@Suite("Bodies: refused before reading", .offPool)
 struct BodyLimitTests {
     @Test func aDeclaredLengthOverTheCapIsRefusedAtOnce() async throws {
         // The head declares 10 MB, then nothing more comes: without the check this waits for the read timeout.

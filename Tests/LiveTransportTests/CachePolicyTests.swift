@@ -3,9 +3,10 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
 /// The cache policies against a real server, with a hand-moved wall clock.
-@Suite("HTTP cache policies")
+@Suite("HTTP cache policies", .offPool)
 struct CachePolicyTests {
     /// A server whose `/counter` answers `n` (the hit count) with the given headers.
     static func counting(headers: [(String, String)] = [], etag: String? = nil) -> (TestHTTPServer.Handler, LockedValue<Int>) {

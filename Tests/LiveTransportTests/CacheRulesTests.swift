@@ -2,9 +2,10 @@ import DispatcherCore
 import Foundation
 @testable import LiveTransport
 import Testing
+import TestTraits
 
 /// RFC 9111 rules as pure functions, without a server.
-@Suite("Cache rules")
+@Suite("Cache rules", .offPool)
 struct CacheRulesTests {
     let t0 = Date(timeIntervalSince1970: 1_700_000_000)
 

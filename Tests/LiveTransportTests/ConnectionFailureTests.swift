@@ -3,8 +3,9 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("Connection failures")
+@Suite("Connection failures", .offPool)
 struct ConnectionFailureTests {
     @Test func refusedConnectionFailsAtOnceWithCannotConnect() async throws {
         let port = try TestPorts.closedPort()

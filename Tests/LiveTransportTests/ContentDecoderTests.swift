@@ -3,10 +3,11 @@ import TestSupport
 import Testing
 
 @testable import LiveTransport
+import TestTraits
 
 /// The collector's gzip / deflate decoder: bounded pieces, every form servers send, damage named,
 /// and a stop when the cap is reached.
-@Suite struct ContentDecoderTests {
+@Suite(.offPool) struct ContentDecoderTests {
     static func decodeAll(_ coded: [UInt8], coding: String, split: Int = .max) throws -> (bytes: [UInt8], largestPiece: Int) {
         let decoder = try #require(ContentDecoder(contentEncoding: coding))
         var output: [UInt8] = []

@@ -4,11 +4,12 @@ import LiveTransport
 import NIOHTTP1
 import TestSupport
 import Testing
+import TestTraits
 
 /// Bodies written to a file as they arrive (`RequestOptions.download`): the file appears only
 /// complete, an interrupted download continues with `Range`, a `200` to a range starts over, an
 /// error's body stays in memory, and free space is checked before writing.
-@Suite("Bodies: downloads to disk")
+@Suite("Bodies: downloads to disk", .offPool)
 struct DownloadTests {
     static func options(_ path: String) -> RequestOptions {
         var options = RequestOptions()

@@ -3,10 +3,11 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
 /// Hostile and broken servers (issue 12): every case ends with the right error kind, in bounded
 /// time, through the dispatcher as the explorer and `call` see it.
-@Suite("Fault suite")
+@Suite("Fault suite", .offPool)
 struct FaultSuiteTests {
     struct Fault: Sendable, CustomTestStringConvertible {
         let name: String

@@ -5,12 +5,13 @@ import LiveTransport
 import Synchronization
 import TestSupport
 
-/// A transport without proxies (tests talk to 127.0.0.1 only), shut down after `body`.
+/// A transport without proxies (tests talk to 127.0.0.1 only), shut down after `body`. Its event
+/// loops are the tests' own: other tests' busy loops must not hold its timers and reads back.
 func withTransport<Result>(
     _ configure: (inout HTTPTransport.Configuration) -> Void = { _ in },
     _ body: (HTTPTransport) async throws -> Result
 ) async throws -> Result {
-    var configuration = HTTPTransport.Configuration(proxy: .none)
+    var configuration = HTTPTransport.Configuration(proxy: .none, eventLoopGroup: TestEventLoops.clients)
     configure(&configuration)
     let transport = HTTPTransport(configuration: configuration)
     do {

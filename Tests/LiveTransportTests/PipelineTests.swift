@@ -5,9 +5,10 @@ import NIOHTTP1
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
 /// The whole dispatcher over the live transport: a request looks the same to every layer above it.
-@Suite("Dispatcher over the live transport")
+@Suite("Dispatcher over the live transport", .offPool)
 struct PipelineTests {
     @Test(arguments: [
         (400, ErrorKind.badRequest), (401, .unauthorized), (403, .forbidden), (404, .notFound), (409, .clientError(409)),
@@ -158,7 +159,7 @@ final class RequestLog: Plugin {
     func willSend(_ request: Request, target: any TargetType) { seen.withLock { $0.append(request) } }
 }
 
-@Suite("Concurrency and lifetime")
+@Suite("Concurrency and lifetime", .offPool)
 struct ConcurrencyTests {
     @Test func manyConcurrentRequestsAllCompleteAndTheActivityCountReturnsToZero() async throws {
         try await withServerAndTransport(handler: { .json(#"{"path":"\#($0.path)"}"#) }) { server, transport in

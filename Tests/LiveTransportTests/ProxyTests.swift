@@ -3,8 +3,9 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("Proxies from the environment")
+@Suite("Proxies from the environment", .offPool)
 struct ProxyTests {
     @Test func httpsAndHTTPProxiesAreReadLikeCurlLowercaseFirst() throws {
         let configuration = ProxyConfiguration.fromEnvironment([

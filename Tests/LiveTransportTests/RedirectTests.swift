@@ -4,8 +4,9 @@ import LiveTransport
 import NIOHTTP1
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("Redirects")
+@Suite("Redirects", .offPool)
 struct RedirectTests {
     @Test func aChainIsFollowedAndKeptForDisplay() async throws {
         try await withServerAndTransport(handler: TestHandlers.redirectChain(status: .movedPermanently)) { server, transport in

@@ -3,8 +3,9 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("TLS, custom CA, mutual TLS and pinning")
+@Suite("TLS, custom CA, mutual TLS and pinning", .offPool)
 struct TLSTests {
     static func pin(_ identity: TestCertificates.Identity) throws -> PublicKeyPin {
         try PublicKeyPin("sha256/" + identity.opensslSPKIPin())

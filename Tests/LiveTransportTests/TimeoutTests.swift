@@ -3,8 +3,9 @@ import Foundation
 import LiveTransport
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("Timeouts")
+@Suite("Timeouts", .offPool)
 struct TimeoutTests {
     @Test func connectTimeoutFiresAgainstAServerThatNeverAccepts() async throws {
         let blackhole = try BlackholeServer.start()

@@ -5,8 +5,9 @@ import NIOHTTP1
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
-@Suite("HTTPTransport basics")
+@Suite("HTTPTransport basics", .offPool)
 struct TransportBasicsTests {
     @Test func getReturnsStatusHeadersBodyVersionAndTiming() async throws {
         try await withServerAndTransport(handler: { _ in .json(#"{"id":7}"#).withHeader("X-Trace", "t1") }) { server, transport in

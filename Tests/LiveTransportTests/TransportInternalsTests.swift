@@ -5,9 +5,10 @@ import Foundation
 import NIOSSL
 import TestSupport
 import Testing
+import TestTraits
 
 /// Pieces of the transport that need no server.
-@Suite("Transport internals")
+@Suite("Transport internals", .offPool)
 struct TransportInternalsTests {
     @Test func certificateNamesTellSelfSignedAndNameTheIssuer() throws {
         let selfSigned = try #require(CertificateNames(der: try TestCertificates.selfSigned.certificate().toDERBytes()))

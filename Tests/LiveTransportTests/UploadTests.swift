@@ -4,10 +4,11 @@ import LiveTransport
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
 /// Streamed request bodies on the wire: a multipart form arrives byte for byte as described, a file
 /// body is read from disk as it is sent with its progress reported, and an unreadable file sends nothing.
-@Suite("Bodies: streamed uploads")
+@Suite("Bodies: streamed uploads", .offPool)
 struct UploadTests {
     static func streamed(_ body: RequestBody, to url: URL, in environment: Environment, progress: (@Sendable (Int, Int) -> Void)? = nil) -> Request {
         let endpoint = Endpoint(

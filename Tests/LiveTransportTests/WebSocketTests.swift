@@ -6,9 +6,10 @@ import NIOWebSocket
 import Synchronization
 import Testing
 import TestSupport
+import TestTraits
 
 /// WebSocket conversations over the network, against an in-process NIO WebSocket server.
-@Suite struct WebSocketTests {
+@Suite(.offPool) struct WebSocketTests {
     /// Runs a server with `handler` and a dispatcher in front of a live transport.
     private func converse(
         tls: TestServerTLS? = nil, trust: ServerTrust = ServerTrust(), subprotocol: String? = nil,

@@ -6,11 +6,12 @@ import OAuth2
 import Synchronization
 import TestSupport
 import Testing
+import TestTraits
 
 /// The OAuth 2.0 client against an authorization server written for the tests (RFC 6749): client
 /// credentials and password grants, both client authentications, refresh with rotation, errors
 /// of §5.2 explained, and concurrent requests sharing one sign-in.
-@Suite struct OAuth2ClientTests {
+@Suite(.offPool) struct OAuth2ClientTests {
     /// A token endpoint: client `app` / secret `s3cr:et`, user `ann` / `pw`; refresh tokens rotate.
     final class AuthorizationServer: Sendable {
         let issued = Mutex(0)

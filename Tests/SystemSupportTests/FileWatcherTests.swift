@@ -4,10 +4,11 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestTraits
 #endif
 
 /// The kernel's file notifications, batched.
-@Suite struct FileWatcherTests {
+@Suite(.offPool) struct FileWatcherTests {
     /// The next batch, or nil when none comes within `timeout`.
     static func nextBatch(_ iterator: inout AsyncStream<Set<String>>.Iterator, timeout: Duration = .seconds(5)) async -> Set<String>? {
         let box = IteratorBox(iterator)

@@ -1,9 +1,10 @@
 import Foundation
 @testable import SystemSupport
 import Testing
+import TestTraits
 
 /// The environment read once is the process's environment.
-@Suite struct ProcessEnvironmentTests {
+@Suite(.offPool) struct ProcessEnvironmentTests {
     @Test func holdsTheVariablesTheProcessStartedWith() throws {
         _ = try #require(getenv("PATH"), "PATH is set for the tests")
         for name in ["PATH", "HOME", "USER", "TERM"] {

@@ -4,9 +4,10 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestTraits
 #endif
 
-@Suite struct SystemSupportTests {
+@Suite(.offPool) struct SystemSupportTests {
     static func temporaryFolder() throws -> String {
         var template = Array("/tmp/systemsupport.XXXXXX".utf8CString)
         let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

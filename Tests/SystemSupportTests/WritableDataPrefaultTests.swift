@@ -4,6 +4,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import TestTraits
 #endif
 
 /// A global's storage (in `.bss`, or `.data` when the optimizer sets it statically).
@@ -11,7 +12,7 @@ nonisolated(unsafe) private var global = 0x5EED_5EED
 /// A class: its metadata is a static, writable record in `.data`.
 private final class Marker {}
 
-@Suite struct WritableDataPrefaultTests {
+@Suite(.offPool) struct WritableDataPrefaultTests {
     /// A 64-bit little-endian ELF file of `type` with the named sections (address, size), and a
     /// section-name table last.
     static func elf(type: UInt16 = 2, sections: [(String, UInt64, UInt64)]) -> [UInt8] {

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Buffer")
+@Suite("Buffer", .offPool)
 struct BufferTests {
     @Test("Writes clip at the right edge and report the columns used")
     func rightEdge() {

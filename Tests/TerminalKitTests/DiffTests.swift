@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Buffer diff")
+@Suite("Buffer diff", .offPool)
 struct DiffTests {
     @Test("Identical buffers produce no update")
     func identical() {

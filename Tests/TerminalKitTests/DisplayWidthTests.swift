@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Display width")
+@Suite("Display width", .offPool)
 struct DisplayWidthTests {
     @Test("ASCII is one column, controls none", arguments: [
         ("a", 1), (" ", 1), ("~", 1), ("\u{7F}", 0), ("\u{1B}", 0), ("\u{0}", 0), ("\u{85}", 0), ("\r\n", 0),

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Frame encoder")
+@Suite("Frame encoder", .offPool)
 struct FrameEncoderTests {
     /// The cells' looks and symbols, as `ScreenEmulator` and the frame both hold them.
     private func expectScreen(_ emulator: ScreenEmulator, shows buffer: Buffer, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Headless terminal")
+@Suite("Headless terminal", .offPool)
 struct HeadlessTerminalTests {
     @Test("Records frames and delivers injected events in order")
     func roundTrip() async throws {

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Input line")
+@Suite("Input line", .offPool)
 struct InputTests {
     @Test("Insert, move, backspace, delete")
     func basicEditing() {

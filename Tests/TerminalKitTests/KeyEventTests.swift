@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Key events")
+@Suite("Key events", .offPool)
 struct KeyEventTests {
     @Test("Parsing key descriptions", arguments: [
         ("j", KeyEvent(.character("j"))),

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Layout")
+@Suite("Layout", .offPool)
 struct LayoutTests {
     static let constraintSets: [[Constraint]] = [
         [.length(3), .fill(1), .length(1)],
@@ -63,7 +64,7 @@ struct LayoutTests {
     }
 }
 
-@Suite("Rect")
+@Suite("Rect", .offPool)
 struct RectTests {
     @Test("Inset never goes negative")
     func inset() {

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("SVG export")
+@Suite("SVG export", .offPool)
 struct SVGTests {
     static func sample() -> Buffer {
         var buffer = Buffer(width: 12, height: 3)

@@ -1,7 +1,8 @@
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Styles and text model")
+@Suite("Styles and text model", .offPool)
 struct StyleAndTextTests {
     @Test("Patching: set colours win, modifiers add, removals subtract")
     func patching() {
@@ -57,7 +58,7 @@ struct StyleAndTextTests {
     }
 }
 
-@Suite("Diff properties")
+@Suite("Diff properties", .offPool)
 struct DiffPropertyTests {
     /// A small deterministic generator so the test is repeatable.
     struct SplitMix {

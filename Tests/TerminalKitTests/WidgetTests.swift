@@ -1,8 +1,9 @@
 import Synchronization
 import Testing
 @testable import TerminalKit
+import TestTraits
 
-@Suite("Widgets")
+@Suite("Widgets", .offPool)
 struct WidgetTests {
     @Test("Block draws rounded borders with both titles")
     func block() {

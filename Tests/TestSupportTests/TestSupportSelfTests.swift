@@ -4,10 +4,11 @@ import NIOHTTP1
 import NIOSSL
 import Testing
 import TestSupport
+import TestTraits
 
 /// Proves TestSupport's servers put on the wire exactly what they promise, using byte-level and
 /// NIO clients only (no AsyncHTTPClient), so the transport tests built on them can be trusted.
-@Suite("TestSupport servers")
+@Suite("TestSupport servers", .offPool)
 struct TestSupportSelfTests {
     static func get(_ path: String, headers: [String] = [], close: Bool = true) -> String {
         var lines = ["GET \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers

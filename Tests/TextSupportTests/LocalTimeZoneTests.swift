@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Testing
 import TextSupport
+import TestTraits
 
-@Suite struct LocalTimeZoneTests {
+@Suite(.offPool) struct LocalTimeZoneTests {
     /// A zone like Europe/Paris: +1 h, +2 h from the last Sunday of March 01:00 UTC to the last
     /// Sunday of October 01:00 UTC.
     static func parisOffset(at instant: Int64) -> Int {

@@ -1,7 +1,8 @@
 import Testing
 import TextSupport
+import TestTraits
 
-@Suite struct StringLinesTests {
+@Suite(.offPool) struct StringLinesTests {
     @Test func linesAreCountedAndTheFirstIsFoundWithoutSplitting() {
         #expect("".lineCount == 1)
         #expect("one".lineCount == 1 && "one".firstLine == "one")

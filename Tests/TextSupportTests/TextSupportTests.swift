@@ -1,7 +1,8 @@
 import Testing
 import TextSupport
+import TestTraits
 
-@Suite struct TextSupportTests {
+@Suite(.offPool) struct TextSupportTests {
     @Test func trimming() {
         #expect("  a b \n\t".trimmed == "a b")
         #expect(" \t a\n ".trimmedSpaces == "a\n")
