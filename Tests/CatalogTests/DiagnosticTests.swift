@@ -336,7 +336,7 @@ import Testing
         #expect(catalog.services.count == 1)
         #expect(!catalog.hasErrors)
         #expect(positions(catalog.diagnostics) == [
-            "4:5: warning: environment 'local' turns certificate verification off (tls.insecure): anyone on the network can read and change its traffic",
+            "4:5: warning: in environment 'local', certificate verification is off (tls.insecure): anyone on the network can read and change the traffic",
             "7:12: warning: 'notFund' is not a built-in error kind, so it is a custom one; did you mean 'notFound'?",
             "9:28: warning: 'body: fixtures/a.json' sends this text; to send the file's contents write 'bodyFile: fixtures/a.json'",
         ])
