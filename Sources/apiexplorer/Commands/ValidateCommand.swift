@@ -58,16 +58,3 @@ struct ValidateCommand: ParsableCommand {
         ]
     }
 }
-
-/// Unbuffered output, so logs appear at once even when piped.
-enum Console {
-    /// Writes a line to standard output.
-    static func out(_ line: String, terminator: String = "\n") {
-        StandardStreams.writeOutput(line + terminator)
-    }
-
-    /// Writes a line to standard error.
-    static func error(_ line: String) {
-        StandardStreams.writeError(line + "\n")
-    }
-}
