@@ -19,9 +19,11 @@ extension EffectRunner {
     func performBodyEffect(_ effect: AppEffect) {
         let inbox = self.inbox
         switch effect {
-        case .buildBody(let key, let generation, let data, let contentType):
+        case .buildBody(let key, let generation, let received, let contentType, let masking):
             runBodyTask(key, .build) {
                 let throttle = ProgressThrottle(interval: Self.progressInterval)
+                // Off the UI thread: a search through the body for each secret value it may echo.
+                let data = masking?.data(received) ?? received
                 do {
                     let document = try await BodyDocument.build(data: data, contentType: contentType) { progress in
                         guard progress.preview != nil || throttle.shouldReport() else { return }
@@ -34,14 +36,14 @@ extension EffectRunner {
                     return .bodyBuildStopped(key: key, generation: generation)
                 }
             }
-        case .buildBodyFromFile(let key, let generation, let path, let contentType):
+        case .buildBodyFromFile(let key, let generation, let path, let contentType, let masking):
             runBodyTask(key, .build) {
                 // Mapped, not read: a 1 GB download costs its index in the heap, not its text.
                 guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
                     inbox.post(.bodyMessage("The download \(path) could not be opened."))
                     return .bodyBuildStopped(key: key, generation: generation)
                 }
-                self.performBodyEffect(.buildBody(key: key, generation: generation, data: data, contentType: contentType))
+                self.performBodyEffect(.buildBody(key: key, generation: generation, data: data, contentType: contentType, masking: masking))
                 return nil
             }
         case .cancelBodyWork(let key, let work):

@@ -23,7 +23,7 @@ import Testing
             exchange.result = .success(response)
         }
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
-        #expect(effects.contains { if case .buildBodyFromFile(_, _, "/tmp/out.json", _) = $0 { true } else { false } })
+        #expect(effects.contains { if case .buildBodyFromFile(_, _, "/tmp/out.json", _, _) = $0 { true } else { false } })
         #expect(state.screen.contains("1.2 MB"))
     }
 
