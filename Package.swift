@@ -70,7 +70,12 @@ let package = Package(
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "Catalog", dependencies: ["DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "MockServer",
             dependencies: [

@@ -29,6 +29,12 @@ final class CatalogFileDecoder {
     /// Whether the catalog lets its files (`bodyFile`, certificates) be outside its folder
     /// (`allowOutsidePaths: true`).
     var allowsOutsidePaths = false
+    /// Request files named with placeholders, checked once the service's values are known.
+    var templatedFilePaths: [(path: String, node: YAMLNode)] = []
+    /// Whether the person trusts the file: `allowOutsidePaths` is honoured only then.
+    var isTrusted = true
+    /// Whether a file outside the folder may be read: declared and trusted.
+    var readsOutsidePaths: Bool { allowsOutsidePaths && isTrusted }
     /// The largest body file read: the largest `maxBodySize` of the service's environments.
     var bodyFileLimit = Environment.defaultMaximumBodySize
 

@@ -113,6 +113,7 @@ extension AppReducer {
         case .revealSecrets:
             state.revealsSecrets.toggle()
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
+            return rebuildMaskedBodies(state: &state)
         case .showHistory:
             if state.history.isEmpty {
                 state.notice = "No request sent yet: Enter sends one."
@@ -252,10 +253,15 @@ extension AppReducer {
         return confirmThenDispatch(call, state: &state)
     }
 
-    /// Sends a call, asking first when it is live and changes data in production.
+    /// Sends a call, asking first when its catalog is not trusted and it would reach outside it,
+    /// and when it is live and changes data in production.
     static func confirmThenDispatch(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
-        guard let (_, endpoint) = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment
+        guard let (service, endpoint) = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment
         else { return dispatch(call, state: &state) }
+        if let question = trustQuestion(for: call, service: service, catalogDownload: endpoint.download) {
+            state.overlay = .confirmTrust(question)
+            return []
+        }
         let method = call.edits?.method ?? endpoint.method
         if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(method) {
             state.overlay = .confirmSend(call)
@@ -304,6 +310,10 @@ extension AppReducer {
     static func sendAgain(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
         guard let found = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment else {
             state.notice = "\(call.endpoint) in \(call.environment) is no longer in the catalog."
+            return []
+        }
+        if let question = trustQuestion(for: call, service: found.service, catalogDownload: found.endpoint.download) {
+            state.overlay = .confirmTrust(question)
             return []
         }
         if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(found.endpoint.method) {
@@ -473,14 +483,43 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .prompt, .scratch, .download, .message:
+        case .confirmSend, .confirmTrust, .prompt, .scratch, .download, .message:
             break
         }
         return []
     }
 
-    /// The answer to the production question.
+    /// What to ask before `call` when its catalog is not trusted and it would reach outside it:
+    /// over the network, or to the catalog's download file. Nil when nothing needs asking.
+    static func trustQuestion(for call: EndpointCall, service: Service, catalogDownload: String?) -> TrustQuestion? {
+        guard !service.isTrusted, let contentHash = service.contentHash else { return nil }
+        let reason: String
+        if call.mode == .live {
+            reason = "send requests over the network"
+        } else if let download = call.downloadPath, download == catalogDownload {
+            reason = "write \(download) in the downloads folder"
+        } else {
+            return nil
+        }
+        return TrustQuestion(call: call, declaration: TrustDeclaration(service), contentHash: contentHash, reason: reason)
+    }
+
+    /// The answer to the production question, or to the trust question.
     static func answer(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
+        if case .confirmTrust(let question) = overlay {
+            switch command {
+            case .confirm:
+                state.overlay = nil
+                state.notice = "Trusting \(question.declaration.file)…"
+                return [.trustCatalog(contentHashes: [question.contentHash], then: question.call)]
+            case .decline:
+                state.overlay = nil
+                state.notice = "Not sent: \(question.declaration.file) is not trusted (stub mode works without trust)."
+            default:
+                break
+            }
+            return []
+        }
         guard case .confirmSend(let call) = overlay else { return [] }
         switch command {
         case .confirm:
@@ -501,6 +540,7 @@ extension AppState {
     public var keyContext: KeyContext {
         if let overlay {
             if case .confirmSend = overlay { return .question }
+            if case .confirmTrust = overlay { return .question }
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
             if case .download = overlay { return .typing }

@@ -25,6 +25,14 @@ public enum AppReducer {
             effects = catalogLoaded(catalog, state: &state)
         case .catalogReloaded(let catalog, let secrets, let changed):
             effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
+        case .catalogTrusted(let catalog, let secrets, let call):
+            effects = catalogReloaded(catalog, secrets: secrets, changed: [], state: &state)
+            if catalog.service(call.endpoint.service)?.isTrusted == true {
+                state.notice = "\(call.endpoint.service) is trusted."
+                effects += confirmThenDispatch(call, state: &state)
+            } else {
+                state.notice = "Not sent: \(call.endpoint.service) changed while you were asked; send it again to see what it declares now."
+            }
         case .draftsLoaded(let kept):
             state.pendingLoads.remove(.loadDrafts)
             var restored = 0

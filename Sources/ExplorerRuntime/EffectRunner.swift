@@ -46,9 +46,9 @@ final class EffectRunner: Sendable {
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
-    let draftWriter = LatestValueWriter<[EnvironmentKey: [String: EndpointEdits]]>()
-    let valueWriter = LatestValueWriter<[EnvironmentKey: [String: String]]>()
-    let capturedWriter = LatestValueWriter<[EnvironmentKey: CapturedValues]>()
+    let draftWriter = StateFileKeeper<[String: EndpointEdits]>()
+    let valueWriter = StateFileKeeper<[String: String]>()
+    let capturedWriter = StateFileKeeper<CapturedValues>()
 
     /// Which background work on which body.
     struct BodyTaskKey: Hashable {
@@ -88,6 +88,8 @@ final class EffectRunner: Sendable {
             }
         case .watchCatalogs:
             watchCatalogs()
+        case .trustCatalog(let contentHashes, let call):
+            trustCatalog(contentHashes, then: call)
         case .loadHistory:
             let history = services.history
             load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
@@ -98,16 +100,16 @@ final class EffectRunner: Sendable {
             let drift = services.drift
             load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
         case .loadDrafts:
-            let drafts = services.drafts
-            load { .draftsLoaded(drafts?.load() ?? [:]) }
+            let (drafts, keeper) = (services.drafts, draftWriter)
+            load { .draftsLoaded(drafts.map(keeper.load) ?? [:]) }
         case .loadValues:
-            let values = services.values
-            load { .valuesLoaded(values?.load() ?? [:]) }
+            let (values, keeper) = (services.values, valueWriter)
+            load { .valuesLoaded(values.map(keeper.load) ?? [:]) }
         case .saveDrafts(let drafts):
             if let file = services.drafts { keep(drafts, in: file, writer: draftWriter, what: "the drafts") }
         case .loadCaptured:
-            let captured = services.captured
-            load { .capturedLoaded(captured?.load() ?? [:]) }
+            let (captured, keeper) = (services.captured, capturedWriter)
+            load { .capturedLoaded(captured.map(keeper.load) ?? [:]) }
         case .saveCaptured(let captured):
             if let file = services.captured { keep(captured, in: file, writer: capturedWriter, what: "the captured values") }
         case .saveValues(let values):
@@ -403,18 +405,11 @@ final class EffectRunner: Sendable {
     }
 
     /// Keeps a state file up to date in the background; a failed write is said on the status bar.
-    private func keep<Value: Codable & Sendable & Equatable>(
-        _ value: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, writer: LatestValueWriter<[EnvironmentKey: Value]>,
-        what: String
+    private func keep<Value: Codable & Sendable & MergeableState>(
+        _ value: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, writer: StateFileKeeper<Value>, what: String
     ) {
         let inbox = self.inbox
-        writer.save(value) { value in
-            do throws(SystemError) {
-                try file.save(value)
-            } catch {
-                inbox.post(.stateNotSaved("Could not keep \(what): \(error)."))
-            }
-        }
+        writer.keep(value, in: file) { error in inbox.post(.stateNotSaved("Could not keep \(what): \(error).")) }
     }
 }
 

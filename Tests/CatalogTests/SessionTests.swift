@@ -143,7 +143,7 @@ import Testing
 
     @Test func withoutATokenTheHeaderIsLeftOutAndTheRefreshGetsOne() async throws {
         let server = Self.strictServer()
-        let exchange = await session("bare", transport: server, secrets: ["SHOP_PASSWORD": "pw"]).send("me", options: RequestOptions(stubBehavior: .never))
+        let exchange = await session("bare", transport: server, secrets: ["APIEXPLORER_SECRET_SHOP_PASSWORD": "pw"]).send("me", options: RequestOptions(stubBehavior: .never))
         #expect(try exchange.result.get().status == 200)
         #expect(server.requests.first?.headers.contains("Authorization") == false)
         #expect(server.requests.count == 3)

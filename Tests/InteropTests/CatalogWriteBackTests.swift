@@ -103,7 +103,7 @@ import Testing
         let folder = try TemporaryDirectory()
         try folder.write("shop.yaml", text)
         try folder.write("fixtures/note.txt", "a note\n")
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         return (folder, try #require(catalog.service("shop")))
     }
@@ -113,7 +113,7 @@ import Testing
         let (folder, service) = try folder(text)
         try CatalogUpdate.writing(edits, endpoint: id, of: service).commit()
         let new = try #require(folder.read("shop.yaml"))
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         return (Self.diff(text, new), new, try #require(catalog.service("shop")?.endpoint(id)))
     }
@@ -149,7 +149,7 @@ import Testing
             .appendingPathComponent("environments")
         let copy = folder.url.appendingPathComponent("environments")
         try FileManager.default.copyItem(at: source, to: copy)
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path), trust: .everything)
         let service = try #require(catalog.service("httpbin"))
         let before = try String(contentsOf: copy.appendingPathComponent("httpbin.yaml"), encoding: .utf8)
 
@@ -379,7 +379,7 @@ import Testing
                   status: 201
 
             """)
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let copy = try #require(catalog.service("shop")?.endpoint("createTwo"))
         #expect(copy.group == "signedIn")
@@ -434,7 +434,7 @@ import Testing
             .appendingPathComponent("environments")
         let copy = folder.url.appendingPathComponent("environments")
         try FileManager.default.copyItem(at: source, to: copy)
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path), trust: .everything)
         let service = try #require(catalog.service(serviceID))
         let original = try String(contentsOf: copy.appendingPathComponent("\(serviceID).yaml"), encoding: .utf8)
         let comments = original.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }

@@ -15,7 +15,7 @@ func interopResource(_ name: String) throws -> Data {
 func loadWritten(_ result: CatalogImport) throws -> (folder: TemporaryDirectory, catalog: CatalogSet) {
     let folder = try TemporaryDirectory()
     try result.write(into: folder.url, force: false)
-    let catalog = CatalogLoader.load(folder.catalogSource)
+    let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
     #expect(catalog.diagnostics.filter(\.isError).isEmpty, "\(catalog.diagnostics)")
     return (folder, catalog)
 }
