@@ -55,7 +55,9 @@ extension CatalogFileDecoder {
             case "type":
                 if let label = nonEmptyText(value, "the type of \(subject)") { environment.type = EnvironmentType(label: label) }
             case "baseURL": baseURL = decodeBaseURL(value, subject)
-            case "headers": environment.headers = headers(value, "the headers of \(subject)", origin: .environment(name)) ?? Headers()
+            case "headers":
+                environment.headers = headers(value, "the headers of \(subject)", origin: .environment(name)) ?? Headers()
+                warnAboutLiteralCredentials(in: value, "the headers of \(subject)")
             case "groupHeaders": groupOverrides = decodeGroupHeaders(value, subject, groups: groups)
             case "variables": environment.variables = textDictionary(value, "the variables of \(subject)") ?? [:]
             case "secretDefaults":
@@ -135,6 +137,7 @@ extension CatalogFileDecoder {
                 continue
             }
             result[entry.key] = headers(entry.value, "the headers of group '\(entry.key)' in \(what())", origin: .group(entry.key))
+            warnAboutLiteralCredentials(in: entry.value, "the headers of group '\(entry.key)' in \(what())")
         }
         return result
     }

@@ -228,7 +228,9 @@ extension CatalogFileDecoder {
             for field in fields {
                 switch field.key {
                 case "title": group.title = text(field.value, "the title of \(subject)") ?? group.title
-                case "headers": group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
+                case "headers":
+                    group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
+                    warnAboutLiteralCredentials(in: field.value, "the headers of \(subject)")
                 default: break  // description: for people only
                 }
             }

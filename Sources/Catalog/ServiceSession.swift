@@ -54,6 +54,9 @@ public final class ServiceSession: Sendable {
         cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
         tokenPersistence: (any TokenPersistence)? = nil, cookiePersistence: (any CookiePersistence)? = nil
     ) {
+        // An untrusted catalog gets no way to the network at all: not for its requests, its
+        // refresh endpoint, its OAuth 2.0 sign-in or its WebSockets (`send` says why).
+        let transport = service.isTrusted ? transport : nil
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
         let rule = service.authRefresh

@@ -114,7 +114,7 @@ extension BinaryTests {
             let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
             #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
             let selection = try EndpointSelection.resolve("shop/\(endpoint.id)", environment: nil, in: catalog)
-            let store = SecretStore(processEnvironment: Dictionary(uniqueKeysWithValues: secrets.map { ($0.name, $0.value) }))
+            let store = SecretStore(processEnvironment: Dictionary(uniqueKeysWithValues: secrets.map { (SecretStore.environmentPrefix + $0.name, $0.value) }))
             let outcome = await EndpointCaller(catalog: catalog, secrets: store, transport: nil).call(selection, mode: .stub)
             #expect(outcome.exchange.error == nil)
             let text = outcome.exchange.request.curlCommand(redactor: nil)
