@@ -258,7 +258,7 @@ import Testing
                 baseURL: http://127.0.0.1:1
                 groupHeaders: { admn: { X: "1" } }
             groups:
-              admin: { headers: { Authorization: Bearer x } }
+              admin: { headers: { Authorization: "Bearer {{secret.T}}" } }
             endpoints:
               one: { path: /one, group: admim }
               two: { path: /two, group: nobody }
