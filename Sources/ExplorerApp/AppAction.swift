@@ -17,6 +17,8 @@ public enum AppAction: Sendable {
     case catalogReloaded(CatalogSet, SecretStore, changed: [String])
     /// The person trusted a catalog: it was read again with its new trust; `call` waits to be sent.
     case catalogTrusted(CatalogSet, SecretStore, call: EndpointCall)
+    /// Where a download's file is (`.checkDownload`): absolute, whether a file is there, or why it may not be written.
+    case downloadChecked(EndpointCall, path: String, exists: Bool, problem: String?)
     /// Drafts kept from earlier runs, by service and environment and then endpoint id.
     case draftsLoaded([EnvironmentKey: [String: EndpointEdits]])
     /// Values captured from responses in earlier runs.
@@ -176,6 +178,9 @@ public enum AppEffect: Sendable, Hashable {
     /// Remember that the catalog files with these contents are trusted, read the catalogs again and
     /// report `.catalogTrusted` with the call to send.
     case trustCatalog(contentHashes: [String], then: EndpointCall)
+    /// Find where a download's file is (the downloads folder for the catalog's `download:`,
+    /// confined to it) and whether one exists, reporting `.downloadChecked`.
+    case checkDownload(EndpointCall)
     /// Send a spinner tick after the delay.
     case scheduleSpinnerTick(generation: Int, after: Duration)
     /// Report `.loadingScreenDue` after the delay.

@@ -244,6 +244,7 @@ extension AppReducer {
             edits: edits.isEmpty ? nil : edits)
         // `download:` in the catalog makes every send of the endpoint a download; `d` asks where.
         call.downloadPath = downloadPath ?? endpoint.download
+        if downloadPath == nil, endpoint.download != nil { call.downloadPlace = .downloadsFolder }
         call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: mode)
         let prompts = state.unansweredPrompts(for: edited, values: call.values)
         if !prompts.isEmpty {
@@ -267,7 +268,34 @@ extension AppReducer {
             state.overlay = .confirmSend(call)
             return []
         }
+        return dispatchCheckingDownload(call, state: &state)
+    }
+
+    /// Sends a call; a download's file is checked first (`.checkDownload`): confined to the
+    /// downloads folder when the catalog names it, and replaced only when the person says so.
+    static func dispatchCheckingDownload(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
+        if call.downloadPath != nil, !call.downloadIsChecked {
+            state.pendingLoads.insert(.checkDownload(call))
+            return [.checkDownload(call)]
+        }
         return dispatch(call, state: &state)
+    }
+
+    /// Where a download's file turned out to be: a problem stops it, an existing file is asked about.
+    static func downloadChecked(_ call: EndpointCall, path: String, exists: Bool, problem: String?, state: inout AppState) -> [AppEffect] {
+        state.pendingLoads.remove(.checkDownload(call))
+        if let problem {
+            state.notice = "Not downloaded: \(problem)."
+            return []
+        }
+        var checked = call
+        checked.downloadPath = path
+        checked.downloadPlace = .checked(replaces: false)
+        if exists {
+            state.overlay = .confirmReplace(checked)
+            return []
+        }
+        return dispatch(checked, state: &state)
     }
 
     /// Keys while a request's question is asked: Enter answers (the next question, or the send), Esc drops the request.
@@ -330,7 +358,7 @@ extension AppReducer {
             state.endpointList = list
         }
         state.notice = "Sending \(call.endpoint) to \(call.environment) (\(call.mode.badge)) again."
-        return dispatch(call, state: &state)
+        return dispatchCheckingDownload(call, state: &state)
     }
 
     /// Gives the call a ticket, marks it in flight and asks the runtime to send it.
@@ -483,7 +511,7 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .confirmTrust, .prompt, .scratch, .download, .message:
+        case .confirmSend, .confirmTrust, .confirmReplace, .prompt, .scratch, .download, .message:
             break
         }
         return []
@@ -496,7 +524,7 @@ extension AppReducer {
         let reason: String
         if call.mode == .live {
             reason = "send requests over the network"
-        } else if let download = call.downloadPath, download == catalogDownload {
+        } else if let download = call.downloadPath, call.downloadPlace == .downloadsFolder, download == catalogDownload {
             reason = "write \(download) in the downloads folder"
         } else {
             return nil
@@ -511,7 +539,9 @@ extension AppReducer {
             case .confirm:
                 state.overlay = nil
                 state.notice = "Trusting \(question.declaration.file)…"
-                return [.trustCatalog(contentHashes: [question.contentHash], then: question.call)]
+                let effect = AppEffect.trustCatalog(contentHashes: [question.contentHash], then: question.call)
+                state.pendingLoads.insert(effect)
+                return [effect]
             case .decline:
                 state.overlay = nil
                 state.notice = "Not sent: \(question.declaration.file) is not trusted (stub mode works without trust)."
@@ -520,11 +550,20 @@ extension AppReducer {
             }
             return []
         }
+        if case .confirmReplace(var call) = overlay {
+            state.overlay = nil
+            guard command == .confirm else {
+                if command == .decline { state.notice = "Not downloaded: \(call.downloadPath ?? "the file") is kept." }
+                return []
+            }
+            call.downloadPlace = .checked(replaces: true)
+            return dispatch(call, state: &state)
+        }
         guard case .confirmSend(let call) = overlay else { return [] }
         switch command {
         case .confirm:
             state.overlay = nil
-            return dispatch(call, state: &state)
+            return dispatchCheckingDownload(call, state: &state)
         case .decline:
             state.overlay = nil
             state.notice = "Not sent."
@@ -541,6 +580,7 @@ extension AppState {
         if let overlay {
             if case .confirmSend = overlay { return .question }
             if case .confirmTrust = overlay { return .question }
+            if case .confirmReplace = overlay { return .question }
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
             if case .download = overlay { return .typing }

@@ -267,6 +267,8 @@ public enum Dialog: Sendable, Hashable {
     /// Shows what an untrusted catalog declares and asks whether to trust it, before its request
     /// reaches outside it (the network, a download).
     case confirmTrust(TrustQuestion)
+    /// Asks before a download replaces a file that exists.
+    case confirmReplace(EndpointCall)
     /// The catalog diagnostics.
     case diagnostics(scroll: Int)
     /// Requests sent before, to read and send again.

@@ -57,6 +57,15 @@ enum OverlayView {
             ]
             let window = Overlay(block: block("Production", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
             TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .confirmReplace(let call):
+            let lines = [
+                Line([Span("\(call.downloadPath ?? "The file") exists.", style: Theme.error)]),
+                Line("Download \(call.endpoint) over it?"),
+                Line(""),
+                Line([Span("y", style: Theme.key), Span(" replace it   "), Span("n", style: Theme.key), Span(" keep it")]),
+            ]
+            let window = Overlay(block: block("Replace?", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .confirmTrust(let question):
             var lines = [
                 Line([Span("\(question.declaration.file) is not trusted. ", style: Theme.error), Span("To \(question.reason), it needs your trust.")]),

@@ -163,3 +163,22 @@ final class ProgressThrottle: Sendable {
         }
     }
 }
+
+extension EffectRunner {
+    /// Where a download's file is: a name in the downloads folder (the catalog's `download:`),
+    /// confined to it, or a path relative to where the explorer runs; and whether a file is there.
+    static func checkDownload(_ call: EndpointCall, environment: [String: String]) -> AppAction {
+        guard let name = call.downloadPath else { return .downloadChecked(call, path: "", exists: false, problem: "no file was given") }
+        let path: String
+        switch call.downloadPlace {
+        case .downloadsFolder:
+            switch DownloadsFolder.file(name, in: DownloadsFolder.path(environment: environment)) {
+            case .success(let file): path = file
+            case .failure(let problem): return .downloadChecked(call, path: "", exists: false, problem: problem.description)
+            }
+        case .workingDirectory, .checked:
+            path = name.hasPrefix("/") ? name : FileManager.default.currentDirectoryPath + "/" + name
+        }
+        return .downloadChecked(call, path: path, exists: FileStatus.exists(path), problem: nil)
+    }
+}

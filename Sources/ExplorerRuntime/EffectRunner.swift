@@ -90,6 +90,9 @@ final class EffectRunner: Sendable {
             watchCatalogs()
         case .trustCatalog(let contentHashes, let call):
             trustCatalog(contentHashes, then: call)
+        case .checkDownload(let call):
+            let environment = services.environment
+            load { EffectRunner.checkDownload(call, environment: environment) }
         case .loadHistory:
             let history = services.history
             load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
@@ -258,7 +261,7 @@ final class EffectRunner: Sendable {
         guard exchange.error == nil, var response = exchange.response, response.downloadedFile == nil else { return exchange }
         var exchange = exchange
         do throws(SystemError) {
-            try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path))
+            try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path), replacing: download.replaces)
             response.downloadedFile = DownloadedFile(path: download.path, byteCount: response.body.count)
             response.body = Data()
             exchange.result = .success(response)
@@ -287,8 +290,12 @@ final class EffectRunner: Sendable {
         }
         // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
         let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock)
-        // A download's path is relative to where the explorer runs, as a shell's would be.
-        let download = call.downloadPath.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        // Checked by `.checkDownload` (absolute, confined, replacing only when asked); otherwise
+        // relative to where the explorer runs, as a shell's would be, never replacing a file.
+        let replaces = if case .checked(true) = call.downloadPlace { true } else { false }
+        let download = call.downloadPath.map {
+            DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0, replaces: replaces)
+        }
         var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
         requestOptions.download = download
         let uploadThrottle = ProgressThrottle(interval: Self.progressInterval)
