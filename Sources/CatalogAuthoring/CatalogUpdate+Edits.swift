@@ -21,6 +21,7 @@ extension CatalogUpdate {
         guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }
         let expected = try edited(endpoint, with: edits)
         var update = try CatalogUpdate(service: service) { $0 }
+        if let inPlace = try update.writingInPlace(expected, current: endpoint, of: service) { return inPlace }
         let before = update.loaded(DiskFileSystem(root: update.directory)).service(service.id)
         let current = try current(id, in: before, file: service.file)
         var editor = CatalogTextEditor(update.text)
@@ -52,6 +53,53 @@ extension CatalogUpdate {
         try editor.writeRequest(of: newID, from: current, to: expected, file: service.file)
         update.text = editor.text
         try update.check(expected, before: before, serviceID: service.id)
+        return update
+    }
+
+    /// `writing` within the endpoint's own lines, so its cost grows with the endpoint rather than
+    /// the file (a one-line change in a 10,000-endpoint file): the endpoint's block is cut out,
+    /// checked to decode as the loaded endpoint (else the file changed since: nil), edited, and the
+    /// edited block decoded with the rest of the service as context and compared with what was
+    /// asked. Every other line stays as it is, so every other endpoint does. Nil when the block
+    /// cannot be edited alone (it uses anchors or aliases, or is not a plain block mapping): the
+    /// whole file is then read, edited and checked.
+    private func writingInPlace(_ expected: CatalogEndpoint, current: CatalogEndpoint, of service: Service) throws(AuthoringError) -> CatalogUpdate? {
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let first = current.location.line - 1
+        guard lines.indices.contains(first) else { return nil }
+        let indentation = lines[first].prefix { $0 == " " }.count
+        let keyText = lines[first].dropFirst(indentation)
+        guard indentation > 0, keyText.hasPrefix(YAMLText.key(current.id) + ":") || keyText.hasPrefix(current.id + ":") else { return nil }
+        // The block ends before the next line with content as little indented as the key.
+        var end = first + 1
+        while end < lines.count {
+            let line = lines[end]
+            let content = line.drop { $0 == " " }
+            if !content.isEmpty, content != "\r", !content.hasPrefix("#"), line.count - content.count <= indentation { break }
+            end += 1
+        }
+        let piece = (["endpoints:"] + lines[first..<end]).joined(separator: "\n")
+        let fileSystem = DiskFileSystem(root: directory)
+        guard let old = CatalogLoader.decodeEndpoints(ofPiece: piece, firstLine: first, of: service, fileSystem: fileSystem),
+            old.endpoints.count == 1, !old.diagnostics.contains(where: \.isError), let decoded = old.endpoints.first,
+            Self.comparable(decoded) == Self.comparable(current)
+        else { return nil }
+        var editor = CatalogTextEditor(piece)
+        // What the editor refuses (a flow-style endpoint …) is said by the whole file's way, with the file's lines.
+        guard (try? editor.writeRequest(of: current.id, from: current, to: expected, file: service.file)) != nil, editor.lines.first == "endpoints:", let new = CatalogLoader.decodeEndpoints(ofPiece: editor.text, firstLine: first, of: service, fileSystem: fileSystem)
+        else { return nil }
+        let errors = new.diagnostics.filter(\.isError)
+        guard errors.isEmpty else {
+            throw .invalidInput("the change would break \(fileName), so nothing was written:\n" + errors.map(\.description).joined(separator: "\n"))
+        }
+        var problems = new.endpoints.first.map { Self.differences($0, expected) } ?? ["endpoint '\(expected.id)' would not load"]
+        if new.endpoints.count != 1 { problems.append("the edit would change the endpoints around it") }
+        guard problems.isEmpty else {
+            throw .invalidInput("the edits cannot be written into \(fileName) exactly, so nothing was written: " + problems.joined(separator: "; "))
+        }
+        lines.replaceSubrange(first..<end, with: editor.lines.dropFirst())
+        var update = self
+        update.text = lines.joined(separator: "\n")
         return update
     }
 
@@ -93,8 +141,10 @@ extension CatalogUpdate {
         } else {
             problems = ["endpoint '\(expected.id)' would not load"]
         }
+        // By id once: looking each one up in the list made a 10,000-endpoint file quadratic.
+        let written = Dictionary(after.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for endpoint in before?.endpoints ?? [] where endpoint.id != expected.id {
-            if after.endpoint(endpoint.id).map(Self.comparable) != Self.comparable(endpoint) {
+            if written[endpoint.id].map(Self.comparable) != Self.comparable(endpoint) {
                 problems.append("endpoint '\(endpoint.id)' would change too (does it share an anchor with the edited one?)")
             }
         }
