@@ -236,7 +236,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

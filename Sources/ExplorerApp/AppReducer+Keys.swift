@@ -367,6 +367,12 @@ extension AppReducer {
         ticket.showsActivity = state.catalog.endpoint(call.endpoint)?.endpoint.showsActivity ?? true
         state.nextTicket += 1
         state.inFlight[ticket.id] = ticket
+        // Weakened TLS is said each time a request goes out with it, not only by validate.
+        if call.mode == .live, let environment = state.catalog.environment(call.environmentKey)?.environment,
+            let weakness = environment.trust.weaknesses.first, environment.baseURL.scheme?.lowercased() == "https"
+        {
+            state.notice = "Warning: in \(call.environment), \(weakness)."
+        }
         return [.send(ticket)]
     }
 

@@ -61,6 +61,10 @@ struct CallArguments: Equatable, Sendable {
                     endpoint, environment: environment, variables: variables, example: example, in: catalog, checkingExample: true)
             }
         }
+        // Weakened TLS is said on every live call, not only by validate.
+        if mode == .live, selection.environment.baseURL.scheme?.lowercased() == "https" {
+            for weakness in selection.environment.trust.weaknesses { Console.error("warning: in \(selection.environment.name), \(weakness)") }
+        }
         let chain = CallChain(selection: selection, mode: mode)
         let captured = chain.capturedValues()
         values = try chain.answeringPrompts(values)
