@@ -27,7 +27,11 @@ public enum LiteralCredential {
     /// `abc`), else all of it; nil when there is none.
     public static func secretPart(of value: String, name: String) -> Substring? {
         let lower = name.lowercased()
-        if lower == "authorization" || lower == "proxy-authorization", let space = value.firstIndex(of: " ") {
+        if lower == "authorization" || lower == "proxy-authorization" {
+            guard let space = value.firstIndex(of: " ") else {
+                // A scheme alone (`Bearer`) carries nothing; a bare token does.
+                return ["bearer", "basic", "digest", "token", "negotiate"].contains(value.lowercased()) ? nil : Substring(value)
+            }
             let rest = value[value.index(after: space)...].drop { $0 == " " }
             return rest.isEmpty ? nil : rest
         }
@@ -36,10 +40,15 @@ public enum LiteralCredential {
 
     /// Whether a value looks like a token whatever its name: a JWT, or a key with a well-known prefix.
     public static func looksLikeToken(_ value: String) -> Bool {
+        // Runs for every value of every request a catalog loads: most are over at the first byte.
+        guard value.utf8.count >= 16, let first = value.utf8.first,
+            [UInt8(ascii: "e"), UInt8(ascii: "g"), UInt8(ascii: "x"), UInt8(ascii: "s"), UInt8(ascii: "A")].contains(first)
+        else { return false }
         let prefixes = ["ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-", "sk-", "sk_live_", "AKIA", "AIza"]
-        if prefixes.contains(where: { value.hasPrefix($0) }), value.count >= 16, !value.contains(" ") { return true }
+        if prefixes.contains(where: { value.hasPrefix($0) }), !value.contains(" ") { return true }
+        guard value.hasPrefix("eyJ") else { return false }
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
-        return value.hasPrefix("eyJ") && parts.count == 3 && parts.allSatisfy { $0.count >= 8 && $0.allSatisfy(isBase64URL) }
+        return parts.count == 3 && parts.allSatisfy { $0.count >= 8 && $0.allSatisfy(isBase64URL) }
     }
 
     private static func isBase64URL(_ character: Character) -> Bool {

@@ -34,6 +34,25 @@ extension Service {
         }
     }
 
+    /// An environment's certificate files (CA, client certificate and key) checked as a live request
+    /// is about to use them, as a body's files are: each becomes its canonical path. A catalog
+    /// without a folder on disk names only files the loader placed.
+    func confining(_ trust: ServerTrust) -> Result<ServerTrust, RequestFileProblem> {
+        guard directory != nil else { return .success(trust) }
+        var confined = trust
+        do throws(RequestFileProblem) {
+            if let ca = trust.certificateAuthority { confined.certificateAuthority = URL(fileURLWithPath: try confine(ca.path).get()) }
+            if let client = trust.clientCertificate {
+                confined.clientCertificate = ClientCertificate(
+                    certificate: URL(fileURLWithPath: try confine(client.certificate.path).get()),
+                    privateKey: URL(fileURLWithPath: try confine(client.privateKey.path).get()))
+            }
+        } catch {
+            return .failure(error)
+        }
+        return .success(confined)
+    }
+
     /// The canonical path of a file a request of this service reads, or why it may not.
     func confine(_ path: String) -> Result<String, RequestFileProblem> {
         guard let directory else {

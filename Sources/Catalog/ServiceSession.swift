@@ -227,6 +227,15 @@ public final class ServiceSession: Sendable {
                 identifier: endpoint.key.description, method: endpoint.method, options: options,
                 error: .invalidRequest("\(endpoint.key): \(problem.sentence)"))
         }
+        if !behavior.isStubbed {
+            switch service.confining(prepared.environment.trust) {
+            case .success(let trust): prepared.environment.trust = trust
+            case .failure(let problem):
+                return failedExchange(
+                    identifier: endpoint.key.description, method: endpoint.method, options: options,
+                    error: .invalidRequest("\(endpoint.key): \(problem.sentence)"))
+            }
+        }
         // Registered before sending, so the logger masks them in the entries of this very request.
         secretRegistry.register(EndpointCall.secretValues(values: values, captured: captured, prompts: endpoint.declaredPrompts))
         let context = RefreshContext(stubBehavior: behavior, values: values)

@@ -64,21 +64,9 @@ extension CatalogUpdate {
     /// cannot be edited alone (it uses anchors or aliases, or is not a plain block mapping): the
     /// whole file is then read, edited and checked.
     private func writingInPlace(_ expected: CatalogEndpoint, current: CatalogEndpoint, of service: Service) throws(AuthoringError) -> CatalogUpdate? {
-        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard let block = Self.endpointBlock(in: text, keyLine: current.location.line, id: current.id) else { return nil }
+        let piece = "endpoints:\n" + block.text
         let first = current.location.line - 1
-        guard lines.indices.contains(first) else { return nil }
-        let indentation = lines[first].prefix { $0 == " " }.count
-        let keyText = lines[first].dropFirst(indentation)
-        guard indentation > 0, keyText.hasPrefix(YAMLText.key(current.id) + ":") || keyText.hasPrefix(current.id + ":") else { return nil }
-        // The block ends before the next line with content as little indented as the key.
-        var end = first + 1
-        while end < lines.count {
-            let line = lines[end]
-            let content = line.drop { $0 == " " }
-            if !content.isEmpty, content != "\r", !content.hasPrefix("#"), line.count - content.count <= indentation { break }
-            end += 1
-        }
-        let piece = (["endpoints:"] + lines[first..<end]).joined(separator: "\n")
         let fileSystem = DiskFileSystem(root: directory)
         guard let old = CatalogLoader.decodeEndpoints(ofPiece: piece, firstLine: first, of: service, fileSystem: fileSystem),
             old.endpoints.count == 1, !old.diagnostics.contains(where: \.isError), let decoded = old.endpoints.first,
@@ -86,7 +74,8 @@ extension CatalogUpdate {
         else { return nil }
         var editor = CatalogTextEditor(piece)
         // What the editor refuses (a flow-style endpoint …) is said by the whole file's way, with the file's lines.
-        guard (try? editor.writeRequest(of: current.id, from: current, to: expected, file: service.file)) != nil, editor.lines.first == "endpoints:", let new = CatalogLoader.decodeEndpoints(ofPiece: editor.text, firstLine: first, of: service, fileSystem: fileSystem)
+        guard (try? editor.writeRequest(of: current.id, from: current, to: expected, file: service.file)) != nil, editor.lines.first == "endpoints:",
+            let new = CatalogLoader.decodeEndpoints(ofPiece: editor.text, firstLine: first, of: service, fileSystem: fileSystem)
         else { return nil }
         let errors = new.diagnostics.filter(\.isError)
         guard errors.isEmpty else {
@@ -97,10 +86,47 @@ extension CatalogUpdate {
         guard problems.isEmpty else {
             throw .invalidInput("the edits cannot be written into \(fileName) exactly, so nothing was written: " + problems.joined(separator: "; "))
         }
-        lines.replaceSubrange(first..<end, with: editor.lines.dropFirst())
         var update = self
-        update.text = lines.joined(separator: "\n")
+        update.text = block.before + editor.lines.dropFirst().joined(separator: "\n") + block.after
         return update
+    }
+
+    /// The lines of the endpoint whose key is on `keyLine` (1-based), found on the text's bytes
+    /// (splitting a large file into lines cost more than the rest of `W`): from the key to the last
+    /// line before one with content indented no more than it, and the text before and after them
+    /// (the newline ending the block starts `after`). Nil when the key is not there as expected.
+    static func endpointBlock(in text: String, keyLine: Int, id: String) -> (before: Substring, text: String, after: Substring)? {
+        var text = text
+        text.makeContiguousUTF8()
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), hash = UInt8(ascii: "#"), cr = UInt8(ascii: "\r")
+        let offsets: (start: Int, end: Int)? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            for _ in 1..<max(keyLine, 1) {
+                guard let found = bytes[start...].firstIndex(of: newline) else { return nil }
+                start = found + 1
+            }
+            let lineEnd = bytes[start...].firstIndex(of: newline) ?? bytes.count
+            let indentation = bytes[start..<lineEnd].prefix { $0 == space }.count
+            let key = String(decoding: bytes[(start + indentation)..<lineEnd], as: UTF8.self)
+            guard indentation > 0, key.hasPrefix(YAMLText.key(id) + ":") || key.hasPrefix(id + ":") else { return nil }
+            var end = lineEnd
+            var next = lineEnd + 1
+            while next < bytes.count {
+                let nextEnd = bytes[next...].firstIndex(of: newline) ?? bytes.count
+                let line = bytes[next..<nextEnd]
+                let spaces = line.prefix { $0 == space }.count
+                let content = line.dropFirst(spaces)
+                if !content.isEmpty, content.first != cr, content.first != hash, spaces <= indentation { break }
+                end = nextEnd
+                next = nextEnd + 1
+            }
+            return (start, end)
+        } ?? nil
+        guard let offsets else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: offsets.start)
+        let end = utf8.index(utf8.startIndex, offsetBy: offsets.end)
+        return (text[..<start], String(text[start..<end]), text[end...])
     }
 
     /// The endpoint as it must load after the edits.

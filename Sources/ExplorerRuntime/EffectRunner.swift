@@ -289,7 +289,8 @@ final class EffectRunner: Sendable {
         case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
         }
         // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
-        let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock)
+        let relay = StreamRelay(
+            ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock, masking: session.redactor)
         // Checked by `.checkDownload` (absolute, confined, replacing only when asked); otherwise
         // relative to where the explorer runs, as a shell's would be, never replacing a file.
         let replaces = if case .checked(true) = call.downloadPlace { true } else { false }
