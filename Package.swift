@@ -68,7 +68,11 @@ let package = Package(
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "Catalog", dependencies: ["DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML"]),
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
+            ]),
         .target(
             name: "MockServer",
             dependencies: [
@@ -228,7 +232,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

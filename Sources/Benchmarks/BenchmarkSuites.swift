@@ -14,5 +14,6 @@ enum BenchmarkSuites {
         ImportBenchmark.self,
         StreamBenchmark.self,
         WebSocketBenchmark.self,
+        WriteBenchmark.self,
     ]
 }

@@ -47,7 +47,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))
         _ = AppView.render(state)
         let responseFrame = ContinuousClock.now - arrived
-        guard case .buildBody(let key, let generation, let body, let contentType)? = effects.first(where: {
+        guard case .buildBody(let key, let generation, let body, let contentType, _)? = effects.first(where: {
             if case .buildBody = $0 { true } else { false }
         }) else { throw ValidationError("no build effect") }
         // The runtime's build: the preview frame, then the final document.

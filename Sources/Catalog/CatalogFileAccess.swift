@@ -48,25 +48,31 @@ extension DiskFileSystem {
     /// Resolves `path` with every symbolic link (realpath) and checks that it stays in the catalog
     /// folder unless `allowingOutside`, and that it is a regular file this process may read.
     public func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
-        guard let url = fileURL(for: path) else { return .missing }
+        resolve(path, allowingOutside: allowingOutside).access
+    }
+
+    /// `access(_:allowingOutside:)`, with the file's canonical path when it may be read: what is
+    /// opened, so a link changed after the check cannot lead elsewhere.
+    public func resolve(_ path: String, allowingOutside: Bool) -> (access: CatalogFileAccess, resolved: String?) {
+        guard let url = fileURL(for: path) else { return (.missing, nil) }
         let resolved: String
         switch ResolvedPath(url.path) {
         case .resolved(let path): resolved = path
-        case .missing: return .missing
-        case .loop: return .symbolicLinkLoop([path] + ResolvedPath.linkChain(from: url.path).dropFirst())
-        case .permissionDenied: return .permissionDenied
-        case .failed(let code): return .unreadable("error \(code)")
+        case .missing: return (.missing, nil)
+        case .loop: return (.symbolicLinkLoop([path] + ResolvedPath.linkChain(from: url.path).dropFirst()), nil)
+        case .permissionDenied: return (.permissionDenied, nil)
+        case .failed(let code): return (.unreadable("error \(code)"), nil)
         }
         if !allowingOutside {
             guard case .resolved(let folder) = ResolvedPath(root.path), ResolvedPath.isInside(resolved, folder: folder) else {
-                return .outside(resolved: resolved)
+                return (.outside(resolved: resolved), nil)
             }
         }
         switch FileStatus(path: resolved) {
-        case .missing: return .missing
-        case .directory: return .directory
-        case .other: return .notRegularFile
-        case .file(let size): return FileStatus.isReadable(resolved) ? .readable(size: size) : .permissionDenied
+        case .missing: return (.missing, nil)
+        case .directory: return (.directory, nil)
+        case .other: return (.notRegularFile, nil)
+        case .file(let size): return FileStatus.isReadable(resolved) ? (.readable(size: size), resolved) : (.permissionDenied, nil)
         }
     }
 }

@@ -56,10 +56,16 @@ extension CatalogFileDecoder {
                 endpoint.method = method(value, "the method of \(subject)") ?? .get
                 methodGiven = true
             case "path": endpoint.path = decodePath(value, subject) ?? ""
-            case "query": endpoint.query = decodeQuery(value, subject) ?? []
-            case "headers": endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
+            case "query":
+                endpoint.query = decodeQuery(value, subject) ?? []
+                warnAboutLiteralCredentials(in: value, "the query of \(subject)")
+            case "headers":
+                endpoint.headers = headers(value, "the headers of \(subject)", origin: .endpoint) ?? Headers()
+                warnAboutLiteralCredentials(in: value, "the headers of \(subject)")
             case "omitHeaders": omitNode = value
-            case "body", "bodyFile", "form", "multipart", "graphql": bodyNodes.append(field)
+            case "body", "bodyFile", "form", "multipart", "graphql":
+                bodyNodes.append(field)
+                if field.key == "body" || field.key == "form" { warnAboutLiteralCredentials(in: value, "the \(field.key) of \(subject)") }
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
                 if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }

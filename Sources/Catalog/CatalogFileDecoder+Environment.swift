@@ -7,13 +7,13 @@ extension CatalogFileDecoder {
         "type", "baseURL", "headers", "groupHeaders", "variables", "secretDefaults", "cachePolicy", "fixtures",
         "timeouts", "retry", "redirects", "maxBodySize", "tls", "trackInflights", "handlers", "results",
     ]
-    static let tlsKeys = ["pins", "ca", "clientCertificate", "insecure"]
+    static let tlsKeys = ["pins", "ca", "clientCertificate", "insecure", "minimumVersion"]
     static let clientCertificateKeys = ["certificate", "key"]
     static let timeoutKeys = ["connect", "read", "total"]
     static let retryKeys = [
         "limit", "statuses", "methods", "networkErrors", "backoff", "multiplier", "maxBackoff", "honourRetryAfter", "maxRetryAfter",
     ]
-    static let redirectKeys = ["follow", "limit"]
+    static let redirectKeys = ["follow", "limit", "allowDowngrade"]
 
     /// An environment with what the core's `Environment` does not carry.
     struct DecodedEnvironment {
@@ -37,7 +37,7 @@ extension CatalogFileDecoder {
         guard identifier(name, at: entry.keyNode, "environment") else { return nil }
         let subject = "environment '\(name)'"
         let moved = [
-            "pins": "'tls'", "ca": "'tls'", "insecure": "'tls'", "clientCertificate": "'tls'",
+            "pins": "'tls'", "ca": "'tls'", "insecure": "'tls'", "clientCertificate": "'tls'", "minimumVersion": "'tls'",
             "connect": "'timeouts'", "read": "'timeouts'",
         ]
         guard let fields = entries(entry.value, subject, allowed: Self.environmentKeys, moved: moved) else { return nil }
@@ -55,7 +55,9 @@ extension CatalogFileDecoder {
             case "type":
                 if let label = nonEmptyText(value, "the type of \(subject)") { environment.type = EnvironmentType(label: label) }
             case "baseURL": baseURL = decodeBaseURL(value, subject)
-            case "headers": environment.headers = headers(value, "the headers of \(subject)", origin: .environment(name)) ?? Headers()
+            case "headers":
+                environment.headers = headers(value, "the headers of \(subject)", origin: .environment(name)) ?? Headers()
+                warnAboutLiteralCredentials(in: value, "the headers of \(subject)")
             case "groupHeaders": groupOverrides = decodeGroupHeaders(value, subject, groups: groups)
             case "variables": environment.variables = textDictionary(value, "the variables of \(subject)") ?? [:]
             case "secretDefaults":
@@ -86,9 +88,8 @@ extension CatalogFileDecoder {
             error("\(subject) is a production environment: secretDefaults are for local and demo environments; "
                 + "take production secrets from the process environment or .env", at: secretDefaultsNode)
         }
-        if environment.trust.allowInsecure {
-            let node = fields.first { $0.key == "tls" }?.keyNode
-            warning("\(subject) turns certificate verification off (tls.insecure): anyone on the network can read and change its traffic", at: node)
+        for weakness in environment.trust.weaknesses {
+            warning("in \(subject), \(weakness)", at: fields.first { $0.key == "tls" }?.keyNode)
         }
         var groupHeaders: [String: Headers] = [:]
         for group in groups where !group.headers.isEmpty { groupHeaders[group.id] = group.headers }
@@ -136,6 +137,7 @@ extension CatalogFileDecoder {
                 continue
             }
             result[entry.key] = headers(entry.value, "the headers of group '\(entry.key)' in \(what())", origin: .group(entry.key))
+            warnAboutLiteralCredentials(in: entry.value, "the headers of group '\(entry.key)' in \(what())")
         }
         return result
     }
@@ -218,10 +220,10 @@ extension CatalogFileDecoder {
         guard let fields = entries(node, place(), allowed: Self.redirectKeys) else { return nil }
         var policy = RedirectPolicy()
         for field in fields {
-            if field.key == "follow" {
-                policy.follow = boolean(field.value, "'follow' in \(place())") ?? policy.follow
-            } else {
-                policy.limit = integer(field.value, "'limit' in \(place())", in: 0...100) ?? policy.limit
+            switch field.key {
+            case "follow": policy.follow = boolean(field.value, "'follow' in \(place())") ?? policy.follow
+            case "allowDowngrade": policy.allowsDowngrade = boolean(field.value, "'allowDowngrade' in \(place())") ?? policy.allowsDowngrade
+            default: policy.limit = integer(field.value, "'limit' in \(place())", in: 0...100) ?? policy.limit
             }
         }
         return policy
@@ -258,6 +260,13 @@ extension CatalogFileDecoder {
                     }
                 }
                 if let certificate, let key { trust.clientCertificate = ClientCertificate(certificate: certificate, privateKey: key) }
+            case "minimumVersion":
+                guard let text = nonEmptyText(value, "'minimumVersion' in \(place())") else { continue }
+                if let version = TLSProtocolVersion(text) {
+                    trust.minimumVersion = version
+                } else {
+                    self.error("'minimumVersion' in \(place()) must be 1.0, 1.1, 1.2 or 1.3, not '\(text)'", at: value)
+                }
             default:
                 trust.allowInsecure = boolean(value, "'insecure' in \(place())") ?? false
             }

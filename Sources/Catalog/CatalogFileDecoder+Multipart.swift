@@ -14,8 +14,11 @@ extension CatalogFileDecoder {
 
     func streamedFile(_ node: YAMLNode, _ what: @autoclosure () -> String) -> StreamedFile? {
         guard let path = nonEmptyText(node, what()) else { return nil }
-        if path.hasPlaceholderOpening { return .path(path) }
-        let access = fileSystem.access(path, allowingOutside: allowsOutsidePaths)
+        if path.hasPlaceholderOpening {
+            templatedFilePaths.append((path, node))
+            return .path(path)
+        }
+        let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
         switch access {
         case .readable:
             if let found = fileSystem.filePath(for: path) {
@@ -30,7 +33,7 @@ extension CatalogFileDecoder {
         case .missing:
             error("\(what()) does not exist: '\(path)'", at: node)
         default:
-            error("\(what()) \(access.problem ?? "cannot be read"): '\(path)'", at: node)
+            error("\(what()) \(problem(of: access)): '\(path)'", at: node)
         }
         return nil
     }

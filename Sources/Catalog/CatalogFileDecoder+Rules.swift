@@ -269,7 +269,7 @@ extension CatalogFileDecoder {
     }
 
     /// Where an endpoint uses the token variable.
-    private func tokenPlacement(of name: String, in endpoint: CatalogEndpoint) -> (headersOrQuery: Bool, misplaced: String?) {
+    func tokenPlacement(of name: String, in endpoint: CatalogEndpoint) -> (headersOrQuery: Bool, misplaced: String?) {
         let inHeaders = endpoint.headers.contains { CatalogFileDecoder.uses(name, in: $0.value) }
             || endpoint.query.contains { $0.value.map { CatalogFileDecoder.uses(name, in: $0) } ?? false }
         if CatalogFileDecoder.uses(name, in: endpoint.path) { return (inHeaders, "path") }

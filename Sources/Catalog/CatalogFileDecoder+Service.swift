@@ -2,7 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 
 extension CatalogFileDecoder {
-    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths",
+    static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths", "secrets",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -28,6 +28,7 @@ extension CatalogFileDecoder {
         var results: [HandlerRule] = []
         var handlersNode: YAMLNode?
         var parts: [String: Entry] = [:]
+        var secretVariables: [String: String] = [:]
 
         for entry in entries {
             switch entry.key {
@@ -46,6 +47,7 @@ extension CatalogFileDecoder {
                 handlersNode = entry.keyNode
             case "results": results = decodeHandlerRules(entry.value, "result handler", results: true)
             case "allowOutsidePaths": allowsOutsidePaths = boolean(entry.value, "'allowOutsidePaths'") ?? false
+            case "secrets": secretVariables = decodeSecretVariables(entry.value)
             default: parts[entry.key] = entry
             }
         }
@@ -76,6 +78,7 @@ extension CatalogFileDecoder {
         if let entry = parts["endpoints"] {
             endpoints = decodeEndpoints(entry.value, serviceID: id, groups: groups, environments: environments)
         }
+        checkTemplatedFilePaths(&endpoints, environments: environments, variables: variables)
 
         var authRefresh: AuthRefreshRule?
         var digest: DigestCredentials?
@@ -105,8 +108,81 @@ extension CatalogFileDecoder {
             environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
         service.mockSession = mockSession
         service.oauth2 = oauth2
+        service.allowsOutsidePaths = allowsOutsidePaths
+        service.secretVariables = secretVariables
         if let entry = parts["cookies"] { service.persistsCookies = decodeCookiesSection(entry.value) }
         return service
+    }
+
+    /// A request file named with placeholders (`bodyFile: "{{f}}"`) is filled with the values the
+    /// catalog gives (the endpoint's parameters, each environment's and the service's variables) and
+    /// must stay in the folder: a value leading out is an error here, where the file says it, and
+    /// the endpoint is left out. A placeholder the catalog gives no value (a run-time value, a
+    /// secret, a capture) cannot be proven confined: a warning says so, and it is checked when sent.
+    func checkTemplatedFilePaths(_ endpoints: inout [CatalogEndpoint], environments: [Environment], variables: [String: String]) {
+        guard !templatedFilePaths.isEmpty else { return }
+        var rejected: Set<String> = []
+        for (path, node) in templatedFilePaths {
+            for endpoint in endpoints where endpoint.bodyFilePaths.contains(path) {
+                var unknown: [String] = []
+                for environment in environments {
+                    let values = variables.merging(environment.variables) { $1 }.merging(endpoint.parameters) { $1 }
+                    guard let rendered = try? Template(path).render({ name in
+                        if let value = values[name] { return value }
+                        if !unknown.contains(name) { unknown.append(name) }
+                        return nil
+                    }) else { continue }
+                    let access = fileSystem.access(rendered, allowingOutside: readsOutsidePaths)
+                    if case .outside = access {
+                        error(
+                            "the file '\(path)' of endpoint '\(endpoint.id)' becomes '\(rendered)' in environment '\(environment.name)', which "
+                                + "\(problem(of: access)); the endpoint was left out", at: node)
+                        rejected.insert(endpoint.id)
+                        break
+                    }
+                }
+                if !unknown.isEmpty, !rejected.contains(endpoint.id), !readsOutsidePaths {
+                    warning(
+                        "the file '\(path)' of endpoint '\(endpoint.id)' is named by \(unknown.map { "{{\($0)}}" }.joined(separator: ", ")), which the "
+                            + "catalog gives no value: it cannot be proven to stay in the catalog folder here, and is checked when the request is sent",
+                        at: node)
+                }
+            }
+        }
+        if !rejected.isEmpty {
+            isolatedErrorCount += rejected.count
+            endpoints.removeAll { rejected.contains($0.id) }
+        }
+    }
+
+    static let secretKeys = ["env"]
+
+    /// `secrets: { NAME: { env: VARIABLE } }`: the environment variable `{{secret.NAME}}` is read
+    /// from once the catalog is trusted (besides `APIEXPLORER_SECRET_NAME`).
+    func decodeSecretVariables(_ node: YAMLNode) -> [String: String] {
+        guard let entries = entries(node, "'secrets'") else { return [:] }
+        var variables: [String: String] = [:]
+        for entry in entries {
+            let subject = "secret '\(entry.key)'"
+            guard let fields = self.entries(entry.value, subject, allowed: Self.secretKeys) else { continue }
+            require(Self.secretKeys, in: fields, of: entry.keyNode, subject)
+            guard let field = fields.first, let variable = nonEmptyText(field.value, "'env' of \(subject)") else { continue }
+            guard CatalogFileDecoder.isEnvironmentVariableName(variable) else {
+                error("'env' of \(subject) must be an environment variable's name (letters, digits and _), not '\(variable)'", at: field.value)
+                continue
+            }
+            variables[entry.key] = variable
+        }
+        return variables
+    }
+
+    /// `GITHUB_TOKEN`, `_x1`: what a shell accepts as a variable name.
+    static func isEnvironmentVariableName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+        return text.utf8.allSatisfy { byte in
+            byte == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
     }
 
     static let mockKeys = ["session"]
@@ -152,7 +228,9 @@ extension CatalogFileDecoder {
             for field in fields {
                 switch field.key {
                 case "title": group.title = text(field.value, "the title of \(subject)") ?? group.title
-                case "headers": group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
+                case "headers":
+                    group.headers = headers(field.value, "the headers of \(subject)", origin: .group(entry.key)) ?? Headers()
+                    warnAboutLiteralCredentials(in: field.value, "the headers of \(subject)")
                 default: break  // description: for people only
                 }
             }

@@ -239,13 +239,23 @@ extension CatalogFileDecoder {
 
     /// The size (nil when unknown) of a file the catalog may read; nil after an error saying why not.
     private func readableSize(_ path: String, _ node: YAMLNode, _ what: String) -> Int?? {
-        let access = fileSystem.access(path, allowingOutside: allowsOutsidePaths)
+        let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
         switch access {
         case .readable(let size): return .some(size)
         case .missing: error("\(what) does not exist: '\(path)'\(siblingHint(for: path))", at: node)
-        default: error("\(what) \(access.problem ?? "cannot be read"): '\(path)'", at: node)
+        default: error("\(what) \(problem(of: access)): '\(path)'", at: node)
         }
         return nil
+    }
+
+    /// Why a file cannot be used; for a file outside the folder of a catalog that allows it but is
+    /// not trusted yet, says so.
+    func problem(of access: CatalogFileAccess) -> String {
+        if case .outside(let resolved) = access, allowsOutsidePaths, !isTrusted {
+            return "is outside the catalog folder (it resolves to '\(resolved)'); the catalog says 'allowOutsidePaths: true', "
+                + "which takes effect once you trust it (apiexplorer trust)"
+        }
+        return access.problem ?? "cannot be read"
     }
 
     /// `; did you mean 'fixtures/pet.json'?` when a file in the same folder has a close name.

@@ -29,6 +29,22 @@ final class CatalogFileDecoder {
     /// Whether the catalog lets its files (`bodyFile`, certificates) be outside its folder
     /// (`allowOutsidePaths: true`).
     var allowsOutsidePaths = false
+    /// Whether a name marks a credential, by name (a catalog repeats a few names many times).
+    private var credentialNames: [String: Bool] = [:]
+
+    func isCredentialName(_ name: String) -> Bool {
+        if let known = credentialNames[name] { return known }
+        let sensitive = Redactor.standard.isSensitiveQuery(name)
+        credentialNames[name] = sensitive
+        return sensitive
+    }
+
+    /// Request files named with placeholders, checked once the service's values are known.
+    var templatedFilePaths: [(path: String, node: YAMLNode)] = []
+    /// Whether the person trusts the file: `allowOutsidePaths` is honoured only then.
+    var isTrusted = true
+    /// Whether a file outside the folder may be read: declared and trusted.
+    var readsOutsidePaths: Bool { allowsOutsidePaths && isTrusted }
     /// The largest body file read: the largest `maxBodySize` of the service's environments.
     var bodyFileLimit = Environment.defaultMaximumBodySize
 
@@ -43,6 +59,23 @@ final class CatalogFileDecoder {
     }
 
     // MARK: Diagnostics
+
+    /// Warns about each credential written out in a request's `headers`, `query`, `form` or JSON
+    /// `body` (walked to any depth; see `LiteralCredential`): catalogs are shared and committed.
+    func warnAboutLiteralCredentials(in node: YAMLNode, _ what: @autoclosure () -> String, name: String = "") {
+        switch node.content {
+        case .scalar(let scalar):
+            guard LiteralCredential.isCredential(name: name, value: scalar.text, nameIsSensitive: isCredentialName) else { return }
+            let label = name.isEmpty ? "a value" : "'\(name)'"
+            warning(
+                "\(label) in \(what()) is a credential written into the catalog, which is shared: write {{secret.NAME}} instead and set "
+                    + "NAME in .env beside the catalog (or $APIEXPLORER_SECRET_NAME)", at: node)
+        case .sequence(let items):
+            for item in items { warnAboutLiteralCredentials(in: item, what(), name: name) }
+        case .mapping(let pairs):
+            for pair in pairs { warnAboutLiteralCredentials(in: pair.value, what(), name: pair.key.scalar?.text ?? "") }
+        }
+    }
 
     /// How many errors were recorded so far: compare before and after decoding a part to know
     /// whether that part is sound.

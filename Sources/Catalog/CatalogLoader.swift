@@ -14,32 +14,39 @@ public enum CatalogLoader {
         !name.hasPrefix(".") && !name.contains("/") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
     }
 
-    /// Loads the catalogs `source` points at.
-    public static func load(_ source: CatalogSource) -> CatalogSet {
+    /// Loads the catalogs `source` points at. Files on disk are trusted as `trust` says (see
+    /// `CatalogTrust`; by default none is, but copies of the bundled ones); the bundled catalogs are.
+    public static func load(_ source: CatalogSource, trust: CatalogTrust = .nothing) -> CatalogSet {
         guard let directory = source.directory else {
             return load(fileSystem: BundledCatalogs.fileSystem, source: source)
         }
-        return load(fileSystem: DiskFileSystem(root: directory), source: source)
+        return load(fileSystem: DiskFileSystem(root: directory), source: source, trust: trust)
     }
 
-    /// Loads the catalogs of a file system, reading files in parallel.
-    public static func load(fileSystem: any CatalogFileSystem, source: CatalogSource) -> CatalogSet {
-        reload(fileSystem: fileSystem, source: source, previous: nil, changedFiles: nil)
+    /// Loads the catalogs of a file system, reading files in parallel. Files of a folder held in
+    /// memory are trusted (the program made them); files on disk as `trust` says.
+    public static func load(fileSystem: any CatalogFileSystem, source: CatalogSource, trust: CatalogTrust = .nothing) -> CatalogSet {
+        reload(fileSystem: fileSystem, source: source, previous: nil, changedFiles: nil, trust: trust)
     }
 
     /// Loads the catalogs `source` points at again after some files changed: only the catalog
     /// files named in `changedFiles` are read again (nil: every file), the others are taken from
     /// `previous`. A changed file that now has errors keeps the service it last loaded without
     /// errors, with its new diagnostics and a warning saying so, until it is fixed.
-    public static func reload(_ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?) -> CatalogSet {
+    /// `trust` is the previous load's when not given; a file whose trust changed is read again.
+    public static func reload(_ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil) -> CatalogSet {
         guard let directory = source.directory else { return load(source) }
-        return reload(fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles)
+        return reload(
+            fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles,
+            trust: trust ?? previous?.trust ?? .nothing)
     }
 
-    /// `reload(_:previous:changedFiles:)` on a file system.
+    /// `reload(_:previous:changedFiles:trust:)` on a file system.
     public static func reload(
-        fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?
+        fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust = .nothing
     ) -> CatalogSet {
+        // A folder in memory is the program's own; trust decides only for files on disk.
+        let trust = fileSystem is DiskFileSystem ? trust : .everything
         let names: [String]
         do {
             names = try fileSystem.fileNames()
@@ -49,7 +56,8 @@ public enum CatalogLoader {
         }
         let files = names.filter(isCatalogFile).sorted()
 
-        let earlier = previous?.source == source ? previous?.parsedFiles ?? [:] : [:]
+        // What an earlier load read is kept unless the trust it was read with changed.
+        let earlier = previous?.source == source && previous?.trust == trust ? previous?.parsedFiles ?? [:] : [:]
         let results = Mutex([ParsedFile?](repeating: nil, count: files.count))
         let toRead = files.indices.filter { index in
             guard let changedFiles, let kept = earlier[files[index]] else { return true }
@@ -60,7 +68,7 @@ public enum CatalogLoader {
         DispatchQueue.concurrentPerform(iterations: toRead.count) { position in
             let index = toRead[position]
             let name = files[index]
-            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem)
+            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust)
             if let lastGood = earlier[name]?.lastGood, parsed.diagnostics.contains(where: \.isError) {
                 parsed.keep(lastGood, file: source.displayPath(of: name))
             }
@@ -94,6 +102,7 @@ public enum CatalogLoader {
         diagnostics += DotEnvCheck.diagnostics(for: source, fileSystem: fileSystem)
         var catalog = CatalogSet(services: services, diagnostics: diagnostics, source: source)
         catalog.parsedFiles = parsedFiles
+        catalog.trust = trust
         return catalog
     }
 
@@ -129,7 +138,7 @@ public enum CatalogLoader {
     /// by its size before a byte is read, so loading stays quick whatever is in the folder.
     public static let maximumFileSize = 16 << 20
 
-    static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem) -> ParsedFile {
+    static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything) -> ParsedFile {
         let shown = source.displayPath(of: name)
         if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
             let message = "the file is \(ByteCount.format(size)), more than the \(ByteCount.format(maximumFileSize)) a catalog file may hold: "
@@ -143,11 +152,16 @@ public enum CatalogLoader {
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],
                 idLocation: SourceLocation(file: shown, line: 1, column: 1))
         }
-        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem)
+        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust)
     }
 
     /// Reads one catalog file's bytes into a service and its diagnostics (sorted by position).
-    static func parse(data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem) -> ParsedFile {
+    static func parse(
+        data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything
+    ) -> ParsedFile {
+        // Hashed only when a decision needs it: a copy of a bundled file or `--trust` needs none.
+        let contentHash = directory == nil || trust.trustsEverything ? nil : CatalogTrust.contentHash(of: data)
+        let isTrusted = trust.trustsEverything || contentHash.map { trust.trusts(data, contentHash: $0, fileName: fileName) } ?? true
         var location = SourceLocation(file: file, line: 1, column: 1)
         guard let text = String(validating: data, as: UTF8.self) else {
             let line = firstInvalidUTF8Line(data)
@@ -169,6 +183,7 @@ public enum CatalogLoader {
                 idLocation: location)
         }
         let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
+        decoder.isTrusted = isTrusted
         // A duplicated key makes the file ambiguous: reported where it is, and the file is not loaded.
         for duplicate in composition.duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
         let service = decoder.decodeService(root, directory: directory, scalarsWithBraces: composition.markedScalars)
@@ -178,6 +193,8 @@ public enum CatalogLoader {
         let diagnostics = decoder.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
         var loaded = service
         loaded?.diagnostics = diagnostics
+        loaded?.isTrusted = isTrusted
+        loaded?.contentHash = contentHash
         return ParsedFile(service: loaded, diagnostics: diagnostics, idLocation: location)
     }
 

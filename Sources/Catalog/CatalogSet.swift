@@ -11,6 +11,8 @@ public struct CatalogSet: Sendable {
     public var source: CatalogSource
     /// Each catalog file's outcome by file name, so a reload reads only the files that changed.
     var parsedFiles: [String: CatalogLoader.ParsedFile] = [:]
+    /// What was trusted when the files were read (a reload keeps it unless told otherwise).
+    public internal(set) var trust = CatalogTrust.everything
 
     /// Makes a catalog set.
     public init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {

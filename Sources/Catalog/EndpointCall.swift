@@ -21,6 +21,18 @@ public struct EndpointCall: Sendable, Hashable {
     public var captured: [String: CapturedValue] = [:]
     /// Where a successful body is written instead of memory (a download); nil keeps it in memory.
     public var downloadPath: String?
+    /// What `downloadPath` is relative to, and whether it was checked.
+    public var downloadPlace = DownloadPlace.workingDirectory
+
+    /// What a download's path is.
+    public enum DownloadPlace: Sendable, Hashable {
+        /// Relative to where the explorer runs (a path the person typed).
+        case workingDirectory
+        /// A name in the downloads folder (the catalog's `download:`, confined to it).
+        case downloadsFolder
+        /// Made absolute and checked: a file there is replaced only when `replaces`.
+        case checked(replaces: Bool)
+    }
 
     /// Makes a call.
     public init(
@@ -49,6 +61,12 @@ public struct EndpointCall: Sendable, Hashable {
         return typed + answers + captured.filter { Redactor.standard.isSensitive(name: $0.key) }.map(\.value.value)
     }
 
+    /// Whether a download's path was made absolute and checked.
+    public var downloadIsChecked: Bool {
+        if case .checked = downloadPlace { return true }
+        return false
+    }
+
     /// The service in the environment the call goes to.
     public var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
 
@@ -56,7 +74,8 @@ public struct EndpointCall: Sendable, Hashable {
     /// example's own delay still applies).
     public var options: RequestOptions {
         var options = RequestOptions(stubBehavior: mode == .live ? .never : .immediate, example: example)
-        options.download = downloadPath.map { DownloadDestination(path: $0) }
+        let replaces = if case .checked(true) = downloadPlace { true } else { false }
+        options.download = downloadPath.map { DownloadDestination(path: $0, replaces: replaces) }
         return options
     }
 }

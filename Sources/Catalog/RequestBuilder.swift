@@ -8,8 +8,9 @@ import TextSupport
 ///
 /// `{{name}}` is looked up, first match wins, in: run-time values (set by the user), the endpoint's
 /// `parameters`, the environment's `variables`, the service's `variables`.
-/// `{{secret.NAME}}` is looked up in: run-time values (`secret.NAME`), the process environment, the
-/// `.env` beside the catalog, the environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
+/// `{{secret.NAME}}` is looked up in: run-time values (`secret.NAME`), the environment variable the
+/// catalog declares for it or `APIEXPLORER_SECRET_NAME` (a trusted catalog only), the `.env` beside
+/// the catalog, the environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
 public struct RequestBuilder: Sendable {
     /// The service.
     public let service: Service
@@ -56,7 +57,7 @@ public struct RequestBuilder: Sendable {
             prepared.groupHeaders[group] = renderer.render(groupHeaders.removing(removingHeaders), at: "header", of: "group \(group)")
         }
         if !renderer.unresolved.isEmpty {
-            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.whereToSet)
+            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.hint(for: service))
         }
         let target = Target(
             endpoint.method, path, identifier: endpoint.key.description, query: query, headers: headers, body: body,
@@ -74,7 +75,7 @@ public struct RequestBuilder: Sendable {
         var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
         let rendered = renderer.render(text, at: "message")
         if !renderer.unresolved.isEmpty {
-            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.whereToSet)
+            throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.hint(for: service))
         }
         return rendered
     }
@@ -121,7 +122,7 @@ public struct RequestBuilder: Sendable {
         if let secret = placeholder.secretName {
             // A run-time value for a secret wins (set in the explorer, never written down).
             if let value = values[placeholder.name] { return (value, .runtime) }
-            if let found = secrets.lookup(secret) { return (found.value, .secret(found.source)) }
+            if let found = secrets.lookup(secret, for: service) { return (found.value, .secret(found.source)) }
             if let value = service.secretDefaults[environment.name]?[secret] {
                 return (value, .secret(.catalogDefault(environment: environment.name)))
             }
@@ -142,7 +143,7 @@ public struct RequestBuilder: Sendable {
 
     /// Every secret value a request of this service can carry, for the redactor.
     var secretValues: [String] {
-        service.secretNames.compactMap { name in secrets.value(name) ?? service.secretDefaults[environment.name]?[name] }
+        service.secretNames.compactMap { name in secrets.value(name, for: service) ?? service.secretDefaults[environment.name]?[name] }
             + (service.secretDefaults[environment.name].map { Array($0.values) } ?? [])
     }
 }
@@ -227,16 +228,16 @@ public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStrin
     public var endpoint: String
     /// Every use without a value, in order.
     public var uses: [Use]
-    /// Where secrets can be set (`set it in the environment or in environments/.env`).
-    public var secretHint: String
+    /// Where secrets can be set.
+    public var secretHint: SecretHint
 
     /// One line per use: `petstore/findPet: header Authorization uses {{secret.PETSTORE_TOKEN}}, which has no value (…)`.
     public var description: String {
         uses.map { use in
             let hint: String
             let service = endpoint.split(separator: "/").first.map(String.init) ?? ""
-            if Placeholder(use.name).secretName != nil {
-                hint = secretHint
+            if let secret = Placeholder(use.name).secretName {
+                hint = secretHint.sentence(for: secret)
             } else if case .success(let reference)? = ResponseReference.parse(use.name, service: service) {
                 hint = "send \(reference.endpoint) first in this environment, or check that its latest response has \(reference.selector)"
             } else if case .failure(let problem)? = ResponseReference.parse(use.name, service: service) {

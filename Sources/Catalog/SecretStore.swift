@@ -2,15 +2,18 @@ import DispatcherCore
 import FoundationEssentials
 import SystemSupport
 
-/// Where `{{secret.NAME}}` values come from: the process environment first, then the git-ignored
-/// `.env` beside the catalog. Values never appear in descriptions, dumps or diagnostics.
+/// Where `{{secret.NAME}}` values come from: what the catalog declares, never any environment
+/// variable it happens to name. A trusted catalog reads `APIEXPLORER_SECRET_NAME` from the process
+/// environment, or the variable it declares for NAME (`secrets: { NAME: { env: VARIABLE } }`);
+/// any catalog reads the git-ignored `.env` beside it. Values never appear in descriptions, dumps
+/// or diagnostics.
 public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable {
     /// Where a secret's value was found.
     public enum Source: Sendable, Hashable, CustomStringConvertible {
         /// The credential store of the auth refresh rule (a token obtained at run time).
         case refreshedToken
-        /// The process environment.
-        case processEnvironment
+        /// The process environment, with the variable's name.
+        case processEnvironment(String)
         /// The `.env` file (its path as shown).
         case dotEnv(String)
         /// The environment's `secretDefaults` in the catalog (demo values).
@@ -19,12 +22,15 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
         public var description: String {
             switch self {
             case .refreshedToken: "the refreshed token"
-            case .processEnvironment: "the process environment"
+            case .processEnvironment(let variable): "$\(variable)"
             case .dotEnv(let path): path
             case .catalogDefault(let environment): "secretDefaults of environment \(environment)"
             }
         }
     }
+
+    /// The prefix of the environment variables any trusted catalog may read secrets from.
+    public static let environmentPrefix = "APIEXPLORER_SECRET_"
 
     private let processEnvironment: [String: String]
     private let dotEnv: [String: String]
@@ -50,24 +56,33 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
         return SecretStore(processEnvironment: processEnvironment, dotEnv: values, dotEnvPath: path)
     }
 
-    /// A secret's value and where it was found.
-    public func lookup(_ name: String) -> (value: String, source: Source)? {
-        if let value = processEnvironment[name] { return (value, .processEnvironment) }
+    /// The environment variables `service` may read `name` from, in order: the variable it
+    /// declares for it, then `APIEXPLORER_SECRET_NAME`. None when the service is not trusted.
+    public static func environmentVariables(for name: String, in service: Service) -> [String] {
+        guard service.isTrusted else { return [] }
+        return (service.secretVariables[name].map { [$0] } ?? []) + [environmentPrefix + name]
+    }
+
+    /// A secret's value for `service` and where it was found.
+    public func lookup(_ name: String, for service: Service) -> (value: String, source: Source)? {
+        for variable in Self.environmentVariables(for: name, in: service) {
+            if let value = processEnvironment[variable] { return (value, .processEnvironment(variable)) }
+        }
         if let value = dotEnv[name] { return (value, .dotEnv(dotEnvPath ?? ".env")) }
         return nil
     }
 
-    /// A secret's value.
-    public func value(_ name: String) -> String? { lookup(name)?.value }
+    /// A secret's value for `service`.
+    public func value(_ name: String, for service: Service) -> String? { lookup(name, for: service)?.value }
 
-    /// Where to set a missing secret, for error messages.
-    public var whereToSet: String {
-        dotEnvPath.map { "set it in the environment or in \($0)" } ?? "set it in the environment"
+    /// Where a missing secret can be set, for error messages.
+    public func hint(for service: Service) -> SecretHint {
+        SecretHint(dotEnvPath: dotEnvPath, readsEnvironment: service.isTrusted, declaredVariables: service.secretVariables)
     }
 
     /// The standard redactor masking every `.env` value and the values of `names` wherever they appear.
-    public func redactor(masking names: some Sequence<String>, base: Redactor = .standard) -> Redactor {
-        base.adding(secretValues: Array(dotEnv.values) + names.compactMap { value($0) })
+    public func redactor(masking names: some Sequence<String>, for service: Service, base: Redactor = .standard) -> Redactor {
+        base.adding(secretValues: Array(dotEnv.values) + names.compactMap { value($0, for: service) })
     }
 
     public var description: String {
@@ -75,4 +90,25 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+/// Where a secret without a value can be set, said in an error.
+public struct SecretHint: Sendable, Hashable {
+    /// The `.env` beside the catalog, as shown.
+    public var dotEnvPath: String?
+    /// Whether the catalog is trusted to read secrets from the process environment.
+    public var readsEnvironment: Bool
+    /// The environment variables the catalog declares, by secret name.
+    public var declaredVariables: [String: String]
+
+    /// `set $APIEXPLORER_SECRET_TOKEN, or TOKEN in cat/.env`.
+    public func sentence(for name: String) -> String {
+        let file = dotEnvPath.map { " or \(name) in \($0)" } ?? ""
+        guard readsEnvironment else {
+            return "the catalog is not trusted, so no secret is read from the environment: set \(name) in \(dotEnvPath ?? ".env"), "
+                + "or trust the catalog (apiexplorer trust)"
+        }
+        let variable = declaredVariables[name] ?? SecretStore.environmentPrefix + name
+        return "set $\(variable) in the environment\(file)"
+    }
 }

@@ -43,9 +43,22 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// OAuth 2.0 sign-in (`auth.oauth2`), if the service says; texts may hold placeholders.
     public var oauth2: OAuth2Settings?
     /// How the mock server keeps sessions for this service (`mock: { session: … }`), if asked.
+    public var mockSession: MockSessionRule?
     /// Whether its live cookie jars are kept between runs (`cookies: { persist: true }`).
     public var persistsCookies = false
-    public var mockSession: MockSessionRule?
+    /// Whether the catalog may read files outside its folder (`allowOutsidePaths: true`); honoured
+    /// only once the catalog is trusted.
+    public var allowsOutsidePaths = false
+    /// The environment variable each secret is read from, by secret name (`secrets: { NAME: { env:
+    /// VARIABLE } }`), besides `APIEXPLORER_SECRET_NAME`.
+    public var secretVariables: [String: String] = [:]
+    /// SHA-256 of the catalog file's bytes (hexadecimal): what trusting the catalog remembers. Nil
+    /// for catalogs that are not files on disk (bundled, made in memory).
+    public var contentHash: String?
+    /// Whether the person trusts the file (or the program made it): an untrusted catalog loads and
+    /// answers from its fixtures, but reads no secret from the environment, no file outside its
+    /// folder, writes no download and sends nothing over the network (see `CatalogTrust`).
+    public var isTrusted = true
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 

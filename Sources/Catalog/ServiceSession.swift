@@ -54,13 +54,16 @@ public final class ServiceSession: Sendable {
         cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
         tokenPersistence: (any TokenPersistence)? = nil, cookiePersistence: (any CookiePersistence)? = nil
     ) {
+        // An untrusted catalog gets no way to the network at all: not for its requests, its
+        // refresh endpoint, its OAuth 2.0 sign-in or its WebSockets (`send` says why).
+        let transport = service.isTrusted ? transport : nil
         let registry = secretRegistry ?? SecretRegistry()
         registry.register(ServiceSession.makeRedactor(service: service, environment: environment, secrets: secrets).secretValues)
         let rule = service.authRefresh
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: rule?.into)
         let credentials = credentials ?? CredentialStore()
         if let rule, credentials.token == nil {
-            credentials.token = secrets.value(rule.into) ?? service.secretDefaults[environment.name]?[rule.into]
+            credentials.token = secrets.value(rule.into, for: service) ?? service.secretDefaults[environment.name]?[rule.into]
         }
         if service.persistsCookies, let cookiePersistence {
             let key = EnvironmentKey(service: service.id, environment: environment.name)
@@ -112,7 +115,7 @@ public final class ServiceSession: Sendable {
 
         // Cookies set by responses go with later requests of this service, environment and mode.
         let dispatcher = Dispatcher<Target>(
-            environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies)] + plugins,
+            environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies, secrets: registry)] + plugins,
             interceptor: Interceptor(adapters: adapters),
             errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: results, clock: clock,
             trackInflights: environment.tracksInflights)
@@ -143,7 +146,7 @@ public final class ServiceSession: Sendable {
     /// later are masked by name (`Authorization`, `token` members and query items).
     public static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
-        return secrets.redactor(masking: service.secretNames, base: base).adding(secretValues: builder.secretValues)
+        return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues)
     }
 
     /// The rendered target and environment for an endpoint.
@@ -193,6 +196,8 @@ public final class ServiceSession: Sendable {
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
         if !endpoint.showsActivity { options.countsTowardsActivity = false }
+        // Headers holding one of these never follow a redirect to another origin.
+        options.secrets = secretRegistry
         // A WebSocket sent without a conversation (a replay, a check) opens and closes at once.
         if let settings = endpoint.webSocket, options.webSocket == nil {
             let probe = WebSocketConversation(subprotocols: settings.subprotocols)
@@ -202,11 +207,34 @@ public final class ServiceSession: Sendable {
         // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
         if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 
-        let prepared: PreparedRequest
+        // An untrusted catalog answers from its fixtures only: nothing of it goes over the network.
+        if !service.isTrusted, !behavior.isStubbed {
+            return failedExchange(
+                identifier: endpoint.key.description, method: endpoint.method, options: options,
+                error: .invalidRequest("\(endpoint.key): \(CatalogTrust.refusal(service, doing: "send requests over the network"))"))
+        }
+        var prepared: PreparedRequest
         do {
             prepared = try builder.prepare(endpoint, values: values, captured: captured, removingHeaders: edits?.removedHeaders ?? [])
         } catch {
             return failedExchange(identifier: endpoint.key.description, method: endpoint.method, options: options, error: error.dispatchError)
+        }
+        // Files are checked again as they are about to be read, their placeholders filled.
+        switch service.confining(prepared.target.body, of: endpoint) {
+        case .success(let body): prepared.target.body = body
+        case .failure(let problem):
+            return failedExchange(
+                identifier: endpoint.key.description, method: endpoint.method, options: options,
+                error: .invalidRequest("\(endpoint.key): \(problem.sentence)"))
+        }
+        if !behavior.isStubbed {
+            switch service.confining(prepared.environment.trust) {
+            case .success(let trust): prepared.environment.trust = trust
+            case .failure(let problem):
+                return failedExchange(
+                    identifier: endpoint.key.description, method: endpoint.method, options: options,
+                    error: .invalidRequest("\(endpoint.key): \(problem.sentence)"))
+            }
         }
         // Registered before sending, so the logger masks them in the entries of this very request.
         secretRegistry.register(EndpointCall.secretValues(values: values, captured: captured, prompts: endpoint.declaredPrompts))

@@ -105,6 +105,13 @@ public enum YAMLComposer {
     /// decoder, JSON conversion) recurse, so a document of a million `[` must stop here.
     static let maximumDepth = 1000
 
+    /// The most text a document may hold once its aliases are expanded: a file of 1 MB can repeat
+    /// a 1 MiB string thousands of times, and every reader of the tree (the catalog decoder, JSON
+    /// conversion) would spend that much memory. Counted as the document is read.
+    public static let maximumExpandedBytes = 64 << 20
+    /// The most values (scalars and collections) a document may hold once its aliases are expanded.
+    public static let maximumExpandedNodes = 5_000_000
+
     /// Passes one of libyaml's events to the builder.
     private static func handle(_ event: yaml_event_t, into builder: inout YAMLTreeBuilder) throws(YAMLSyntaxError) {
         let line = Int32(truncatingIfNeeded: Int(event.start_mark.line) + 1)

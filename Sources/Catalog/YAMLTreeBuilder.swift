@@ -20,6 +20,14 @@ struct YAMLTreeBuilder {
         var keys: [String: Int] = [:]
         /// Whether the next node is the value of a duplicate key, left out with its key.
         var dropsValue = false
+        /// The expanded size of the document when this collection started.
+        var expandedAtStart: ExpandedSize
+    }
+
+    /// Bytes of scalar text and nodes a (sub)tree holds once every alias in it is expanded.
+    struct ExpandedSize {
+        var bytes = 0
+        var nodes = 0
     }
 
     private var stack: [Frame] = []
@@ -34,6 +42,11 @@ struct YAMLTreeBuilder {
     private var duplicates: [YAMLSyntaxError] = []
     private let marker: UInt8?
     private var marked: [Int32] = []
+    /// The document's size with every alias expanded, counted as nodes are added: an alias adds
+    /// its anchor's whole size, so a small file repeating a large string is caught as it is read.
+    private var expanded = ExpandedSize()
+    /// The expanded size of each anchored node, for the aliases to it.
+    private var anchorSizes: [Int32: ExpandedSize] = [:]
 
     /// `length`: the text's size in bytes, from which the node count is guessed so the arrays
     /// grow once at most for a catalog file (a node takes ~13 bytes of YAML); the guess is
@@ -68,11 +81,16 @@ struct YAMLTreeBuilder {
     ) throws(YAMLSyntaxError) {
         var isMarked = false
         if let marker { isMarked = nextIsValue && bytes.contains(marker) }
+        let size = ExpandedSize(bytes: bytes.count, nodes: 1)
+        try expand(by: size, line: line, column: column, what: "the scalar here")
         scalars.append(YAMLNode.Scalar(text: String(decoding: bytes, as: UTF8.self), style: isPlain ? .plain : .quoted, tag: tag))
         let node = try append(Record(
             kind: .scalar, isFlow: false, line: line, column: column, lastLine: lastLine,
             first: Int32(truncatingIfNeeded: scalars.count - 1), count: 0))
-        if let anchor { anchors[anchor] = node }
+        if let anchor {
+            anchors[anchor] = node
+            anchorSizes[node] = size
+        }
         if isMarked { marked.append(node) }
         add(node)
     }
@@ -82,11 +100,30 @@ struct YAMLTreeBuilder {
         guard let anchored = anchors[name] else {
             throw YAMLSyntaxError(line: Int(line), column: Int(column), message: "YAML syntax: the alias *\(name) refers to no anchor &\(name) before it")
         }
+        try expand(by: anchorSizes[anchored] ?? ExpandedSize(bytes: 0, nodes: 1), line: line, column: column, what: "the alias *\(name)")
         var alias = records[Int(anchored)]
         alias.line = line
         alias.column = column
         alias.lastLine = lastLine
         add(try append(alias))
+    }
+
+    /// Counts `size` more of the expanded document; past either cap, fails where the node is.
+    private mutating func expand(by size: ExpandedSize, line: Int32, column: Int32, what: String) throws(YAMLSyntaxError) {
+        expanded.bytes += size.bytes
+        expanded.nodes += size.nodes
+        if expanded.bytes > YAMLComposer.maximumExpandedBytes {
+            throw YAMLSyntaxError(
+                line: Int(line), column: Int(column),
+                message: "\(what) makes the document larger than \(YAMLComposer.maximumExpandedBytes >> 20) MiB of text once its aliases are "
+                    + "expanded (aliases repeating a large part of it); a catalog needs far less")
+        }
+        if expanded.nodes > YAMLComposer.maximumExpandedNodes {
+            throw YAMLSyntaxError(
+                line: Int(line), column: Int(column),
+                message: "\(what) makes the document hold more than \(YAMLComposer.maximumExpandedNodes) values once its aliases are "
+                    + "expanded (aliases repeating parts of it); a catalog needs far fewer")
+        }
     }
 
     /// A mapping or sequence starts at `line`:`column`.
@@ -96,7 +133,10 @@ struct YAMLTreeBuilder {
                 line: Int(line), column: Int(column),
                 message: "YAML syntax: the nesting is deeper than \(YAMLComposer.maximumDepth) levels; a catalog needs far fewer")
         }
-        stack.append(Frame(isMapping: isMapping, isFlow: isFlow, line: line, column: column, anchor: anchor, lastItemLine: line, start: open.count))
+        try expand(by: ExpandedSize(bytes: 0, nodes: 1), line: line, column: column, what: "the collection here")
+        stack.append(Frame(
+            isMapping: isMapping, isFlow: isFlow, line: line, column: column, anchor: anchor, lastItemLine: line, start: open.count,
+            expandedAtStart: expanded))
     }
 
     /// The innermost open collection ends; `lastLine` is where a flow collection's closing
@@ -112,7 +152,12 @@ struct YAMLTreeBuilder {
         let node = try append(Record(
             kind: frame.isMapping ? .mapping : .sequence, isFlow: frame.isFlow, line: frame.line, column: frame.column,
             lastLine: frame.isFlow ? lastLine : frame.lastItemLine, first: Int32(truncatingIfNeeded: first), count: Int32(truncatingIfNeeded: count)))
-        if let anchor = frame.anchor { anchors[anchor] = node }
+        if let anchor = frame.anchor {
+            anchors[anchor] = node
+            // Its own node was counted when it started.
+            anchorSizes[node] = ExpandedSize(
+                bytes: expanded.bytes - frame.expandedAtStart.bytes, nodes: expanded.nodes - frame.expandedAtStart.nodes + 1)
+        }
         add(node)
     }
 

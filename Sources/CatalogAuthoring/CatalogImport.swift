@@ -72,4 +72,10 @@ public struct CatalogImport: Sendable {
         }
         return drafts.map { folder.appendingPathComponent("\($0.service).yaml") }
     }
+
+    /// The SHA-256 of each catalog file the import writes (not its fixtures): what trusting them
+    /// remembers, since apiexplorer wrote them.
+    public var catalogContentHashes: [String] {
+        files.filter { !$0.path.contains("/") && CatalogLoader.isCatalogFile($0.path) }.map { CatalogTrust.contentHash(of: $0.data) }
+    }
 }

@@ -21,6 +21,7 @@ extension CatalogUpdate {
         guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }
         let expected = try edited(endpoint, with: edits)
         var update = try CatalogUpdate(service: service) { $0 }
+        if let inPlace = try update.writingInPlace(expected, current: endpoint, of: service) { return inPlace }
         let before = update.loaded(DiskFileSystem(root: update.directory)).service(service.id)
         let current = try current(id, in: before, file: service.file)
         var editor = CatalogTextEditor(update.text)
@@ -53,6 +54,79 @@ extension CatalogUpdate {
         update.text = editor.text
         try update.check(expected, before: before, serviceID: service.id)
         return update
+    }
+
+    /// `writing` within the endpoint's own lines, so its cost grows with the endpoint rather than
+    /// the file (a one-line change in a 10,000-endpoint file): the endpoint's block is cut out,
+    /// checked to decode as the loaded endpoint (else the file changed since: nil), edited, and the
+    /// edited block decoded with the rest of the service as context and compared with what was
+    /// asked. Every other line stays as it is, so every other endpoint does. Nil when the block
+    /// cannot be edited alone (it uses anchors or aliases, or is not a plain block mapping): the
+    /// whole file is then read, edited and checked.
+    private func writingInPlace(_ expected: CatalogEndpoint, current: CatalogEndpoint, of service: Service) throws(AuthoringError) -> CatalogUpdate? {
+        guard let block = Self.endpointBlock(in: text, keyLine: current.location.line, id: current.id) else { return nil }
+        let piece = "endpoints:\n" + block.text
+        let first = current.location.line - 1
+        let fileSystem = DiskFileSystem(root: directory)
+        guard let old = CatalogLoader.decodeEndpoints(ofPiece: piece, firstLine: first, of: service, fileSystem: fileSystem),
+            old.endpoints.count == 1, !old.diagnostics.contains(where: \.isError), let decoded = old.endpoints.first,
+            Self.comparable(decoded) == Self.comparable(current)
+        else { return nil }
+        var editor = CatalogTextEditor(piece)
+        // What the editor refuses (a flow-style endpoint …) is said by the whole file's way, with the file's lines.
+        guard (try? editor.writeRequest(of: current.id, from: current, to: expected, file: service.file)) != nil, editor.lines.first == "endpoints:",
+            let new = CatalogLoader.decodeEndpoints(ofPiece: editor.text, firstLine: first, of: service, fileSystem: fileSystem)
+        else { return nil }
+        let errors = new.diagnostics.filter(\.isError)
+        guard errors.isEmpty else {
+            throw .invalidInput("the change would break \(fileName), so nothing was written:\n" + errors.map(\.description).joined(separator: "\n"))
+        }
+        var problems = new.endpoints.first.map { Self.differences($0, expected) } ?? ["endpoint '\(expected.id)' would not load"]
+        if new.endpoints.count != 1 { problems.append("the edit would change the endpoints around it") }
+        guard problems.isEmpty else {
+            throw .invalidInput("the edits cannot be written into \(fileName) exactly, so nothing was written: " + problems.joined(separator: "; "))
+        }
+        var update = self
+        update.text = block.before + editor.lines.dropFirst().joined(separator: "\n") + block.after
+        return update
+    }
+
+    /// The lines of the endpoint whose key is on `keyLine` (1-based), found on the text's bytes
+    /// (splitting a large file into lines cost more than the rest of `W`): from the key to the last
+    /// line before one with content indented no more than it, and the text before and after them
+    /// (the newline ending the block starts `after`). Nil when the key is not there as expected.
+    static func endpointBlock(in text: String, keyLine: Int, id: String) -> (before: Substring, text: String, after: Substring)? {
+        var text = text
+        text.makeContiguousUTF8()
+        let newline = UInt8(ascii: "\n"), space = UInt8(ascii: " "), hash = UInt8(ascii: "#"), cr = UInt8(ascii: "\r")
+        let offsets: (start: Int, end: Int)? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            for _ in 1..<max(keyLine, 1) {
+                guard let found = bytes[start...].firstIndex(of: newline) else { return nil }
+                start = found + 1
+            }
+            let lineEnd = bytes[start...].firstIndex(of: newline) ?? bytes.count
+            let indentation = bytes[start..<lineEnd].prefix { $0 == space }.count
+            let key = String(decoding: bytes[(start + indentation)..<lineEnd], as: UTF8.self)
+            guard indentation > 0, key.hasPrefix(YAMLText.key(id) + ":") || key.hasPrefix(id + ":") else { return nil }
+            var end = lineEnd
+            var next = lineEnd + 1
+            while next < bytes.count {
+                let nextEnd = bytes[next...].firstIndex(of: newline) ?? bytes.count
+                let line = bytes[next..<nextEnd]
+                let spaces = line.prefix { $0 == space }.count
+                let content = line.dropFirst(spaces)
+                if !content.isEmpty, content.first != cr, content.first != hash, spaces <= indentation { break }
+                end = nextEnd
+                next = nextEnd + 1
+            }
+            return (start, end)
+        } ?? nil
+        guard let offsets else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: offsets.start)
+        let end = utf8.index(utf8.startIndex, offsetBy: offsets.end)
+        return (text[..<start], String(text[start..<end]), text[end...])
     }
 
     /// The endpoint as it must load after the edits.
@@ -93,8 +167,10 @@ extension CatalogUpdate {
         } else {
             problems = ["endpoint '\(expected.id)' would not load"]
         }
+        // By id once: looking each one up in the list made a 10,000-endpoint file quadratic.
+        let written = Dictionary(after.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for endpoint in before?.endpoints ?? [] where endpoint.id != expected.id {
-            if after.endpoint(endpoint.id).map(Self.comparable) != Self.comparable(endpoint) {
+            if written[endpoint.id].map(Self.comparable) != Self.comparable(endpoint) {
                 problems.append("endpoint '\(endpoint.id)' would change too (does it share an anchor with the edited one?)")
             }
         }

@@ -45,6 +45,17 @@ public struct CatalogUpdate: Sendable {
         return service
     }
 
+    /// The SHA-256 of the catalog file as the update writes it.
+    public var contentHash: String { CatalogTrust.contentHash(of: Data(text.utf8)) }
+
+    /// Writes the update and, when `service` was trusted, trusts the file as written (apiexplorer
+    /// wrote it: a trusted catalog edited by the explorer, `record` or `import curl --into` stays
+    /// trusted; an untrusted one stays untrusted). A trust that cannot be kept is not an error.
+    public func commit(keepingTrustOf service: Service, in trust: (any TrustPersistence)?) throws(AuthoringError) {
+        try commit()
+        if service.isTrusted, service.contentHash != nil { try? trust?.trust([contentHash], in: directory) }
+    }
+
     /// Writes the files. `beforeRename` runs once every temporary file is complete; if it throws
     /// (or anything fails before), the temporaries are removed and every file is as it was.
     public func commit(beforeRename: () throws -> Void = {}) throws(AuthoringError) {

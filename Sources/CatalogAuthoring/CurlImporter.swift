@@ -104,7 +104,7 @@ public enum CurlImporter {
         environment.insecure = request.insecure
         draft.environments = [environment]
         draft.endpoints = [endpoint]
-        draft.notes = secrets.map { "set \($0.name) in the environment or in .env beside the catalog (the command's value is not written)" }
+        draft.notes = secrets.map { "set $APIEXPLORER_SECRET_\($0.name) in the environment or \($0.name) in .env beside the catalog (the command's value is not written)" }
         if request.insecure { draft.notes.append("the command used -k: TLS verification is off for this environment") }
         return draft
     }

@@ -52,6 +52,6 @@ struct SecretBook {
 
     /// One note per secret, saying where to set it.
     var notes: [String] {
-        names.map { "set \($0) in the environment or in .env beside the catalog (the imported value is not written; local uses a stand-in)" }
+        names.map { "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env beside the catalog (the imported value is not written; local uses a stand-in)" }
     }
 }

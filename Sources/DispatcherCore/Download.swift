@@ -7,11 +7,15 @@ public struct DownloadDestination: Sendable, Hashable {
     /// Whether a `.part` file left by an earlier attempt is continued with `Range` (when the server
     /// answers `206` from that offset; a `200` starts over).
     public var resumes: Bool
+    /// Whether an existing file at `path` is replaced; when not, the download fails rather than
+    /// replace it (checked as the complete file is moved into place).
+    public var replaces: Bool
 
-    /// Makes a destination.
-    public init(path: String, resumes: Bool = true) {
+    /// Makes a destination; an existing file is never replaced unless `replaces`.
+    public init(path: String, resumes: Bool = true, replaces: Bool = false) {
         self.path = path
         self.resumes = resumes
+        self.replaces = replaces
     }
 
     /// Where bytes go until the body is complete.

@@ -206,11 +206,15 @@ public struct RedirectPolicy: Sendable, Hashable {
     public var follow: Bool
     /// Most redirects followed before `tooManyRedirects`.
     public var limit: Int
+    /// Whether a request carrying credentials may follow a redirect from https to plain http
+    /// (they are dropped there all the same); refused by default.
+    public var allowsDowngrade: Bool
 
-    /// Makes a redirect policy (default: follow up to 10).
-    public init(follow: Bool = true, limit: Int = 10) {
+    /// Makes a redirect policy (default: follow up to 10, never from https to http with credentials).
+    public init(follow: Bool = true, limit: Int = 10, allowsDowngrade: Bool = false) {
         self.follow = follow
         self.limit = limit
+        self.allowsDowngrade = allowsDowngrade
     }
 }
 
@@ -224,17 +228,53 @@ public struct ServerTrust: Sendable, Hashable {
     public var clientCertificate: ClientCertificate?
     /// Skip certificate verification entirely. Explicit, never a default.
     public var allowInsecure: Bool
+    /// The oldest TLS version accepted (1.2 unless an old server needs less).
+    public var minimumVersion: TLSProtocolVersion
 
-    /// Makes a trust configuration; by default the system's CAs, no pins.
+    /// Makes a trust configuration; by default the system's CAs, no pins, TLS 1.2 or later.
     public init(
         pins: [PublicKeyPin] = [], certificateAuthority: URL? = nil,
-        clientCertificate: ClientCertificate? = nil, allowInsecure: Bool = false
+        clientCertificate: ClientCertificate? = nil, allowInsecure: Bool = false, minimumVersion: TLSProtocolVersion = .default
     ) {
         self.pins = pins
         self.certificateAuthority = certificateAuthority
         self.clientCertificate = clientCertificate
         self.allowInsecure = allowInsecure
+        self.minimumVersion = minimumVersion
     }
+
+    /// What weakens the connection's protection, one sentence each, for warnings: verification off,
+    /// a TLS version older than 1.2 accepted. Empty for the defaults.
+    public var weaknesses: [String] {
+        var found: [String] = []
+        if allowInsecure {
+            found.append("certificate verification is off (tls.insecure): anyone on the network can read and change the traffic")
+        }
+        if minimumVersion < .default {
+            found.append("TLS \(minimumVersion) is accepted (tls.minimumVersion): versions before 1.2 have known attacks")
+        }
+        return found
+    }
+}
+
+/// A TLS protocol version.
+public enum TLSProtocolVersion: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
+    case v1_0 = 10, v1_1 = 11, v1_2 = 12, v1_3 = 13
+
+    /// What a client accepts unless told otherwise: TLS 1.2, as curl and browsers.
+    public static let `default` = TLSProtocolVersion.v1_2
+
+    /// `1.0`, `1.1`, `1.2`, `1.3` (also with a `TLS` or `TLSv` prefix).
+    public init?(_ text: String) {
+        var trimmed = Substring(text.lowercased())
+        for prefix in ["tlsv", "tls"] where trimmed.hasPrefix(prefix) { trimmed = trimmed.dropFirst(prefix.count) }
+        guard let version = TLSProtocolVersion.allCases.first(where: { $0.description == trimmed }) else { return nil }
+        self = version
+    }
+
+    public var description: String { "1.\(rawValue - 10)" }
+
+    public static func < (lhs: TLSProtocolVersion, rhs: TLSProtocolVersion) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A client certificate chain and private key, as PEM files.

@@ -25,6 +25,9 @@ public struct RequestOptions: Sendable {
     /// Makes the request a WebSocket conversation (an upgrade): the transport, or the stub's script,
     /// carries the conversation's frames until it closes, and the response's body is its transcript.
     public var webSocket: WebSocketConversation?
+    /// The secret values the request may carry (resolved `{{secret.…}}` values, tokens, typed and
+    /// captured secrets): a header holding one never follows a redirect to another origin.
+    public var secrets: SecretRegistry?
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false

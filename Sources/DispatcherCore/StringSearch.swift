@@ -2,12 +2,12 @@
 /// Linux and cost microseconds per call; these run on the hot path of every request.
 extension StringProtocol {
     /// Whether `needle` occurs in the text (exact bytes).
-    func utf8Contains(_ needle: some StringProtocol) -> Bool {
+    package func utf8Contains(_ needle: some StringProtocol) -> Bool {
         utf8FirstOffset(of: needle) != nil
     }
 
     /// The UTF-8 offset of the first occurrence of `needle`, if any.
-    func utf8FirstOffset(of needle: some StringProtocol, from start: Int = 0) -> Int? {
+    package func utf8FirstOffset(of needle: some StringProtocol, from start: Int = 0) -> Int? {
         var found: Int??
         _ = utf8.withContiguousStorageIfAvailable { haystack in
             needle.utf8.withContiguousStorageIfAvailable { pattern in
@@ -65,10 +65,10 @@ extension String {
 }
 
 /// Naive byte search: needles here are short header names and placeholders.
-enum UTF8Search {
+package enum UTF8Search {
     @inline(__always) static func lower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
 
-    static func firstOffset<Haystack: RandomAccessCollection<UInt8>, Pattern: RandomAccessCollection<UInt8>>(
+    package static func firstOffset<Haystack: RandomAccessCollection<UInt8>, Pattern: RandomAccessCollection<UInt8>>(
         of pattern: Pattern, in haystack: Haystack, from start: Int
     ) -> Int? where Haystack.Index == Int, Pattern.Index == Int {
         guard let first = pattern.first else { return start }

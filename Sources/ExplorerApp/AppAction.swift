@@ -15,6 +15,10 @@ public enum AppAction: Sendable {
     case loadingScreenDue
     /// Catalog files changed on disk and the catalogs were read again (`changed`: the files, relative to the folder).
     case catalogReloaded(CatalogSet, SecretStore, changed: [String])
+    /// The person trusted a catalog: it was read again with its new trust; `call` waits to be sent.
+    case catalogTrusted(CatalogSet, SecretStore, call: EndpointCall)
+    /// Where a download's file is (`.checkDownload`): absolute, whether a file is there, or why it may not be written.
+    case downloadChecked(EndpointCall, path: String, exists: Bool, problem: String?)
     /// Drafts kept from earlier runs, by service and environment and then endpoint id.
     case draftsLoaded([EnvironmentKey: [String: EndpointEdits]])
     /// Values captured from responses in earlier runs.
@@ -171,17 +175,24 @@ public enum AppEffect: Sendable, Hashable {
     case sendWebSocketMessage(ticket: Int, message: WebSocketDraft)
     /// Start the request's WebSocket closing handshake (normal closure).
     case closeWebSocket(ticket: Int)
+    /// Remember that the catalog files with these contents are trusted, read the catalogs again and
+    /// report `.catalogTrusted` with the call to send.
+    case trustCatalog(contentHashes: [String], then: EndpointCall)
+    /// Find where a download's file is (the downloads folder for the catalog's `download:`,
+    /// confined to it) and whether one exists, reporting `.downloadChecked`.
+    case checkDownload(EndpointCall)
     /// Send a spinner tick after the delay.
     case scheduleSpinnerTick(generation: Int, after: Duration)
     /// Report `.loadingScreenDue` after the delay.
     case scheduleLoadingScreen(after: Duration)
     /// Put text on the clipboard (OSC 52); `description` says what it was.
     case copyToClipboard(text: String, description: String)
-    /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and `.bodyBuilt`.
-    case buildBody(key: EndpointKey, generation: Int, data: Data, contentType: String?)
+    /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and
+    /// `.bodyBuilt`; every secret value `masking` knows is masked first (nil: shown as received).
+    case buildBody(key: EndpointKey, generation: Int, data: Data, contentType: String?, masking: Redactor? = nil)
     /// Format and index a downloaded body from its file, mapped into memory rather than read into
     /// the heap; reports as `.buildBody` does.
-    case buildBodyFromFile(key: EndpointKey, generation: Int, path: String, contentType: String?)
+    case buildBodyFromFile(key: EndpointKey, generation: Int, path: String, contentType: String?, masking: Redactor? = nil)
     /// Stop background work on a body.
     case cancelBodyWork(key: EndpointKey, work: BodyWork)
     /// Count the matches of a search in the background, reporting `.bodyMatchCount`.

@@ -29,10 +29,31 @@ extension AppReducer {
         }
         state.bodies[key] = pane
         let contentType = response.headers["Content-Type"]
+        let masking = bodyMasking(for: record, state: state)
         if let file = response.downloadedFile {
-            return effects + [.buildBodyFromFile(key: key, generation: generation, path: file.path, contentType: contentType)]
+            return effects + [.buildBodyFromFile(key: key, generation: generation, path: file.path, contentType: contentType, masking: masking)]
         }
-        return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType)]
+        return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType, masking: masking)]
+    }
+
+    /// What a body is built with: every secret value its request resolved, typed, answered or
+    /// captured is masked (a server may echo a token back) until `v` reveals them; nil when there
+    /// is nothing to mask.
+    static func bodyMasking(for record: CallOutcome, state: AppState) -> Redactor? {
+        guard !state.revealsSecrets, !record.redactor.knownValues.isEmpty else { return nil }
+        return record.redactor
+    }
+
+    /// `v` changed what bodies show: the bodies whose requests had secrets to mask are built again.
+    static func rebuildMaskedBodies(state: inout AppState) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        for key in state.bodies.keys.sorted(by: { $0.description < $1.description }) {
+            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSockets[key] == nil,
+                !record.redactor.knownValues.isEmpty
+            else { continue }
+            effects += startBody(for: record, state: &state)
+        }
+        return effects
     }
 
     static func bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?, state: inout AppState) {

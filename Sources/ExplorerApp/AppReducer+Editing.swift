@@ -130,8 +130,7 @@ extension AppReducer {
                 state.notice = "Not written: \(error.message)."
                 return []
             }
-            state.notice = "Writing \(key.endpoint) into its catalog…"
-            return [.writeDraft(key: key, edits: edits)]
+            return write(edits, key: key, as: .intoEndpoint, state: &state)
         case .saveAsNewEndpoint:
             if state.catalog.source.directory == nil {
                 state.notice = "The bundled catalogs cannot be written: copy environments/ to a folder and use --catalog."
@@ -148,6 +147,10 @@ extension AppReducer {
         switch command {
         case .cancelInput:
             state.editor.input = nil
+            if state.editor.naming != nil {
+                state.editor.naming = nil
+                state.notice = "Not written: the edits hold a credential, and a catalog gets none."
+            }
         case .accept:
             state.editor.input = nil
             guard let key = state.selectedDraftKey, let request = state.editedRequest else { return [] }
@@ -186,8 +189,70 @@ extension AppReducer {
         case .formField(let index):
             guard case .form(let fields) = request.body, fields.indices.contains(index) else { return "" }
             return itemText(fields[index], separator: "=")
-        case .newEndpointID: return ""
+        case .newEndpointID, .secretName: return ""
         }
+    }
+
+    // MARK: Credentials are never written
+
+    /// Writes the edits (`W`, `N`), after asking a secret's name for each credential they write
+    /// out: a typed `Authorization`, cookie, API key or token becomes `{{secret.NAME}}` in the file.
+    static func write(_ edits: EndpointEdits, key: DraftKey, as write: SecretNaming.Write, state: inout AppState) -> [AppEffect] {
+        let credentials = edits.typedCredentials(service: key.endpoint.service)
+        guard credentials.isEmpty else {
+            state.editor.naming = SecretNaming(key: key, write: write, credentials: credentials)
+            askSecretName(state: &state)
+            return []
+        }
+        switch write {
+        case .intoEndpoint:
+            state.notice = "Writing \(key.endpoint) into its catalog…"
+            return [.writeDraft(key: key, edits: edits)]
+        case .asNewEndpoint(let id):
+            state.notice = "Saving the request as \(key.endpoint.service)/\(id)…"
+            return [.saveDraftAsEndpoint(key: key, edits: edits, id: id)]
+        }
+    }
+
+    /// Asks the name of the next credential's secret.
+    private static func askSecretName(state: inout AppState) {
+        guard let naming = state.editor.naming, naming.names.count < naming.credentials.count else { return }
+        let credential = naming.credentials[naming.names.count]
+        // Asked in the Edit tab, wherever W was pressed.
+        state.tab = .edit
+        state.focus = .response
+        state.editor.input = EditorState.RowInput(row: .secretName, input: InputState(text: credential.suggestedName))
+        state.notice = "The \(credential.place) is a credential: the catalog gets {{secret.NAME}} instead. Name it (Enter), Esc writes nothing."
+    }
+
+    /// A secret's name was typed: the next is asked, or, all named, the edits are written with the
+    /// placeholders and the values kept as run-time secrets (never saved).
+    private static func nameSecret(_ text: String, state: inout AppState) -> [AppEffect] {
+        guard var naming = state.editor.naming else { return [] }
+        let name = text.trimmed
+        let valid = !name.isEmpty && !(name.first?.isNumber ?? true) && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+        }
+        guard valid else {
+            askSecretName(state: &state)
+            state.notice = "'\(name)' is not a secret name: use letters, digits and _ (SHOP_TOKEN)."
+            return []
+        }
+        naming.names.append(name)
+        state.editor.naming = naming
+        guard naming.names.count == naming.credentials.count else {
+            askSecretName(state: &state)
+            return []
+        }
+        state.editor.naming = nil
+        let key = naming.key
+        let edits = (state.drafts[key] ?? EndpointEdits()).replacingCredentials(service: key.endpoint.service, names: naming.names)
+        let environment = EnvironmentKey(service: key.endpoint.service, environment: key.environment)
+        for (credential, name) in zip(naming.credentials, naming.names) { state.runtimeValues[environment, default: [:]]["secret.\(name)"] = credential.value }
+        let effects = write(edits, key: key, as: naming.write, state: &state)
+        let names = naming.names.map { "{{secret.\($0)}}" }.joined(separator: ", ")
+        state.notice = (state.notice ?? "") + " Written as \(names); the values stay for this session only: set them in .env beside the catalog."
+        return effects
     }
 
     private static func itemText(_ item: EndpointEdits.Item, separator: String) -> String {
@@ -242,8 +307,9 @@ extension AppReducer {
                 state.notice = "\(key.endpoint.service)/\(id) exists already: pick another id."
                 return []
             }
-            state.notice = "Saving the request as \(key.endpoint.service)/\(id)…"
-            return [.saveDraftAsEndpoint(key: key, edits: state.drafts[key] ?? EndpointEdits(), id: id)]
+            return write(state.drafts[key] ?? EndpointEdits(), key: key, as: .asNewEndpoint(id), state: &state)
+        case .secretName:
+            return nameSecret(text, state: &state)
         case .addFormField, .formField:
             guard let item = parseItem(text, separator: "=") else { return [] }
             return change(key, state: &state) { edits in

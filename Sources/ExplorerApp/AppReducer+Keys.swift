@@ -113,6 +113,7 @@ extension AppReducer {
         case .revealSecrets:
             state.revealsSecrets.toggle()
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
+            return rebuildMaskedBodies(state: &state)
         case .showHistory:
             if state.history.isEmpty {
                 state.notice = "No request sent yet: Enter sends one."
@@ -243,6 +244,7 @@ extension AppReducer {
             edits: edits.isEmpty ? nil : edits)
         // `download:` in the catalog makes every send of the endpoint a download; `d` asks where.
         call.downloadPath = downloadPath ?? endpoint.download
+        if downloadPath == nil, endpoint.download != nil { call.downloadPlace = .downloadsFolder }
         call.captured = state.capturedValues(for: edited, environment: call.environmentKey, mode: mode)
         let prompts = state.unansweredPrompts(for: edited, values: call.values)
         if !prompts.isEmpty {
@@ -252,16 +254,48 @@ extension AppReducer {
         return confirmThenDispatch(call, state: &state)
     }
 
-    /// Sends a call, asking first when it is live and changes data in production.
+    /// Sends a call, asking first when its catalog is not trusted and it would reach outside it,
+    /// and when it is live and changes data in production.
     static func confirmThenDispatch(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
-        guard let (_, endpoint) = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment
+        guard let (service, endpoint) = state.catalog.endpoint(call.endpoint), let environment = state.catalog.environment(call.environmentKey)?.environment
         else { return dispatch(call, state: &state) }
+        if let question = trustQuestion(for: call, service: service, catalogDownload: endpoint.download) {
+            state.overlay = .confirmTrust(question)
+            return []
+        }
         let method = call.edits?.method ?? endpoint.method
         if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(method) {
             state.overlay = .confirmSend(call)
             return []
         }
+        return dispatchCheckingDownload(call, state: &state)
+    }
+
+    /// Sends a call; a download's file is checked first (`.checkDownload`): confined to the
+    /// downloads folder when the catalog names it, and replaced only when the person says so.
+    static func dispatchCheckingDownload(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
+        if call.downloadPath != nil, !call.downloadIsChecked {
+            state.pendingLoads.insert(.checkDownload(call))
+            return [.checkDownload(call)]
+        }
         return dispatch(call, state: &state)
+    }
+
+    /// Where a download's file turned out to be: a problem stops it, an existing file is asked about.
+    static func downloadChecked(_ call: EndpointCall, path: String, exists: Bool, problem: String?, state: inout AppState) -> [AppEffect] {
+        state.pendingLoads.remove(.checkDownload(call))
+        if let problem {
+            state.notice = "Not downloaded: \(problem)."
+            return []
+        }
+        var checked = call
+        checked.downloadPath = path
+        checked.downloadPlace = .checked(replaces: false)
+        if exists {
+            state.overlay = .confirmReplace(checked)
+            return []
+        }
+        return dispatch(checked, state: &state)
     }
 
     /// Keys while a request's question is asked: Enter answers (the next question, or the send), Esc drops the request.
@@ -306,6 +340,10 @@ extension AppReducer {
             state.notice = "\(call.endpoint) in \(call.environment) is no longer in the catalog."
             return []
         }
+        if let question = trustQuestion(for: call, service: found.service, catalogDownload: found.endpoint.download) {
+            state.overlay = .confirmTrust(question)
+            return []
+        }
         if call.mode == .live, environment.type.isProduction, ![.get, .head, .options].contains(found.endpoint.method) {
             state.overlay = .confirmSend(call)
             return []
@@ -320,7 +358,7 @@ extension AppReducer {
             state.endpointList = list
         }
         state.notice = "Sending \(call.endpoint) to \(call.environment) (\(call.mode.badge)) again."
-        return dispatch(call, state: &state)
+        return dispatchCheckingDownload(call, state: &state)
     }
 
     /// Gives the call a ticket, marks it in flight and asks the runtime to send it.
@@ -329,6 +367,12 @@ extension AppReducer {
         ticket.showsActivity = state.catalog.endpoint(call.endpoint)?.endpoint.showsActivity ?? true
         state.nextTicket += 1
         state.inFlight[ticket.id] = ticket
+        // Weakened TLS is said each time a request goes out with it, not only by validate.
+        if call.mode == .live, let environment = state.catalog.environment(call.environmentKey)?.environment,
+            let weakness = environment.trust.weaknesses.first, environment.baseURL.scheme?.lowercased() == "https"
+        {
+            state.notice = "Warning: in \(call.environment), \(weakness)."
+        }
         return [.send(ticket)]
     }
 
@@ -473,19 +517,59 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .history(list: list)
-        case .confirmSend, .prompt, .scratch, .download, .message:
+        case .confirmSend, .confirmTrust, .confirmReplace, .prompt, .scratch, .download, .message:
             break
         }
         return []
     }
 
-    /// The answer to the production question.
+    /// What to ask before `call` when its catalog is not trusted and it would reach outside it:
+    /// over the network, or to the catalog's download file. Nil when nothing needs asking.
+    static func trustQuestion(for call: EndpointCall, service: Service, catalogDownload: String?) -> TrustQuestion? {
+        guard !service.isTrusted, let contentHash = service.contentHash else { return nil }
+        let reason: String
+        if call.mode == .live {
+            reason = "send requests over the network"
+        } else if let download = call.downloadPath, call.downloadPlace == .downloadsFolder, download == catalogDownload {
+            reason = "write \(download) in the downloads folder"
+        } else {
+            return nil
+        }
+        return TrustQuestion(call: call, declaration: TrustDeclaration(service), contentHash: contentHash, reason: reason)
+    }
+
+    /// The answer to the production question, or to the trust question.
     static func answer(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
+        if case .confirmTrust(let question) = overlay {
+            switch command {
+            case .confirm:
+                state.overlay = nil
+                state.notice = "Trusting \(question.declaration.file)…"
+                let effect = AppEffect.trustCatalog(contentHashes: [question.contentHash], then: question.call)
+                state.pendingLoads.insert(effect)
+                return [effect]
+            case .decline:
+                state.overlay = nil
+                state.notice = "Not sent: \(question.declaration.file) is not trusted (stub mode works without trust)."
+            default:
+                break
+            }
+            return []
+        }
+        if case .confirmReplace(var call) = overlay {
+            state.overlay = nil
+            guard command == .confirm else {
+                if command == .decline { state.notice = "Not downloaded: \(call.downloadPath ?? "the file") is kept." }
+                return []
+            }
+            call.downloadPlace = .checked(replaces: true)
+            return dispatch(call, state: &state)
+        }
         guard case .confirmSend(let call) = overlay else { return [] }
         switch command {
         case .confirm:
             state.overlay = nil
-            return dispatch(call, state: &state)
+            return dispatchCheckingDownload(call, state: &state)
         case .decline:
             state.overlay = nil
             state.notice = "Not sent."
@@ -501,6 +585,8 @@ extension AppState {
     public var keyContext: KeyContext {
         if let overlay {
             if case .confirmSend = overlay { return .question }
+            if case .confirmTrust = overlay { return .question }
+            if case .confirmReplace = overlay { return .question }
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
             if case .download = overlay { return .typing }

@@ -113,7 +113,7 @@ extension AppReducer {
         }
         state.selectEndpoint(endpoint)
         state.notice = "Saved as \(endpoint) in its catalog file"
-            + (secretNames.isEmpty ? "." : "; its secrets were not written: set \(secretNames.joined(separator: ", ")) in the environment or .env.")
+            + (secretNames.isEmpty ? "." : "; its secrets were not written: set \(secretNames.joined(separator: ", ")) in .env beside the catalog (or $APIEXPLORER_SECRET_NAME).")
         return []
     }
 }

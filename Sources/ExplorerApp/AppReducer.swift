@@ -25,6 +25,17 @@ public enum AppReducer {
             effects = catalogLoaded(catalog, state: &state)
         case .catalogReloaded(let catalog, let secrets, let changed):
             effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
+        case .downloadChecked(let call, let path, let exists, let problem):
+            effects = downloadChecked(call, path: path, exists: exists, problem: problem, state: &state)
+        case .catalogTrusted(let catalog, let secrets, let call):
+            state.pendingLoads = state.pendingLoads.filter { if case .trustCatalog = $0 { false } else { true } }
+            effects = catalogReloaded(catalog, secrets: secrets, changed: [], state: &state)
+            if catalog.service(call.endpoint.service)?.isTrusted == true {
+                state.notice = "\(call.endpoint.service) is trusted."
+                effects += confirmThenDispatch(call, state: &state)
+            } else {
+                state.notice = "Not sent: \(call.endpoint.service) changed while you were asked; send it again to see what it declares now."
+            }
         case .draftsLoaded(let kept):
             state.pendingLoads.remove(.loadDrafts)
             var restored = 0
@@ -69,6 +80,8 @@ public enum AppReducer {
             }
         case .stateNotSaved(let message):
             state.notice = message
+            // A trust that could not be kept ends there (the request waiting for it is not sent).
+            state.pendingLoads = state.pendingLoads.filter { if case .trustCatalog = $0 { false } else { true } }
             effects = []
         case .draftSavedAsEndpoint(let key, let id, let error):
             effects = draftSavedAsEndpoint(key: key, id: id, error: error, state: &state)

@@ -264,6 +264,11 @@ public enum Dialog: Sendable, Hashable {
     case examplePicker(endpoint: EndpointKey, list: ListState)
     /// Asks before a request that changes data in production.
     case confirmSend(EndpointCall)
+    /// Shows what an untrusted catalog declares and asks whether to trust it, before its request
+    /// reaches outside it (the network, a download).
+    case confirmTrust(TrustQuestion)
+    /// Asks before a download replaces a file that exists.
+    case confirmReplace(EndpointCall)
     /// The catalog diagnostics.
     case diagnostics(scroll: Int)
     /// Requests sent before, to read and send again.
@@ -372,4 +377,16 @@ public struct RequestTicket: Sendable, Hashable {
 
     /// The endpoint.
     public var endpoint: EndpointKey { call.endpoint }
+}
+
+/// The question asked before an untrusted catalog's request reaches outside it.
+public struct TrustQuestion: Sendable, Hashable {
+    /// The request waiting for the answer.
+    public var call: EndpointCall
+    /// What the catalog declares.
+    public var declaration: TrustDeclaration
+    /// The catalog file's content hash: what trusting remembers.
+    public var contentHash: String
+    /// What the request would do (`send requests over the network`).
+    public var reason: String
 }

@@ -20,8 +20,9 @@ enum EditTabView {
             Span("N", style: Theme.key), Span(" save as new", style: Theme.dim),
         ])
         var cursorPosition: Position?
-        if let input = state.editor.input, input.row == .newEndpointID {
-            let field = InputLine(prompt: Span("Save as endpoint ", style: Theme.key), placeholder: placeholder(for: .newEndpointID))
+        if let input = state.editor.input, input.row == .newEndpointID || input.row == .secretName {
+            let prompt = input.row == .secretName ? "Secret name {{secret.…}} " : "Save as endpoint "
+            let field = InputLine(prompt: Span(prompt, style: Theme.key), placeholder: placeholder(for: input.row))
             field.render(into: &buffer, area: content.row(0), state: input.input)
             cursorPosition = field.cursorPosition(in: content.row(0), state: input.input)
         } else {
@@ -65,6 +66,7 @@ enum EditTabView {
         case .body: "Body"
         case .addFormField, .formField: "Field"
         case .newEndpointID: "New id"
+        case .secretName: "Secret"
         }
     }
 
@@ -77,6 +79,7 @@ enum EditTabView {
         case .body: "the body on one line (O: in $EDITOR)"
         case .addFormField, .formField: "name=value"
         case .newEndpointID: "an endpoint id (letters, digits, - _ .)"
+        case .secretName: "a secret's name (letters, digits, _)"
         }
     }
 
@@ -159,7 +162,7 @@ enum EditTabView {
             guard case .form(let fields) = request.body, fields.indices.contains(index) else { return [] }
             let original: [EndpointEdits.Item]? = if case .form(let items) = EndpointEdits.body(of: request.endpoint.body), edits.body != nil { items } else { nil }
             return item(fields[index], separator: "=", original: original)
-        case .newEndpointID:
+        case .newEndpointID, .secretName:
             return []
         }
     }

@@ -57,6 +57,28 @@ enum OverlayView {
             ]
             let window = Overlay(block: block("Production", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
             TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .confirmReplace(let call):
+            let lines = [
+                Line([Span("\(call.downloadPath ?? "The file") exists.", style: Theme.error)]),
+                Line("Download \(call.endpoint) over it?"),
+                Line(""),
+                Line([Span("y", style: Theme.key), Span(" replace it   "), Span("n", style: Theme.key), Span(" keep it")]),
+            ]
+            let window = Overlay(block: block("Replace?", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .confirmTrust(let question):
+            var lines = [
+                Line([Span("\(question.declaration.file) is not trusted. ", style: Theme.error), Span("To \(question.reason), it needs your trust.")]),
+                Line("Trusted, it may:"),
+            ]
+            lines += question.declaration.lines.dropFirst().map { Line($0) }
+            lines += [
+                Line(""),
+                Line("Trust is remembered for this content of the file; any change asks again.", style: Theme.dim),
+                Line([Span("y", style: Theme.key), Span(" trust and send   "), Span("n", style: Theme.key), Span(" cancel (stub mode needs no trust)")]),
+            ]
+            let window = Overlay(block: block("Trust this catalog?", hint: nil), width: .percent(80), height: .cells(min(lines.count + 2, state.size.height - 2)))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .prompt(let dialog):
             return renderPrompt(dialog, screen: screen, into: &buffer)
         case .scratch(let dialog):

@@ -44,6 +44,8 @@ public enum EditRow: Sendable, Hashable {
     case formField(Int)
     /// Not a row: the id typed to save the request as a new endpoint.
     case newEndpointID
+    /// Not a row: the name typed for a credential's secret before the edits are written.
+    case secretName
 }
 
 /// The Edit tab's cursor, scroll, and the row being typed, if any.
@@ -54,6 +56,8 @@ public struct EditorState: Sendable, Hashable {
     public var scroll = 0
     /// The row being typed and its text.
     public var input: RowInput?
+    /// The credentials of edits about to be written, being named one by one.
+    public var naming: SecretNaming?
 
     /// A row being typed.
     public struct RowInput: Sendable, Hashable {
@@ -208,4 +212,25 @@ extension AppState {
             return kept.isEmpty ? nil : kept
         }
     }
+}
+
+/// Edits about to be written (`W`, or `N` with the new id) that hold credentials: each is named in
+/// turn and written as `{{secret.NAME}}`, its value kept as a run-time secret of this session only.
+public struct SecretNaming: Sendable, Hashable {
+    /// How the edits are written.
+    public enum Write: Sendable, Hashable {
+        /// Into the endpoint (`W`).
+        case intoEndpoint
+        /// As a new endpoint with this id (`N`).
+        case asNewEndpoint(String)
+    }
+
+    /// Whose edits.
+    public var key: DraftKey
+    /// How they are written.
+    public var write: Write
+    /// The credentials, in order.
+    public var credentials: [TypedCredential]
+    /// The names given so far, in the same order.
+    public var names: [String] = []
 }

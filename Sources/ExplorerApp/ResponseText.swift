@@ -13,7 +13,7 @@ enum ResponseText {
         guard let record = state.selectedResponse else { return [] }
         let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
         switch tab {
-        case .body: return bodyLines(record.exchange)
+        case .body: return bodyLines(record.exchange, redactor: redactor)
         case .headers: return headerLines(record.exchange, redactor: redactor)
         case .errors: return errorLines(record.exchange, redactor: redactor)
         case .log, .request, .edit, .variables: return []
@@ -32,9 +32,9 @@ enum ResponseText {
     static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body }
 
     /// The Body tab when there is no response (a body, however large, is drawn by `BodyPaneView`).
-    static func bodyLines(_ exchange: Exchange) -> [Line] {
+    static func bodyLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {
         guard exchange.response == nil else { return [] }
-        let reason = exchange.error?.message ?? "nothing came back."
+        let reason = exchange.error.map { redactor?.text($0.message) ?? $0.message } ?? "nothing came back."
         return [Line("No response body: " + reason + (reason.hasSuffix(".") ? "" : "."), style: Theme.dim)]
     }
 

@@ -1,4 +1,5 @@
 import Catalog
+import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import OAuth2
@@ -22,7 +23,7 @@ enum TokensView {
             if let type = token.type { heading.append(Span(" · \(type)", style: Theme.dim)) }
             if let scope = token.scope, !scope.isEmpty { heading.append(Span(" · scope \(scope)", style: Theme.dim)) }
             lines.append(Line(heading))
-            let shown = revealed ? token.value : String(repeating: "•", count: min(12, token.value.count)) + " (v reveals)"
+            let shown = revealed ? token.value : Redactor.mask + " (v reveals)"
             lines.append(Line([Span("  token    ", style: Theme.dim), Span(shown, style: revealed ? .plain : Theme.secretMask)]))
             lines.append(Line([Span("  expires  ", style: Theme.dim), Span(expiry(token.expiresAt, from: window.shownAt, timeZone: timeZone))]))
             if token.hasRefreshToken { lines.append(Line([Span("  refresh  ", style: Theme.dim), Span("a refresh token is held")])) }
@@ -61,7 +62,7 @@ enum TokensView {
         var lines = window.cookies.enumerated().map { index, cookie in
             var flags = [cookie.isHostOnly ? "host-only" : "domain", cookie.isSecure ? "Secure" : nil, cookie.isHTTPOnly ? "HttpOnly" : nil].compactMap { $0 }
             flags.append(cookie.expires.map { "expires " + expiry($0, from: window.shownAt, timeZone: timeZone) } ?? "session")
-            let value = revealed ? cookie.value : String(repeating: "•", count: min(8, max(1, cookie.value.count)))
+            let value = revealed ? cookie.value : Redactor.mask
             return Line([
                 Span(index == window.selected ? "› " : "  ", style: Theme.key),
                 Span(cookie.name, style: Theme.heading), Span("=", style: Theme.dim), Span(value, style: revealed ? .plain : Theme.secretMask),

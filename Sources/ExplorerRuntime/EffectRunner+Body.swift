@@ -19,9 +19,11 @@ extension EffectRunner {
     func performBodyEffect(_ effect: AppEffect) {
         let inbox = self.inbox
         switch effect {
-        case .buildBody(let key, let generation, let data, let contentType):
+        case .buildBody(let key, let generation, let received, let contentType, let masking):
             runBodyTask(key, .build) {
                 let throttle = ProgressThrottle(interval: Self.progressInterval)
+                // Off the UI thread: a search through the body for each secret value it may echo.
+                let data = masking?.data(received) ?? received
                 do {
                     let document = try await BodyDocument.build(data: data, contentType: contentType) { progress in
                         guard progress.preview != nil || throttle.shouldReport() else { return }
@@ -34,14 +36,14 @@ extension EffectRunner {
                     return .bodyBuildStopped(key: key, generation: generation)
                 }
             }
-        case .buildBodyFromFile(let key, let generation, let path, let contentType):
+        case .buildBodyFromFile(let key, let generation, let path, let contentType, let masking):
             runBodyTask(key, .build) {
                 // Mapped, not read: a 1 GB download costs its index in the heap, not its text.
                 guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else {
                     inbox.post(.bodyMessage("The download \(path) could not be opened."))
                     return .bodyBuildStopped(key: key, generation: generation)
                 }
-                self.performBodyEffect(.buildBody(key: key, generation: generation, data: data, contentType: contentType))
+                self.performBodyEffect(.buildBody(key: key, generation: generation, data: data, contentType: contentType, masking: masking))
                 return nil
             }
         case .cancelBodyWork(let key, let work):
@@ -159,5 +161,24 @@ final class ProgressThrottle: Sendable {
             last = now
             return true
         }
+    }
+}
+
+extension EffectRunner {
+    /// Where a download's file is: a name in the downloads folder (the catalog's `download:`),
+    /// confined to it, or a path relative to where the explorer runs; and whether a file is there.
+    static func checkDownload(_ call: EndpointCall, environment: [String: String]) -> AppAction {
+        guard let name = call.downloadPath else { return .downloadChecked(call, path: "", exists: false, problem: "no file was given") }
+        let path: String
+        switch call.downloadPlace {
+        case .downloadsFolder:
+            switch DownloadsFolder.file(name, in: DownloadsFolder.path(environment: environment)) {
+            case .success(let file): path = file
+            case .failure(let problem): return .downloadChecked(call, path: "", exists: false, problem: problem.description)
+            }
+        case .workingDirectory, .checked:
+            path = name.hasPrefix("/") ? name : FileManager.default.currentDirectoryPath + "/" + name
+        }
+        return .downloadChecked(call, path: path, exists: FileStatus.exists(path), problem: nil)
     }
 }

@@ -76,7 +76,7 @@ extension EffectRunner {
                 return done("\(key.endpoint.service) is not in the loaded catalogs")
             }
             do throws(AuthoringError) {
-                try make(service).commit()
+                try make(service).commit(keepingTrustOf: service, in: self.services.trust)
             } catch {
                 return done(error.description)
             }

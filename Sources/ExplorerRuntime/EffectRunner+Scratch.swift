@@ -51,7 +51,7 @@ extension EffectRunner {
                 var made = try CurlImporter.endpoint(for: request, service: service.id, baseURL: base)
                 made.endpoint.id = Self.freeID(made.endpoint.id, in: service)
                 secretNames = made.secrets.map(\.name)
-                try CatalogUpdate.adding(made.endpoint, to: service).commit()
+                try CatalogUpdate.adding(made.endpoint, to: service).commit(keepingTrustOf: service, in: self.services.trust)
                 key = EndpointKey(service: service.id, endpoint: made.endpoint.id)
             } catch {
                 return failed(error.description)

@@ -36,6 +36,28 @@ extension EffectRunner {
         }
     }
 
+    /// Remembers the trust the person gave, reads the catalogs again with it (sessions renewed) and
+    /// posts `.catalogTrusted` with the call that waited.
+    func trustCatalog(_ contentHashes: [String], then call: EndpointCall) {
+        let inbox = self.inbox
+        guard let trust = services.trust, let reload = services.reloadCatalog, let previous = loadedCatalog.withLock({ $0 }),
+            let folder = previous.source.directory
+        else {
+            inbox.post(.stateNotSaved("The catalog cannot be trusted from here: run `apiexplorer trust FOLDER`."))
+            return
+        }
+        load {
+            do throws(SystemError) {
+                try trust.trust(contentHashes, in: folder)
+            } catch {
+                return .stateNotSaved("The trust could not be kept: \(error).")
+            }
+            let (catalog, secrets) = reload(previous, nil)
+            self.install(catalog, secrets: secrets)
+            return .catalogTrusted(catalog, secrets, call: call)
+        }
+    }
+
     /// Stops watching the catalog folder.
     func stopWatching() async {
         let current = watching.withLock { watching in

@@ -46,9 +46,9 @@ final class EffectRunner: Sendable {
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
-    let draftWriter = LatestValueWriter<[EnvironmentKey: [String: EndpointEdits]]>()
-    let valueWriter = LatestValueWriter<[EnvironmentKey: [String: String]]>()
-    let capturedWriter = LatestValueWriter<[EnvironmentKey: CapturedValues]>()
+    let draftWriter = StateFileKeeper<[String: EndpointEdits]>()
+    let valueWriter = StateFileKeeper<[String: String]>()
+    let capturedWriter = StateFileKeeper<CapturedValues>()
 
     /// Which background work on which body.
     struct BodyTaskKey: Hashable {
@@ -88,6 +88,11 @@ final class EffectRunner: Sendable {
             }
         case .watchCatalogs:
             watchCatalogs()
+        case .trustCatalog(let contentHashes, let call):
+            trustCatalog(contentHashes, then: call)
+        case .checkDownload(let call):
+            let environment = services.environment
+            load { EffectRunner.checkDownload(call, environment: environment) }
         case .loadHistory:
             let history = services.history
             load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
@@ -98,16 +103,16 @@ final class EffectRunner: Sendable {
             let drift = services.drift
             load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
         case .loadDrafts:
-            let drafts = services.drafts
-            load { .draftsLoaded(drafts?.load() ?? [:]) }
+            let (drafts, keeper) = (services.drafts, draftWriter)
+            load { .draftsLoaded(drafts.map(keeper.load) ?? [:]) }
         case .loadValues:
-            let values = services.values
-            load { .valuesLoaded(values?.load() ?? [:]) }
+            let (values, keeper) = (services.values, valueWriter)
+            load { .valuesLoaded(values.map(keeper.load) ?? [:]) }
         case .saveDrafts(let drafts):
             if let file = services.drafts { keep(drafts, in: file, writer: draftWriter, what: "the drafts") }
         case .loadCaptured:
-            let captured = services.captured
-            load { .capturedLoaded(captured?.load() ?? [:]) }
+            let (captured, keeper) = (services.captured, capturedWriter)
+            load { .capturedLoaded(captured.map(keeper.load) ?? [:]) }
         case .saveCaptured(let captured):
             if let file = services.captured { keep(captured, in: file, writer: capturedWriter, what: "the captured values") }
         case .saveValues(let values):
@@ -256,7 +261,7 @@ final class EffectRunner: Sendable {
         guard exchange.error == nil, var response = exchange.response, response.downloadedFile == nil else { return exchange }
         var exchange = exchange
         do throws(SystemError) {
-            try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path))
+            try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path), replacing: download.replaces)
             response.downloadedFile = DownloadedFile(path: download.path, byteCount: response.body.count)
             response.body = Data()
             exchange.result = .success(response)
@@ -284,9 +289,14 @@ final class EffectRunner: Sendable {
         case .stub: behavior = session.environment.fixtures.isStubbed ? session.environment.fixtures : .immediate
         }
         // Every request may turn out to be a stream (the head's type tells); its relay shows it as it arrives.
-        let relay = StreamRelay(ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock)
-        // A download's path is relative to where the explorer runs, as a shell's would be.
-        let download = call.downloadPath.map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        let relay = StreamRelay(
+            ticket: ticket.id, inbox: inbox, endpointStreams: endpoint.stream != nil, clock: services.clock, masking: session.redactor)
+        // Checked by `.checkDownload` (absolute, confined, replacing only when asked); otherwise
+        // relative to where the explorer runs, as a shell's would be, never replacing a file.
+        let replaces = if case .checked(true) = call.downloadPlace { true } else { false }
+        let download = call.downloadPath.map {
+            DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0, replaces: replaces)
+        }
         var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
         requestOptions.download = download
         let uploadThrottle = ProgressThrottle(interval: Self.progressInterval)
@@ -403,18 +413,11 @@ final class EffectRunner: Sendable {
     }
 
     /// Keeps a state file up to date in the background; a failed write is said on the status bar.
-    private func keep<Value: Codable & Sendable & Equatable>(
-        _ value: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, writer: LatestValueWriter<[EnvironmentKey: Value]>,
-        what: String
+    private func keep<Value: Codable & Sendable & MergeableState>(
+        _ value: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, writer: StateFileKeeper<Value>, what: String
     ) {
         let inbox = self.inbox
-        writer.save(value) { value in
-            do throws(SystemError) {
-                try file.save(value)
-            } catch {
-                inbox.post(.stateNotSaved("Could not keep \(what): \(error)."))
-            }
-        }
+        writer.keep(value, in: file) { error in inbox.post(.stateNotSaved("Could not keep \(what): \(error).")) }
     }
 }
 

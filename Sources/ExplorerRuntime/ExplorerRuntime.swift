@@ -66,6 +66,7 @@ public final class ExplorerRuntime: Sendable {
             for effect in effects { runner.perform(effect) }
             if quitting { break }
             present()
+            inbox.finishedBatch()
             resumeIdleWaitersIfIdle()
         }
         await runner.cancelAll()

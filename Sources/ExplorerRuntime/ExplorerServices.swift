@@ -35,6 +35,9 @@ public struct ExplorerServices: Sendable {
     public var tokens: (any TokenPersistence)?
     /// Where live cookie jars of catalogs that say `cookies: { persist: true }` are kept; nil keeps none.
     public var cookies: (any CookiePersistence)?
+    /// Where the trust the person gives a catalog is kept (asked before an untrusted catalog reaches
+    /// outside itself); nil: trust is not given in the explorer.
+    public var trust: (any TrustPersistence)?
     /// Whether the activity spinner turns (its ticks come from a real-time timer). False for a
     /// still picture such as `apiexplorer snapshot`: its frame must not depend on how long the
     /// keys took, or a busy machine draws the spinner a step further.
@@ -68,17 +71,33 @@ public struct ExplorerServices: Sendable {
     }
 
     /// Reads the catalogs of `source` and the secrets of its folder; `maximumBodySize` replaces every
-    /// environment's body cap (`--max-body-size`).
-    public static func catalogs(from source: CatalogSource, maximumBodySize: Int? = nil) -> @Sendable () -> (CatalogSet, SecretStore) {
-        { (CatalogLoader.load(source).limitingBodies(to: maximumBodySize), SecretStore.load(for: source)) }
+    /// environment's body cap (`--max-body-size`). Files are trusted as `trust` remembers (read at
+    /// every load, so a catalog trusted elsewhere meanwhile counts), or all of them (`--trust`).
+    public static func catalogs(
+        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
+    ) -> @Sendable () -> (CatalogSet, SecretStore) {
+        {
+            let trusted = trustingEverything ? .everything : trusted(source, trust)
+            return (CatalogLoader.load(source, trust: trusted).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
+        }
     }
 
     /// Reads the changed catalog files of `source` again (all of them for nil), and its secrets.
     public static func reloading(
-        from source: CatalogSource, maximumBodySize: Int? = nil
+        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
     ) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
         { previous, changed in
-            (CatalogLoader.reload(source, previous: previous, changedFiles: changed).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
+            let trusted = trustingEverything ? .everything : trusted(source, trust)
+            return (
+                CatalogLoader.reload(source, previous: previous, changedFiles: changed, trust: trusted).limitingBodies(to: maximumBodySize),
+                SecretStore.load(for: source)
+            )
         }
+    }
+
+    /// What `trust` remembers for the source's folder.
+    private static func trusted(_ source: CatalogSource, _ trust: (any TrustPersistence)?) -> CatalogTrust {
+        guard let trust, let directory = source.directory else { return .nothing }
+        return trust.trust(for: directory)
     }
 }

@@ -1,4 +1,7 @@
+import Catalog
+import StateStore
 import Synchronization
+import SystemSupport
 
 /// Writes a value in the background, in order, with only the latest waiting: saves asked for while
 /// one is being written collapse into one, so a burst of edits costs one write and the last wins.
@@ -33,4 +36,36 @@ final class LatestValueWriter<Value: Sendable>: Sendable {
             next()
         }
     }
+}
+
+/// Keeps one of the state folder's files that other explorers and `call`s write too (drafts,
+/// run-time values, captured values): each save writes what this explorer changed since it last
+/// read or wrote the file, merged over what the file holds now (`EnvironmentStateFile.save(_:over:)`),
+/// so two explorers sharing the folder keep each other's changes.
+final class StateFileKeeper<Value: Codable & Sendable & MergeableState>: Sendable {
+    private let writer = LatestValueWriter<[EnvironmentKey: Value]>()
+    /// What this explorer last read from or wrote to the file.
+    private let base = Mutex<[EnvironmentKey: Value]>([:])
+
+    /// Reads the file (what later saves are compared with).
+    func load(_ file: EnvironmentStateFile<Value>) -> [EnvironmentKey: Value] {
+        let values = file.load()
+        base.withLock { $0 = values }
+        return values
+    }
+
+    /// Saves `values` in the background, the latest only; `failed` says why one could not be.
+    func keep(_ values: [EnvironmentKey: Value], in file: EnvironmentStateFile<Value>, failed: @escaping @Sendable (SystemError) -> Void) {
+        writer.save(values) { values in
+            do throws(SystemError) {
+                try file.save(values, over: self.base.withLock { $0 })
+                self.base.withLock { $0 = values }
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Waits until nothing is waiting or being written.
+    func flush() async { await writer.flush() }
 }

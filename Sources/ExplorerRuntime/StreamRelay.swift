@@ -27,9 +27,13 @@ final class StreamRelay: Sendable {
     /// Whether the endpoint says it streams (`stream:`): then any body is shown as it arrives;
     /// otherwise only bodies whose type is a stream's (event stream, NDJSON).
     private let endpointStreams: Bool
+    /// Masks the secret values the request carries, should the server echo one while streaming
+    /// (the whole body, once it has arrived, is masked until `v` as any body is).
+    private let masking: Redactor
 
-    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, clock: DispatchClock) {
+    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, clock: DispatchClock, masking: Redactor) {
         self.ticket = ticket
+        self.masking = masking
         self.inbox = inbox
         self.endpointStreams = endpointStreams
         self.clock = clock
@@ -79,8 +83,13 @@ final class StreamRelay: Sendable {
     func flush() {
         state.withLock { state in
             guard state.observing, state.head != nil || !state.events.isEmpty || !state.bytes.isEmpty else { return }
+            let events = state.events.map { streamed in
+                var masked = streamed
+                masked.event.data = masking.text(streamed.event.data)
+                return masked
+            }
             inbox.post(.responseStreamed(
-                ticket: ticket, update: StreamUpdate(head: state.head, events: state.events, bytes: state.bytes, byteCount: state.byteCount)))
+                ticket: ticket, update: StreamUpdate(head: state.head, events: events, bytes: masking.data(state.bytes), byteCount: state.byteCount)))
             state.head = nil
             state.events = []
             state.bytes = Data()

@@ -30,7 +30,8 @@ final class DownloadWriter: @unchecked Sendable {
                 message: "Not enough free disk space for the download: it needs \(ByteCount.format(expected)), "
                     + "\(ByteCount.format(Int(free))) are free where \(destination.path) goes.")
         }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (continuing ? O_APPEND : O_TRUNC)
+        // Never through a link someone left in the folder.
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (continuing ? O_APPEND : O_TRUNC)
         descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
             throw TransportError(.resourceUnavailable, message: "Cannot write the download to \(path): \(Self.reason(errno)).")
@@ -68,11 +69,29 @@ final class DownloadWriter: @unchecked Sendable {
         let fd = descriptor
         descriptor = -1
         let closed = close(fd)
-        guard closed == 0, rename(destination.partialPath, destination.path) == 0 else {
+        guard closed == 0, Self.moveIntoPlace(destination) else {
+            let reason = errno == EEXIST ? "it exists, and a download replaces a file only when asked to (--force)" : Self.reason(errno)
             throw TransportError(
-                .resourceUnavailable, message: "The download could not be moved to \(destination.path): \(Self.reason(errno)).")
+                .resourceUnavailable, message: "The download could not be moved to \(destination.path): \(reason); it is in \(destination.partialPath).")
         }
         return DownloadedFile(path: destination.path, byteCount: resumedFrom + written, resumedFrom: resumedFrom)
+    }
+
+    /// Moves the complete partial file to its place; unless the destination replaces, a file there
+    /// stays (a hard link fails on it, atomically; where links cannot be made, a check then a rename).
+    static func moveIntoPlace(_ destination: DownloadDestination) -> Bool {
+        if destination.replaces { return rename(destination.partialPath, destination.path) == 0 }
+        if link(destination.partialPath, destination.path) == 0 {
+            unlink(destination.partialPath)
+            return true
+        }
+        guard errno != EEXIST else { return false }
+        var info = stat()
+        if lstat(destination.path, &info) == 0 {
+            errno = EEXIST
+            return false
+        }
+        return rename(destination.partialPath, destination.path) == 0
     }
 
     /// The size of a partial file an earlier attempt left, if any.

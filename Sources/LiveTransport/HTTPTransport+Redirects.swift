@@ -10,6 +10,7 @@ extension HTTPTransport {
             throw TransportError(.unknown, message: "Nothing was sent: the file \(unreadable) of the request body cannot be read (missing, a folder, or not readable).")
         }
         let policy = request.settings.redirects
+        let rules = RedirectRules(secrets: request.options.secrets?.values ?? [], allowsDowngrade: policy.allowsDowngrade)
         var cache = request.settings.cachePolicy == .reloadIgnoringCache ? nil : self.cache(for: request.settings.environmentName)
         if let download = request.options.download {
             // A download is never cached, and asks for the bytes as stored, so a range means the same
@@ -27,7 +28,7 @@ extension HTTPTransport {
         while true {
             var response = try await load(hop, request: request, cache: cache, started: started)
             response.redirects = redirects
-            guard policy.follow, let next = try hop.following(response) else {
+            guard policy.follow, let next = try hop.following(response, rules: rules) else {
                 response.timing.total = started.duration(to: .now)
                 return response
             }

@@ -9,6 +9,13 @@ extension ServerTrust {
     /// Files are read here, so a missing or malformed one is reported before any connection.
     func tlsConfiguration() throws(TransportError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
+        // NIOSSL's client accepts TLS 1.0 unless told otherwise.
+        configuration.minimumTLSVersion = switch minimumVersion {
+        case .v1_0: .tlsv1
+        case .v1_1: .tlsv11
+        case .v1_2: .tlsv12
+        case .v1_3: .tlsv13
+        }
         if allowInsecure {
             configuration.certificateVerification = .none
         }

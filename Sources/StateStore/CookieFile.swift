@@ -29,10 +29,8 @@ public final class CookieFile: CookiePersistence {
 
     public func keep(_ cookies: [Cookie], for environment: EnvironmentKey) {
         lock.withLock { _ in
-            var jars = file.load()
-            jars[environment] = cookies.isEmpty ? nil : cookies
             // A full disk must not fail a request: the cookies are then kept for this run only.
-            try? file.save(jars)
+            try? file.update { $0[environment] = cookies.isEmpty ? nil : cookies }
         }
     }
 }

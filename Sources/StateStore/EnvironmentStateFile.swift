@@ -11,7 +11,12 @@ import Darwin
 /// A small JSON file in the state directory holding one value per service and environment
 /// (`{ "petstore": { "local": … } }`), readable by the owner only and replaced atomically on every
 /// save, so `kill -9` at any moment leaves the old contents or the new, never half of a file.
-/// Drafts, run-time values and captured values are kept this way.
+/// Drafts, run-time values, captured values, cookies and tokens are kept this way.
+///
+/// Several processes share the folder (explorers, `call`s in parallel): a change is made under an
+/// exclusive lock on the file (`flock` on `.NAME.lock`, released by the system when a process
+/// dies), reading the file again first, so what another process wrote meanwhile stays (`update`,
+/// `save(_:over:)`).
 public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
     private let directoryPath: String
     private let name: String
@@ -44,7 +49,41 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
         return values
     }
 
-    /// Writes every value (an empty map removes the file).
+    /// Changes the values under the file's lock: `change` sees what the file holds now.
+    public func update(_ change: (inout [EnvironmentKey: Value]) -> Void) throws(SystemError) {
+        try StateDirectory.create(URL(fileURLWithPath: directoryPath))
+        try withLock { () throws(SystemError) in
+            var values = load()
+            change(&values)
+            try save(values)
+        }
+    }
+
+    /// Writes what changed from `base` (what this process last read or wrote) to `values` over what
+    /// the file holds now: a service and environment this process did not change keeps what
+    /// another process wrote, and one both changed is merged entry by entry (`MergeableState`).
+    public func save(_ values: [EnvironmentKey: Value], over base: [EnvironmentKey: Value]) throws(SystemError) where Value: MergeableState {
+        try update { current in
+            for key in Set(values.keys).union(base.keys) where values[key] != base[key] {
+                current[key] = Value.merged(base: base[key], mine: values[key], theirs: current[key])
+            }
+        }
+    }
+
+    /// Runs `body` holding the file's lock (blocking until another process lets it go).
+    private func withLock<T>(_ body: () throws(SystemError) -> T) throws(SystemError) -> T {
+        let lockPath = URL.joinedFilePath(directoryPath, ".\(name).lock")
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemError("cannot open \(lockPath)") }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw SystemError("cannot lock \(lockPath)") }
+        }
+        return try body()
+    }
+
+    /// Writes every value (an empty map removes the file), replacing what the file holds: `update`
+    /// and `save(_:over:)` keep what other processes wrote.
     public func save(_ values: [EnvironmentKey: Value]) throws(SystemError) {
         guard !values.isEmpty else {
             if unlink(filePath) != 0, errno != ENOENT { throw SystemError("cannot remove \(filePath)") }
@@ -57,6 +96,38 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
         }
         try StateDirectory.create(fileURL.deletingLastPathComponent())
         try AtomicFile.write(data, to: fileURL, permissions: 0o600)
+    }
+}
+
+/// A value two processes may both have changed since they read it: `merged` keeps both changes
+/// where it can (a dictionary entry by entry), and `mine` where both changed the same thing.
+public protocol MergeableState: Equatable {
+    /// The three-way merge of `mine` and `theirs`, both changed from `base`; nil removes the value.
+    static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self?
+}
+
+extension MergeableState {
+    /// By default mine wins where I changed it.
+    public static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? { mine != base ? mine : theirs }
+}
+
+extension Dictionary: MergeableState where Key == String, Value: Equatable {
+    /// Entry by entry: the ones I changed (or removed) are mine, the others theirs.
+    public static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? {
+        let base = base ?? [:], mine = mine ?? [:]
+        var result = theirs ?? [:]
+        for key in Set(base.keys).union(mine.keys) where base[key] != mine[key] { result[key] = mine[key] }
+        return result.isEmpty ? nil : result
+    }
+}
+
+extension CapturedValues: MergeableState {
+    /// Stub and live values, each entry by entry.
+    public static func merged(base: CapturedValues?, mine: CapturedValues?, theirs: CapturedValues?) -> CapturedValues? {
+        var result = CapturedValues()
+        result.stub = [String: CapturedValue].merged(base: base?.stub, mine: mine?.stub, theirs: theirs?.stub) ?? [:]
+        result.live = [String: CapturedValue].merged(base: base?.live, mine: mine?.live, theirs: theirs?.live) ?? [:]
+        return result.stub.isEmpty && result.live.isEmpty ? nil : result
     }
 }
 

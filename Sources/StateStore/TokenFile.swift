@@ -34,10 +34,8 @@ public final class TokenFile: TokenPersistence {
 
     public func keep(_ token: OAuth2Token?, for environment: EnvironmentKey) {
         lock.withLock { _ in
-            var tokens = file.load()
-            tokens[environment] = token
             // A full disk must not fail a request: the token is then kept for this run only.
-            try? file.save(tokens)
+            try? file.update { $0[environment] = token }
         }
     }
 }

@@ -7,14 +7,15 @@ import Darwin
 #endif
 
 /// Writes files so a reader (or a crash) sees the old contents or the new, never a mix: the
-/// bytes go to a temporary file in the same folder (`.NAME.XXXXXX`), are flushed to disk, and
-/// replace the target with `rename`.
+/// bytes go to a temporary file in the same folder (`.NAME.PID.XXXXXX`, PID the writer's), are
+/// flushed to disk, and replace the target with `rename`.
 public enum AtomicFile {
     /// Writes `data` to `url` atomically. `beforeRename` runs once the temporary file is complete;
     /// if it throws, the temporary file is removed and the target is left as it was (tests use it
     /// to simulate an interruption).
+    /// Unless `replacing`, an existing file at `url` stays and the write fails (`EEXIST`).
     public static func write(
-        _ data: Data, to url: URL, permissions: mode_t = 0o644, beforeRename: () throws -> Void = {}
+        _ data: Data, to url: URL, permissions: mode_t = 0o644, replacing: Bool = true, beforeRename: () throws -> Void = {}
     ) throws(SystemError) {
         let temporary = try writeTemporary(data, beside: url, permissions: permissions)
         do {
@@ -23,17 +24,29 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw SystemError("writing \(url.path) was interrupted (\(error))", number: EINTR)
         }
-        try commit(temporary, to: url)
+        try commit(temporary, to: url, replacing: replacing)
     }
 
     /// Writes `data` to a new temporary file beside `url` and returns it; `commit` moves it in place.
     public static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t = 0o644) throws(SystemError) -> URL {
         let folder = url.deletingLastPathComponent().path
-        return URL(fileURLWithPath: try TemporaryFile.create(data, in: folder, prefix: ".\(url.lastPathComponent).", permissions: permissions))
+        let prefix = ".\(url.lastPathComponent).\(getpid())."
+        return URL(fileURLWithPath: try TemporaryFile.create(data, in: folder, prefix: prefix, permissions: permissions))
     }
 
-    /// Moves a temporary file made by `writeTemporary` over `url`.
-    public static func commit(_ temporary: URL, to url: URL) throws(SystemError) {
+    /// Moves a temporary file made by `writeTemporary` over `url`; unless `replacing`, a file
+    /// already at `url` stays and the temporary file is removed (`EEXIST`).
+    public static func commit(_ temporary: URL, to url: URL, replacing: Bool = true) throws(SystemError) {
+        if !replacing {
+            // A hard link is made only where nothing is: no check-then-rename race.
+            guard link(temporary.path, url.path) == 0 else {
+                let failure = SystemError("cannot write \(url.path)")
+                unlink(temporary.path)
+                throw failure
+            }
+            unlink(temporary.path)
+            return
+        }
         guard rename(temporary.path, url.path) == 0 else {
             let failure = SystemError("cannot replace \(url.path)")
             unlink(temporary.path)
@@ -41,17 +54,29 @@ public enum AtomicFile {
         }
     }
 
-    /// Removes the temporary files `writeTemporary` left beside `url` (`.NAME.XXXXXX`) when a writer
-    /// was killed before its rename, if they are older than `age` (a younger one may be another
-    /// writer's, still at work). Returns how many were removed.
+    /// Removes the temporary files `writeTemporary` left beside `url` when a writer was killed
+    /// before its rename (`.NAME.PID.XXXXXX` whose process is gone, or any older than `age`: a
+    /// younger one may be another writer's, still at work). Returns how many were removed.
     @discardableResult
     public static func removeLeftovers(beside url: URL, olderThan age: Duration = .seconds(60)) -> Int {
-        let folder = url.deletingLastPathComponent().path
-        let prefix = ".\(url.lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
-        let cutoff = time(nil) - time_t(age.components.seconds)
+        removeLeftovers(in: url.deletingLastPathComponent().path, olderThan: age) { $0 == url.lastPathComponent }
+    }
+
+    /// Removes the temporary files writers killed before their rename left in `folder`, whatever
+    /// file they were for: `.NAME.PID.XXXXXX` whose process is gone (no other name, so no file of
+    /// someone else's is touched). What a start cleans in the state folder and the catalog folder.
+    /// Returns how many were removed.
+    @discardableResult
+    public static func removeLeftovers(inFolder folder: String) -> Int {
+        removeLeftovers(in: folder, olderThan: nil) { _ in true }
+    }
+
+    private static func removeLeftovers(in folder: String, olderThan age: Duration?, target: (String) -> Bool) -> Int {
+        guard let names = try? DirectoryEntries.names(in: folder) else { return 0 }
+        let cutoff = age.map { time(nil) - time_t($0.components.seconds) }
         var removed = 0
-        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+        for name in names {
+            guard let leftover = Leftover(name), leftover.pid != nil || cutoff != nil, target(leftover.target) else { continue }
             let path = folder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
@@ -60,10 +85,35 @@ public enum AtomicFile {
             #else
             let modified = info.st_mtim.tv_sec
             #endif
-            guard modified < cutoff else { continue }
+            // kill(pid, 0) fails with ESRCH once the process is gone.
+            let writerGone = leftover.pid.map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
+            guard writerGone || cutoff.map({ modified < $0 }) == true else { continue }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed
+    }
+
+    /// A temporary file's name, `.NAME.PID.XXXXXX` (or `.NAME.XXXXXX` as earlier versions wrote).
+    private struct Leftover {
+        var target: String
+        var pid: pid_t?
+
+        init?(_ name: String) {
+            let bytes = Array(name.utf8)
+            guard bytes.count > 8, bytes[0] == UInt8(ascii: "."), let lastDot = bytes.lastIndex(of: UInt8(ascii: ".")),
+                bytes.count - lastDot - 1 == 6, lastDot > 1
+            else { return nil }
+            let head = bytes[1..<lastDot]
+            if let dot = head.lastIndex(of: UInt8(ascii: ".")), dot > 1,
+                let pid = Int32(String(decoding: bytes[(dot + 1)..<lastDot], as: UTF8.self)), pid > 0
+            {
+                target = String(decoding: bytes[1..<dot], as: UTF8.self)
+                self.pid = pid
+            } else {
+                target = String(decoding: head, as: UTF8.self)
+                pid = nil
+            }
+        }
     }
 
     /// Removes a temporary file that will not be committed.

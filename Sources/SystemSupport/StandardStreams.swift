@@ -46,4 +46,7 @@ public enum StandardStreams {
 extension StandardStreams {
     /// Whether standard output is a terminal.
     public static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Whether standard error is a terminal.
+    public static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }

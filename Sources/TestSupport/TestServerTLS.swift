@@ -9,6 +9,8 @@ public struct TestServerTLS: Sendable {
     public var clientCertificateAuthority: TestCertificates.Identity?
     /// ALPN protocols offered, in preference order; `h2` makes HTTP/2 available to clients that ask.
     public var applicationProtocols: [String]
+    /// The newest TLS version the server speaks; nil for any.
+    public var maximumVersion: TLSVersion?
 
     /// A server with `identity`, optionally requiring client certificates from `clientCertificateAuthority`.
     public init(
@@ -41,6 +43,13 @@ public struct TestServerTLS: Sendable {
         return copy
     }
 
+    /// The same configuration speaking TLS 1.0 and 1.1 only (an old server).
+    public func oldTLSOnly() -> TestServerTLS {
+        var copy = self
+        copy.maximumVersion = .tlsv11
+        return copy
+    }
+
     /// Builds the NIOSSL context (loads the PEM files).
     func makeContext() throws -> NIOSSLContext {
         var configuration = TLSConfiguration.makeServerConfiguration(
@@ -48,6 +57,10 @@ public struct TestServerTLS: Sendable {
             privateKey: .privateKey(try identity.privateKey())
         )
         configuration.applicationProtocols = applicationProtocols
+        if let maximumVersion {
+            configuration.maximumTLSVersion = maximumVersion
+            configuration.minimumTLSVersion = .tlsv1
+        }
         // Closes are meant to be observed at once; never wait long for the peer's close_notify.
         configuration.shutdownTimeout = .milliseconds(100)
         if let clientCertificateAuthority {

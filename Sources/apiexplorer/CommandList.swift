@@ -15,6 +15,7 @@ enum CommandList {
         ExportCommand.self,
         ImportCommand.self,
         AuthCommand.self,
+        TrustCommand.self,
         ManCommand.self,
     ]
 

@@ -55,7 +55,7 @@ import TestTraits
         try Data(text.utf8).write(to: folder.appendingPathComponent("test.yaml"))
         try Data("{}".utf8).write(to: folder.appendingPathComponent("inside.json"))
         try prepare(folder)
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder, displayPath: "cat"))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder, displayPath: "cat"), trust: .everything)
         return positions(catalog.diagnostics.filter { !$0.message.contains("was not loaded because") })
     }
 

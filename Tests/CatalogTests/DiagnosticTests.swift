@@ -259,7 +259,7 @@ import TestTraits
                 baseURL: http://127.0.0.1:1
                 groupHeaders: { admn: { X: "1" } }
             groups:
-              admin: { headers: { Authorization: Bearer x } }
+              admin: { headers: { Authorization: "Bearer {{secret.T}}" } }
             endpoints:
               one: { path: /one, group: admim }
               two: { path: /two, group: nobody }
@@ -337,7 +337,7 @@ import TestTraits
         #expect(catalog.services.count == 1)
         #expect(!catalog.hasErrors)
         #expect(positions(catalog.diagnostics) == [
-            "4:5: warning: environment 'local' turns certificate verification off (tls.insecure): anyone on the network can read and change its traffic",
+            "4:5: warning: in environment 'local', certificate verification is off (tls.insecure): anyone on the network can read and change the traffic",
             "7:12: warning: 'notFund' is not a built-in error kind, so it is a custom one; did you mean 'notFound'?",
             "9:28: warning: 'body: fixtures/a.json' sends this text; to send the file's contents write 'bodyFile: fixtures/a.json'",
         ])

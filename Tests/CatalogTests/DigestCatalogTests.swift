@@ -41,7 +41,7 @@ import TestTraits
             return .json(200, #"{"ok":true}"#)
         }
         let session = ServiceSession(
-            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["VAULT_PASSWORD": "Circle of Life"]),
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_VAULT_PASSWORD": "Circle of Life"]),
             transport: server)
         let exchange = await session.send("index", options: RequestOptions(stubBehavior: .never))
         #expect(try exchange.result.get().status == 200)

@@ -32,7 +32,7 @@ import TestTraits
         let service = try loadCleanService(Self.catalog)
         let transport = RecordingTransport { request throws(TransportError) in Response.json(200, "{}") }
         let session = ServiceSession(
-            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["SHOP_TOKEN": "tok-1234"]),
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_SHOP_TOKEN": "tok-1234"]),
             transport: transport, clock: .instant)
         return (session, transport, try #require(service.endpoint("getItem")))
     }

@@ -61,7 +61,7 @@ import TestTraits
         let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["shop.yaml": catalog]), source: .bundled)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let service = try #require(catalog.service("shop"))
-        return ServiceSession(service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["SHOP_TOKEN": "old"]))
+        return ServiceSession(service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_SHOP_TOKEN": "old"]))
     }
 
     static func send(_ session: ServiceSession, _ endpoint: String = "items", example: String?) async -> Exchange {
@@ -151,7 +151,7 @@ import TestTraits
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let service = try #require(catalog.service("shop"))
         let quiet = try #require(service.environment(named: "quiet"))
-        let session = ServiceSession(service: service, environment: quiet, secrets: SecretStore(processEnvironment: ["SHOP_TOKEN": "old"]))
+        let session = ServiceSession(service: service, environment: quiet, secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_SHOP_TOKEN": "old"]))
         let down = await Self.send(session, example: "down")
         #expect(down.error?.message == "Quiet here.")
         // The service's retry is not in this chain; the refresh still comes first (auth.refresh).

@@ -79,7 +79,7 @@ import TestTraits
             let text = OAuth2CatalogTests.catalog(base).replacingOccurrences(of: "    tokenURL: \"\(base)/token\"\n", with: "    issuer: \"\(base)\"\n")
             let service = try #require(CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": text]), source: .bundled).service("api"))
             let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "s"]), transport: TestHTTPTransport())
             _ = await session.send("me", options: RequestOptions(stubBehavior: .never))
             let live = await session.checkedTokens(stubbed: false)
             #expect(live.first?.signature == .verified(algorithm: "ES256", keyID: "k1"))

@@ -29,7 +29,7 @@ import TestTraits
         try folder.write("album.yaml", Self.catalog)
         try folder.write("photos/beach.png", "PNG")
         try folder.write("photos/meta.json", "{}")
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path), trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let endpoint = try #require(catalog.service("album")?.endpoint("upload"))
         guard case .multipart(let fields) = endpoint.body else {
@@ -77,7 +77,7 @@ import TestTraits
             """)
         try folder.write("cat/photos/a.png", "A")
         try folder.write("outside.png", "O")
-        let messages = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.url.appendingPathComponent("cat"), displayPath: "cat")).diagnostics.filter(\.isError).map { "\($0.line):\($0.column): \($0.message)" }
+        let messages = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.url.appendingPathComponent("cat"), displayPath: "cat"), trust: .everything).diagnostics.filter(\.isError).map { "\($0.line):\($0.column): \($0.message)" }
         #expect(messages.contains("9:30: the file of multipart field 1 of endpoint 'one' does not exist: 'photos/missing.png'"), "\(messages)")
         #expect(messages.contains("10:31: the file of multipart field 2 of endpoint 'one' is a folder, not a file: 'photos'"), "\(messages)")
         #expect(messages.contains { $0.hasPrefix("11:33: multipart field 3 of endpoint 'one' has both 'value' and 'file'") }, "\(messages)")

@@ -55,7 +55,7 @@ import TestTraits
             let service = try #require(catalog.service("api"))
             #expect(service.oauth2?.scopes == ["read", "write"])
             let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "client-canary-secret"]),
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "client-canary-secret"]),
                 transport: TestHTTPTransport())
             let first = await session.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(first.response?.status == 200)
@@ -118,7 +118,7 @@ import TestTraits
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let service = try #require(catalog.service("api"))
         return ServiceSession(
-            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]),
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "s"]),
             transport: TestHTTPTransport(), onSignInPrompt: onSignInPrompt)
     }
 
@@ -211,13 +211,13 @@ import TestTraits
             #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
             let service = try #require(catalog.service("api"))
             let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "s"]), transport: TestHTTPTransport())
             let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(exchange.response?.status == 200)
             // Metadata that names another issuer is not used.
             stated.withLock { $0 = "https://evil.example" }
             let other = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "s"]), transport: TestHTTPTransport())
             let refused = await other.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(refused.error?.message.contains("names another issuer (https://evil.example); it was not used") == true, "\(refused.error?.message ?? "")")
         }
@@ -241,7 +241,7 @@ extension OAuth2CatalogTests {
                 CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["api.yaml": Self.catalog(http.baseURL.absoluteString)]), source: .bundled)
                     .service("api"))
             let session = ServiceSession(
-                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["API_SECRET": "s"]), transport: TestHTTPTransport())
+                service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_API_SECRET": "s"]), transport: TestHTTPTransport())
             let first = await session.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(first.response?.status == 200)
             refusing.withLock { $0 = true }

@@ -21,7 +21,7 @@ import TestTraits
             """)
         let secret = "a+b/c=d&e f%"
         let session = ServiceSession(
-            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["ODD": secret]), clock: .instant)
+            service: service, environment: service.environments[0], secrets: SecretStore(processEnvironment: ["APIEXPLORER_SECRET_ODD": secret]), clock: .instant)
         let exchange = await session.send("one")
         let url = exchange.request.url.absoluteString
         #expect(!url.contains("q=\(secret)"), "the URL carries the encoded form: \(url)")

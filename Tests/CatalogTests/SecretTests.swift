@@ -48,7 +48,7 @@ import TestTraits
         let folder = try TemporaryCatalog(["vault.yaml": Self.catalog, ".env": "PASSWORD=\"\(Self.dotEnvSecret)\"\n"])
         let catalog = folder.load()
         let service = try #require(catalog.services.first)
-        let secrets = SecretStore.load(for: folder.source, processEnvironment: ["API_KEY": Self.processSecret, "TOKEN": "initial-T0KEN-value"])
+        let secrets = SecretStore.load(for: folder.source, processEnvironment: ["APIEXPLORER_SECRET_API_KEY": Self.processSecret, "APIEXPLORER_SECRET_TOKEN": "initial-T0KEN-value"])
         // As the app does: the logger gets the redactor for this service and environment.
         let redactor = ServiceSession.makeRedactor(service: service, environment: service.environments[0], secrets: secrets)
         let plugin = NetworkLoggerPlugin(options: .verbose, redactor: redactor) { entry in entry.lines.forEach(logger.append) }
@@ -109,8 +109,8 @@ import TestTraits
             try builder.prepare(try #require(service.endpoint("login")))
         } throws: { error in
             "\(error)" == """
-                vault/login: body uses {{secret.PASSWORD}}, which has no value (set it in the environment)
-                vault/login: environment local header X-Api-Key uses {{secret.API_KEY}}, which has no value (set it in the environment)
+                vault/login: body uses {{secret.PASSWORD}}, which has no value (set $APIEXPLORER_SECRET_PASSWORD in the environment)
+                vault/login: environment local header X-Api-Key uses {{secret.API_KEY}}, which has no value (set $APIEXPLORER_SECRET_API_KEY in the environment)
                 """
         }
     }

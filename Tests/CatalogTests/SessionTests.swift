@@ -144,7 +144,7 @@ import TestTraits
 
     @Test func withoutATokenTheHeaderIsLeftOutAndTheRefreshGetsOne() async throws {
         let server = Self.strictServer()
-        let exchange = await session("bare", transport: server, secrets: ["SHOP_PASSWORD": "pw"]).send("me", options: RequestOptions(stubBehavior: .never))
+        let exchange = await session("bare", transport: server, secrets: ["APIEXPLORER_SECRET_SHOP_PASSWORD": "pw"]).send("me", options: RequestOptions(stubBehavior: .never))
         #expect(try exchange.result.get().status == 200)
         #expect(server.requests.first?.headers.contains("Authorization") == false)
         #expect(server.requests.count == 3)

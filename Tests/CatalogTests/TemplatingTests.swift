@@ -55,7 +55,7 @@ import TestTraits
 
     @Test func precedenceRuntimeThenEndpointThenEnvironmentThenService() throws {
         let endpoint = try #require(service.endpoint("show"))
-        let prepared = try builder(process: ["ADMIN_TOKEN": "t0k3n-admin"]).prepare(endpoint)
+        let prepared = try builder(process: ["APIEXPLORER_SECRET_ADMIN_TOKEN": "t0k3n-admin"]).prepare(endpoint)
         #expect(prepared.target.path == "/items/42/endpoint")
         #expect(prepared.target.query == [QueryItem(name: "q", value: "default query"), QueryItem(name: "env", value: "local")])
         #expect(prepared.target.headers["X-Shared"] == "from-environment")
@@ -65,7 +65,7 @@ import TestTraits
         #expect(prepared.environment.headers["X-Key"] == "demo-key")
         #expect(prepared.environment.groupHeaders["admin"]?["Authorization"] == "Bearer t0k3n-admin")
 
-        let runtime = try builder(process: ["ADMIN_TOKEN": "x"]).prepare(endpoint, values: ["itemId": "a b/c?", "level": "runtime", "shared": "mine"])
+        let runtime = try builder(process: ["APIEXPLORER_SECRET_ADMIN_TOKEN": "x"]).prepare(endpoint, values: ["itemId": "a b/c?", "level": "runtime", "shared": "mine"])
         #expect(runtime.target.path == "/items/a%20b/c%3F/runtime")
         #expect(runtime.target.headers["X-Shared"] == "mine")
     }
@@ -74,7 +74,7 @@ import TestTraits
         var endpoint = try #require(service.endpoint("show"))
         endpoint.headers = ["X-Level": "{{level}}", "X-Region": "{{region}}"]
         endpoint.parameters = ["itemId": "1", "query": "q"]
-        let prepared = try builder(process: ["ADMIN_TOKEN": "x"]).prepare(endpoint)
+        let prepared = try builder(process: ["APIEXPLORER_SECRET_ADMIN_TOKEN": "x"]).prepare(endpoint)
         #expect(prepared.target.headers["X-Level"] == "environment")
         #expect(prepared.target.headers["X-Region"] == "eu")
     }
@@ -85,7 +85,7 @@ import TestTraits
         #expect(fromDefault.target.body == .text("hello demo-key", contentType: nil))
         let fromDotEnv = try builder(dotEnv: ["API_KEY": "dotenv-key"]).prepare(endpoint)
         #expect(fromDotEnv.target.body == .text("hello dotenv-key", contentType: nil))
-        let fromProcess = try builder(process: ["API_KEY": "process-key"], dotEnv: ["API_KEY": "dotenv-key"]).prepare(endpoint)
+        let fromProcess = try builder(process: ["APIEXPLORER_SECRET_API_KEY": "process-key"], dotEnv: ["API_KEY": "dotenv-key"]).prepare(endpoint)
         #expect(fromProcess.target.body == .text("hello process-key", contentType: nil))
         #expect(fromProcess.environment.headers["X-Key"] == "process-key")
     }
@@ -103,7 +103,7 @@ import TestTraits
             guard let error = error as? UnresolvedPlaceholderError else { return false }
             return error.description == """
                 shop/missing: path uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables, or capture it from a response)
-                shop/missing: header Authorization uses {{secret.NOT_SET}}, which has no value (set it in the environment or in cat/.env)
+                shop/missing: header Authorization uses {{secret.NOT_SET}}, which has no value (set $APIEXPLORER_SECRET_NOT_SET in the environment or NOT_SET in cat/.env)
                 shop/missing: header X-Other uses {{nobody}}, which has no value (set it as a run-time value, in the endpoint's parameters or in the environment's variables, or capture it from a response)
                 """
                 && error.dispatchError.kind == .invalidRequest
@@ -116,7 +116,7 @@ import TestTraits
             try builder().prepare(endpoint)
         } throws: { error in
             (error as? UnresolvedPlaceholderError)?.description
-                == "shop/show: group admin header Authorization uses {{secret.ADMIN_TOKEN}}, which has no value (set it in the environment or in cat/.env)"
+                == "shop/show: group admin header Authorization uses {{secret.ADMIN_TOKEN}}, which has no value (set $APIEXPLORER_SECRET_ADMIN_TOKEN in the environment or ADMIN_TOKEN in cat/.env)"
         }
     }
 

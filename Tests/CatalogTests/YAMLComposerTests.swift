@@ -69,3 +69,25 @@ import TestTraits
         #expect(composition.duplicates.map(\.line) == [41])
     }
 }
+
+/// Aliases count as what they repeat, as the document is read.
+@Suite struct YAMLExpansionTests {
+    @Test func aRepeatedCollectionCountsItsWholeSize() throws {
+        let item = String(repeating: "x", count: 1 << 20)
+        // Each alias of `list` repeats 8 MiB: the seventh brings the text past 64 MiB.
+        let text = "list: &list [" + Array(repeating: "\"\(item)\"", count: 8).joined(separator: ", ") + "]\ncopies: [" + Array(repeating: "*list", count: 20).joined(separator: ", ") + "]\n"
+        #expect {
+            _ = try YAMLComposer.compose(text)
+        } throws: { error in
+            guard let error = error as? YAMLSyntaxError else { return false }
+            return error.line == 2 && error.column == 10 + 7 * 6 && error.message.hasPrefix("the alias *list makes the document larger than 64 MiB")
+        }
+        // Below the caps, aliases are read as before.
+        let small = try YAMLComposer.compose("a: &a [1, 2]\nb: [*a, *a]\n")
+        guard case .sequence(let copies)? = small.root?.value("b")?.content else {
+            Issue.record("no sequence")
+            return
+        }
+        #expect(copies.count == 2)
+    }
+}

@@ -49,7 +49,7 @@ struct MockedCatalogs {
     /// The explorer on the pointed copy, with `arguments` (`--env httpbin/local --live`).
     func launch(_ arguments: String) throws -> TmuxSession {
         try EndToEnd.ExplorerSessionTests.launch(
-            "--catalog \(TmuxSession.quote(catalog.directory.path)) \(arguments)", environment: ["XDG_STATE_HOME": state.path])
+            "--trust --catalog \(TmuxSession.quote(catalog.directory.path)) \(arguments)", environment: ["XDG_STATE_HOME": state.path])
     }
 
     func remove() {

@@ -24,7 +24,7 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: state) }
             let file = catalog.directory.appendingPathComponent("httpbin.yaml")
             let before = try String(contentsOf: file, encoding: .utf8)
-            let arguments = "--catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local"
+            let arguments = "--trust --catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local"
 
             let session = try ExplorerSessionTests.launch(arguments, environment: ["XDG_STATE_HOME": state.path])
             defer { session.close() }
@@ -74,7 +74,7 @@ extension EndToEnd {
             defer { catalog.remove() }
             let file = catalog.directory.appendingPathComponent("httpbin.yaml")
             let session = try ExplorerSessionTests.launch(
-                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local", environment: ["XDG_STATE_HOME": Self.stateFolder().path])
+                "--trust --catalog \(TmuxSession.quote(catalog.directory.path)) --env httpbin/local", environment: ["XDG_STATE_HOME": Self.stateFolder().path])
             defer { session.close() }
             try await session.waitFor("Enter sends")
             let text = try String(contentsOf: file, encoding: .utf8)

@@ -66,7 +66,7 @@ extension EndToEnd {
             let pointed = try TemporaryCatalog(mockPort: port)
             defer { pointed.remove() }
 
-            let session = try Self.launch("--catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local")
+            let session = try Self.launch("--trust --catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local")
             defer { session.close() }
             try await session.waitFor("petstore · local")
             try await session.send("s")
@@ -167,10 +167,10 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(at: state) }
 
             let (status, _) = try await ProductProcess.run(
-                ["check", "petstore", "--env", "local", "--catalog", pointed.directory.path], environment: ["XDG_STATE_HOME": state.path])
+                ["check", "petstore", "--env", "local", "--trust", "--catalog", pointed.directory.path], environment: ["XDG_STATE_HOME": state.path])
             #expect(status == 0)  // a faithful mock: no drift
             let session = try Self.launch(
-                "--catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
+                "--trust --catalog \(TmuxSession.quote(pointed.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
             defer { session.close() }
             let screen = try await session.waitFor("=stub")
             #expect(screen.contains("/pet/findByStatus =stub"))

@@ -38,7 +38,7 @@ extension EndToEnd {
                     """)
                 let state = try TemporaryDirectory()
                 let session = try ExplorerSessionTests.launch(
-                    "--catalog \(TmuxSession.quote(folder.path)) --env api/local --live", environment: ["XDG_STATE_HOME": state.path])
+                    "--trust --catalog \(TmuxSession.quote(folder.path)) --env api/local --live", environment: ["XDG_STATE_HOME": state.path])
                 defer { session.close() }
                 try await session.waitFor("Enter sends")
                 try await session.send("Enter")

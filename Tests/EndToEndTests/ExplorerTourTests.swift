@@ -14,7 +14,7 @@ extension EndToEnd {
             let catalog = try TemporaryCatalog(mockPort: 4010)
             defer { catalog.remove() }
             let session = try ExplorerSessionTests.launch(
-                "--catalog \(TmuxSession.quote(catalog.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
+                "--trust --catalog \(TmuxSession.quote(catalog.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
             defer { session.close() }
             try await session.waitFor("Enter sends")
 

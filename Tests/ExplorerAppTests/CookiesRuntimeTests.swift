@@ -38,7 +38,7 @@ import TestTraits
         await runtime.waitUntilIdle()
         var screen = terminal.lastFrame?.buffer.plainText() ?? ""
         #expect(screen.contains("Cookies · shop · local · LIVE"), "\(screen)")
-        #expect(screen.contains("› sid=••••••••  127.0.0.1/  host-only · HttpOnly · session"), "\(screen)")
+        #expect(screen.contains("› sid=••••  127.0.0.1/  host-only · HttpOnly · session"), "\(screen)")
         #expect(!screen.contains("canary-cookie-value"))
         runtime.post(.terminal(.key(try KeyEvent(parsing: "Enter"))))
         await runtime.waitUntilIdle()

@@ -53,17 +53,20 @@ import TestTraits
 
     @Test func anEndpointThatSaysDownloadIsDownloadedOnEnter() async throws {
         let folder = try TemporaryDirectory()
+        // The catalog names a file; it goes in the downloads folder.
         let target = folder.url.appendingPathComponent("always.json").path
-        let text = Self.catalog + "    download: \"\(target)\"\n"
+        let text = Self.catalog + "    download: always.json\n"
         let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["files.yaml": text]), source: .bundled)
-        #expect(catalog.service("files")?.endpoint("report")?.download == target)
+        #expect(catalog.service("files")?.endpoint("report")?.download == "always.json")
         let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
-        let runtime = ExplorerRuntime(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil, device: terminal)
+        let runtime = ExplorerRuntime(
+            catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil, device: terminal,
+            environment: ["APIEXPLORER_DOWNLOADS": folder.path])
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
         runtime.post(.terminal(.key(try KeyEvent(parsing: "Enter"))))
         await runtime.waitUntilIdle()
-        #expect(runtime.currentState.responses[EndpointKey(service: "files", endpoint: "report")]?.exchange.response?.downloadedFile?.path == target)
+        #expect(runtime.currentState.responses[EndpointKey(service: "files", endpoint: "report")]?.exchange.response?.downloadedFile?.path == target, "\(runtime.currentState.notice ?? "")")
         #expect(FileManager.default.fileExists(atPath: target))
         runtime.post(.terminalClosed)
         await running.value

@@ -100,7 +100,7 @@ import TestTraits
         var next = first
         for _ in 0..<3 {
             var followUp: [AppEffect] = []
-            for case .buildBody(let key, let generation, let data, let contentType) in next {
+            for case .buildBody(let key, let generation, let data, let contentType, _) in next {
                 followUp += AppReducer.reduce(&state, .bodyBuilt(key: key, generation: generation, document: BodyHandle(BodyDocument(data: data, contentType: contentType))))
             }
             next = followUp

@@ -133,8 +133,8 @@ extension AppState {
     mutating func performBodyWork(_ effects: [AppEffect]) {
         for effect in effects {
             switch effect {
-            case .buildBody(let key, let generation, let data, let contentType):
-                let document = BodyDocument(data: data, contentType: contentType)
+            case .buildBody(let key, let generation, let data, let contentType, let masking):
+                let document = BodyDocument(data: masking?.data(data) ?? data, contentType: contentType)
                 _ = AppReducer.reduce(&self, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
             case .countBodyMatches(let key, let handle, let query):
                 let count = handle.document.countMatches(for: query)

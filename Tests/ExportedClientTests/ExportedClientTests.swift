@@ -50,7 +50,7 @@ import TestTraits
             var environmentVariables = ProcessInfo.processInfo.environment
             environmentVariables["XDG_STATE_HOME"] = folder.path
             for name in ["APIEXPLORER_CATALOG", "http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] { environmentVariables[name] = nil }
-            let arguments = ["call", "shop/\(id)", "--catalog", folder.path, "--live", "--no-history"] + variables.flatMap { ["--var", $0] }
+            let arguments = ["call", "shop/\(id)", "--catalog", folder.path, "--live", "--no-history", "--trust"] + variables.flatMap { ["--var", $0] }
             let called = await (try ChildProcess(
                 BuiltProducts.executable(named: "apiexplorer").path, arguments, environment: environmentVariables, directory: folder.path)).finish()
             #expect(called.status == 0, "\(id): \(called.errors)")

@@ -31,7 +31,7 @@ extension BinaryTests {
                     endpoints:
                       me: { path: /me }
                     """)
-                let environment = ["API_SECRET": "canary-client-secret"]
+                let environment = ["APIEXPLORER_SECRET_API_SECRET": "canary-client-secret"]
                 let login = try await CLI.run(["auth", "login", "api", "--catalog", folder.path], state: state, environment: environment)
                 #expect(login.status == 0, "\(login.errors)")
                 #expect(login.output.hasPrefix("Signed in to api · local · scope read · expires in "), "\(login.output)")

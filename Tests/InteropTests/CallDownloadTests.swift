@@ -25,7 +25,8 @@ extension BinaryTests {
                 #expect(plain.errors == "Saved 300 kB to \(target).\n")
                 #expect(FileManager.default.contents(atPath: target) == Data(TestPattern.bytes(count: 300_000)))
 
-                let json = try await CLI.run(["call", "d/blob", "-o", target, "--json", "--catalog", folder.path], state: state)
+                // The file is there now: it is replaced only when asked.
+                let json = try await CLI.run(["call", "d/blob", "-o", target, "--force", "--json", "--catalog", folder.path], state: state)
                 let response = try #require(try jsonObject(json.stdout)["response"] as? [String: Any])
                 #expect(response["file"] as? String == target)
                 #expect(response["size"] as? Int == 300_000)

@@ -29,7 +29,7 @@ import TestTraits
     func withStreamingMock(_ body: (TemporaryDirectory, TemporaryDirectory) async throws -> Void) async throws {
         let source = try TemporaryDirectory()
         try source.write("ticker.yaml", Self.catalog(baseURL: "http://127.0.0.1:9/ticker"))
-        let service = try #require(CatalogLoader.load(source.catalogSource).service("ticker"))
+        let service = try #require(CatalogLoader.load(source.catalogSource, trust: .everything).service("ticker"))
         let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: true))
         try await server.start()
         do {

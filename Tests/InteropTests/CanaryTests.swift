@@ -50,7 +50,7 @@ extension BinaryTests {
                 let folder = try TemporaryDirectory()
                 let state = try TemporaryDirectory()
                 try folder.write("canary.yaml", Self.catalog(baseURL: server.baseURL.absoluteString))
-                let environment = ["CANARY_TOKEN": Self.canary]
+                let environment = ["APIEXPLORER_SECRET_CANARY_TOKEN": Self.canary]
                 func run(_ arguments: [String]) async throws -> CLI.Result {
                     try await CLI.run(arguments + ["--catalog", folder.path], state: state, environment: environment)
                 }

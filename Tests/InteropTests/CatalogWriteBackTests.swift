@@ -104,7 +104,7 @@ import TestTraits
         let folder = try TemporaryDirectory()
         try folder.write("shop.yaml", text)
         try folder.write("fixtures/note.txt", "a note\n")
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         return (folder, try #require(catalog.service("shop")))
     }
@@ -114,7 +114,7 @@ import TestTraits
         let (folder, service) = try folder(text)
         try CatalogUpdate.writing(edits, endpoint: id, of: service).commit()
         let new = try #require(folder.read("shop.yaml"))
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         return (Self.diff(text, new), new, try #require(catalog.service("shop")?.endpoint(id)))
     }
@@ -150,7 +150,7 @@ import TestTraits
             .appendingPathComponent("environments")
         let copy = folder.url.appendingPathComponent("environments")
         try FileManager.default.copyItem(at: source, to: copy)
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path), trust: .everything)
         let service = try #require(catalog.service("httpbin"))
         let before = try String(contentsOf: copy.appendingPathComponent("httpbin.yaml"), encoding: .utf8)
 
@@ -380,7 +380,7 @@ import TestTraits
                   status: 201
 
             """)
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let copy = try #require(catalog.service("shop")?.endpoint("createTwo"))
         #expect(copy.group == "signedIn")
@@ -435,7 +435,7 @@ import TestTraits
             .appendingPathComponent("environments")
         let copy = folder.url.appendingPathComponent("environments")
         try FileManager.default.copyItem(at: source, to: copy)
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: copy, displayPath: copy.path), trust: .everything)
         let service = try #require(catalog.service(serviceID))
         let original = try String(contentsOf: copy.appendingPathComponent("\(serviceID).yaml"), encoding: .utf8)
         let comments = original.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }

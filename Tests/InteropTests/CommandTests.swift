@@ -38,7 +38,7 @@ extension BinaryTests {
         func withMockShop(_ body: (Setup, MockServer) async throws -> Void) async throws {
             let source = try TemporaryDirectory()
             try ShopCatalog.write(into: source)
-            let service = try #require(CatalogLoader.load(source.catalogSource).service("shop"))
+            let service = try #require(CatalogLoader.load(source.catalogSource, trust: .everything).service("shop"))
             let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
             try await server.start()
             do {

@@ -92,7 +92,7 @@ extension BinaryTests {
         @Test func faithfulMockShowsNoDriftAndTheResultIsKept() async throws {
             let source = try TemporaryDirectory()
             try ShopCatalog.write(into: source)
-            let service = try #require(CatalogLoader.load(source.catalogSource).service("shop"))
+            let service = try #require(CatalogLoader.load(source.catalogSource, trust: .everything).service("shop"))
             let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
             try await server.start()
             let folder = try TemporaryDirectory()

@@ -37,3 +37,41 @@ import TestTraits
         #expect(file.load().isEmpty)
     }
 }
+
+/// Two processes changing the same file: each one's changes stay.
+@Suite struct StateFileMergeTests {
+    @Test func aSaveKeepsWhatAnotherProcessWroteMeanwhile() throws {
+        let folder = try TemporaryDirectory()
+        let file = ExplorerStateFiles.drafts(in: folder.url)
+        let local = EnvironmentKey(service: "shop", environment: "local")
+        let staging = EnvironmentKey(service: "shop", environment: "staging")
+        // Both read the file when it held one draft.
+        try file.save([local: ["a": EndpointEdits(path: "/a")]])
+        let base = file.load()
+        // One adds a draft of another endpoint and one in staging…
+        try file.save([local: ["a": EndpointEdits(path: "/a"), "b": EndpointEdits(path: "/b")], staging: ["s": EndpointEdits(path: "/s")]], over: base)
+        // … the other, from what it read, changes `a` and removes nothing it did not see.
+        try file.save([local: ["a": EndpointEdits(path: "/a2"), "c": EndpointEdits(path: "/c")]], over: base)
+        let merged = file.load()
+        #expect(merged[local]?.mapValues(\.path) == ["a": "/a2", "b": "/b", "c": "/c"])
+        #expect(merged[staging]?["s"]?.path == "/s")
+        // A removal is a change too: of drafts, and of a whole environment's.
+        try file.save([local: ["b": EndpointEdits(path: "/b")], staging: merged[staging] ?? [:]], over: merged)
+        #expect(file.load()[local]?.keys.sorted() == ["b"])
+        #expect(file.load()[staging] != nil)
+        try file.save([local: ["b": EndpointEdits(path: "/b")]], over: file.load())
+        #expect(file.load()[staging] == nil)
+    }
+
+    @Test func updatesReadTheFileAgainUnderItsLock() async throws {
+        let folder = try TemporaryDirectory()
+        let file = ExplorerStateFiles.values(in: folder.url)
+        let key = EnvironmentKey(service: "shop", environment: "local")
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask { try? file.update { $0[key, default: [:]]["v\(index)"] = "\(index)" } }
+            }
+        }
+        #expect(file.load()[key]?.count == 40)
+    }
+}

@@ -24,7 +24,7 @@ extension BinaryTests {
                       - { name: photo, file: photo.png }
                     stub: { status: 201 }
                 """)
-            let call = try await CLI.run(["call", "a/upload", "--stub", "--catalog", folder.path], state: state, environment: ["API_KEY": "canary-key-77"])
+            let call = try await CLI.run(["call", "a/upload", "--stub", "--catalog", folder.path], state: state, environment: ["APIEXPLORER_SECRET_API_KEY": "canary-key-77"])
             #expect(call.status == 0, "\(call.errors)")
             let har = try await CLI.run(["export", "har"], state: state)
             let document = try jsonObject(har.stdout)

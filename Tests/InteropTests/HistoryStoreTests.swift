@@ -14,7 +14,7 @@ import TestTraits
     func outcome(_ endpoint: String = "shop/getItem", example: String? = nil, values: [String: String] = [:]) async throws -> CallOutcome {
         let folder = try TemporaryDirectory()
         try ShopCatalog.write(into: folder)
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         let selection = try EndpointSelection.resolve(endpoint, environment: nil, in: catalog)
         return await EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
             .call(selection, mode: .stub, example: example, values: values)
@@ -227,7 +227,7 @@ import TestTraits
     @Test func replaySendsTheSameRequest() async throws {
         let folder = try TemporaryDirectory()
         try ShopCatalog.write(into: folder)
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
         let selection = try EndpointSelection.resolve("shop/getItem", environment: "local", in: catalog)
         let first = await caller.call(selection, mode: .stub, example: "missing", values: ["itemId": "9"]).historyEntry

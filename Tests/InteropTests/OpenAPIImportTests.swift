@@ -22,7 +22,7 @@ extension BinaryTests {
             let draft = try OpenAPIImporter.draft(from: try Self.resource("petstore-openapi-3.0.yaml"), documentName: "petstore.yaml", service: "petstore")
             let folder = try TemporaryDirectory()
             try draft.write(into: folder.url, force: false)
-            let catalog = CatalogLoader.load(folder.catalogSource)
+            let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
             let service = try #require(catalog.service("petstore"))
 
@@ -91,7 +91,7 @@ extension BinaryTests {
 
             let folder = try TemporaryDirectory()
             try draft.write(into: folder.url, force: false)
-            let catalog = CatalogLoader.load(folder.catalogSource)
+            let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
             #expect(throws: AuthoringError.self) { try draft.write(into: folder.url, force: false) }
             try draft.write(into: folder.url, force: true)
@@ -124,7 +124,7 @@ extension BinaryTests {
             #expect(Set(endpoint.parameters.map(\.0)).count == endpoint.parameters.count)
             let folder = try TemporaryDirectory()
             try draft.write(into: folder.url, force: false)
-            let catalog = CatalogLoader.load(folder.catalogSource)
+            let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
             let service = try #require(catalog.service("twilio-api"))
             let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)

@@ -95,7 +95,7 @@ extension BinaryTests {
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: 1 << 30)
             try handle.close()
-            let service = try #require(CatalogLoader.load(folder.catalogSource).service("u"))
+            let service = try #require(CatalogLoader.load(folder.catalogSource, trust: .everything).service("u"))
             let server = MockServer(services: [service], configuration: MockServer.Configuration(port: 0, honourDelays: false))
             try await server.start()
             do {

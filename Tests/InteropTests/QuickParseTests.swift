@@ -13,7 +13,8 @@ import TestTraits
             ["--live", "shop/list", "--env", "staging"],
             ["shop/list", "--stub", "--env", "staging", "--var", "id=7", "--var", "q=a b", "-i", "--json", "-o", "out.json",
              "--message", "hi", "--message", "@ping", "--listen", "2.5", "-b", "in.txt", "-c", "jar.txt", "--no-history", "--reveal",
-             "--catalog", "apis", "--max-body-size", "2MiB", "--example", "notFound"],
+             "--catalog", "apis", "--max-body-size", "2MiB", "--example", "notFound", "--no-safe", "--trust", "--force"],
+            ["shop/list", "--safe"],
             ["shop/list", "--env=staging", "--var=a=1", "--var", "b=2", "--output=o.bin", "--cookies=in.txt", "--cookie-jar=jar.txt",
              "--listen=0", "--max-body-size=512KB", "--catalog=dir with spaces", "--include", "--message=x"],
             ["shop/list", "--listen", "1e1", "--max-body-size", "1048576"],
@@ -37,7 +38,7 @@ import TestTraits
         let defaults = try CallCommand.parse(["shop/list"]).arguments
         let everything = try CallCommand.parse(
             ["shop/list", "--stub", "--env", "e", "--var", "a=1", "--example", "x", "-i", "--json", "-o", "o", "--message", "m", "--listen", "3",
-             "-b", "b", "-c", "c", "--no-history", "--reveal", "--catalog", "d", "--max-body-size", "1KB"]
+             "-b", "b", "-c", "c", "--no-history", "--reveal", "--catalog", "d", "--max-body-size", "1KB", "--safe", "--trust", "--force"]
         ).arguments
         let values = Mirror(reflecting: everything).children
         // The endpoint is given in both, and --live excludes --stub; every other value differs from its default.
@@ -45,7 +46,7 @@ import TestTraits
         #expect(Set(differing) == Set(values.compactMap(\.label)).subtracting(["endpoint", "live"]))
         #expect(try CallCommand.parse(["shop/list", "--live"]).arguments.live)
         // As many values as the command holds: a value per property, an option group counted by what it holds.
-        let groupSizes = ["_request": 3, "_catalogOptions": 1, "_bodyLimit": 1]
+        let groupSizes = ["_request": 3, "_catalogOptions": 2, "_bodyLimit": 1]
         let commandValues = Mirror(reflecting: try CallCommand.parse(["shop/list"])).children.reduce(0) { $0 + (groupSizes[$1.label ?? ""] ?? 1) }
         #expect(values.count == commandValues)
         #expect(CallArguments.commandName == CallCommand._commandName)

@@ -57,7 +57,7 @@ extension BinaryTests {
                 #expect(before.contains(oldStub))
                 #expect(after == before.replacingOccurrences(of: oldStub, with: newStub))
 
-                let catalog = CatalogLoader.load(folder.catalogSource)
+                let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
                 #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
                 let stub = try #require(catalog.service("shop")?.endpoint("getItem")?.stub)
                 guard case .response(let status, _, let body) = stub.sample else { Issue.record("not a response"); return }
@@ -82,7 +82,7 @@ extension BinaryTests {
                 let replaced = try await CLI.run(["record", "shop/getItem", "--example", "missing", "--force", "--catalog", folder.path], state: state)
                 #expect(replaced.status == 0, "\(replaced.errors)")
 
-                let catalog = CatalogLoader.load(folder.catalogSource)
+                let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
                 #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
                 let list = try #require(catalog.service("shop")?.endpoint("listItems"))
                 #expect(list.exampleNames == ["default", "live"])
@@ -102,7 +102,7 @@ extension BinaryTests {
                 try ShopCatalog.write(into: folder, baseURL: server.url("/shop").absoluteString)
                 try folder.write("fixtures/shop/getItem.json", "old fixture\n")
                 let catalogBefore = try #require(folder.read("shop.yaml"))
-                let catalog = CatalogLoader.load(folder.catalogSource)
+                let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
                 let selection = try EndpointSelection.resolve("shop/getItem", environment: nil, in: catalog)
                 let response = Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(Self.liveItem.utf8))
 

@@ -35,7 +35,7 @@ import TestTraits
     static func request(base: String) async throws -> Request {
         let folder = try TemporaryDirectory()
         try folder.write("shop.yaml", catalog.replacing("BASE", with: base))
-        let loaded = CatalogLoader.load(folder.catalogSource)
+        let loaded = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
         let service = try #require(loaded.service("shop"))
         let selection = EndpointSelection(service: service, endpoint: try #require(service.endpoint("createItem")), environment: service.environments[0])

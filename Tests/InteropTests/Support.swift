@@ -94,7 +94,12 @@ enum CLI {
 
     /// Runs `apiexplorer arguments…` with `state` as the XDG state home; no proxies, no inherited
     /// catalog, no controlling terminal (a question cannot wait for the person running the tests).
-    static func run(_ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
+    /// A `--catalog` folder is trusted (`--trust`: the test wrote it) unless `trusting` is false.
+    static func run(
+        _ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:], trusting: Bool = true
+    ) async throws -> Result {
+        var arguments = arguments
+        if trusting, let index = arguments.firstIndex(of: "--catalog") { arguments.insert("--trust", at: index) }
         var environment = ProcessInfo.processInfo.environment
         for name in ["APIEXPLORER_CATALOG", "http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
             environment[name] = nil

@@ -20,7 +20,7 @@ import TestTraits
                 parameters: { query: lamps, "DateCreated<": "2024-01-01" }
                 body: "{{query}} as text, \\b\\f\\x01 and \\\\u0041 kept"
             """)
-        let catalog = CatalogLoader.load(folder.catalogSource)
+        let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let source = SwiftExporter.source(try #require(catalog.service("shop")))
         #expect(source.contains("enum Shop: TargetType {"))
@@ -65,7 +65,7 @@ import TestTraits
     /// (`UPDATE_DOCS=1` writes it again).
     @Test func exportedClientOfTheTestTargetIsCurrent() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ExportedClientTests")
-        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.appendingPathComponent("Catalog"), displayPath: "Catalog"))
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.appendingPathComponent("Catalog"), displayPath: "Catalog"), trust: .everything)
         #expect(!catalog.hasErrors, "\(catalog.diagnostics)")
         let source = SwiftExporter.source(try #require(catalog.service("shop")))
         let file = folder.appendingPathComponent("ShopClient.generated.swift")

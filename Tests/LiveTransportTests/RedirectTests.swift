@@ -106,6 +106,67 @@ struct RedirectTests {
         }
     }
 
+    @Test func aHeaderHoldingASecretValueIsDroppedOnACrossOriginRedirect() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok("other") }) { other in
+            try await withServerAndTransport(handler: { request in
+                request.path == "/cross" ? .redirect(to: other.url("/landing").absoluteString) : .ok("landing")
+            }) { server, transport in
+                var headers = Headers()
+                // Neither name nor origin says it is a credential: its value is a known secret.
+                headers.set("X-Tenant", "tenant-canary-4242", origin: .group("signedIn"))
+                headers.set("X-Signed", "v1 tenant-canary-4242 sig", origin: .endpoint)
+                headers.set("X-Trace", "t", origin: .endpoint)
+                var options = RequestOptions()
+                options.secrets = SecretRegistry(["tenant-canary-4242"])
+                let response = try await transport.send(request(server.url("/cross"), in: liveEnvironment(server.baseURL), headers: headers, options: options))
+                #expect(response.text == "other")
+                let cross = try #require(other.lastRequest)
+                #expect(cross.header("X-Tenant") == nil)
+                #expect(cross.header("X-Signed") == nil)
+                #expect(cross.header("X-Trace") == "t")
+            }
+        }
+    }
+
+    @Test func aBodyHoldingASecretIsNotSentOnToAnotherOrigin() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok("other") }) { other in
+            try await withServerAndTransport(handler: { _ in .redirect(to: other.url("/take").absoluteString, status: .temporaryRedirect) }) { server, transport in
+                var options = RequestOptions()
+                options.secrets = SecretRegistry(["password-canary-77"])
+                let sent = request(
+                    server.url("/login"), .post, in: liveEnvironment(server.baseURL), body: Data(#"{"password":"password-canary-77"}"#.utf8),
+                    options: options)
+                let error = await failure(of: sent, through: transport)
+                #expect(error?.code == .badServerResponse)
+                #expect(error?.message.contains("a body holding a secret is not sent on to another origin") == true)
+                #expect(other.requestCount == 0)
+            }
+        }
+    }
+
+    @Test func credentialsDoNotFollowARedirectFromHTTPSToHTTPUnlessTheEnvironmentAllowsIt() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok("plain") }) { plain in
+            try await withServerAndTransport(tls: .trusted, handler: { _ in .redirect(to: plain.url("/landing").absoluteString) }) { server, transport in
+                var headers = Headers()
+                headers.set("Authorization", "Bearer canary", origin: .group("signedIn"))
+                let refused = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL, trust: testCATrust), headers: headers), through: transport)
+                #expect(refused?.code == .badServerResponse)
+                #expect(refused?.message.contains("is not followed from https to http") == true, "\(refused?.message ?? "")")
+                #expect(plain.requestCount == 0)
+
+                // Without credentials the redirect is an ordinary one.
+                let anonymous = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL, trust: testCATrust)))
+                #expect(anonymous.text == "plain")
+
+                // Allowed: followed, the credentials dropped all the same.
+                let allowing = liveEnvironment(server.baseURL, trust: testCATrust, redirects: RedirectPolicy(allowsDowngrade: true))
+                let response = try await transport.send(request(server.url("/"), in: allowing, headers: headers))
+                #expect(response.text == "plain")
+                #expect(plain.lastRequest?.header("Authorization") == nil)
+            }
+        }
+    }
+
     @Test func postRedirectGetToTheSameURLIsNotALoop() async throws {
         try await withServerAndTransport(handler: { request in
             request.method == .POST ? .redirect(to: "/form", status: .seeOther) : .ok("the form again")

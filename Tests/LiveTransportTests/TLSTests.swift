@@ -46,6 +46,18 @@ struct TLSTests {
         }
     }
 
+    @Test func aServerSpeakingOnlyTLS11IsRefusedUnlessTheEnvironmentAcceptsIt() async throws {
+        try await withServerAndTransport(tls: TestServerTLS.trusted.oldTLSOnly(), handler: { _ in .ok("old") }) { server, transport in
+            let error = await failure(of: request(server.url("/"), in: liveEnvironment(server.baseURL, trust: testCATrust)), through: transport)
+            #expect(error?.code == .secureConnectionFailed, "\(String(describing: error))")
+            #expect(server.requestCount == 0)
+            var old = testCATrust
+            old.minimumVersion = .v1_1
+            let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL, trust: old)))
+            #expect(response.text == "old")
+        }
+    }
+
     @Test func theInsecureFlagSkipsVerification() async throws {
         try await withServerAndTransport(tls: .selfSigned, handler: { _ in .ok("anyway") }) { server, transport in
             let environment = liveEnvironment(server.baseURL, trust: ServerTrust(allowInsecure: true))

@@ -46,8 +46,12 @@ struct AuthLoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = catalogOptions.source()
-        let catalog = CatalogLoader.load(source)
-        let (service, environment) = try target.resolve(in: catalog)
+        var catalog = catalogOptions.load()
+        var (service, environment) = try target.resolve(in: catalog)
+        if !service.isTrusted {
+            catalog = try TrustGate.require(service, in: catalog, to: "sign in over the network")
+            (service, environment) = try target.resolve(in: catalog)
+        }
         guard let settings = service.oauth2 else {
             Console.error("error: \(service.id) does not sign in with OAuth 2.0 (no auth.oauth2 in its catalog)")
             throw ExitStatus.usage

@@ -30,7 +30,11 @@ extension CallArguments {
             .init(names: ["-c", "--cookie-jar"], reader: .value { $0.cookieJar = $1; return true }),
             .init(names: ["--no-history"], reader: .flag { $0.noHistory = true }),
             .init(names: ["--reveal"], reader: .flag { $0.reveal = true }),
+            .init(names: ["--safe"], reader: .flag { $0.safe = true }),
+            .init(names: ["--no-safe"], reader: .flag { $0.safe = false }),
             .init(names: ["--catalog"], reader: .value { $0.catalog = $1; return true }),
+            .init(names: ["--trust"], reader: .flag { $0.trust = true }),
+            .init(names: ["--force"], reader: .flag { $0.force = true }),
             .init(names: ["--max-body-size"], reader: .value { command, text in
                 guard let size = CatalogSet.byteCount(text) else { return false }
                 command.maximumBodySize = size

@@ -33,11 +33,15 @@ extension CallArguments {
                 throw ExitStatus.usage
             }
         }
-        let json = self.json
-        let include = self.include
+        let output = CallWebSocket.Output(
+            json: json, include: include, safe: Console.cleansBody(safe),
+            redactor: reveal
+                ? .revealing
+                : ServiceSession.makeRedactor(service: selection.service, environment: selection.environment, secrets: builder.secrets)
+                    .adding(secretValues: EndpointCall.secretValues(values: values, captured: captured, prompts: selection.endpoint.declaredPrompts)))
         let listen = Duration.seconds(listen)
         let conversation = WebSocketConversation(subprotocols: settings.subprotocols, pingInterval: settings.pingInterval) { event in
-            CallWebSocket.print(event, json: json, include: include)
+            CallWebSocket.print(event, output)
         }
         for text in texts { conversation.send(.text(text)) }
         return CallWebSocket(conversation: conversation, listen: listen)
@@ -57,17 +61,28 @@ struct CallWebSocket: Sendable {
         }
     }
 
-    static func print(_ event: WebSocketEvent, json: Bool, include: Bool) {
+    /// How frames print: `--json`, `--include`, whether messages are cleaned (`--safe`), and the
+    /// redactor masking every secret the conversation may carry (echoed back by the server too).
+    struct Output: Sendable {
+        var json: Bool
+        var include: Bool
+        var safe: Bool
+        var redactor: Redactor
+    }
+
+    /// Prints one event of the conversation: a received message as a body is (masked, cleaned
+    /// when `safe`); the head, arrows, pings and close reasons as other text (cleaned on a terminal).
+    static func print(_ event: WebSocketEvent, _ output: Output) {
+        let redactor = output.redactor
         switch event {
         case .opened(let headers, let subprotocol):
-            guard include, !json else { return }
-            var head = "HTTP/1.1 \(HTTPStatus.line(for: 101))\r\n"
-            for field in headers { head += "\(field.name): \(field.value)\r\n" }
-            StandardStreams.writeOutput(head + "\r\n" + (subprotocol.map { "(subprotocol \($0))\n" } ?? ""))
+            guard output.include, !output.json else { return }
+            let head = Console.head(httpVersion: nil, statusLine: HTTPStatus.line(for: 101), headers: headers, redactor: redactor)
+            Console.out(head + (subprotocol.map { "(subprotocol \($0))\n" } ?? ""), terminator: "")
         case .frame(let frame):
-            if json {
-                StandardStreams.writeOutput(WebSocketConversation.line(for: frame) + "\n")
-            } else if include {
+            if output.json {
+                StandardStreams.writeOutput(redactor.text(WebSocketConversation.line(for: frame)) + "\n")
+            } else if output.include {
                 let arrow = frame.direction == .sent ? "→" : "←"
                 let text: String = switch frame.content {
                 case .message(.text(let text)): text
@@ -76,11 +91,11 @@ struct CallWebSocket: Sendable {
                 case .pong(let data): "pong \(data.hexText)"
                 case .close(let close): "close \(close)"
                 }
-                StandardStreams.writeOutput("\(arrow) \(text)\n")
+                Console.out(redactor.text("\(arrow) \(text)"))
             } else if frame.direction == .received, case .message(let message) = frame.content {
                 switch message {
-                case .text(let text): StandardStreams.writeOutput(text + "\n")
-                case .binary(let data): StandardStreams.writeOutput(data)
+                case .text(let text): Console.body(Data((redactor.text(text) + "\n").utf8), safe: output.safe)
+                case .binary(let data): Console.body(redactor.data(data), safe: output.safe)
                 }
             }
         }

@@ -29,7 +29,14 @@ struct CallArguments: Equatable, Sendable {
     var cookieJar: String?
     var noHistory = false
     var reveal = false
+    /// `--safe` / `--no-safe`: whether the body is cleaned of control characters; nil: when
+    /// standard output is a terminal.
+    var safe: Bool?
     var catalog: String?
+    /// `--trust`: the catalog folder's files are trusted for this run.
+    var trust = false
+    /// `--force`: a download replaces an existing file.
+    var force = false
     var maximumBodySize: Int?
 
     /// The checks the argument parser runs before `run` (the quick parse runs them too).
@@ -40,21 +47,35 @@ struct CallArguments: Equatable, Sendable {
 
     /// Sends the endpoint and prints what came back (see `CallCommand` for the output and exit status).
     func run() async throws {
-        let catalog = CatalogOptions.load(CatalogSource.resolve(option: catalog)).limitingBodies(to: maximumBodySize)
+        var catalog = CatalogOptions.load(CatalogSource.resolve(option: catalog), trustingEverything: trust).limitingBodies(to: maximumBodySize)
         var (selection, values) = try resolveRequest(
             endpoint, environment: environment, variables: variables, example: example, in: catalog, checkingExample: true)
         let mode: RequestMode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
+        // Reaching outside an untrusted catalog (the network, its download file) asks first.
+        if mode == .live || (output == nil && selection.endpoint.download != nil) {
+            let trusted = try TrustGate.require(
+                selection.service, in: catalog, to: mode == .live ? "send requests over the network" : "write its download file")
+            if !selection.service.isTrusted {
+                catalog = trusted.limitingBodies(to: maximumBodySize)
+                (selection, values) = try resolveRequest(
+                    endpoint, environment: environment, variables: variables, example: example, in: catalog, checkingExample: true)
+            }
+        }
+        // Weakened TLS is said on every live call, not only by validate.
+        if mode == .live, selection.environment.baseURL.scheme?.lowercased() == "https" {
+            for weakness in selection.environment.trust.weaknesses { Console.error("warning: in \(selection.environment.name), \(weakness)") }
+        }
         let chain = CallChain(selection: selection, mode: mode)
         let captured = chain.capturedValues()
         values = try chain.answeringPrompts(values)
         // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives.
-        let printer = CallStreamPrinter(json: json, include: include, reveal: reveal, endpointStreams: selection.endpoint.stream != nil)
+        let printer = CallStreamPrinter(
+            json: json, include: include, reveal: reveal, safe: Console.cleansBody(safe), endpointStreams: selection.endpoint.stream != nil)
         var outcome: CallOutcome
         // `stream: { reconnect: true }`: a closed event stream is opened again until the server says
         // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
         let (selected, answered) = (selection, values)
-        // A file relative to where the command runs, as curl's -o.
-        let download = (output ?? selection.endpoint.download).map { DownloadDestination(path: $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0) }
+        let download = try downloadDestination(for: selection.endpoint)
         // A WebSocket endpoint: its messages go once it is open, frames print as they come.
         let conversation = try selection.endpoint.webSocket.map { settings in
             try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
@@ -89,7 +110,7 @@ struct CallArguments: Equatable, Sendable {
         if let download, outcome.exchange.error == nil, var response = outcome.exchange.response, response.downloadedFile == nil {
             // A stub (or a cached answer) came whole: it goes to the file all the same.
             do throws(SystemError) {
-                try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path))
+                try AtomicFile.write(response.body, to: URL(fileURLWithPath: download.path), replacing: download.replaces)
             } catch {
                 Console.error("error: the body could not be written to \(download.path): \(error)")
                 throw ExitCode(1)
@@ -118,6 +139,30 @@ struct CallArguments: Equatable, Sendable {
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
 
+    /// Where a successful body goes: `-o FILE` relative to where the command runs (as curl's), or
+    /// the catalog's `download:` name in the downloads folder (`DownloadsFolder`); nil keeps it in
+    /// memory. An existing file is replaced only with `--force`.
+    private func downloadDestination(for endpoint: CatalogEndpoint) throws(ExitCode) -> DownloadDestination? {
+        let path: String
+        if let output {
+            path = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+        } else if let name = endpoint.download {
+            switch DownloadsFolder.file(name, in: DownloadsFolder.path(environment: ProcessEnvironment.variables)) {
+            case .success(let file): path = file
+            case .failure(let problem):
+                Console.error("error: \(endpoint.key): \(problem); nothing was sent")
+                throw ExitStatus.usage
+            }
+        } else {
+            return nil
+        }
+        if !force, FileStatus.exists(path) {
+            Console.error("error: \(path) exists; --force replaces it (nothing was sent)")
+            throw ExitStatus.usage
+        }
+        return DownloadDestination(path: path, replaces: force)
+    }
+
     /// The response as received, but for known secret values (a server may echo a token), which
     /// are masked unless `--reveal`.
     private func printPlain(_ outcome: CallOutcome, bodyPrinted: Bool) {
@@ -128,11 +173,11 @@ struct CallArguments: Equatable, Sendable {
         }
         if let response = outcome.exchange.response, !bodyPrinted {
             if include {
-                var head = "\(response.httpVersion ?? "HTTP/1.1") \(response.statusLine)\r\n"
-                for field in response.headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }
-                StandardStreams.writeOutput(head + "\r\n")
+                Console.out(
+                    Console.head(httpVersion: response.httpVersion, statusLine: response.statusLine, headers: response.headers, redactor: redactor),
+                    terminator: "")
             }
-            StandardStreams.writeOutput(redactor.data(response.body))
+            Console.body(redactor.data(response.body), safe: Console.cleansBody(safe))
             if response.body.last != UInt8(ascii: "\n"), !response.body.isEmpty, StandardStreams.isOutputTerminal {
                 StandardStreams.writeOutput("\n")
             }

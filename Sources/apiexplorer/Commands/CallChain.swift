@@ -63,10 +63,9 @@ struct CallChain {
         guard let response = outcome.exchange.response, !selection.endpoint.captures.isEmpty else { return }
         let taken = selection.endpoint.capturedValues(from: CapturedResponse(response), at: Date())
         guard !taken.isEmpty else { return }
-        var all = capturedFile.load()
-        all[environmentKey, default: CapturedValues()][mode].merge(taken) { _, new in new }
         do throws(SystemError) {
-            try capturedFile.save(all)
+            // Under the file's lock, read again: parallel calls all keep what they captured.
+            try capturedFile.update { $0[environmentKey, default: CapturedValues()][mode].merge(taken) { _, new in new } }
         } catch {
             Console.error("warning: the captured values were not kept: \(error)")
         }

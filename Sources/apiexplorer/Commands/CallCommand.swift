@@ -42,6 +42,9 @@ struct CallCommand: AsyncParsableCommand {
             valueName: "FILE"))
     var output: String?
 
+    @Flag(help: "Let a download (-o FILE, or the endpoint's download: file) replace an existing file.")
+    var force = false
+
     @Option(
         help: ArgumentHelp(
             "WebSocket: a text message to send once the conversation is open (repeatable, in order); @NAME sends the catalog's named message.",
@@ -67,6 +70,11 @@ struct CallCommand: AsyncParsableCommand {
     @Flag(help: "Show secrets in clear in what is printed (the history keeps them masked).")
     var reveal = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Clean the body of control characters (shown as ^[ …), as all other text is on a terminal; the default when standard output is a terminal. --no-safe writes it as received.")
+    var safe: Bool?
+
     @OptionGroup var catalogOptions: CatalogOptions
 
     @OptionGroup var bodyLimit: BodyLimitOption
@@ -77,7 +85,7 @@ struct CallCommand: AsyncParsableCommand {
         CallArguments(
             endpoint: endpoint, environment: request.environment, variables: request.variables, example: request.example, stub: stub,
             live: live, include: include, json: json, output: output, message: message, listen: listen, cookiesFile: cookiesFile,
-            cookieJar: cookieJar, noHistory: noHistory, reveal: reveal, catalog: catalogOptions.catalog, maximumBodySize: bodyLimit.maximumBodySize)
+            cookieJar: cookieJar, noHistory: noHistory, reveal: reveal, safe: safe, catalog: catalogOptions.catalog, trust: catalogOptions.trust, force: force, maximumBodySize: bodyLimit.maximumBodySize)
     }
 
     func validate() throws { try arguments.validate() }

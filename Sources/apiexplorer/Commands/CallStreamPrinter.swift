@@ -20,14 +20,17 @@ final class CallStreamPrinter: Sendable {
     private let json: Bool
     private let include: Bool
     private let reveal: Bool
+    /// Whether the body is cleaned of control characters (`--safe`).
+    private let safe: Bool
     /// Whether the endpoint says it streams: then any body prints as it arrives.
     private let endpointStreams: Bool
     private let started = ContinuousClock.now
 
-    init(json: Bool, include: Bool, reveal: Bool, endpointStreams: Bool) {
+    init(json: Bool, include: Bool, reveal: Bool, safe: Bool, endpointStreams: Bool) {
         self.json = json
         self.include = include
         self.reveal = reveal
+        self.safe = safe
         self.endpointStreams = endpointStreams
     }
 
@@ -56,9 +59,7 @@ final class CallStreamPrinter: Sendable {
                 state.isEventStream = mediaType == MediaType.eventStream
                 state.printing = json ? state.isEventStream : (endpointStreams || MediaType.streamed.contains(mediaType ?? ""))
                 if state.printing, !json, include {
-                    var head = "HTTP/1.1 \(HTTPStatus.line(for: status))\r\n"
-                    for field in headers { head += "\(field.name): \(redactor.text(field.value))\r\n" }
-                    StandardStreams.writeOutput(head + "\r\n")
+                    Console.out(Console.head(httpVersion: nil, statusLine: HTTPStatus.line(for: status), headers: headers, redactor: redactor), terminator: "")
                 }
                 return state.printing
             case .body(let data):
@@ -70,7 +71,7 @@ final class CallStreamPrinter: Sendable {
                         state.printedEvents += 1
                     }
                 } else {
-                    StandardStreams.writeOutput(redactor.data(data))
+                    Console.body(redactor.data(data), safe: safe)
                     state.printedBytes += data.count
                 }
                 return true

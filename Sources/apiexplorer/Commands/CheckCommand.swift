@@ -39,9 +39,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var bodyLimit: BodyLimitOption
 
     func run() async throws {
-        let catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
-        let target: Service
-        let chosen: Environment
+        var catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
+        var target: Service
+        var chosen: Environment
         let values: [String: String]
         do throws(CatalogLookupError) {
             target = try EndpointSelection.resolveService(service, in: catalog)
@@ -49,6 +49,16 @@ struct CheckCommand: AsyncParsableCommand {
             values = try RuntimeValues.parse(variables)
         } catch {
             throw ExitStatus.fail(error)
+        }
+        // A check goes live: an untrusted catalog is asked about first.
+        if !target.isTrusted {
+            catalog = try TrustGate.require(target, in: catalog, to: "send requests over the network").limitingBodies(to: bodyLimit.maximumBodySize)
+            do throws(CatalogLookupError) {
+                target = try EndpointSelection.resolveService(service, in: catalog)
+                chosen = try EndpointSelection.resolveEnvironment(environment, of: target)
+            } catch {
+                throw ExitStatus.fail(error)
+            }
         }
         let report = try await withLiveTransport { transport in
             await DriftChecker.check(

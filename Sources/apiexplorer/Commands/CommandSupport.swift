@@ -35,11 +35,12 @@ enum ExitStatus {
 
 extension CatalogOptions {
     /// Loads the catalogs; says on standard error when some file has errors (the rest still loads).
-    func load() -> CatalogSet { Self.load(source()) }
+    func load() -> CatalogSet { Self.load(source(), trustingEverything: trust) }
 
-    /// Loads the catalogs of `source`, as `load()`.
-    static func load(_ source: CatalogSource) -> CatalogSet {
-        let catalog = CatalogLoader.load(source)
+    /// Loads the catalogs of `source`, as `load()`: trusted as the state folder remembers, or all
+    /// of them with `--trust`.
+    static func load(_ source: CatalogSource, trustingEverything: Bool = false) -> CatalogSet {
+        let catalog = CatalogLoader.load(source, trust: trust(of: source, trustingEverything: trustingEverything))
         let errors = catalog.diagnostics.filter(\.isError).count
         if errors > 0 {
             Console.error("warning: \(errors) catalog error\(errors == 1 ? "" : "s") in \(catalog.source); `apiexplorer validate` shows them")

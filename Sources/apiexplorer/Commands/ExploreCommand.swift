@@ -22,7 +22,9 @@ struct ExploreCommand: AsyncParsableCommand {
 
     /// What was asked for, as plain values.
     var launch: ExplorerLaunch {
-        ExplorerLaunch(catalog: catalogOptions.catalog, maximumBodySize: bodyLimit.maximumBodySize, startingPoint: start.launchOptions, mock: mock, noMouse: noMouse)
+        ExplorerLaunch(
+            catalog: catalogOptions.catalog, trust: catalogOptions.trust, maximumBodySize: bodyLimit.maximumBodySize, startingPoint: start.launchOptions,
+            mock: mock, noMouse: noMouse)
     }
 
     func run() async throws {

@@ -16,6 +16,8 @@ import TextSupport
 struct ExplorerLaunch: Equatable {
     /// `--catalog DIR`.
     var catalog: String? = nil
+    /// `--trust`.
+    var trust = false
     /// `--max-body-size`.
     var maximumBodySize: Int? = nil
     /// `--env` and `--live`.
@@ -31,7 +33,9 @@ struct ExplorerLaunch: Equatable {
         let environment = ProcessEnvironment.variables
         let source = CatalogSource.resolve(option: catalog, environment: environment)
         // The mock reads its own copy of the catalogs: it must listen before the first key is pressed.
-        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source)) : nil
+        let state = StateDirectory.path(environment: environment)
+        let trustFile = TrustFile(directoryPath: state)
+        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source, trust: trust ? .everything : source.trust(in: trustFile))) : nil
 
         let terminal: NcursesTerminal
         do {
@@ -42,14 +46,17 @@ struct ExplorerLaunch: Equatable {
             throw ExitStatus.usage
         }
         let transport = HTTPTransport()
-        let state = StateDirectory.path(environment: environment)
+        // Writes a killed explorer or `call` left half done (temporary files) go first.
+        for folder in [state] + (source.directory.map { [$0.path] } ?? []) { AtomicFile.removeLeftovers(inFolder: folder) }
         var services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: maximumBodySize), transport: transport,
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust),
+            transport: transport,
             history: HistoryStore(directoryPath: state), drift: DriftStore(directoryPath: state), environment: environment,
             drafts: ExplorerStateFiles.drafts(inFolder: state), values: ExplorerStateFiles.values(inFolder: state),
-            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize),
+            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust),
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
+        services.trust = trustFile
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: startingPoint)
         await runtime.run()
         terminal.shutdown()

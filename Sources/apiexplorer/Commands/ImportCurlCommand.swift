@@ -77,8 +77,10 @@ struct ImportCurlCommand: ParsableCommand {
         }
         let (endpoint, secrets) = try CurlImporter.endpoint(for: request, service: target.id, id: name, baseURL: environment.baseURL)
         let update = try CatalogUpdate.adding(endpoint, to: target)
-        try update.commit()
+        try update.commit(keepingTrustOf: target, in: TrustFile())
         Console.out("Added \(target.id)/\(endpoint.id) to \(target.file) (environment \(environment.name) matches the URL).")
-        secrets.forEach { Console.error("note: set \($0.name) in the environment or in .env beside the catalog (the command's value is not written)") }
+        secrets.forEach {
+            Console.error("note: set $APIEXPLORER_SECRET_\($0.name) in the environment or \($0.name) in .env beside the catalog (the command's value is not written)")
+        }
     }
 }

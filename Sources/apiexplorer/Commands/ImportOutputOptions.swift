@@ -1,6 +1,8 @@
 import ArgumentParser
 import CatalogAuthoring
 import FoundationEssentials
+import StateStore
+import SystemSupport
 
 /// `--out DIR`, `--service ID` and `--force`, shared by the importers that write catalogs, and
 /// how they report what they wrote.
@@ -22,7 +24,14 @@ struct ImportOutputOptions: ParsableArguments {
 
     /// Checks and writes the import, then says what was written and prints the notes.
     func write(_ result: CatalogImport) throws(AuthoringError) {
-        let written = try result.write(into: URL(fileURLWithPath: out), force: force)
+        let folder = URL(fileURLWithPath: out)
+        let written = try result.write(into: folder, force: force)
+        // apiexplorer wrote them: trusted. A trust that cannot be kept is said, not an error.
+        do throws(SystemError) {
+            try TrustFile().trust(result.catalogContentHashes, in: folder)
+        } catch {
+            Console.error("warning: the imported catalogs are not trusted (\(error)): `apiexplorer trust \(out)` trusts them")
+        }
         for (draft, file) in zip(result.drafts, written) {
             Console.out(
                 "Wrote \(file.path): service \(draft.service), \(draft.endpoints.count) endpoints, \(draft.environments.count) environments, "

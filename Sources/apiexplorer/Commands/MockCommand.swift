@@ -51,7 +51,7 @@ struct MockCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = catalogOptions.source()
-        let catalog = CatalogLoader.load(source)
+        let catalog = CatalogLoader.load(source, trust: CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust))
         for diagnostic in catalog.diagnostics where diagnostic.isError { Console.error(diagnostic.description) }
         let chosen = try select(from: catalog)
         let server = MockServer(

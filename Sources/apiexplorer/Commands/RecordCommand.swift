@@ -29,9 +29,13 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var bodyLimit: BodyLimitOption
 
     func run() async throws {
-        let catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
+        var catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
         // The example names where the recording goes, so it need not exist yet.
-        let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
+        var (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
+        if !selection.service.isTrusted {
+            catalog = try TrustGate.require(selection.service, in: catalog, to: "send requests over the network").limitingBodies(to: bodyLimit.maximumBodySize)
+            (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
+        }
         let outcome = try await withLiveTransport { transport in
             // The live API answers; an example name is only where the recording goes, not asked of the server.
             await EndpointCaller(catalog: catalog, transport: transport).call(selection, mode: .live, example: nil, values: values)
@@ -43,7 +47,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         do throws(AuthoringError) {
             let recording = try FixtureRecorder.prepare(response, for: selection, example: request.example, redactor: outcome.redactor, force: force)
-            try recording.update.commit()
+            try recording.update.commit(keepingTrustOf: selection.service, in: TrustFile())
             let what = recording.example == "default" ? "the stub" : "example '\(recording.example)'"
             let file = recording.fixturePath.map { " as \($0)" } ?? " (no body)"
             Console.out("Recorded \(response.statusLine)\(file): \(what) of \(selection.key) in \(selection.service.file)")

@@ -61,11 +61,13 @@ struct SnapshotCommand: AsyncParsableCommand {
         let source = catalogOptions.source()
         let terminalSize = Self.parseSize(size) ?? Size(width: 120, height: 40)
         let terminal = HeadlessTerminal(size: terminalSize, frameHistoryLimit: 1)
-        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source), honourDelays: false) : nil
+        let trust = CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust)
+        let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source, trust: trust), honourDelays: false) : nil
         let transport = HTTPTransport()
         // No history and no drift marks: the output depends on the catalogs and the keys alone.
         var services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize), transport: SteadyTimingTransport(transport),
+            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize, trustingEverything: catalogOptions.trust),
+            transport: SteadyTimingTransport(transport),
             clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
         services.animatesSpinner = false
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions)

@@ -25,13 +25,17 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let source = catalogOptions.source(folder: folder)
-        let catalog = CatalogLoader.load(source)
+        let catalog = CatalogLoader.load(source, trust: CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust))
         if json {
             Console.out(ValidateCommand.report(catalog).prettyText())
         } else {
             Console.out("Checking \(source)")
             for diagnostic in catalog.diagnostics { Console.out(diagnostic.description) }
             Console.out(catalog.summary)
+            let untrusted = catalog.untrustedServices.map(\.file)
+            if !untrusted.isEmpty {
+                Console.out("Not trusted (fixtures only until `apiexplorer trust \(source.displayPath)`): \(untrusted.joined(separator: ", "))")
+            }
         }
         if catalog.hasErrors { throw ExitCode.failure }
     }
@@ -42,7 +46,7 @@ struct ValidateCommand: ParsableCommand {
             [
                 "id": .string(service.id), "title": .string(service.title), "file": .string(service.file),
                 "environments": .array(service.environments.map { .string($0.name) }),
-                "endpoints": .integer(service.endpoints.count), "partial": .bool(service.isPartial),
+                "endpoints": .integer(service.endpoints.count), "partial": .bool(service.isPartial), "trusted": .bool(service.isTrusted),
             ]
         }
         let diagnostics: [JSONValue] = catalog.diagnostics.map { diagnostic in
@@ -56,18 +60,5 @@ struct ValidateCommand: ParsableCommand {
             "services": .array(services), "diagnostics": .array(diagnostics),
             "errors": .integer(catalog.diagnostics.errorCount), "warnings": .integer(catalog.diagnostics.warningCount),
         ]
-    }
-}
-
-/// Unbuffered output, so logs appear at once even when piped.
-enum Console {
-    /// Writes a line to standard output.
-    static func out(_ line: String, terminator: String = "\n") {
-        StandardStreams.writeOutput(line + terminator)
-    }
-
-    /// Writes a line to standard error.
-    static func error(_ line: String) {
-        StandardStreams.writeError(line + "\n")
     }
 }

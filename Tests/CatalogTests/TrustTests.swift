@@ -1,0 +1,124 @@
+import TestTraits
+import DispatcherCore
+import Foundation
+import Testing
+
+@testable import Catalog
+
+/// Catalog trust by content hash, and what an untrusted catalog may not do.
+@Suite(.offPool) struct TrustTests {
+    static let catalog = """
+        service: shop
+        secrets: { SHOP_TOKEN: { env: GITHUB_TOKEN } }
+        environments:
+          local: { baseURL: "https://api.shop.example:8443/v1", fixtures: never }
+        groups:
+          signedIn: { headers: { Authorization: "Bearer {{secret.SHOP_TOKEN}}", X-Key: "{{secret.KEY}}" } }
+        endpoints:
+          items: { path: /items, group: signedIn, stub: { body: [] } }
+          report: { path: /report, download: reports/r.csv, bodyFile: "files/{{name}}" }
+        """
+
+    @Test func filesOnDiskAreTrustedByTheirContent() throws {
+        let folder = try TemporaryCatalog(["shop.yaml": Self.catalog])
+        let untrusted = CatalogLoader.load(folder.source)
+        let service = try #require(untrusted.service("shop"))
+        #expect(!service.isTrusted)
+        let hash = try #require(service.contentHash)
+        #expect(hash == CatalogTrust.contentHash(of: Data(Self.catalog.utf8)))
+        #expect(hash.count == 64)
+        #expect(CatalogLoader.load(folder.source, trust: CatalogTrust(contentHashes: [hash])).service("shop")?.isTrusted == true)
+        #expect(CatalogLoader.load(folder.source, trust: .everything).service("shop")?.isTrusted == true)
+        // Any change makes it a stranger's again.
+        try folder.write("shop.yaml", Self.catalog + "\n# one more line\n")
+        #expect(CatalogLoader.load(folder.source, trust: CatalogTrust(contentHashes: [hash])).service("shop")?.isTrusted == false)
+    }
+
+    @Test func theBundledCatalogsAndTheirCopiesAreTrusted() throws {
+        #expect(BundledCatalogs.load().services.allSatisfy { $0.isTrusted })
+        var files: [String: String] = [:]
+        for file in BundledCatalogFiles.files { files[file.path] = String(decoding: file.data, as: UTF8.self) }
+        let copy = try TemporaryCatalog(files)
+        let loaded = CatalogLoader.load(copy.source)
+        #expect(!loaded.services.isEmpty)
+        #expect(loaded.services.allSatisfy { $0.isTrusted })
+    }
+
+    @Test func theDeclarationSaysWhatTrustAllows() throws {
+        let folder = try TemporaryCatalog(["shop.yaml": Self.catalog])
+        let service = try #require(CatalogLoader.load(folder.source).service("shop"))
+        #expect(TrustDeclaration(service).lines == [
+            "shop (cat/shop.yaml)",
+            "  sends requests to https://api.shop.example:8443",
+            "  reads secret KEY from $APIEXPLORER_SECRET_KEY (or .env beside it)",
+            "  reads secret SHOP_TOKEN from $GITHUB_TOKEN or $APIEXPLORER_SECRET_SHOP_TOKEN (or .env beside it)",
+            "  reads the file named by files/{{name}}",
+            "  writes downloads to reports/r.csv in the downloads folder",
+        ])
+    }
+
+    @Test func secretsComeOnlyFromWhatTheCatalogDeclares() throws {
+        let folder = try TemporaryCatalog(["shop.yaml": Self.catalog])
+        let environment = ["GITHUB_TOKEN": "declared", "APIEXPLORER_SECRET_KEY": "prefixed", "KEY": "named-only", "SHOP_TOKEN": "named-only"]
+        let trusted = try #require(CatalogLoader.load(folder.source, trust: .everything).service("shop"))
+        let store = SecretStore(processEnvironment: environment, dotEnv: ["KEY": "dotenv"], dotEnvPath: "cat/.env")
+        #expect(store.lookup("SHOP_TOKEN", for: trusted)?.value == "declared")
+        #expect(store.lookup("SHOP_TOKEN", for: trusted)?.source == .processEnvironment("GITHUB_TOKEN"))
+        #expect(store.lookup("KEY", for: trusted)?.value == "prefixed")
+        let untrusted = try #require(CatalogLoader.load(folder.source).service("shop"))
+        #expect(store.lookup("SHOP_TOKEN", for: untrusted) == nil)
+        #expect(store.lookup("KEY", for: untrusted)?.value == "dotenv")
+        #expect(SecretStore(processEnvironment: ["SHOP_TOKEN": "named-only"]).lookup("SHOP_TOKEN", for: trusted) == nil)
+    }
+
+    @Test func anUntrustedCatalogSendsNothingAndReadsNoFileOutside() async throws {
+        let outside = try TemporaryCatalog(["secret.txt": "outside"])
+        let folder = try TemporaryCatalog([
+            "shop.yaml": """
+                allowOutsidePaths: true
+                environments:
+                  local: { baseURL: "http://127.0.0.1:1", fixtures: never }
+                endpoints:
+                  live: { path: /live, stub: { body: { ok: true } } }
+                  upload: { method: PUT, path: /u, bodyFile: "\(outside.directory.path)/secret.txt" }
+                """
+        ])
+        let untrusted = CatalogLoader.load(folder.source)
+        #expect(untrusted.diagnostics.contains { $0.message.contains("which takes effect once you trust it") })
+        let service = try #require(untrusted.service("shop"))
+        let transport = RecordingTransport { _ in Response(status: 200, body: Data()) }
+        let session = ServiceSession(service: service, environment: service.environments[0], transport: transport, clock: .instant)
+        let live = await session.send("live")
+        #expect(live.error?.kind == .invalidRequest)
+        #expect(live.error?.message.contains("is not trusted, so it may not send requests over the network") == true)
+        let stub = await session.send("live", options: RequestOptions(stubBehavior: .immediate))
+        #expect(stub.error == nil)
+        #expect(transport.requests.isEmpty)
+        // Trusted, the catalog's allowOutsidePaths holds.
+        let trusted = CatalogLoader.load(folder.source, trust: .everything)
+        #expect(trusted.service("shop")?.endpoint("upload") != nil)
+    }
+
+    @Test func literalCredentialsAreFoundAndReplaced() {
+        #expect(LiteralCredential.isCredential(name: "Authorization", value: "Bearer abc123"))
+        #expect(!LiteralCredential.isCredential(name: "Authorization", value: "Bearer {{secret.T}}"))
+        #expect(!LiteralCredential.isCredential(name: "Authorization", value: "Bearer"))
+        #expect(LiteralCredential.isCredential(name: "X-Anything", value: "ghp_0123456789abcdefghij0123456789abcdef"))
+        #expect(!LiteralCredential.isCredential(name: "Accept", value: "application/json"))
+        #expect(LiteralCredential.suggestedName(service: "shop", label: "X-API-Key") == "SHOP_X_API_KEY")
+        #expect(LiteralCredential.suggestedName(service: "shop", label: "shop-token") == "SHOP_TOKEN")
+        let edits = EndpointEdits(
+            query: [.init(name: "api_key", value: "k-1234"), .init(name: "page", value: "2")],
+            headers: [.init(name: "Authorization", value: "Bearer tok-5678"), .init(name: "Cookie", value: "sid=abcd")],
+            body: .text(#"{"user":"ann","password":"hunter22"}"#, isJSON: true))
+        let found = edits.typedCredentials(service: "shop")
+        #expect(found.map(\.place) == ["header Authorization", "header Cookie", "query item api_key", "body member password"])
+        #expect(found.map(\.suggestedName) == ["SHOP_TOKEN", "SHOP_COOKIE", "SHOP_API_KEY", "SHOP_PASSWORD"])
+        #expect(found.map(\.value) == ["tok-5678", "sid=abcd", "k-1234", "hunter22"])
+        let replaced = edits.replacingCredentials(service: "shop", names: ["T", "C", "K", "P"])
+        #expect(replaced.headers?.map(\.value) == ["Bearer {{secret.T}}", "{{secret.C}}"])
+        #expect(replaced.query?.map(\.value) == ["{{secret.K}}", "2"])
+        #expect(replaced.body == .text(#"{"user":"ann","password":"{{secret.P}}"}"#, isJSON: true))
+        #expect(replaced.typedCredentials(service: "shop").isEmpty)
+    }
+}
