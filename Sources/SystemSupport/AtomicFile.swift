@@ -53,14 +53,7 @@ public enum AtomicFile {
         var removed = 0
         for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
             let path = folder + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            #if canImport(Darwin)
-            let modified = info.st_mtimespec.tv_sec
-            #else
-            let modified = info.st_mtim.tv_sec
-            #endif
-            guard modified < cutoff else { continue }
+            guard let modified = FileStatus.modified(path, type: S_IFREG), modified < cutoff else { continue }
             if unlink(path) == 0 { removed += 1 }
         }
         return removed
