@@ -40,7 +40,7 @@ import Testing
         for secret in ["insomnia-staging-token", "insomnia-prod-token", "pw-staging", "plain-key-from-insomnia"] {
             #expect(!written.contains(secret), "\(secret)")
         }
-        #expect(result.notes.contains { $0.contains("set SHOP_API_PASSWORD") })
+        #expect(result.messages.contains { $0.contains("set SHOP_API_PASSWORD") })
     }
 
     @Test func otherDocumentsAreRefused() {

@@ -20,15 +20,36 @@ struct ImportOutputOptions: ParsableArguments {
         return data
     }
 
-    /// Checks and writes the import, then says what was written and prints the notes.
-    func write(_ result: CatalogImport) throws(AuthoringError) {
-        let written = try result.write(into: URL(fileURLWithPath: out), force: force)
-        for (draft, file) in zip(result.drafts, written) {
-            Console.out(
-                "Wrote \(file.path): service \(draft.service), \(draft.endpoints.count) endpoints, \(draft.environments.count) environments, "
-                    + "\(draft.fixtures.count) fixtures")
+    /// Checks and writes the import (what the loader would refuse left out, each with a note),
+    /// says what was written, prints the notes and keeps them in IMPORT-NOTES.md; exits 3
+    /// (`ExitStatus.partial`) when some part of the document did not come in. `command` is how the
+    /// notes file names the import (`import har capture.har`).
+    func write(_ result: CatalogImport, command: String) throws {
+        let written: CatalogImport
+        do throws(AuthoringError) {
+            written = try result.write(into: URL(fileURLWithPath: out), force: force, command: "apiexplorer \(command)")
+        } catch {
+            throw ExitStatus.fail(error)
         }
-        result.notes.forEach { Console.error("note: \($0)") }
+        for draft in written.drafts {
+            Console.out(
+                "Wrote \(URL(fileURLWithPath: out).appendingPathComponent("\(draft.service).yaml").path): service \(draft.service), \(draft.endpoints.count) endpoints, "
+                    + "\(draft.environments.count) environments, \(draft.fixtures.count) fixtures")
+        }
+        for note in written.notes {
+            let label = switch note.kind {
+            case .skipped: "left out"
+            case .repaired: "repaired"
+            case .info: "note"
+            }
+            Console.error("\(label): \(note)")
+        }
+        if !written.notes.isEmpty { Console.error("The notes are kept in \(URL(fileURLWithPath: out).appendingPathComponent(CatalogImport.notesFileName).path).") }
         Console.out("Check it with `apiexplorer validate \(out)`; try it with `apiexplorer list --catalog \(out)`.")
+        if written.isPartial {
+            let count = written.notes.filter { $0.kind == .skipped }.count
+            Console.error("Partial import: \(count) part\(count == 1 ? "" : "s") of the document did not come in (exit status \(ExitStatus.partial.rawValue)).")
+            throw ExitStatus.partial
+        }
     }
 }
