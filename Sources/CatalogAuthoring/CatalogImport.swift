@@ -59,13 +59,13 @@ public struct CatalogImport: Sendable {
     /// document and the loader's reason; the rest is kept. Fails only when nothing is left to write.
     public func checked() throws(AuthoringError) -> CatalogImport {
         var result = self
-        for _ in 0..<6 {
-            let catalog = try Self.load(result.files)
-            let errors = catalog.diagnostics.filter(\.isError)
-            if errors.isEmpty { break }
+        var errors = try Self.load(result.files).diagnostics.filter(\.isError)
+        // Each pass leaves out what the loader refused; a part left out whole cannot make new errors, so few passes are needed.
+        for _ in 0..<6 where !errors.isEmpty {
             result.leaveOut(errors)
+            errors = try Self.load(result.files).diagnostics.filter(\.isError)
         }
-        if let remaining = try Self.load(result.files).diagnostics.first(where: \.isError) {
+        if let remaining = errors.first {
             throw .invalidInput("the imported catalog would not load, so nothing was written: \(remaining)")
         }
         guard result.endpointCount > 0 else {
@@ -113,7 +113,8 @@ public struct CatalogImport: Sendable {
             }
         }
         var all = files
-        if let notesFile = result.notesDocument(command: command) { all.append((Self.notesFileName, Data(notesFile.utf8))) }
+        // Written every time, so notes of an earlier import into the folder are never taken for this one's.
+        all.append((Self.notesFileName, Data(result.notesDocument(command: command).utf8)))
         do throws(SystemError) {
             try StagedFolder.write(all, into: folder)
         } catch {
@@ -125,13 +126,13 @@ public struct CatalogImport: Sendable {
     /// The file the notes of an import are kept in, beside the catalogs.
     public static let notesFileName = "IMPORT-NOTES.md"
 
-    /// `IMPORT-NOTES.md`: what was left out, what was repaired, what to do; nil when there is nothing to say.
-    func notesDocument(command: String?) -> String? {
-        guard !notes.isEmpty else { return nil }
+    /// `IMPORT-NOTES.md`: what was left out, what was repaired, what to do.
+    func notesDocument(command: String?) -> String {
         var lines = ["# Import notes", ""]
         if let command { lines += ["What `\(command)` wrote into this folder, and what it could not.", ""] }
         lines.append(
             "Catalogs: " + drafts.map { "`\($0.service).yaml` (\($0.endpoints.count) endpoints)" }.joined(separator: ", ") + ".")
+        if notes.isEmpty { lines += ["", "Everything in the document came in as it was written."] }
         for (kind, title) in [(ImportNote.Kind.skipped, "Left out"), (.repaired, "Repaired"), (.info, "Notes")] {
             let chosen = notes.filter { $0.kind == kind }
             guard !chosen.isEmpty else { continue }

@@ -14,6 +14,8 @@ import SystemSupport
 public enum OpenAPIExporter {
     /// The extension holding the operations of endpoints that share a method and path with the one it is on.
     public static let alternativesKey = "x-apiexplorer-alternatives"
+    /// The extension marking an operation whose credentials belong to it alone (its endpoint has no group).
+    static let ungroupedKey = "x-apiexplorer-ungrouped"
     /// Bodies inlined up to this size; a larger file is described, not copied.
     static let inlineLimit = 1 << 20
 
@@ -116,9 +118,17 @@ public enum OpenAPIExporter {
                 parameters.append(parameter(item.name, in: "query", example: example))
             }
             let group = endpoint.group.flatMap { id in service.groups.first { $0.id == id } }
-            for field in Array(group?.headers ?? Headers()) + Array(endpoint.headers) {
+            // A group's credential is a scheme named after the group (and the header, when it has
+            // several); an endpoint's own, after its secret.
+            var fields: [(field: HeaderField, scheme: String?)] = []
+            if let group {
+                let several = group.headers.filter { secretName($0.value) != nil }.count > 1
+                fields = group.headers.map { ($0, several ? "\(group.id).\($0.name)" : group.id) }
+            }
+            fields += endpoint.headers.map { ($0, nil) }
+            for (field, schemeName) in fields {
                 if let secret = secretName(field.value) {
-                    addScheme(group?.id ?? secret, scheme(header: field.name, value: field.value, secret: secret), to: &operation)
+                    addScheme(schemeName ?? secret, scheme(header: field.name, value: field.value, secret: secret), to: &operation)
                 } else if field.name.lowercased() != "content-type" {
                     let placeholders = Template(field.value).placeholders
                     let example = placeholders.count == 1 && field.value == "{{\(placeholders[0])}}" ? value(placeholders[0], in: endpoint) : field.value
@@ -128,6 +138,8 @@ public enum OpenAPIExporter {
             if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
             if let body = requestBody(endpoint) { operation["requestBody"] = body }
             operation["responses"] = .object(responses(endpoint))
+            // Without a group, `import openapi` would gather an endpoint's credentials in one named after its schemes.
+            if endpoint.group == nil, operation["security"] != nil { operation[OpenAPIExporter.ungroupedKey] = true }
             return operation
         }
 
@@ -157,11 +169,13 @@ public enum OpenAPIExporter {
             return .object(scheme)
         }
 
+        /// Adds a scheme to the operation's one security requirement: every credential of an
+        /// endpoint is sent together (OpenAPI's "and" within a requirement).
         mutating func addScheme(_ name: String, _ scheme: JSONValue, to operation: inout JSONObject) {
             schemes[name] = scheme
-            var security = operation["security"]?.arrayValue ?? []
-            security.append(.object(JSONObject([(key: name, value: JSONValue.array([]))])))
-            operation["security"] = .array(security)
+            var requirement = operation["security"]?.arrayValue?.first?.objectValue ?? JSONObject()
+            requirement[name] = .array([])
+            operation["security"] = .array([.object(requirement)])
         }
 
         /// The request body as a media type with its example; a file's content inlined (text as

@@ -109,6 +109,8 @@ public enum OpenAPIImporter {
         var schemeGroups: [String: String] = [:]
         /// Each endpoint's credentials (by index), placed on its group or itself by `finish`.
         var credentials: [Int: Credential] = [:]
+        /// Endpoints whose credentials stay their own (`export openapi` marks them: they had no group).
+        var ungrouped: Set<Int> = []
 
         init(document: OpenAPIDocument, documentName: String, service: String) {
             self.document = document
@@ -180,6 +182,7 @@ public enum OpenAPIImporter {
             }
             addResponses(operation, to: &result)
             if let credential { credentials[draft.endpoints.count] = credential }
+            if operation.operation.member(OpenAPIExporter.ungroupedKey) == .bool(true) { ungrouped.insert(draft.endpoints.count) }
             draft.endpoints.append(result)
         }
 
@@ -570,7 +573,7 @@ public enum OpenAPIImporter {
                 for index in members { credentials[index]?.headers = [] }
             }
             for (index, credential) in credentials.sorted(by: { $0.key < $1.key }) {
-                if draft.endpoints[index].group == nil, credential.query.isEmpty, !credential.headers.isEmpty {
+                if draft.endpoints[index].group == nil, credential.query.isEmpty, !credential.headers.isEmpty, !ungrouped.contains(index) {
                     let id = schemeGroup(for: credential)
                     draft.endpoints[index].group = id
                     continue

@@ -230,6 +230,28 @@ import Testing
         #expect(result.messages.contains { $0.hasPrefix("ordered.yaml /webhooks/accountCreated: webhook 'accountCreated' (POST) was not imported") })
     }
 
+    /// A referenced file written in YAML that starts with a flow mapping (`{ name: id, in: path }`)
+    /// was read as JSON, failed, and its reference led nowhere.
+    @Test func referencedFilesStartingWithAFlowMappingAreYAML() throws {
+        let files = [
+            "p.yaml": "{ name: id, in: path, required: true, schema: { type: integer, example: 4 } }",
+            "r.yaml": "{ description: missing, content: { application/json: { example: { message: gone } } } }",
+        ]
+        let root = """
+            openapi: 3.0.3
+            info: { title: Flow, version: "1" }
+            paths:
+              /items/{id}:
+                get:
+                  operationId: getItem
+                  parameters: [{ $ref: p.yaml }]
+                  responses: { "200": { description: ok }, "404": { $ref: r.yaml } }
+            """
+        let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "flow.yaml") { files[$0].map { Data($0.utf8) } }
+        #expect(draft.endpoints.first?.parameters.map { "\($0.0)=\($0.1)" } == ["id=4"])
+        #expect(draft.endpoints.first?.examples.map(\.name) == ["notFound"])
+    }
+
     /// Swagger 2.0 was refused ("convert it first").
     @Test func swagger2IsReadAsOpenAPI3() async throws {
         let result = try OpenAPIImporter.catalog(from: try interopResource("regressions/minimal.swagger2.yaml"), documentName: "minimal.swagger2.yaml")
