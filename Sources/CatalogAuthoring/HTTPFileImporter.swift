@@ -1,4 +1,5 @@
 import Catalog
+import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import TextSupport
@@ -47,9 +48,13 @@ public enum HTTPFileImporter {
                 if !serviceVariables.contains(where: { $0.0 == variable.name }) { serviceVariables.append((variable.name, value)) }
                 current[variable.name] = value
             }
-            // A variable set again with another value applies from there on: the endpoint's parameter.
-            let differing = serviceVariables.compactMap { name, first in current[name].flatMap { $0 == first ? nil : (name, $0) } }
+            // A variable set again with another value applies from there on: the parameter of each
+            // endpoint that uses it (in its request, or through another variable).
             var request = request
+            let used = Set(Template(([request.url] + request.headers.map(\.value) + [Self.bodyText(request.body)] + current.values).joined(separator: "\n")).placeholders)
+            let differing = serviceVariables.compactMap { name, first in
+                current[name].flatMap { $0 == first || !used.contains(name) ? nil : (name, $0) }
+            }
             request.url = Self.references(in: request.url, ids: references, location: location, notes: &notes)
             request.headers = request.headers.map { .init($0.name, Self.references(in: $0.value, ids: references, location: location, notes: &notes)) }
             if case .text(let body)? = request.body { request.body = .text(Self.references(in: body, ids: references, location: location, notes: &notes)) }
@@ -184,6 +189,15 @@ public enum HTTPFileImporter {
         let path = expression.dropFirst("response.body".count)
         guard path.allSatisfy({ $0.isLetter || $0.isNumber || "._[]\"'-".contains($0) }) else { return nil }
         return "$" + path.replacing("\"", with: "'")
+    }
+
+    /// A body's text, for finding the variables it uses.
+    static func bodyText(_ body: HTTPFile.Body?) -> String {
+        switch body {
+        case .text(let text)?: text
+        case .file(let path)?: path
+        case nil: ""
+        }
     }
 
     /// A request as a Postman item (its id given): origin-form targets (`GET /path` and a `Host:`

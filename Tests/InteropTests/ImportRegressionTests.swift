@@ -224,7 +224,10 @@ import Testing
         let service = try #require(catalog.service("ordered"))
         let accounts = try #require(service.endpoint("listAccounts"))
         #expect(accounts.group == "Accounts")
-        #expect(service.groups.first { $0.id == "Accounts" }?.headers["Authorization"] == "Bearer {{secret.ORDERED_ZTOKEN}}")
+        // The first requirement names two schemes, both sent, in the document's order (aKey was taken alone, being first alphabetically).
+        let headers = try #require(service.groups.first { $0.id == "Accounts" }?.headers)
+        #expect(headers.fields.map(\.name) == ["Authorization", "X-API-Key"])
+        #expect(headers["Authorization"] == "Bearer {{secret.ORDERED_ZTOKEN}}" && headers["X-API-Key"] == "{{secret.ORDERED_AKEY}}")
         #expect(accounts.summary == "Lists the accounts.\nPaginated: read the Link header for the next page.")
         #expect(service.summary?.contains("A second paragraph that must not be cut.") == true)
         #expect(result.messages.contains { $0.hasPrefix("ordered.yaml /webhooks/accountCreated: webhook 'accountCreated' (POST) was not imported") })
