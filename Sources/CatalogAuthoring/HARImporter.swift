@@ -69,6 +69,7 @@ public enum HARImporter {
     /// from its line) dropped, repeated names joined (`a, b`; cookies with `; `), as HTTP allows.
     static func repairedHeaders(_ headers: [(String, String)], at location: String, tally: inout NoteTally) -> [(String, String)] {
         var result: [(String, String)] = []
+        var positions: [String: Int] = [:]
         var joined: Set<String> = []
         for (name, value) in headers {
             if name.hasPrefix(":") { continue }
@@ -77,15 +78,15 @@ public enum HARImporter {
                 continue
             }
             let lower = name.lowercased()
-            if let index = result.firstIndex(where: { $0.0.lowercased() == lower }) {
-                // Set-Cookie lines cannot be joined (RFC 6265); they are credentials, never written anyway.
-                if lower == "set-cookie" { continue }
-                let separator = lower == "cookie" ? "; " : ", "
-                result[index].1 += separator + value
-                joined.insert(result[index].0)
+            guard let index = positions[lower] else {
+                positions[lower] = result.count
+                result.append((name, value))
                 continue
             }
-            result.append((name, value))
+            // Set-Cookie lines cannot be joined (RFC 6265); they are credentials, never written anyway.
+            if lower == "set-cookie" { continue }
+            result[index].1 += (lower == "cookie" ? "; " : ", ") + value
+            joined.insert(result[index].0)
         }
         for name in joined.sorted() {
             tally.add(.repaired, "the repeated header \(name) was joined into one (values separated as HTTP allows)", at: location)

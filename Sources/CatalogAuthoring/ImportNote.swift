@@ -42,7 +42,11 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible, Expressib
 enum DocumentPlace {
     /// `capture.har /log/entries/12/request`.
     static func pointer(_ document: String, _ tokens: [String]) -> String {
-        "\(document) /" + tokens.map { $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined(separator: "/")
+        // Every entry of a 5,000-request capture gets one: the escaping is done only where needed.
+        "\(document) /" + tokens.map { token in
+            token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+                ? token.replacing("~", with: "~0").replacing("/", with: "~1") : token
+        }.joined(separator: "/")
     }
 
     /// `api.http:34`.
