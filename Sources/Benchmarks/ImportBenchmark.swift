@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogAuthoring
 import Foundation
+import SystemSupport
 
 /// `apiexplorer-bench import`: imports a generated HAR capture (5,000 requests by default) and a
 /// generated OpenAPI document (1,000 operations by default), each through the importer and the
@@ -23,6 +24,21 @@ struct ImportBenchmark: ParsableCommand {
     @Option(help: "Timed imports of each (after one warm-up).")
     var runs = 5
 
+    @Flag(help: "Also import a multi-file OpenAPI document from disk and write the catalog to disk (--folder), as `apiexplorer import openapi` does.")
+    var onDisk = false
+
+    @Option(help: "Operations of the multi-file document (--on-disk).")
+    var diskOperations = 659
+
+    @Option(help: "Files of the multi-file document (--on-disk).")
+    var diskFiles = 2_907
+
+    @Option(help: "Where --on-disk puts the document and the catalogs it writes (default: a folder under the current one: a disk, not tmpfs).")
+    var folder: String?
+
+    @Flag(help: "With --on-disk, write each file flushed on its own, as imports did before issue 36, to compare.")
+    var perFileFlush = false
+
     func validate() throws {
         guard requests > 0, operations > 0, runs > 0 else { throw ValidationError("--requests, --operations and --runs must be positive.") }
     }
@@ -39,6 +55,105 @@ struct ImportBenchmark: ParsableCommand {
             let result = CatalogImport(drafts: [try OpenAPIImporter.draft(from: openAPI, documentName: "bench.json")])
             return (result, try result.load().endpointCount)
         }
+        if onDisk { try measureOnDisk() }
+    }
+
+    /// The whole of `import openapi` on a document split over `diskFiles` files: read from disk,
+    /// imported, checked and written to disk (a new folder each run).
+    private func measureOnDisk() throws {
+        let base = URL(fileURLWithPath: folder ?? FileManager.default.currentDirectoryPath).appendingPathComponent("apiexplorer-bench-import-\(getpid())")
+        try? FileManager.default.removeItem(at: base)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let document = base.appendingPathComponent("document")
+        let files = Self.splitOpenAPI(operations: diskOperations, files: diskFiles)
+        for (path, text) in files {
+            let url = document.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let root = try Data(contentsOf: document.appendingPathComponent("openapi.yaml"))
+        let clock = ContinuousClock()
+        var timings = Measurements()
+        var written = 0
+        for run in 0...runs {
+            let out = base.appendingPathComponent("catalog\(run)")
+            let start = clock.now
+            let result = try OpenAPIImporter.catalog(from: root, documentName: "openapi.yaml") { path in
+                FileManager.default.contents(atPath: document.appendingPathComponent(path).path)
+            }
+            if perFileFlush {
+                let checked = try result.checked()
+                for file in checked.files {
+                    let url = out.appendingPathComponent(file.path)
+                    try AtomicFile.createDirectory(url.deletingLastPathComponent(), permissions: 0o755)
+                    try AtomicFile.write(file.data, to: url)
+                }
+                written = checked.files.count
+            } else {
+                written = try result.write(into: out, force: false).files.count
+            }
+            // The first run warms up.
+            if run > 0 { timings.add((clock.now - start).nanoseconds) }
+        }
+        print("openapi on disk: \(diskOperations) operations in \(files.count) files → \(written) files written under \(base.path)\(perFileFlush ? " (each flushed on its own)" : "")")
+        print("  read + import + check + write: median \(formatNanoseconds(timings.median)), min \(formatNanoseconds(timings.minimum)), max \(formatNanoseconds(timings.maximum)) over \(runs) runs (target ≤ 2 s)")
+    }
+
+    /// A document of `operations` operations split over `files` files, as large published ones are:
+    /// a root naming one file per path, each operation's parameters, request and response schemas
+    /// and error response in files of their own, and shared schemas they name.
+    static func splitOpenAPI(operations: Int, files: Int) -> [(String, String)] {
+        let methods = ["get", "post", "put"]
+        let pathCount = (operations + methods.count - 1) / methods.count
+        let shared = max(1, files - 1 - pathCount - 3 * operations)
+        var result: [(String, String)] = []
+        var rootPaths: [String] = []
+        var made = 0
+        for index in 0..<pathCount {
+            var items: [String] = []
+            for method in methods where made < operations {
+                let operation = made
+                made += 1
+                let body = method == "get" ? "" : "\n  requestBody: { required: true, content: { application/json: { schema: { $ref: '../schemas/item\(operation).yaml' } } } }"
+                items.append("""
+                    \(method):
+                      operationId: \(method)Resource\(operation)
+                      tags: [group\(index % 20)]
+                      parameters: [{ $ref: '../parameters/p\(operation).yaml' }]\(body)
+                      responses:
+                        "200": { description: ok, content: { application/json: { schema: { $ref: '../schemas/item\(operation).yaml' } } } }
+                        "404": { $ref: '../responses/r\(operation).yaml' }
+                    """)
+                result.append(("parameters/p\(operation).yaml", "{ name: id, in: path, required: true, schema: { type: integer, example: \(operation) } }\n"))
+                result.append(("schemas/item\(operation).yaml", """
+                    type: object
+                    required: [id, name]
+                    properties:
+                      id: { type: integer }
+                      name: { type: string, example: item \(operation) }
+                      owner: { $ref: 'shared/s\(operation % shared).yaml' }
+                      tags: { type: array, items: { type: string } }
+
+                    """))
+                result.append(("responses/r\(operation).yaml", "{ description: missing, content: { application/json: { example: { message: no item \(operation) } } } }\n"))
+            }
+            result.append(("paths/resource\(index).yaml", items.joined(separator: "\n") + "\n"))
+            rootPaths.append("  /resources\(index)/{id}: { $ref: 'paths/resource\(index).yaml' }")
+        }
+        for index in 0..<shared {
+            result.append(("schemas/shared/s\(index).yaml", "{ type: object, properties: { name: { type: string, example: owner \(index) }, since: { type: string, format: date } } }\n"))
+        }
+        result.append(("openapi.yaml", """
+            openapi: 3.0.3
+            info: { title: Split Bench, version: "1" }
+            servers: [{ url: https://api.example.com/v1, description: production }]
+            components: { securitySchemes: { bearer: { type: http, scheme: bearer } } }
+            security: [{ bearer: [] }]
+            paths:
+            \(rootPaths.joined(separator: "\n"))
+
+            """))
+        return result
     }
 
     /// Runs `body` once to warm up, then `runs` times, printing the median, min and max.

@@ -208,8 +208,7 @@ extension CatalogFileDecoder {
         case "multipart":
             return decodeMultipart(entry.value, what())
         case "form":
-            guard let pairs = textMap(entry.value, "the form of \(what())") else { return nil }
-            return .form(pairs.map { QueryItem(name: $0.key, value: $0.value) })
+            return decodeForm(entry.value, what())
         default:
             if case .scalar(let scalar) = entry.value.content, case .string(let text) = YAMLScalar(scalar) {
                 warnIfFileName(text, at: entry.value, key: "bodyFile")
@@ -217,6 +216,25 @@ extension CatalogFileDecoder {
             }
             return json(entry.value, "the body of \(what())").map(RequestBody.json)
         }
+    }
+
+    /// Form fields: `name: value`, or `name: [a, b]` for a repeated name (`tags=a&tags=b`).
+    private func decodeForm(_ node: YAMLNode, _ what: @autoclosure () -> String) -> RequestBody? {
+        guard let entries = entries(node, "the form of \(what())") else { return nil }
+        var items: [QueryItem] = []
+        var failed = false
+        for entry in entries {
+            if case .sequence(let values) = entry.value.content {
+                for value in values {
+                    if let text = text(value, "form field '\(entry.key)' of \(what())") { items.append(QueryItem(name: entry.key, value: text)) } else { failed = true }
+                }
+            } else if let text = text(entry.value, "form field '\(entry.key)' of \(what())") {
+                items.append(QueryItem(name: entry.key, value: text))
+            } else {
+                failed = true
+            }
+        }
+        return failed ? nil : .form(items)
     }
 
     /// `body: fixtures/pet.json` is text, not the file: say so when such a file exists.

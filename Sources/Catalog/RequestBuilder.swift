@@ -21,13 +21,18 @@ public struct RequestBuilder: Sendable {
     /// When set, `{{secret.NAME}}`/`{{NAME}}` for this name is left as `{{secret.NAME}}` for the
     /// session's adapter to fill per attempt from the credential store (the auth refresh rule's `into`).
     public let deferredToken: String?
+    /// What `{{$uuid}}`, `{{$timestamp}}` … are made from.
+    public var generators: TemplateGenerators
 
     /// Makes a builder.
-    public init(service: Service, environment: Environment, secrets: SecretStore, deferredToken: String? = nil) {
+    public init(
+        service: Service, environment: Environment, secrets: SecretStore, deferredToken: String? = nil, generators: TemplateGenerators = .system
+    ) {
         self.service = service
         self.environment = environment
         self.secrets = secrets
         self.deferredToken = deferredToken
+        self.generators = generators
     }
 
     /// The target and environment for `endpoint` with `values` set at run time and values
@@ -120,8 +125,9 @@ public struct RequestBuilder: Sendable {
         _ placeholder: Placeholder, endpoint: CatalogEndpoint, values: [String: String], captured: [String: CapturedValue]
     ) -> (value: String, source: VariableSource)? {
         if let secret = placeholder.secretName {
-            // A run-time value for a secret wins (set in the explorer, never written down).
-            if let value = values[placeholder.name] { return (value, .runtime) }
+            // A run-time value for a secret wins (set in the explorer, never written down), given
+            // under the placeholder's own name or as `secret.NAME` (which `$processEnv NAME` reads too).
+            if let value = values[placeholder.name] ?? values[Placeholder.secretPrefix + secret] { return (value, .runtime) }
             if let found = secrets.lookup(secret, for: service) { return (found.value, .secret(found.source)) }
             if let value = service.secretDefaults[environment.name]?[secret] {
                 return (value, .secret(.catalogDefault(environment: environment.name)))
@@ -130,6 +136,7 @@ public struct RequestBuilder: Sendable {
         }
         let name = placeholder.name
         if let value = values[name] { return (value, name.hasPrefix(Prompt.prefix) ? .prompt : .runtime) }
+        if case .success(let value)? = generators.value(for: name) { return (value, .generated) }
         if let found = captured[name] {
             let source: VariableSource = name.hasPrefix(ResponseReference.prefix)
                 ? .response(found.endpoint, at: found.date) : .captured(found.endpoint, at: found.date)
@@ -186,6 +193,8 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
     case response(EndpointKey, at: Date)
     /// Answered to a `{{prompt.NAME}}` question for this request.
     case prompt
+    /// Made by a built-in generator (`{{$uuid}}`, `{{$timestamp}}` …) for this request.
+    case generated
 
     public var description: String {
         switch self {
@@ -198,6 +207,7 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
         case .captured(let endpoint, _): "captured from \(endpoint)"
         case .response(let endpoint, _): "response of \(endpoint)"
         case .prompt: "asked"
+        case .generated: "generated"
         }
     }
 }
@@ -242,6 +252,11 @@ public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStrin
                 hint = "send \(reference.endpoint) first in this environment, or check that its latest response has \(reference.selector)"
             } else if case .failure(let problem)? = ResponseReference.parse(use.name, service: service) {
                 hint = problem.message
+            } else if case .failure(let problem)? = TemplateGenerators.system.value(for: use.name) {
+                hint = problem.message
+            } else if use.name.hasPrefix("$") {
+                hint = "not a built-in generator (\(TemplateGenerators.names.joined(separator: ", ")), $processEnv NAME or $dotenv NAME); "
+                    + "give it a value with a run-time value or in variables"
             } else if use.name.hasPrefix(Prompt.prefix) {
                 hint = "it is asked when the request is sent: answer it in the explorer, or give --var \(use.name)=… to call"
             } else {

@@ -168,6 +168,16 @@ public struct CatalogDraft: Sendable {
         public var examples: [Example] = []
         /// Lines written as a YAML comment above the endpoint (what the catalog cannot say, such as scripts).
         public var comment: [String] = []
+        /// Optional query items, headers, form fields and JSON body members the document describes
+        /// but that are not sent: written as commented-out lines the user can turn on.
+        public var optionalQuery: [(String, String)] = []
+        public var optionalHeaders: [(String, String)] = []
+        public var optionalForm: [(String, String)] = []
+        public var optionalBody: [(String, JSONValue)] = []
+        /// Values taken from its responses for later requests (`captures:`), selector text by name.
+        public var captures: [(String, String)] = []
+        /// Where the endpoint comes from in the source document (`FILE POINTER` or `FILE:LINE`).
+        public var source: String?
 
         /// Makes an endpoint.
         public init(id: String, method: String, path: String) {
@@ -181,20 +191,30 @@ public struct CatalogDraft: Sendable {
             let pad = String(repeating: " ", count: step)
             var lines: [String] = []
             if let title { lines.append("title: \(YAMLText.scalar(title))") }
-            if let description { lines.append("description: \(YAMLText.scalar(description))") }
+            if let description {
+                if let block = YAMLText.literalBlock(description, indent: pad) {
+                    lines.append("description: \(block[0])")
+                    lines += block.dropFirst()
+                } else {
+                    lines.append("description: \(YAMLText.blockScalar(description))")
+                }
+            }
             if let group { lines.append("group: \(YAMLText.scalar(group))") }
             if method != "GET" { lines.append("method: \(method)") }
             lines.append("path: \(YAMLText.scalar(path))")
-            if !query.isEmpty {
-                lines.append("query:")
-                lines += query.map { "\(pad)\(YAMLText.key($0.0)): \($0.1.map(YAMLText.scalar) ?? "null")" }
-            }
-            if !headers.isEmpty { lines.append("headers: \(YAMLText.flowMapping(headers))") }
+            lines += Self.textMapping("query", Self.grouped(query), optional: optionalQuery, pad: pad, flow: false)
+            lines += Self.textMapping("headers", headers.map { ($0.0, [$0.1]) }, optional: optionalHeaders, pad: pad, flow: true)
             if !parameters.isEmpty { lines.append("parameters: \(YAMLText.flowMapping(parameters))") }
             switch body {
-            case .json(let value): lines.append("body: \(YAMLText.flow(value))")
+            case .json(let value):
+                if case .object(let object) = value, !optionalBody.isEmpty {
+                    let members = object.map { (YAMLText.quoted($0.key), YAMLText.flow($0.value)) }
+                    lines += Self.mapping("body", members, optional: optionalBody.map { (YAMLText.quoted($0.0), YAMLText.flow($0.1)) }, pad: pad)
+                } else {
+                    lines.append("body: \(YAMLText.flow(value))")
+                }
             case .text(let text): lines.append("body: \(YAMLText.quoted(text))")
-            case .form(let items): lines.append("form: \(YAMLText.flowMapping(items))")
+            case .form(let items): lines += Self.textMapping("form", Self.grouped(items.map { ($0.0, Optional($0.1)) }), optional: optionalForm, pad: pad, flow: true, empty: true)
             case .file(let path): lines.append("bodyFile: \(YAMLText.scalar(path))")
             case .multipart(let fields):
                 lines.append("multipart:")
@@ -211,6 +231,7 @@ public struct CatalogDraft: Sendable {
                 if let operationName { lines.append("\(pad)operationName: \(YAMLText.scalar(operationName))") }
             case nil: break
             }
+            if !captures.isEmpty { lines.append("captures: \(YAMLText.flowMapping(captures))") }
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }
             if !examples.isEmpty {
                 lines.append("examples:")
@@ -219,6 +240,79 @@ public struct CatalogDraft: Sendable {
                     lines += example.lines.map { pad + pad + $0 }
                 }
             }
+            return lines
+        }
+
+        /// Every text that may hold placeholders (path, query, headers, parameters, body) passed through `transform`.
+        public mutating func mapTexts(_ transform: (String) -> String) {
+            path = transform(path)
+            query = query.map { ($0.0, $0.1.map(transform)) }
+            headers = headers.map { ($0.0, transform($0.1)) }
+            parameters = parameters.map { ($0.0, transform($0.1)) }
+            func json(_ value: JSONValue) -> JSONValue {
+                switch value {
+                case .string(let text): .string(transform(text))
+                case .array(let elements): .array(elements.map(json))
+                case .object(let object): .object(JSONObject(object.map { ($0.key, json($0.value)) }))
+                default: value
+                }
+            }
+            switch body {
+            case .json(let value): body = .json(json(value))
+            case .text(let text): body = .text(transform(text))
+            case .form(let items): body = .form(items.map { ($0.0, transform($0.1)) })
+            case .graphql(let query, let variables, let name): body = .graphql(query: query, variables: json(variables), operationName: name)
+            case .multipart(let fields):
+                body = .multipart(fields.map { field in
+                    var field = field
+                    field.value = field.value.map(transform)
+                    return field
+                })
+            case .file, nil: break
+            }
+        }
+
+        /// Pairs with repeated names gathered (`tags: [a, b]`), in the order names first appear.
+        static func grouped(_ pairs: [(String, String?)]) -> [(String, [String?])] {
+            var result: [(String, [String?])] = []
+            var index: [String: Int] = [:]
+            for (name, value) in pairs {
+                if let position = index[name] {
+                    result[position].1.append(value)
+                } else {
+                    index[name] = result.count
+                    result.append((name, [value]))
+                }
+            }
+            return result
+        }
+
+        /// `key: { … }` (or a block mapping when `flow` is false), with optional entries as
+        /// commented-out lines of a block mapping; nothing when there is neither. `empty` writes
+        /// `key: {}` when there is nothing at all (an empty form is still a form).
+        static func textMapping(
+            _ key: String, _ entries: [(String, [String?])], optional: [(String, String)], pad: String, flow: Bool, empty: Bool = false
+        ) -> [String] {
+            func value(_ values: [String?]) -> String {
+                values.count == 1 ? values[0].map(YAMLText.scalar) ?? "null" : "[" + values.map { $0.map(YAMLText.scalar) ?? "null" }.joined(separator: ", ") + "]"
+            }
+            let written = entries.map { (YAMLText.key($0.0), value($0.1)) }
+            if entries.isEmpty, optional.isEmpty { return empty ? ["\(key): {}"] : [] }
+            if optional.isEmpty, flow { return ["\(key): { " + written.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + " }"] }
+            return mapping(key, written, optional: optional.map { (YAMLText.key($0.0), YAMLText.scalar($0.1)) }, pad: pad)
+        }
+
+        /// A block mapping of written keys and values; optional entries commented out after them.
+        static func mapping(_ key: String, _ entries: [(String, String)], optional: [(String, String)], pad: String) -> [String] {
+            var lines: [String] = []
+            if entries.isEmpty {
+                lines.append("\(key): {}  # optional entries below: replace {} with the lines you want, without their #")
+            } else {
+                lines.append("\(key):")
+                lines += entries.map { "\(pad)\($0.0): \($0.1)" }
+            }
+            if !optional.isEmpty, !entries.isEmpty { lines.append("\(pad)# optional (remove the # to send):") }
+            lines += optional.map { "\(pad)# \($0.0): \($0.1)" }
             return lines
         }
     }
@@ -278,7 +372,9 @@ public struct CatalogDraft: Sendable {
     /// Fixture files by path relative to the catalog folder.
     public var fixtures: [(path: String, data: Data)] = []
     /// What the user should know (secrets to set, what was left out).
-    public var notes: [String] = []
+    public var notes: [ImportNote] = []
+    /// The notes as text (`SOURCE: message`).
+    public var messages: [String] { notes.map(\.description) }
 
     /// Makes a draft.
     public init(service: String) {
@@ -286,17 +382,39 @@ public struct CatalogDraft: Sendable {
     }
 
     /// The catalog file's text.
-    public var yaml: String {
+    public var yaml: String { rendered.text }
+
+    /// A part of the catalog file, for finding what a loader's diagnostic is about.
+    enum Part: Hashable {
+        case file, variables, environment(Int), group(Int), errors, endpoint(Int)
+    }
+
+    /// The catalog file's text, with the (1-based) lines each part takes.
+    var rendered: (text: String, parts: [(part: Part, lines: ClosedRange<Int>)]) {
         var lines: [String] = []
+        var parts: [(part: Part, lines: ClosedRange<Int>)] = []
+        func mark(_ part: Part, from start: Int) {
+            if lines.count > start { parts.append((part, (start + 1)...lines.count)) }
+        }
         if let header { lines += header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String("# \($0)".trimmingSuffix { $0 == " " }) } }
         lines.append("service: \(YAMLText.scalar(service))")
         if let title { lines.append("title: \(YAMLText.scalar(title))") }
-        if let description { lines.append("description: \(YAMLText.quoted(description))") }
+        if let description {
+            if let block = YAMLText.literalBlock(description, indent: "  ") {
+                lines.append("description: \(block[0])")
+                lines += block.dropFirst()
+            } else {
+                lines.append("description: \(YAMLText.blockScalar(description))")
+            }
+        }
         if !variables.isEmpty {
+            let start = lines.count
             lines += ["", "variables:"] + variables.map { "  \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+            mark(.variables, from: start)
         }
         lines += ["", "environments:"]
-        for environment in environments {
+        for (index, environment) in environments.enumerated() {
+            let start = lines.count
             lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \($0.replacing("\n", with: " "))" } ?? ""))
             lines.append("    type: \(YAMLText.scalar(environment.type))")
             lines.append("    baseURL: \(YAMLText.scalar(environment.baseURL))")
@@ -307,33 +425,42 @@ public struct CatalogDraft: Sendable {
                 lines += environment.variables.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
             }
             if !environment.secretDefaults.isEmpty {
-                lines.append("    secretDefaults:                # stand-ins so stub mode works; set real values in the environment or .env")
+                lines.append("    secretDefaults:                # stand-ins so stub mode works; set real values as $APIEXPLORER_SECRET_NAME or in .env")
                 lines += environment.secretDefaults.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
             }
             if environment.insecure { lines.append("    tls: { insecure: true }") }
+            mark(.environment(index), from: start)
         }
         if !groups.isEmpty {
             lines += ["", "groups:"]
-            for group in groups {
+            for (index, group) in groups.enumerated() {
+                let start = lines.count
                 lines.append("  \(YAMLText.key(group.id)):")
                 if let title = group.title { lines.append("    title: \(YAMLText.scalar(title))") }
-                if let description = group.description { lines.append("    description: \(YAMLText.scalar(description))") }
+                if let description = group.description { lines.append("    description: \(YAMLText.blockScalar(description))") }
                 if group.headers.isEmpty, group.title == nil, group.description == nil { lines.append("    headers: {}") }
                 if !group.headers.isEmpty { lines.append("    headers:") }
                 lines += group.headers.map { "      \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }
+                mark(.group(index), from: start)
             }
         }
-        if !errors.isEmpty { lines += ["", "errors:"] + errors.map { "  " + $0.line } }
+        if !errors.isEmpty {
+            let start = lines.count
+            lines += ["", "errors:"] + errors.map { "  " + $0.line }
+            mark(.errors, from: start)
+        }
         lines += ["", "endpoints:"]
         for (index, endpoint) in endpoints.enumerated() {
             if index > 0 { lines.append("") }
+            let start = lines.count
             // A line break inside a comment line would end the comment: every piece gets its own `#`.
             lines += endpoint.comment.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
                 .map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
             lines.append("  \(YAMLText.key(endpoint.id)):")
             lines += endpoint.lines().map { "    " + $0 }
+            mark(.endpoint(index), from: start)
         }
-        return lines.joined(separator: "\n") + "\n"
+        return (lines.joined(separator: "\n") + "\n", parts)
     }
 
     /// Writes the catalog file and its fixtures into `folder` (each atomically); existing files

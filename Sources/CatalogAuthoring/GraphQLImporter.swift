@@ -51,7 +51,7 @@ public enum GraphQLImporter {
         let path = url.path.isEmpty ? "/" : url.path
 
         var ids = UniqueNames()
-        var notes: [String] = []
+        var notes: [ImportNote] = []
         for (operation, root) in rootTypes where !root.fields.isEmpty {
             let group = operation == "query" ? "queries" : "mutations"
             draft.groups.append(CatalogDraft.Group(id: group, title: operation == "query" ? "Queries" : "Mutations", headers: []))

@@ -15,7 +15,9 @@ public enum HARImporter {
         "priority", "dnt", "upgrade-insecure-requests", "te", "accept-language", "if-none-match", "if-modified-since", "keep-alive",
     ]
 
-    /// The catalogs of a capture's bytes. Pure: nothing is read or written.
+    /// The catalogs of a capture's bytes. Pure: nothing is read or written. Entries that are not
+    /// requests a catalog can send are left out, each named in a note; repeated headers are
+    /// joined, pseudo-headers and names that are not header names dropped, with notes.
     public static func catalog(har data: Data, documentName: String) throws(AuthoringError) -> CatalogImport {
         let root = try ImportedDocument.json(data, what: "the HAR file \(documentName)")
         guard let entries = root.member("log")?.member("entries")?.elements else {
@@ -23,20 +25,24 @@ public enum HARImporter {
         }
         var hosts: [String] = []
         var byHost: [String: [HAREntry]] = [:]
-        var notes: [String] = []
-        var skipped = 0
-        for value in entries {
-            guard let entry = HAREntry(value) else {
-                skipped += 1
-                continue
+        var tally = NoteTally()
+        for (index, value) in entries.enumerated() {
+            let location = DocumentPlace.pointer(documentName, ["log", "entries", String(index)])
+            switch HAREntry.read(value, location: location, tally: &tally) {
+            case .success(let entry):
+                if byHost[entry.origin] == nil { hosts.append(entry.origin) }
+                byHost[entry.origin, default: []].append(entry)
+            case .failure(let reason):
+                tally.add(reason.kind, reason.message, at: location)
             }
-            if byHost[entry.origin] == nil { hosts.append(entry.origin) }
-            byHost[entry.origin, default: []].append(entry)
         }
-        if skipped > 0 { notes.append("\(skipped) entries were left out: not http(s) requests with an absolute URL, or methods catalogs do not send") }
-        guard !hosts.isEmpty else { throw .invalidInput("\(documentName) has no http(s) request to import") }
+        guard !hosts.isEmpty else {
+            let reasons = tally.notes.prefix(3).map { "\n  \($0)" }.joined()
+            throw .invalidInput("\(documentName) has no http(s) request to import, so nothing was written\(reasons)")
+        }
         var ids = UniqueNames()
         var drafts: [CatalogDraft] = []
+        var notes: [ImportNote] = []
         for origin in hosts {
             let host = URL(string: origin)?.host ?? origin
             let short = CurlImporter.serviceName(for: URL(string: origin) ?? URL(fileURLWithPath: "/"))
@@ -47,7 +53,45 @@ public enum HARImporter {
             drafts.append(service.draft)
             notes += service.secrets.notes
         }
-        return CatalogImport(drafts: drafts, notes: notes)
+        return CatalogImport(drafts: drafts, notes: tally.notes + notes)
+    }
+
+    /// RFC 9110 token characters: what a header's name may hold.
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// Captured headers as a catalog can say them: HTTP/2 pseudo-headers (`:authority`) and names
+    /// that are not header names (WebPageTest's request line `GET /pixel HTTP/1.1`, a cookie split
+    /// from its line) dropped, repeated names joined (`a, b`; cookies with `; `), as HTTP allows.
+    static func repairedHeaders(_ headers: [(String, String)], at location: String, tally: inout NoteTally) -> [(String, String)] {
+        var result: [(String, String)] = []
+        var positions: [String: Int] = [:]
+        var joined: Set<String> = []
+        for (name, value) in headers {
+            if name.hasPrefix(":") { continue }
+            guard isHeaderName(name) else {
+                tally.add(.repaired, "a header whose name is not a header name (a request line or a broken line of the capture) was dropped", at: location)
+                continue
+            }
+            let lower = name.lowercased()
+            guard let index = positions[lower] else {
+                positions[lower] = result.count
+                result.append((name, value))
+                continue
+            }
+            // Set-Cookie lines cannot be joined (RFC 6265); they are credentials, never written anyway.
+            if lower == "set-cookie" { continue }
+            result[index].1 += (lower == "cookie" ? "; " : ", ") + value
+            joined.insert(result[index].0)
+        }
+        for name in joined.sorted() {
+            tally.add(.repaired, "the repeated header \(name) was joined into one (values separated as HTTP allows)", at: location)
+        }
+        return result
     }
 }
 
@@ -61,18 +105,36 @@ struct HAREntry {
     var body: (mimeType: String, text: String?, params: [(String, String)])?
     var response: ImportedResponse?
 
-    init?(_ entry: JSONValue) {
-        guard let request = entry.member("request"), let method = request.member("method")?.text?.uppercased(),
-            HTTPMethod(rawValue: method) != nil, let raw = request.member("url")?.text, raw.hasPrefix("http"), let url = RequestURL(raw),
-            url.base.hasPrefix("http://") || url.base.hasPrefix("https://")
-        else { return nil }
-        self.method = method
-        origin = url.base.lowercased()
-        segments = url.path.split(separator: "/", omittingEmptySubsequences: false)
-        query = url.query
-        headers = Self.pairs(request.member("headers"))
+    /// Where the entry is in the capture.
+    var location = ""
+
+    /// Why an entry was not read.
+    struct Reason: Error {
+        var kind: ImportNote.Kind
+        var message: String
+    }
+
+    /// Reads an entry, repairing its headers (notes go to `tally`); fails saying why it cannot be a catalog's request.
+    static func read(_ entry: JSONValue, location: String, tally: inout NoteTally) -> Result<HAREntry, Reason> {
+        guard let request = entry.member("request") else { return .failure(Reason(kind: .skipped, message: "an entry without a request was left out")) }
+        let raw = request.member("url")?.text ?? ""
+        let scheme = raw.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            // data:, blob:, chrome-extension: … never went over the network.
+            return .failure(Reason(kind: .info, message: "entries that are not http(s) requests (\(scheme.isEmpty ? "no URL" : scheme + ":")) were left out"))
+        }
+        guard let url = RequestURL(raw), url.base.hasPrefix("http://") || url.base.hasPrefix("https://") else {
+            return .failure(Reason(kind: .skipped, message: "an entry whose URL has no host was left out"))
+        }
+        let method = request.member("method")?.text?.uppercased() ?? ""
+        guard HTTPMethod(rawValue: method) != nil else {
+            return .failure(Reason(kind: .skipped, message: "a \(method.isEmpty ? "request without a method" : method + " request") was left out: catalogs do not send it"))
+        }
+        var result = HAREntry(method: method, origin: url.base.lowercased(), segments: url.path.split(separator: "/", omittingEmptySubsequences: false), query: url.query, headers: [])
+        result.location = location
+        result.headers = HARImporter.repairedHeaders(Self.pairs(request.member("headers")), at: location + "/request/headers", tally: &tally)
         if let post = request.member("postData") {
-            body = (post.member("mimeType")?.text ?? "", post.member("text")?.text, Self.pairs(post.member("params")))
+            result.body = (post.member("mimeType")?.text ?? "", post.member("text")?.text, Self.pairs(post.member("params")))
         }
         if let captured = entry.member("response"), let status = captured.member("status")?.intValue, status >= 100 {
             let content = captured.member("content")
@@ -81,12 +143,21 @@ struct HAREntry {
                 // Binary bodies stay out of text fixtures; text ones are decoded.
                 text = Data(base64Encoded: encoded).flatMap { String(validating: $0, as: UTF8.self) }
             }
-            var headers = Self.pairs(captured.member("headers"))
+            var headers = HARImporter.repairedHeaders(Self.pairs(captured.member("headers")), at: location + "/response/headers", tally: &tally)
             if !headers.contains(where: { $0.0.lowercased() == "content-type" }), let type = content?.member("mimeType")?.text, !type.isEmpty {
                 headers.append(("Content-Type", type))
             }
-            response = ImportedResponse(status: status, headers: headers, body: text)
+            result.response = ImportedResponse(status: status, headers: headers, body: text)
         }
+        return .success(result)
+    }
+
+    private init(method: String, origin: String, segments: [Substring], query: [(name: String, value: String?)], headers: [(String, String)]) {
+        self.method = method
+        self.origin = origin
+        self.segments = segments
+        self.query = query
+        self.headers = headers
     }
 
     /// `[{name, value}]` as pairs.

@@ -28,6 +28,7 @@ struct HARService {
                 continue
             }
             var endpoint = CatalogDraft.Endpoint(id: "", method: entry.method, path: path.isEmpty ? "/" : path)
+            endpoint.source = entry.location
             let words = entry.segments.filter { !$0.isEmpty && !HARPathTemplate.isID($0) }.suffix(2).map(String.init)
             endpoint.id = endpointIDs.claim(Identifier.camelCase([entry.method.lowercased()] + (words.isEmpty ? ["root"] : words), fallback: "request"))
             endpoint.parameters = parameters
@@ -54,9 +55,7 @@ struct HARService {
         var result: [(String, String)] = []
         for (name, value) in captured {
             let lower = name.lowercased()
-            guard !lower.hasPrefix(":"), !lower.hasPrefix("sec-"), !HARImporter.ignoredHeaders.contains(lower),
-                !result.contains(where: { $0.0.lowercased() == lower })
-            else { continue }
+            guard !lower.hasPrefix(":"), !lower.hasPrefix("sec-"), !HARImporter.ignoredHeaders.contains(lower) else { continue }
             guard Redactor.standard.isSensitive(name: name), !value.isEmpty else {
                 result.append((name, value))
                 continue

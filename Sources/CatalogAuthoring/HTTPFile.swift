@@ -33,6 +33,11 @@ public struct HTTPFile: Sendable, Equatable {
         public var handlers: [String]
         /// Variables set just before this request (`@name = value`), which apply from here on.
         public var variables: [Header]
+        /// The 1-based line of its request line in the file.
+        public var line: Int
+        /// Scripts run before it (`< {% … %}`, `< script.js`) and directives other clients add
+        /// (`import`, `run`), as written: never run.
+        public var preRequest: [String]
 
         /// Makes a request.
         public init(title: String? = nil, name: String? = nil, method: String, url: String, headers: [Header] = [], body: Body? = nil) {
@@ -44,6 +49,8 @@ public struct HTTPFile: Sendable, Equatable {
             self.body = body
             handlers = []
             variables = []
+            line = 0
+            preRequest = []
         }
     }
 
@@ -67,20 +74,20 @@ public struct HTTPFile: Sendable, Equatable {
     /// Variables after the last request.
     private(set) var trailingVariables: [Header] = []
 
-    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
+    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "GRAPHQL", "QUERY"]
 
     /// Reads a file's text.
     public init(parsing text: String) {
         requests = []
         var pending = Block()
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let line = String(rawLine).replacing("\r", with: "")
             if line.hasPrefix("###") {
                 finish(&pending)
                 pending = Block(title: line.dropFirst(3).trimmed)
                 continue
             }
-            pending.add(line)
+            pending.add(line, number: number + 1)
         }
         finish(&pending)
         trailingVariables = carried
@@ -112,15 +119,23 @@ public struct HTTPFile: Sendable, Equatable {
         var bodyLines: [String] = []
         var handlers: [String] = []
         var inHandler = false
+        var preRequest: [String] = []
+        var inPreRequest = false
+        var line = 0
 
         init(title: String? = nil) {
             self.title = title.flatMap { $0.isEmpty ? nil : $0 }
         }
 
-        mutating func add(_ line: String) {
+        mutating func add(_ line: String, number: Int) {
             let trimmed = line.trimmed
             switch part {
             case .preamble:
+                if inPreRequest {
+                    preRequest[preRequest.count - 1] += "\n" + line
+                    if trimmed.hasSuffix("%}") { inPreRequest = false }
+                    return
+                }
                 if trimmed.isEmpty { return }
                 if let tag = Self.comment(trimmed) {
                     if tag.hasPrefix("@name") { name = tag.dropFirst(5).trimmed.split(separator: " ").first.map(String.init) ?? name }
@@ -130,6 +145,14 @@ public struct HTTPFile: Sendable, Equatable {
                     variables.append(Header(trimmed[trimmed.index(after: trimmed.startIndex)..<equals].trimmed, trimmed[trimmed.index(after: equals)...].trimmed))
                     return
                 }
+                // A pre-request script (`< {% … %}`, `< script.js`), or another client's directive
+                // (`import file.http`, `run #name`): kept, never run.
+                if trimmed.hasPrefix("< ") || trimmed.hasPrefix("import ") || trimmed.hasPrefix("run ") {
+                    preRequest.append(line)
+                    inPreRequest = trimmed.hasPrefix("< {%") && !trimmed.hasSuffix("%}")
+                    return
+                }
+                self.line = number
                 var words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                 if let first = words.first, HTTPFile.methods.contains(first.uppercased()), words.count > 1 {
                     method = first.uppercased()
@@ -184,6 +207,8 @@ public struct HTTPFile: Sendable, Equatable {
             var request = Request(title: title, name: name, method: method, url: url, headers: headers, body: body)
             request.handlers = handlers
             request.variables = variables
+            request.line = line
+            request.preRequest = preRequest
             return request
         }
     }

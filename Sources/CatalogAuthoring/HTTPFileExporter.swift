@@ -10,9 +10,44 @@ import JSONSupport
 public enum HTTPFileExporter {
     /// The variable holding the environment's base URL.
     public static let baseVariable = "baseUrl"
+    /// The file JetBrains' HTTP Client reads secrets from, beside the `.http` file.
+    public static let privateEnvironmentFile = "http-client.private.env.json"
 
-    /// The file for `endpoints` of `service` in `environment` (all endpoints when nil).
+    /// The file for `endpoints` of `service` in `environment` (all endpoints when nil), with every
+    /// `{{secret.NAME}}` written `{{NAME}}` (see `privateEnvironment`).
     public static func text(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> String {
+        var text = rawText(service: service, environment: environment, endpoints: endpoints)
+        for name in secretNames(in: text) { text = text.replacing("{{secret.\(name)}}", with: "{{\(name)}}") }
+        return text
+    }
+
+    /// The secrets the file for these endpoints uses, in order.
+    public static func secrets(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> [String] {
+        secretNames(in: rawText(service: service, environment: environment, endpoints: endpoints))
+    }
+
+    /// `http-client.private.env.json` for the secrets a file uses: each named under the
+    /// environment with an empty value to fill in (JetBrains' HTTP Client and VS Code REST Client
+    /// read it beside the file, and git should not keep it). `existing` keeps what the user
+    /// already filled in; secret values are never written.
+    public static func privateEnvironment(secrets: [String], environment: String, existing: Data? = nil) -> String {
+        var root = existing.flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
+        var values = root[environment]?.objectValue ?? JSONObject()
+        for name in secrets where values[name] == nil { values[name] = "" }
+        root[environment] = .object(values)
+        return JSONValue.object(root).prettyText() + "\n"
+    }
+
+    static func secretNames(in text: String) -> [String] {
+        var names: [String] = []
+        for name in Template(text).placeholders where name.hasPrefix("secret.") {
+            let secret = String(name.dropFirst("secret.".count))
+            if !names.contains(secret) { names.append(secret) }
+        }
+        return names
+    }
+
+    static func rawText(service: Service, environment: Environment, endpoints: [CatalogEndpoint]?) -> String {
         var lines = ["# Exported from service \(service.id) (environment \(environment.name)) by `apiexplorer export http`."]
         var base = environment.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }

@@ -13,10 +13,20 @@ enum ImportedDocument {
         }
     }
 
-    /// JSON when the first character is `{`, YAML otherwise (OpenAPI documents and Insomnia
-    /// exports come as either).
+    /// JSON when the first character is `{` and it parses as JSON, YAML otherwise (OpenAPI
+    /// documents and Insomnia exports come as either; a YAML file may start with a flow mapping,
+    /// `{ name: id, in: path }`).
     static func jsonOrYAML(_ data: Data, what: String) throws(AuthoringError) -> JSONValue {
-        if data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") { return try json(data, what: what) }
+        if data.first(where: { !$0.isASCIIWhitespace }) == UInt8(ascii: "{") {
+            do {
+                return try JSONValue.parse(data)
+            } catch {
+                guard let text = String(validating: data, as: UTF8.self), let root = try? YAMLComposer.compose(text).root?.jsonValue() else {
+                    throw .invalidInput("\(what) is not JSON: \(error)")
+                }
+                return root
+            }
+        }
         guard let text = String(validating: data, as: UTF8.self) else { throw .invalidInput("\(what) is not UTF-8 text") }
         let root: JSONValue?
         do throws(YAMLSyntaxError) {

@@ -20,7 +20,7 @@ public enum InsomniaImporter {
         }
         let format = root.member("__export_format")?.intValue ?? 0
         guard format == 4 else { throw .invalidInput("\(documentName) is an Insomnia export of format \(format); format 4 is understood") }
-        let export = InsomniaExport(resources: resources)
+        let export = InsomniaExport(resources: resources, documentName: documentName)
         let workspaces = resources.filter { $0.member("_type")?.text == "workspace" }
         guard !workspaces.isEmpty else { throw .invalidInput("\(documentName) has no workspace") }
         var result = CatalogImport(drafts: [])
@@ -31,6 +31,7 @@ public enum InsomniaImporter {
             collection.environmentLabel = "Insomnia environment"
             collection.serviceID = (workspaces.count == 1 ? service : nil) ?? Identifier.make(name.lowercased(), fallback: "insomnia")
             collection.header = "Imported from \(documentName) (Insomnia workspace \"\(name)\") by `apiexplorer import insomnia`."
+            collection.documentName = documentName
             let part = collection.build()
             result.drafts += part.drafts
             result.notes += part.notes
@@ -43,13 +44,18 @@ public enum InsomniaImporter {
 /// An Insomnia export's resources, by parent, read into Postman collection values.
 struct InsomniaExport {
     let children: [String: [JSONValue]]
-    var notes: [String] = []
+    /// Where each resource is in the export (`FILE /resources/12`), by id.
+    let places: [String: String]
+    var notes: [ImportNote] = []
 
-    init(resources: [JSONValue]) {
+    init(resources: [JSONValue], documentName: String) {
         var children: [String: [JSONValue]] = [:]
-        for resource in resources {
+        var places: [String: String] = [:]
+        for (index, resource) in resources.enumerated() {
             children[resource.member("parentId")?.text ?? "", default: []].append(resource)
+            if let id = resource.member("_id")?.text, places[id] == nil { places[id] = DocumentPlace.pointer(documentName, ["resources", String(index)]) }
         }
+        self.places = places
         // Insomnia orders siblings by metaSortKey.
         self.children = children.mapValues { $0.sorted { ($0.member("metaSortKey")?.doubleValue ?? 0) < ($1.member("metaSortKey")?.doubleValue ?? 0) } }
     }
@@ -93,7 +99,8 @@ struct InsomniaExport {
                     "item": .array(items(under: resource, path: path.union([id]))),
                 ])
             case "request":
-                return .object(["name": resource.member("name") ?? "request", "request": Self.request(resource)])
+                let place = places[resource.member("_id")?.text ?? ""].map(JSONValue.string) ?? .null
+                return .object(["name": resource.member("name") ?? "request", "request": Self.request(resource), "apiexplorerSource": place])
             default:
                 return nil
             }

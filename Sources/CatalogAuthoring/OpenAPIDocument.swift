@@ -3,43 +3,62 @@ import FoundationEssentials
 import JSONSupport
 import TextSupport
 
-/// An OpenAPI 3.0, 3.1 or 3.2 document, JSON or YAML, read as plain JSON values with `$ref`
-/// followed on demand. Lenient on purpose: an importer should take the documents people have,
+/// An OpenAPI 3.0, 3.1 or 3.2 document (or Swagger 2.0, read into the shape of 3.0), JSON or YAML,
+/// read as plain JSON values with `$ref` followed on demand. Lenient on purpose: an importer should take the documents people have,
 /// and published documents often break a rule that a strict model would refuse whole.
 struct OpenAPIDocument {
     /// The whole document.
     let root: JSONValue
-    /// The `openapi` version (`3.0.3`, `3.1.0` …).
+    /// The `openapi` version (`3.0.3`, `3.1.0` …), or `Swagger 2.0`.
     let version: String
     /// The other files `$ref`s name (`schemas/pet.yaml`), by path relative to the document, with
     /// their own references rewritten relative to the document too.
     private(set) var externals: [String: JSONValue] = [:]
 
-    /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise.
+    /// Notes about reading it (a Swagger 2.0 document converted, what it could not say).
+    private(set) var notes: [ImportNote] = []
+
+    /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise. A Swagger
+    /// 2.0 document is read into the shape of OpenAPI 3.0 (`Swagger2Converter`).
     /// `readFile` reads the files its `$ref`s name, relative to the document (nil: none are).
-    init(data: Data, readFile: ((String) -> Data?)? = nil) throws(AuthoringError) {
-        let root = try ImportedDocument.jsonOrYAML(data, what: "the OpenAPI document")
-        try self.init(root: root)
-        if let readFile { externals = ExternalReferences.load(from: root, readFile: { path in readFile(path).flatMap { try? ImportedDocument.jsonOrYAML($0, what: path) } }) }
+    init(data: Data, documentName: String = "the document", readFile: ((String) -> Data?)? = nil) throws(AuthoringError) {
+        var raw = try ImportedDocument.jsonOrYAML(data, what: "the OpenAPI document")
+        guard case .object(let object) = raw else { throw .invalidInput("the document is not a mapping of OpenAPI fields") }
+        let swagger = object["swagger"]?.text
+        if swagger != nil { raw = Swagger2Converter.expandingShortReferences(raw) }
+        var externals: [String: JSONValue] = [:]
+        if let readFile { externals = ExternalReferences.load(from: raw, readFile: { path in readFile(path).flatMap { try? ImportedDocument.jsonOrYAML($0, what: path) } }) }
+        if let swagger {
+            guard swagger.hasPrefix("2.") else { throw .invalidInput("Swagger \(swagger) is not supported (Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 are)") }
+            let original = raw
+            var converter = Swagger2Converter(documentName: documentName) { value in
+                Self.follow(value, root: original, externals: externals)
+            }
+            let converted = converter.convert(raw)
+            try self.init(root: converted, version: "3.0.3", swagger: swagger)
+            notes.append(ImportNote(.info, "\(documentName) is a Swagger \(swagger) document: it was read as OpenAPI 3.0 (swagger2openapi's rules)"))
+            notes += converter.notes
+        } else {
+            try self.init(root: raw, version: nil, swagger: nil)
+        }
+        self.externals = externals
     }
 
-    private init(root: JSONValue) throws(AuthoringError) {
+    private init(root: JSONValue, version: String?, swagger: String?) throws(AuthoringError) {
         guard case .object(let object) = root else { throw .invalidInput("the document is not a mapping of OpenAPI fields") }
-        if case .string(let swagger)? = object["swagger"] {
-            throw .invalidInput("this is a Swagger \(swagger) document; convert it to OpenAPI 3 first")
-        }
-        guard let version = object["openapi"].flatMap(\.text) else { throw .invalidInput("the document has no 'openapi' version field") }
+        guard let version = version ?? object["openapi"].flatMap(\.text) else { throw .invalidInput("the document has no 'openapi' (or 'swagger') version field") }
         guard version.hasPrefix("3.0") || version.hasPrefix("3.1") || version.hasPrefix("3.2") else {
-            throw .invalidInput("OpenAPI \(version) is not supported (3.0, 3.1 and 3.2 are)")
+            throw .invalidInput("OpenAPI \(version) is not supported (Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 are)")
         }
+        let shown = swagger.map { "Swagger \($0)" } ?? "OpenAPI \(version)"
         guard case .object(let info)? = object["info"], info["title"]?.text != nil, info["version"]?.text != nil else {
-            throw .invalidInput("the OpenAPI \(version) document has no 'info' with a title and a version")
+            throw .invalidInput("the \(shown) document has no 'info' with a title and a version")
         }
         guard object["paths"] != nil || object["webhooks"] != nil else {
-            throw .invalidInput("the OpenAPI \(version) document has no 'paths'")
+            throw .invalidInput("the \(shown) document has no 'paths'")
         }
         self.root = root
-        self.version = version
+        self.version = swagger.map { "Swagger \($0)" } ?? version
     }
 
     /// A member of the root object.
@@ -48,6 +67,11 @@ struct OpenAPIDocument {
     /// `value` with its `$ref` followed (again and again, at most 32 times: a loop ends there).
     /// A reference that leads nowhere (another file, a typo) gives nil.
     func resolve(_ value: JSONValue?) -> JSONValue? {
+        Self.follow(value, root: root, externals: externals)
+    }
+
+    /// `value` with its `$ref` followed in `root` and the files `externals` hold.
+    static func follow(_ value: JSONValue?, root: JSONValue, externals: [String: JSONValue]) -> JSONValue? {
         var current = value
         for _ in 0..<32 {
             guard case .object(let object)? = current, case .string(let reference)? = object["$ref"] else { return current }

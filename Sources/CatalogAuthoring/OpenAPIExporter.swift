@@ -2,30 +2,64 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import SystemSupport
 
 /// Writes a service as an OpenAPI 3.1 document, so a catalog made by hand can go back to the
 /// rest of the toolchain: environments as servers, endpoints as operations (placeholders as
-/// parameters with their values as examples), groups whose headers hold secrets as security
-/// schemes, bodies and fixtures as request and response examples. `import openapi` reads it
-/// back to the same endpoints.
+/// parameters with their values as examples), groups as tags, groups whose headers hold secrets
+/// as security schemes, bodies (files inlined, never a local path) and fixtures as request and
+/// response examples. Endpoints that share a method and path with an earlier one are kept in the
+/// first one's `x-apiexplorer-alternatives` (other tools see only the first; a note says so).
+/// `import openapi` reads it back to the same endpoints.
 public enum OpenAPIExporter {
+    /// The extension holding the operations of endpoints that share a method and path with the one it is on.
+    public static let alternativesKey = "x-apiexplorer-alternatives"
+    /// The extension marking an operation whose credentials belong to it alone (its endpoint has no group).
+    static let ungroupedKey = "x-apiexplorer-ungrouped"
+    /// Bodies inlined up to this size; a larger file is described, not copied.
+    static let inlineLimit = 1 << 20
+
     /// The document for `service`.
     public static func document(_ service: Service) -> JSONValue {
+        export(service).document
+    }
+
+    /// The document for `service` and what the person should know about it (endpoints only this
+    /// importer sees, bodies not inlined).
+    public static func export(_ service: Service) -> (document: JSONValue, notes: [String]) {
         var exporter = Builder(service: service)
-        return exporter.document()
+        let document = exporter.document()
+        return (document, exporter.notes)
     }
 
     private struct Builder {
         let service: Service
         var schemes = JSONObject()
+        var notes: [String] = []
 
         mutating func document() -> JSONValue {
             var paths = JSONObject()
+            var alternatives: [String: [String]] = [:]
             for endpoint in service.endpoints {
                 let path = openAPIPath(endpoint.path)
+                let method = endpoint.method.rawValue.lowercased()
                 var item = paths[path]?.objectValue ?? JSONObject()
-                item[endpoint.method.rawValue.lowercased()] = .object(operation(endpoint))
+                if var first = item[method]?.objectValue {
+                    // Same method and path: kept beside the first, for this importer.
+                    var list = first[OpenAPIExporter.alternativesKey]?.arrayValue ?? []
+                    list.append(.object(operation(endpoint)))
+                    first[OpenAPIExporter.alternativesKey] = .array(list)
+                    item[method] = .object(first)
+                    alternatives["\(endpoint.method.rawValue) \(path)", default: []].append(endpoint.id)
+                } else {
+                    item[method] = .object(operation(endpoint))
+                }
                 paths[path] = .object(item)
+            }
+            for (route, ids) in alternatives.sorted(by: { $0.key < $1.key }) {
+                notes.append(
+                    "\(ids.joined(separator: ", ")) share\(ids.count == 1 ? "s" : "") \(route) with an earlier endpoint: kept under \(OpenAPIExporter.alternativesKey), "
+                        + "which `apiexplorer import openapi` reads; other tools see only the first")
             }
             var info: JSONObject = ["title": .string(service.title), "version": "1"]
             if let summary = service.summary { info["description"] = .string(summary) }
@@ -37,6 +71,14 @@ public enum OpenAPIExporter {
                 return .object(["url": .string(base), "description": .string(environment.name)])
             }
             if !servers.isEmpty { document["servers"] = .array(servers) }
+            let used = Set(service.endpoints.compactMap(\.group))
+            let tags = service.groups.filter { used.contains($0.id) }.map { group -> JSONValue in
+                var tag: JSONObject = ["name": .string(group.id)]
+                // Redoc's name for a tag's title; `import openapi` reads it back.
+                if group.title != group.id { tag["x-displayName"] = .string(group.title) }
+                return .object(tag)
+            }
+            if !tags.isEmpty { document["tags"] = .array(tags) }
             document["paths"] = .object(paths)
             if !schemes.isEmpty { document["components"] = .object(["securitySchemes": .object(schemes)]) }
             return .object(document)
@@ -56,31 +98,48 @@ public enum OpenAPIExporter {
             var operation: JSONObject = ["operationId": .string(endpoint.id)]
             if endpoint.title != endpoint.id { operation["summary"] = .string(endpoint.title) }
             if let summary = endpoint.summary { operation["description"] = .string(summary) }
+            if let group = endpoint.group { operation["tags"] = [.string(group)] }
             var parameters: [JSONValue] = []
             for name in Template(endpoint.path).placeholders {
                 parameters.append(parameter(name, in: "path", example: value(name, in: endpoint)))
             }
             for item in endpoint.query {
-                let example = item.value.map { text in Template(text).placeholders.count == 1 && text.hasPrefix("{{") ? value(Template(text).placeholders[0], in: endpoint) : text }
                 if let secret = item.value.flatMap(secretName) {
-                    addScheme(secret, .object(["type": "apiKey", "in": "query", "name": .string(item.name)]), to: &operation)
-                } else {
-                    parameters.append(parameter(item.name, in: "query", example: example ?? ""))
+                    addScheme(secret, ["type": "apiKey", "in": "query", "name": .string(item.name), "x-apiexplorer-secret": .string(secret), "x-apiexplorer-value": .string(item.value ?? "")], to: &operation)
+                    continue
                 }
+                guard let text = item.value else {
+                    // A bare name (`?verbose`): allowed empty, no example.
+                    parameters.append(.object(["name": .string(item.name), "in": "query", "required": true, "allowEmptyValue": true, "schema": ["type": "string"]]))
+                    continue
+                }
+                let placeholders = Template(text).placeholders
+                let example = placeholders.count == 1 && text == "{{\(placeholders[0])}}" ? value(placeholders[0], in: endpoint) : text
+                parameters.append(parameter(item.name, in: "query", example: example))
             }
             let group = endpoint.group.flatMap { id in service.groups.first { $0.id == id } }
-            for field in Array(group?.headers ?? Headers()) + Array(endpoint.headers) {
+            // A group's credential is a scheme named after the group (and the header, when it has
+            // several); an endpoint's own, after its secret.
+            var fields: [(field: HeaderField, scheme: String?)] = []
+            if let group {
+                let several = group.headers.filter { secretName($0.value) != nil }.count > 1
+                fields = group.headers.map { ($0, several ? "\(group.id).\($0.name)" : group.id) }
+            }
+            fields += endpoint.headers.map { ($0, nil) }
+            for (field, schemeName) in fields {
                 if let secret = secretName(field.value) {
-                    addScheme(group?.id ?? secret, scheme(header: field.name, value: field.value), to: &operation)
+                    addScheme(schemeName ?? secret, scheme(header: field.name, value: field.value, secret: secret), to: &operation)
                 } else if field.name.lowercased() != "content-type" {
                     let placeholders = Template(field.value).placeholders
-                    let example = placeholders.count == 1 && field.value.hasPrefix("{{") ? value(placeholders[0], in: endpoint) : field.value
+                    let example = placeholders.count == 1 && field.value == "{{\(placeholders[0])}}" ? value(placeholders[0], in: endpoint) : field.value
                     parameters.append(parameter(field.name, in: "header", example: example))
                 }
             }
             if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
-            if let body = requestBody(endpoint.body) { operation["requestBody"] = body }
+            if let body = requestBody(endpoint) { operation["requestBody"] = body }
             operation["responses"] = .object(responses(endpoint))
+            // Without a group, `import openapi` would gather an endpoint's credentials in one named after its schemes.
+            if endpoint.group == nil, operation["security"] != nil { operation[OpenAPIExporter.ungroupedKey] = true }
             return operation
         }
 
@@ -93,35 +152,135 @@ public enum OpenAPIExporter {
             Template(text).placeholders.first { $0.hasPrefix("secret.") }.map { String($0.dropFirst(7)) }
         }
 
-        func scheme(header name: String, value: String) -> JSONValue {
+        /// The scheme a header holding a secret stands for; the header's exact text and the
+        /// secret's name go in extensions, so `import openapi` writes the same header again.
+        func scheme(header name: String, value: String, secret: String) -> JSONValue {
             let lower = value.lowercased()
-            guard name.lowercased() == "authorization" else { return .object(["type": "apiKey", "in": "header", "name": .string(name)]) }
-            if lower.hasPrefix("basic ") { return .object(["type": "http", "scheme": "basic"]) }
-            return .object(["type": "http", "scheme": "bearer"])
+            var scheme: JSONObject
+            if name.lowercased() != "authorization" {
+                scheme = ["type": "apiKey", "in": "header", "name": .string(name)]
+            } else if lower.hasPrefix("basic ") {
+                scheme = ["type": "http", "scheme": "basic"]
+            } else {
+                scheme = ["type": "http", "scheme": "bearer"]
+            }
+            scheme["x-apiexplorer-secret"] = .string(secret)
+            scheme["x-apiexplorer-value"] = .string(value)
+            return .object(scheme)
         }
 
+        /// Adds a scheme to the operation's one security requirement: every credential of an
+        /// endpoint is sent together (OpenAPI's "and" within a requirement).
         mutating func addScheme(_ name: String, _ scheme: JSONValue, to operation: inout JSONObject) {
             schemes[name] = scheme
-            var security = operation["security"]?.arrayValue ?? []
-            security.append(.object(JSONObject([(key: name, value: JSONValue.array([]))])))
-            operation["security"] = .array(security)
+            var requirement = operation["security"]?.arrayValue?.first?.objectValue ?? JSONObject()
+            requirement[name] = .array([])
+            operation["security"] = .array([.object(requirement)])
         }
 
-        func requestBody(_ body: RequestBody) -> JSONValue? {
-            let (type, example): (String, JSONValue)
-            switch body {
-            case .none, .data: return nil
-            case .json(let value): (type, example) = ("application/json", value)
-            case .text(let text, let contentType): (type, example) = (contentType ?? "text/plain", .string(text))
-            case .form(let items): (type, example) = ("application/x-www-form-urlencoded", .object(JSONObject(items.map { (key: $0.name, value: JSONValue.string($0.value ?? "")) })))
-            case .file(let path, let contentType): (type, example) = (contentType ?? MediaType.forFileOrBinary(path), .string("<\(path)>"))
+        /// The request body as a media type with its example; a file's content inlined (text as
+        /// written, other bytes in base64 marked so), never its path.
+        mutating func requestBody(_ endpoint: CatalogEndpoint) -> JSONValue? {
+            let declared = endpoint.headers["Content-Type"]
+            var media = JSONObject()
+            let type: String
+            switch endpoint.body {
+            case .none: return nil
+            case .json(let value):
+                type = declared ?? "application/json"
+                media["example"] = value
+            case .text(let text, let contentType):
+                type = contentType ?? declared ?? "text/plain"
+                media["example"] = .string(text)
+            case .form(let items):
+                type = "application/x-www-form-urlencoded"
+                media["schema"] = formSchema(items.map(\.name))
+                media["example"] = .object(Self.grouped(items.map { ($0.name, JSONValue.string($0.value ?? "")) }))
+                let repeated = Set(items.map(\.name).filter { name in items.filter { $0.name == name }.count > 1 })
+                if !repeated.isEmpty {
+                    media["encoding"] = .object(JSONObject(repeated.sorted().map { (key: $0, value: JSONValue.object(["style": "form", "explode": true])) }))
+                }
+            case .data(let data, let contentType):
+                type = contentType ?? declared ?? "application/octet-stream"
+                media.merge(inlined(data, what: endpoint.id))
+            case .file(let path, let contentType):
+                type = contentType ?? declared ?? MediaType.forFileOrBinary(path)
+                guard let data = Self.read(path) else {
+                    notes.append("\(endpoint.id): its body file could not be read (or is over 1 MiB): described as binary, not inlined")
+                    media["schema"] = ["type": "string", "format": "binary"]
+                    break
+                }
+                media.merge(inlined(data, what: endpoint.id))
             case .multipart(let fields):
-                (type, example) = ("multipart/form-data", .object(JSONObject(fields.map { field in
-                    if case .text(let text) = field.content { return (key: field.name, value: JSONValue.string(text)) }
-                    return (key: field.name, value: JSONValue.string("<file \(field.filename ?? "")>"))
-                })))
+                type = "multipart/form-data"
+                var properties = JSONObject()
+                var example = JSONObject()
+                var encoding = JSONObject()
+                for field in fields {
+                    var rule = JSONObject()
+                    if let contentType = field.contentType { rule["contentType"] = .string(contentType) }
+                    switch field.content {
+                    case .text(let text):
+                        properties[field.name] = ["type": "string"]
+                        example[field.name] = .string(text)
+                    case .file(let path, _):
+                        properties[field.name] = ["type": "string", "format": "binary"]
+                        if let data = Self.read(path) { example[field.name] = Self.encoded(data, marking: &rule) }
+                        rule["x-apiexplorer-filename"] = .string(field.filename ?? "")
+                    case .bytes(let data, let filename):
+                        properties[field.name] = ["type": "string", "format": "binary"]
+                        example[field.name] = Self.encoded(data, marking: &rule)
+                        rule["x-apiexplorer-filename"] = .string(filename)
+                    }
+                    if !rule.isEmpty { encoding[field.name] = .object(rule) }
+                }
+                media["schema"] = .object(["type": "object", "properties": .object(properties), "required": .array(fields.map { .string($0.name) })])
+                media["example"] = .object(example)
+                if !encoding.isEmpty { media["encoding"] = .object(encoding) }
             }
-            return .object(["content": .object(JSONObject([(key: type, value: JSONValue.object(["example": example]))]))])
+            return .object(["required": true, "content": .object(JSONObject([(key: type, value: JSONValue.object(media))]))])
+        }
+
+        /// An object schema requiring every field (all are sent).
+        func formSchema(_ names: [String]) -> JSONValue {
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            return .object([
+                "type": "object", "properties": .object(JSONObject(unique.map { (key: $0, value: JSONValue.object(["type": "string"])) })),
+                "required": .array(unique.map(JSONValue.string)),
+            ])
+        }
+
+        /// Repeated names as lists (a form's `tags=a&tags=b`).
+        static func grouped(_ pairs: [(String, JSONValue)]) -> JSONObject {
+            var result = JSONObject()
+            for (name, value) in pairs {
+                switch result[name] {
+                case nil: result[name] = value
+                case .array(let list)?: result[name] = .array(list + [value])
+                case let first?: result[name] = .array([first, value])
+                }
+            }
+            return result
+        }
+
+        /// Bytes as an example: text as written, other bytes in base64 (marked `x-apiexplorer-base64`).
+        mutating func inlined(_ data: Data, what: String) -> JSONObject {
+            var media = JSONObject()
+            media["example"] = Self.encoded(data, marking: &media)
+            return media
+        }
+
+        static func encoded(_ data: Data, marking object: inout JSONObject) -> JSONValue {
+            if let text = String(validating: data, as: UTF8.self) { return .string(text) }
+            object["x-apiexplorer-base64"] = true
+            return .string(data.base64EncodedString())
+        }
+
+        /// A file's bytes, up to the inline limit.
+        static func read(_ path: String) -> Data? {
+            guard case .file(let size) = FileStatus(path: path), size <= OpenAPIExporter.inlineLimit else { return nil }
+            return FileContents.read(atPath: path)
         }
 
         /// Each status's fixtures as named examples (the stub first); bodies that are JSON as values.
@@ -159,6 +318,13 @@ public enum OpenAPIExporter {
             if result.isEmpty { result["200"] = .object(["description": "OK"]) }
             return result
         }
+    }
+}
+
+extension JSONObject {
+    /// Adds `other`'s members (its values win).
+    mutating func merge(_ other: JSONObject) {
+        for member in other { self[member.key] = member.value }
     }
 }
 

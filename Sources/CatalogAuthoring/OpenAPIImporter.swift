@@ -4,14 +4,23 @@ import FoundationEssentials
 import JSONSupport
 import TextSupport
 
-/// Turns an OpenAPI 3.0 / 3.1 / 3.2 document into a catalog: one endpoint per operation
-/// (parameters as `{{placeholders}}` with their examples or defaults as values), servers as
-/// environments (plus a `local` one pointing at `apiexplorer mock`), security schemes as groups of
+/// Turns an OpenAPI 3.0 / 3.1 / 3.2 document (or Swagger 2.0) into a catalog: one endpoint per
+/// operation (parameters as `{{placeholders}}` serialized by their `style` and `explode`, required
+/// ones filled, optional ones written commented out), tags as groups, servers as environments (plus
+/// a `local` one pointing at `apiexplorer mock`), the first security requirement's schemes as
 /// headers holding `{{secret.NAME}}`, and example responses (or samples built from their schemas)
 /// as fixtures.
 public enum OpenAPIImporter {
     /// The operations of a path item, in the order they are imported.
     static let methods = ["get", "post", "patch", "put", "delete", "head", "options", "trace", "query"]
+
+    /// The import of a document's bytes (JSON or YAML): the catalog and the notes.
+    public static func catalog(
+        from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
+    ) throws(AuthoringError) -> CatalogImport {
+        let draft = try draft(from: data, documentName: documentName, service: service, readFile: readFile)
+        return CatalogImport(drafts: [draft], notes: draft.notes)
+    }
 
     /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the
     /// title; `readFile` reads the files its `$ref`s name, relative to the document (nil: only
@@ -19,24 +28,31 @@ public enum OpenAPIImporter {
     public static func draft(
         from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
     ) throws(AuthoringError) -> CatalogDraft {
-        let document = try OpenAPIDocument(data: data, readFile: readFile)
+        let document = try OpenAPIDocument(data: data, documentName: documentName, readFile: readFile)
         let info = document["info"]
         let title = info?.member("title")?.text ?? "imported"
-        var builder = Builder(document: document, service: service ?? Identifier.make(title.lowercased(), fallback: "imported"))
+        var builder = Builder(document: document, documentName: documentName, service: service ?? Identifier.make(title.lowercased(), fallback: "imported"))
+        builder.draft.notes += document.notes
         builder.draft.title = title
-        builder.draft.description = info?.member("description")?.text.map { String($0.prefix { $0 != "\n" }) }
-        builder.draft.header = "Imported from \(documentName) (OpenAPI \(document.version), \"\(title)\" \(info?.member("version")?.text ?? "")) by `apiexplorer import openapi`."
+        builder.draft.description = info?.member("description")?.text.map(Self.wholeText).flatMap { $0.isEmpty ? nil : $0 }
+        let shown = document.version.hasPrefix("Swagger") ? document.version : "OpenAPI \(document.version)"
+        builder.draft.header = "Imported from \(documentName) (\(shown), \"\(title)\" \(info?.member("version")?.text ?? "")) by `apiexplorer import openapi`."
         builder.addEnvironments()
         for (path, item) in document.resolve(document["paths"])?.members ?? [] {
             guard let item = document.resolve(item) else {
-                builder.draft.notes.append("\(path) was left out: its $ref cannot be followed (a URL, or a file that cannot be read)")
+                builder.draft.notes.append(ImportNote(.skipped, at: DocumentPlace.pointer(documentName, ["paths", path]), "\(path) was left out: its $ref cannot be followed (a URL, or a file that cannot be read)"))
                 continue
             }
             for method in methods {
                 guard let operation = document.resolve(item.member(method)) else { continue }
                 builder.add(Operation(path: path, method: method.uppercased(), item: item, operation: operation))
+                // Endpoints `export openapi` kept beside this one (same method and path).
+                for (index, alternative) in (operation.member(OpenAPIExporter.alternativesKey)?.elements ?? []).enumerated() {
+                    builder.add(Operation(path: path, method: method.uppercased(), item: item, operation: alternative, alternative: index))
+                }
             }
         }
+        builder.noteWebhooks()
         builder.finish()
         if builder.draft.endpoints.isEmpty {
             let webhooks = document["webhooks"]?.members.count ?? 0
@@ -48,35 +64,63 @@ public enum OpenAPIImporter {
         return builder.draft
     }
 
+    /// A description as the document writes it, whole, without the line break YAML's `|` leaves at its end.
+    static func wholeText(_ text: String) -> String {
+        String(text.trimmingSuffix { $0.isWhitespace || $0.isNewline })
+    }
+
     /// One operation with the path item it belongs to.
     struct Operation {
         var path: String
         var method: String
         var item: JSONValue
         var operation: JSONValue
+        /// Its position among the operation's `x-apiexplorer-alternatives`, when it is one.
+        var alternative: Int?
 
         var operationID: String? { operation.member("operationId")?.text }
         var summary: String? { operation.member("summary")?.text ?? item.member("summary")?.text }
         var description: String? { operation.member("description")?.text ?? item.member("description")?.text }
     }
 
-    /// A parameter, resolved.
-    struct Parameter {
-        var name: String
-        var location: String
-        var required: Bool
-        var value: JSONValue
+    /// What a security scheme adds to a request.
+    struct Credential: Equatable {
+        var headers: [(String, String)] = []
+        var query: [(String, String)] = []
+        /// The schemes it comes from, in the document's order.
+        var schemes: [String] = []
+
+        static func == (lhs: Credential, rhs: Credential) -> Bool {
+            lhs.headers.map { "\($0.0)\u{0}\($0.1)" } == rhs.headers.map { "\($0.0)\u{0}\($0.1)" }
+                && lhs.query.map { "\($0.0)\u{0}\($0.1)" } == rhs.query.map { "\($0.0)\u{0}\($0.1)" }
+        }
     }
 
     private struct Builder {
         let document: OpenAPIDocument
+        let documentName: String
         var draft: CatalogDraft
         var secrets: [String] = []
         var endpointIDs = UniqueNames()
+        var groupIDs = UniqueNames()
+        /// The group of each tag, by tag name.
+        var tagGroups: [String: String] = [:]
+        /// The group of each security requirement for endpoints without a tag, by the schemes' names.
+        var schemeGroups: [String: String] = [:]
+        /// Each endpoint's credentials (by index), placed on its group or itself by `finish`.
+        var credentials: [Int: Credential] = [:]
+        /// Endpoints whose credentials stay their own (`export openapi` marks them: they had no group).
+        var ungrouped: Set<Int> = []
 
-        init(document: OpenAPIDocument, service: String) {
+        init(document: OpenAPIDocument, documentName: String, service: String) {
             self.document = document
+            self.documentName = documentName
             draft = CatalogDraft(service: service)
+        }
+
+        func location(_ operation: Operation, _ rest: String...) -> String {
+            let alternative = operation.alternative.map { [OpenAPIExporter.alternativesKey, String($0)] } ?? []
+            return DocumentPlace.pointer(documentName, ["paths", operation.path, operation.method.lowercased()] + alternative + rest)
         }
 
         mutating func addEnvironments() {
@@ -90,8 +134,9 @@ public enum OpenAPIImporter {
                 for (name, variable) in server.member("variables")?.members ?? [] {
                     url = url.replacing("{\(name)}", with: variable.member("default")?.text ?? "")
                 }
+                while url.hasSuffix("/") { url.removeLast() }
                 guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
-                    draft.notes.append("server '\(url)' is not an absolute http(s) URL; it was left out")
+                    draft.notes.append(ImportNote(.info, at: DocumentPlace.pointer(documentName, ["servers", String(index)]), "server '\(url)' is not an absolute http(s) URL; it was left out"))
                     continue
                 }
                 let description = server.member("description")?.text
@@ -110,7 +155,7 @@ public enum OpenAPIImporter {
         mutating func add(_ operation: Operation) {
             let method = operation.method
             guard HTTPMethod(rawValue: method) != nil else {
-                draft.notes.append("\(method) \(operation.path) was left out: catalogs do not send \(method)")
+                draft.notes.append(ImportNote(.skipped, at: location(operation), "\(method) \(operation.path) was left out: catalogs do not send \(method)"))
                 return
             }
             let words = operation.path.split(separator: "/").map(String.init).filter { !$0.hasPrefix("{") }
@@ -118,13 +163,39 @@ public enum OpenAPIImporter {
                 operation.operationID.map { Identifier.make($0, fallback: "operation") }
                     ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"))
             var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(operation.path))
-            result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-            result.description = operation.description.map { String($0.prefix { $0 != "\n" }) }
+            result.source = location(operation)
+            result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.map(OpenAPIImporter.wholeText)
+            result.description = operation.description.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
+            if let tag = operation.operation.member("tags")?.elements.first?.text {
+                result.group = tagGroup(tag)
+            }
             addParameters(operation, to: &result)
-            addSecurity(operation, to: &result)
+            let credential = security(operation, endpoint: result.id)
             addBody(operation, to: &result)
+            if result.body == nil {
+                // Content-Type and friends describe a body: without one they say nothing true.
+                let bodyHeaders: Set<String> = ["content-type", "content-length", "content-encoding"]
+                if result.headers.contains(where: { bodyHeaders.contains($0.0.lowercased()) }) {
+                    draft.notes.append(ImportNote(.repaired, at: result.source, "\(result.id): its \(result.headers.filter { bodyHeaders.contains($0.0.lowercased()) }.map(\.0).joined(separator: ", ")) header was left out: the request has no body"))
+                    result.headers.removeAll { bodyHeaders.contains($0.0.lowercased()) }
+                }
+            }
             addResponses(operation, to: &result)
+            if let credential { credentials[draft.endpoints.count] = credential }
+            if operation.operation.member(OpenAPIExporter.ungroupedKey) == .bool(true) { ungrouped.insert(draft.endpoints.count) }
             draft.endpoints.append(result)
+        }
+
+        /// The group a tag stands for, made on first use (its title and description from the document's `tags`).
+        mutating func tagGroup(_ tag: String) -> String {
+            if let id = tagGroups[tag] { return id }
+            let id = groupIDs.claim(Identifier.make(tag, fallback: "tag"))
+            tagGroups[tag] = id
+            let declared = document["tags"]?.elements.first { $0.member("name")?.text == tag }
+            var group = CatalogDraft.Group(id: id, title: declared?.member("x-displayName")?.text ?? (tag == id ? nil : tag), headers: [])
+            group.description = declared?.member("description")?.text.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
+            draft.groups.append(group)
+            return id
         }
 
         /// `/pets/{pet-id}` → `/pets/{{pet_id}}`.
@@ -159,47 +230,69 @@ public enum OpenAPIImporter {
             return result
         }
 
-        /// Names that differ only by punctuation (`DateCreated<`, `DateCreated>`, `DateCreated`)
-        /// get placeholders of their own; path parameters keep the names the path uses.
+        /// Required parameters become placeholders with values, serialized by their style;
+        /// optional ones are written commented out with a value to send. Names that differ only by
+        /// punctuation (`DateCreated<`, `DateCreated>`, `DateCreated`) get placeholders of their
+        /// own; path parameters keep the names the path uses.
         mutating func addParameters(_ operation: Operation, to result: inout CatalogDraft.Endpoint) {
             let all = parameters(operation)
             let inPath = all.filter { $0.member("in")?.text == "path" }.compactMap { $0.member("name")?.text }
             var variables = UniqueNames(taken: Set(inPath.map(Identifier.variable)))
+            var cookies: [String] = []
             for parameter in all {
                 guard let name = parameter.member("name")?.text, let location = parameter.member("in")?.text else { continue }
+                // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored.
+                if location == "header", ["accept", "content-type", "authorization"].contains(name.lowercased()) { continue }
                 let required = parameter.member("required") == .bool(true) || location == "path"
-                let variable = location == "path" ? Identifier.variable(name) : variables.claim(Identifier.variable(name))
-                let placeholder = "{{\(variable)}}"
-                let explicit = explicitValue(parameter)
-                let value = explicit ?? parameterSchema(parameter).map { text(Samples(document: document).value(for: $0)) } ?? "1"
+                let style = parameter.member("style")?.text ?? ParameterStyle.defaultStyle(in: location)
+                let explode = ParameterStyle.explode(parameter.member("explode"), style: style)
+                let value = explicitValue(parameter) ?? parameterSchema(parameter).map { Samples(document: document).value(for: $0) } ?? "1"
                 switch location {
                 case "path":
-                    result.parameters.append((variable, value))
+                    result.parameters.append((Identifier.variable(name), ParameterStyle.text(name: name, value: value, style: style, explode: explode)))
                 case "query":
-                    guard required || explicit != nil else {
-                        draft.notes.append("\(result.id): the optional query item '\(name)' was left out (it has no example or default)")
+                    if parameter.member("allowEmptyValue") == .bool(true), explicitValue(parameter) == nil, required {
+                        result.query.append((name, nil))  // a bare name: `?verbose`
                         continue
                     }
-                    result.query.append((name, placeholder))
-                    result.parameters.append((variable, value))
+                    let pairs = ParameterStyle.pairs(name: name, value: value, style: style, explode: explode)
+                    guard required else {
+                        result.optionalQuery += pairs
+                        continue
+                    }
+                    for (pairName, text) in pairs {
+                        let variable = variables.claim(Identifier.variable(pairName))
+                        result.query.append((pairName, "{{\(variable)}}"))
+                        result.parameters.append((variable, text))
+                    }
                 case "header":
+                    let text = ParameterStyle.text(name: name, value: value, style: "simple", explode: explode)
+                    guard required else {
+                        result.optionalHeaders.append((name, text))
+                        continue
+                    }
+                    let variable = variables.claim(Identifier.variable(name))
+                    result.headers.append((name, "{{\(variable)}}"))
+                    result.parameters.append((variable, text))
+                case "cookie":
                     guard required else { continue }
-                    result.headers.append((name, placeholder))
-                    result.parameters.append((variable, value))
+                    let variable = variables.claim(Identifier.variable(name))
+                    cookies.append("\(name)={{\(variable)}}")
+                    result.parameters.append((variable, ParameterStyle.pairs(name: name, value: value, style: "form", explode: false).first?.1 ?? ""))
                 default:
-                    if required { draft.notes.append("\(result.id): the \(location) parameter '\(name)' was left out") }
+                    if required { draft.notes.append(ImportNote(.skipped, at: result.source, "\(result.id): the \(location) parameter '\(name)' was left out")) }
                 }
             }
+            if !cookies.isEmpty { result.headers.append(("Cookie", cookies.joined(separator: "; "))) }
         }
 
         /// The parameter's own example, first named example, or its schema's default.
-        func explicitValue(_ parameter: JSONValue) -> String? {
-            guard parameter.member("schema") != nil else { return nil }
-            if let example = parameter.member("example") { return text(example) }
+        func explicitValue(_ parameter: JSONValue) -> JSONValue? {
+            if let example = parameter.member("example") { return example }
             if let example = parameter.member("examples")?.members.first.flatMap({ document.resolve($0.value)?.member("value") }) {
-                return text(example)
+                return example
             }
-            if let value = document.resolve(parameter.member("schema"))?.member("default") { return text(value) }
+            if let value = document.resolve(parameterSchema(parameter))?.member("default") { return value }
             return nil
         }
 
@@ -219,74 +312,186 @@ public enum OpenAPIImporter {
             }
         }
 
-        mutating func addSecurity(_ operation: Operation, to result: inout CatalogDraft.Endpoint) {
+        /// What the first security requirement of the operation (or the document) asks, every
+        /// scheme of it (a requirement lists schemes that are all sent); an empty requirement
+        /// first means none. Schemes are taken in the document's order.
+        mutating func security(_ operation: Operation, endpoint: String) -> Credential? {
             let requirements = operation.operation.member("security") ?? document["security"]
-            guard let requirement = requirements?.elements.first,
-                let (name, _) = requirement.members.min(by: { $0.key < $1.key })
-            else { return }
-            guard let scheme = document.resolve(document["components"]?.member("securitySchemes")?.member(name)) else {
-                draft.notes.append("\(result.id) names the security scheme '\(name)', which the document does not define")
-                return
-            }
-            let group = Identifier.make(name, fallback: "authenticated")
-            // `petstore_auth` in service petstore is PETSTORE_AUTH, not PETSTORE_PETSTORE_AUTH.
-            let secret = name.lowercased().hasPrefix(draft.service.lowercased()) ? Identifier.secretName(name) : Identifier.secretName(draft.service, name)
-            if !secrets.contains(secret) { secrets.append(secret) }
-            switch scheme.member("type")?.text {
-            case "apiKey":
-                let header = scheme.member("name")?.text ?? name
-                switch scheme.member("in")?.text {
-                case "query":
-                    result.query.append((header, "{{secret.\(secret)}}"))
-                    return
-                case "cookie":
-                    ensureGroup(group, headers: [("Cookie", "\(header)={{secret.\(secret)}}")])
-                default:
-                    ensureGroup(group, headers: [(header, "{{secret.\(secret)}}")])
+            guard let requirement = requirements?.elements.first, !requirement.members.isEmpty else { return nil }
+            var credential = Credential()
+            for (name, _) in requirement.members {
+                guard let scheme = document.resolve(document["components"]?.member("securitySchemes")?.member(name)) else {
+                    draft.notes.append(ImportNote(.info, at: location(operation, "security"), "\(endpoint) names the security scheme '\(name)', which the document does not define"))
+                    continue
                 }
-            case "http":
-                let shown = scheme.member("scheme")?.text?.lowercased() == "basic" ? "Basic" : "Bearer"
-                ensureGroup(group, headers: [("Authorization", "\(shown) {{secret.\(secret)}}")])
-            case "mutualTLS":
-                draft.notes.append("\(result.id) uses mutual TLS (\(name)): set tls.clientCertificate in the environments")
-                return
-            default:  // oauth2, openIdConnect
-                ensureGroup(group, headers: [("Authorization", "Bearer {{secret.\(secret)}}")])
+                // `petstore_auth` in service petstore is PETSTORE_AUTH, not PETSTORE_PETSTORE_AUTH.
+                let secret = scheme.member("x-apiexplorer-secret")?.text
+                    ?? (name.lowercased().hasPrefix(draft.service.lowercased()) ? Identifier.secretName(name) : Identifier.secretName(draft.service, name))
+                let placeholder = "{{secret.\(secret)}}"
+                // The exact header or query value `export openapi` wrote down.
+                let written = scheme.member("x-apiexplorer-value")?.text
+                switch scheme.member("type")?.text {
+                case _ where written != nil:
+                    let value = written ?? placeholder
+                    if scheme.member("in")?.text == "query" {
+                        credential.query.append((scheme.member("name")?.text ?? name, value))
+                    } else {
+                        credential.headers.append((scheme.member("type")?.text == "http" ? "Authorization" : scheme.member("name")?.text ?? name, value))
+                    }
+                case "apiKey":
+                    let header = scheme.member("name")?.text ?? name
+                    switch scheme.member("in")?.text {
+                    case "query": credential.query.append((header, placeholder))
+                    case "cookie": credential.headers.append(("Cookie", "\(header)=\(placeholder)"))
+                    default: credential.headers.append((header, placeholder))
+                    }
+                case "http":
+                    let shown = scheme.member("scheme")?.text?.lowercased() == "basic" ? "Basic" : "Bearer"
+                    credential.headers.append(("Authorization", "\(shown) \(placeholder)"))
+                case "mutualTLS":
+                    draft.notes.append("\(endpoint) uses mutual TLS (\(name)): set tls.clientCertificate in the environments")
+                    continue
+                default:  // oauth2, openIdConnect
+                    credential.headers.append(("Authorization", "Bearer \(placeholder)"))
+                }
+                if !secrets.contains(secret) { secrets.append(secret) }
+                credential.schemes.append(name)
             }
-            result.group = group
+            credential.headers = Self.joiningCookies(credential.headers)
+            if credential.headers.isEmpty && credential.query.isEmpty { return nil }
+            return credential
         }
 
-        mutating func ensureGroup(_ id: String, headers: [(String, String)]) {
-            guard !draft.groups.contains(where: { $0.id == id }) else { return }
-            draft.groups.append(CatalogDraft.Group(id: id, title: "Security scheme \(id)", headers: headers))
+        /// Two cookie credentials become one Cookie header.
+        static func joiningCookies(_ headers: [(String, String)]) -> [(String, String)] {
+            let cookies = headers.filter { $0.0 == "Cookie" }.map(\.1)
+            guard cookies.count > 1 else { return headers }
+            return headers.filter { $0.0 != "Cookie" } + [("Cookie", cookies.joined(separator: "; "))]
         }
 
         mutating func addBody(_ operation: Operation, to result: inout CatalogDraft.Endpoint) {
             guard let request = document.resolve(operation.operation.member("requestBody")) else { return }
             let contents = request.member("content")?.members ?? []
             let samples = Samples(document: document)
-            if let (_, content) = contents.first(where: { Self.mediaType($0.key).contains("json") }) {
-                result.body = .json(samples.example(content) ?? samples.schemaValue(content) ?? [:])
-            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "application/x-www-form-urlencoded" }) {
-                let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
-                if case .object(let object) = value { result.body = .form(object.map { ($0.key, text($0.value)) }) }
-            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "multipart/form-data" }) {
-                // Text parts only: a binary part (format binary) has no sample to send.
-                let value = samples.example(content) ?? samples.schemaValue(content) ?? [:]
-                let fields = value.members.filter { $0.value != .string("") }.map { ($0.key, text($0.value)) }
-                let (body, contentType) = RequestBodyText.multipart(fields)
-                result.body = .text(body)
-                result.headers.append(("Content-Type", contentType))
-                if fields.count < value.members.count {
-                    draft.notes.append("\(result.id): the multipart body's file parts were left out (catalogs send text parts)")
+            let requiredBody = request.member("required") == .bool(true)
+            if ["GET", "HEAD", "DELETE", "OPTIONS"].contains(result.method), !requiredBody {
+                draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "\(result.id): its optional request body was left out (a \(result.method) request without one is the usual)"))
+                return
+            }
+            if let (key, content) = contents.first(where: { Self.mediaType($0.key).contains("json") }) {
+                let type = Self.mediaType(key)
+                if type != "application/json" { result.headers.append(("Content-Type", key)) }
+                if case .string(let text)? = samples.example(content) {
+                    // JSON written as text (`export openapi` keeps a templated body's bytes this way).
+                    result.body = .text(text)
+                    if type == "application/json" { result.headers.append(("Content-Type", key)) }
+                } else if let example = samples.example(content) {
+                    result.body = .json(example)
+                } else if let schema = content.member("schema") {
+                    let (required, optional) = samples.requestValue(for: schema)
+                    result.body = .json(required)
+                    result.optionalBody = optional
+                } else {
+                    result.body = .json([:])
                 }
+            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "application/x-www-form-urlencoded" }) {
+                let (required, optional) = formFields(content, samples: samples)
+                result.body = .form(required)
+                result.optionalForm = optional
+            } else if let (_, content) = contents.first(where: { Self.mediaType($0.key) == "multipart/form-data" }) {
+                addMultipart(content, samples: samples, to: &result)
             } else if let (key, content) = contents.first(where: { Self.isText(Self.mediaType($0.key)) }),
                 let value = samples.example(content) ?? samples.schemaValue(content)
             {
                 result.body = .text(text(value))
                 result.headers.append(("Content-Type", Self.mediaType(key)))
-            } else if let type = contents.first?.key {
-                draft.notes.append("\(result.id): the \(Self.mediaType(type)) request body was left out (give it with body or bodyFile)")
+            } else if let (key, content) = contents.first {
+                if let text = samples.example(content)?.text, content.member("x-apiexplorer-base64") == nil {
+                    // A body exported inline (text of any media type).
+                    result.body = .text(text)
+                    result.headers.append(("Content-Type", Self.mediaType(key)))
+                    return
+                }
+                if let encoded = samples.example(content)?.text, let data = Data(base64Encoded: encoded) {
+                    let path = "fixtures/\(draft.service)/\(result.id)-body.bin"
+                    draft.fixtures.append((path, data))
+                    result.body = .file(path)
+                    result.headers.append(("Content-Type", Self.mediaType(key)))
+                    return
+                }
+                // A file the document cannot give: a body file to set, marked missing.
+                result.body = .file("{{body_file}}")
+                result.headers.append(("Content-Type", Self.mediaType(key)))
+                result.comment.append("its \(Self.mediaType(key)) body is a file: set body_file to a file in this folder")
+                draft.notes.append(ImportNote(.repaired, at: location(operation, "requestBody"), "\(result.id): its \(Self.mediaType(key)) request body is a file the document does not give: kept as a body file marked missing; set {{body_file}}"))
+            }
+        }
+
+        /// A url-encoded form's fields, each by its `encoding` (style form, exploded, unless it
+        /// says otherwise): the required ones, and the optional ones to write commented out.
+        func formFields(_ content: JSONValue, samples: Samples) -> (required: [(String, String)], optional: [(String, String)]) {
+            let encoding = content.member("encoding")
+            func serialized(_ members: [(String, JSONValue)]) -> [(String, String)] {
+                members.flatMap { name, value in
+                    let rule = encoding?.member(name)
+                    let style = rule?.member("style")?.text ?? "form"
+                    return ParameterStyle.pairs(name: name, value: value, style: style, explode: ParameterStyle.explode(rule?.member("explode"), style: style))
+                }
+            }
+            if let example = samples.example(content) { return (serialized(example.members.map { ($0.key, $0.value) }), []) }
+            guard let schema = content.member("schema") else { return ([], []) }
+            let (required, optional) = samples.requestValue(for: schema)
+            return (serialized(required.members.map { ($0.key, $0.value) }), serialized(optional))
+        }
+
+        /// A multipart form: text fields with their values; a required file field kept as a file
+        /// field whose file is a placeholder to set (the document has none to give); optional
+        /// fields listed in a note.
+        mutating func addMultipart(_ content: JSONValue, samples: Samples, to result: inout CatalogDraft.Endpoint) {
+            guard let schema = document.resolve(content.member("schema")) else {
+                result.body = .multipart([])
+                return
+            }
+            let requiredNames = Set(samples.requiredNames(schema))
+            let encoding = content.member("encoding")
+            let example = samples.example(content)
+            var fields: [CatalogDraft.MultipartDraftField] = []
+            var optional: [String] = []
+            var files: [String] = []
+            for (name, property) in samples.properties(schema) {
+                guard requiredNames.contains(name) else {
+                    optional.append(name)
+                    continue
+                }
+                let resolved = document.resolve(property)
+                let rule = encoding?.member(name)
+                let contentType = rule?.member("contentType")?.text
+                if Samples.isBinary(resolved), let given = example?.member(name)?.text {
+                    // A file's content `export openapi` inlined: written beside the catalog again.
+                    let filename = rule?.member("x-apiexplorer-filename")?.text.flatMap { $0.isEmpty ? nil : $0 }
+                    let data = rule?.member("x-apiexplorer-base64") == .bool(true) ? Data(base64Encoded: given) ?? Data() : Data(given.utf8)
+                    let path = "fixtures/\(draft.service)/\(result.id)-\(Identifier.make(name, fallback: "file"))-\(Identifier.make(filename ?? "file", fallback: "file"))"
+                    draft.fixtures.append((path, data))
+                    fields.append(CatalogDraft.MultipartDraftField(name: name, file: path, filename: filename, contentType: contentType))
+                } else if let given = example?.member(name), !Samples.isBinary(resolved) {
+                    fields.append(CatalogDraft.MultipartDraftField(name: name, value: ParameterStyle.scalarText(given), contentType: contentType))
+                } else if Samples.isBinary(resolved) {
+                    let variable = Identifier.variable(name) + "_file"
+                    fields.append(CatalogDraft.MultipartDraftField(name: name, file: "{{\(variable)}}", filename: name, contentType: contentType))
+                    files.append("{{\(variable)}}")
+                } else {
+                    let value = samples.value(for: property)
+                    fields.append(CatalogDraft.MultipartDraftField(name: name, value: ParameterStyle.scalarText(value), contentType: contentType))
+                }
+            }
+            result.body = .multipart(fields)
+            if !files.isEmpty {
+                let message = "\(result.id): the multipart file field\(files.count == 1 ? "" : "s") need\(files.count == 1 ? "s" : "") a file: set \(files.joined(separator: ", ")) to a file beside the catalog (--var, or the endpoint's parameters)"
+                draft.notes.append(ImportNote(.repaired, at: result.source, message))
+                result.comment.append("multipart file fields marked missing: set \(files.joined(separator: ", ")) to a file in this folder")
+            }
+            if !optional.isEmpty {
+                result.comment.append("optional multipart fields, not sent: \(optional.joined(separator: ", "))")
             }
         }
 
@@ -319,7 +524,7 @@ public enum OpenAPIImporter {
                 } else {
                     named = [(nil, nil)]
                 }
-                let description = response.member("description")?.text.flatMap { $0.isEmpty ? nil : $0 }
+                let description = response.member("description")?.text.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
                 for (exampleName, body) in named {
                     let makeStub = isSuccess && !stubTaken
                     var name = makeStub ? "default" : exampleName.map { Identifier.make($0, fallback: "example") } ?? ImportedResponse.name(for: status)
@@ -342,10 +547,54 @@ public enum OpenAPIImporter {
             }
         }
 
+        /// Webhooks are requests the API sends, not ones a catalog calls: each is named in a note.
+        mutating func noteWebhooks() {
+            for (name, item) in document["webhooks"]?.members ?? [] {
+                let methods = OpenAPIImporter.methods.filter { document.resolve(item)?.member($0) != nil }.map { $0.uppercased() }
+                draft.notes.append(ImportNote(
+                    .info, at: DocumentPlace.pointer(documentName, ["webhooks", name]),
+                    "webhook '\(name)' (\(methods.joined(separator: ", "))) was not imported: the API sends it to you; `apiexplorer mock` does not send requests"))
+            }
+        }
+
+        /// Credentials go on a group when every endpoint of it sends the same ones, else on each
+        /// endpoint; endpoints without a tag go to a group named after their schemes.
         mutating func finish() {
+            var byGroup: [String: [Int]] = [:]
+            for index in draft.endpoints.indices {
+                if let group = draft.endpoints[index].group { byGroup[group, default: []].append(index) }
+            }
+            for (group, members) in byGroup {
+                let first = credentials[members[0]]
+                guard let first, members.allSatisfy({ credentials[$0] == first }), first.query.isEmpty,
+                    let position = draft.groups.firstIndex(where: { $0.id == group })
+                else { continue }
+                draft.groups[position].headers = first.headers
+                for index in members { credentials[index]?.headers = [] }
+            }
+            for (index, credential) in credentials.sorted(by: { $0.key < $1.key }) {
+                if draft.endpoints[index].group == nil, credential.query.isEmpty, !credential.headers.isEmpty, !ungrouped.contains(index) {
+                    let id = schemeGroup(for: credential)
+                    draft.endpoints[index].group = id
+                    continue
+                }
+                draft.endpoints[index].headers.removeAll { header in credential.headers.contains { $0.0.lowercased() == header.0.lowercased() } }
+                draft.endpoints[index].headers += credential.headers
+                draft.endpoints[index].query += credential.query.map { ($0.0, Optional($0.1)) }
+            }
             guard !secrets.isEmpty else { return }
             draft.environments[0].secretDefaults = secrets.map { ($0, "demo-\($0.lowercased().replacing("_", with: "-"))") }
-            draft.notes += secrets.map { "set \($0) in the environment or .env for the server environments (local uses a stand-in)" }
+            draft.notes += secrets.map { ImportNote(.info, "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env for the server environments (local uses a stand-in)") }
+        }
+
+        /// The group holding these credentials' headers for untagged endpoints, named after its schemes, made on first use.
+        mutating func schemeGroup(for credential: Credential) -> String {
+            let key = credential.schemes.joined(separator: "\u{0}")
+            if let id = schemeGroups[key] { return id }
+            let id = groupIDs.claim(Identifier.make(credential.schemes.joined(separator: "-"), fallback: "authenticated"))
+            schemeGroups[key] = id
+            draft.groups.append(CatalogDraft.Group(id: id, title: "Security scheme \(credential.schemes.joined(separator: " + "))", headers: credential.headers))
+            return id
         }
     }
 }
@@ -371,10 +620,49 @@ struct Samples {
     /// A value the schema accepts: its example, default or first allowed value, else one built
     /// from its type (objects with every property, arrays with one element).
     func value(for schema: JSONValue) -> JSONValue {
-        value(for: schema, depth: 0)
+        value(for: schema, depth: 0, requiredOnly: false)
     }
 
-    private func value(for schemaReference: JSONValue, depth: Int) -> JSONValue {
+    /// A request body's value with only what the schema requires (an update must not send
+    /// settings the person did not choose), and its optional top-level members with samples,
+    /// to be written commented out.
+    func requestValue(for schema: JSONValue) -> (required: JSONValue, optional: [(String, JSONValue)]) {
+        let whole = value(for: schema, depth: 0, requiredOnly: false)
+        guard case .object(let full) = whole, let resolved = document.resolve(schema), type(of: resolved) == "object" || resolved.member("allOf") != nil else {
+            return (whole, [])
+        }
+        if resolved.member("example") != nil || resolved.member("examples") != nil { return (whole, []) }
+        let required = value(for: schema, depth: 0, requiredOnly: true)
+        let kept = Set(required.members.map(\.key))
+        return (required, full.filter { !kept.contains($0.key) }.map { ($0.key, $0.value) })
+    }
+
+    /// The properties of an object schema (`allOf` parts merged), in order.
+    func properties(_ schema: JSONValue) -> [(String, JSONValue)] {
+        guard let resolved = document.resolve(schema) else { return [] }
+        var result: [(String, JSONValue)] = []
+        for part in resolved.member("allOf")?.elements ?? [] {
+            for (name, value) in properties(part) where !result.contains(where: { $0.0 == name }) { result.append((name, value)) }
+        }
+        for member in resolved.member("properties")?.members ?? [] where !result.contains(where: { $0.0 == member.key }) {
+            result.append((member.key, member.value))
+        }
+        return result
+    }
+
+    /// The names an object schema requires (`allOf` parts included).
+    func requiredNames(_ schema: JSONValue) -> [String] {
+        guard let resolved = document.resolve(schema) else { return [] }
+        return (resolved.member("required")?.elements.compactMap(\.text) ?? []) + (resolved.member("allOf")?.elements ?? []).flatMap(requiredNames)
+    }
+
+    /// A file's schema (`format: binary`, or base64 `contentEncoding`/`contentMediaType`).
+    static func isBinary(_ schema: JSONValue?) -> Bool {
+        guard let schema else { return false }
+        return schema.member("format")?.text == "binary" || schema.member("contentMediaType") != nil && schema.member("type")?.text == "string"
+    }
+
+    private func value(for schemaReference: JSONValue, depth: Int, requiredOnly: Bool) -> JSONValue {
         guard let schema = document.resolve(schemaReference), case .object = schema else { return .null }
         if let example = schema.member("examples")?.elements.first ?? schema.member("example") { return example }
         if let value = schema.member("default") { return value }
@@ -383,15 +671,21 @@ struct Samples {
         guard depth < 8 else { return .null }
         if let parts = schema.member("allOf")?.elements, !parts.isEmpty {
             var merged = JSONObject()
+            let required = Set(requiredNames(schema))
             for part in parts {
-                if case .object(let object) = value(for: part, depth: depth + 1) {
-                    for member in object { merged[member.key] = member.value }
+                if case .object(let object) = value(for: part, depth: depth + 1, requiredOnly: false) {
+                    for member in object where !requiredOnly || required.contains(member.key) { merged[member.key] = member.value }
+                }
+            }
+            if requiredOnly {
+                for (name, property) in properties(schema) where required.contains(name) && merged[name] == nil {
+                    merged[name] = value(for: property, depth: depth + 1, requiredOnly: true)
                 }
             }
             return .object(merged)
         }
         if let first = (schema.member("oneOf") ?? schema.member("anyOf"))?.elements.first {
-            return value(for: first, depth: depth + 1)
+            return value(for: first, depth: depth + 1, requiredOnly: requiredOnly)
         }
         switch type(of: schema) {
         case "null": return .null
@@ -409,10 +703,11 @@ struct Samples {
             default: return "string"
             }
         case "object":
-            let properties = schema.member("properties")?.members ?? []
-            return .object(JSONObject(properties.map { ($0.key, value(for: $0.value, depth: depth + 1)) }))
+            let required = Set(schema.member("required")?.elements.compactMap(\.text) ?? [])
+            let properties = (schema.member("properties")?.members ?? []).filter { !requiredOnly || required.contains($0.key) }
+            return .object(JSONObject(properties.map { ($0.key, value(for: $0.value, depth: depth + 1, requiredOnly: requiredOnly)) }))
         case "array":
-            return .array(schema.member("items").map { [value(for: $0, depth: depth + 1)] } ?? [])
+            return .array(schema.member("items").map { [value(for: $0, depth: depth + 1, requiredOnly: requiredOnly)] } ?? [])
         default:
             return .null
         }

@@ -4,14 +4,18 @@ extension PostmanCollection {
     /// A request body: raw (JSON when it parses), url-encoded, form-data (a `multipart:` body,
     /// its files copied beside the catalog), a file, GraphQL (a `graphql:` body, whose errors
     /// inside a 2xx the built-in rule maps). Files that cannot be read are left out with a note.
-    mutating func addBody(_ body: JSONValue, service: String, to endpoint: inout CatalogDraft.Endpoint) {
+    mutating func addBody(_ body: JSONValue, service: String, at location: String, to endpoint: inout CatalogDraft.Endpoint) {
         let owner = "endpoint \(endpoint.id)"
         switch body.member("mode")?.text {
         case "raw":
             let text = rewrite(body.member("raw")?.text ?? "")
             guard !text.isEmpty else { return }
             let language = body.member("options")?.member("raw")?.member("language")?.text ?? ""
-            endpoint.body = RequestBodyText.body(text, contentType: endpoint.header("Content-Type") ?? RequestBodyText.contentType(language: language))
+            let contentType = endpoint.header("Content-Type") ?? RequestBodyText.contentType(language: language)
+            endpoint.body = RequestBodyText.body(text, contentType: contentType)
+            if case .text = endpoint.body, (contentType ?? "").contains("json"), text.contains("{{") {
+                notes.append(ImportNote(.repaired, at: location, "\(owner): its JSON body holds placeholders outside strings (templated JSON), so it is kept as text"))
+            }
             if case .json(let value) = endpoint.body { endpoint.body = .json(secrets.json(value)) }
             if case .form(let fields) = endpoint.body { endpoint.body = .form(fields.map { ($0.0, secrets.value(named: $0.0, $0.1)) }) }
             if case .text = endpoint.body, endpoint.header("Content-Type") == nil, let type = RequestBodyText.contentType(language: language) {
@@ -21,35 +25,41 @@ extension PostmanCollection {
             endpoint.body = .form(fields(body.member("urlencoded")).map { ($0.name, $0.value) })
         case "formdata":
             // A multipart body of the catalog's own kind: files are copied beside the catalog and
-            // streamed from there when sent; a file that cannot be read is left out with a note.
+            // streamed from there when sent. A file that cannot be read (a path on the exporter's
+            // machine) stays a file field whose file is a placeholder to set: marked missing.
             var parts: [CatalogDraft.MultipartDraftField] = []
             var missing: [String] = []
+            var names = UniqueNames()
             for field in fields(body.member("formdata")) {
                 guard field.isFile else {
                     parts.append(CatalogDraft.MultipartDraftField(name: field.name, value: field.value, contentType: field.contentType))
                     continue
                 }
-                let sources = field.sources
-                guard !sources.isEmpty else {
-                    missing.append("\(field.name) (no file chosen)")
-                    continue
-                }
-                for source in sources {
-                    guard let data = readFile(source) else {
-                        missing.append("\(field.name) (\(source))")
+                for source in field.sources.isEmpty ? [""] : field.sources {
+                    let name = source.split(separator: "/").last.map(String.init) ?? source
+                    guard !source.isEmpty, let data = readFile(source) else {
+                        let variable = names.claim(Identifier.variable(field.name) + "_file")
+                        parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: "{{\(variable)}}", filename: name.isEmpty ? nil : name, contentType: field.contentType))
+                        missing.append("\(field.name) (\(source.isEmpty ? "no file chosen" : source)): set {{\(variable)}}")
                         continue
                     }
-                    let name = source.split(separator: "/").last.map(String.init) ?? source
                     let path = "fixtures/\(service)/\(endpoint.id)-\(Identifier.make(field.name, fallback: "file"))-\(Identifier.make(name, fallback: "file"))"
                     bodyFiles.append((path, data))
                     parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: path, filename: name, contentType: field.contentType))
                 }
             }
             if !missing.isEmpty {
-                notes.append("\(owner): the form-data file field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) could not be read and \(missing.count == 1 ? "was" : "were") left out; copy the file beside the catalog and add it to multipart")
+                notes.append(ImportNote(
+                    .repaired, at: location,
+                    "\(owner): the form-data file field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: "; ")) could not be read: kept as file field\(missing.count == 1 ? "" : "s") marked missing; copy the file beside the catalog and give its path"))
+                endpoint.comment.append("multipart file fields marked missing (their files were not found): \(missing.joined(separator: "; "))")
             }
             endpoint.headers.removeAll { $0.0.lowercased() == "content-type" }
-            endpoint.body = .multipart(parts)
+            if parts.isEmpty {
+                notes.append(ImportNote(.info, at: location, "\(owner): its form-data body has no enabled field: no body was kept"))
+            } else {
+                endpoint.body = .multipart(parts)
+            }
         case "file":
             let source = body.member("file")?.member("src")?.text ?? "a file"
             if let data = readFile(source) {
@@ -59,16 +69,19 @@ extension PostmanCollection {
                 endpoint.body = .file(path)
                 return
             }
-            notes.append("\(owner): its body is read from \(source), which was left out; copy it beside the catalog and give it with bodyFile")
+            endpoint.body = .file("{{body_file}}")
+            endpoint.comment.append("its body file was not found (\(source)): set body_file to a file in this folder")
+            notes.append(ImportNote(.repaired, at: location, "\(owner): its body is read from \(source), which could not be read: kept as a body file marked missing; copy it beside the catalog and set {{body_file}}"))
         case "graphql":
             let graphql = body.member("graphql")
             let query = rewrite(graphql?.member("query")?.text ?? "")
             let variablesText = rewrite(graphql?.member("variables")?.text ?? "")
             let variables = variablesText.trimmed.isEmpty ? JSONValue.object([:]) : (try? JSONValue.parse(variablesText))
             guard let variables else {
-                notes.append("\(owner): its GraphQL variables are not JSON; the body was sent as text")
+                // Templated JSON (`{ "id": {{streamId}} }`) is JSON only once filled in.
+                notes.append(ImportNote(.repaired, at: location, "\(owner): its GraphQL variables are not JSON until their placeholders are filled (templated JSON): the body is kept as text"))
                 endpoint.body = .text(#"{"query": \#(YAMLText.quoted(query)), "variables": \#(variablesText)}"#)
-                endpoint.headers.append(("Content-Type", "application/json"))
+                if endpoint.header("Content-Type") == nil { endpoint.headers.append(("Content-Type", "application/json")) }
                 return
             }
             endpoint.body = .graphql(query: query, variables: secrets.json(variables), operationName: nil)

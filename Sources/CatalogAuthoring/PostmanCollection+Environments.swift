@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 import FoundationEssentials
 import TextSupport
@@ -6,12 +7,15 @@ extension PostmanCollection {
     /// `local` (the mock server, stand-ins for the secrets), then one environment per Postman
     /// environment file that gives the base a value, else one from the collection's variables.
     mutating func environmentDrafts(for service: ServiceDraft) -> [CatalogDraft.Environment] {
+        // The document's own environment names are kept: when one is `local`, the mock's is `mock`.
+        let given = environments.map(environmentName)
+        let mockName = given.contains("local") ? "mock" : "local"
         var local = CatalogDraft.Environment(
-            name: "local", baseURL: "http://127.0.0.1:4010/\(service.draft.service)", comment: "the mock server: `apiexplorer mock`")
+            name: mockName, baseURL: "http://127.0.0.1:4010/\(service.draft.service)", comment: "the mock server: `apiexplorer mock`")
         local.fixtures = "immediate"
         local.secretDefaults = secrets.standIns
         var result = [local]
-        var names = UniqueNames(taken: ["local"])
+        var names = UniqueNames(taken: [mockName])
         let collectionValues = Dictionary(collectionVariables.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
         let baseVariable = Self.wholePlaceholder(service.base)
         for file in environments {
@@ -22,7 +26,7 @@ extension PostmanCollection {
                 continue
             }
             var environment = CatalogDraft.Environment(
-                name: names.claim(Identifier.make(file.name.lowercased(), fallback: "environment")), type: BaseURLTemplate.environmentType(file.name),
+                name: names.claim(environmentName(file)), type: BaseURLTemplate.environmentType(file.name),
                 baseURL: url, comment: "\(environmentLabel) '\(file.name)'")
             environment.fixtures = "never"
             environment.variables = file.values.filter { !secretVariables.contains($0.key) && $0.key != baseVariable }.map { ($0.key, $0.value) }
@@ -43,19 +47,37 @@ extension PostmanCollection {
         return result
     }
 
-    /// Notes for placeholders nothing gives a value (set by scripts or globals, Postman's dynamic variables).
-    func unresolvedPlaceholderNotes(_ drafts: [CatalogDraft]) -> [String] {
-        var notes: [String] = []
+    /// An environment file's name as an environment id (as written for `.http` clients, lowercased for Postman's).
+    func environmentName(_ file: PostmanEnvironment) -> String {
+        Identifier.make(keepsEnvironmentNames ? file.name : file.name.lowercased(), fallback: "environment")
+    }
+
+    /// Notes for placeholders nothing gives a value (set by scripts or globals, Postman's dynamic
+    /// variables the template language does not make).
+    func unresolvedPlaceholderNotes(_ drafts: [CatalogDraft]) -> [ImportNote] {
+        var notes: [ImportNote] = []
         for draft in drafts {
             var known = Set(draft.variables.map(\.0))
             for environment in draft.environments { known.formUnion(environment.variables.map(\.0)) }
             for endpoint in draft.endpoints {
                 let names = Set(endpoint.parameters.map(\.0)).union(known)
-                for name in Template(endpoint.lines().joined(separator: "\n")).placeholders where !name.hasPrefix("secret.") && !names.contains(name) {
-                    let note = name.hasPrefix("$")
-                        ? "\(draft.service)/\(endpoint.id) uses \(tool)'s dynamic variable {{\(name)}}: give it a value with --var \(name)=… or in variables"
-                        : "\(draft.service)/\(endpoint.id) uses {{\(name)}}, which has no value in the collection or its environments (a script or a global sets it?)"
-                    if !notes.contains(note) { notes.append(note) }
+                var texts: [String] = []
+                var copy = endpoint
+                copy.mapTexts { text in
+                    texts.append(text)
+                    return text
+                }
+                for name in Template(texts.joined(separator: "\n")).placeholders
+                where !name.hasPrefix("secret.") && !name.hasPrefix(ResponseReference.prefix) && !names.contains(name) && !TemplateGenerators.isGenerator(name) {
+                    let note: ImportNote
+                    if let variable = TemplateGenerators.secretRead(name) {
+                        note = ImportNote(.info, at: endpoint.source, "\(draft.service)/\(endpoint.id) reads {{\(name)}}: set $APIEXPLORER_SECRET_\(variable) in the environment or \(variable) in .env (it is a secret like {{secret.\(variable)}})")
+                    } else if name.hasPrefix("$") {
+                        note = ImportNote(.info, at: endpoint.source, "\(draft.service)/\(endpoint.id) uses \(tool)'s dynamic variable {{\(name)}}, which apiexplorer does not generate: give it a value with --var \(name)=… or in variables")
+                    } else {
+                        note = ImportNote(.info, at: endpoint.source, "\(draft.service)/\(endpoint.id) uses {{\(name)}}, which has no value in the collection or its environments (a script or a global sets it?)")
+                    }
+                    if !notes.contains(where: { $0.message == note.message }) { notes.append(note) }
                 }
             }
         }

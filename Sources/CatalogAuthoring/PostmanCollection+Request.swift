@@ -5,17 +5,17 @@ import TextSupport
 
 extension PostmanCollection {
     /// One request of the collection becomes an endpoint of the service for its URL's base.
-    mutating func addRequest(_ item: JSONValue, folders: [Folder]) {
+    mutating func addRequest(_ item: JSONValue, folders: [Folder], location: String) {
         let title = item.member("name")?.text ?? "request"
         guard let request = item.member("request") else { return }
         // A request may be only a URL string (v2.0 allows it).
         let method = (request.member("method")?.text ?? "GET").uppercased()
         guard HTTPMethod(rawValue: method) != nil else {
-            notes.append("'\(title)' was left out: catalogs do not send \(method)")
+            notes.append(ImportNote(.skipped, at: location, "'\(title)' was left out: catalogs do not send \(method)"))
             return
         }
         guard let raw = Self.rawURL(request.text != nil ? request : request.member("url")), let url = RequestURL(raw) else {
-            notes.append("'\(title)' was left out: its URL is missing or not absolute (\(Self.rawURL(request.member("url")) ?? "none"))")
+            notes.append(ImportNote(.skipped, at: location, "'\(title)' was left out: its URL is missing or not absolute (\(Self.rawURL(request.member("url")) ?? "none"))"))
             return
         }
         let index = serviceIndex(for: url.base)
@@ -23,14 +23,17 @@ extension PostmanCollection {
         // A name without ASCII letters (`发送短信`) gives no id: the method and path do.
         let words = url.path.split(separator: "/").filter { !$0.hasPrefix("{{") }.suffix(2).map(String.init)
         let fallback = Identifier.camelCase([method.lowercased()] + (words.isEmpty ? ["root"] : words), fallback: "request")
-        let id = services[index].endpointIDs.claim(Identifier.camelCase([item.member("apiexplorerID")?.text ?? title], fallback: fallback))
+        let given = item.member("apiexplorerID")?.text
+        let id = services[index].endpointIDs.claim(
+            given.flatMap { Identifier.make($0, fallback: "") == $0 ? $0 : nil } ?? Identifier.camelCase([given ?? title], fallback: fallback))
         var endpoint = CatalogDraft.Endpoint(id: id, method: method, path: rewrite(url.path))
+        endpoint.source = location
         endpoint.title = title
         endpoint.description = Self.description(request.member("description"))
         addQuery(request.member("url"), parsed: url, to: &endpoint)
-        addHeaders(request.member("header"), to: &endpoint)
+        addHeaders(request.member("header"), at: location, to: &endpoint)
         addAuth(request.member("auth"), folders: folders, serviceIndex: index, to: &endpoint)
-        if let body = request.member("body"), body != .null { addBody(body, service: service, to: &endpoint) }
+        if let body = request.member("body"), body != .null { addBody(body, service: service, at: location, to: &endpoint) }
         services[index].draft.fixtures += bodyFiles
         bodyFiles = []
         addParameters(request.member("url"), folders: folders, to: &endpoint)
@@ -69,11 +72,22 @@ extension PostmanCollection {
         }
     }
 
-    private mutating func addHeaders(_ headers: JSONValue?, to endpoint: inout CatalogDraft.Endpoint) {
+    /// Enabled headers; a repeated name joined into one (HTTP allows it), a name that is not a
+    /// header's left out, each with a note.
+    private mutating func addHeaders(_ headers: JSONValue?, at location: String, to endpoint: inout CatalogDraft.Endpoint) {
         for header in headers?.elements ?? [] {
             guard let name = header.member("key")?.text, header.member("disabled") != .bool(true) else { continue }
-            let value = header.member("value").map(PostmanVariable.text) ?? ""
-            endpoint.headers.append((name, secretHeaderValue(name: name, value: value)))
+            let value = secretHeaderValue(name: name, value: header.member("value").map(PostmanVariable.text) ?? "")
+            guard HARImporter.isHeaderName(name) else {
+                notes.append(ImportNote(.repaired, at: location, "\(endpoint.id): the header '\(name)' was left out: it is not a header name"))
+                continue
+            }
+            if let index = endpoint.headers.firstIndex(where: { $0.0.lowercased() == name.lowercased() }) {
+                endpoint.headers[index].1 += (name.lowercased() == "cookie" ? "; " : ", ") + value
+                notes.append(ImportNote(.repaired, at: location, "\(endpoint.id): the repeated header \(name) was joined into one"))
+                continue
+            }
+            endpoint.headers.append((name, value))
         }
     }
 

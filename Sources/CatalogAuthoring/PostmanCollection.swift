@@ -32,7 +32,7 @@ struct PostmanCollection {
     let environments: [PostmanEnvironment]
     var serviceID = ""
     var header = ""
-    var notes: [String] = []
+    var notes: [ImportNote] = []
     var services: [ServiceDraft] = []
     var secrets = SecretBook(service: "")
     /// Variables whose values are secrets: written as `{{secret.NAME}}` wherever they are used.
@@ -41,6 +41,10 @@ struct PostmanCollection {
     var folderCount = 0
     /// The tool the document comes from, named in comments and notes.
     var tool = "Postman"
+    /// The document's name, for the places notes name.
+    var documentName = "the collection"
+    /// Environment names are kept as written (`.http` clients' `dev`, `Local`), not lowercased.
+    var keepsEnvironmentNames = false
     /// Reads a file a request body names (relative to the document); nil: not readable.
     var readFile: (String) -> Data? = { _ in nil }
     /// How an environment file is named in comments and notes.
@@ -60,7 +64,7 @@ struct PostmanCollection {
         findSecretVariables()
         var fileComment = [header]
         fileComment += scriptComment(root.member("event"), owner: "the collection")
-        walk(root.member("item")?.elements ?? [], folders: [])
+        walk(root.member("item")?.elements ?? [], folders: [], pointer: ["item"])
         var drafts: [CatalogDraft] = []
         for service in services {
             var draft = service.draft
@@ -74,7 +78,7 @@ struct PostmanCollection {
         if drafts.isEmpty { notes.append("the collection has no requests: nothing to import") }
         notes += secrets.notes
         notes += unresolvedPlaceholderNotes(drafts)
-        var seen: Set<String> = []
+        var seen: Set<ImportNote> = []
         return CatalogImport(drafts: drafts, notes: notes.filter { seen.insert($0).inserted })
     }
 
@@ -117,8 +121,9 @@ struct PostmanCollection {
         return result
     }
 
-    private mutating func walk(_ items: [JSONValue], folders: [Folder]) {
-        for item in items {
+    private mutating func walk(_ items: [JSONValue], folders: [Folder], pointer: [String]) {
+        for (index, item) in items.enumerated() {
+            let location = item.member("apiexplorerSource")?.text ?? DocumentPlace.pointer(documentName, pointer + [String(index)])
             if let children = item.member("item")?.elements {
                 folderCount += 1
                 let parentAuth = folders.last.map(\.auth) ?? root.member("auth")
@@ -129,9 +134,9 @@ struct PostmanCollection {
                     variables: PostmanVariable.list(item.member("variable")))
                 let scripts = scriptComment(item.member("event"), owner: "folder '\(folderName)'")
                 if !scripts.isEmpty { notes.append("folder '\(folderName)': its scripts are not run (they are listed above)") }
-                walk(children, folders: folders + [folder])
+                walk(children, folders: folders + [folder], pointer: pointer + [String(index), "item"])
             } else if item.member("request") != nil {
-                addRequest(item, folders: folders)
+                addRequest(item, folders: folders, location: location)
             }
         }
     }

@@ -49,6 +49,7 @@ public enum PostmanImporter {
         var collection = PostmanCollection(root: root, name: name, environments: files)
         collection.serviceID = service ?? Identifier.make(name.lowercased(), fallback: "postman")
         collection.header = "Imported from \(documentName) (Postman collection \"\(name)\") by `apiexplorer import postman`."
+        collection.documentName = documentName
         collection.readFile = readFile
         return collection.build()
     }

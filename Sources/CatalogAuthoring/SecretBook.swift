@@ -11,9 +11,15 @@ struct SecretBook {
 
     init(service: String) { self.service = service }
 
-    /// `SERVICE_LABEL`, or `LABEL` when the label already starts with the service's name.
+    /// `SERVICE_LABEL`, or `LABEL` when the label already starts with the service's name or is
+    /// written as a secret's name already (`API_KEY`: an export's own names come back as they were).
     func name(for label: String) -> String {
-        label.lowercased().hasPrefix(service.lowercased()) ? Identifier.secretName(label) : Identifier.secretName(service, label)
+        if let first = label.unicodeScalars.first, ("A"..."Z").contains(first),
+            label.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        {
+            return label
+        }
+        return label.lowercased().hasPrefix(service.lowercased()) ? Identifier.secretName(label) : Identifier.secretName(service, label)
     }
 
     /// The placeholder for the secret named after `label`, recorded.
@@ -51,7 +57,7 @@ struct SecretBook {
     }
 
     /// One note per secret, saying where to set it.
-    var notes: [String] {
-        names.map { "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env beside the catalog (the imported value is not written; local uses a stand-in)" }
+    var notes: [ImportNote] {
+        names.map { ImportNote(.info, "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env beside the catalog (the imported value is not written; local uses a stand-in)") }
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONSupport
+import TextSupport
 import SystemSupport
 
 #if canImport(Glibc)
@@ -315,16 +316,7 @@ public struct HistoryStore: Sendable {
         let total = Int(wholeSeconds) + 978_307_200  // seconds since 1970
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
-        // A proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's civil_from_days).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.fromDays(days)
         guard (1600...9999).contains(year) else { return general() }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)

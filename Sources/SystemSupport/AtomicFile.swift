@@ -78,13 +78,7 @@ public enum AtomicFile {
         for name in names {
             guard let leftover = Leftover(name), leftover.pid != nil || cutoff != nil, target(leftover.target) else { continue }
             let path = folder + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            #if canImport(Darwin)
-            let modified = info.st_mtimespec.tv_sec
-            #else
-            let modified = info.st_mtim.tv_sec
-            #endif
+            guard let modified = FileStatus.modified(path, type: S_IFREG) else { continue }
             // kill(pid, 0) fails with ESRCH once the process is gone.
             let writerGone = leftover.pid.map { $0 != getpid() && kill($0, 0) != 0 && errno == ESRCH } ?? false
             guard writerGone || cutoff.map({ modified < $0 }) == true else { continue }

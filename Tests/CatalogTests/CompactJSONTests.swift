@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONSupport
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -31,7 +32,7 @@ import TestTraits
     }
 
     @Test func randomDocumentsMatch() async throws {
-        var generator = FuzzTests.SeededGenerator(state: 0xB0D1)
+        var generator = SeededGenerator(state: 0xB0D1)
         for round in 0..<2000 {
             if round.isMultiple(of: 500) { await Task.yield() }
             let text = YAMLSubsetParserTests.randomDocument(using: &generator)

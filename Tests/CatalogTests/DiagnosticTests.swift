@@ -1,5 +1,6 @@
 import DispatcherCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -78,7 +79,7 @@ import TestTraits
 
     @Test func boundedEditDistanceIsExactWithinItsLimit() {
         // Words over a small alphabet, so that near and far pairs, transpositions and repeats all occur.
-        var generator = FuzzTests.SeededGenerator(state: 0xD15)
+        var generator = SeededGenerator(state: 0xD15)
         let letters = Array("abcab".utf8)
         func word() -> [UInt8] { (0..<Int.random(in: 0...9, using: &generator)).map { _ in letters.randomElement(using: &generator)! } }
         for _ in 0..<3_000 {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -9,18 +10,6 @@ import TestTraits
 /// The long loops yield now and then: a synchronous loop would hold one of the few cooperative
 /// threads for seconds and starve the timing-sensitive network tests running beside it.
 @Suite(.offPool) struct FuzzTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fileSystem = BundledCatalogs.fileSystem
     /// The bundled files on disk too, so the disk's path handling is fuzzed as well.
     static let disk: DiskFileSystem = {

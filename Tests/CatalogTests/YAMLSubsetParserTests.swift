@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TestSupport
 import Testing
 
 @testable import Catalog
@@ -144,7 +145,7 @@ import TestTraits
     /// block scalars, flow collections, comments), half of them then damaged by a few random
     /// edits: whatever the subset parser accepts, libyaml reads the same.
     @Test func randomTextsAreReadAlikeOrDeclined() async {
-        var generator = FuzzTests.SeededGenerator(state: 0x5EED)
+        var generator = SeededGenerator(state: 0x5EED)
         var accepted = 0
         let rounds = Int(ProcessInfo.processInfo.environment["YAML_SUBSET_ROUNDS"] ?? "") ?? 8000
         for round in 0..<rounds {
@@ -166,7 +167,7 @@ import TestTraits
     ]
     static let blockLines = ["text", " leading space", "", "  ", "   deeper", "# hash", "more text", "tail  "]
 
-    static func randomDocument(using generator: inout FuzzTests.SeededGenerator) -> String {
+    static func randomDocument(using generator: inout SeededGenerator) -> String {
         var lines: [String] = []
         func pick(_ choices: [String]) -> String { choices.randomElement(using: &generator)! }
         func chance(_ one: Int) -> Bool { Int.random(in: 0..<one, using: &generator) == 0 }
@@ -202,7 +203,7 @@ import TestTraits
     }
 
     /// One to three random edits: a character inserted, one removed, or a line repeated.
-    static func damage(_ text: inout String, using generator: inout FuzzTests.SeededGenerator) {
+    static func damage(_ text: inout String, using generator: inout SeededGenerator) {
         var bytes = Array(text.utf8)
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             guard !bytes.isEmpty else { break }

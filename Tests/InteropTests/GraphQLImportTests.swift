@@ -92,7 +92,7 @@ import TestTraits
         let service = try #require(catalog.service("shop"))
         #expect(service.title == "The shop.")
         #expect(service.endpoints.map(\.id) == ["pet", "search", "adopt"])
-        #expect(result.notes.contains { $0.contains("1 subscription field was left out") })
+        #expect(result.messages.contains { $0.contains("1 subscription field was left out") })
         let pet = try #require(service.endpoint("pet")?.graphQL)
         #expect(pet.query == "query Pet($id: ID!, $include: [Extra!]) {\n  pet(id: $id, include: $include) {\n    id\n    name\n    owner {\n      id\n    }\n    tags\n    age\n  }\n}")
         #expect(pet.variables == ["id": .string("{{id}}"), "include": .null], "a non-null argument with a default may be left out")

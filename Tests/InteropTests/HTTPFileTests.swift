@@ -51,7 +51,7 @@ import TestTraits
         guard case .form(let form) = try #require(service.endpoint("logInForm")).body else { Issue.record("no form"); return }
         #expect(form == [QueryItem(name: "username", value: "ann"), QueryItem(name: "password", value: "{{secret.PETSTORE_PASSWORD}}")])
         #expect(service.endpoint("searchByStatus")?.query == [QueryItem(name: "status", value: "available"), QueryItem(name: "limit", value: "10")])
-        #expect(result.notes.contains { $0.contains("endpoint petstore/addPet: its HTTP client test script (6 lines) is not run") }, "\(result.notes)")
+        #expect(result.messages.contains { $0.contains("endpoint petstore/addPet: its HTTP client test script (6 lines) is not run") }, "\(result.messages)")
         #expect(result.drafts[0].yaml.contains("  #   > {%\n"))
 
         // `< ./pet.json` is copied beside the catalog and sent as it is.
@@ -157,8 +157,12 @@ extension BinaryTests {
             #expect(export.output.contains("### Find a pet\n# @name findPet\nGET {{baseUrl}}/pet/{{petId}}\nAccept: application/json\n"))
             let all = try await CLI.run(["export", "http", "petstore", "--catalog", "catalog", "--out", "all.http"], state: state)
             #expect(all.status == 0, "\(all.errors)")
-            #expect(state.read("all.http")?.contains("Authorization: Bearer {{secret.PETSTORE_TOKEN}}") == true)
+            // Secrets as the HTTP clients write them, {{NAME}}, named in a private environment file beside it.
+            #expect(state.read("all.http")?.contains("Authorization: Bearer {{PETSTORE_TOKEN}}") == true)
             #expect(state.read("all.http")?.contains("dev-secret-token") == false)
+            let privateFile = try JSONValue.parse(Data(try #require(state.read("http-client.private.env.json")).utf8))
+            #expect(privateFile["local"]?["PETSTORE_TOKEN"] == "")
+            #expect(all.errors.contains("http-client.private.env.json: PETSTORE_TOKEN"), "\(all.errors)")
         }
     }
 }

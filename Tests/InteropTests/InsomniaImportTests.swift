@@ -41,7 +41,7 @@ import TestTraits
         for secret in ["insomnia-staging-token", "insomnia-prod-token", "pw-staging", "plain-key-from-insomnia"] {
             #expect(!written.contains(secret), "\(secret)")
         }
-        #expect(result.notes.contains { $0.contains("set $APIEXPLORER_SECRET_SHOP_API_PASSWORD") })
+        #expect(result.messages.contains { $0.contains("set $APIEXPLORER_SECRET_SHOP_API_PASSWORD") })
     }
 
     @Test func otherDocumentsAreRefused() {

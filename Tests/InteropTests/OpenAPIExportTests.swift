@@ -55,7 +55,8 @@ import TestTraits
         let document = OpenAPIExporter.document(original)
         #expect(document["openapi"] == "3.1.0")
         #expect(document["servers"] == [["url": "https://shop.example/api", "description": "production"]])
-        #expect(document["components"]?["securitySchemes"]?["signedIn"] == ["type": "http", "scheme": "bearer"])
+        #expect(document["components"]?["securitySchemes"]?["signedIn"]
+            == ["type": "http", "scheme": "bearer", "x-apiexplorer-secret": "SHOP_TOKEN", "x-apiexplorer-value": "Bearer {{secret.SHOP_TOKEN}}"])
         #expect(!document.compactText.contains("secretDefaults"))
 
         let draft = try OpenAPIImporter.draft(from: Data(document.prettyText().utf8), documentName: "shop.json", service: "shop")

@@ -116,9 +116,13 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         guard case .form(let form)? = endpoints["logIn"]?.body else { Issue.record("logIn: no form"); return }
         #expect(form.map { "\($0.0)=\($0.1)" } == ["username=ann", "password={{secret.ACME_API_PASSWORD}}"])
         guard case .multipart(let parts)? = endpoints["uploadAvatar"]?.body else { Issue.record("uploadAvatar: no multipart body"); return }
-        #expect(parts == [CatalogDraft.MultipartDraftField(name: "caption", value: "Me, {{userName}}")])
+        // The file was on the exporter's machine: the field stays, its file a placeholder to set (marked missing).
+        #expect(parts == [
+            CatalogDraft.MultipartDraftField(name: "caption", value: "Me, {{userName}}"),
+            CatalogDraft.MultipartDraftField(name: "file", file: "{{file_file}}", filename: "avatar.png"),
+        ])
         #expect(endpoints["uploadAvatar"]?.header("Content-Type") == nil, "the catalog's multipart body sets its own boundary")
-        #expect(result.notes.contains { $0.contains("the form-data file field file (/home/ann/avatar.png) could not be read and was left out") })
+        #expect(result.messages.contains { $0.contains("the form-data file field file (/home/ann/avatar.png): set {{file_file}} could not be read: kept as file field marked missing") })
         guard case .graphql(let query, let variables, let operationName)? = endpoints["searchGraphQL"]?.body else {
             Issue.record("search: no graphql body")
             return
@@ -130,9 +134,9 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
 
     @Test func scriptsAreListedAndKeptAsComments() throws {
         let result = try Self.acme()
-        #expect(result.notes.contains { $0.contains("the collection: its Postman pre-request script (1 line) is not run") })
-        #expect(result.notes.contains { $0.contains("endpoint acme-api/getUser: its Postman test script (3 lines) is not run") })
-        #expect(result.notes.contains { $0.contains("{{$guid}}") } == false, "the script's text is not a request's")
+        #expect(result.messages.contains { $0.contains("the collection: its Postman pre-request script (1 line) is not run") })
+        #expect(result.messages.contains { $0.contains("endpoint acme-api/getUser: its Postman test script (3 lines) is not run") })
+        #expect(result.messages.contains { $0.contains("{{$guid}}") } == false, "the script's text is not a request's")
         let yaml = try #require(result.drafts.first?.yaml)
         #expect(yaml.contains("""
               # Postman test script of endpoint acme-api/getUser (not run by apiexplorer):
@@ -142,8 +146,8 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
               getUser:
             """))
         #expect(yaml.contains("# Postman pre-request script of the collection (not run by apiexplorer):"))
-        #expect(result.notes.contains { $0.contains("set $APIEXPLORER_SECRET_ACME_API_ACCESSTOKEN") })
-        #expect(result.notes.contains { $0.contains("requests to https://status.acme.example are in service acme-api-status") })
+        #expect(result.messages.contains { $0.contains("set $APIEXPLORER_SECRET_ACME_API_ACCESSTOKEN") })
+        #expect(result.messages.contains { $0.contains("requests to https://status.acme.example are in service acme-api-status") })
     }
 
     @Test func collectionV20AuthObjectsAndStringURLsImport() throws {
@@ -169,7 +173,7 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         #expect(service.variables["n"] == "3")
         for secret in ["hunter2", "json-literal-pw", "form-literal-secret"] { #expect(!writtenText(folder).contains(secret), "\(secret)") }
         #expect(service.endpoint("signIn")?.body == .json(["user": "ann", "password": "{{secret.OLD_ONE_PASSWORD}}"]))
-        #expect(result.notes.contains { $0.contains("set OLD_ONE_BASIC to base64 of user:password") })
+        #expect(result.messages.contains { $0.contains("set OLD_ONE_BASIC to base64 of user:password") })
     }
 
     @Test func fileBodiesAreCopiedBesideTheCatalogWhenTheyCanBeRead() async throws {
@@ -184,7 +188,9 @@ func writtenText(_ folder: TemporaryDirectory) -> String {
         let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "files.json") { path in
             path == "/home/ann/report.csv" ? Data("a,b\n1,2\n".utf8) : nil
         }
-        #expect(result.notes.contains { $0.contains("endpoint missing: its body is read from gone.bin, which was left out") })
+        #expect(result.messages.contains { $0.contains("endpoint missing: its body is read from gone.bin, which could not be read: kept as a body file marked missing") })
+        guard case .file(let missing)? = result.drafts.first?.endpoints.last?.body else { Issue.record("no body file"); return }
+        #expect(missing == "{{body_file}}")
         let (folder, catalog) = try loadWritten(result)
         let service = try #require(catalog.service("files"))
         let upload = try #require(service.endpoint("upload"))
@@ -251,17 +257,23 @@ extension BinaryTests {
             """#
         let files = ["pictures/beach.png": Data([0x89, 0x50, 0x4E, 0x47]), "a.txt": Data("first".utf8)]
         let result = try PostmanImporter.catalog(collection: Data(collection.utf8), documentName: "photos.json", readFile: { files[$0] })
-        #expect(result.notes.contains { $0.contains("more (gone.txt) could not be read") })
+        #expect(result.messages.contains { $0.contains("more (gone.txt): set {{more_file}} could not be read") })
         let (folder, catalog) = try loadWritten(result)
         let service = try #require(catalog.service("photos"))
         let upload = try #require(service.endpoint("upload"))
         guard case .multipart(let fields) = upload.body else { Issue.record("no multipart body: \(upload.body)"); return }
-        #expect(fields.map(\.name) == ["title", "photo", "more"])
+        #expect(fields.map(\.name) == ["title", "photo", "more", "more"])
+        #expect(fields[3].content == .file(path: "{{more_file}}", filename: "gone.txt"), "the missing one stays, marked missing")
         #expect(fields[1].contentType == "image/png")
         #expect(FileManager.default.contents(atPath: folder.url.appendingPathComponent("fixtures/photos/upload-photo-beach.png").path) == files["pictures/beach.png"])
 
         let caller = EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil)
-        let sent = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub).exchange
+        let missing = await caller.call(EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub).exchange
+        #expect(missing.error?.message.contains("multipart file more uses {{more_file}}, which has no value") == true, "\(missing.error?.message ?? "")")
+        try folder.write("more.txt", "second")
+        let sent = await caller.call(
+            EndpointSelection(service: service, endpoint: upload, environment: service.environments[0]), mode: .stub, values: ["more_file": "more.txt"]
+        ).exchange
         #expect(sent.error?.kind != .invalidRequest, "\(sent.error?.message ?? "")")
     }
 }

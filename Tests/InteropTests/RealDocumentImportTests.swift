@@ -2,6 +2,7 @@ import Catalog
 import CatalogAuthoring
 import DispatcherCore
 import Foundation
+import JSONSupport
 import TestSupport
 import Testing
 import TestTraits
@@ -20,8 +21,9 @@ import TestTraits
                 let selection = EndpointSelection(service: service, endpoint: endpoint, environment: service.environments[0])
                 let exchange = await caller.call(selection, mode: .stub).exchange
                 guard exchange.error?.kind == .invalidRequest, let message = exchange.error?.message else { continue }
-                let unset = message.matches(of: #/uses \{\{([^}]+)\}\}, which has no value/#).map { String($0.output.1) }
-                #expect(!unset.isEmpty && unset.allSatisfy { name in notes.contains { $0.contains("{{\(name)}}") } },
+                // A response reference waits for its endpoint's response, as it should.
+                let unset = message.matches(of: #/uses \{\{([^}]+)\}\}, which has no value/#).map { String($0.output.1) }.filter { !$0.hasPrefix("response.") }
+                #expect(!message.isEmpty && unset.allSatisfy { name in notes.contains { $0.contains("{{\(name)}}") } },
                     "\(service.id)/\(endpoint.id): \(message)", sourceLocation: sourceLocation)
             }
         }
@@ -67,7 +69,7 @@ import TestTraits
         let result = try HARImporter.catalog(har: try interopResource("real/har/deep-input.har"), documentName: "deep-input.har")
         let (folder, catalog) = try loadWritten(result)
         #expect(catalog.services.map(\.id) == ["insomnia"])
-        #expect(result.notes.contains { $0.contains("1 entries were left out") })
+        #expect(result.messages.contains("deep-input.har /log/entries/0: entries that are not http(s) requests (no URL) were left out"))
         let text = writtenText(folder)
         #expect(!text.contains("df7b43586f071c4aaa79dc8a9de0845771478571055") && !text.contains("foo=bar"))
         await Self.expectStubsAnswer(catalog)
@@ -79,7 +81,7 @@ import TestTraits
         let result = try HTTPFileImporter.catalog(text: text, documentName: "\(name).http")
         let (_, catalog) = try loadWritten(result)
         #expect(catalog.services.first?.endpoints.count == 1)
-        await Self.expectStubsAnswer(catalog, notes: result.notes)
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
     }
 
     @Test func multilineURLOfTheHTTPClientFormatIsJoined() throws {
@@ -88,5 +90,107 @@ import TestTraits
         let endpoint = try #require(catalog.services.first?.endpoints.first)
         #expect(endpoint.path == "/post")
         #expect(endpoint.query.map(\.name) == ["search1", "search2"])
+    }
+
+    @Test(arguments: ["uber", "petstore-expanded"])
+    func swagger2ExamplesOfTheSpecificationImport(_ name: String) async throws {
+        let result = try OpenAPIImporter.catalog(from: try interopResource("real/swagger/\(name).yaml"), documentName: "\(name).yaml")
+        let (_, catalog) = try loadWritten(result)
+        let service = try #require(catalog.services.first)
+        #expect(!service.endpoints.isEmpty)
+        #expect(service.environments.count == 2)
+        #expect(!result.isPartial, "\(result.messages)")
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+
+    /// uber.yaml writes `$ref: Product` (a Swagger 1.2 habit): the definition, not a file.
+    @Test func uberShortReferencesAreDefinitions() throws {
+        let draft = try OpenAPIImporter.draft(from: try interopResource("real/swagger/uber.yaml"), documentName: "uber.yaml")
+        let fixture = try #require(draft.fixtures.first { $0.path.hasSuffix("/getProducts.json") })
+        let products = try JSONValue.parse(fixture.data)
+        #expect(products[0]?["display_name"] == "string")
+        #expect(draft.environments.last?.baseURL == "https://api.uber.com/v1")
+        let products2 = try #require(draft.endpoints.first { $0.path == "/products" })
+        #expect(products2.query.map(\.0) == ["latitude", "longitude", "server_token"])
+        #expect(products2.query.last?.1 == "{{secret.UBER_API_APIKEY}}")
+    }
+
+    /// Swagger 2.0 split over files: parameters, schemas and errors in other files, one of them a folder up.
+    @Test func swagger2SplitOverFilesImports() async throws {
+        let document = try #require(Bundle.module.url(forResource: "Resources/real/swagger/petstore-separate/spec/swagger.yaml", withExtension: nil))
+        let folder = document.deletingLastPathComponent()
+        let result = try OpenAPIImporter.catalog(
+            from: try Data(contentsOf: document), documentName: "swagger.yaml",
+            readFile: { path in try? Data(contentsOf: folder.appendingPathComponent(path).standardized) })
+        let (_, catalog) = try loadWritten(result)
+        let service = try #require(catalog.service("swagger-petstore"))
+        #expect(service.endpoints.map(\.id) == ["findPets", "addPet", "find-pet-by-id", "deletePet"])
+        #expect(service.endpoint("findPets")?.query.isEmpty == true, "both query parameters are optional")
+        let add = try #require(service.endpoint("addPet"))
+        guard case .json(let pet) = add.body else { Issue.record("no JSON body"); return }
+        #expect(pet == ["id": 1, "name": "string"], "NewPet requires id and name (allOf Pet)")
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+
+    /// A Chrome capture whose requests repeat headers (and carry HTTP/2 pseudo-headers).
+    @Test func chromeCaptureWithRepeatedHeadersImports() async throws {
+        let result = try HARImporter.catalog(har: try interopResource("real/har/browsertime-recalculate-style.har"), documentName: "browsertime.har")
+        let (_, catalog) = try loadWritten(result)
+        #expect(catalog.services.flatMap(\.endpoints).count >= 3)
+        #expect(result.messages.contains { $0.contains("the repeated header") })
+        #expect(!result.isPartial, "\(result.messages)")
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+
+    /// WebPageTest's request-line pseudo-headers and a Set-Cookie line split into a header's name.
+    @Test func webPageTestCaptureImports() async throws {
+        let result = try HARImporter.catalog(har: try interopResource("real/har/wikipedia-webpagetest-excerpt.har"), documentName: "wikipedia.har")
+        let (folder, catalog) = try loadWritten(result)
+        #expect(Set(catalog.services.map(\.id)) == ["wikipedia", "wikimedia"])
+        #expect(result.messages.contains { $0.hasPrefix("wikipedia.har /log/entries/0/response/headers: a header whose name is not a header name") })
+        #expect(result.messages.contains { $0.contains("a header whose name is not a header name") && $0.contains("/log/entries/1/request/headers") })
+        #expect(!writtenText(folder).contains("WMF-Last-Access=29-Aug-2015;Path=/"), "the broken line is not a header")
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+
+    /// Postman's code generators' collection: a GraphQL body, form-data files on the exporter's machine.
+    @Test func postmanCollectionWithGraphQLAndFormDataFilesImports() async throws {
+        let result = try PostmanImporter.catalog(collection: try interopResource("real/postman/code-generators-collection.json"), documentName: "collection.json")
+        let (_, catalog) = try loadWritten(result)
+        let endpoints = catalog.services.flatMap(\.endpoints)
+        #expect(endpoints.contains { $0.graphQL != nil })
+        let upload = try #require(endpoints.first { endpoint in
+            if case .multipart = endpoint.body { return endpoint.title.contains("file upload") }
+            return false
+        })
+        guard case .multipart(let fields) = upload.body else { return }
+        #expect(fields.map(\.filename) == ["dummyFile1.txt", "dummyFile2.txt", "dummyFile3.txt"])
+        #expect(result.messages.contains { $0.contains("/Users/justinbaur/Developer/postman-code-generators/dummyFile1.txt") && $0.contains("marked missing") })
+        #expect(!result.isPartial, "\(result.messages)")
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+
+    /// kulala.nvim's advanced `.http` file: dynamic variables, request references, scripts,
+    /// directives, GRAPHQL requests: everything a catalog can send comes in.
+    @Test func httpFileWithDynamicVariablesAndReferencesImports() async throws {
+        let text = String(decoding: try interopResource("real/http/kulala-advanced.http"), as: UTF8.self)
+        let result = try HTTPFileImporter.catalog(text: text, documentName: "advanced.http")
+        let (_, catalog) = try loadWritten(result)
+        let endpoints = catalog.services.flatMap(\.endpoints)
+        #expect(endpoints.count == HTTPFile(parsing: text).requests.count, "\(result.messages)")
+        #expect(endpoints.contains { $0.graphQL?.query.contains("allFilms") == true })
+        let two = try #require(endpoints.first { $0.id == "REQUEST_TWO" })
+        guard case .json(let body) = two.body else { Issue.record("no JSON body"); return }
+        #expect(body["token"] == "{{response.REQUEST_ONE $.json.foo}}")
+        #expect(endpoints.contains { endpoint in endpoint.multipartText?.contains("{{$timestamp}}") == true })
+        await Self.expectStubsAnswer(catalog, notes: result.messages)
+    }
+}
+
+extension CatalogEndpoint {
+    /// A text body's text (multipart bodies written as text in `.http` files).
+    fileprivate var multipartText: String? {
+        if case .text(let text, _) = body { return text }
+        return headers["Content-Type"]
     }
 }

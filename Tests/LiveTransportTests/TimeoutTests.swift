@@ -34,9 +34,10 @@ struct TimeoutTests {
     }
 
     @Test func readTimeoutFiresWhenTheBodyStalls() async throws {
-        // The head and one chunk arrive, then nothing for longer than the read timeout.
+        // The head and one chunk arrive, then nothing for longer than the read timeout (15 s, so
+        // a starved machine still delivers the head and the first chunk before it fires).
         try await withServerAndTransport(handler: { _ in .chunked(["first", "late"], interval: .seconds(300)) }) { server, transport in
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(3), total: .seconds(120)))
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(15), total: .seconds(120)))
             let error = await failure(of: request(server.url("/"), in: environment), through: transport)
             #expect(error?.timeoutPhase == .read)
             #expect(error?.partialResponse?.status == 200)
@@ -45,18 +46,18 @@ struct TimeoutTests {
     }
 
     @Test func totalDeadlineFiresOnASlowDripThatKeepsTheReadTimeoutHappy() async throws {
-        // A byte every 50 ms keeps the 3 s read timeout from firing; the 3 s total deadline stops it
-        // (3 s, so a busy machine still delivers some bytes first).
-        try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 400, chunkSize: 1, interval: .milliseconds(50)) }) { server, transport in
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(3), total: .seconds(3)))
+        // A byte every 50 ms keeps the 10 s read timeout from firing; the 15 s total deadline stops
+        // it (15 s, so a starved machine still delivers the head and some bytes first).
+        try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 1000, chunkSize: 1, interval: .milliseconds(50)) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(10), total: .seconds(15)))
             let (error, time) = await elapsed { await failure(of: request(server.url("/drip"), in: environment), through: transport) }
             #expect(error?.code == .timedOut)
             #expect(error?.timeoutPhase == .total)
-            #expect(error?.message.hasPrefix("The request to 127.0.0.1:\(server.port) did not finish within 3 s (total deadline). The head (200 OK) arrived after ") == true)
-            #expect(time >= .milliseconds(2950) && time < .seconds(3) + atOnce)
+            #expect(error?.message.hasPrefix("The request to 127.0.0.1:\(server.port) did not finish within 15 s (total deadline). The head (200 OK) arrived after ") == true)
+            #expect(time >= .milliseconds(14950) && time < .seconds(15) + atOnce)
             let partial = try #require(error?.partialResponse)
             #expect(partial.status == 200)
-            #expect(partial.body.count > 0 && partial.body.count < 400)
+            #expect(partial.body.count > 0 && partial.body.count < 1000)
             // The connection was closed, not left dripping.
             try await waitUntil { server.openConnectionCount == 0 }
         }

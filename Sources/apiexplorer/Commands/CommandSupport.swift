@@ -10,6 +10,8 @@ import SystemSupport
 enum ExitStatus {
     /// A usage or catalog error.
     static let usage = ExitCode(2)
+    /// An import that wrote what it could while some part of the document did not come in.
+    static let partial = ExitCode(3)
 
     /// Prints `error: message` and returns the exit code for an import, record or edit that failed.
     static func fail(_ error: AuthoringError) -> ExitCode {

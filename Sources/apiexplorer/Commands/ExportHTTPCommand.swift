@@ -1,6 +1,8 @@
 import ArgumentParser
 import Catalog
 import CatalogAuthoring
+import FoundationEssentials
+import SystemSupport
 
 /// `apiexplorer export http SERVICE[/ENDPOINT]`: endpoints as a `.http` file.
 struct ExportHTTPCommand: ParsableCommand {
@@ -10,7 +12,8 @@ struct ExportHTTPCommand: ParsableCommand {
         discussion: """
             The environment's base URL becomes @baseUrl, the service's and environment's variables @name = value lines, \
             each endpoint a ### block with its # @name, headers (environment, group, endpoint) and body. Placeholders \
-            stay placeholders: {{secret.NAME}} values are never written.
+            stay placeholders; {{secret.NAME}} is written {{NAME}}, and with --out an http-client.private.env.json \
+            beside the file names each secret under the environment, empty (values are never written).
             """)
 
     @Argument(help: ArgumentHelp("A service, or one endpoint as SERVICE/ENDPOINT.", valueName: "SERVICE[/ENDPOINT]"))
@@ -22,13 +25,34 @@ struct ExportHTTPCommand: ParsableCommand {
     @OptionGroup var output: ExportDocumentOptions
 
     func run() throws {
+        var secrets: [String] = []
+        var environmentName = ""
         try output.emit { catalog throws(CatalogLookupError) in
             guard target.contains("/") else {
                 let service = try EndpointSelection.resolveService(target, in: catalog)
-                return HTTPFileExporter.text(service: service, environment: try EndpointSelection.resolveEnvironment(environment, of: service))
+                let chosen = try EndpointSelection.resolveEnvironment(environment, of: service)
+                secrets = HTTPFileExporter.secrets(service: service, environment: chosen)
+                environmentName = chosen.name
+                return HTTPFileExporter.text(service: service, environment: chosen)
             }
             let selection = try EndpointSelection.resolve(target, environment: environment, in: catalog)
+            secrets = HTTPFileExporter.secrets(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
+            environmentName = selection.environment.name
             return HTTPFileExporter.text(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
         }
+        guard !secrets.isEmpty else { return }
+        guard let out = output.out else {
+            Console.error("note: the file uses the secrets \(secrets.joined(separator: ", ")) as {{NAME}}: give them in http-client.private.env.json beside it (--out writes one)")
+            return
+        }
+        // Beside the file, as the HTTP clients look for it; what the user filled in already is kept.
+        let file = URL(fileURLWithPath: out).deletingLastPathComponent().appendingPathComponent(HTTPFileExporter.privateEnvironmentFile)
+        let text = HTTPFileExporter.privateEnvironment(secrets: secrets, environment: environmentName, existing: FileContents.read(atPath: file.path))
+        do throws(SystemError) {
+            try AtomicFile.write(Data(text.utf8), to: file, permissions: 0o600)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        Console.error("Wrote \(file.path): \(secrets.joined(separator: ", ")) for environment \(environmentName), empty: fill them in (keep the file out of git)")
     }
 }

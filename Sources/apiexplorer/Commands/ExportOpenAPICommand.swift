@@ -9,9 +9,11 @@ struct ExportOpenAPICommand: ParsableCommand {
         abstract: "Writes a service as an OpenAPI 3.1 document (JSON).",
         discussion: """
             Environments become servers (but `local`), endpoints operations (their id the operationId, placeholders \
-            parameters with their values as examples), groups whose headers hold secrets security schemes, bodies and \
-            fixtures request and response examples (network-error examples cannot be said in OpenAPI). Secret values are \
-            never written. `apiexplorer import openapi` reads the document back to the same endpoints.
+            parameters with their values as examples), groups tags, headers holding secrets security schemes, bodies \
+            (body files inlined, never a local path) and fixtures request and response examples (network-error \
+            examples cannot be said in OpenAPI). Endpoints sharing a method and path with an earlier one are kept under \
+            x-apiexplorer-alternatives (a note names them). Secret values are never written. `apiexplorer import \
+            openapi` reads the document back to the same endpoints.
             """)
 
     @Argument(help: ArgumentHelp("The service.", valueName: "SERVICE"))
@@ -20,8 +22,12 @@ struct ExportOpenAPICommand: ParsableCommand {
     @OptionGroup var output: ExportDocumentOptions
 
     func run() throws {
+        var notes: [String] = []
         try output.emit { catalog throws(CatalogLookupError) in
-            OpenAPIExporter.document(try EndpointSelection.resolveService(service, in: catalog)).prettyText() + "\n"
+            let exported = OpenAPIExporter.export(try EndpointSelection.resolveService(service, in: catalog))
+            notes = exported.notes
+            return exported.document.prettyText() + "\n"
         }
+        notes.forEach { Console.error("note: \($0)") }
     }
 }

@@ -24,13 +24,15 @@ struct ImportGraphQLCommand: ParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
+        let result: CatalogImport
         do throws(AuthoringError) {
             guard let endpoint = URL(string: url) else { throw .usage("--url '\(url)' is not a URL") }
             let data = try ImportOutputOptions.read(file)
-            try output.write(try GraphQLImporter.catalog(
-                schema: data, documentName: URL(fileURLWithPath: file).lastPathComponent, url: endpoint, service: output.service))
+            result = try GraphQLImporter.catalog(
+                schema: data, documentName: URL(fileURLWithPath: file).lastPathComponent, url: endpoint, service: output.service)
         } catch {
             throw ExitStatus.fail(error)
         }
+        try output.write(result, command: "import graphql \(file)")
     }
 }

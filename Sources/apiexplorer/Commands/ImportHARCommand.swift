@@ -21,12 +21,14 @@ struct ImportHARCommand: ParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
+        let result: CatalogImport
         do throws(AuthoringError) {
             if output.service != nil { throw .usage("import har names its services after the hosts; --service does not apply") }
             let data = try ImportOutputOptions.read(file)
-            try output.write(try HARImporter.catalog(har: data, documentName: URL(fileURLWithPath: file).lastPathComponent))
+            result = try HARImporter.catalog(har: data, documentName: URL(fileURLWithPath: file).lastPathComponent)
         } catch {
             throw ExitStatus.fail(error)
         }
+        try output.write(result, command: "import har \(file)")
     }
 }

@@ -21,14 +21,16 @@ struct ImportInsomniaCommand: ParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
+        let result: CatalogImport
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-            try output.write(try InsomniaImporter.catalog(
+            result = try InsomniaImporter.catalog(
                 export: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) }))
+                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
         } catch {
             throw ExitStatus.fail(error)
         }
+        try output.write(result, command: "import insomnia \(file)")
     }
 }

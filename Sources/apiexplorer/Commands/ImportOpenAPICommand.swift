@@ -21,15 +21,16 @@ struct ImportOpenAPICommand: ParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
+        let result: CatalogImport
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-            let draft = try OpenAPIImporter.draft(
+            result = try OpenAPIImporter.catalog(
                 from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
                 readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
-            try output.write(CatalogImport(drafts: [draft], notes: draft.notes))
         } catch {
             throw ExitStatus.fail(error)
         }
+        try output.write(result, command: "import openapi \(file)")
     }
 }

@@ -25,6 +25,7 @@ struct ImportPostmanCommand: ParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() throws {
+        let result: CatalogImport
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
             var files: [PostmanImporter.EnvironmentFile] = []
@@ -32,12 +33,12 @@ struct ImportPostmanCommand: ParsableCommand {
                 files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path)))
             }
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-            let result = try PostmanImporter.catalog(
+            result = try PostmanImporter.catalog(
                 collection: data, documentName: URL(fileURLWithPath: file).lastPathComponent, environments: files, service: output.service,
                 readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
-            try output.write(result)
         } catch {
             throw ExitStatus.fail(error)
         }
+        try output.write(result, command: "import postman \(file)")
     }
 }
