@@ -2,22 +2,22 @@ import CLibCrypto
 
 /// Makes X.509 certificates (the mock server's TLS identity and test certificates), signed with
 /// SHA-256 by the issuer's key.
-public struct CertificateMaker: Sendable {
+package struct CertificateMaker: Sendable {
     /// The subject's common name.
-    public var commonName: String
+    package var commonName: String
     /// The key the certificate is for.
-    public var subjectKey: VerifyingKey
+    package var subjectKey: VerifyingKey
     /// Valid from, and until (seconds since 1970).
-    public var validity: (notBefore: Int, notAfter: Int)
+    package var validity: (notBefore: Int, notAfter: Int)
     /// A certificate authority (`basicConstraints` CA with path length 0, signs certificates) or a
     /// TLS server (`serverAuth`, with its names in `subjectAltName`).
-    public var isAuthority: Bool
+    package var isAuthority: Bool
     /// DNS names and IP addresses (4 or 16 bytes) of a server.
-    public var dnsNames: [String] = []
-    public var ipAddresses: [[UInt8]] = []
+    package var dnsNames: [String] = []
+    package var ipAddresses: [[UInt8]] = []
 
     /// Describes a certificate.
-    public init(commonName: String, subjectKey: VerifyingKey, validity: (notBefore: Int, notAfter: Int), isAuthority: Bool) {
+    package init(commonName: String, subjectKey: VerifyingKey, validity: (notBefore: Int, notAfter: Int), isAuthority: Bool) {
         self.commonName = commonName
         self.subjectKey = subjectKey
         self.validity = validity
@@ -26,7 +26,7 @@ public struct CertificateMaker: Sendable {
 
     /// The certificate (DER), signed by `issuerKey`: self-signed when `issuer` is nil (the key must
     /// then be the subject's), else by the authority whose certificate (DER) `issuer` is.
-    public func certificate(issuerKey: SigningKey, issuer: [UInt8]? = nil) throws(CryptoError) -> [UInt8] {
+    package func certificate(issuerKey: SigningKey, issuer: [UInt8]? = nil) throws(CryptoError) -> [UInt8] {
         guard let certificate = X509_new() else { throw CryptoError("no memory for a certificate") }
         defer { X509_free(certificate) }
         let authority: OpaquePointer?
@@ -86,7 +86,7 @@ public struct CertificateMaker: Sendable {
     }
 
     /// `certificate` (DER) as PEM.
-    public static func pem(_ der: [UInt8], label: String = "CERTIFICATE") -> String {
+    package static func pem(_ der: [UInt8], label: String = "CERTIFICATE") -> String {
         var base64 = Base64URL.encode(der).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }
         while base64.count % 4 != 0 { base64.append("=") }
         var lines: [String] = []

@@ -1,9 +1,9 @@
 import CLibCrypto
 
 /// A libcrypto call failed: what was being done, and libcrypto's own reason.
-public struct CryptoError: Error, Sendable, CustomStringConvertible {
+package struct CryptoError: Error, Sendable, CustomStringConvertible {
     /// What failed and why, for a person.
-    public let description: String
+    package let description: String
 
     init(_ what: String) {
         var reasons: [String] = []

@@ -1,7 +1,7 @@
 import CLibCrypto
 
 /// A cryptographic hash function of the system's libcrypto.
-public enum HashFunction: String, Sendable, CaseIterable {
+package enum HashFunction: String, Sendable, CaseIterable {
     case md5 = "MD5"
     case sha1 = "SHA1"
     case sha256 = "SHA256"
@@ -11,7 +11,7 @@ public enum HashFunction: String, Sendable, CaseIterable {
     case sha512_256 = "SHA512-256"
 
     /// The digest of `bytes`.
-    public func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         let input = Array(bytes)
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
@@ -24,12 +24,12 @@ public enum HashFunction: String, Sendable, CaseIterable {
     }
 
     /// The digest of `bytes` as lowercase hexadecimal.
-    public func hexHash(_ bytes: some Sequence<UInt8>) -> String {
+    package func hexHash(_ bytes: some Sequence<UInt8>) -> String {
         hash(bytes).hexadecimal
     }
 
     /// The HMAC (RFC 2104) of `message` under `key`.
-    public func authenticationCode(for message: some Sequence<UInt8>, key: some Sequence<UInt8>) -> [UInt8] {
+    package func authenticationCode(for message: some Sequence<UInt8>, key: some Sequence<UInt8>) -> [UInt8] {
         let message = Array(message)
         let key = Array(key)
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
@@ -44,7 +44,7 @@ public enum HashFunction: String, Sendable, CaseIterable {
     }
 
     /// The length of a digest, in bytes.
-    public var digestLength: Int { Int(EVP_MD_get_size(method)) }
+    package var digestLength: Int { Int(EVP_MD_get_size(method)) }
 
     var method: OpaquePointer {
         switch self {
@@ -60,7 +60,7 @@ public enum HashFunction: String, Sendable, CaseIterable {
 
 extension Sequence<UInt8> {
     /// The bytes as lowercase hexadecimal.
-    public var hexadecimal: String {
+    package var hexadecimal: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for byte in self {

@@ -1,7 +1,7 @@
 import CLibCrypto
 
 /// A JWS signature algorithm (RFC 7518 §3, RFC 8037).
-public enum SignatureAlgorithm: String, Sendable, CaseIterable {
+package enum SignatureAlgorithm: String, Sendable, CaseIterable {
     case rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
     case ps256 = "PS256", ps384 = "PS384", ps512 = "PS512"
     case es256 = "ES256", es384 = "ES384", es512 = "ES512"
@@ -30,7 +30,7 @@ public enum SignatureAlgorithm: String, Sendable, CaseIterable {
 }
 
 /// The elliptic curves keys can be on (JWK `crv`).
-public enum EllipticCurve: String, Sendable, CaseIterable {
+package enum EllipticCurve: String, Sendable, CaseIterable {
     case p256 = "P-256", p384 = "P-384", p521 = "P-521"
 
     var groupName: String {
@@ -42,7 +42,7 @@ public enum EllipticCurve: String, Sendable, CaseIterable {
     }
 
     /// The length of a coordinate (and of r and s), in bytes.
-    public var coordinateLength: Int {
+    package var coordinateLength: Int {
         switch self {
         case .p256: 32
         case .p384: 48
@@ -70,13 +70,13 @@ final class KeyStorage: @unchecked Sendable {
 }
 
 /// A public key that checks signatures: RSA, EC or Ed25519, as a JWK (RFC 7517) describes one.
-public struct VerifyingKey: Sendable {
+package struct VerifyingKey: Sendable {
     let storage: KeyStorage
 
     init(_ storage: KeyStorage) { self.storage = storage }
 
     /// An RSA key from its modulus and public exponent (big-endian bytes: JWK `n` and `e`).
-    public static func rsa(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) -> VerifyingKey {
+    package static func rsa(modulus: [UInt8], exponent: [UInt8]) throws(CryptoError) -> VerifyingKey {
         guard let n = BN_bin2bn(modulus, Int32(modulus.count), nil), let e = BN_bin2bn(exponent, Int32(exponent.count), nil) else {
             throw CryptoError("the RSA key's numbers could not be read")
         }
@@ -88,7 +88,7 @@ public struct VerifyingKey: Sendable {
     }
 
     /// An EC key from its point's coordinates (JWK `crv`, `x` and `y`).
-    public static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(CryptoError) -> VerifyingKey {
+    package static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8]) throws(CryptoError) -> VerifyingKey {
         guard x.count == curve.coordinateLength, y.count == curve.coordinateLength else {
             throw CryptoError("the \(curve.rawValue) key's coordinates are not \(curve.coordinateLength) bytes each")
         }
@@ -97,7 +97,7 @@ public struct VerifyingKey: Sendable {
     }
 
     /// An Ed25519 key (JWK `kty: OKP`, `crv: Ed25519`, `x`).
-    public static func ed25519(_ x: [UInt8]) throws(CryptoError) -> VerifyingKey {
+    package static func ed25519(_ x: [UInt8]) throws(CryptoError) -> VerifyingKey {
         guard let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, x, x.count) else {
             throw CryptoError("the Ed25519 key could not be read")
         }
@@ -105,7 +105,7 @@ public struct VerifyingKey: Sendable {
     }
 
     /// A key from its SubjectPublicKeyInfo (DER).
-    public init(subjectPublicKeyInfo der: [UInt8]) throws(CryptoError) {
+    package init(subjectPublicKeyInfo der: [UInt8]) throws(CryptoError) {
         let key: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor = buffer.baseAddress
             return d2i_PUBKEY(nil, &cursor, buffer.count)
@@ -115,11 +115,11 @@ public struct VerifyingKey: Sendable {
     }
 
     /// The SubjectPublicKeyInfo (DER): what a certificate carries and a pin hashes.
-    public var subjectPublicKeyInfo: [UInt8] { storage.subjectPublicKeyInfo }
+    package var subjectPublicKeyInfo: [UInt8] { storage.subjectPublicKeyInfo }
 
     /// Whether `signature` is this key's signature of `message` by `algorithm` (JWS encoding:
     /// ECDSA signatures are r and s side by side, not DER). False for an algorithm of another key type.
-    public func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: [UInt8], algorithm: SignatureAlgorithm) -> Bool {
         // libcrypto would pick defaults for a mismatch (an RSA key asked for EdDSA checks RS256).
         guard fits(algorithm) else { return false }
         var signature = signature
@@ -146,7 +146,7 @@ public struct VerifyingKey: Sendable {
 
     /// Whether this key can check signatures of `algorithm` (an RSA key RS and PS, an EC key the ES
     /// algorithm of its curve, an Ed25519 key EdDSA).
-    public func fits(_ algorithm: SignatureAlgorithm) -> Bool {
+    package func fits(_ algorithm: SignatureAlgorithm) -> Bool {
         switch EVP_PKEY_get_base_id(storage.key) {
         case EVP_PKEY_RSA: algorithm.rawValue.hasPrefix("RS") || algorithm.isPSS
         case EVP_PKEY_EC: algorithm.curve.map { EVP_PKEY_get_bits(storage.key) == ($0 == .p521 ? 521 : $0.coordinateLength * 8) } ?? false
@@ -179,18 +179,18 @@ public struct VerifyingKey: Sendable {
 }
 
 /// A private key that signs: made for tests and the mock server's TLS identity.
-public struct SigningKey: Sendable {
+package struct SigningKey: Sendable {
     let storage: KeyStorage
 
     /// The kinds of key `generate` makes.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case rsa(bits: Int)
         case ec(EllipticCurve)
         case ed25519
     }
 
     /// A new random key.
-    public static func generate(_ kind: Kind) throws(CryptoError) -> SigningKey {
+    package static func generate(_ kind: Kind) throws(CryptoError) -> SigningKey {
         let type: String
         switch kind {
         case .rsa: type = "RSA"
@@ -213,7 +213,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The EC key whose private scalar is `scalar` (big-endian, the curve's coordinate length).
-    public init(curve: EllipticCurve, scalar: [UInt8]) throws(CryptoError) {
+    package init(curve: EllipticCurve, scalar: [UInt8]) throws(CryptoError) {
         guard let group = EC_GROUP_new_by_curve_name(OBJ_sn2nid(curve.groupName)) else { throw CryptoError("no curve \(curve.rawValue)") }
         defer { EC_GROUP_free(group) }
         guard let secret = BN_bin2bn(scalar, Int32(scalar.count), nil) else { throw CryptoError("the private key could not be read") }
@@ -231,10 +231,10 @@ public struct SigningKey: Sendable {
     init(storage: KeyStorage) { self.storage = storage }
 
     /// The public half.
-    public var verifyingKey: VerifyingKey { VerifyingKey(storage) }
+    package var verifyingKey: VerifyingKey { VerifyingKey(storage) }
 
     /// The private key as PKCS #8 (DER).
-    public var pkcs8: [UInt8] {
+    package var pkcs8: [UInt8] {
         guard let info = EVP_PKEY2PKCS8(storage.key) else { return [] }
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
         var output: UnsafeMutablePointer<UInt8>?
@@ -245,7 +245,7 @@ public struct SigningKey: Sendable {
     }
 
     /// This key's signature of `message` by `algorithm`, JWS-encoded (ECDSA: r and s side by side).
-    public func signature(for message: [UInt8], algorithm: SignatureAlgorithm) throws(CryptoError) -> [UInt8] {
+    package func signature(for message: [UInt8], algorithm: SignatureAlgorithm) throws(CryptoError) -> [UInt8] {
         guard verifyingKey.fits(algorithm) else { throw CryptoError("this key does not sign \(algorithm.rawValue)") }
         guard let context = EVP_MD_CTX_new() else { throw CryptoError("no memory to sign") }
         defer { EVP_MD_CTX_free(context) }
@@ -268,7 +268,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The public key's JWK members (`kty`, and `n`/`e`, `crv`/`x`/`y` or `crv`/`x`), base64url-encoded.
-    public var publicJWK: [(String, String)] {
+    package var publicJWK: [(String, String)] {
         let key = storage.key
         switch EVP_PKEY_get_base_id(key) {
         case EVP_PKEY_RSA:
@@ -361,11 +361,11 @@ private func makeKey(type: String, selection: Int32, _ parameters: [KeyParameter
 }
 
 /// Base64url without padding (RFC 4648 §5), as JOSE writes binary values.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The text of `bytes`.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -379,7 +379,7 @@ public enum Base64URL {
     }
 
     /// The bytes of `text` (padding and the standard alphabet's `+` and `/` accepted too), or nil.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var value = 0
         var bits = 0
         var bytes: [UInt8] = []
