@@ -6,7 +6,7 @@ import TerminalKit
 import TextSupport
 
 /// Everything that can happen to the app: input, results of effects, time.
-public enum AppAction: Sendable {
+package enum AppAction: Sendable {
     /// The explorer started: the first action, before any input.
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
@@ -93,30 +93,30 @@ public enum AppAction: Sendable {
 }
 
 /// What a query or jq filter selected.
-public struct BodySelectionResult: Sendable {
+package struct BodySelectionResult: Sendable {
     /// The selected values as a document.
-    public var document: BodyHandle
+    package var document: BodyHandle
     /// How many values a query selected (nil for jq).
-    public var count: Int?
+    package var count: Int?
 
     /// Makes a result.
-    public init(document: BodyHandle, count: Int?) {
+    package init(document: BodyHandle, count: Int?) {
         self.document = document
         self.count = count
     }
 }
 
 /// Why a query or jq filter produced nothing to show.
-public struct BodySelectionError: Error, Sendable, Hashable {
+package struct BodySelectionError: Error, Sendable, Hashable {
     /// What went wrong, for the person.
-    public var message: String
+    package var message: String
 
     /// Makes an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }
 
 /// Programs a body can be opened in.
-public enum BodyProgram: Sendable, Hashable {
+package enum BodyProgram: Sendable, Hashable {
     /// `$PAGER`, default `less`.
     case pager
     /// `$EDITOR`, default `vi`.
@@ -124,7 +124,7 @@ public enum BodyProgram: Sendable, Hashable {
 }
 
 /// Background work on a body that can be cancelled.
-public enum BodyWork: String, Sendable, Hashable {
+package enum BodyWork: String, Sendable, Hashable {
     /// Formatting and indexing.
     case build
     /// Counting search matches.
@@ -134,7 +134,7 @@ public enum BodyWork: String, Sendable, Hashable {
 }
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
-public enum AppEffect: Sendable, Hashable {
+package enum AppEffect: Sendable, Hashable {
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
     /// Read earlier runs' requests from the history, reporting `.historyLoaded`.

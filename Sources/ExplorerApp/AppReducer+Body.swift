@@ -359,11 +359,11 @@ extension AppState {
     var selectedBodyKey: EndpointKey? { selectedEndpoint?.key }
 
     /// The selected endpoint's body pane.
-    public var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }
+    package var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }
 
     /// Whether Body tab keys apply: the response pane has focus and shows a body.
     var isInBody: Bool { focus == .response && tab == .body && selectedBodyPane != nil }
 
     /// Whether a body is being formatted or queried (the runtime is not idle until it is done).
-    public var hasBodyWorkInProgress: Bool { bodies.values.contains { $0.isBusy } }
+    package var hasBodyWorkInProgress: Bool { bodies.values.contains { $0.isBusy } }
 }

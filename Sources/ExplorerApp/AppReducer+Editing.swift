@@ -495,7 +495,7 @@ extension AppState {
     var isInVariables: Bool { focus == .response && tab == .variables && selectedEndpoint != nil }
 
     /// The placeholders of the selected endpoint's request (with its edits), with their values and sources.
-    public var variableRows: [ResolvedVariable] {
+    package var variableRows: [ResolvedVariable] {
         guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return [] }
         let edited = (try? endpoint.applying(selectedEdits)) ?? endpoint
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)

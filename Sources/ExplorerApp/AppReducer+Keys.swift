@@ -582,7 +582,7 @@ extension AppReducer {
 
 extension AppState {
     /// What the keyboard is doing now: a question, a window, typing, or the panes.
-    public var keyContext: KeyContext {
+    package var keyContext: KeyContext {
         if let overlay {
             if case .confirmSend = overlay { return .question }
             if case .confirmTrust = overlay { return .question }

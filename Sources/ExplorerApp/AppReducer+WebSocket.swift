@@ -110,5 +110,5 @@ extension AppReducer {
 
 extension AppState {
     /// The WebSocket conversation shown for the selected endpoint, if its latest request opened one.
-    public var selectedWebSocket: WebSocketPane? { selectedBodyKey.flatMap { webSockets[$0] } }
+    package var selectedWebSocket: WebSocketPane? { selectedBodyKey.flatMap { webSockets[$0] } }
 }

@@ -4,12 +4,12 @@ import DispatcherCore
 import TerminalKit
 
 /// The one place state changes: an action in, the new state and the effects to perform out.
-public enum AppReducer {
+package enum AppReducer {
     /// How often the spinner moves while requests are in flight.
-    public static let spinnerInterval: Duration = .milliseconds(80)
+    package static let spinnerInterval: Duration = .milliseconds(80)
 
     /// Applies `action` to `state` and returns the effects the runtime must perform.
-    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         var effects: [AppEffect]
         switch action {
         case .launched:
@@ -254,7 +254,7 @@ public enum AppReducer {
 
 extension AppState {
     /// Whether anything is in flight, so the spinner should turn.
-    public var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
+    package var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
 
     /// Requests in flight that show activity (an endpoint with `showsActivity: false` does not).
     var visibleInFlightCount: Int { inFlight.values.count(where: \.showsActivity) }

@@ -39,7 +39,7 @@ import TestTraits
             "extension Keymap {",
             "    /// `plainText()` written out for `apiexplorer explore --help`: every process builds its",
             "    /// command tree, and reading a constant keeps building the keymap out of start-up.",
-            "    public static let plainTextWrittenOut = #" + quotes,
+            "    package static let plainTextWrittenOut = #" + quotes,
             indented,
             "        " + quotes + "#",
             "}",
