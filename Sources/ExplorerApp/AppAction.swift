@@ -7,6 +7,10 @@ import TextSupport
 
 /// Everything that can happen to the app: input, results of effects, time.
 package enum AppAction: Sendable {
+    // Features (Features/): one case each, scoped by `AppReducer`.
+    /// The request history.
+    case history(HistoryAction)
+
     /// The explorer started: the first action, before any input.
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
@@ -70,8 +74,6 @@ package enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
-    /// Earlier requests read from the history (newest first), after the catalogs.
-    case historyLoaded([HistoryItem])
     /// The last drift checks, read at launch.
     case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// The time zone times are shown in, read at launch.
@@ -135,10 +137,12 @@ package enum BodyWork: String, Sendable, Hashable {
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
 package enum AppEffect: Sendable, Hashable {
+    // Features (Features/): one case each, performed by the feature's handler in ExplorerRuntime.
+    /// The request history's.
+    case history(HistoryEffect)
+
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
-    /// Read earlier runs' requests from the history, reporting `.historyLoaded`.
-    case loadHistory
     /// Read the last drift checks, reporting `.driftMarksLoaded`.
     case loadDriftMarks
     /// Read the time zone times are shown in, reporting `.timeZoneLoaded`.

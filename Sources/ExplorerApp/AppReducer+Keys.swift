@@ -115,7 +115,7 @@ extension AppReducer {
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
             return rebuildMaskedBodies(state: &state)
         case .showHistory:
-            if state.history.isEmpty {
+            if state.history.items.isEmpty {
                 state.notice = "No request sent yet: Enter sends one."
             } else {
                 state.overlay = .history(list: ListState(selected: 0))
@@ -505,15 +505,15 @@ extension AppReducer {
             }
             state.overlay = .tokens(window)
         case .history(var list):
-            let count = state.history.count
+            let count = state.history.items.count
             switch command {
             case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: count)
             case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + state.pageHeight), itemCount: count)
             case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
             case .choose:
                 state.overlay = nil
-                guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
-                return sendAgain(state.history[selected].call, state: &state)
+                guard let selected = list.selected, state.history.items.indices.contains(selected) else { return [] }
+                return sendAgain(state.history.items[selected].call, state: &state)
             default: return []
             }
             state.overlay = .history(list: list)

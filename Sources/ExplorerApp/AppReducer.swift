@@ -12,13 +12,14 @@ package enum AppReducer {
     package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         var effects: [AppEffect]
         switch action {
+        case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
             // compete with them. The time zone (a file read) is there long before the history, the
             // first thing to show times.
-            state.pendingLoads = [.loadTimeZone, .loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            state.pendingLoads = [.loadTimeZone, .history(.load), .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
@@ -146,9 +147,9 @@ package enum AppReducer {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)
                 state.responses[ticket.endpoint] = record
                 state.receivedAt[ticket.endpoint] = finishedAt
-                state.remember(record, at: finishedAt)
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
-                effects = startBody(for: record, state: &state)
+                effects = scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                effects += startBody(for: record, state: &state)
                 signOutIfHandled(record, state: &state)
                 let taken = state.capture(from: record, at: finishedAt)
                 if !taken.isEmpty {
@@ -184,11 +185,6 @@ package enum AppReducer {
             effects = quit(&state)
         case .copied(let description):
             state.notice = "Copied \(description) to the clipboard."
-            effects = []
-        case .historyLoaded(let earlier):
-            // Requests of this run are newer than anything in the file.
-            state.history = Array((state.history + earlier).prefix(HistoryItem.limit))
-            state.pendingLoads.remove(.loadHistory)
             effects = []
         case .timeZoneLoaded(let zone):
             state.timeZone = zone
@@ -242,7 +238,7 @@ package enum AppReducer {
         let pending = state.pendingEvents
         state.pendingEvents = []
         let watch: [AppEffect] = firstLoad && catalog.source.directory != nil ? [.watchCatalogs] : []
-        return (firstLoad ? [.loadHistory] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
+        return (firstLoad ? [.history(.load)] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {

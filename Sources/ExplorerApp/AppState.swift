@@ -69,8 +69,9 @@ package struct AppState: Sendable {
     package var nextTicket = 1
     /// Set when the app should exit.
     package var isQuitting = false
-    /// Requests sent, newest first: this run's and (loaded at launch) earlier ones.
-    package var history: [HistoryItem] = []
+    // Features (Features/): each owns its slice; `AppReducer` scopes actions to it.
+    /// Requests sent (`H`).
+    package internal(set) var history = HistoryState()
     /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
     package var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
     /// The time zone times are shown in (the user's; given, so views read no global state).
@@ -179,32 +180,6 @@ package struct LaunchOptions: Sendable, Hashable {
 /// A pane that can have focus, in Tab order.
 package enum Pane: Int, Sendable, Hashable, CaseIterable {
     case environments, endpoints, response
-}
-
-/// One request in the history: enough to show it and to send it again.
-package struct HistoryItem: Sendable, Hashable {
-    /// What was sent, where and how.
-    package var call: EndpointCall
-    /// The method and URL as sent, secrets masked.
-    package var requestLine: String
-    /// `200 OK`, or the mapped error kind.
-    package var outcome: String
-    /// Whether it ended in an error.
-    package var failed: Bool
-    /// When it was sent.
-    package var date: Date
-
-    /// Makes an item.
-    package init(call: EndpointCall, requestLine: String, outcome: String, failed: Bool, date: Date) {
-        self.call = call
-        self.requestLine = requestLine
-        self.outcome = outcome
-        self.failed = failed
-        self.date = date
-    }
-
-    /// The most items kept in the app.
-    package static let limit = 500
 }
 
 /// What the last drift check (`apiexplorer check`) said of an endpoint in an environment.

@@ -60,6 +60,7 @@ final class EffectRunner: Sendable {
         self.inbox = inbox
         self.device = device
         self.services = services
+        history = HistoryEffects(store: services.history)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
@@ -78,8 +79,20 @@ final class EffectRunner: Sendable {
         return tasks.withLock { $0.count } - waiting
     }
 
+    /// The features' effect handlers (Features/).
+    let history: HistoryEffects
+
+    /// What the features' handlers may use of the runner.
+    private var context: EffectContext {
+        EffectContext(
+            post: inbox.post, load: { [self] work in load(work) },
+            session: { [self] environment, mode in pool.withLock { $0 }?.session(environment, mode: mode) })
+    }
+
     func perform(_ effect: AppEffect) {
         switch effect {
+        // Features: one line each.
+        case .history(let effect): history.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -93,9 +106,6 @@ final class EffectRunner: Sendable {
         case .checkDownload(let call):
             let environment = services.environment
             load { EffectRunner.checkDownload(call, environment: environment) }
-        case .loadHistory:
-            let history = services.history
-            load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
         case .loadTimeZone:
             let zone = services.timeZone
             load { .timeZoneLoaded(zone()) }
@@ -314,7 +324,6 @@ final class EffectRunner: Sendable {
             webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call) }
         }
         let options = requestOptions
-        let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the locks that the task's own removals take, so a request that finishes
         // at once can never be registered after it removed itself (which would look busy forever).
@@ -344,9 +353,8 @@ final class EffectRunner: Sendable {
                     relay.flush()
                     socketRelay?.flush()
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
-                    // Kept for `apiexplorer history` and the next run's H list; a full disk must not turn a
-                    // good response into an error, so a failed write is not reported.
-                    try? history?.append(HistoryEntry(exchange: exchange, call: call, redactor: redactor, date: finished))
+                    // Kept for `apiexplorer history` and the next run's H list.
+                    self.history.keep(exchange, call: call, redactor: redactor, date: finished)
                     _ = self.unfinished.withLock { $0.removeValue(forKey: work) }
                 }
                 tasks[ticket.id] = task
@@ -418,15 +426,6 @@ final class EffectRunner: Sendable {
     ) {
         let inbox = self.inbox
         writer.keep(value, in: file) { error in inbox.post(.stateNotSaved("Could not keep \(what): \(error).")) }
-    }
-}
-
-extension HistoryItem {
-    /// The item the history list shows for a summary read from the history.
-    init(_ summary: HistorySummary) {
-        self.init(
-            call: summary.call, requestLine: "\(summary.method) \(summary.url)", outcome: summary.outcome, failed: summary.failed,
-            date: summary.date)
     }
 }
 

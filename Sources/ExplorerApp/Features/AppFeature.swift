@@ -1,0 +1,48 @@
+/// A slice of the app: its own state, its own actions and a pure reducer over them, in its own
+/// folder under `Features/`. The root (`AppState`, `AppAction`, `AppEffect`, `AppReducer`) holds
+/// one field, one action case and one effect case per feature, and scopes to it in one line.
+///
+/// A feature changes only its own state and the `AppShell`; what it reads of the rest of the app
+/// comes in as its `Context`, a small value taken before it runs.
+protocol AppFeature {
+    associatedtype State
+    associatedtype Action
+    /// What the feature reads of the rest of the app (read-only).
+    associatedtype Context = Void
+
+    /// The context, taken from the whole state before the feature runs.
+    static func context(of app: AppState) -> Context
+
+    /// Applies `action` to the feature's state and returns the effects the runtime must perform.
+    static func reduce(_ state: inout State, _ action: Action, _ shell: inout AppShell, _ context: Context) -> [AppEffect]
+}
+
+extension AppFeature where Context == Void {
+    static func context(of app: AppState) {}
+}
+
+/// What every feature may change of the app around it besides its own state: the status bar's
+/// message, the window over the panes, and the loads the app waits for.
+struct AppShell {
+    /// A short message for the status bar.
+    var notice: String?
+    /// The window over the panes, if any.
+    var overlay: Dialog?
+    /// Effects whose answer has not arrived yet (see `AppState.pendingLoads`).
+    var pendingLoads: Set<AppEffect>
+}
+
+extension AppReducer {
+    /// Runs a feature's reducer on its slice of the state, lending it the shell.
+    static func scope<Feature: AppFeature>(
+        _ feature: Feature.Type, _ slice: WritableKeyPath<AppState, Feature.State>, _ action: Feature.Action, _ state: inout AppState
+    ) -> [AppEffect] {
+        let context = Feature.context(of: state)
+        var shell = AppShell(notice: state.notice, overlay: state.overlay, pendingLoads: state.pendingLoads)
+        let effects = Feature.reduce(&state[keyPath: slice], action, &shell, context)
+        state.notice = shell.notice
+        state.overlay = shell.overlay
+        state.pendingLoads = shell.pendingLoads
+        return effects
+    }
+}
