@@ -10,6 +10,8 @@ package enum AppAction: Sendable {
     // Features (Features/): one case each, scoped by `AppReducer`.
     /// The request history.
     case history(HistoryAction)
+    /// Cookies, tokens and sign-ins.
+    case auth(AuthAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -45,14 +47,6 @@ package enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
-    /// The cookies of an environment and mode were read, at `at`.
-    case cookiesLoaded(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], at: Date)
-    /// The tokens of an environment and mode were read, at `at`.
-    case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
-    /// Signing in again (from the token window) failed: why.
-    case signInFailed(String)
-    /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
-    case signInPrompted(SignInPrompt)
     /// A request body being uploaded moved on: bytes sent so far and in all.
     case uploadProgressed(ticket: Int, sent: Int, total: Int)
     /// A WebSocket conversation opened or carried frames (batched: at most a frame's worth of reports).
@@ -140,6 +134,8 @@ package enum AppEffect: Sendable, Hashable {
     // Features (Features/): one case each, performed by the feature's handler in ExplorerRuntime.
     /// The request history's.
     case history(HistoryEffect)
+    /// Cookies' and tokens'.
+    case auth(AuthEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
@@ -209,18 +205,6 @@ package enum AppEffect: Sendable, Hashable {
     case saveBody(key: EndpointKey, document: BodyHandle, path: String, overwrite: Bool)
     /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
     case openBody(document: BodyHandle, program: BodyProgram)
-    /// Read the tokens the environment's session holds in `mode`, reporting `.tokensLoaded`.
-    case loadTokens(environment: EnvironmentKey, mode: RequestMode)
-    /// Read the environment's cookie jar in `mode`, reporting `.cookiesLoaded`.
-    case loadCookies(environment: EnvironmentKey, mode: RequestMode)
-    /// Empty the environment's cookie jar in `mode`.
-    case clearCookies(environment: EnvironmentKey, mode: RequestMode)
-    /// Delete one cookie of an environment's jar, then show the jar again.
-    case deleteCookie(environment: EnvironmentKey, mode: RequestMode, cookie: Cookie)
-    /// Sign in again now (OAuth 2.0), then show the tokens again (or say why not).
-    case signInAgain(environment: EnvironmentKey, mode: RequestMode)
-    /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
-    case signOut(environment: EnvironmentKey, mode: RequestMode)
     /// Leave the app.
     case quit
 }

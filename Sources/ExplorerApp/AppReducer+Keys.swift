@@ -65,11 +65,9 @@ extension AppReducer {
         case .download:
             askWhereToDownload(state: &state)
         case .showCookies:
-            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
-            return [.loadCookies(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
+            return scope(AuthFeature.self, \.auth, .showCookies, &state)
         case .showTokens:
-            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
-            return [.loadTokens(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
+            return scope(AuthFeature.self, \.auth, .showTokens, &state)
         case .saveRequest:
             if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
                 return askWhereToSave(entry, state: &state)
@@ -470,40 +468,8 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
-        case .cookies(var window):
-            let count = window.cookies.count
-            switch command {
-            case .moveDown: window.selected = min(max(0, count - 1), window.selected + 1)
-            case .moveUp: window.selected = max(0, window.selected - 1)
-            case .moveToTop: window.selected = 0
-            case .moveToBottom: window.selected = max(0, count - 1)
-            case .deleteItem:
-                guard window.cookies.indices.contains(window.selected) else { return [] }
-                let cookie = window.cookies[window.selected]
-                state.notice = "Cookie \(cookie.name) of \(cookie.domain) deleted."
-                return [.deleteCookie(environment: window.environment, mode: window.mode, cookie: cookie)]
-            case .choose:
-                state.overlay = nil
-                state.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
-                return [.clearCookies(environment: window.environment, mode: window.mode)]
-            default: return []
-            }
-            state.overlay = .cookies(window)
-        case .tokens(var window):
-            switch command {
-            case .moveDown: window.scroll += 1
-            case .moveUp: window.scroll = max(0, window.scroll - 1)
-            case .moveToTop: window.scroll = 0
-            case .choose:
-                state.overlay = nil
-                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
-                return [.signOut(environment: window.environment, mode: window.mode)]
-            case .signInAgain:
-                state.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
-                return [.signInAgain(environment: window.environment, mode: window.mode)]
-            default: return []
-            }
-            state.overlay = .tokens(window)
+        case .cookies, .tokens:
+            return scope(AuthFeature.self, \.auth, .window(command), &state)
         case .history(var list):
             let count = state.history.items.count
             switch command {

@@ -13,6 +13,7 @@ package enum AppReducer {
         var effects: [AppEffect]
         switch action {
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
+        case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -103,25 +104,6 @@ package enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .cookiesLoaded(let environment, let mode, let cookies, let at):
-            var window = CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at)
-            // Read again after a deletion: the cursor stays where it was.
-            if case .cookies(let shown)? = state.overlay, shown.environment == environment, shown.mode == mode {
-                window.selected = min(shown.selected, max(0, cookies.count - 1))
-            }
-            state.overlay = .cookies(window)
-            effects = []
-        case .signInFailed(let message):
-            state.notice = message
-            effects = []
-        case .tokensLoaded(let environment, let mode, let tokens, let at):
-            state.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
-            effects = []
-        case .signInPrompted(let prompt):
-            state.signInPrompts[prompt.environment] = prompt
-            state.notice = prompt.sentence
-            // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
-            effects = [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
         case .uploadProgressed(let ticket, let sent, let total):
             effects = []
             if state.inFlight[ticket] != nil {
@@ -138,7 +120,6 @@ package enum AppReducer {
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = []
             state.uploads[ticketID] = nil
-            if let environment = state.inFlight[ticketID]?.call.environmentKey { state.signInPrompts[environment] = nil }
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
                 webSocketEnded(ticket: ticketID, key: ticket.endpoint, state: &state)
@@ -150,7 +131,10 @@ package enum AppReducer {
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
                 effects = scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
                 effects += startBody(for: record, state: &state)
-                signOutIfHandled(record, state: &state)
+                let signedOut = AuthFeature.signOutMessage(for: record)
+                effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)
+                // Values captured from a session that signed out (ids, tokens) belong to it.
+                if signedOut != nil { state.captured[ticket.call.environmentKey]?[ticket.call.mode] = [:] }
                 let taken = state.capture(from: record, at: finishedAt)
                 if !taken.isEmpty {
                     state.notice = "Captured \(taken.joined(separator: ", ")) from \(ticket.endpoint) (Vars tab shows them)."

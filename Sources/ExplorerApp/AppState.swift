@@ -29,14 +29,8 @@ package struct AppState: Sendable {
     package var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     package var bodies: [EndpointKey: BodyPane] = [:]
-    /// Sign-ins waiting for the person (device codes), by service and environment; gone once a
-    /// request there finishes.
-    package var signInPrompts: [EnvironmentKey: SignInPrompt] = [:]
     /// Uploads under way (streamed request bodies), by ticket: bytes sent and in all.
     package var uploads: [Int: (sent: Int, total: Int)] = [:]
-    /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
-    /// there succeeds again.
-    package var signedOut: [EnvironmentKey: String] = [:]
     /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
     package var streams: [EndpointKey: ResponseStream] = [:]
     /// WebSocket conversations, by endpoint: the latest one's (open or closed).
@@ -72,6 +66,8 @@ package struct AppState: Sendable {
     // Features (Features/): each owns its slice; `AppReducer` scopes actions to it.
     /// Requests sent (`H`).
     package internal(set) var history = HistoryState()
+    /// Cookies, tokens and sign-ins.
+    package internal(set) var auth = AuthState()
     /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
     package var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
     /// The time zone times are shown in (the user's; given, so views read no global state).
@@ -262,50 +258,6 @@ package enum Dialog: Sendable, Hashable {
     case cookies(CookiesWindow)
     /// A message being typed for an open WebSocket.
     case message(MessageComposer)
-}
-
-/// The cookie jar of an environment in one mode, read when the window opened.
-package struct CookiesWindow: Sendable, Hashable {
-    /// Whose cookies.
-    package var environment: EnvironmentKey
-    /// Stub or live.
-    package var mode: RequestMode
-    /// The cookies, in the order they are sent.
-    package var cookies: [Cookie]
-    /// When they were read (for expiry).
-    package var shownAt: Date
-    /// The cookie under the cursor (`d` deletes it).
-    package var selected = 0
-
-    /// Makes a window.
-    package init(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], shownAt: Date) {
-        self.environment = environment
-        self.mode = mode
-        self.cookies = cookies
-        self.shownAt = shownAt
-    }
-}
-
-/// The tokens an environment holds in one mode, read when the window opened.
-package struct TokensWindow: Sendable, Hashable {
-    /// Whose tokens.
-    package var environment: EnvironmentKey
-    /// Stub or live.
-    package var mode: RequestMode
-    /// The tokens.
-    package var tokens: [SessionToken]
-    /// When they were read (expiry countdowns count from here).
-    package var shownAt: Date
-    /// The first line shown.
-    package var scroll = 0
-
-    /// Makes a window.
-    package init(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], shownAt: Date) {
-        self.environment = environment
-        self.mode = mode
-        self.tokens = tokens
-        self.shownAt = shownAt
-    }
 }
 
 /// The file a download goes to, being typed.

@@ -81,6 +81,7 @@ final class EffectRunner: Sendable {
 
     /// The features' effect handlers (Features/).
     let history: HistoryEffects
+    let auth = AuthEffects()
 
     /// What the features' handlers may use of the runner.
     private var context: EffectContext {
@@ -93,6 +94,7 @@ final class EffectRunner: Sendable {
         switch effect {
         // Features: one line each.
         case .history(let effect): history.perform(effect, context)
+        case .auth(let effect): auth.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -152,39 +154,6 @@ final class EffectRunner: Sendable {
             post(.loadingScreenDue, after: delay)
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
-        case .loadTokens(let environment, let mode):
-            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
-            load {
-                let tokens = await session?.checkedTokens(stubbed: mode == .stub) ?? []
-                return .tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date())
-            }
-        case .loadCookies(let environment, let mode):
-            let cookies = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.all(at: Date()) ?? []
-            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: cookies, at: Date()))
-        case .clearCookies(let environment, let mode):
-            pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.remove()
-        case .deleteCookie(let environment, let mode, let cookie):
-            let jar = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies
-            jar?.remove(cookie)
-            let now = Date()
-            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: jar?.all(at: now) ?? [], at: now))
-        case .signInAgain(let environment, let mode):
-            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
-            load {
-                guard let session else { return .signInFailed("\(environment.service) · \(environment.environment) is not in the catalogs.") }
-                if mode == .stub {
-                    session.signOut(stubbed: true)
-                } else {
-                    do throws(DispatchError) {
-                        _ = try await session.signInNow()
-                    } catch {
-                        return .signInFailed(error.message)
-                    }
-                }
-                return .tokensLoaded(environment: environment, mode: mode, tokens: await session.checkedTokens(stubbed: mode == .stub), at: Date())
-            }
-        case .signOut(let environment, let mode):
-            pool.withLock({ $0 })?.session(environment, mode: mode)?.signOut(stubbed: mode == .stub)
         case .quit:
             break
         case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
@@ -222,7 +191,7 @@ final class EffectRunner: Sendable {
                 onSignInPrompt: { [inbox, environment = services.environment] prompt in
                     // A browser sign-in opens the browser when there is one; the URL is shown and copied either way.
                     if prompt.userCode.isEmpty { EffectRunner.openInBrowser(prompt.verificationURL, environment: environment) }
-                    inbox.post(.signInPrompted(prompt))
+                    inbox.post(.auth(.signInPrompted(prompt)))
                 }, tokens: services.tokens, cookies: services.cookies)
         }
     }
