@@ -12,6 +12,8 @@ package enum AppAction: Sendable {
     case history(HistoryAction)
     /// Cookies, tokens and sign-ins.
     case auth(AuthAction)
+    /// WebSocket conversations.
+    case webSocket(WebSocketAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -49,10 +51,6 @@ package enum AppAction: Sendable {
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
     /// A request body being uploaded moved on: bytes sent so far and in all.
     case uploadProgressed(ticket: Int, sent: Int, total: Int)
-    /// A WebSocket conversation opened or carried frames (batched: at most a frame's worth of reports).
-    case webSocketUpdated(ticket: Int, update: WebSocketUpdate)
-    /// A message could not be sent on a WebSocket: why.
-    case webSocketMessageRefused(String)
     /// More of a streamed response arrived (batched: at most a frame's worth of reports).
     case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
@@ -136,6 +134,8 @@ package enum AppEffect: Sendable, Hashable {
     case history(HistoryEffect)
     /// Cookies' and tokens'.
     case auth(AuthEffect)
+    /// WebSocket conversations'.
+    case webSocket(WebSocketEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
@@ -171,10 +171,6 @@ package enum AppEffect: Sendable, Hashable {
     case send(RequestTicket)
     /// Cancel a request in flight.
     case cancel(ticket: Int)
-    /// Send a message on the request's open WebSocket.
-    case sendWebSocketMessage(ticket: Int, message: WebSocketDraft)
-    /// Start the request's WebSocket closing handshake (normal closure).
-    case closeWebSocket(ticket: Int)
     /// Remember that the catalog files with these contents are trusted, read the catalogs again and
     /// report `.catalogTrusted` with the call to send.
     case trustCatalog(contentHashes: [String], then: EndpointCall)

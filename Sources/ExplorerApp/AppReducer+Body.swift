@@ -48,7 +48,7 @@ extension AppReducer {
     static func rebuildMaskedBodies(state: inout AppState) -> [AppEffect] {
         var effects: [AppEffect] = []
         for key in state.bodies.keys.sorted(by: { $0.description < $1.description }) {
-            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSockets[key] == nil,
+            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSocket.panes[key] == nil,
                 !record.redactor.knownValues.isEmpty
             else { continue }
             effects += startBody(for: record, state: &state)

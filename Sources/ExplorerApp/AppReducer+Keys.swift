@@ -10,7 +10,7 @@ extension AppReducer {
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
         if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
         if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
-        if case .message(let composer)? = state.overlay { return typeInComposer(command, composer: composer, state: &state) }
+        if case .message? = state.overlay { return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -59,7 +59,8 @@ extension AppReducer {
         case .cancelOrClose:
             return cancelOrClose(state: &state)
         case .sendMessage:
-            return openMessageComposer(state: &state)
+            guard let endpoint = state.selectedEndpoint else { return [] }
+            return scope(WebSocketFeature.self, \.webSocket, .openComposer(endpoint), &state)
         case .newRequest:
             state.overlay = .scratch(ScratchDialog(step: .compose))
         case .download:
@@ -140,7 +141,7 @@ extension AppReducer {
         return []
     }
 
-    enum Movement {
+    package enum Movement: Sendable {
         case up(Int), down(Int), top, bottom
 
         /// A cursor at `row` of `count` rows after the movement, kept on a row.
@@ -375,7 +376,9 @@ extension AppReducer {
     }
 
     static func cancelOrClose(state: inout AppState) -> [AppEffect] {
-        if let effects = closeWebSocket(state: &state) { return effects }
+        if let ticket = state.selectedInFlight, state.webSocket.isClosable(ticket) {
+            return scope(WebSocketFeature.self, \.webSocket, .close(ticket), &state)
+        }
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
             state.notice = state.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
@@ -408,6 +411,13 @@ extension AppReducer {
             break
         }
         return []
+    }
+
+    /// Moves the cursor in the selected conversation's frames; false when the Body tab shows none.
+    static func moveInFrames(_ movement: Movement, paging: Bool = false, state: inout AppState) -> Bool {
+        guard state.tab == .body, let key = state.selectedBodyKey, state.webSocket.panes[key]?.selectedIndex != nil else { return false }
+        _ = scope(WebSocketFeature.self, \.webSocket, .moveCursor(key, movement, paging: paging, pageHeight: state.pageHeight), &state)
+        return true
     }
 
     /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).

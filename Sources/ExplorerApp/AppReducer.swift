@@ -14,6 +14,7 @@ package enum AppReducer {
         switch action {
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
+        case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -110,11 +111,6 @@ package enum AppReducer {
                 state.uploads[ticket] = (sent, total)
                 if sent >= total { state.appendLog(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]) }
             }
-        case .webSocketUpdated(let ticket, let update):
-            effects = webSocketUpdated(ticket: ticket, update: update, state: &state)
-        case .webSocketMessageRefused(let message):
-            state.notice = message
-            effects = []
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
@@ -122,7 +118,7 @@ package enum AppReducer {
             state.uploads[ticketID] = nil
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
-                webSocketEnded(ticket: ticketID, key: ticket.endpoint, state: &state)
+                effects += scope(WebSocketFeature.self, \.webSocket, .ended(ticket: ticketID, endpoint: ticket.endpoint), &state)
             }
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)

@@ -33,8 +33,6 @@ package struct AppState: Sendable {
     package var uploads: [Int: (sent: Int, total: Int)] = [:]
     /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
     package var streams: [EndpointKey: ResponseStream] = [:]
-    /// WebSocket conversations, by endpoint: the latest one's (open or closed).
-    package var webSockets: [EndpointKey: WebSocketPane] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.
     package var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.
@@ -68,6 +66,8 @@ package struct AppState: Sendable {
     package internal(set) var history = HistoryState()
     /// Cookies, tokens and sign-ins.
     package internal(set) var auth = AuthState()
+    /// WebSocket conversations.
+    package internal(set) var webSocket = WebSocketState()
     /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
     package var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
     /// The time zone times are shown in (the user's; given, so views read no global state).

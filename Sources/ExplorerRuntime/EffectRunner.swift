@@ -31,17 +31,6 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
-    /// Open WebSocket conversations, by ticket: where `m` messages and Esc's close go.
-    private let webSockets = Mutex<[Int: OpenWebSocket]>([:])
-
-    /// A conversation with what its messages' placeholders are filled from.
-    private struct OpenWebSocket: Sendable {
-        let conversation: WebSocketConversation
-        let relay: WebSocketRelay
-        let session: ServiceSession
-        let endpoint: CatalogEndpoint
-        let call: EndpointCall
-    }
     /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
@@ -75,13 +64,14 @@ final class EffectRunner: Sendable {
     /// Requests still running.
     /// Requests and loads under way, but open WebSocket conversations that wait with nothing to report.
     var runningCount: Int {
-        let waiting = webSockets.withLock { $0.values.count { $0.relay.isSettled && !$0.conversation.hasUnsentFrames && !$0.conversation.isFinished } }
+        let waiting = webSocket.waitingCount
         return tasks.withLock { $0.count } - waiting
     }
 
     /// The features' effect handlers (Features/).
     let history: HistoryEffects
     let auth = AuthEffects()
+    let webSocket = WebSocketEffects()
 
     /// What the features' handlers may use of the runner.
     private var context: EffectContext {
@@ -95,6 +85,7 @@ final class EffectRunner: Sendable {
         // Features: one line each.
         case .history(let effect): history.perform(effect, context)
         case .auth(let effect): auth.perform(effect, context)
+        case .webSocket(let effect): webSocket.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -143,10 +134,6 @@ final class EffectRunner: Sendable {
             send(ticket)
         case .cancel(let ticket):
             tasks.withLock { $0[ticket] }?.cancel()
-        case .sendWebSocketMessage(let ticket, let message):
-            sendMessage(message, on: ticket)
-        case .closeWebSocket(let ticket):
-            webSockets.withLock { $0[ticket] }?.conversation.close()
         case .scheduleSpinnerTick(let generation, let delay):
             guard services.animatesSpinner else { break }
             post(.spinnerTick(generation: generation), after: delay)
@@ -290,7 +277,7 @@ final class EffectRunner: Sendable {
             let conversation = WebSocketConversation(
                 subprotocols: settings.subprotocols, pingInterval: settings.pingInterval, clock: services.clock, onEvent: relay.observe)
             requestOptions.webSocket = conversation
-            webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call) }
+            webSocket.register(.init(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call), ticket: ticket.id)
         }
         let options = requestOptions
         let work = nextWork.add(1, ordering: .relaxed).newValue
@@ -318,7 +305,7 @@ final class EffectRunner: Sendable {
                     let redactor = session.redactor
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
-                    self.webSockets.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                    self.webSocket.remove(ticket: ticket.id)
                     relay.flush()
                     socketRelay?.flush()
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
@@ -328,28 +315,6 @@ final class EffectRunner: Sendable {
                 }
                 tasks[ticket.id] = task
                 unfinished[work] = task
-            }
-        }
-    }
-
-    /// Sends a message on an open conversation, a named one with its placeholders filled.
-    private func sendMessage(_ message: WebSocketDraft, on ticket: Int) {
-        guard let open = webSockets.withLock({ $0[ticket] }) else {
-            inbox.post(.webSocketMessageRefused("The WebSocket closed: the message was not sent."))
-            return
-        }
-        switch message {
-        case .typed(let text):
-            open.conversation.send(.text(text))
-        case .named(let name):
-            guard let text = open.endpoint.webSocket?.messages.first(where: { $0.name == name })?.text else { return }
-            do {
-                let rendered = try open.session.builder.renderMessage(text, for: open.endpoint, values: open.call.values, captured: open.call.captured)
-                // A message may carry a secret: the logs and the transcript mask it like any other.
-                open.session.secretRegistry.register(EndpointCall.secretValues(values: open.call.values, captured: open.call.captured, prompts: open.endpoint.declaredPrompts))
-                open.conversation.send(.text(rendered))
-            } catch {
-                inbox.post(.webSocketMessageRefused("Message '\(name)' was not sent: \(error)"))
             }
         }
     }

@@ -1,3 +1,5 @@
+import Catalog
+
 /// A slice of the app: its own state, its own actions and a pure reducer over them, in its own
 /// folder under `Features/`. The root (`AppState`, `AppAction`, `AppEffect`, `AppReducer`) holds
 /// one field, one action case and one effect case per feature, and scopes to it in one line.
@@ -22,7 +24,8 @@ extension AppFeature where Context == Void {
 }
 
 /// What every feature may change of the app around it besides its own state: the status bar's
-/// message, the window over the panes, and the loads the app waits for.
+/// message, the window over the panes, and the loads the app waits for; and what it asks of the
+/// rest of the app, done by the root in order once the feature has run.
 struct AppShell {
     /// A short message for the status bar.
     var notice: String?
@@ -30,6 +33,17 @@ struct AppShell {
     var overlay: Dialog?
     /// Effects whose answer has not arrived yet (see `AppState.pendingLoads`).
     var pendingLoads: Set<AppEffect>
+    /// What the feature asks of the rest of the app.
+    var requests: [AppRequest] = []
+}
+
+/// What a feature may ask of the rest of the app: the few things it needs done in slices not its own.
+enum AppRequest {
+    /// Lines for the network log.
+    case log([String])
+    /// A new kind of answer (a WebSocket conversation) replaces the endpoint's body and stream: their
+    /// background work stops and they are dropped.
+    case replaceAnswer(EndpointKey)
 }
 
 extension AppReducer {
@@ -43,6 +57,19 @@ extension AppReducer {
         state.notice = shell.notice
         state.overlay = shell.overlay
         state.pendingLoads = shell.pendingLoads
-        return effects
+        return shell.requests.reduce(into: effects) { effects, request in effects += perform(request, state: &state) }
+    }
+
+    /// Does what a feature asked of the rest of the app.
+    private static func perform(_ request: AppRequest, state: inout AppState) -> [AppEffect] {
+        switch request {
+        case .log(let lines):
+            state.appendLog(lines)
+            return []
+        case .replaceAnswer(let key):
+            let effects = stopBodyWork(key, state: &state)
+            state.streams[key] = nil
+            return effects
+        }
     }
 }
