@@ -14,6 +14,8 @@ package enum AppAction: Sendable {
     case auth(AuthAction)
     /// WebSocket conversations.
     case webSocket(WebSocketAction)
+    /// Scratch requests.
+    case scratch(ScratchAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -41,10 +43,6 @@ package enum AppAction: Sendable {
     case stateNotSaved(String)
     /// A draft was written into its catalog file (`error` nil), or why not.
     case draftWritten(key: DraftKey, error: String?)
-    /// A scratch request was read (or could not be: the error).
-    case scratchRequestMade(ScratchEntry?, error: String?)
-    /// A scratch request (by its service id) was saved as `endpoint`, whose secrets need values; or not (the error).
-    case scratchRequestSaved(scratch: String, endpoint: EndpointKey?, secretNames: [String], error: String?)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
@@ -136,6 +134,8 @@ package enum AppEffect: Sendable, Hashable {
     case auth(AuthEffect)
     /// WebSocket conversations'.
     case webSocket(WebSocketEffect)
+    /// Scratch requests'.
+    case scratch(ScratchEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
@@ -163,10 +163,6 @@ package enum AppEffect: Sendable, Hashable {
     case writeDraft(key: DraftKey, edits: EndpointEdits)
     /// Add the draft's request to its catalog as a new endpoint `id`, reload, and report `.draftSavedAsEndpoint`.
     case saveDraftAsEndpoint(key: DraftKey, edits: EndpointEdits, id: String)
-    /// Read a scratch request's text into service `id`, under `preferring`'s settings when its URL lies there; report `.scratchRequestMade`.
-    case makeScratchRequest(text: String, id: String, preferring: EnvironmentKey?)
-    /// Save a scratch request (with its edits) as a new endpoint of catalog service `into`; report `.scratchRequestSaved`.
-    case saveScratchRequest(ScratchEntry, edits: EndpointEdits?, into: String)
     /// Send a request.
     case send(RequestTicket)
     /// Cancel a request in flight.

@@ -8,7 +8,7 @@ extension AppReducer {
         guard let command = Keymap.command(for: event, in: context) else { return [] }
         if command == .quit { return quit(&state) }
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
-        if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
+        if case .scratch? = state.overlay { return scope(ScratchFeature.self, \.scratch, .dialog(command), &state) }
         if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
         if case .message? = state.overlay { return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state) }
         if let overlay = state.overlay {
@@ -62,7 +62,7 @@ extension AppReducer {
             guard let endpoint = state.selectedEndpoint else { return [] }
             return scope(WebSocketFeature.self, \.webSocket, .openComposer(endpoint), &state)
         case .newRequest:
-            state.overlay = .scratch(ScratchDialog(step: .compose))
+            return scope(ScratchFeature.self, \.scratch, .compose, &state)
         case .download:
             askWhereToDownload(state: &state)
         case .showCookies:
@@ -70,8 +70,8 @@ extension AppReducer {
         case .showTokens:
             return scope(AuthFeature.self, \.auth, .showTokens, &state)
         case .saveRequest:
-            if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
-                return askWhereToSave(entry, state: &state)
+            if let service = state.activeService?.id, let entry = state.scratch.entry(service: service) {
+                return scope(ScratchFeature.self, \.scratch, .askWhereToSave(entry), &state)
             }
             return perform(EditorCommand.writeToCatalog, state: &state)
         case .toggleMode:

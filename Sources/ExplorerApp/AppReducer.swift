@@ -15,6 +15,7 @@ package enum AppReducer {
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
+        case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -88,10 +89,6 @@ package enum AppReducer {
             effects = []
         case .draftSavedAsEndpoint(let key, let id, let error):
             effects = draftSavedAsEndpoint(key: key, id: id, error: error, state: &state)
-        case .scratchRequestMade(let entry, let error):
-            effects = scratchRequestMade(entry, error: error, state: &state)
-        case .scratchRequestSaved(let scratch, let endpoint, let secretNames, let error):
-            effects = scratchRequestSaved(scratch: scratch, endpoint: endpoint, secretNames: secretNames, error: error, state: &state)
         case .draftWritten(let key, let error):
             effects = draftWritten(key: key, error: error, state: &state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
@@ -225,6 +222,13 @@ package enum AppReducer {
         state.isQuitting = true
         let cancels = state.inFlight.keys.sorted().map { AppEffect.cancel(ticket: $0) }
         return cancels + [.quit]
+    }
+}
+
+extension AppReducer {
+    /// The mode the selected endpoint is sent in: a scratch request has no fixtures and always goes live.
+    static func sendMode(_ state: AppState) -> RequestMode {
+        state.activeService.map { state.scratch.holds($0.id) } == true ? .live : state.mode
     }
 }
 

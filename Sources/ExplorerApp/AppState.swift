@@ -68,6 +68,8 @@ package struct AppState: Sendable {
     package internal(set) var auth = AuthState()
     /// WebSocket conversations.
     package internal(set) var webSocket = WebSocketState()
+    /// Scratch requests (`C-n`).
+    package internal(set) var scratch = ScratchState()
     /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
     package var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
     /// The time zone times are shown in (the user's; given, so views read no global state).
@@ -92,10 +94,6 @@ package struct AppState: Sendable {
     package var receivedAt: [EndpointKey: Date] = [:]
     /// The Edit tab.
     package var editor = EditorState()
-    /// Scratch requests made while the explorer runs, oldest first (their services follow the catalog's).
-    package var scratch: [ScratchEntry] = []
-    /// The number of the next scratch request.
-    package var nextScratchNumber = 1
     /// The Variables tab.
     package var variablesTab = VariablesState()
     /// Effects whose answer has not arrived yet: what `.launched` asked to read (besides the

@@ -73,6 +73,13 @@ final class EffectRunner: Sendable {
     let auth = AuthEffects()
     let webSocket = WebSocketEffects()
 
+    /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
+    private var scratch: ScratchEffects {
+        ScratchEffects(
+            catalog: { [self] in loadedCatalog.withLock { $0 } }, addService: { [self] service in addScratch(service) },
+            reload: { [self] file, catalog in reloadAfterWriting(file, over: catalog) }, trust: services.trust)
+    }
+
     /// What the features' handlers may use of the runner.
     private var context: EffectContext {
         EffectContext(
@@ -86,6 +93,7 @@ final class EffectRunner: Sendable {
         case .history(let effect): history.perform(effect, context)
         case .auth(let effect): auth.perform(effect, context)
         case .webSocket(let effect): webSocket.perform(effect, context)
+        case .scratch(let effect): scratch.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -126,10 +134,6 @@ final class EffectRunner: Sendable {
             writeDraft(key: key, edits: edits)
         case .saveDraftAsEndpoint(let key, let edits, let id):
             saveDraftAsEndpoint(key: key, edits: edits, id: id)
-        case .makeScratchRequest(let text, let id, let preferring):
-            makeScratchRequest(text: text, id: id, preferring: preferring)
-        case .saveScratchRequest(let entry, let edits, let target):
-            saveScratchRequest(entry, edits: edits, into: target)
         case .send(let ticket):
             send(ticket)
         case .cancel(let ticket):

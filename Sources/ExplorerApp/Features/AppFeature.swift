@@ -1,4 +1,5 @@
 import Catalog
+import TerminalKit
 
 /// A slice of the app: its own state, its own actions and a pure reducer over them, in its own
 /// folder under `Features/`. The root (`AppState`, `AppAction`, `AppEffect`, `AppReducer`) holds
@@ -44,6 +45,13 @@ enum AppRequest {
     /// A new kind of answer (a WebSocket conversation) replaces the endpoint's body and stream: their
     /// background work stops and they are dropped.
     case replaceAnswer(EndpointKey)
+    /// A scratch request was made: its service joins the catalogs, is shown and sent live, and the
+    /// status bar says `notice`.
+    case openScratch(EnvironmentKey, notice: String)
+    /// A scratch request (by its service id) was saved as `endpoint`: its service leaves the
+    /// catalogs, and the endpoint is shown in `near` when it is that service's, else in its first
+    /// environment.
+    case replaceScratch(String, by: EndpointKey, near: EnvironmentKey?, notice: String)
 }
 
 extension AppReducer {
@@ -70,6 +78,24 @@ extension AppReducer {
             let effects = stopBodyWork(key, state: &state)
             state.streams[key] = nil
             return effects
+        case .openScratch(let environment, let notice):
+            state.catalog = state.catalog.addingScratch(state.scratch.entries)
+            state.selectEnvironment(environment)
+            state.endpointList = ListState(selected: 0)
+            state.focus = .endpoints
+            let effects = send(state: &state, example: nil)
+            state.notice = notice
+            return effects
+        case .replaceScratch(let id, let endpoint, let near, let notice):
+            state.catalog.services.removeAll { $0.id == id }
+            if let near, near.service == endpoint.service {
+                state.selectEnvironment(near)
+            } else if let first = state.catalog.service(endpoint.service)?.environments.first {
+                state.selectEnvironment(EnvironmentKey(service: endpoint.service, environment: first.name))
+            }
+            state.selectEndpoint(endpoint)
+            state.notice = notice
+            return []
         }
     }
 }
