@@ -114,11 +114,7 @@ extension AppReducer {
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
             return rebuildMaskedBodies(state: &state)
         case .showHistory:
-            if state.history.items.isEmpty {
-                state.notice = "No request sent yet: Enter sends one."
-            } else {
-                state.overlay = .history(list: ListState(selected: 0))
-            }
+            return scope(HistoryFeature.self, \.history, .show, &state)
         case .showDiagnostics:
             if state.catalog.diagnostics.isEmpty {
                 state.notice = "The catalog has no problems (\(state.catalog.source.displayPath))."
@@ -421,7 +417,7 @@ extension AppReducer {
     }
 
     /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).
-    private static func move(_ list: inout ListState, _ command: Command, count: Int) {
+    static func move(_ list: inout ListState, _ command: Command, count: Int) {
         switch command {
         case .moveDown: list.selectNext(itemCount: count)
         case .moveUp: list.selectPrevious(itemCount: count)
@@ -480,19 +476,8 @@ extension AppReducer {
             state.overlay = .examplePicker(endpoint: key, list: list)
         case .cookies, .tokens:
             return scope(AuthFeature.self, \.auth, .window(command), &state)
-        case .history(var list):
-            let count = state.history.items.count
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: count)
-            case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + state.pageHeight), itemCount: count)
-            case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
-            case .choose:
-                state.overlay = nil
-                guard let selected = list.selected, state.history.items.indices.contains(selected) else { return [] }
-                return sendAgain(state.history.items[selected].call, state: &state)
-            default: return []
-            }
-            state.overlay = .history(list: list)
+        case .history:
+            return scope(HistoryFeature.self, \.history, .window(command), &state)
         case .confirmSend, .confirmTrust, .confirmReplace, .prompt, .scratch, .download, .message:
             break
         }

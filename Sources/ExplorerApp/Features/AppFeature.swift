@@ -42,6 +42,8 @@ struct AppShell {
 enum AppRequest {
     /// Lines for the network log.
     case log([String])
+    /// Send a request again as it was sent (from the history), showing its endpoint.
+    case sendAgain(EndpointCall)
     /// A new kind of answer (a WebSocket conversation) replaces the endpoint's body and stream: their
     /// background work stops and they are dropped.
     case replaceAnswer(EndpointKey)
@@ -74,6 +76,8 @@ extension AppReducer {
         case .log(let lines):
             state.appendLog(lines)
             return []
+        case .sendAgain(let call):
+            return sendAgain(call, state: &state)
         case .replaceAnswer(let key):
             let effects = stopBodyWork(key, state: &state)
             state.streams[key] = nil

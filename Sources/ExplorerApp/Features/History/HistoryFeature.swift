@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import TerminalKit
 
 /// Requests sent, newest first: this run's and (loaded at launch) earlier ones; `H` lists them
 /// to send again.
@@ -11,6 +12,10 @@ package struct HistoryState: Sendable {
 
 /// What happens to the history.
 package enum HistoryAction: Sendable {
+    /// `H`: the list of requests sent.
+    case show
+    /// A key in the list: Enter sends the request under the cursor again.
+    case window(Command)
     /// Earlier requests read from the history (newest first), after the catalogs.
     case loaded([HistoryItem])
     /// A request finished at `at`: it goes on top.
@@ -50,8 +55,36 @@ package struct HistoryItem: Sendable, Hashable {
 }
 
 enum HistoryFeature: AppFeature {
-    static func reduce(_ state: inout HistoryState, _ action: HistoryAction, _ shell: inout AppShell, _ context: Void) -> [AppEffect] {
+    /// How far a page key moves the list's cursor.
+    struct Context {
+        var pageHeight: Int
+    }
+
+    static func context(of app: AppState) -> Context { Context(pageHeight: app.pageHeight) }
+
+    static func reduce(_ state: inout HistoryState, _ action: HistoryAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
+        case .show:
+            if state.items.isEmpty {
+                shell.notice = "No request sent yet: Enter sends one."
+            } else {
+                shell.overlay = .history(list: ListState(selected: 0))
+            }
+        case .window(let command):
+            guard case .history(var list)? = shell.overlay else { return [] }
+            let count = state.items.count
+            switch command {
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom: AppReducer.move(&list, command, count: count)
+            case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + context.pageHeight), itemCount: count)
+            case .pageUp: list.select(max(0, (list.selected ?? 0) - context.pageHeight), itemCount: count)
+            case .choose:
+                shell.overlay = nil
+                guard let selected = list.selected, state.items.indices.contains(selected) else { return [] }
+                shell.requests.append(.sendAgain(state.items[selected].call))
+                return []
+            default: return []
+            }
+            shell.overlay = .history(list: list)
         case .loaded(let earlier):
             // Requests of this run are newer than anything in the file.
             state.items = Array((state.items + earlier).prefix(HistoryItem.limit))
