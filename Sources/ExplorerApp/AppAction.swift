@@ -16,6 +16,8 @@ package enum AppAction: Sendable {
     case webSocket(WebSocketAction)
     /// Scratch requests.
     case scratch(ScratchAction)
+    /// The drift badges.
+    case drift(DriftAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -64,8 +66,6 @@ package enum AppAction: Sendable {
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
-    /// The last drift checks, read at launch.
-    case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// The time zone times are shown in, read at launch.
     case timeZoneLoaded(LocalTimeZone)
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
@@ -136,11 +136,11 @@ package enum AppEffect: Sendable, Hashable {
     case webSocket(WebSocketEffect)
     /// Scratch requests'.
     case scratch(ScratchEffect)
+    /// The drift badges'.
+    case drift(DriftEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
-    /// Read the last drift checks, reporting `.driftMarksLoaded`.
-    case loadDriftMarks
     /// Read the time zone times are shown in, reporting `.timeZoneLoaded`.
     case loadTimeZone
     /// Watch the catalog folder and read changed files again, reporting `.catalogReloaded`.

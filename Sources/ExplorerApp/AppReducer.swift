@@ -16,13 +16,14 @@ package enum AppReducer {
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
         case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
+        case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
             // compete with them. The time zone (a file read) is there long before the history, the
             // first thing to show times.
-            state.pendingLoads = [.loadTimeZone, .history(.load), .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            state.pendingLoads = [.loadTimeZone, .history(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
@@ -166,10 +167,6 @@ package enum AppReducer {
         case .timeZoneLoaded(let zone):
             state.timeZone = zone
             state.pendingLoads.remove(.loadTimeZone)
-            effects = []
-        case .driftMarksLoaded(let marks):
-            state.driftMarks = marks
-            state.pendingLoads.remove(.loadDriftMarks)
             effects = []
         case .bodyBuildProgress(let key, let generation, let status, let preview):
             bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)

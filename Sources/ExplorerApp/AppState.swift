@@ -70,8 +70,8 @@ package struct AppState: Sendable {
     package internal(set) var webSocket = WebSocketState()
     /// Scratch requests (`C-n`).
     package internal(set) var scratch = ScratchState()
-    /// The last `apiexplorer check` result per service and environment, by endpoint id, for the drift badge.
-    package var driftMarks: [EnvironmentKey: [String: DriftMark]] = [:]
+    /// The drift badges.
+    package internal(set) var drift = DriftState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
@@ -174,16 +174,6 @@ package struct LaunchOptions: Sendable, Hashable {
 /// A pane that can have focus, in Tab order.
 package enum Pane: Int, Sendable, Hashable, CaseIterable {
     case environments, endpoints, response
-}
-
-/// What the last drift check (`apiexplorer check`) said of an endpoint in an environment.
-package enum DriftMark: String, Sendable, Hashable {
-    /// The live response matched the stub.
-    case matches
-    /// The live response differed from the stub.
-    case drifted
-    /// The live request failed, so nothing could be compared.
-    case failed
 }
 
 /// The tabs of the response pane, numbered 1–5.

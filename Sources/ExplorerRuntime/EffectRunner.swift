@@ -50,6 +50,7 @@ final class EffectRunner: Sendable {
         self.device = device
         self.services = services
         history = HistoryEffects(store: services.history)
+        drift = DriftEffects(store: services.drift)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
@@ -72,6 +73,7 @@ final class EffectRunner: Sendable {
     let history: HistoryEffects
     let auth = AuthEffects()
     let webSocket = WebSocketEffects()
+    let drift: DriftEffects
 
     /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
     private var scratch: ScratchEffects {
@@ -94,6 +96,7 @@ final class EffectRunner: Sendable {
         case .auth(let effect): auth.perform(effect, context)
         case .webSocket(let effect): webSocket.perform(effect, context)
         case .scratch(let effect): scratch.perform(effect, context)
+        case .drift(let effect): drift.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -110,9 +113,6 @@ final class EffectRunner: Sendable {
         case .loadTimeZone:
             let zone = services.timeZone
             load { .timeZoneLoaded(zone()) }
-        case .loadDriftMarks:
-            let drift = services.drift
-            load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
         case .loadDrafts:
             let (drafts, keeper) = (services.drafts, draftWriter)
             load { .draftsLoaded(drafts.map(keeper.load) ?? [:]) }
@@ -331,20 +331,6 @@ final class EffectRunner: Sendable {
         return Exchange(
             request: request, result: .failure(error), trace: [], environmentName: call.environment,
             environmentType: .development, stubBehavior: .never, attempts: 0, notes: [])
-    }
-
-    /// The last drift check of every service and environment, as badges.
-    static func driftMarks(_ results: [EnvironmentKey: [String: DriftStore.Record]]) -> [EnvironmentKey: [String: DriftMark]] {
-        results.mapValues { endpoints in
-            endpoints.compactMapValues { record -> DriftMark? in
-                switch record.result.outcome {
-                case .same: .matches
-                case .drifted: .drifted
-                case .failed: .failed
-                case .skipped: nil
-                }
-            }
-        }
     }
 
     /// Cancels every request and body task and waits for them, for loads, history writes and state saves.

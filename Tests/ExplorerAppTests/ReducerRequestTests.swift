@@ -260,8 +260,8 @@ import TestTraits
         #expect(state.history.items.map(\.call.endpoint) == ["shop/listItems", "echo/echo"])
 
         let marks = [EnvironmentKey(service: "shop", environment: "local"): ["listItems": DriftMark.drifted]]
-        _ = AppReducer.reduce(&state, .driftMarksLoaded(marks))
-        #expect(state.driftMarks == marks)
+        _ = AppReducer.reduce(&state, .drift(.loaded(marks)))
+        #expect(state.drift.marks == marks)
         #expect(state.screen.contains("/items ≠drift"))
     }
 }

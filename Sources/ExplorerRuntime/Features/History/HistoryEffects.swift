@@ -12,8 +12,7 @@ struct HistoryEffects: Sendable {
     func perform(_ effect: HistoryEffect, _ context: EffectContext) {
         switch effect {
         case .load:
-            let store = self.store
-            context.load { .history(.loaded(store?.summaries().reversed().map(HistoryItem.init) ?? [])) }
+            context.load { [store] in .history(.loaded(store?.summaries().reversed().map(HistoryItem.init) ?? [])) }
         }
     }
 
