@@ -12,6 +12,7 @@ package enum AppReducer {
     package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         var effects: [AppEffect]
         switch action {
+        // Features (Features/): each scoped to its slice in one line.
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)

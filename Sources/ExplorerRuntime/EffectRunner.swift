@@ -69,11 +69,11 @@ final class EffectRunner: Sendable {
         return tasks.withLock { $0.count } - waiting
     }
 
-    /// The features' effect handlers (Features/).
-    let history: HistoryEffects
-    let auth = AuthEffects()
-    let webSocket = WebSocketEffects()
-    let drift: DriftEffects
+    /// The features' effect handlers (Features/); `perform` routes each feature's effects to its own.
+    private let history: HistoryEffects
+    private let auth = AuthEffects()
+    private let webSocket = WebSocketEffects()
+    private let drift: DriftEffects
 
     /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
     private var scratch: ScratchEffects {
@@ -91,7 +91,7 @@ final class EffectRunner: Sendable {
 
     func perform(_ effect: AppEffect) {
         switch effect {
-        // Features: one line each.
+        // Features (Features/): each to its handler in one line.
         case .history(let effect): history.perform(effect, context)
         case .auth(let effect): auth.perform(effect, context)
         case .webSocket(let effect): webSocket.perform(effect, context)
