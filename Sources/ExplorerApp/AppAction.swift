@@ -18,6 +18,8 @@ package enum AppAction: Sendable {
     case scratch(ScratchAction)
     /// The drift badges.
     case drift(DriftAction)
+    /// The network log.
+    case log(LogAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -55,11 +57,6 @@ package enum AppAction: Sendable {
     case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
-    /// Lines for the network log, as shown.
-    case logged([String])
-    /// The network logger saw a request or a result: formatted here, on the app's loop, not on the
-    /// request path.
-    case networkLogged(NetworkLogEntry)
     /// A spinner tick of the given generation.
     case spinnerTick(generation: Int)
     /// The terminal went away (signal, hang-up): quit at once.

@@ -18,6 +18,7 @@ package enum AppReducer {
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
         case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
+        case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -108,7 +109,7 @@ package enum AppReducer {
             effects = []
             if state.inFlight[ticket] != nil {
                 state.uploads[ticket] = (sent, total)
-                if sent >= total { state.appendLog(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]) }
+                if sent >= total { effects = scope(LogFeature.self, \.log, .logged(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]), &state) }
             }
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
@@ -138,19 +139,6 @@ package enum AppReducer {
             }
         case .activityChanged(let count):
             state.activity = max(0, count)
-            effects = []
-        case .logged(let lines):
-            state.appendLog(lines)
-            effects = []
-        case .networkLogged(let entry):
-            // The logger's redactor knows every secret the sessions resolved; secrets typed in the Vars
-            // tab but not yet sent are masked too. `v` shows the lines in clear.
-            let typed = state.typedSecrets
-            let mask = typed.isEmpty ? nil : Redactor(headerNames: [], nameFragments: [], queryNames: [], secretValues: typed)
-            var clear = entry
-            clear.format.redactor = nil
-            state.appendLog(
-                entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" }, clear: clear.lines.map { "#\(entry.request.id) \($0)" })
             effects = []
         case .loadingScreenDue:
             state.loadingScreenDue = true

@@ -47,10 +47,6 @@ package struct AppState: Sendable {
     package var spinnerGeneration = 0
     /// Whether a spinner tick is scheduled.
     package var spinnerScheduled = false
-    /// The network log, newest last, bounded, secrets masked.
-    package var log: [String] = []
-    /// The same lines in clear, shown while secrets are revealed (`v`); same length as `log`.
-    package var logInClear: [String] = []
     /// An overlay over the panes, if any.
     package var overlay: Dialog?
     /// Whether secrets are shown in clear on screen.
@@ -72,6 +68,8 @@ package struct AppState: Sendable {
     package internal(set) var scratch = ScratchState()
     /// The drift badges.
     package internal(set) var drift = DriftState()
+    /// The network log.
+    package internal(set) var log = LogState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
@@ -136,18 +134,6 @@ package struct AppState: Sendable {
 
     /// Whether anything asked for at launch (catalogs, history, drift results) has not arrived yet.
     package var isLoading: Bool { isLoadingCatalog || !pendingLoads.isEmpty }
-
-    /// The most log lines kept.
-    package static let logLimit = 2000
-
-    /// Appends lines to the log, dropping the oldest beyond `logLimit`; `clear` are the same lines
-    /// with secrets in clear (the masked ones when they have none).
-    mutating func appendLog(_ lines: [String], clear: [String]? = nil) {
-        log.append(contentsOf: lines)
-        logInClear.append(contentsOf: clear ?? lines)
-        if log.count > AppState.logLimit { log.removeFirst(log.count - AppState.logLimit) }
-        if logInClear.count > AppState.logLimit { logInClear.removeFirst(logInClear.count - AppState.logLimit) }
-    }
 }
 
 /// Where the explorer opens: `--env` and `--live`.

@@ -54,7 +54,7 @@ final class EffectRunner: Sendable {
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
-            inbox.post(.networkLogged(entry))
+            inbox.post(.log(.networkLogged(entry)))
         }
         plugins = [activity, logger] + services.extraPlugins
     }

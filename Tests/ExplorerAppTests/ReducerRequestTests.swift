@@ -232,15 +232,6 @@ import TestTraits
         #expect(state.spinnerFrame == 1)
     }
 
-    @Test func logLinesAreKeptBounded() {
-        var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .logged((0..<(AppState.logLimit + 10)).map { "line \($0)" }))
-        #expect(state.log.count == AppState.logLimit)
-        #expect(state.log.last == "line \(AppState.logLimit + 9)")
-        _ = state.press("5")
-        #expect(state.screen.contains("line \(AppState.logLimit + 9)"))
-    }
-
     @Test func theTerminalGoingAwayQuits() {
         var state = TestCatalog.state()
         #expect(AppReducer.reduce(&state, .terminalClosed) == [.quit])

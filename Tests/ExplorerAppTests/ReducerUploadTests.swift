@@ -11,7 +11,7 @@ import TestTraits
         _ = AppReducer.reduce(&state, .uploadProgressed(ticket: 1, sent: 3 << 20, total: 12 << 20))
         #expect(state.screen.contains("↑ 25% of 13 MB"))
         _ = AppReducer.reduce(&state, .uploadProgressed(ticket: 1, sent: 12 << 20, total: 12 << 20))
-        #expect(state.log.last == "#1 ↑ request body sent: 13 MB")
+        #expect(state.log.lines.last == "#1 ↑ request body sent: 13 MB")
         state.finish(ticket: 1, ReducerRequestTests.exchange(status: 201))
         #expect(state.uploads.isEmpty)
         #expect(!state.screen.contains("↑ 100%"))

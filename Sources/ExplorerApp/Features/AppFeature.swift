@@ -74,8 +74,7 @@ extension AppReducer {
     private static func perform(_ request: AppRequest, state: inout AppState) -> [AppEffect] {
         switch request {
         case .log(let lines):
-            state.appendLog(lines)
-            return []
+            return scope(LogFeature.self, \.log, .logged(lines), &state)
         case .sendAgain(let call):
             return sendAgain(call, state: &state)
         case .replaceAnswer(let key):

@@ -62,7 +62,7 @@ import TestTraits
         #expect(screen.contains("+0.090s  ↑ pong"))
         // The newest frame in full, pretty-printed.
         #expect(screen.contains(#""note": "first message received""#))
-        #expect(state.log.contains { $0.contains("#1 ⇅ WebSocket open (subprotocol chat.v1)") })
+        #expect(state.log.lines.contains { $0.contains("#1 ⇅ WebSocket open (subprotocol chat.v1)") })
         // j/k move through the frames; a binary frame shows as a hex dump.
         _ = state.press("Tab k k k")
         #expect(state.selectedWebSocket?.selectedIndex == 2)
@@ -117,7 +117,7 @@ import TestTraits
         #expect(screen.contains("closed by the server: 1008 policyViola"))
         #expect(screen.contains("↓ close   1008 policyViolation: no guests"))
         #expect(screen.contains("policy violation: the server refused a message"))
-        #expect(state.log.contains { $0.contains("#1 ⇅ close received: 1008 policyViolation: no guests") })
+        #expect(state.log.lines.contains { $0.contains("#1 ⇅ close received: 1008 policyViolation: no guests") })
     }
 
     @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])
