@@ -20,6 +20,8 @@ package enum AppAction: Sendable {
     case drift(DriftAction)
     /// The network log.
     case log(LogAction)
+    /// Request bodies being uploaded.
+    case uploads(UploadsAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -51,8 +53,6 @@ package enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
-    /// A request body being uploaded moved on: bytes sent so far and in all.
-    case uploadProgressed(ticket: Int, sent: Int, total: Int)
     /// More of a streamed response arrived (batched: at most a frame's worth of reports).
     case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.

@@ -19,6 +19,7 @@ package enum AppReducer {
         case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
         case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
+        case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -105,17 +106,10 @@ package enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .uploadProgressed(let ticket, let sent, let total):
-            effects = []
-            if state.inFlight[ticket] != nil {
-                state.uploads[ticket] = (sent, total)
-                if sent >= total { effects = scope(LogFeature.self, \.log, .logged(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]), &state) }
-            }
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
-            effects = []
-            state.uploads[ticketID] = nil
+            effects = scope(UploadsFeature.self, \.uploads, .ended(ticket: ticketID), &state)
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
                 effects += scope(WebSocketFeature.self, \.webSocket, .ended(ticket: ticketID, endpoint: ticket.endpoint), &state)
@@ -125,7 +119,7 @@ package enum AppReducer {
                 state.responses[ticket.endpoint] = record
                 state.receivedAt[ticket.endpoint] = finishedAt
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
-                effects = scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
                 effects += startBody(for: record, state: &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)

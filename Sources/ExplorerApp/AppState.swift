@@ -29,8 +29,6 @@ package struct AppState: Sendable {
     package var responses: [EndpointKey: CallOutcome] = [:]
     /// The Body tab of each response, by endpoint (as `responses`).
     package var bodies: [EndpointKey: BodyPane] = [:]
-    /// Uploads under way (streamed request bodies), by ticket: bytes sent and in all.
-    package var uploads: [Int: (sent: Int, total: Int)] = [:]
     /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
     package var streams: [EndpointKey: ResponseStream] = [:]
     /// The next id for a body build or query; results carrying an older id are stale.
@@ -70,6 +68,8 @@ package struct AppState: Sendable {
     package internal(set) var drift = DriftState()
     /// The network log.
     package internal(set) var log = LogState()
+    /// Request bodies being uploaded.
+    package internal(set) var uploads = UploadsState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made

@@ -273,7 +273,7 @@ final class EffectRunner: Sendable {
         requestOptions.uploadProgress = { sent, total in
             // The last report always goes: it says the body is sent.
             guard sent >= total || uploadThrottle.shouldReport() else { return }
-            inbox.post(.uploadProgressed(ticket: ticket.id, sent: sent, total: total))
+            inbox.post(.uploads(.progressed(ticket: ticket.id, sent: sent, total: total)))
         }
         // A WebSocket endpoint: the request is the conversation, in flight until it closes.
         let socketRelay = endpoint.webSocket.map { _ in WebSocketRelay(ticket: ticket.id, inbox: inbox) }

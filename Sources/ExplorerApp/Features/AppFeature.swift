@@ -24,6 +24,16 @@ extension AppFeature where Context == Void {
     static func context(of app: AppState) {}
 }
 
+/// The context of a feature that follows requests: which are in flight, by ticket (a report for
+/// one that finished already is stale).
+struct RequestsInFlight {
+    var tickets: [Int: RequestTicket]
+}
+
+extension AppFeature where Context == RequestsInFlight {
+    static func context(of app: AppState) -> RequestsInFlight { RequestsInFlight(tickets: app.inFlight) }
+}
+
 /// What every feature may change of the app around it besides its own state: the status bar's
 /// message, the window over the panes, and the loads the app waits for; and what it asks of the
 /// rest of the app, done by the root in order once the feature has run.

@@ -42,17 +42,10 @@ package enum WebSocketEffect: Sendable, Hashable {
 }
 
 enum WebSocketFeature: AppFeature {
-    /// Which endpoint each request in flight is for.
-    struct Context {
-        var inFlight: [Int: RequestTicket]
-    }
-
-    static func context(of app: AppState) -> Context { Context(inFlight: app.inFlight) }
-
-    static func reduce(_ state: inout WebSocketState, _ action: WebSocketAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
+    static func reduce(_ state: inout WebSocketState, _ action: WebSocketAction, _ shell: inout AppShell, _ context: RequestsInFlight) -> [AppEffect] {
         switch action {
         case .updated(let ticket, let update):
-            guard let key = context.inFlight[ticket]?.endpoint else { return [] }
+            guard let key = context.tickets[ticket]?.endpoint else { return [] }
             if let opened = update.opened {
                 shell.requests.append(.replaceAnswer(key))
                 state.panes[key] = WebSocketPane(ticket: ticket, headers: opened.headers, subprotocol: opened.subprotocol)
