@@ -83,7 +83,7 @@ struct WebSocketBenchmark: AsyncParsableCommand {
             }
             if let update {
                 let start = ContinuousClock.now
-                _ = AppReducer.reduce(&state, .webSocketUpdated(ticket: ticket, update: update))
+                _ = AppReducer.reduce(&state, .webSocket(.updated(ticket: ticket, update: update)))
                 _ = AppView.render(state)
                 frames.add((ContinuousClock.now - start).nanoseconds)
             }

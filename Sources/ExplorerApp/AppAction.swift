@@ -6,7 +6,23 @@ import TerminalKit
 import TextSupport
 
 /// Everything that can happen to the app: input, results of effects, time.
-public enum AppAction: Sendable {
+package enum AppAction: Sendable {
+    // Features (Features/): one case each, scoped by `AppReducer`.
+    /// The request history.
+    case history(HistoryAction)
+    /// Cookies, tokens and sign-ins.
+    case auth(AuthAction)
+    /// WebSocket conversations.
+    case webSocket(WebSocketAction)
+    /// Scratch requests.
+    case scratch(ScratchAction)
+    /// The drift badges.
+    case drift(DriftAction)
+    /// The network log.
+    case log(LogAction)
+    /// Request bodies being uploaded.
+    case uploads(UploadsAction)
+
     /// The explorer started: the first action, before any input.
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
@@ -33,47 +49,20 @@ public enum AppAction: Sendable {
     case stateNotSaved(String)
     /// A draft was written into its catalog file (`error` nil), or why not.
     case draftWritten(key: DraftKey, error: String?)
-    /// A scratch request was read (or could not be: the error).
-    case scratchRequestMade(ScratchEntry?, error: String?)
-    /// A scratch request (by its service id) was saved as `endpoint`, whose secrets need values; or not (the error).
-    case scratchRequestSaved(scratch: String, endpoint: EndpointKey?, secretNames: [String], error: String?)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
-    /// The cookies of an environment and mode were read, at `at`.
-    case cookiesLoaded(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], at: Date)
-    /// The tokens of an environment and mode were read, at `at`.
-    case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
-    /// Signing in again (from the token window) failed: why.
-    case signInFailed(String)
-    /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
-    case signInPrompted(SignInPrompt)
-    /// A request body being uploaded moved on: bytes sent so far and in all.
-    case uploadProgressed(ticket: Int, sent: Int, total: Int)
-    /// A WebSocket conversation opened or carried frames (batched: at most a frame's worth of reports).
-    case webSocketUpdated(ticket: Int, update: WebSocketUpdate)
-    /// A message could not be sent on a WebSocket: why.
-    case webSocketMessageRefused(String)
     /// More of a streamed response arrived (batched: at most a frame's worth of reports).
     case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
-    /// Lines for the network log, as shown.
-    case logged([String])
-    /// The network logger saw a request or a result: formatted here, on the app's loop, not on the
-    /// request path.
-    case networkLogged(NetworkLogEntry)
     /// A spinner tick of the given generation.
     case spinnerTick(generation: Int)
     /// The terminal went away (signal, hang-up): quit at once.
     case terminalClosed
     /// Text reached the clipboard.
     case copied(description: String)
-    /// Earlier requests read from the history (newest first), after the catalogs.
-    case historyLoaded([HistoryItem])
-    /// The last drift checks, read at launch.
-    case driftMarksLoaded([EnvironmentKey: [String: DriftMark]])
     /// The time zone times are shown in, read at launch.
     case timeZoneLoaded(LocalTimeZone)
     /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
@@ -93,30 +82,30 @@ public enum AppAction: Sendable {
 }
 
 /// What a query or jq filter selected.
-public struct BodySelectionResult: Sendable {
+package struct BodySelectionResult: Sendable {
     /// The selected values as a document.
-    public var document: BodyHandle
+    package var document: BodyHandle
     /// How many values a query selected (nil for jq).
-    public var count: Int?
+    package var count: Int?
 
     /// Makes a result.
-    public init(document: BodyHandle, count: Int?) {
+    package init(document: BodyHandle, count: Int?) {
         self.document = document
         self.count = count
     }
 }
 
 /// Why a query or jq filter produced nothing to show.
-public struct BodySelectionError: Error, Sendable, Hashable {
+package struct BodySelectionError: Error, Sendable, Hashable {
     /// What went wrong, for the person.
-    public var message: String
+    package var message: String
 
     /// Makes an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 }
 
 /// Programs a body can be opened in.
-public enum BodyProgram: Sendable, Hashable {
+package enum BodyProgram: Sendable, Hashable {
     /// `$PAGER`, default `less`.
     case pager
     /// `$EDITOR`, default `vi`.
@@ -124,7 +113,7 @@ public enum BodyProgram: Sendable, Hashable {
 }
 
 /// Background work on a body that can be cancelled.
-public enum BodyWork: String, Sendable, Hashable {
+package enum BodyWork: String, Sendable, Hashable {
     /// Formatting and indexing.
     case build
     /// Counting search matches.
@@ -134,13 +123,21 @@ public enum BodyWork: String, Sendable, Hashable {
 }
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
-public enum AppEffect: Sendable, Hashable {
+package enum AppEffect: Sendable, Hashable {
+    // Features (Features/): one case each, performed by the feature's handler in ExplorerRuntime.
+    /// The request history's.
+    case history(HistoryEffect)
+    /// Cookies' and tokens'.
+    case auth(AuthEffect)
+    /// WebSocket conversations'.
+    case webSocket(WebSocketEffect)
+    /// Scratch requests'.
+    case scratch(ScratchEffect)
+    /// The drift badges'.
+    case drift(DriftEffect)
+
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog
-    /// Read earlier runs' requests from the history, reporting `.historyLoaded`.
-    case loadHistory
-    /// Read the last drift checks, reporting `.driftMarksLoaded`.
-    case loadDriftMarks
     /// Read the time zone times are shown in, reporting `.timeZoneLoaded`.
     case loadTimeZone
     /// Watch the catalog folder and read changed files again, reporting `.catalogReloaded`.
@@ -163,18 +160,10 @@ public enum AppEffect: Sendable, Hashable {
     case writeDraft(key: DraftKey, edits: EndpointEdits)
     /// Add the draft's request to its catalog as a new endpoint `id`, reload, and report `.draftSavedAsEndpoint`.
     case saveDraftAsEndpoint(key: DraftKey, edits: EndpointEdits, id: String)
-    /// Read a scratch request's text into service `id`, under `preferring`'s settings when its URL lies there; report `.scratchRequestMade`.
-    case makeScratchRequest(text: String, id: String, preferring: EnvironmentKey?)
-    /// Save a scratch request (with its edits) as a new endpoint of catalog service `into`; report `.scratchRequestSaved`.
-    case saveScratchRequest(ScratchEntry, edits: EndpointEdits?, into: String)
     /// Send a request.
     case send(RequestTicket)
     /// Cancel a request in flight.
     case cancel(ticket: Int)
-    /// Send a message on the request's open WebSocket.
-    case sendWebSocketMessage(ticket: Int, message: WebSocketDraft)
-    /// Start the request's WebSocket closing handshake (normal closure).
-    case closeWebSocket(ticket: Int)
     /// Remember that the catalog files with these contents are trusted, read the catalogs again and
     /// report `.catalogTrusted` with the call to send.
     case trustCatalog(contentHashes: [String], then: EndpointCall)
@@ -205,18 +194,6 @@ public enum AppEffect: Sendable, Hashable {
     case saveBody(key: EndpointKey, document: BodyHandle, path: String, overwrite: Bool)
     /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
     case openBody(document: BodyHandle, program: BodyProgram)
-    /// Read the tokens the environment's session holds in `mode`, reporting `.tokensLoaded`.
-    case loadTokens(environment: EnvironmentKey, mode: RequestMode)
-    /// Read the environment's cookie jar in `mode`, reporting `.cookiesLoaded`.
-    case loadCookies(environment: EnvironmentKey, mode: RequestMode)
-    /// Empty the environment's cookie jar in `mode`.
-    case clearCookies(environment: EnvironmentKey, mode: RequestMode)
-    /// Delete one cookie of an environment's jar, then show the jar again.
-    case deleteCookie(environment: EnvironmentKey, mode: RequestMode, cookie: Cookie)
-    /// Sign in again now (OAuth 2.0), then show the tokens again (or say why not).
-    case signInAgain(environment: EnvironmentKey, mode: RequestMode)
-    /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
-    case signOut(environment: EnvironmentKey, mode: RequestMode)
     /// Leave the app.
     case quit
 }

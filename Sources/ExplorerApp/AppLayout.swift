@@ -2,23 +2,23 @@ import TerminalKit
 
 /// Where each pane sits for a terminal size. The views draw into these areas and the reducer uses
 /// them to tell which pane a mouse click landed in.
-public struct AppLayout: Sendable, Hashable {
+package struct AppLayout: Sendable, Hashable {
     /// Smallest size the full layout is drawn at; below it the app says the terminal is too small.
-    public static let minimumSize = Size(width: 60, height: 12)
+    package static let minimumSize = Size(width: 60, height: 12)
 
     /// The environments pane (border included).
-    public var environments: Rect
+    package var environments: Rect
     /// The endpoints pane (border included).
-    public var endpoints: Rect
+    package var endpoints: Rect
     /// The response pane (border included).
-    public var response: Rect
+    package var response: Rect
     /// The status bar row.
-    public var statusBar: Rect
+    package var statusBar: Rect
     /// Whether the terminal is big enough for the panes.
-    public var fits: Bool
+    package var fits: Bool
 
     /// Lays out a terminal of `size`; `environmentRowCount` sizes the environments pane to its content.
-    public init(size: Size, environmentRowCount: Int) {
+    package init(size: Size, environmentRowCount: Int) {
         let screen = Rect(size: size)
         fits = size.width >= AppLayout.minimumSize.width && size.height >= AppLayout.minimumSize.height
         guard fits else {
@@ -41,7 +41,7 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// The pane containing `position`, if any.
-    public func pane(at position: Position) -> Pane? {
+    package func pane(at position: Position) -> Pane? {
         if environments.contains(position) { return .environments }
         if endpoints.contains(position) { return .endpoints }
         if response.contains(position) { return .response }
@@ -49,13 +49,13 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// The response pane's inside: tabs on the first row, the summary on the second, content below.
-    public var responseInner: Rect { response.inset(by: 1) }
+    package var responseInner: Rect { response.inset(by: 1) }
 
     /// The rows the response tabs' content may use.
-    public var responseContent: Rect { responseInner.inset(top: 2) }
+    package var responseContent: Rect { responseInner.inset(top: 2) }
 }
 
 extension AppState {
     /// The layout for the current size.
-    public var layout: AppLayout { AppLayout(size: size, environmentRowCount: environmentRows.count) }
+    package var layout: AppLayout { AppLayout(size: size, environmentRowCount: environmentRows.count) }
 }

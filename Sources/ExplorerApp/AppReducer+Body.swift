@@ -48,7 +48,7 @@ extension AppReducer {
     static func rebuildMaskedBodies(state: inout AppState) -> [AppEffect] {
         var effects: [AppEffect] = []
         for key in state.bodies.keys.sorted(by: { $0.description < $1.description }) {
-            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSockets[key] == nil,
+            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSocket.panes[key] == nil,
                 !record.redactor.knownValues.isEmpty
             else { continue }
             effects += startBody(for: record, state: &state)
@@ -359,11 +359,11 @@ extension AppState {
     var selectedBodyKey: EndpointKey? { selectedEndpoint?.key }
 
     /// The selected endpoint's body pane.
-    public var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }
+    package var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }
 
     /// Whether Body tab keys apply: the response pane has focus and shows a body.
     var isInBody: Bool { focus == .response && tab == .body && selectedBodyPane != nil }
 
     /// Whether a body is being formatted or queried (the runtime is not idle until it is done).
-    public var hasBodyWorkInProgress: Bool { bodies.values.contains { $0.isBusy } }
+    package var hasBodyWorkInProgress: Bool { bodies.values.contains { $0.isBusy } }
 }

@@ -53,10 +53,10 @@ extension AppReducer {
         guard let key = state.selectedDraftKey, let request = state.editedRequest else { return [] }
         let rows = request.rows
         let row = rows[min(state.editor.row, rows.count - 1)]
-        if let entry = state.scratch.first(where: { $0.service.id == key.endpoint.service }),
+        if let entry = state.scratch.entry(service: key.endpoint.service),
             command == .writeToCatalog || command == .saveAsNewEndpoint
         {
-            return askWhereToSave(entry, state: &state)
+            return scope(ScratchFeature.self, \.scratch, .askWhereToSave(entry), &state)
         }
         switch command {
         case .change:
@@ -495,7 +495,7 @@ extension AppState {
     var isInVariables: Bool { focus == .response && tab == .variables && selectedEndpoint != nil }
 
     /// The placeholders of the selected endpoint's request (with its edits), with their values and sources.
-    public var variableRows: [ResolvedVariable] {
+    package var variableRows: [ResolvedVariable] {
         guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return [] }
         let edited = (try? endpoint.applying(selectedEdits)) ?? endpoint
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)

@@ -8,9 +8,9 @@ extension AppReducer {
         guard let command = Keymap.command(for: event, in: context) else { return [] }
         if command == .quit { return quit(&state) }
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
-        if case .scratch(let dialog)? = state.overlay { return typeInScratch(command, dialog: dialog, state: &state) }
+        if case .scratch? = state.overlay { return scope(ScratchFeature.self, \.scratch, .dialog(command), &state) }
         if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
-        if case .message(let composer)? = state.overlay { return typeInComposer(command, composer: composer, state: &state) }
+        if case .message? = state.overlay { return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state) }
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
@@ -59,20 +59,19 @@ extension AppReducer {
         case .cancelOrClose:
             return cancelOrClose(state: &state)
         case .sendMessage:
-            return openMessageComposer(state: &state)
+            guard let endpoint = state.selectedEndpoint else { return [] }
+            return scope(WebSocketFeature.self, \.webSocket, .openComposer(endpoint), &state)
         case .newRequest:
-            state.overlay = .scratch(ScratchDialog(step: .compose))
+            return scope(ScratchFeature.self, \.scratch, .compose, &state)
         case .download:
             askWhereToDownload(state: &state)
         case .showCookies:
-            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
-            return [.loadCookies(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
+            return scope(AuthFeature.self, \.auth, .showCookies, &state)
         case .showTokens:
-            guard let service = state.activeService, let environment = state.activeEnvironment else { return [] }
-            return [.loadTokens(environment: EnvironmentKey(service: service.id, environment: environment.name), mode: sendMode(state))]
+            return scope(AuthFeature.self, \.auth, .showTokens, &state)
         case .saveRequest:
-            if let service = state.activeService?.id, let entry = state.scratch.first(where: { $0.service.id == service }) {
-                return askWhereToSave(entry, state: &state)
+            if let service = state.activeService?.id, let entry = state.scratch.entry(service: service) {
+                return scope(ScratchFeature.self, \.scratch, .askWhereToSave(entry), &state)
             }
             return perform(EditorCommand.writeToCatalog, state: &state)
         case .toggleMode:
@@ -115,11 +114,7 @@ extension AppReducer {
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
             return rebuildMaskedBodies(state: &state)
         case .showHistory:
-            if state.history.isEmpty {
-                state.notice = "No request sent yet: Enter sends one."
-            } else {
-                state.overlay = .history(list: ListState(selected: 0))
-            }
+            return scope(HistoryFeature.self, \.history, .show, &state)
         case .showDiagnostics:
             if state.catalog.diagnostics.isEmpty {
                 state.notice = "The catalog has no problems (\(state.catalog.source.displayPath))."
@@ -142,7 +137,7 @@ extension AppReducer {
         return []
     }
 
-    enum Movement {
+    package enum Movement: Sendable {
         case up(Int), down(Int), top, bottom
 
         /// A cursor at `row` of `count` rows after the movement, kept on a row.
@@ -377,7 +372,9 @@ extension AppReducer {
     }
 
     static func cancelOrClose(state: inout AppState) -> [AppEffect] {
-        if let effects = closeWebSocket(state: &state) { return effects }
+        if let ticket = state.selectedInFlight, state.webSocket.isClosable(ticket) {
+            return scope(WebSocketFeature.self, \.webSocket, .close(ticket), &state)
+        }
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
             state.notice = state.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
@@ -412,8 +409,15 @@ extension AppReducer {
         return []
     }
 
+    /// Moves the cursor in the selected conversation's frames; false when the Body tab shows none.
+    static func moveInFrames(_ movement: Movement, paging: Bool = false, state: inout AppState) -> Bool {
+        guard state.tab == .body, let key = state.selectedBodyKey, state.webSocket.panes[key]?.selectedIndex != nil else { return false }
+        _ = scope(WebSocketFeature.self, \.webSocket, .moveCursor(key, movement, paging: paging, pageHeight: state.pageHeight), &state)
+        return true
+    }
+
     /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).
-    private static func move(_ list: inout ListState, _ command: Command, count: Int) {
+    static func move(_ list: inout ListState, _ command: Command, count: Int) {
         switch command {
         case .moveDown: list.selectNext(itemCount: count)
         case .moveUp: list.selectPrevious(itemCount: count)
@@ -470,53 +474,10 @@ extension AppReducer {
             default: return []
             }
             state.overlay = .examplePicker(endpoint: key, list: list)
-        case .cookies(var window):
-            let count = window.cookies.count
-            switch command {
-            case .moveDown: window.selected = min(max(0, count - 1), window.selected + 1)
-            case .moveUp: window.selected = max(0, window.selected - 1)
-            case .moveToTop: window.selected = 0
-            case .moveToBottom: window.selected = max(0, count - 1)
-            case .deleteItem:
-                guard window.cookies.indices.contains(window.selected) else { return [] }
-                let cookie = window.cookies[window.selected]
-                state.notice = "Cookie \(cookie.name) of \(cookie.domain) deleted."
-                return [.deleteCookie(environment: window.environment, mode: window.mode, cookie: cookie)]
-            case .choose:
-                state.overlay = nil
-                state.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
-                return [.clearCookies(environment: window.environment, mode: window.mode)]
-            default: return []
-            }
-            state.overlay = .cookies(window)
-        case .tokens(var window):
-            switch command {
-            case .moveDown: window.scroll += 1
-            case .moveUp: window.scroll = max(0, window.scroll - 1)
-            case .moveToTop: window.scroll = 0
-            case .choose:
-                state.overlay = nil
-                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
-                return [.signOut(environment: window.environment, mode: window.mode)]
-            case .signInAgain:
-                state.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
-                return [.signInAgain(environment: window.environment, mode: window.mode)]
-            default: return []
-            }
-            state.overlay = .tokens(window)
-        case .history(var list):
-            let count = state.history.count
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: count)
-            case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + state.pageHeight), itemCount: count)
-            case .pageUp: list.select(max(0, (list.selected ?? 0) - state.pageHeight), itemCount: count)
-            case .choose:
-                state.overlay = nil
-                guard let selected = list.selected, state.history.indices.contains(selected) else { return [] }
-                return sendAgain(state.history[selected].call, state: &state)
-            default: return []
-            }
-            state.overlay = .history(list: list)
+        case .cookies, .tokens:
+            return scope(AuthFeature.self, \.auth, .window(command), &state)
+        case .history:
+            return scope(HistoryFeature.self, \.history, .window(command), &state)
         case .confirmSend, .confirmTrust, .confirmReplace, .prompt, .scratch, .download, .message:
             break
         }
@@ -582,7 +543,7 @@ extension AppReducer {
 
 extension AppState {
     /// What the keyboard is doing now: a question, a window, typing, or the panes.
-    public var keyContext: KeyContext {
+    package var keyContext: KeyContext {
         if let overlay {
             if case .confirmSend = overlay { return .question }
             if case .confirmTrust = overlay { return .question }

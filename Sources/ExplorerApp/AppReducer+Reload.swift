@@ -17,7 +17,7 @@ extension AppReducer {
         }
         let serviceRow = state.currentEnvironmentRow.map { previous.services[$0.serviceIndex].id }
 
-        state.catalog = catalog.addingScratch(state.scratch)
+        state.catalog = catalog.addingScratch(state.scratch.entries)
         state.secrets = secrets
         let restored = environment.map { state.selectEnvironment($0) } ?? false
         if restored {
@@ -44,7 +44,7 @@ extension AppReducer {
         if let request = state.editedRequest { state.editor.row = min(state.editor.row, max(0, request.rows.count - 1)) }
         // A file the explorer wrote itself comes back from the watcher unchanged: the notice
         // about the write stays.
-        if catalog.services != previous.services.filter({ !isScratch($0.id, in: state) }) || catalog.diagnostics != previous.diagnostics {
+        if catalog.services != previous.services.filter({ !state.scratch.holds($0.id) }) || catalog.diagnostics != previous.diagnostics {
             state.notice = reloadNotice(catalog, previous: previous, changed: changed)
         }
         return []

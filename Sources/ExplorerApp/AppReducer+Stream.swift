@@ -105,5 +105,5 @@ extension AppReducer {
 
 extension AppState {
     /// The stream shown for the selected endpoint, if its latest answer is (or was) one.
-    public var selectedStream: ResponseStream? { selectedBodyKey.flatMap { streams[$0] } }
+    package var selectedStream: ResponseStream? { selectedBodyKey.flatMap { streams[$0] } }
 }

@@ -4,21 +4,29 @@ import DispatcherCore
 import TerminalKit
 
 /// The one place state changes: an action in, the new state and the effects to perform out.
-public enum AppReducer {
+package enum AppReducer {
     /// How often the spinner moves while requests are in flight.
-    public static let spinnerInterval: Duration = .milliseconds(80)
+    package static let spinnerInterval: Duration = .milliseconds(80)
 
     /// Applies `action` to `state` and returns the effects the runtime must perform.
-    public static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
+    package static func reduce(_ state: inout AppState, _ action: AppAction) -> [AppEffect] {
         var effects: [AppEffect]
         switch action {
+        // Features (Features/): each scoped to its slice in one line.
+        case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
+        case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
+        case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
+        case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
+        case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
+        case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
+        case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
             // compete with them. The time zone (a file read) is there long before the history, the
             // first thing to show times.
-            state.pendingLoads = [.loadTimeZone, .loadHistory, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.loadHistory]) + [.loadTimeZone, .loadDriftMarks, .loadDrafts, .loadValues, .loadCaptured]
+            state.pendingLoads = [.loadTimeZone, .history(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
@@ -85,10 +93,6 @@ public enum AppReducer {
             effects = []
         case .draftSavedAsEndpoint(let key, let id, let error):
             effects = draftSavedAsEndpoint(key: key, id: id, error: error, state: &state)
-        case .scratchRequestMade(let entry, let error):
-            effects = scratchRequestMade(entry, error: error, state: &state)
-        case .scratchRequestSaved(let scratch, let endpoint, let secretNames, let error):
-            effects = scratchRequestSaved(scratch: scratch, endpoint: endpoint, secretNames: secretNames, error: error, state: &state)
         case .draftWritten(let key, let error):
             effects = draftWritten(key: key, error: error, state: &state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
@@ -102,54 +106,25 @@ public enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .cookiesLoaded(let environment, let mode, let cookies, let at):
-            var window = CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at)
-            // Read again after a deletion: the cursor stays where it was.
-            if case .cookies(let shown)? = state.overlay, shown.environment == environment, shown.mode == mode {
-                window.selected = min(shown.selected, max(0, cookies.count - 1))
-            }
-            state.overlay = .cookies(window)
-            effects = []
-        case .signInFailed(let message):
-            state.notice = message
-            effects = []
-        case .tokensLoaded(let environment, let mode, let tokens, let at):
-            state.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
-            effects = []
-        case .signInPrompted(let prompt):
-            state.signInPrompts[prompt.environment] = prompt
-            state.notice = prompt.sentence
-            // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
-            effects = [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
-        case .uploadProgressed(let ticket, let sent, let total):
-            effects = []
-            if state.inFlight[ticket] != nil {
-                state.uploads[ticket] = (sent, total)
-                if sent >= total { state.appendLog(["#\(ticket) ↑ request body sent: \(ByteCount.format(total))"]) }
-            }
-        case .webSocketUpdated(let ticket, let update):
-            effects = webSocketUpdated(ticket: ticket, update: update, state: &state)
-        case .webSocketMessageRefused(let message):
-            state.notice = message
-            effects = []
         case .responseStreamed(let ticket, let update):
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
-            effects = []
-            state.uploads[ticketID] = nil
-            if let environment = state.inFlight[ticketID]?.call.environmentKey { state.signInPrompts[environment] = nil }
+            effects = scope(UploadsFeature.self, \.uploads, .ended(ticket: ticketID), &state)
             if let ticket = state.inFlight[ticketID] {
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
-                webSocketEnded(ticket: ticketID, key: ticket.endpoint, state: &state)
+                effects += scope(WebSocketFeature.self, \.webSocket, .ended(ticket: ticketID, endpoint: ticket.endpoint), &state)
             }
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
                 let record = CallOutcome(call: ticket.call, exchange: exchange, redactor: redactor)
                 state.responses[ticket.endpoint] = record
                 state.receivedAt[ticket.endpoint] = finishedAt
-                state.remember(record, at: finishedAt)
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
-                effects = startBody(for: record, state: &state)
-                signOutIfHandled(record, state: &state)
+                effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                effects += startBody(for: record, state: &state)
+                let signedOut = AuthFeature.signOutMessage(for: record)
+                effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)
+                // Values captured from a session that signed out (ids, tokens) belong to it.
+                if signedOut != nil { state.captured[ticket.call.environmentKey]?[ticket.call.mode] = [:] }
                 let taken = state.capture(from: record, at: finishedAt)
                 if !taken.isEmpty {
                     state.notice = "Captured \(taken.joined(separator: ", ")) from \(ticket.endpoint) (Vars tab shows them)."
@@ -158,19 +133,6 @@ public enum AppReducer {
             }
         case .activityChanged(let count):
             state.activity = max(0, count)
-            effects = []
-        case .logged(let lines):
-            state.appendLog(lines)
-            effects = []
-        case .networkLogged(let entry):
-            // The logger's redactor knows every secret the sessions resolved; secrets typed in the Vars
-            // tab but not yet sent are masked too. `v` shows the lines in clear.
-            let typed = state.typedSecrets
-            let mask = typed.isEmpty ? nil : Redactor(headerNames: [], nameFragments: [], queryNames: [], secretValues: typed)
-            var clear = entry
-            clear.format.redactor = nil
-            state.appendLog(
-                entry.lines.map { "#\(entry.request.id) \(mask?.text($0) ?? $0)" }, clear: clear.lines.map { "#\(entry.request.id) \($0)" })
             effects = []
         case .loadingScreenDue:
             state.loadingScreenDue = true
@@ -185,18 +147,9 @@ public enum AppReducer {
         case .copied(let description):
             state.notice = "Copied \(description) to the clipboard."
             effects = []
-        case .historyLoaded(let earlier):
-            // Requests of this run are newer than anything in the file.
-            state.history = Array((state.history + earlier).prefix(HistoryItem.limit))
-            state.pendingLoads.remove(.loadHistory)
-            effects = []
         case .timeZoneLoaded(let zone):
             state.timeZone = zone
             state.pendingLoads.remove(.loadTimeZone)
-            effects = []
-        case .driftMarksLoaded(let marks):
-            state.driftMarks = marks
-            state.pendingLoads.remove(.loadDriftMarks)
             effects = []
         case .bodyBuildProgress(let key, let generation, let status, let preview):
             bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
@@ -242,7 +195,7 @@ public enum AppReducer {
         let pending = state.pendingEvents
         state.pendingEvents = []
         let watch: [AppEffect] = firstLoad && catalog.source.directory != nil ? [.watchCatalogs] : []
-        return (firstLoad ? [.loadHistory] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
+        return (firstLoad ? [.history(.load)] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {
@@ -252,9 +205,16 @@ public enum AppReducer {
     }
 }
 
+extension AppReducer {
+    /// The mode the selected endpoint is sent in: a scratch request has no fixtures and always goes live.
+    static func sendMode(_ state: AppState) -> RequestMode {
+        state.activeService.map { state.scratch.holds($0.id) } == true ? .live : state.mode
+    }
+}
+
 extension AppState {
     /// Whether anything is in flight, so the spinner should turn.
-    public var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
+    package var needsSpinner: Bool { activity > 0 || visibleInFlightCount > 0 }
 
     /// Requests in flight that show activity (an endpoint with `showsActivity: false` does not).
     var visibleInFlightCount: Int { inFlight.values.count(where: \.showsActivity) }

@@ -3,19 +3,19 @@ import DispatcherCore
 import TerminalKit
 
 /// A row of the environments pane: a service heading or one of its environments.
-public struct EnvironmentRow: Sendable, Hashable {
+package struct EnvironmentRow: Sendable, Hashable {
     /// Index of the service in the catalog.
-    public var serviceIndex: Int
+    package var serviceIndex: Int
     /// Index of the environment in the service, nil for the service heading.
-    public var environmentIndex: Int?
+    package var environmentIndex: Int?
 
     /// Whether the row is an environment (selectable) rather than a heading.
-    public var isEnvironment: Bool { environmentIndex != nil }
+    package var isEnvironment: Bool { environmentIndex != nil }
 }
 
 extension AppState {
     /// Service headings, each followed by its environments.
-    public var environmentRows: [EnvironmentRow] {
+    package var environmentRows: [EnvironmentRow] {
         var rows: [EnvironmentRow] = []
         for (serviceIndex, service) in catalog.services.enumerated() {
             rows.append(EnvironmentRow(serviceIndex: serviceIndex, environmentIndex: nil))
@@ -29,7 +29,7 @@ extension AppState {
     /// Moves the environment cursor to `name` (an environment name, or `service/environment`);
     /// false when no environment matches.
     @discardableResult
-    public mutating func selectEnvironment(named name: String) -> Bool {
+    package mutating func selectEnvironment(named name: String) -> Bool {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
         if parts.count == 2 { return selectEnvironment(EnvironmentKey(service: parts[0], environment: parts[1])) }
         return selectEnvironment(service: nil, environment: name)
@@ -37,7 +37,7 @@ extension AppState {
 
     /// Moves the environment cursor to an environment; false when the catalog does not have it.
     @discardableResult
-    public mutating func selectEnvironment(_ key: EnvironmentKey) -> Bool {
+    package mutating func selectEnvironment(_ key: EnvironmentKey) -> Bool {
         selectEnvironment(service: key.service, environment: key.environment)
     }
 
@@ -55,7 +55,7 @@ extension AppState {
     /// The row under the environments cursor (the first row when the cursor is on none). Counted
     /// through the services, not read from `environmentRows`: views and the reducer ask for it
     /// many times a frame, and building every row each time was a tenth of the first frame.
-    public var currentEnvironmentRow: EnvironmentRow? {
+    package var currentEnvironmentRow: EnvironmentRow? {
         let services = catalog.services
         guard !services.isEmpty else { return nil }
         let first = EnvironmentRow(serviceIndex: 0, environmentIndex: nil)
@@ -69,33 +69,33 @@ extension AppState {
     }
 
     /// The service whose endpoints are listed.
-    public var activeService: Service? {
+    package var activeService: Service? {
         guard let row = currentEnvironmentRow else { return nil }
         return catalog.services[row.serviceIndex]
     }
 
     /// The active service and environment.
-    public var activeEnvironmentKey: EnvironmentKey? {
+    package var activeEnvironmentKey: EnvironmentKey? {
         guard let service = activeService, let environment = activeEnvironment else { return nil }
         return EnvironmentKey(service: service.id, environment: environment.name)
     }
 
     /// The environment requests go to.
-    public var activeEnvironment: Environment? {
+    package var activeEnvironment: Environment? {
         guard let row = currentEnvironmentRow, let service = activeService else { return nil }
         let index = row.environmentIndex ?? 0
         return service.environments.indices.contains(index) ? service.environments[index] : nil
     }
 
     /// The endpoints of the active service that pass the filter, in catalog order.
-    public var visibleEndpoints: [CatalogEndpoint] {
+    package var visibleEndpoints: [CatalogEndpoint] {
         guard let service = activeService else { return [] }
         guard let query = filter?.query, !query.isEmpty else { return service.endpoints }
         return service.endpoints.filter { FuzzyMatch.matches(query, in: "\($0.method.rawValue) \($0.path) \($0.title) \($0.id)") }
     }
 
     /// Cursor and scroll of the endpoints pane for the active service.
-    public var endpointList: ListState {
+    package var endpointList: ListState {
         get { activeService.flatMap { endpointLists[$0.id] } ?? ListState(selected: 0) }
         set {
             guard let service = activeService else { return }
@@ -113,33 +113,33 @@ extension AppState {
     }
 
     /// The endpoint under the cursor.
-    public var selectedEndpoint: CatalogEndpoint? {
+    package var selectedEndpoint: CatalogEndpoint? {
         let endpoints = visibleEndpoints
         guard let selected = endpointList.selected, endpoints.indices.contains(selected) else { return endpoints.first }
         return endpoints[selected]
     }
 
     /// The last result of the selected endpoint.
-    public var selectedResponse: CallOutcome? {
+    package var selectedResponse: CallOutcome? {
         selectedEndpoint.flatMap { responses[$0.key] }
     }
 
     /// The request in flight for the selected endpoint, newest first.
-    public var selectedInFlight: RequestTicket? {
+    package var selectedInFlight: RequestTicket? {
         guard let endpoint = selectedEndpoint else { return nil }
         return inFlight.values.filter { $0.endpoint == endpoint.key }.max { $0.id < $1.id }
     }
 
     /// The example the selected endpoint sends.
-    public var selectedExample: String? {
+    package var selectedExample: String? {
         selectedEndpoint.flatMap { chosenExample[$0.key] }
     }
 }
 
 /// Case-insensitive subsequence matching, as fuzzy finders do: `gpt` matches `GET /pet`.
-public enum FuzzyMatch {
+package enum FuzzyMatch {
     /// Whether every character of `query` appears in `text` in order.
-    public static func matches(_ query: String, in text: String) -> Bool {
+    package static func matches(_ query: String, in text: String) -> Bool {
         var remaining = text.lowercased()[...]
         for character in query.lowercased() where character != " " {
             guard let found = remaining.firstIndex(of: character) else { return false }

@@ -1,9 +1,9 @@
 import TerminalKit
 
 /// Draws the whole screen for a state. Pure: the same state gives the same frame.
-public enum AppView {
+package enum AppView {
     /// Renders `state` into a frame of its size.
-    public static func render(_ state: AppState) -> Frame {
+    package static func render(_ state: AppState) -> Frame {
         var buffer = Buffer(size: state.size)
         let layout = state.layout
         guard layout.fits else {

@@ -3,27 +3,27 @@ import FoundationEssentials
 import TerminalKit
 
 /// A body document as a value effects and actions can carry: equal only to the very same document.
-public struct BodyHandle: Sendable, Hashable {
+package struct BodyHandle: Sendable, Hashable {
     /// The document.
-    public let document: BodyDocument
+    package let document: BodyDocument
 
     /// Wraps a document.
-    public init(_ document: BodyDocument) { self.document = document }
+    package init(_ document: BodyDocument) { self.document = document }
 
-    public static func == (lhs: BodyHandle, rhs: BodyHandle) -> Bool { lhs.document === rhs.document }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(document)) }
+    package static func == (lhs: BodyHandle, rhs: BodyHandle) -> Bool { lhs.document === rhs.document }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(document)) }
 }
 
 /// A document and where the person is in it.
-public struct BodyLayer: Sendable {
+package struct BodyLayer: Sendable {
     /// What is shown.
-    public var document: BodyDocument
+    package var document: BodyDocument
     /// Cursor, scroll, folds, wrap, line numbers and search.
-    public var view: BodyViewState
+    package var view: BodyViewState
 
     /// A layer at the top of `document`; text wraps by default, JSON and hex dumps scroll sideways, and
     /// hex dumps go without line numbers (their offsets say where a row is).
-    public init(document: BodyDocument) {
+    package init(document: BodyDocument) {
         self.document = document
         var isText = false
         var isBinary = false
@@ -43,14 +43,14 @@ public struct BodyLayer: Sendable {
 }
 
 /// What selects part of the body: a JSONPath query or a jq filter.
-public enum BodySelectionKind: Sendable, Hashable {
+package enum BodySelectionKind: Sendable, Hashable {
     /// A JSONPath expression (`$.items[*].id`).
     case query(String)
     /// A jq filter (`.items | length`).
     case jq(String)
 
     /// `query $.x` / `jq .x`, for the info line.
-    public var label: String {
+    package var label: String {
         switch self {
         case .query(let expression): "query \(expression)"
         case .jq(let filter): "jq \(filter)"
@@ -59,19 +59,19 @@ public enum BodySelectionKind: Sendable, Hashable {
 }
 
 /// A query or jq result shown instead of the whole body.
-public struct BodySelection: Sendable {
+package struct BodySelection: Sendable {
     /// What produced it.
-    public var kind: BodySelectionKind
+    package var kind: BodySelectionKind
     /// How many values the query selected (nil for jq).
-    public var count: Int?
+    package var count: Int?
     /// The result and the view of it.
-    public var layer: BodyLayer
+    package var layer: BodyLayer
 }
 
 /// A one-line input at the bottom of the body.
-public struct BodyPrompt: Sendable, Hashable {
+package struct BodyPrompt: Sendable, Hashable {
     /// What the input is for.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Incremental search (`/`).
         case search
         /// A JSONPath query (`:`).
@@ -85,12 +85,12 @@ public struct BodyPrompt: Sendable, Hashable {
     }
 
     /// What the input is for.
-    public var kind: Kind
+    package var kind: Kind
     /// The text typed.
-    public var input: InputState
+    package var input: InputState
 
     /// The prompt drawn before the text.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .search: "/"
         case .query: "JSONPath: "
@@ -104,50 +104,50 @@ public struct BodyPrompt: Sendable, Hashable {
 }
 
 /// How far the formatting of a body has come.
-public struct BodyBuildStatus: Sendable, Hashable {
+package struct BodyBuildStatus: Sendable, Hashable {
     /// Bytes indexed.
-    public var bytesProcessed: Int
+    package var bytesProcessed: Int
     /// Size of the body.
-    public var totalBytes: Int
+    package var totalBytes: Int
 
     /// Makes a status.
-    public init(bytesProcessed: Int, totalBytes: Int) {
+    package init(bytesProcessed: Int, totalBytes: Int) {
         self.bytesProcessed = bytesProcessed
         self.totalBytes = totalBytes
     }
 
     /// Share done, 0...1.
-    public var fraction: Double { totalBytes == 0 ? 1 : Double(bytesProcessed) / Double(totalBytes) }
+    package var fraction: Double { totalBytes == 0 ? 1 : Double(bytesProcessed) / Double(totalBytes) }
 }
 
 /// The Body tab of one response: the document (built off the UI thread), the view of it, and what the
 /// person is doing with it (searching, querying, saving).
-public struct BodyPane: Sendable {
+package struct BodyPane: Sendable {
     /// Identifies the build; progress and results of another build are stale and ignored.
-    public var generation: Int
+    package var generation: Int
     /// Set while the body is being formatted.
-    public var building: BodyBuildStatus?
+    package var building: BodyBuildStatus?
     /// The body (a preview of its first lines while building).
-    public var main: BodyLayer?
+    package var main: BodyLayer?
     /// A query or jq result shown instead of the body.
-    public var selection: BodySelection?
+    package var selection: BodySelection?
     /// A query or jq filter running, with the id its result will carry.
-    public var pendingSelection: (id: Int, kind: BodySelectionKind)?
+    package var pendingSelection: (id: Int, kind: BodySelectionKind)?
     /// The input line, when open.
-    public var prompt: BodyPrompt?
+    package var prompt: BodyPrompt?
     /// Why there is no document (formatting cancelled).
-    public var failure: String?
+    package var failure: String?
     /// Whether the document is of a stream still arriving (formatted again as bytes come).
-    public var isStreamed = false
+    package var isStreamed = false
 
     /// A pane whose body is about to be built.
-    public init(generation: Int, byteCount: Int) {
+    package init(generation: Int, byteCount: Int) {
         self.generation = generation
         building = BodyBuildStatus(bytesProcessed: 0, totalBytes: byteCount)
     }
 
     /// The layer keys act on: the selection when one is shown, else the body.
-    public var active: BodyLayer? {
+    package var active: BodyLayer? {
         get { selection?.layer ?? main }
         set {
             guard let newValue else { return }
@@ -156,7 +156,7 @@ public struct BodyPane: Sendable {
     }
 
     /// Whether background work this pane waits for is running (formatting, a query, jq, counting matches).
-    public var isBusy: Bool {
+    package var isBusy: Bool {
         if building != nil || pendingSelection != nil { return true }
         guard let search = active?.view.search else { return false }
         return search.count?.isComplete != true

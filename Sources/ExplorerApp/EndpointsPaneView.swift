@@ -58,7 +58,7 @@ enum EndpointsPaneView {
             spans.append(Span("  \(endpoint.title)", style: Theme.dim))
         }
         if let example = state.chosenExample[key] { spans.append(Span("  [\(example)]", style: Style(foreground: .magenta))) }
-        if let environment, let mark = state.driftMarks[environment]?[endpoint.id] {
+        if let environment, let mark = state.drift.marks[environment]?[endpoint.id] {
             // Leads the text after the path so a narrow pane still shows it before the title is cut.
             let badge: Span
             switch mark {

@@ -1,7 +1,7 @@
 extension Keymap {
     /// The keys as Markdown tables, one per scope: README's "Keys" section is this, word for word
     /// (a test fails when it is not; `scripts/generate-docs` rewrites it).
-    public static func markdown() -> String {
+    package static func markdown() -> String {
         sections.map { scope, bindings in
             var lines = ["**\(scope.rawValue)**", "", "| Key | Does |", "|---|---|"]
             for binding in bindings {
@@ -12,7 +12,7 @@ extension Keymap {
     }
 
     /// The keys as plain text for `apiexplorer explore --help`: a line per scope.
-    public static func plainText() -> String {
+    package static func plainText() -> String {
         sections.map { scope, bindings in
             "\(scope.rawValue): " + bindings.map { "\($0.keyLabel) \($0.help ?? "")" }.joined(separator: "; ") + "."
         }.joined(separator: "\n")

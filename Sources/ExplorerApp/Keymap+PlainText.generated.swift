@@ -2,7 +2,7 @@
 extension Keymap {
     /// `plainText()` written out for `apiexplorer explore --help`: every process builds its
     /// command tree, and reading a constant keeps building the keymap out of start-up.
-    public static let plainTextWrittenOut = #"""
+    package static let plainTextWrittenOut = #"""
         Move: j/↓ down; k/↑ up; PgDn/C-d page down; PgUp/C-u page up; g/Home first; G/End last.
         Requests: Tab next pane; S-Tab previous pane; Enter/C-s send the endpoint (with its edits) to the active environment, in the current mode; r resend the last request as it was sent; Esc cancel the request (close a stream) or the formatting; clear the filter; d download the body to a file as it arrives (any size), then browse it; m WebSocket: type a message and send it (Tab: the catalog's named messages); s switch stub / live; e next environment; E previous environment; x pick a named example and send it; c copy the request as curl (OSC 52: works over SSH and in tmux); C copy the request as HTTPie, Python requests or JavaScript fetch; / filter endpoints as you type; C-n a scratch request: type METHOD URL or paste a curl command; sent live at once; W write the edits into the catalog file; a scratch request: save it into a service.
         Response: 1–7 Body, Headers, Errors, Request, Log, Edit, Vars tab; ] next tab; [ previous tab; v reveal / mask secrets (Authorization, cookies, API keys, tokens).

@@ -2,7 +2,7 @@ import TerminalKit
 
 /// What a key does. Bindings are data, so the help screen, README's key table and `explore --help`
 /// are all generated from them.
-public enum Command: Sendable, Hashable {
+package enum Command: Sendable, Hashable {
     case focusNext, focusPrevious
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom
     case send, resend, cancelOrClose
@@ -50,7 +50,7 @@ public enum Command: Sendable, Hashable {
 }
 
 /// What a key does in the Body tab (response pane focused, Body tab shown).
-public enum BodyCommand: Sendable, Hashable {
+package enum BodyCommand: Sendable, Hashable {
     case scrollLeft, scrollRight
     case toggleFold, foldAll, unfoldAll, matchingBracket
     case toggleWrap, toggleLineNumbers
@@ -59,17 +59,17 @@ public enum BodyCommand: Sendable, Hashable {
 }
 
 /// What a key does in the Edit tab (response pane focused, Edit tab shown).
-public enum EditorCommand: Sendable, Hashable {
+package enum EditorCommand: Sendable, Hashable {
     case change, add, delete, toggle, undo, redo, revert, editBodyExternally, writeToCatalog, saveAsNewEndpoint
 }
 
 /// What a key does in the Variables tab (response pane focused, Vars tab shown).
-public enum VariablesCommand: Sendable, Hashable {
+package enum VariablesCommand: Sendable, Hashable {
     case change, clear
 }
 
 /// Where a binding applies; also the help's sections, in this order.
-public enum KeyScope: String, Sendable, Hashable, CaseIterable {
+package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     /// Moving in a list, a text tab, a body or a window.
     case moving = "Move"
     /// The panes: requests.
@@ -95,7 +95,7 @@ public enum KeyScope: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which tab's own keys apply in the panes: the response pane's focused tab, when it has keys.
-public enum TabKeys: Sendable, Hashable {
+package enum TabKeys: Sendable, Hashable {
     /// None: only the panes' keys.
     case none
     /// The Body tab with a body.
@@ -107,7 +107,7 @@ public enum TabKeys: Sendable, Hashable {
 }
 
 /// What the keyboard is doing: which scopes a key is looked up in, in order.
-public enum KeyContext: Sendable, Hashable {
+package enum KeyContext: Sendable, Hashable {
     /// The panes, with the focused tab's own keys.
     case panes(TabKeys)
     /// A window is open.
@@ -136,9 +136,9 @@ public enum KeyContext: Sendable, Hashable {
 }
 
 /// Keys bound to a command, with the words help shows.
-public struct KeyBinding: Sendable, Hashable {
+package struct KeyBinding: Sendable, Hashable {
     /// What triggers a binding.
-    public enum Trigger: Sendable, Hashable {
+    package enum Trigger: Sendable, Hashable {
         /// This key.
         case key(KeyEvent)
         /// Any character typed without Ctrl or Alt (it is inserted while typing).
@@ -146,23 +146,23 @@ public struct KeyBinding: Sendable, Hashable {
     }
 
     /// The keys, the first one shown in help.
-    public var triggers: [Trigger]
+    package var triggers: [Trigger]
     /// What they do.
-    public var command: Command
+    package var command: Command
     /// Where it applies.
-    public var scope: KeyScope
+    package var scope: KeyScope
     /// How help names the keys (`j/↓`, `1–5`), when not simply the first key.
-    public var label: String?
+    package var label: String?
     /// What help says the command does; nil for a binding another one's line already covers.
-    public var help: String?
+    package var help: String?
 
     /// Makes a binding of keys.
-    public init(_ keys: [KeyEvent], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
+    package init(_ keys: [KeyEvent], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
         self.init(triggers: keys.map(Trigger.key), command, scope, label: label, help: help)
     }
 
     /// Makes a binding of triggers.
-    public init(triggers: [Trigger], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
+    package init(triggers: [Trigger], _ command: Command, _ scope: KeyScope, label: String? = nil, help: String?) {
         self.triggers = triggers
         self.command = command
         self.scope = scope
@@ -171,7 +171,7 @@ public struct KeyBinding: Sendable, Hashable {
     }
 
     /// The keys as help shows them.
-    public var keyLabel: String {
+    package var keyLabel: String {
         if let label { return label }
         switch triggers.first {
         case .key(let event)?: return event.description
@@ -198,7 +198,7 @@ public struct KeyBinding: Sendable, Hashable {
 }
 
 /// The explorer's key bindings: every key the app reacts to is here.
-public enum Keymap {
+package enum Keymap {
     private static func key(_ text: String) -> KeyEvent {
         guard let event = KeyEvent(text) else { preconditionFailure("bad key name in the keymap: \(text)") }
         return event
@@ -207,7 +207,7 @@ public enum Keymap {
     private static func keys(_ texts: String...) -> [KeyEvent] { texts.map(key) }
 
     /// Every binding, in the order help lists them within a scope.
-    public static let bindings: [KeyBinding] =
+    package static let bindings: [KeyBinding] =
         moving + requests + response + other + bodyTab + editTab + variablesTab + windows + questions + typing + anywhere
 
     static let moving: [KeyBinding] = [
@@ -337,7 +337,7 @@ public enum Keymap {
     ]
 
     /// The command `event` triggers in `context`, if any: the first binding of the first scope that has one.
-    public static func command(for event: KeyEvent, in context: KeyContext) -> Command? {
+    package static func command(for event: KeyEvent, in context: KeyContext) -> Command? {
         for scope in context.scopes {
             for binding in bindings where binding.scope == scope {
                 if let command = binding.command(for: event) { return command }
@@ -347,7 +347,7 @@ public enum Keymap {
     }
 
     /// The bindings help lists (those with help text), by scope, in order.
-    public static var sections: [(scope: KeyScope, bindings: [KeyBinding])] {
+    package static var sections: [(scope: KeyScope, bindings: [KeyBinding])] {
         KeyScope.allCases.compactMap { scope in
             let listed = bindings.filter { $0.scope == scope && $0.help != nil }
             return listed.isEmpty ? nil : (scope, listed)

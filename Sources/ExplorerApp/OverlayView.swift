@@ -30,7 +30,7 @@ enum OverlayView {
             let window = Overlay(block: block("Examples of \(key)", hint: "Enter sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
             ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ").render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer), state: list)
         case .history(let list):
-            let history = state.history, timeZone = state.timeZone
+            let history = state.history.items, timeZone = state.timeZone
             // Only the rows on screen are made: the history keeps up to 500 requests.
             @Sendable func row(_ item: HistoryItem) -> Line {
                 Line([

@@ -4,24 +4,24 @@ import JSONSupport
 import TerminalKit
 
 /// Which draft: an endpoint in an environment (edits made in one environment stay there).
-public struct DraftKey: Sendable, Hashable {
+package struct DraftKey: Sendable, Hashable {
     /// The endpoint.
-    public var endpoint: EndpointKey
+    package var endpoint: EndpointKey
     /// The environment's name.
-    public var environment: String
+    package var environment: String
 
     /// Makes a key.
-    public init(endpoint: EndpointKey, environment: String) {
+    package init(endpoint: EndpointKey, environment: String) {
         self.endpoint = endpoint
         self.environment = environment
     }
 
     /// The service in the environment.
-    public var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+    package var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
 }
 
 /// A row of the Edit tab.
-public enum EditRow: Sendable, Hashable {
+package enum EditRow: Sendable, Hashable {
     /// The method.
     case method
     /// The path template.
@@ -49,38 +49,38 @@ public enum EditRow: Sendable, Hashable {
 }
 
 /// The Edit tab's cursor, scroll, and the row being typed, if any.
-public struct EditorState: Sendable, Hashable {
+package struct EditorState: Sendable, Hashable {
     /// The row under the cursor, by position.
-    public var row = 0
+    package var row = 0
     /// The first row shown.
-    public var scroll = 0
+    package var scroll = 0
     /// The row being typed and its text.
-    public var input: RowInput?
+    package var input: RowInput?
     /// The credentials of edits about to be written, being named one by one.
-    public var naming: SecretNaming?
+    package var naming: SecretNaming?
 
     /// A row being typed.
-    public struct RowInput: Sendable, Hashable {
+    package struct RowInput: Sendable, Hashable {
         /// The row.
-        public var row: EditRow
+        package var row: EditRow
         /// The text typed.
-        public var input: InputState
+        package var input: InputState
     }
 }
 
 /// The Variables tab's cursor and the value being typed, if any.
-public struct VariablesState: Sendable, Hashable {
+package struct VariablesState: Sendable, Hashable {
     /// The variable under the cursor, by position.
-    public var row = 0
+    package var row = 0
     /// The value being typed, if any.
-    public var input: ValueInput?
+    package var input: ValueInput?
 
     /// A run-time value being typed.
-    public struct ValueInput: Sendable, Hashable {
+    package struct ValueInput: Sendable, Hashable {
         /// The placeholder's name.
-        public var name: String
+        package var name: String
         /// The text typed.
-        public var input: InputState
+        package var input: InputState
     }
 }
 
@@ -145,16 +145,16 @@ struct EditedRequest {
 
 extension AppState {
     /// How many edits of one draft can be undone.
-    public static let undoLimit = 200
+    package static let undoLimit = 200
 
     /// The draft key of the selected endpoint in the active environment.
-    public var selectedDraftKey: DraftKey? {
+    package var selectedDraftKey: DraftKey? {
         guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
         return DraftKey(endpoint: endpoint.key, environment: environment.name)
     }
 
     /// The selected endpoint's edits in the active environment (none: empty).
-    public var selectedEdits: EndpointEdits {
+    package var selectedEdits: EndpointEdits {
         selectedDraftKey.flatMap { drafts[$0] } ?? EndpointEdits()
     }
 
@@ -179,7 +179,7 @@ extension AppState {
     }
 
     /// The run-time values of the active service and environment.
-    public var activeValues: [String: String] {
+    package var activeValues: [String: String] {
         activeEnvironmentKey.flatMap { runtimeValues[$0] } ?? [:]
     }
 
@@ -216,9 +216,9 @@ extension AppState {
 
 /// Edits about to be written (`W`, or `N` with the new id) that hold credentials: each is named in
 /// turn and written as `{{secret.NAME}}`, its value kept as a run-time secret of this session only.
-public struct SecretNaming: Sendable, Hashable {
+package struct SecretNaming: Sendable, Hashable {
     /// How the edits are written.
-    public enum Write: Sendable, Hashable {
+    package enum Write: Sendable, Hashable {
         /// Into the endpoint (`W`).
         case intoEndpoint
         /// As a new endpoint with this id (`N`).
@@ -226,11 +226,11 @@ public struct SecretNaming: Sendable, Hashable {
     }
 
     /// Whose edits.
-    public var key: DraftKey
+    package var key: DraftKey
     /// How they are written.
-    public var write: Write
+    package var write: Write
     /// The credentials, in order.
-    public var credentials: [TypedCredential]
+    package var credentials: [TypedCredential]
     /// The names given so far, in the same order.
-    public var names: [String] = []
+    package var names: [String] = []
 }

@@ -79,7 +79,7 @@ enum ResponsePaneView {
                 Span("Esc", style: Theme.key), Span(" closes", style: Theme.dim),
             ])
         }
-        if let ticket = state.selectedInFlight, let prompt = state.signInPrompts[ticket.call.environmentKey] {
+        if let ticket = state.selectedInFlight, let prompt = state.auth.signInPrompts[ticket.call.environmentKey] {
             return Line([
                 Span(Spinner(frameIndex: state.spinnerFrame).symbol + " ", style: Style(foreground: .cyan)),
                 Span("Sign in: open ", style: .plain), Span(prompt.verificationURL, style: Theme.key),

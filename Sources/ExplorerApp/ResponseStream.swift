@@ -3,9 +3,9 @@ import FoundationEssentials
 
 /// A response shown while it arrives: Server-Sent Events as a list of events, any other streamed
 /// body (NDJSON, chunked text) as the body viewer over the bytes so far.
-public struct ResponseStream: Sendable {
+package struct ResponseStream: Sendable {
     /// How the stream is shown.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `text/event-stream`: one row per event.
         case events
         /// Anything else: the body viewer, rebuilt as bytes arrive.
@@ -13,34 +13,34 @@ public struct ResponseStream: Sendable {
     }
 
     /// The request it answers.
-    public var ticket: Int
+    package var ticket: Int
     /// The head's status.
-    public var status: Int
+    package var status: Int
     /// The head's headers.
-    public var headers: Headers
+    package var headers: Headers
     /// How it is shown.
-    public var kind: Kind
+    package var kind: Kind
     /// The events so far (event streams).
-    public var events: [StreamedEvent] = []
+    package var events: [StreamedEvent] = []
     /// The bytes so far (text streams), for the body viewer.
-    public var received = Data()
+    package var received = Data()
     /// Bytes of the body so far.
-    public var byteCount = 0
+    package var byteCount = 0
     /// Whether the connection is still open.
-    public var isOpen = true
+    package var isOpen = true
     /// Whether the person closed it (Esc) rather than the server.
-    public var closedByUser = false
+    package var closedByUser = false
     /// The event under the cursor; nil follows the newest.
-    public var cursor: Int?
+    package var cursor: Int?
     /// The first event row shown.
-    public var scroll = 0
+    package var scroll = 0
     /// Connections the stream came over (more than one after reconnections).
-    public var connections = 1
+    package var connections = 1
     /// Bytes of `received` the body viewer's document was built from (text streams).
-    public var builtByteCount = 0
+    package var builtByteCount = 0
 
     /// A stream whose head just arrived.
-    public init(ticket: Int, status: Int, headers: Headers) {
+    package init(ticket: Int, status: Int, headers: Headers) {
         self.ticket = ticket
         self.status = status
         self.headers = headers
@@ -48,47 +48,47 @@ public struct ResponseStream: Sendable {
     }
 
     /// `text/event-stream` is read as events; every other body as text.
-    public static func kind(contentType: String?) -> Kind {
+    package static func kind(contentType: String?) -> Kind {
         MediaType.essence(of: contentType) == MediaType.eventStream ? .events : .text
     }
 
     /// Whether a head with this content type is worth showing as it arrives even when the endpoint
     /// does not say `stream:` (a body nobody reads early is not copied).
-    public static func isStreamingType(_ contentType: String?) -> Bool {
+    package static func isStreamingType(_ contentType: String?) -> Bool {
         MediaType.essence(of: contentType).map(MediaType.streamed.contains) ?? false
     }
 
     /// The event under the cursor.
-    public var selectedIndex: Int? { events.isEmpty ? nil : min(cursor ?? events.count - 1, events.count - 1) }
+    package var selectedIndex: Int? { events.isEmpty ? nil : min(cursor ?? events.count - 1, events.count - 1) }
 }
 
 /// An event and when it came, since the request was sent.
-public struct StreamedEvent: Sendable, Hashable {
+package struct StreamedEvent: Sendable, Hashable {
     /// Time since the request was sent.
-    public var at: Duration
+    package var at: Duration
     /// The event.
-    public var event: ServerSentEvent
+    package var event: ServerSentEvent
 
     /// Makes one.
-    public init(at: Duration, event: ServerSentEvent) {
+    package init(at: Duration, event: ServerSentEvent) {
         self.at = at
         self.event = event
     }
 }
 
 /// What arrived of a stream since the runtime's last report (reports are batched, a frame's worth at a time).
-public struct StreamUpdate: Sendable {
+package struct StreamUpdate: Sendable {
     /// The head, in the first report (and again after a followed redirect).
-    public var head: StreamHead?
+    package var head: StreamHead?
     /// Events completed since the last report (event streams).
-    public var events: [StreamedEvent]
+    package var events: [StreamedEvent]
     /// Bytes since the last report (text streams).
-    public var bytes: Data
+    package var bytes: Data
     /// Body bytes so far in all.
-    public var byteCount: Int
+    package var byteCount: Int
 
     /// Makes an update.
-    public init(head: StreamHead? = nil, events: [StreamedEvent] = [], bytes: Data = Data(), byteCount: Int) {
+    package init(head: StreamHead? = nil, events: [StreamedEvent] = [], bytes: Data = Data(), byteCount: Int) {
         self.head = head
         self.events = events
         self.bytes = bytes
@@ -97,14 +97,14 @@ public struct StreamUpdate: Sendable {
 }
 
 /// The status and headers a stream began with.
-public struct StreamHead: Sendable, Hashable {
+package struct StreamHead: Sendable, Hashable {
     /// The status.
-    public var status: Int
+    package var status: Int
     /// The headers.
-    public var headers: Headers
+    package var headers: Headers
 
     /// Makes a head.
-    public init(status: Int, headers: Headers) {
+    package init(status: Int, headers: Headers) {
         self.status = status
         self.headers = headers
     }

@@ -152,7 +152,7 @@ enum ResponseText {
     }
 
     static func logLines(_ state: AppState) -> [Line] {
-        (state.revealsSecrets && state.logInClear.count == state.log.count ? state.logInClear : state.log).map { Line($0) }
+        (state.revealsSecrets && state.log.linesInClear.count == state.log.lines.count ? state.log.linesInClear : state.log.lines).map { Line($0) }
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -11,7 +11,7 @@ enum StatusBarView {
             left.append(Span(" " + Spinner(frameIndex: state.spinnerFrame).symbol, style: Style(foreground: .cyan, modifiers: .bold)))
             left.append(Span(" \(count) in flight ", style: Style(foreground: .cyan)))
             // The upload furthest from done, when a body is being sent.
-            if let upload = state.uploads.values.min(by: { Double($0.sent) / Double(max($0.total, 1)) < Double($1.sent) / Double(max($1.total, 1)) }) {
+            if let upload = state.uploads.progress.values.min(by: { Double($0.sent) / Double(max($0.total, 1)) < Double($1.sent) / Double(max($1.total, 1)) }) {
                 let percent = upload.total > 0 ? upload.sent * 100 / upload.total : 100
                 left.append(Span("↑ \(percent)% of \(ByteCount.format(upload.total)) ", style: Style(foreground: .cyan)))
             }
@@ -24,7 +24,7 @@ enum StatusBarView {
             left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
         }
         if let service = state.activeService, let environment = state.activeEnvironment,
-            let signedOut = state.signedOut[EnvironmentKey(service: service.id, environment: environment.name)]
+            let signedOut = state.auth.signedOut[EnvironmentKey(service: service.id, environment: environment.name)]
         {
             // The service and environment are named just before.
             let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")

@@ -4,7 +4,7 @@ import DispatcherCore
 import TerminalKit
 
 /// The explorer's colours and styles, in one place.
-public enum Theme {
+package enum Theme {
     static let border = Style(foreground: .brightBlack)
     static let focusedBorder = Style(foreground: .cyan, modifiers: .bold)
     static let title = Style(modifiers: .bold)

@@ -31,17 +31,6 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
-    /// Open WebSocket conversations, by ticket: where `m` messages and Esc's close go.
-    private let webSockets = Mutex<[Int: OpenWebSocket]>([:])
-
-    /// A conversation with what its messages' placeholders are filled from.
-    private struct OpenWebSocket: Sendable {
-        let conversation: WebSocketConversation
-        let relay: WebSocketRelay
-        let session: ServiceSession
-        let endpoint: CatalogEndpoint
-        let call: EndpointCall
-    }
     /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
     let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
     let nextBodyToken = Atomic<Int>(0)
@@ -60,10 +49,12 @@ final class EffectRunner: Sendable {
         self.inbox = inbox
         self.device = device
         self.services = services
+        history = HistoryEffects(store: services.history)
+        drift = DriftEffects(store: services.drift)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
-            inbox.post(.networkLogged(entry))
+            inbox.post(.log(.networkLogged(entry)))
         }
         plugins = [activity, logger] + services.extraPlugins
     }
@@ -74,12 +65,38 @@ final class EffectRunner: Sendable {
     /// Requests still running.
     /// Requests and loads under way, but open WebSocket conversations that wait with nothing to report.
     var runningCount: Int {
-        let waiting = webSockets.withLock { $0.values.count { $0.relay.isSettled && !$0.conversation.hasUnsentFrames && !$0.conversation.isFinished } }
+        let waiting = webSocket.waitingCount
         return tasks.withLock { $0.count } - waiting
+    }
+
+    /// The features' effect handlers (Features/); `perform` routes each feature's effects to its own.
+    private let history: HistoryEffects
+    private let auth = AuthEffects()
+    private let webSocket = WebSocketEffects()
+    private let drift: DriftEffects
+
+    /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
+    private var scratch: ScratchEffects {
+        ScratchEffects(
+            catalog: { [self] in loadedCatalog.withLock { $0 } }, addService: { [self] service in addScratch(service) },
+            reload: { [self] file, catalog in reloadAfterWriting(file, over: catalog) }, trust: services.trust)
+    }
+
+    /// What the features' handlers may use of the runner.
+    private var context: EffectContext {
+        EffectContext(
+            post: inbox.post, load: { [self] work in load(work) },
+            session: { [self] environment, mode in pool.withLock { $0 }?.session(environment, mode: mode) })
     }
 
     func perform(_ effect: AppEffect) {
         switch effect {
+        // Features (Features/): each to its handler in one line.
+        case .history(let effect): history.perform(effect, context)
+        case .auth(let effect): auth.perform(effect, context)
+        case .webSocket(let effect): webSocket.perform(effect, context)
+        case .scratch(let effect): scratch.perform(effect, context)
+        case .drift(let effect): drift.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -93,15 +110,9 @@ final class EffectRunner: Sendable {
         case .checkDownload(let call):
             let environment = services.environment
             load { EffectRunner.checkDownload(call, environment: environment) }
-        case .loadHistory:
-            let history = services.history
-            load { .historyLoaded(history?.summaries().reversed().map(HistoryItem.init) ?? []) }
         case .loadTimeZone:
             let zone = services.timeZone
             load { .timeZoneLoaded(zone()) }
-        case .loadDriftMarks:
-            let drift = services.drift
-            load { .driftMarksLoaded(drift.map { EffectRunner.driftMarks($0.everyResult()) } ?? [:]) }
         case .loadDrafts:
             let (drafts, keeper) = (services.drafts, draftWriter)
             load { .draftsLoaded(drafts.map(keeper.load) ?? [:]) }
@@ -123,18 +134,10 @@ final class EffectRunner: Sendable {
             writeDraft(key: key, edits: edits)
         case .saveDraftAsEndpoint(let key, let edits, let id):
             saveDraftAsEndpoint(key: key, edits: edits, id: id)
-        case .makeScratchRequest(let text, let id, let preferring):
-            makeScratchRequest(text: text, id: id, preferring: preferring)
-        case .saveScratchRequest(let entry, let edits, let target):
-            saveScratchRequest(entry, edits: edits, into: target)
         case .send(let ticket):
             send(ticket)
         case .cancel(let ticket):
             tasks.withLock { $0[ticket] }?.cancel()
-        case .sendWebSocketMessage(let ticket, let message):
-            sendMessage(message, on: ticket)
-        case .closeWebSocket(let ticket):
-            webSockets.withLock { $0[ticket] }?.conversation.close()
         case .scheduleSpinnerTick(let generation, let delay):
             guard services.animatesSpinner else { break }
             post(.spinnerTick(generation: generation), after: delay)
@@ -142,39 +145,6 @@ final class EffectRunner: Sendable {
             post(.loadingScreenDue, after: delay)
         case .copyToClipboard(let text, let description):
             copy(text, description: description)
-        case .loadTokens(let environment, let mode):
-            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
-            load {
-                let tokens = await session?.checkedTokens(stubbed: mode == .stub) ?? []
-                return .tokensLoaded(environment: environment, mode: mode, tokens: tokens, at: Date())
-            }
-        case .loadCookies(let environment, let mode):
-            let cookies = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.all(at: Date()) ?? []
-            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: cookies, at: Date()))
-        case .clearCookies(let environment, let mode):
-            pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies.remove()
-        case .deleteCookie(let environment, let mode, let cookie):
-            let jar = pool.withLock({ $0 })?.session(environment, mode: mode)?.cookies
-            jar?.remove(cookie)
-            let now = Date()
-            inbox.post(.cookiesLoaded(environment: environment, mode: mode, cookies: jar?.all(at: now) ?? [], at: now))
-        case .signInAgain(let environment, let mode):
-            let session = pool.withLock({ $0 })?.session(environment, mode: mode)
-            load {
-                guard let session else { return .signInFailed("\(environment.service) · \(environment.environment) is not in the catalogs.") }
-                if mode == .stub {
-                    session.signOut(stubbed: true)
-                } else {
-                    do throws(DispatchError) {
-                        _ = try await session.signInNow()
-                    } catch {
-                        return .signInFailed(error.message)
-                    }
-                }
-                return .tokensLoaded(environment: environment, mode: mode, tokens: await session.checkedTokens(stubbed: mode == .stub), at: Date())
-            }
-        case .signOut(let environment, let mode):
-            pool.withLock({ $0 })?.session(environment, mode: mode)?.signOut(stubbed: mode == .stub)
         case .quit:
             break
         case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
@@ -212,7 +182,7 @@ final class EffectRunner: Sendable {
                 onSignInPrompt: { [inbox, environment = services.environment] prompt in
                     // A browser sign-in opens the browser when there is one; the URL is shown and copied either way.
                     if prompt.userCode.isEmpty { EffectRunner.openInBrowser(prompt.verificationURL, environment: environment) }
-                    inbox.post(.signInPrompted(prompt))
+                    inbox.post(.auth(.signInPrompted(prompt)))
                 }, tokens: services.tokens, cookies: services.cookies)
         }
     }
@@ -303,7 +273,7 @@ final class EffectRunner: Sendable {
         requestOptions.uploadProgress = { sent, total in
             // The last report always goes: it says the body is sent.
             guard sent >= total || uploadThrottle.shouldReport() else { return }
-            inbox.post(.uploadProgressed(ticket: ticket.id, sent: sent, total: total))
+            inbox.post(.uploads(.progressed(ticket: ticket.id, sent: sent, total: total)))
         }
         // A WebSocket endpoint: the request is the conversation, in flight until it closes.
         let socketRelay = endpoint.webSocket.map { _ in WebSocketRelay(ticket: ticket.id, inbox: inbox) }
@@ -311,10 +281,9 @@ final class EffectRunner: Sendable {
             let conversation = WebSocketConversation(
                 subprotocols: settings.subprotocols, pingInterval: settings.pingInterval, clock: services.clock, onEvent: relay.observe)
             requestOptions.webSocket = conversation
-            webSockets.withLock { $0[ticket.id] = OpenWebSocket(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call) }
+            webSocket.register(.init(conversation: conversation, relay: relay, session: session, endpoint: endpoint, call: call), ticket: ticket.id)
         }
         let options = requestOptions
-        let history = services.history
         let work = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the locks that the task's own removals take, so a request that finishes
         // at once can never be registered after it removed itself (which would look busy forever).
@@ -340,39 +309,16 @@ final class EffectRunner: Sendable {
                     let redactor = session.redactor
                     let finished = Date()
                     self.tasks.withLock { _ = $0.removeValue(forKey: ticket.id) }
-                    self.webSockets.withLock { _ = $0.removeValue(forKey: ticket.id) }
+                    self.webSocket.remove(ticket: ticket.id)
                     relay.flush()
                     socketRelay?.flush()
                     inbox.post(.exchangeFinished(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))
-                    // Kept for `apiexplorer history` and the next run's H list; a full disk must not turn a
-                    // good response into an error, so a failed write is not reported.
-                    try? history?.append(HistoryEntry(exchange: exchange, call: call, redactor: redactor, date: finished))
+                    // Kept for `apiexplorer history` and the next run's H list.
+                    self.history.keep(exchange, call: call, redactor: redactor, date: finished)
                     _ = self.unfinished.withLock { $0.removeValue(forKey: work) }
                 }
                 tasks[ticket.id] = task
                 unfinished[work] = task
-            }
-        }
-    }
-
-    /// Sends a message on an open conversation, a named one with its placeholders filled.
-    private func sendMessage(_ message: WebSocketDraft, on ticket: Int) {
-        guard let open = webSockets.withLock({ $0[ticket] }) else {
-            inbox.post(.webSocketMessageRefused("The WebSocket closed: the message was not sent."))
-            return
-        }
-        switch message {
-        case .typed(let text):
-            open.conversation.send(.text(text))
-        case .named(let name):
-            guard let text = open.endpoint.webSocket?.messages.first(where: { $0.name == name })?.text else { return }
-            do {
-                let rendered = try open.session.builder.renderMessage(text, for: open.endpoint, values: open.call.values, captured: open.call.captured)
-                // A message may carry a secret: the logs and the transcript mask it like any other.
-                open.session.secretRegistry.register(EndpointCall.secretValues(values: open.call.values, captured: open.call.captured, prompts: open.endpoint.declaredPrompts))
-                open.conversation.send(.text(rendered))
-            } catch {
-                inbox.post(.webSocketMessageRefused("Message '\(name)' was not sent: \(error)"))
             }
         }
     }
@@ -385,20 +331,6 @@ final class EffectRunner: Sendable {
         return Exchange(
             request: request, result: .failure(error), trace: [], environmentName: call.environment,
             environmentType: .development, stubBehavior: .never, attempts: 0, notes: [])
-    }
-
-    /// The last drift check of every service and environment, as badges.
-    static func driftMarks(_ results: [EnvironmentKey: [String: DriftStore.Record]]) -> [EnvironmentKey: [String: DriftMark]] {
-        results.mapValues { endpoints in
-            endpoints.compactMapValues { record -> DriftMark? in
-                switch record.result.outcome {
-                case .same: .matches
-                case .drifted: .drifted
-                case .failed: .failed
-                case .skipped: nil
-                }
-            }
-        }
     }
 
     /// Cancels every request and body task and waits for them, for loads, history writes and state saves.
@@ -418,15 +350,6 @@ final class EffectRunner: Sendable {
     ) {
         let inbox = self.inbox
         writer.keep(value, in: file) { error in inbox.post(.stateNotSaved("Could not keep \(what): \(error).")) }
-    }
-}
-
-extension HistoryItem {
-    /// The item the history list shows for a summary read from the history.
-    init(_ summary: HistorySummary) {
-        self.init(
-            call: summary.call, requestLine: "\(summary.method) \(summary.url)", outcome: summary.outcome, failed: summary.failed,
-            date: summary.date)
     }
 }
 

@@ -8,7 +8,7 @@ import TerminalKit
 /// Runs the explorer: terminal events and effect results become actions; each batch of actions
 /// goes through the reducer, its effects are performed, and one frame is drawn. Nothing runs while
 /// nothing happens: no timers unless a request is in flight.
-public final class ExplorerRuntime: Sendable {
+package final class ExplorerRuntime: Sendable {
     private let device: any TerminalDevice
     private let inbox = ActionInbox()
     private let runner: EffectRunner
@@ -19,7 +19,7 @@ public final class ExplorerRuntime: Sendable {
     /// Makes a runtime on a terminal device. The catalogs, the time zone and what earlier runs kept
     /// are read by the first effects (the first frame waits up to `AppState.loadingScreenGrace` for
     /// the catalogs); `launch` says where the explorer opens once they are there.
-    public init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions()) {
+    package init(device: any TerminalDevice, services: ExplorerServices, launch: LaunchOptions = LaunchOptions()) {
         self.device = device
         runner = EffectRunner(inbox: inbox, device: device, services: services)
         state = Mutex(AppState(launching: launch, size: device.size, timeZone: .utc))
@@ -29,7 +29,7 @@ public final class ExplorerRuntime: Sendable {
     /// - Parameters:
     ///   - transport: sends live requests; nil leaves live mode failing with a clear message.
     ///   - environment: where `$PAGER` and `$EDITOR` are looked up.
-    public convenience init(
+    package convenience init(
         catalog: CatalogSet, secrets: SecretStore, transport: (any Transport)?, device: any TerminalDevice,
         environment: [String: String] = [:]
     ) {
@@ -38,13 +38,13 @@ public final class ExplorerRuntime: Sendable {
     }
 
     /// The current state (for tests and the snapshot command).
-    public var currentState: AppState { state.withLock { $0 } }
+    package var currentState: AppState { state.withLock { $0 } }
 
     /// How many frames were presented.
-    public var frameCount: Int { framesDrawn.load(ordering: .relaxed) }
+    package var frameCount: Int { framesDrawn.load(ordering: .relaxed) }
 
     /// Runs until the user quits or the terminal goes away.
-    public func run() async {
+    package func run() async {
         let inbox = self.inbox
         let device = self.device
         inbox.post(.launched)
@@ -74,10 +74,10 @@ public final class ExplorerRuntime: Sendable {
     }
 
     /// Posts an action as if it came from outside (tests, scripted keys).
-    public func post(_ action: AppAction) { inbox.post(action) }
+    package func post(_ action: AppAction) { inbox.post(action) }
 
     /// Waits until no action is queued, no request is in flight and no body is being formatted or queried.
-    public func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await withCheckedContinuation { continuation in
             let idle = isIdle
             if idle {
@@ -93,7 +93,7 @@ public final class ExplorerRuntime: Sendable {
         inbox.isEmpty && runner.runningCount == 0
             && state.withLock { state in
                 // An open WebSocket waits for the person: it does not keep the explorer busy.
-                let busy = state.inFlight.keys.contains { ticket in !state.webSockets.values.contains { $0.ticket == ticket && $0.isOpen } }
+                let busy = state.inFlight.keys.contains { ticket in !state.webSocket.panes.values.contains { $0.ticket == ticket && $0.isOpen } }
                 return !busy && !state.hasBodyWorkInProgress && !state.isLoading
             }
     }

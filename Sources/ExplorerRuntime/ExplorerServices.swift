@@ -7,47 +7,47 @@ import TextSupport
 /// Everything the explorer's effects reach outside the app: where catalogs, secrets, history and
 /// drift results, drafts and run-time values come from, how live requests are sent, the clock requests are timed with, and the
 /// process environment (`$PAGER`, `$EDITOR`).
-public struct ExplorerServices: Sendable {
+package struct ExplorerServices: Sendable {
     /// Reads the catalogs and their secrets (called once per `.loadCatalog` effect, off the UI thread).
-    public var loadCatalog: @Sendable () -> (CatalogSet, SecretStore)
+    package var loadCatalog: @Sendable () -> (CatalogSet, SecretStore)
     /// Reads the catalogs again after files changed (the last catalogs, the changed catalog files
     /// or nil for all); nil: the catalogs are not watched.
-    public var reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))?
+    package var reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))?
     /// Sends live requests; nil leaves live mode failing with a clear message.
-    public var transport: (any Transport)?
+    package var transport: (any Transport)?
     /// Where sent requests are kept and earlier ones read; nil keeps no history.
-    public var history: HistoryStore?
+    package var history: HistoryStore?
     /// Where drift checks are read; nil shows no drift badges.
-    public var drift: DriftStore?
+    package var drift: DriftStore?
     /// Times requests and paces delayed fixtures (a `SteppingClock` for reproducible output).
-    public var clock: DispatchClock
+    package var clock: DispatchClock
     /// The process environment, for `$PAGER` and `$EDITOR`.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Plugins run after the activity and logger plugins.
-    public var extraPlugins: [any Plugin]
+    package var extraPlugins: [any Plugin]
     /// Where drafts are kept between runs; nil keeps none.
-    public var drafts: EnvironmentStateFile<[String: EndpointEdits]>?
+    package var drafts: EnvironmentStateFile<[String: EndpointEdits]>?
     /// Where run-time values (never secrets) are kept between runs; nil keeps none.
-    public var values: EnvironmentStateFile<[String: String]>?
+    package var values: EnvironmentStateFile<[String: String]>?
     /// Where values captured from responses are kept between runs; nil keeps none.
-    public var captured: EnvironmentStateFile<CapturedValues>?
+    package var captured: EnvironmentStateFile<CapturedValues>?
     /// Where live OAuth 2.0 tokens of catalogs that say `persist: true` are kept; nil keeps none.
-    public var tokens: (any TokenPersistence)?
+    package var tokens: (any TokenPersistence)?
     /// Where live cookie jars of catalogs that say `cookies: { persist: true }` are kept; nil keeps none.
-    public var cookies: (any CookiePersistence)?
+    package var cookies: (any CookiePersistence)?
     /// Where the trust the person gives a catalog is kept (asked before an untrusted catalog reaches
     /// outside itself); nil: trust is not given in the explorer.
-    public var trust: (any TrustPersistence)?
+    package var trust: (any TrustPersistence)?
     /// Whether the activity spinner turns (its ticks come from a real-time timer). False for a
     /// still picture such as `apiexplorer snapshot`: its frame must not depend on how long the
     /// keys took, or a busy machine draws the spinner a step further.
-    public var animatesSpinner = true
+    package var animatesSpinner = true
     /// Reads the time zone times are shown in (a launch effect: the local one is a file read).
     /// UTC unless set, so tests and snapshots show the same times anywhere.
-    public var timeZone: @Sendable () -> LocalTimeZone = { .utc }
+    package var timeZone: @Sendable () -> LocalTimeZone = { .utc }
 
     /// Makes the services.
-    public init(
+    package init(
         loadCatalog: @escaping @Sendable () -> (CatalogSet, SecretStore), transport: (any Transport)?, history: HistoryStore? = nil,
         drift: DriftStore? = nil, clock: DispatchClock = .continuous, environment: [String: String], extraPlugins: [any Plugin] = [],
         drafts: EnvironmentStateFile<[String: EndpointEdits]>? = nil, values: EnvironmentStateFile<[String: String]>? = nil,
@@ -73,7 +73,7 @@ public struct ExplorerServices: Sendable {
     /// Reads the catalogs of `source` and the secrets of its folder; `maximumBodySize` replaces every
     /// environment's body cap (`--max-body-size`). Files are trusted as `trust` remembers (read at
     /// every load, so a catalog trusted elsewhere meanwhile counts), or all of them (`--trust`).
-    public static func catalogs(
+    package static func catalogs(
         from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
     ) -> @Sendable () -> (CatalogSet, SecretStore) {
         {
@@ -83,7 +83,7 @@ public struct ExplorerServices: Sendable {
     }
 
     /// Reads the changed catalog files of `source` again (all of them for nil), and its secrets.
-    public static func reloading(
+    package static func reloading(
         from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
     ) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
         { previous, changed in

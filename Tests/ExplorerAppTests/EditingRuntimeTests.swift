@@ -205,7 +205,7 @@ import TestTraits
         _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("Saved as shop/") }
         await runtime.waitUntilIdle()
         let state = runtime.currentState
-        #expect(state.scratch.isEmpty)
+        #expect(state.scratch.entries.isEmpty)
         let saved = try #require(state.selectedEndpoint)
         #expect(saved.serviceID == "shop" && saved.method == .post)
         #expect(saved.path == "/items/{{itemId}}")

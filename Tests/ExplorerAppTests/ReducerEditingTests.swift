@@ -229,8 +229,8 @@ import TestTraits
         let entry = NetworkLogEntry(
             event: .willSend, request: request,
             format: .init(options: .verbose, redactor: nil, maximumBodyLength: 100))
-        _ = AppReducer.reduce(&state, .networkLogged(entry))
-        #expect(!state.log.isEmpty)
-        #expect(!state.log.joined().contains("typed-token"))
+        _ = AppReducer.reduce(&state, .log(.networkLogged(entry)))
+        #expect(!state.log.lines.isEmpty)
+        #expect(!state.log.lines.joined().contains("typed-token"))
     }
 }

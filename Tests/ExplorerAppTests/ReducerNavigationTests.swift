@@ -183,21 +183,3 @@ import TestTraits
         #expect(other.press("C-c") == [.quit])
     }
 }
-
-@Suite(.offPool) struct DriftBadgeTests {
-    @Test func theLastDriftCheckIsShownPerEndpointInTheActiveEnvironmentOnly() {
-        var state = TestCatalog.state()
-        state.driftMarks = [
-            EnvironmentKey(service: "shop", environment: "local"): ["listItems": .drifted, "getItem": .matches],
-            EnvironmentKey(service: "shop", environment: "staging"): ["createItem": .failed],
-        ]
-        var screen = state.screen
-        #expect(screen.contains("GET    /items ≠drift"))
-        #expect(screen.contains("/items/{{id}} =stub"))
-        #expect(!screen.contains("✗check"))  // staging's result is not this environment's
-        _ = state.press("e")
-        screen = state.screen
-        #expect(screen.contains("✗check"))
-        #expect(!screen.contains("≠drift"))
-    }
-}

@@ -232,48 +232,9 @@ import TestTraits
         #expect(state.spinnerFrame == 1)
     }
 
-    @Test func logLinesAreKeptBounded() {
-        var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .logged((0..<(AppState.logLimit + 10)).map { "line \($0)" }))
-        #expect(state.log.count == AppState.logLimit)
-        #expect(state.log.last == "line \(AppState.logLimit + 9)")
-        _ = state.press("5")
-        #expect(state.screen.contains("line \(AppState.logLimit + 9)"))
-    }
-
     @Test func theTerminalGoingAwayQuits() {
         var state = TestCatalog.state()
         #expect(AppReducer.reduce(&state, .terminalClosed) == [.quit])
-    }
-}
-
-@Suite(.offPool) struct HistoryDialogTests {
-    @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
-        var state = TestCatalog.state()
-        _ = state.press("s Enter")  // live, shop/listItems, local
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
-        #expect(state.history.count == 1)
-        #expect(state.history.first?.outcome == "200 OK")
-        #expect(state.history.first?.requestLine.contains("tok-secret-123") == false)
-
-        _ = state.press("s e j")  // stub, staging, another endpoint: the history keeps what was sent
-        _ = state.press("H")
-        #expect(state.overlay == .history(list: ListState(selected: 0)))
-        #expect(state.screen.contains("History · 1"))
-        #expect(state.screen.contains("shop/listItems · local"))
-        let effects = state.press("Enter")
-        let again = RequestTicket(id: 2, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .live, example: nil))
-        #expect(effects.sent == [again])
-        #expect(state.overlay == nil)
-        #expect(state.activeEnvironment?.name == "local")  // its environment and endpoint are shown again
-        #expect(state.selectedEndpoint?.id == "listItems")
-    }
-
-    @Test func anEmptyHistorySaysHowToFillIt() {
-        var state = TestCatalog.state()
-        _ = state.press("H")
-        #expect(state.overlay == nil)
-        #expect(state.notice == "No request sent yet: Enter sends one.")
     }
 }
 
@@ -285,13 +246,13 @@ import TestTraits
         let earlier = HistoryItem(
             call: EndpointCall(endpoint: "echo/echo", environment: "local", mode: .stub, example: nil),
             requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))
-        let effects = AppReducer.reduce(&state, .historyLoaded([earlier]))
+        let effects = AppReducer.reduce(&state, .history(.loaded([earlier])))
         #expect(effects.isEmpty)
-        #expect(state.history.map(\.call.endpoint) == ["shop/listItems", "echo/echo"])
+        #expect(state.history.items.map(\.call.endpoint) == ["shop/listItems", "echo/echo"])
 
         let marks = [EnvironmentKey(service: "shop", environment: "local"): ["listItems": DriftMark.drifted]]
-        _ = AppReducer.reduce(&state, .driftMarksLoaded(marks))
-        #expect(state.driftMarks == marks)
+        _ = AppReducer.reduce(&state, .drift(.loaded(marks)))
+        #expect(state.drift.marks == marks)
         #expect(state.screen.contains("/items ≠drift"))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// Compares text with a reviewed snapshot in `Snapshots/NAME.txt`. Snapshots are written only when
-/// asked (`RECORD_SNAPSHOTS=1 swift test …`), then reviewed like any other change.
-func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation, filePath: String = #filePath) {
-    let directory = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+/// Compares text with a reviewed snapshot in `Snapshots/NAME.txt` (beside this file, wherever the
+/// test is). Snapshots are written only when asked (`RECORD_SNAPSHOTS=1 swift test …`), then
+/// reviewed like any other change.
+func assertSnapshot(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
     let file = directory.appendingPathComponent("\(name).txt")
     let recording = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
     if recording {

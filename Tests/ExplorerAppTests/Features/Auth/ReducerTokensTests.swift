@@ -11,11 +11,11 @@ import TestTraits
     @Test func tAsksForTheTokensAndTheWindowShowsThemMaskedUntilRevealed() {
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")
-        #expect(state.press("T") == [.loadTokens(environment: environment, mode: .stub)])
+        #expect(state.press("T") == [.auth(.loadTokens(environment: environment, mode: .stub))])
         let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
         let jwt = jwtPart(#"{"alg":"HS256"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig"
         let token = SessionToken(source: "oauth2", value: jwt, type: "Bearer", scope: "read", expiresAt: TestCatalog.now.addingTimeInterval(600), hasRefreshToken: true)
-        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now)))
         var screen = state.screen
         #expect(screen.contains("Tokens · shop · local · STUB"))
         #expect(screen.contains("oauth2 · Bearer · scope read"))
@@ -25,17 +25,17 @@ import TestTraits
         #expect(!screen.contains(jwt))
         // Revealed with v (outside the window), the value shows when it is opened again.
         _ = state.press("Esc v")
-        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: environment, mode: .stub, tokens: [token], at: TestCatalog.now)))
         screen = state.screen
         #expect(screen.contains(String(jwt.prefix(20))))
-        #expect(state.press("Enter") == [.signOut(environment: environment, mode: .stub)])
+        #expect(state.press("Enter") == [.auth(.signOut(environment: environment, mode: .stub))])
         #expect(state.overlay == nil)
-        #expect(state.signedOut[environment] == "signed out of shop · local: by you")
+        #expect(state.auth.signedOut[environment] == "signed out of shop · local: by you")
     }
 
     @Test func anEnvironmentWithoutTokensSaysHowOneComes() {
         var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now)))
         #expect(state.screen.contains("No token yet: the first request that needs one signs in."))
     }
 
@@ -45,13 +45,13 @@ import TestTraits
         let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
         var token = SessionToken(source: "oauth2", value: jwtPart(#"{"alg":"ES256","kid":"k1"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig")
         token.signature = .verified(algorithm: "ES256", keyID: "k1")
-        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now)))
         #expect(state.screen.contains("signature ✓ verified (ES256, key 'k1') with the issuer's published keys"))
-        #expect(state.press("S") == [.signInAgain(environment: environment, mode: .live)])
-        _ = AppReducer.reduce(&state, .signInFailed("Could not sign in with OAuth 2.0: invalid_client"))
+        #expect(state.press("S") == [.auth(.signInAgain(environment: environment, mode: .live))])
+        _ = AppReducer.reduce(&state, .auth(.signInFailed("Could not sign in with OAuth 2.0: invalid_client")))
         #expect(state.notice == "Could not sign in with OAuth 2.0: invalid_client")
         token.signature = .failed("no key 'k9' in the issuer's key set")
-        _ = AppReducer.reduce(&state, .tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: environment, mode: .live, tokens: [token], at: TestCatalog.now)))
         #expect(state.screen.contains("signature ✗ does not verify: no key 'k9' in the issuer's key set"))
     }
 
@@ -59,17 +59,17 @@ import TestTraits
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")
         let cookies = ["a", "b", "c"].map { Cookie(name: $0, value: "v", domain: "127.0.0.1") }
-        _ = AppReducer.reduce(&state, .cookiesLoaded(environment: environment, mode: .live, cookies: cookies, at: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .auth(.cookiesLoaded(environment: environment, mode: .live, cookies: cookies, at: TestCatalog.now)))
         #expect(state.screen.contains("› a=•"))
         _ = state.press("j")
-        #expect(state.press("d") == [.deleteCookie(environment: environment, mode: .live, cookie: cookies[1])])
-        _ = AppReducer.reduce(&state, .cookiesLoaded(environment: environment, mode: .live, cookies: [cookies[0], cookies[2]], at: TestCatalog.now))
+        #expect(state.press("d") == [.auth(.deleteCookie(environment: environment, mode: .live, cookie: cookies[1]))])
+        _ = AppReducer.reduce(&state, .auth(.cookiesLoaded(environment: environment, mode: .live, cookies: [cookies[0], cookies[2]], at: TestCatalog.now)))
         guard case .cookies(let window)? = state.overlay else {
             Issue.record("the cookie window stays open")
             return
         }
         #expect(window.selected == 1)
         #expect(state.screen.contains("› c=•"))
-        #expect(state.press("Enter") == [.clearCookies(environment: environment, mode: .live)])
+        #expect(state.press("Enter") == [.auth(.clearCookies(environment: environment, mode: .live))])
     }
 }

@@ -37,7 +37,7 @@ final class WebSocketRelay: Sendable {
     func flush() {
         state.withLock { state in
             guard state.opened != nil || !state.frames.isEmpty else { return }
-            inbox.post(.webSocketUpdated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames)))
+            inbox.post(.webSocket(.updated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames))))
             if state.opened != nil { state.reportedOpening = true }
             state.opened = nil
             state.frames = []

@@ -46,7 +46,7 @@ import TestTraits
     static func open(size: Size = Size(width: 120, height: 40)) -> AppState {
         var state = state(size: size)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .webSocketUpdated(ticket: 1, update: WebSocketUpdate(opened: opened, frames: frames())))
+        _ = AppReducer.reduce(&state, .webSocket(.updated(ticket: 1, update: WebSocketUpdate(opened: opened, frames: frames()))))
         return state
     }
 
@@ -62,7 +62,7 @@ import TestTraits
         #expect(screen.contains("+0.090s  ↑ pong"))
         // The newest frame in full, pretty-printed.
         #expect(screen.contains(#""note": "first message received""#))
-        #expect(state.log.contains { $0.contains("#1 ⇅ WebSocket open (subprotocol chat.v1)") })
+        #expect(state.log.lines.contains { $0.contains("#1 ⇅ WebSocket open (subprotocol chat.v1)") })
         // j/k move through the frames; a binary frame shows as a hex dump.
         _ = state.press("Tab k k k")
         #expect(state.selectedWebSocket?.selectedIndex == 2)
@@ -82,11 +82,11 @@ import TestTraits
         #expect(state.keyContext == .typing)
         #expect(state.screen.contains("Message on chat/room"))
         // Enter sends the named message by name: the runner fills its placeholders.
-        #expect(state.press("Tab Enter") == [.sendWebSocketMessage(ticket: 1, message: .named("bye"))])
+        #expect(state.press("Tab Enter") == [.webSocket(.send(ticket: 1, message: .named("bye")))])
         #expect(state.overlay == nil)
         // Typed text goes as typed.
         _ = state.press("m C-u")
-        #expect(state.press("h i Enter") == [.sendWebSocketMessage(ticket: 1, message: .typed("hi"))])
+        #expect(state.press("h i Enter") == [.webSocket(.send(ticket: 1, message: .typed("hi")))])
     }
 
     @Test func mOnAnEndpointThatIsNotOpenSaysWhatToDo() {
@@ -100,7 +100,7 @@ import TestTraits
 
     @Test func escClosesNormallyFirstAndDropsTheConnectionSecond() {
         var state = Self.open()
-        #expect(state.press("Esc") == [.closeWebSocket(ticket: 1)])
+        #expect(state.press("Esc") == [.webSocket(.close(ticket: 1))])
         #expect(state.selectedWebSocket?.isClosing == true)
         #expect(state.screen.contains("closing"))
         #expect(state.press("Esc") == [.cancel(ticket: 1)])
@@ -109,7 +109,7 @@ import TestTraits
     @Test func aServerCloseIsShownWithItsMeaningOnceTheRequestEnds() {
         var state = Self.open()
         let close = WebSocketRecordClose.policy
-        _ = AppReducer.reduce(&state, .webSocketUpdated(ticket: 1, update: WebSocketUpdate(frames: [close])))
+        _ = AppReducer.reduce(&state, .webSocket(.updated(ticket: 1, update: WebSocketUpdate(frames: [close]))))
         let error = DispatchError(kind: .webSocketClosed(.policyViolation), message: "The server closed the WebSocket with 1008 policyViolation: no guests.", status: 101, source: "close 1008")
         state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: error))
         #expect(state.selectedWebSocket?.isOpen == false)
@@ -117,7 +117,7 @@ import TestTraits
         #expect(screen.contains("closed by the server: 1008 policyViola"))
         #expect(screen.contains("↓ close   1008 policyViolation: no guests"))
         #expect(screen.contains("policy violation: the server refused a message"))
-        #expect(state.log.contains { $0.contains("#1 ⇅ close received: 1008 policyViolation: no guests") })
+        #expect(state.log.lines.contains { $0.contains("#1 ⇅ close received: 1008 policyViolation: no guests") })
     }
 
     @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40)])

@@ -17,12 +17,12 @@ import TestTraits
         var expired = ReducerRequestTests.exchange(status: 0, error: DispatchError(kind: .forbidden, message: "no", status: 403, source: "status 403"))
         expired.trace.append(TraceEvent(at: .zero, kind: .handled(by: "signOut on 403 (shop.yaml:9)", note: "signed out of shop · local")))
         state.finish(ticket: 1, expired)
-        #expect(state.signedOut[environment] == "signed out of shop · local: forbidden")
+        #expect(state.auth.signedOut[environment] == "signed out of shop · local: forbidden")
         #expect(state.screen.contains("shop · local  signed out: forbidden"))
         #expect(state.captured[environment]?.stub.isEmpty == true)
         _ = state.press("Enter")
         state.finish(ticket: 2, ReducerRequestTests.exchange(status: 200))
-        #expect(state.signedOut[environment] == nil)
+        #expect(state.auth.signedOut[environment] == nil)
         #expect(!state.screen.contains("signed out of"))
     }
 
@@ -33,7 +33,7 @@ import TestTraits
         let message = "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked); the next request signs in again."
         let refused = DispatchError(kind: .unauthorized, message: message, source: ServiceSession.oauth2SignOutSource)
         state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: refused))
-        #expect(state.signedOut[environment] == "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked)")
+        #expect(state.auth.signedOut[environment] == "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked)")
         #expect(state.screen.contains("shop · local  signed out: the OAuth 2.0 token coul"))
     }
 }

@@ -13,12 +13,12 @@ import TestTraits
         let prompt = SignInPrompt(
             environment: EnvironmentKey(service: "shop", environment: "local"), userCode: "WDJB-MJHT",
             verificationURL: "https://example.com/device", completeURL: "https://example.com/device?user_code=WDJB-MJHT")
-        let effects = AppReducer.reduce(&state, .signInPrompted(prompt))
+        let effects = AppReducer.reduce(&state, .auth(.signInPrompted(prompt)))
         #expect(effects.contains(.copyToClipboard(text: "https://example.com/device?user_code=WDJB-MJHT", description: "the sign-in URL")))
         let screen = state.screen
         #expect(screen.contains("Sign in: open https://example.com/device and enter WDJB-MJHT"))
         state.finish(ticket: 1, ReducerRequestTests.exchange(status: 200))
-        #expect(state.signInPrompts.isEmpty)
+        #expect(state.auth.signInPrompts.isEmpty)
         #expect(!state.screen.contains("WDJB-MJHT"))
     }
 }

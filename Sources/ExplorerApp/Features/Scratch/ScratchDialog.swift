@@ -1,9 +1,9 @@
 import TerminalKit
 
 /// The window that asks for a scratch request, or for the service to save one into.
-public struct ScratchDialog: Sendable, Hashable {
+package struct ScratchDialog: Sendable, Hashable {
     /// What the answer is for.
-    public enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         /// `METHOD URL` or a curl command for a new request.
         case compose
         /// The id of the catalog service the scratch request (by its service id) is saved into.
@@ -11,12 +11,12 @@ public struct ScratchDialog: Sendable, Hashable {
     }
 
     /// What the answer is for.
-    public var step: Step
+    package var step: Step
     /// The text being typed.
-    public var input: InputState
+    package var input: InputState
 
     /// Makes a dialog with `text` typed in.
-    public init(step: Step, text: String = "") {
+    package init(step: Step, text: String = "") {
         self.step = step
         input = InputState(text: text)
     }

@@ -2,23 +2,23 @@ import Catalog
 
 /// A request typed or pasted in the explorer (`C-n`), kept as a service of its own while the
 /// explorer runs.
-public struct ScratchEntry: Sendable, Hashable {
+package struct ScratchEntry: Sendable, Hashable {
     /// The one-endpoint service that sends it (`scratch-1`, `scratch-2` …).
-    public var service: Service
+    package var service: Service
     /// What the user typed: `METHOD URL`, a URL, or a curl command.
-    public var text: String
+    package var text: String
     /// The environment whose settings it borrowed, when its URL lies under one's base URL.
-    public var matched: EnvironmentKey?
+    package var matched: EnvironmentKey?
 
     /// Makes an entry.
-    public init(service: Service, text: String, matched: EnvironmentKey?) {
+    package init(service: Service, text: String, matched: EnvironmentKey?) {
         self.service = service
         self.text = text
         self.matched = matched
     }
 
     /// The key of the request's endpoint.
-    public var endpoint: EndpointKey? { service.endpoints.first?.key }
+    package var endpoint: EndpointKey? { service.endpoints.first?.key }
 }
 
 extension CatalogSet {

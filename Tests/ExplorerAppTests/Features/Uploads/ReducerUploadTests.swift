@@ -8,12 +8,12 @@ import TestTraits
     @Test func progressShowsInTheStatusBarAndTheLogSaysWhenTheBodyIsSent() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .uploadProgressed(ticket: 1, sent: 3 << 20, total: 12 << 20))
+        _ = AppReducer.reduce(&state, .uploads(.progressed(ticket: 1, sent: 3 << 20, total: 12 << 20)))
         #expect(state.screen.contains("↑ 25% of 13 MB"))
-        _ = AppReducer.reduce(&state, .uploadProgressed(ticket: 1, sent: 12 << 20, total: 12 << 20))
-        #expect(state.log.last == "#1 ↑ request body sent: 13 MB")
+        _ = AppReducer.reduce(&state, .uploads(.progressed(ticket: 1, sent: 12 << 20, total: 12 << 20)))
+        #expect(state.log.lines.last == "#1 ↑ request body sent: 13 MB")
         state.finish(ticket: 1, ReducerRequestTests.exchange(status: 201))
-        #expect(state.uploads.isEmpty)
+        #expect(state.uploads.progress.isEmpty)
         #expect(!state.screen.contains("↑ 100%"))
     }
 }

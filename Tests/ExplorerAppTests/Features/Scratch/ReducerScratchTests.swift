@@ -25,9 +25,9 @@ import TestTraits
         _ = state.press("Enter")
         #expect(state.notice?.contains("Type a URL") == true)
         let effects = state.press("G E T Space h t t p : / / x / y Enter")
-        #expect(effects == [.makeScratchRequest(text: "GET http://x/y", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local"))])
+        #expect(effects == [.scratch(.make(text: "GET http://x/y", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local")))])
         #expect(state.overlay == nil && state.isLoading)
-        _ = AppReducer.reduce(&state, .scratchRequestMade(nil, error: "'FOO' is not a method"))
+        _ = AppReducer.reduce(&state, .scratch(.made(nil, error: "'FOO' is not a method")))
         #expect(state.notice == "Not sent: 'FOO' is not a method.")
         #expect(!state.isLoading)
     }
@@ -37,13 +37,13 @@ import TestTraits
         _ = state.press("C-n c u r l Space h t t p : / / x Space \\ Enter")
         #expect(state.overlay != nil)
         let effects = state.press("- I Enter")
-        #expect(effects == [.makeScratchRequest(text: "curl http://x  -I", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local"))])
+        #expect(effects == [.scratch(.make(text: "curl http://x  -I", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local")))])
     }
 
     @Test func aReadRequestIsSelectedAndSentLiveWhateverTheMode() throws {
         var state = TestCatalog.state()
         #expect(state.mode == .stub)
-        let effects = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        let effects = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         #expect(state.activeService?.id == "scratch-1")
         #expect(state.selectedEndpoint?.path == "/items/3")
         let sent = try #require(effects.compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }.first)
@@ -55,7 +55,7 @@ import TestTraits
 
     @Test func scratchRequestsStayWhenTheCatalogsReload() {
         var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         _ = AppReducer.reduce(&state, .catalogReloaded(TestCatalog.load(), SecretStore(), changed: ["1-shop.yaml"]))
         #expect(state.catalog.service("scratch-1") != nil)
         #expect(state.activeService?.id == "scratch-1")
@@ -64,18 +64,18 @@ import TestTraits
     @Test func wAsksWhichServiceAndChecksTheAnswer() {
         var state = TestCatalog.state()
         state.catalog.source = CatalogSource(origin: .option, directory: URL(fileURLWithPath: "/tmp/catalogs"), displayPath: "catalogs")
-        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         _ = state.press("W")
         #expect(state.screen.contains("Service: shop"))
         _ = state.press("C-u n o p e Enter")
         #expect(state.notice?.contains("No service 'nope'") == true)
         let effects = state.press("C-u s h o p Enter")
-        #expect(effects == [.saveScratchRequest(Self.entry(), edits: nil, into: "shop")])
+        #expect(effects == [.scratch(.save(Self.entry(), edits: nil, into: "shop"))])
     }
 
     @Test func theBundledCatalogsTakeNoScratchRequest() {
         var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
+        _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         _ = state.press("W")
         #expect(state.overlay == nil)
         #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
@@ -83,11 +83,11 @@ import TestTraits
 
     @Test func aSavedRequestIsReplacedByItsEndpoint() {
         var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .scratchRequestMade(Self.entry(), error: nil))
-        _ = AppReducer.reduce(&state, .scratchRequestSaved(
-            scratch: "scratch-1", endpoint: EndpointKey(service: "shop", endpoint: "deleteItem"), secretNames: ["SHOP_TOKEN"], error: nil))
+        _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
+        _ = AppReducer.reduce(&state, .scratch(.saved(
+            scratch: "scratch-1", endpoint: EndpointKey(service: "shop", endpoint: "deleteItem"), secretNames: ["SHOP_TOKEN"], error: nil)))
         #expect(state.catalog.service("scratch-1") == nil)
-        #expect(state.scratch.isEmpty)
+        #expect(state.scratch.entries.isEmpty)
         #expect(state.selectedEndpoint?.id == "deleteItem")
         #expect(state.notice?.contains("set SHOP_TOKEN") == true)
     }

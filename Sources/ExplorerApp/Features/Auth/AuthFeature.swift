@@ -1,0 +1,206 @@
+import Catalog
+import DispatcherCore
+import FoundationEssentials
+
+/// Cookies and tokens: the windows that show them (`K`, `T`), signing in again and out, device
+/// sign-ins waiting for the person, and environments a handler signed out of.
+package struct AuthState: Sendable {
+    /// Sign-ins waiting for the person (device codes), by service and environment; gone once a
+    /// request there finishes.
+    package fileprivate(set) var signInPrompts: [EnvironmentKey: SignInPrompt] = [:]
+    /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
+    /// there succeeds again.
+    package fileprivate(set) var signedOut: [EnvironmentKey: String] = [:]
+}
+
+/// What happens to cookies, tokens and sign-ins.
+package enum AuthAction: Sendable {
+    /// `K`: show the active environment's cookies.
+    case showCookies
+    /// `T`: show the active environment's tokens.
+    case showTokens
+    /// A key in the cookie or token window.
+    case window(Command)
+    /// The cookies of an environment and mode were read, at `at`.
+    case cookiesLoaded(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], at: Date)
+    /// The tokens of an environment and mode were read, at `at`.
+    case tokensLoaded(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], at: Date)
+    /// Signing in again (from the token window) failed: why.
+    case signInFailed(String)
+    /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
+    case signInPrompted(SignInPrompt)
+    /// A request there finished; `signedOut` is what a handler said when it signed the session out
+    /// (`signOutMessage(for:)`).
+    case requestFinished(EnvironmentKey, succeeded: Bool, signedOut: String?)
+}
+
+/// Work on the sessions' cookies and tokens.
+package enum AuthEffect: Sendable, Hashable {
+    /// Read the tokens the environment's session holds in `mode`, reporting `.tokensLoaded`.
+    case loadTokens(environment: EnvironmentKey, mode: RequestMode)
+    /// Read the environment's cookie jar in `mode`, reporting `.cookiesLoaded`.
+    case loadCookies(environment: EnvironmentKey, mode: RequestMode)
+    /// Empty the environment's cookie jar in `mode`.
+    case clearCookies(environment: EnvironmentKey, mode: RequestMode)
+    /// Delete one cookie of an environment's jar, then show the jar again.
+    case deleteCookie(environment: EnvironmentKey, mode: RequestMode, cookie: Cookie)
+    /// Sign in again now (OAuth 2.0), then show the tokens again (or say why not).
+    case signInAgain(environment: EnvironmentKey, mode: RequestMode)
+    /// Forget the environment's tokens and cookies in `mode`: the next request signs in again.
+    case signOut(environment: EnvironmentKey, mode: RequestMode)
+}
+
+enum AuthFeature: AppFeature {
+    /// What the windows open on.
+    struct Context {
+        /// The environment the panes show.
+        var environment: EnvironmentKey?
+        /// The mode its requests are sent in.
+        var mode: RequestMode
+    }
+
+    static func context(of app: AppState) -> Context {
+        Context(environment: app.activeEnvironmentKey, mode: AppReducer.sendMode(app))
+    }
+
+    static func reduce(_ state: inout AuthState, _ action: AuthAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
+        switch action {
+        case .showCookies:
+            guard let environment = context.environment else { return [] }
+            return [.auth(.loadCookies(environment: environment, mode: context.mode))]
+        case .showTokens:
+            guard let environment = context.environment else { return [] }
+            return [.auth(.loadTokens(environment: environment, mode: context.mode))]
+        case .window(let command):
+            return handleWindow(command, state: &state, shell: &shell)
+        case .cookiesLoaded(let environment, let mode, let cookies, let at):
+            var window = CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at)
+            // Read again after a deletion: the cursor stays where it was.
+            if case .cookies(let shown)? = shell.overlay, shown.environment == environment, shown.mode == mode {
+                window.selected = min(shown.selected, max(0, cookies.count - 1))
+            }
+            shell.overlay = .cookies(window)
+        case .tokensLoaded(let environment, let mode, let tokens, let at):
+            shell.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
+        case .signInFailed(let message):
+            shell.notice = message
+        case .signInPrompted(let prompt):
+            state.signInPrompts[prompt.environment] = prompt
+            shell.notice = prompt.sentence
+            // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
+            return [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
+        case .requestFinished(let environment, let succeeded, let signedOut):
+            state.signInPrompts[environment] = nil
+            if let signedOut {
+                state.signedOut[environment] = signedOut
+            } else if succeeded {
+                state.signedOut[environment] = nil
+            }
+        }
+        return []
+    }
+
+    /// Keys in the cookie window (`d` deletes, Enter clears) and the token window (`S` signs in
+    /// again, Enter signs out).
+    static func handleWindow(_ command: Command, state: inout AuthState, shell: inout AppShell) -> [AppEffect] {
+        switch shell.overlay {
+        case .cookies(var window)?:
+            let count = window.cookies.count
+            switch command {
+            case .moveDown: window.selected = min(max(0, count - 1), window.selected + 1)
+            case .moveUp: window.selected = max(0, window.selected - 1)
+            case .moveToTop: window.selected = 0
+            case .moveToBottom: window.selected = max(0, count - 1)
+            case .deleteItem:
+                guard window.cookies.indices.contains(window.selected) else { return [] }
+                let cookie = window.cookies[window.selected]
+                shell.notice = "Cookie \(cookie.name) of \(cookie.domain) deleted."
+                return [.auth(.deleteCookie(environment: window.environment, mode: window.mode, cookie: cookie))]
+            case .choose:
+                shell.overlay = nil
+                shell.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
+                return [.auth(.clearCookies(environment: window.environment, mode: window.mode))]
+            default: return []
+            }
+            shell.overlay = .cookies(window)
+        case .tokens(var window)?:
+            switch command {
+            case .moveDown: window.scroll += 1
+            case .moveUp: window.scroll = max(0, window.scroll - 1)
+            case .moveToTop: window.scroll = 0
+            case .choose:
+                shell.overlay = nil
+                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
+                return [.auth(.signOut(environment: window.environment, mode: window.mode))]
+            case .signInAgain:
+                shell.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
+                return [.auth(.signInAgain(environment: window.environment, mode: window.mode))]
+            default: return []
+            }
+            shell.overlay = .tokens(window)
+        default:
+            break
+        }
+        return []
+    }
+
+    /// What a catalog handler that signed out (`do: signOut`) said of a finished request, nil when
+    /// none did. The session forgot its token and cookies; the explorer says so until a request
+    /// there succeeds, and forgets what it captured there.
+    static func signOutMessage(for record: CallOutcome) -> String? {
+        var notes = record.exchange.notes + record.exchange.trace.compactMap { event -> String? in
+            if case .handled(_, let note) = event.kind { note } else { nil }
+        }
+        // An OAuth 2.0 token that could not be renewed signed the session out too.
+        if let error = record.exchange.error, error.source == ServiceSession.oauth2SignOutSource {
+            notes.append(String(error.message.prefix { $0 != ";" }))
+        }
+        guard let note = notes.first(where: { $0.hasPrefix(ServiceSession.signedOutPrefix) }) else { return nil }
+        let reason = record.exchange.error.map { ": \($0.kind)" } ?? ""
+        return note.contains(":") ? note : note + reason
+    }
+}
+
+/// The cookie jar of an environment in one mode, read when the window opened.
+package struct CookiesWindow: Sendable, Hashable {
+    /// Whose cookies.
+    package var environment: EnvironmentKey
+    /// Stub or live.
+    package var mode: RequestMode
+    /// The cookies, in the order they are sent.
+    package var cookies: [Cookie]
+    /// When they were read (for expiry).
+    package var shownAt: Date
+    /// The cookie under the cursor (`d` deletes it).
+    package var selected = 0
+
+    /// Makes a window.
+    package init(environment: EnvironmentKey, mode: RequestMode, cookies: [Cookie], shownAt: Date) {
+        self.environment = environment
+        self.mode = mode
+        self.cookies = cookies
+        self.shownAt = shownAt
+    }
+}
+
+/// The tokens an environment holds in one mode, read when the window opened.
+package struct TokensWindow: Sendable, Hashable {
+    /// Whose tokens.
+    package var environment: EnvironmentKey
+    /// Stub or live.
+    package var mode: RequestMode
+    /// The tokens.
+    package var tokens: [SessionToken]
+    /// When they were read (expiry countdowns count from here).
+    package var shownAt: Date
+    /// The first line shown.
+    package var scroll = 0
+
+    /// Makes a window.
+    package init(environment: EnvironmentKey, mode: RequestMode, tokens: [SessionToken], shownAt: Date) {
+        self.environment = environment
+        self.mode = mode
+        self.tokens = tokens
+        self.shownAt = shownAt
+    }
+}
