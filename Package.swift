@@ -38,9 +38,11 @@ let package = Package(
         .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
 
         // MARK: Networking
+        .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
         .target(
             name: "DispatcherCore",
             dependencies: [
+                "CPSL",
                 "JSONSupport",
                 "TextSupport",
                 .product(name: "Logging", package: "swift-log"),

@@ -3,7 +3,8 @@ import Synchronization
 import TextSupport
 
 /// Cookies set by responses and sent with later requests, by the rules of RFC 6265: host-only and
-/// domain cookies, path matching, Secure (neither set over http nor sent over it), Expires and
+/// domain cookies (never for a public suffix: libpsl, as curl), path matching, Secure (neither set
+/// over http nor sent over it, but for a loopback host, as curl and browsers), Expires and
 /// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
 public final class CookieJar: Sendable {
     private let cookies = Mutex<[Cookie]>([])
@@ -59,7 +60,7 @@ public final class CookieJar: Sendable {
     /// Stores what `Set-Cookie` headers of a response to `url` ask for.
     public func store(setCookie values: [String], from url: URL, at now: Date) {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return }
-        let isSecure = url.scheme?.lowercased() == "https"
+        let isSecure = Self.isSecureChannel(url, host: host)
         for value in values {
             guard let cookie = Self.parse(value, host: host, requestPath: url.path, secureChannel: isSecure, at: now) else { continue }
             cookies.withLock { cookies in
@@ -80,7 +81,7 @@ public final class CookieJar: Sendable {
     /// The `Cookie` header value for a request to `url`; nil when no cookie matches.
     public func header(for url: URL, at now: Date) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
-        let isSecure = url.scheme?.lowercased() == "https"
+        let isSecure = Self.isSecureChannel(url, host: host)
         let path = url.path.isEmpty ? "/" : url.path
         let matching = all(at: now).filter { cookie in
             (cookie.isHostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
@@ -130,8 +131,8 @@ public final class CookieJar: Sendable {
                 var domain = argument.lowercased()
                 if domain.hasPrefix(".") { domain.removeFirst() }
                 guard !domain.isEmpty else { continue }
-                // A domain the host is not within is refused, as is a bare top-level label.
-                guard domainMatches(host, domain), domain.contains(".") || domain == host else { return nil }
+                // A domain the host is not within is refused, as is a public suffix (§5.3 step 5).
+                guard domainMatches(host, domain), PublicSuffixList.acceptsCookieDomain(domain, from: host) else { return nil }
                 cookie.domain = domain
                 cookie.isHostOnly = false
             case "path":
@@ -148,6 +149,16 @@ public final class CookieJar: Sendable {
         if cookie.isSecure, !secureChannel { return nil }
         cookie.expires = maxAge ?? expires
         return cookie
+    }
+
+    /// Whether `Secure` cookies may be set and sent: https, or a loopback host (`localhost`,
+    /// 127.0.0.0/8, `::1`), which browsers and curl treat as a secure context.
+    static func isSecureChannel(_ url: URL, host: String) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let isIPv4Loopback = bare.hasPrefix("127.") && bare.split(separator: ".").count == 4
+            && bare.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || isIPv4Loopback
     }
 
     /// §5.1.3: `host` is `domain` or ends with `.domain` (IP addresses match only themselves).
