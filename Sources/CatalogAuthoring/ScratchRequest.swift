@@ -78,7 +78,7 @@ public enum ScratchRequest {
         return (service, match.map { EnvironmentKey(service: $0.service.id, environment: $0.environment.name) })
     }
 
-    /// The body as typed: JSON when the command says so (or it parses as JSON), else text.
+    /// The body as typed, byte for byte: JSON when the command says so (or it parses as JSON), else text.
     static func body(of request: CurlRequest) -> RequestBody {
         if !request.form.isEmpty {
             // Files relative to where the explorer runs, as curl reads them.
@@ -89,8 +89,9 @@ public enum ScratchRequest {
         }
         guard let text = request.body else { return .none }
         let contentType = request.header("Content-Type")
-        if contentType?.lowercased().contains("json") ?? true, let value = try? JSONValue.parse(Data(text.utf8)) {
-            return .json(value)
+        // JSON is checked, never re-encoded: the bytes pasted are the bytes sent.
+        if contentType?.lowercased().contains("json") ?? true, (try? JSONValue.parse(Data(text.utf8))) != nil {
+            return .text(text, contentType: contentType ?? "application/json")
         }
         // curl sends `-d` data as a form unless told otherwise.
         return .text(text, contentType: contentType ?? "application/x-www-form-urlencoded")

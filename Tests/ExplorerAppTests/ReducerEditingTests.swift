@@ -146,8 +146,10 @@ import TestTraits
         // Past 16 kB: the start of the encoded body, and how much is sent.
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 1_000), message: nil))
         _ = state.press("Tab 4")
-        #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
         #expect(state.screen.contains("JSON, 1002 lines: [ …"))
+        // The body is shown as it is sent, line by line: the summary is at the end of the tab.
+        _ = state.press("G")
+        #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
         // Past 64 kB: not built on every frame, only its size.
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 4_000), message: nil))
         #expect(state.screen.contains("Body: 138 kB from the draft, filled in and encoded when it"))

@@ -74,3 +74,18 @@ import TestTraits
         #expect(back.body == "{\"name\":\"Desk\"}")
     }
 }
+
+/// A pasted `--data-raw` is sent as it was written: JSON is checked, never compacted.
+@Suite(.offPool) struct ScratchBodyBytesTests {
+    @Test func aPastedJSONBodyKeepsEveryByte() throws {
+        let typed = #"curl http://127.0.0.1:8/hook -H 'Content-Type: application/json' --data-raw '{"k": "v", "n": 1}'"#
+        let (service, _) = ScratchRequest.service(
+            for: try ScratchRequest.parse(typed), id: "scratch-1", title: "S", in: ScratchRequestTests.catalog, preferring: nil)
+        let endpoint = try #require(service.endpoints.first)
+        #expect(endpoint.body.encoded().data == Data(#"{"k": "v", "n": 1}"#.utf8), "18 bytes stay 18")
+        let bare = try ScratchRequest.parse(#"curl http://127.0.0.1:8/hook --data-raw '[1,  2]'"#)
+        let (plain, _) = ScratchRequest.service(for: bare, id: "scratch-2", title: "S", in: ScratchRequestTests.catalog, preferring: nil)
+        // Without a JSON Content-Type, curl's `-d` rule: a form, its bytes as typed all the same.
+        #expect(plain.endpoints.first?.body == .text("[1,  2]", contentType: "application/x-www-form-urlencoded"))
+    }
+}
