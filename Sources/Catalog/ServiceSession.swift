@@ -8,7 +8,8 @@ import Synchronization
 /// the auth refresh rule wired to its endpoint, the given plugins and transport. The TUI, the CLI
 /// and tests all send catalog endpoints through this.
 public final class ServiceSession: Sendable {
-    /// The header that asks the mock server for a named example when the user picks one in live mode.
+    /// The header that asks the mock server (`apiexplorer mock`) for a named example. Never added by
+    /// the app: a picked example answers in stub mode only, and a live send goes as the catalog says.
     public static let mockExampleHeader = "X-Mock-Example"
 
     /// The service.
@@ -103,7 +104,6 @@ public final class ServiceSession: Sendable {
             handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))
             oauth2 = sessions
         }
-        adapters.append(ServiceSession.mockExampleAdapter)
         // `handlers:` replaces the default chain (the refresh alone); the Digest answer stays first,
         // being part of the protocol. `results:` come after the caller's result handlers.
         let context = HandlerContext(
@@ -174,8 +174,9 @@ public final class ServiceSession: Sendable {
     /// Sends an endpoint. Never throws: an unresolved placeholder (or edits that do not apply, such
     /// as a JSON body that does not parse) is an `invalidRequest` exchange that sent nothing. Stub or
     /// live is the caller's choice (`options.stubBehavior`, else the environment's fixtures type);
-    /// an example's own delay applies in stub mode; in live mode a chosen example is asked of the
-    /// mock server with `X-Mock-Example`. `edits` change the endpoint for this request only;
+    /// an example's own delay applies in stub mode; a chosen example applies to stub mode only (a live
+    /// send carries no `X-Mock-Example`); an endpoint without a stub has no stub answer (an
+    /// `invalidRequest` saying so). `edits` change the endpoint for this request only;
     /// `captured` are values taken from earlier responses.
     public func send(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
@@ -193,6 +194,8 @@ public final class ServiceSession: Sendable {
         var options = options
         if options.example == CatalogExample.defaultName { options.example = nil }
         var behavior = options.stubBehavior ?? environment.fixtures
+        // A picked example is a fixture: it answers in stub mode only, and a live send carries none.
+        if !behavior.isStubbed { options.example = nil }
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
         if !endpoint.showsActivity { options.countsTowardsActivity = false }
@@ -207,6 +210,14 @@ public final class ServiceSession: Sendable {
         // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
         if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 
+        // Stub mode answers from fixtures: an endpoint without one says so rather than inventing a 200.
+        if behavior.isStubbed, options.example == nil, !endpoint.declaresStub, endpoint.webSocket == nil {
+            return failedExchange(
+                identifier: endpoint.key.description, method: endpoint.method, options: options,
+                error: .invalidRequest(
+                    "\(endpoint.key) has no fixture (no 'stub:' in its catalog), so stub mode has nothing to answer with: "
+                        + "send it live, or give it a stub ('apiexplorer record' writes one from a live response)."))
+        }
         // An untrusted catalog answers from its fixtures only: nothing of it goes over the network.
         if !service.isTrusted, !behavior.isStubbed {
             return failedExchange(

@@ -12,8 +12,11 @@ public struct AppState: Sendable {
     public var size: Size
     /// Which pane has the keyboard.
     public var focus: Pane = .endpoints
-    /// Stub or live.
-    public var mode: RequestMode = .stub
+    /// Stub or live per environment, as `s` switched it; an environment not switched starts as its
+    /// `fixtures:` say (`never`: live), as `call` does, or live for all with `--live`.
+    public var chosenModes: [EnvironmentKey: RequestMode] = [:]
+    /// `--live`: environments not switched with `s` start live.
+    public var startsLive = false
     /// Cursor and scroll of the environments pane (rows of `environmentRows`). The row under the
     /// cursor is the active service and environment.
     public var environmentList = ListState(selected: 0)
@@ -170,7 +173,7 @@ public struct LaunchOptions: Sendable, Hashable {
 
     /// Applies them to a state whose catalogs are loaded; false when the environment is not there.
     public func apply(to state: inout AppState) -> Bool {
-        if live { state.mode = .live }
+        if live { state.startsLive = true }
         guard let environment else { return true }
         return state.selectEnvironment(named: environment)
     }
