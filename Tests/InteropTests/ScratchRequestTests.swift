@@ -32,6 +32,17 @@ import TestTraits
         #expect(curl.method == .put && curl.header("X-A") == "b" && curl.body == "{\"a\":1}")
     }
 
+    /// A development server typed without a scheme (`127.0.0.1:9280/uuid`) is plain http, as curl
+    /// assumes; a public name stays https, as browsers assume.
+    @Test func aBareHostAndPortIsHTTP() throws {
+        #expect(try ScratchRequest.parse("127.0.0.1:9280/uuid").url.absoluteString == "http://127.0.0.1:9280/uuid")
+        #expect(try ScratchRequest.parse("localhost/health").url.absoluteString == "http://localhost/health")
+        #expect(try ScratchRequest.parse("POST api.example.com:8080/x").url.absoluteString == "http://api.example.com:8080/x")
+        #expect(try ScratchRequest.parse("[::1]:8000").url.absoluteString == "http://[::1]:8000")
+        #expect(try ScratchRequest.parse("api.example.com:443/x").url.absoluteString == "https://api.example.com:443/x")
+        #expect(try ScratchRequest.parse("example.com?q=1:2").url.absoluteString == "https://example.com?q=1:2")
+    }
+
     @Test func whatIsNotARequestSaysWhy() {
         #expect(throws: AuthoringError.self) { try ScratchRequest.parse("FETCH http://x") }
         #expect(throws: AuthoringError.self) { try ScratchRequest.parse("GET http://x http://y") }
