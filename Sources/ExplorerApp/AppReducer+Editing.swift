@@ -293,6 +293,13 @@ extension AppReducer {
                 edits.headers = headers
             }
         case .body:
+            // The one-line field shows multi-line JSON compacted: given back unchanged, the body keeps
+            // its bytes (a body is sent as written; formatting is never a side effect).
+            if case .text(let current, true) = request.body.orEmptyText, current != text, current.contains("\n"),
+                let value = try? JSONValue.parse(current), value.compactText == text
+            {
+                return []
+            }
             return setBody(text, key: key, request: request, state: &state)
         case .newEndpointID:
             let id = text.trimmed
@@ -323,13 +330,6 @@ extension AppReducer {
     /// Sets the body from text (typed or back from the editor); JSON is checked at once.
     static func setBody(_ text: String, key: DraftKey, request: EditedRequest, state: inout AppState) -> [AppEffect] {
         let wasJSON: Bool = if case .text(_, let isJSON) = request.body.orEmptyText { isJSON } else { false }
-        // The one-line field shows multi-line JSON compacted: given back unchanged, the body keeps
-        // its bytes (a body is sent as written; formatting is never a side effect).
-        if case .text(let current, true) = request.body.orEmptyText, current != text, current.contains("\n"),
-            let value = try? JSONValue.parse(current), value.compactText == text
-        {
-            return []
-        }
         let trimmed = text.trimmed
         let isJSON = wasJSON || trimmed.hasPrefix("{") || trimmed.hasPrefix("[")
         let effects = change(key, state: &state) { edits in

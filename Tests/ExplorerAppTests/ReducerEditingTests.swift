@@ -99,6 +99,22 @@ import TestTraits
         #expect(state.notice?.hasPrefix("Not sent:") == true)
     }
 
+    /// The one-line field shows multi-line JSON compacted; Enter without a change keeps the bytes
+    /// of the body (formatting is never a side effect), and a real change is kept as typed.
+    @Test func confirmingTheBodyFieldUnchangedKeepsItsBytes() {
+        var state = TestCatalog.state()
+        _ = state.press("j j Tab 6")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let typed = "{\n  \"name\":   \"Desk\"\n}"
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
+        _ = state.press("j j j j Enter")
+        #expect(state.editor.input?.input.text == #"{"name":"Desk"}"#)
+        _ = state.press("Enter")
+        #expect(state.drafts[key]?.body == .text(typed, isJSON: true))
+        _ = state.press("Enter C-u { \" n a m e \" : \" L a m p \" } Enter")
+        #expect(state.drafts[key]?.body == .text(#"{"name":"Lamp"}"#, isJSON: true))
+    }
+
     @Test func sendingCarriesTheEditsAndTheRunTimeValues() throws {
         var state = Self.editingGetItem()
         _ = state.press("j Enter C-u / i t e m s / { { i d } } / p a r t s Enter 7 Enter C-u 4 2 Enter")
