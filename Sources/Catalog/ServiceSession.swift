@@ -52,7 +52,7 @@ public final class ServiceSession: Sendable {
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
-        cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
+        cookies: CookieJar = PublicSuffixList.jar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
         tokenPersistence: (any TokenPersistence)? = nil, cookiePersistence: (any CookiePersistence)? = nil
     ) {
         // An untrusted catalog gets no way to the network at all: not for its requests, its

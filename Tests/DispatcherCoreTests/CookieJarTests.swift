@@ -26,19 +26,6 @@ import TestTraits
         #expect(jar.all(at: now).map(\.name) == ["a"])
     }
 
-    /// RFC 6265 §5.3 step 5 with the Public Suffix List (libpsl, as curl): a cookie for a whole
-    /// registry (`co.uk`, `github.io`) is refused; one for a registrable domain under it is kept.
-    @Test func aPublicSuffixIsRefusedAsACookieDomain() {
-        let jar = CookieJar()
-        jar.store(
-            setCookie: ["wide=1; Domain=co.uk", "mine=2; Domain=example.co.uk"], from: url("http://www.example.co.uk/"), at: now)
-        jar.store(setCookie: ["pages=3; Domain=github.io"], from: url("http://someone.github.io/"), at: now)
-        #expect(jar.all(at: now).map(\.name) == ["mine"])
-        #expect(jar.header(for: url("http://shop.example.co.uk/"), at: now) == "mine=2")
-        #expect(jar.header(for: url("http://other.co.uk/"), at: now) == nil)
-        #expect(jar.header(for: url("http://another.github.io/"), at: now) == nil)
-    }
-
     @Test func pathsMatchAtSlashBoundariesAndTheDefaultIsTheDirectory() {
         let jar = CookieJar()
         jar.store(setCookie: ["p=1; Path=/docs", "d=2"], from: url("http://h.example/docs/guide/page"), at: now)
