@@ -97,9 +97,6 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
         return examples.first { $0.name == name }
     }
 
-    /// Whether the catalog gives the endpoint a stub (`stub:`); without one, stub mode has no answer.
-    public var declaresStub: Bool { stub != .defaultStub }
-
     /// Every example's name, the default first.
     public var exampleNames: [String] { [stub.name] + examples.map(\.name) }
 
@@ -165,8 +162,7 @@ public struct CatalogExample: Sendable, Hashable {
         self.streamInterval = streamInterval
     }
 
-    /// The stub of endpoints that declare none: an empty 200 where a sample is needed (the mock
-    /// server); stub mode does not answer with it (`declaresStub`).
+    /// An empty 200, for endpoints that declare no stub.
     public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
 
     /// The core's named sample.

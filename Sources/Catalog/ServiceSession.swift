@@ -175,8 +175,7 @@ public final class ServiceSession: Sendable {
     /// as a JSON body that does not parse) is an `invalidRequest` exchange that sent nothing. Stub or
     /// live is the caller's choice (`options.stubBehavior`, else the environment's fixtures type);
     /// an example's own delay applies in stub mode; a chosen example applies to stub mode only (a live
-    /// send carries no `X-Mock-Example`); an endpoint without a stub has no stub answer (an
-    /// `invalidRequest` saying so). `edits` change the endpoint for this request only;
+    /// send carries no `X-Mock-Example`). `edits` change the endpoint for this request only;
     /// `captured` are values taken from earlier responses.
     public func send(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
@@ -210,14 +209,6 @@ public final class ServiceSession: Sendable {
         // The endpoint's own handlers go first and stop the chain when they act (a caller's inline handler wins).
         if options.errorHandler == nil { options.errorHandler = ServiceSession.inlineHandler(for: endpoint, context: handlerContext) }
 
-        // Stub mode answers from fixtures: an endpoint without one says so rather than inventing a 200.
-        if behavior.isStubbed, options.example == nil, !endpoint.declaresStub, endpoint.webSocket == nil {
-            return failedExchange(
-                identifier: endpoint.key.description, method: endpoint.method, options: options,
-                error: .invalidRequest(
-                    "\(endpoint.key) has no fixture (no 'stub:' in its catalog), so stub mode has nothing to answer with: "
-                        + "send it live, or give it a stub ('apiexplorer record' writes one from a live response)."))
-        }
         // An untrusted catalog answers from its fixtures only: nothing of it goes over the network.
         if !service.isTrusted, !behavior.isStubbed {
             return failedExchange(

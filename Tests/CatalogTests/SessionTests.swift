@@ -192,16 +192,6 @@ import TestTraits
         #expect(stub.response?.source == .stub(example: "hidden"))
     }
 
-    /// Stub mode answers from fixtures: without one it says so, rather than inventing an empty 200.
-    @Test func aStubForAnEndpointWithoutAFixtureSaysSo() async {
-        let exchange = await session().send("open", values: ["id": "1"])
-        #expect(exchange.error?.kind == .invalidRequest)
-        #expect(exchange.error?.message.hasPrefix("shop/open has no fixture (no 'stub:' in its catalog)") == true, "\(exchange.error?.message ?? "")")
-        #expect(exchange.response == nil)
-        let live = RecordingTransport { _ in .json(200, "{}") }
-        #expect(await session(transport: live).send("open", values: ["id": "1"], options: RequestOptions(stubBehavior: .never)).error == nil)
-    }
-
     @Test func unresolvedPlaceholdersSendNothing() async {
         let server = RecordingTransport { _ in .json(200, "{}") }
         let exchange = await session(transport: server).send("open", options: RequestOptions(stubBehavior: .never))

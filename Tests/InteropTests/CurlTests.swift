@@ -109,8 +109,8 @@ extension BinaryTests {
         }
 
         /// Imports `command` into a catalog folder, sends it (live, to a transport that answers 200:
-        /// an import has no fixture) with the secrets the command held, and reads back the exported
-        /// curl command.
+        /// the request as the network gets it) with the secrets the command held, and reads back
+        /// the exported curl command.
         func roundTrip(_ command: String) async throws -> (original: CurlRequest, exported: CurlRequest, text: String) {
             let original = try CurlCommandParser.parse(command)
             let (endpoint, secrets) = try CurlImporter.endpoint(for: original, service: "shop")
