@@ -68,10 +68,11 @@ let package = Package(
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
         .target(
             name: "Catalog",
             dependencies: [
-                "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
+                "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
             ]),
         .target(
             name: "MockServer",

@@ -27,7 +27,7 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     public enum Body: Sendable, Hashable, Codable {
         /// No body.
         case none
-        /// Text as typed; sent as JSON when `isJSON` (it must then parse), else as it is.
+        /// Text as typed, sent byte for byte; as JSON when `isJSON` (it must then parse).
         case text(String, isJSON: Bool)
         /// URL-encoded form fields.
         case form([Item])
@@ -87,6 +87,11 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     }
 }
 
+extension EndpointEdits {
+    /// The content type of an edited JSON body (its placeholders are filled JSON-escaped).
+    static let jsonContentType = "application/json"
+}
+
 /// Why edits cannot be sent as they are.
 public struct EditsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, with a line and column for a JSON body.
@@ -115,24 +120,27 @@ extension CatalogEndpoint {
             }
             endpoint.headers = headers
         }
+        var json: JSONValue?
         switch edits.body {
         case nil: break
         case .none?: endpoint.body = .none
         case .form(let items)?: endpoint.body = .form(items.filter(\.isEnabled).map { QueryItem(name: $0.name, value: $0.value) })
         case .text(let text, let isJSON)?:
             if isJSON {
+                // Checked, never re-encoded: the bytes typed are the bytes sent (a signed body stays valid).
                 do {
-                    endpoint.body = .json(try JSONValue.parse(text))
+                    json = try JSONValue.parse(text)
                 } catch {
                     throw EditsError(message: "the JSON body does not parse: line \(error.line), column \(error.column): \(error.reason)")
                 }
+                endpoint.body = .text(text, contentType: EndpointEdits.jsonContentType)
             } else {
                 endpoint.body = .text(text, contentType: contentType(of: body))
             }
         }
         // A graphql body stays one (and keeps its error rule) only while the JSON is still an operation.
         if endpoint.graphQL != nil, edits.body != nil {
-            endpoint.graphQL = if case .json(let value) = endpoint.body { GraphQLOperation(requestBody: value) } else { nil }
+            endpoint.graphQL = json.flatMap(GraphQLOperation.init(requestBody:))
         }
         return endpoint
     }

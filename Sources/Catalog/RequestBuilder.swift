@@ -272,7 +272,9 @@ public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStrin
 
 /// Renders the texts of one request, collecting every unresolved use.
 private struct Renderer {
-    enum Encoding { case none, path }
+    /// How a value is written where its placeholder was: as it is, percent-encoded for a path, or
+    /// escaped for inside a JSON string.
+    enum Encoding { case none, path, jsonString }
 
     let builder: RequestBuilder
     let endpoint: CatalogEndpoint
@@ -302,6 +304,7 @@ private struct Renderer {
             switch encoding {
             case .none: return found.value
             case .path: return PercentEncoding.encode(found.value, keeping: PercentEncoding.isPathAllowed)
+            case .jsonString: return String(JSONValue.string(found.value).compactText.dropFirst().dropLast())
             }
         }) ?? text
         for name in missing where !unresolved.contains(where: { $0.name == name && $0.location == location }) {
@@ -327,7 +330,11 @@ private struct Renderer {
     mutating func render(_ body: RequestBody) -> RequestBody {
         switch body {
         case .none, .data: return body
-        case .text(let text, let contentType): return .text(render(text, at: "body"), contentType: contentType)
+        case .text(let text, let contentType):
+            // JSON as typed (an edited body) is sent as written; a value filled into it is escaped,
+            // since its placeholders can only stand inside strings (the text parsed as JSON).
+            let encoding: Encoding = contentType == EndpointEdits.jsonContentType ? .jsonString : .none
+            return .text(render(text, at: "body", encoding: encoding), contentType: contentType)
         case .form(let items):
             return .form(items.map { item in QueryItem(name: item.name, value: item.value.map { render($0, at: "form field \(item.name)") }) })
         case .json(let value): return .json(render(value))

@@ -68,9 +68,4 @@ extension ServiceSession {
         }
     }
 
-    /// In live mode, a chosen example is asked of the mock server (real servers ignore the header).
-    static let mockExampleAdapter = Interceptor.Adapter(name: "mock example") { request in
-        guard request.options.stubBehavior == .never, let example = request.options.example else { return }
-        request.headers.set(ServiceSession.mockExampleHeader, example, origin: .interceptor("mock example"))
-    }
 }

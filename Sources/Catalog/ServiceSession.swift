@@ -8,7 +8,8 @@ import Synchronization
 /// the auth refresh rule wired to its endpoint, the given plugins and transport. The TUI, the CLI
 /// and tests all send catalog endpoints through this.
 public final class ServiceSession: Sendable {
-    /// The header that asks the mock server for a named example when the user picks one in live mode.
+    /// The header that asks the mock server (`apiexplorer mock`) for a named example. Never added by
+    /// the app: a picked example answers in stub mode only, and a live send goes as the catalog says.
     public static let mockExampleHeader = "X-Mock-Example"
 
     /// The service.
@@ -51,7 +52,7 @@ public final class ServiceSession: Sendable {
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
-        cookies: CookieJar = CookieJar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
+        cookies: CookieJar = PublicSuffixList.jar(), onSignInPrompt: (@Sendable (SignInPrompt) -> Void)? = nil,
         tokenPersistence: (any TokenPersistence)? = nil, cookiePersistence: (any CookiePersistence)? = nil
     ) {
         // An untrusted catalog gets no way to the network at all: not for its requests, its
@@ -103,7 +104,6 @@ public final class ServiceSession: Sendable {
             handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))
             oauth2 = sessions
         }
-        adapters.append(ServiceSession.mockExampleAdapter)
         // `handlers:` replaces the default chain (the refresh alone); the Digest answer stays first,
         // being part of the protocol. `results:` come after the caller's result handlers.
         let context = HandlerContext(
@@ -174,8 +174,8 @@ public final class ServiceSession: Sendable {
     /// Sends an endpoint. Never throws: an unresolved placeholder (or edits that do not apply, such
     /// as a JSON body that does not parse) is an `invalidRequest` exchange that sent nothing. Stub or
     /// live is the caller's choice (`options.stubBehavior`, else the environment's fixtures type);
-    /// an example's own delay applies in stub mode; in live mode a chosen example is asked of the
-    /// mock server with `X-Mock-Example`. `edits` change the endpoint for this request only;
+    /// an example's own delay applies in stub mode; a chosen example applies to stub mode only (a live
+    /// send carries no `X-Mock-Example`). `edits` change the endpoint for this request only;
     /// `captured` are values taken from earlier responses.
     public func send(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
@@ -193,6 +193,8 @@ public final class ServiceSession: Sendable {
         var options = options
         if options.example == CatalogExample.defaultName { options.example = nil }
         var behavior = options.stubBehavior ?? environment.fixtures
+        // A picked example is a fixture: it answers in stub mode only, and a live send carries none.
+        if !behavior.isStubbed { options.example = nil }
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
         options.stubBehavior = behavior
         if !endpoint.showsActivity { options.countsTowardsActivity = false }

@@ -137,6 +137,8 @@ extension CatalogUpdate {
         } catch {
             throw .invalidInput(error.message)
         }
+        // A catalog holds a JSON body as YAML, not as the bytes typed (those are what a send carries).
+        if case .text(let text, true)? = edits.body, let value = try? JSONValue.parse(text) { expected.body = .json(value) }
         var omitted = endpoint.omittedHeaders
         for name in edits.removedHeaders.sorted() where !omitted.contains(where: { Headers.sameName($0, name) }) {
             omitted.insert(name)

@@ -78,7 +78,10 @@ public enum CurlImporter {
         } else if let body = request.body {
             let contentType = request.header("Content-Type")?.lowercased() ?? ""
             if contentType.contains("json"), let value = try? JSONValue.parse(body) {
-                endpoint.body = .json(redactedJSON(value, redactor: redactor, secret: secret))
+                let redacted = redactedJSON(value, redactor: redactor, secret: secret)
+                // The bytes as written (a signed body stays valid), unless a credential in them is
+                // replaced by a placeholder, which needs the JSON rewritten.
+                endpoint.body = redacted == value ? .text(body) : .json(redacted)
             } else if contentType.contains("x-www-form-urlencoded") {
                 endpoint.body = .form(FormEncoding.decode(body).map { item in
                     let value = item.value ?? ""

@@ -8,7 +8,7 @@ import TextSupport
 /// curl command. It is sent as the only endpoint of a service of its own, so it goes through the
 /// same core (plugins, error filter, history) as catalog endpoints.
 public enum ScratchRequest {
-    /// Reads `curl …`, `METHOD URL` or `URL` (`https://` assumed when the URL has no scheme).
+    /// Reads `curl …`, `METHOD URL` or `URL` (without a scheme: see `assumedScheme(for:)`).
     public static func parse(_ text: String) throws(AuthoringError) -> CurlRequest {
         let trimmed = text.trimmed
         guard !trimmed.isEmpty else { throw .invalidInput("type a URL (GET by default), METHOD URL, or paste a curl command") }
@@ -26,13 +26,34 @@ public enum ScratchRequest {
         guard rest.count == 1, var address = rest.first else {
             throw .invalidInput("type one URL after the method (paste a curl command for headers and a body)")
         }
-        if !address.contains("://") { address = "https://" + address }
+        if !address.contains("://") { address = assumedScheme(for: address) + "://" + address }
         guard let url = URL(string: address), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
             throw .invalidInput("'\(address)' is not an http or https URL")
         }
         return CurlRequest(method: method, url: url)
+    }
+
+    /// The scheme of an address typed without one: `http` when it names a port other than 443, or a
+    /// host that is `localhost` or an IP address (where development servers listen, mostly without
+    /// TLS; curl assumes http for every address); else `https`, as browsers' address bars do.
+    static func assumedScheme(for address: String) -> String {
+        let authority = address.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        var host = Substring(authority)
+        var port: Substring?
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") { port = after.dropFirst() }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        if let port, !port.isEmpty, port != "443" { return "http" }
+        let lowered = host.lowercased()
+        let isAddress = lowered.contains(":") || (!lowered.isEmpty && lowered.allSatisfy { $0.isNumber || $0 == "." })
+        return lowered == "localhost" || lowered.hasSuffix(".localhost") || isAddress ? "http" : "https"
     }
 
     /// A one-endpoint service (`id`, titled `title`) that sends `request`.
@@ -78,7 +99,7 @@ public enum ScratchRequest {
         return (service, match.map { EnvironmentKey(service: $0.service.id, environment: $0.environment.name) })
     }
 
-    /// The body as typed: JSON when the command says so (or it parses as JSON), else text.
+    /// The body as typed, byte for byte: JSON when the command says so (or it parses as JSON), else text.
     static func body(of request: CurlRequest) -> RequestBody {
         if !request.form.isEmpty {
             // Files relative to where the explorer runs, as curl reads them.
@@ -89,8 +110,9 @@ public enum ScratchRequest {
         }
         guard let text = request.body else { return .none }
         let contentType = request.header("Content-Type")
-        if contentType?.lowercased().contains("json") ?? true, let value = try? JSONValue.parse(Data(text.utf8)) {
-            return .json(value)
+        // JSON is checked, never re-encoded: the bytes pasted are the bytes sent.
+        if contentType?.lowercased().contains("json") ?? true, (try? JSONValue.parse(Data(text.utf8))) != nil {
+            return .text(text, contentType: contentType ?? "application/json")
         }
         // curl sends `-d` data as a form unless told otherwise.
         return .text(text, contentType: contentType ?? "application/x-www-form-urlencoded")

@@ -3,15 +3,27 @@ import Synchronization
 import TextSupport
 
 /// Cookies set by responses and sent with later requests, by the rules of RFC 6265: host-only and
-/// domain cookies, path matching, Secure (neither set over http nor sent over it), Expires and
+/// domain cookies (never for a public suffix: see `DomainRule`), path matching, Secure (neither set
+/// over http nor sent over it, but for a loopback host, as curl and browsers), Expires and
 /// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
 public final class CookieJar: Sendable {
+    /// Whether a response from `host` may set a cookie for `domain`, a domain `host` is within
+    /// (§5.3 step 5: not a public suffix).
+    public typealias DomainRule = @Sendable (_ domain: String, _ host: String) -> Bool
+
+    /// Without a public suffix list: a domain of one label (`com`) is refused, unless it is the host.
+    public static let refusingSingleLabels: DomainRule = { domain, host in domain.contains(".") || domain == host }
+
     private let cookies = Mutex<[Cookie]>([])
     /// Hears every change (to keep the jar between runs).
     private let observer = Mutex<(@Sendable ([Cookie]) -> Void)?>(nil)
+    private let acceptsDomain: DomainRule
 
-    /// An empty jar.
-    public init() {}
+    /// An empty jar; `acceptingDomain` decides which `Domain` attributes are allowed (Catalog's
+    /// `PublicSuffixList.cookieDomainRule` refuses every public suffix, with libpsl).
+    public init(acceptingDomain: @escaping DomainRule = CookieJar.refusingSingleLabels) {
+        acceptsDomain = acceptingDomain
+    }
 
     /// Calls `onChange` with every cookie after each change (a response set or deleted one, a
     /// removal, an addition), from the thread that changed it.
@@ -59,9 +71,10 @@ public final class CookieJar: Sendable {
     /// Stores what `Set-Cookie` headers of a response to `url` ask for.
     public func store(setCookie values: [String], from url: URL, at now: Date) {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return }
-        let isSecure = url.scheme?.lowercased() == "https"
+        let isSecure = Self.isSecureChannel(url, host: host)
         for value in values {
-            guard let cookie = Self.parse(value, host: host, requestPath: url.path, secureChannel: isSecure, at: now) else { continue }
+            guard let cookie = Self.parse(value, host: host, requestPath: url.path, secureChannel: isSecure, at: now, acceptsDomain: acceptsDomain)
+            else { continue }
             cookies.withLock { cookies in
                 let index = cookies.firstIndex { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 var stored = cookie
@@ -80,7 +93,7 @@ public final class CookieJar: Sendable {
     /// The `Cookie` header value for a request to `url`; nil when no cookie matches.
     public func header(for url: URL, at now: Date) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
-        let isSecure = url.scheme?.lowercased() == "https"
+        let isSecure = Self.isSecureChannel(url, host: host)
         let path = url.path.isEmpty ? "/" : url.path
         let matching = all(at: now).filter { cookie in
             (cookie.isHostOnly ? host == cookie.domain : Self.domainMatches(host, cookie.domain))
@@ -99,7 +112,9 @@ public final class CookieJar: Sendable {
     // MARK: RFC 6265 rules
 
     /// §5.2 and §5.3: one `Set-Cookie` value as a cookie for `host`, or nil when it must be ignored.
-    static func parse(_ header: String, host: String, requestPath: String, secureChannel: Bool, at now: Date) -> Cookie? {
+    static func parse(
+        _ header: String, host: String, requestPath: String, secureChannel: Bool, at now: Date, acceptsDomain: DomainRule = refusingSingleLabels
+    ) -> Cookie? {
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).map { String($0) }
         guard !parts.isEmpty else { return nil }
         let pair = parts.removeFirst()
@@ -130,8 +145,8 @@ public final class CookieJar: Sendable {
                 var domain = argument.lowercased()
                 if domain.hasPrefix(".") { domain.removeFirst() }
                 guard !domain.isEmpty else { continue }
-                // A domain the host is not within is refused, as is a bare top-level label.
-                guard domainMatches(host, domain), domain.contains(".") || domain == host else { return nil }
+                // A domain the host is not within is refused, as is a public suffix (§5.3 step 5).
+                guard domainMatches(host, domain), acceptsDomain(domain, host) else { return nil }
                 cookie.domain = domain
                 cookie.isHostOnly = false
             case "path":
@@ -148,6 +163,16 @@ public final class CookieJar: Sendable {
         if cookie.isSecure, !secureChannel { return nil }
         cookie.expires = maxAge ?? expires
         return cookie
+    }
+
+    /// Whether `Secure` cookies may be set and sent: https, or a loopback host (`localhost`,
+    /// 127.0.0.0/8, `::1`), which browsers and curl treat as a secure context.
+    static func isSecureChannel(_ url: URL, host: String) -> Bool {
+        if url.scheme?.lowercased() == "https" { return true }
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let isIPv4Loopback = bare.hasPrefix("127.") && bare.split(separator: ".").count == 4
+            && bare.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+        return bare == "localhost" || bare.hasSuffix(".localhost") || bare == "::1" || isIPv4Loopback
     }
 
     /// §5.1.3: `host` is `domain` or ends with `.domain` (IP addresses match only themselves).

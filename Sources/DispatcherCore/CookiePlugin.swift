@@ -2,34 +2,24 @@ import FoundationEssentials
 import TextSupport
 
 /// Keeps a `CookieJar`: stores `Set-Cookie` of every response and adds the matching cookies to
-/// every request (after headers the request set itself, which win).
+/// every request (after headers the request set itself, which win). The transport goes through the
+/// same jar on each redirect it follows (`RequestOptions.cookies`).
 public struct CookiePlugin: Plugin {
-    /// The jar (one per service, environment and mode).
-    public let jar: CookieJar
-    /// Where cookie values are registered as secrets (a session cookie is a credential): masked
-    /// wherever they appear, echoed in a body too.
-    public let secrets: SecretRegistry?
-    private let now: @Sendable () -> Date
+    /// The jar with how it is used (one per service, environment and mode).
+    let cookies: RedirectCookies
+    /// The jar.
+    public var jar: CookieJar { cookies.jar }
 
-    /// A plugin keeping `jar`; `now` tells the time (injected by tests).
+    /// A plugin keeping `jar`. Cookie values are registered in `secrets` (a session cookie is a
+    /// credential): masked wherever they appear, echoed in a body too. `now` tells the time
+    /// (injected by tests).
     public init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.jar = jar
-        self.secrets = secrets
-        self.now = now
+        cookies = RedirectCookies(jar: jar, secrets: secrets, now: now)
     }
 
     public func prepare(_ request: inout Request, target: any TargetType) {
-        guard !request.headers.contains("Cookie"), let value = jar.header(for: request.url, at: now()) else { return }
-        secrets?.register(CookiePlugin.values(ofPairs: value.split(separator: ";")))
-        request.headers.set("Cookie", value, origin: .plugin("cookie jar"))
-    }
-
-    /// The values of `name=value` pairs.
-    static func values(ofPairs pairs: [Substring]) -> [String] {
-        pairs.compactMap { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return nil }
-            return String(pair[pair.index(after: equals)...]).trimmedSpaces
-        }
+        cookies.apply(to: &request.headers, for: request.url)
+        request.options.cookies = cookies
     }
 
     public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
@@ -40,9 +30,52 @@ public struct CookiePlugin: Plugin {
         case .failure(let error): received = error.response
         }
         guard let response = received else { return }
-        let values = response.headers.filter { Headers.sameName($0.name, "Set-Cookie") }.map(\.value)
+        cookies.store(response.headers, from: response.url ?? request.url)
+    }
+}
+
+/// A cookie jar as every hop of a request uses it: the response of each hop (a redirect's too)
+/// stores its `Set-Cookie` before the next hop is sent, and each hop carries the jar's cookies
+/// for its own URL, as `curl -L` with a cookie jar does.
+public struct RedirectCookies: Sendable {
+    /// The jar.
+    public let jar: CookieJar
+    /// Where cookie values are registered as secrets.
+    let secrets: SecretRegistry?
+    let now: @Sendable () -> Date
+
+    /// Uses `jar`, registering every cookie value in `secrets`; `now` tells the time.
+    public init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.jar = jar
+        self.secrets = secrets
+        self.now = now
+    }
+
+    /// Gives `headers` the jar's `Cookie` for `url`, replacing the one the jar gave an earlier hop.
+    /// A `Cookie` header the request set itself wins (and is not mixed with the jar's).
+    public func apply(to headers: inout Headers, for url: URL) {
+        if headers.field(named: "Cookie")?.origin == RedirectCookies.origin { headers.remove("Cookie") }
+        guard !headers.contains("Cookie"), let value = jar.header(for: url, at: now()) else { return }
+        secrets?.register(RedirectCookies.values(ofPairs: value.split(separator: ";")))
+        headers.set("Cookie", value, origin: RedirectCookies.origin)
+    }
+
+    /// Stores the `Set-Cookie` fields of `headers`, a response from `url`.
+    public func store(_ headers: Headers, from url: URL) {
+        let values = headers.filter { Headers.sameName($0.name, "Set-Cookie") }.map(\.value)
         guard !values.isEmpty else { return }
-        secrets?.register(CookiePlugin.values(ofPairs: values.compactMap { $0.split(separator: ";").first }))
-        jar.store(setCookie: values, from: response.url ?? request.url, at: now())
+        secrets?.register(RedirectCookies.values(ofPairs: values.compactMap { $0.split(separator: ";").first }))
+        jar.store(setCookie: values, from: url, at: now())
+    }
+
+    /// Where a header the jar adds comes from.
+    static let origin = HeaderOrigin.plugin("cookie jar")
+
+    /// The values of `name=value` pairs.
+    static func values(ofPairs pairs: [Substring]) -> [String] {
+        pairs.compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            return String(pair[pair.index(after: equals)...]).trimmedSpaces
+        }
     }
 }

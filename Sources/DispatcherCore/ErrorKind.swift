@@ -14,6 +14,9 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     case noData
     case timeout
     case cannotConnect
+    /// The connection broke after it was made: reset or closed before the response was complete
+    /// (mid-body included), not a failure to connect.
+    case connectionLost
     case notConnected
     case tlsFailure
     case pinningFailed
@@ -32,7 +35,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     /// The built-in kinds' names, as catalogs write them.
     public static let builtInNames: [String] = [
         "badRequest", "unauthorized", "forbidden", "notFound", "tooManyRequests", "internalServerError",
-        "clientError", "serverError", "noData", "timeout", "cannotConnect", "notConnected", "tlsFailure",
+        "clientError", "serverError", "noData", "timeout", "cannotConnect", "connectionLost", "notConnected", "tlsFailure",
         "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "webSocketClosed", "unknown",
     ]
 
@@ -51,6 +54,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case "noData": self = .noData
         case "timeout": self = .timeout
         case "cannotConnect": self = .cannotConnect
+        case "connectionLost": self = .connectionLost
         case "notConnected": self = .notConnected
         case "tlsFailure": self = .tlsFailure
         case "pinningFailed": self = .pinningFailed
@@ -78,6 +82,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case .noData: "noData"
         case .timeout: "timeout"
         case .cannotConnect: "cannotConnect"
+        case .connectionLost: "connectionLost"
         case .notConnected: "notConnected"
         case .tlsFailure: "tlsFailure"
         case .pinningFailed: "pinningFailed"
@@ -119,7 +124,8 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         switch code {
         case .notConnectedToInternet: self = .notConnected
         case .timedOut: self = .timeout
-        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost: self = .cannotConnect
+        case .cannotConnectToHost, .cannotFindHost: self = .cannotConnect
+        case .networkConnectionLost: self = .connectionLost
         case .secureConnectionFailed, .serverCertificateUntrusted: self = .tlsFailure
         case .pinningFailed: self = .pinningFailed
         case .cancelled: self = .cancelled

@@ -49,6 +49,13 @@ public struct Exchange: Sendable {
 
     /// Whether the request was answered by a stub.
     public var isStubbed: Bool { stubBehavior.isStubbed }
+
+    /// The request's time from start to its last answer, every attempt and wait between them
+    /// included (a response's own timing is its attempt's only).
+    public var elapsed: Duration {
+        let lastAnswer = trace.last { if case .received = $0.kind { true } else { false } }
+        return lastAnswer?.at ?? response?.timing.total ?? .zero
+    }
 }
 
 /// One thing that happened to a request, at a time since it started.

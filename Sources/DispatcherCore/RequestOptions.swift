@@ -28,6 +28,9 @@ public struct RequestOptions: Sendable {
     /// The secret values the request may carry (resolved `{{secret.…}}` values, tokens, typed and
     /// captured secrets): a header holding one never follows a redirect to another origin.
     public var secrets: SecretRegistry?
+    /// The cookie jar each redirect hop goes through (set by `CookiePlugin`): the transport stores a
+    /// redirect's `Set-Cookie` and sends the jar's cookies on the next hop.
+    public var cookies: RedirectCookies?
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false

@@ -293,6 +293,13 @@ extension AppReducer {
                 edits.headers = headers
             }
         case .body:
+            // The one-line field shows multi-line JSON compacted: given back unchanged, the body keeps
+            // its bytes (a body is sent as written; formatting is never a side effect).
+            if case .text(let current, true) = request.body.orEmptyText, current != text, current.contains("\n"),
+                let value = try? JSONValue.parse(current), value.compactText == text
+            {
+                return []
+            }
             return setBody(text, key: key, request: request, state: &state)
         case .newEndpointID:
             let id = text.trimmed

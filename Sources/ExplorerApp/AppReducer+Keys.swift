@@ -234,6 +234,8 @@ extension AppReducer {
         }
         // A scratch request has no fixtures: it always goes to the network.
         let mode = sendMode(state)
+        // A picked example is a fixture: a live send goes to the server without it.
+        let example = mode == .live ? nil : example
         var call = EndpointCall(
             endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)

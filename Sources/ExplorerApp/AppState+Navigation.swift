@@ -80,6 +80,23 @@ extension AppState {
         return EnvironmentKey(service: service.id, environment: environment.name)
     }
 
+    /// Stub or live in the active environment: as `s` switched it there, else live with `--live`,
+    /// else as the environment's `fixtures:` say (`never`: live), as `call` decides.
+    package var mode: RequestMode {
+        get {
+            guard let key = activeEnvironmentKey, let environment = activeEnvironment else { return startsLive ? .live : .stub }
+            if let chosen = chosenModes[key] { return chosen }
+            return startsLive ? .live : EndpointCaller.defaultMode(of: environment)
+        }
+        set {
+            guard let key = activeEnvironmentKey else {
+                startsLive = newValue == .live
+                return
+            }
+            chosenModes[key] = newValue
+        }
+    }
+
     /// The environment requests go to.
     package var activeEnvironment: Environment? {
         guard let row = currentEnvironmentRow, let service = activeService else { return nil }

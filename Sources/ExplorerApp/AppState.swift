@@ -12,8 +12,11 @@ package struct AppState: Sendable {
     package var size: Size
     /// Which pane has the keyboard.
     package var focus: Pane = .endpoints
-    /// Stub or live.
-    package var mode: RequestMode = .stub
+    /// Stub or live per environment, as `s` switched it; an environment not switched starts as its
+    /// `fixtures:` say (`never`: live), as `call` does, or live for all with `--live`.
+    package var chosenModes: [EnvironmentKey: RequestMode] = [:]
+    /// `--live`: environments not switched with `s` start live.
+    package var startsLive = false
     /// Cursor and scroll of the environments pane (rows of `environmentRows`). The row under the
     /// cursor is the active service and environment.
     package var environmentList = ListState(selected: 0)
@@ -151,7 +154,7 @@ package struct LaunchOptions: Sendable, Hashable {
 
     /// Applies them to a state whose catalogs are loaded; false when the environment is not there.
     package func apply(to state: inout AppState) -> Bool {
-        if live { state.mode = .live }
+        if live { state.startsLive = true }
         guard let environment else { return true }
         return state.selectEnvironment(named: environment)
     }

@@ -111,7 +111,7 @@ enum ResponsePaneView {
         var spans: [Span] = []
         if let response = exchange.response {
             spans.append(Span(response.statusLine, style: Theme.status(response.status)))
-            spans.append(Span(" · \(ResponseText.milliseconds(response.timing.total)) · \(ByteCount.format(response.bodySize))"))
+            spans.append(Span(" · \(ResponseText.time(of: exchange, response)) · \(ByteCount.format(response.bodySize))"))
             spans.append(Span(" · \(response.source)", style: Theme.dim))
         }
         if let error = exchange.error {

@@ -155,6 +155,13 @@ enum ResponseText {
         (state.revealsSecrets && state.log.linesInClear.count == state.log.lines.count ? state.log.linesInClear : state.log.lines).map { Line($0) }
     }
 
+    /// The time shown beside a response: its own, or after retries the whole request's with the
+    /// attempts (`2.4 s · 3 attempts`), since the last attempt's alone would hide the waits.
+    static func time(of exchange: Exchange, _ response: Response) -> String {
+        guard exchange.attempts > 1 else { return milliseconds(response.timing.total) }
+        return "\(milliseconds(exchange.elapsed)) · \(exchange.attempts) attempts"
+    }
+
     static func milliseconds(_ duration: Duration) -> String {
         let value = duration.seconds * 1000
         return DecimalText.fixed(value, digits: value < 10 ? 1 : 0) + " ms"

@@ -33,9 +33,9 @@ enum StatusBarView {
         if state.revealsSecrets { left.append(Span(" SECRETS SHOWN ", style: Style(foreground: .black, background: .magenta, modifiers: .bold))) }
         if let notice = state.notice {
             left.append(Span(" \(notice)", style: Theme.notice))
-        } else if let response = state.selectedResponse?.exchange.response {
+        } else if let exchange = state.selectedResponse?.exchange, let response = exchange.response {
             left.append(Span(" \(response.status)", style: Theme.status(response.status)))
-            left.append(Span(" \(ResponseText.milliseconds(response.timing.total)) \(ByteCount.format(response.bodySize))", style: Theme.dim))
+            left.append(Span(" \(ResponseText.time(of: exchange, response)) \(ByteCount.format(response.bodySize))", style: Theme.dim))
         }
         // In the Edit and Vars tabs Enter changes the row under the cursor.
         let send: [(String, String)] = state.isInEditor || state.isInVariables ? [("↵", "change"), ("C-s", "send")] : [("↵", "send")]

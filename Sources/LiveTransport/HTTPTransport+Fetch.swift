@@ -119,7 +119,12 @@ extension HTTPTransport {
         for hop: Hop, uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws -> HTTPClient.Request {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(hop.headers.count)
+        headers.reserveCapacity(hop.headers.count + 1)
+        // `Host` first, as curl and browsers send it (AsyncHTTPClient would append it last).
+        if !hop.headers.contains("Host"), let host = hop.url.host, !host.isEmpty {
+            let name = host.contains(":") ? "[\(host)]" : host
+            headers.add(name: "Host", value: hop.url.port.map { "\(name):\($0)" } ?? name)
+        }
         for field in hop.headers { headers.add(name: field.name, value: field.value) }
         let body: HTTPClient.Body? = if let streamed = hop.streamedBody {
             .stream(contentLength: Int64(streamed.length)) { writer in

@@ -28,7 +28,7 @@ extension HTTPTransport {
         while true {
             var response = try await load(hop, request: request, cache: cache, started: started)
             response.redirects = redirects
-            guard policy.follow, let next = try hop.following(response, rules: rules) else {
+            guard policy.follow, var next = try hop.following(response, rules: rules) else {
                 response.timing.total = started.duration(to: .now)
                 return response
             }
@@ -43,6 +43,10 @@ extension HTTPTransport {
             guard visited.insert(next.loopKey).inserted else {
                 let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
                 throw TransportError(.tooManyRedirects, message: "The redirects loop: \(chain).", partialResponse: response)
+            }
+            if let cookies = request.options.cookies {
+                cookies.store(response.headers, from: hop.url)
+                cookies.apply(to: &next.headers, for: next.url)
             }
             redirects.append(Redirect(status: response.status, from: hop.url, to: next.url))
             hop = next

@@ -21,7 +21,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     public var environment: String
     /// Stub or live.
     public var mode: RequestMode
-    /// The example asked for; nil for the default stub.
+    /// The example asked for; nil for the default stub and for a live send (examples are fixtures).
     public var example: String?
     /// Run-time values the request was sent with (secret-looking names masked).
     public var values: [String: String]
@@ -70,7 +70,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         let values = call.values
         self.init(
             date: date, service: call.endpoint.service, endpoint: call.endpoint.endpoint, environment: exchange.environmentName,
-            mode: exchange.isStubbed ? .stub : .live, example: call.example,
+            mode: exchange.isStubbed ? .stub : .live, example: exchange.isStubbed ? call.example : nil,
             values: Dictionary(uniqueKeysWithValues: values.map { ($0.key, redactor.isSensitive(name: $0.key) ? Redactor.mask : redactor.text($0.value)) }),
             request: RequestRecord(request, redactor: redactor),
             response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },

@@ -73,7 +73,7 @@ import TestTraits
         }
         let expected: Set<String> = [
             "badRequest", "unauthorized", "forbidden", "notFound", "tooManyRequests", "internalServerError", "clientError",
-            "serverError", "noData", "timeout", "cannotConnect", "notConnected", "tlsFailure", "pinningFailed", "bodyTooLarge",
+            "serverError", "noData", "timeout", "cannotConnect", "connectionLost", "notConnected", "tlsFailure", "pinningFailed", "bodyTooLarge",
             "decodingFailed", "expiredUserSession", "petLocked", "applicationError",
         ]
         #expect(expected.subtracting(kinds).isEmpty, "not covered: \(expected.subtracting(kinds).sorted())")

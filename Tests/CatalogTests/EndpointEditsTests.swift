@@ -69,6 +69,22 @@ import TestTraits
         #expect(transport.requests.last?.url.absoluteString == "http://127.0.0.1:1/api/items/7?expand=owner&page=1")
     }
 
+    /// A signed body breaks if a byte changes: edited JSON is checked, then sent as written
+    /// (spacing, key order, number spelling), a value filled into one of its strings escaped.
+    @Test func anEditedJSONBodyIsSentByteForByte() async throws {
+        let (session, transport, endpoint) = try session()
+        let typed = "{\"k\": \"v\",  \"n\": 1.50,\n \"id\": \"{{id}}\", \"q\": \"{{quote}}\"}"
+        let edits = EndpointEdits(body: .text(typed, isJSON: true))
+        let exchange = await session.send(
+            endpoint, values: ["quote": #"say "hi"\"#], edits: edits, options: RequestOptions(stubBehavior: .never))
+        #expect(exchange.error == nil, "\(exchange.error?.message ?? "")")
+        let request = try #require(transport.requests.first)
+        let sent = String(decoding: request.body ?? Data(), as: UTF8.self)
+        #expect(sent == "{\"k\": \"v\",  \"n\": 1.50,\n \"id\": \"7\", \"q\": \"say \\\"hi\\\"\\\\\"}")
+        #expect(try JSONValue.parse(Data(sent.utf8))["q"] == .string(#"say "hi"\"#))
+        #expect(request.headers["Content-Type"] == "application/json")
+    }
+
     @Test func anEditedHeaderSaysSoAndAnUnchangedOneKeepsItsOrigin() throws {
         let (_, _, endpoint) = try session()
         var edits = EndpointEdits(headers: EndpointEdits.items(of: endpoint.headers))

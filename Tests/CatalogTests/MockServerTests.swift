@@ -46,7 +46,6 @@ import TestTraits
             for service in catalog.services {
                 let environment = try mockEnvironment(service, server)
                 let stubSession = ServiceSession(service: service, environment: environment, clock: .instant)
-                let liveSession = ServiceSession(service: service, environment: environment, transport: transport)
                 for endpoint in service.endpoints {
                     for name in endpoint.exampleNames {
                         guard let example = endpoint.example(named: name) else { continue }
@@ -57,7 +56,9 @@ import TestTraits
                         case .status, .networkError: continue
                         }
                         let stub = await stubSession.send(endpoint, options: RequestOptions(stubBehavior: .immediate, example: name))
-                        let live = await liveSession.send(endpoint, options: RequestOptions(stubBehavior: .never, example: name))
+                        let asking = AskingMock(transport, example: name, repeats: example.repeats)
+                        let live = await ServiceSession(service: service, environment: environment, transport: asking)
+                            .send(endpoint, options: RequestOptions(stubBehavior: .never))
                         let label = "\(endpoint.key) [\(name)]"
                         #expect(live.response?.source == .network, "\(label): \(live.error?.description ?? "")")
                         #expect(live.response?.status == stub.response?.status, "\(label)")
@@ -79,15 +80,15 @@ import TestTraits
             func live(_ service: Service, _ endpoint: String, _ example: String, environment change: (inout Environment) -> Void = { _ in }) async throws -> Exchange {
                 var environment = try mockEnvironment(service, server)
                 change(&environment)
-                let session = ServiceSession(service: service, environment: environment, transport: transport)
-                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, example: example, timeouts: Timeouts(read: .seconds(1))))
+                let session = ServiceSession(service: service, environment: environment, transport: AskingMock(transport, example: example))
+                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, timeouts: Timeouts(read: .seconds(1))))
             }
             let timeout = try await live(httpbin, "delay", "timeout")
             #expect(timeout.error?.kind == .timeout)
             #expect(timeout.error?.status == nil)
 
             let dropped = try await live(httpbin, "delay", "dropped")
-            #expect(dropped.error?.kind == .cannotConnect, "\(dropped.error?.description ?? "")")
+            #expect(dropped.error?.kind == .connectionLost, "\(dropped.error?.description ?? "")")
 
             let huge = try await live(petstore, "findPet", "huge") { $0.maximumBodySize = 1024 }
             #expect(huge.error?.kind == .bodyTooLarge, "\(huge.error?.description ?? "")")
@@ -106,8 +107,9 @@ import TestTraits
         let catalog = BundledCatalogs.load()
         let petstore = try #require(catalog.service("petstore"))
         try await withServer([petstore]) { server, logs in
-            let session = ServiceSession(service: petstore, environment: try mockEnvironment(petstore, server), transport: TestHTTPTransport())
-            let exchange = await session.send("findPet", options: RequestOptions(stubBehavior: .never, example: "expired"))
+            let session = ServiceSession(
+                service: petstore, environment: try mockEnvironment(petstore, server), transport: AskingMock(TestHTTPTransport(), example: "expired"))
+            let exchange = await session.send("findPet", options: RequestOptions(stubBehavior: .never))
             // 401 "session expired" → login → the same request again, no longer asking for the example.
             #expect(try exchange.result.get().status == 200)
             #expect(logs.all.map(\.example) == ["expired", "default", "default"])
@@ -230,5 +232,36 @@ import TestTraits
         #expect(!SegmentPattern("v{{major}}.{{minor}}").matches("v1"))
         #expect(!SegmentPattern("pets").matches("pet"))
         #expect(SegmentPattern("a%20b").matches("a b"))
+    }
+}
+
+/// Asks the mock for `example` with the header, as a person would (the app never adds it: a live
+/// send carries no example): on the first request, and when the example `repeats` on every later
+/// one to the same path; a refresh (another path) goes without it, and so does the resumed request
+/// of an example that does not repeat, as stub mode answers them.
+final class AskingMock: Transport {
+    let base: any Transport
+    let example: String
+    let repeats: Bool
+    private let firstPath = Mutex<String?>(nil)
+
+    init(_ base: any Transport, example: String, repeats: Bool = false) {
+        self.base = base
+        self.example = example
+        self.repeats = repeats
+    }
+
+    func send(_ request: Request) async throws(TransportError) -> Response {
+        var request = request
+        let path = request.url.path
+        let asks = firstPath.withLock { first in
+            guard let first else {
+                first = path
+                return true
+            }
+            return repeats && first == path
+        }
+        if asks { request.headers.set(ServiceSession.mockExampleHeader, example, origin: .edited) }
+        return try await base.send(request)
     }
 }

@@ -43,6 +43,8 @@ import TestTraits
         func send(_ environmentName: String) async throws -> Exchange {
             var environment = try #require(httpbin.environments.first { $0.name == environmentName })
             environment.baseURL = try #require(URL(string: "https://127.0.0.1:\(port)/httpbin"))
+            // The bundled environments' 2 s connect timeout is for people; a busy machine needs more.
+            environment.timeouts = Timeouts(connect: .seconds(60), read: .seconds(60), total: .seconds(120))
             let session = ServiceSession(service: httpbin, environment: environment, transport: transport)
             return await session.send("uuid", options: RequestOptions(stubBehavior: .never))
         }

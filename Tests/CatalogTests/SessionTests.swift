@@ -178,14 +178,18 @@ import TestTraits
         #expect(plain.response?.source == .stub(example: nil))
     }
 
-    @Test func liveModeAsksTheMockForTheChosenExample() async {
+    /// An example is a fixture: a live send goes as the catalog says, never with `X-Mock-Example`,
+    /// and keeps no example to record.
+    @Test func aLiveSendCarriesNoExample() async {
         let server = RecordingTransport { _ in .json(200, "{}") }
         let session = session(transport: server)
-        _ = await session.send("search", options: RequestOptions(stubBehavior: .never, example: "empty"))
+        let live = await session.send("search", options: RequestOptions(stubBehavior: .never, example: "empty"))
         _ = await session.send("search", options: RequestOptions(stubBehavior: .never))
-        #expect(server.requests.map { $0.headers[ServiceSession.mockExampleHeader] } == ["empty", nil])
-        let stub = await session.send("search", options: RequestOptions(example: "default"))
+        #expect(server.requests.map { $0.headers[ServiceSession.mockExampleHeader] } == [nil, nil])
+        #expect(live.request.options.example == nil)
+        let stub = await session.send("me", options: RequestOptions(example: "hidden"))
         #expect(stub.request.headers[ServiceSession.mockExampleHeader] == nil)
+        #expect(stub.response?.source == .stub(example: "hidden"))
     }
 
     @Test func unresolvedPlaceholdersSendNothing() async {

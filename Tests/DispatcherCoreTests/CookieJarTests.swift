@@ -44,6 +44,17 @@ import TestTraits
         #expect(jar.header(for: url("http://h.example/"), at: now) == nil)
     }
 
+    /// A loopback host is a secure context (curl, browsers): a development server's Secure cookie works.
+    @Test func secureCookiesWorkOnLoopbackOverHTTP() {
+        let jar = CookieJar()
+        jar.store(setCookie: ["s=1; Secure"], from: url("http://127.0.0.1:8080/"), at: now)
+        jar.store(setCookie: ["t=2; Secure"], from: url("http://localhost:8080/"), at: now)
+        #expect(jar.header(for: url("http://127.0.0.1:9/"), at: now) == "s=1")
+        #expect(jar.header(for: url("http://localhost/"), at: now) == "t=2")
+        jar.store(setCookie: ["u=3; Secure"], from: url("http://127.0.0.1.example/"), at: now)
+        #expect(jar.all(at: now).map(\.name) == ["s", "t"])
+    }
+
     @Test func expiresAndMaxAgeBoundALifeAndMaxAgeWins() {
         let jar = CookieJar()
         jar.store(setCookie: [

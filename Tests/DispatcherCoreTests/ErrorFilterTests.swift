@@ -79,7 +79,7 @@ import TestTraits
     @Test func transportFailuresMapByCode() async {
         let table: [(TransportError.Code, ErrorKind)] = [
             (.notConnectedToInternet, .notConnected), (.timedOut, .timeout), (.cannotConnectToHost, .cannotConnect),
-            (.cannotFindHost, .cannotConnect), (.networkConnectionLost, .cannotConnect),
+            (.cannotFindHost, .cannotConnect), (.networkConnectionLost, .connectionLost),
             (.secureConnectionFailed, .tlsFailure), (.serverCertificateUntrusted, .tlsFailure),
             (.pinningFailed, .pinningFailed), (.cancelled, .cancelled), (.bodyTooLarge, .bodyTooLarge),
             (.cannotDecodeContentData, .decodingFailed), (.unknown, .unknown),

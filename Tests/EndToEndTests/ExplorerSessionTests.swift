@@ -77,21 +77,30 @@ extension EndToEnd {
             var screen = try await session.waitFor("\"name\"")
             #expect(screen.contains("200 OK"))
 
-            // A named example from the live mock: 429, mapped and explained.
+            // A named example is a fixture: picked in LIVE it goes nowhere (the mock answers 200 as
+            // before); in STUB it answers: 429, mapped and explained.
             try await session.send("x", "j", "j", "j", "Enter")
+            try await session.send("s")
+            try await session.waitFor("STUB  petstore · local")
+            try await session.send("Enter")
             try await session.waitFor("429 Too Many Requests")
             try await session.send("3")
             screen = try await session.waitFor("Mapped by")
             #expect(screen.contains("✗ tooManyRequests"))
             #expect(screen.contains("Retry-After    2 s"))
 
-            // Next environment while the app runs: staging, still live.
-            try await session.send("e")
-            screen = try await session.waitFor("petstore · staging")
-            #expect(screen.contains("LIVE"))
+            // Back to LIVE: the same Enter carries no example (no X-Mock-Example): the mock's 200.
             try await session.send("s")
+            try await session.waitFor("LIVE  petstore · local")
+            try await session.send("Enter")
+            screen = try await session.waitFor("200 OK")
+            #expect(!screen.contains("429"))
+
+            // Next environment: staging starts as its fixtures say (immediate: STUB), the example
+            // picked above still chosen for the endpoint.
+            try await session.send("e")
             try await session.waitFor("STUB  petstore · staging")
-            try await session.send("Enter")  // the example picked above stays chosen for the endpoint
+            try await session.send("Enter")
             try await session.waitFor("stub (rateLimited)")
             // tmux may be read between two parts of one frame: wait for the trace line itself.
             screen = try await session.waitFor("ttempt 1 answered by stub")

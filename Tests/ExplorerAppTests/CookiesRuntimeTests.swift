@@ -32,7 +32,8 @@ import TestTraits
         let runtime = ExplorerRuntime(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: CookieServer(), device: terminal)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
-        for key in try KeyEvent.parseSequence("s Enter") { runtime.post(.terminal(.key(key))) }
+        // Live at once: the environment says `fixtures: never`.
+        for key in try KeyEvent.parseSequence("Enter") { runtime.post(.terminal(.key(key))) }
         await runtime.waitUntilIdle()
         runtime.post(.terminal(.key(try KeyEvent(parsing: "K"))))
         await runtime.waitUntilIdle()
@@ -56,7 +57,8 @@ import TestTraits
         let runtime = ExplorerRuntime(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: CookieServer(), device: terminal)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
-        for key in try KeyEvent.parseSequence("s Enter K") {
+        // Live at once: the environment says `fixtures: never`.
+        for key in try KeyEvent.parseSequence("Enter K") {
             runtime.post(.terminal(.key(key)))
             await runtime.waitUntilIdle()
         }

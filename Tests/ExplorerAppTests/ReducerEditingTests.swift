@@ -99,6 +99,22 @@ import TestTraits
         #expect(state.notice?.hasPrefix("Not sent:") == true)
     }
 
+    /// The one-line field shows multi-line JSON compacted; Enter without a change keeps the bytes
+    /// of the body (formatting is never a side effect), and a real change is kept as typed.
+    @Test func confirmingTheBodyFieldUnchangedKeepsItsBytes() {
+        var state = TestCatalog.state()
+        _ = state.press("j j Tab 6")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let typed = "{\n  \"name\":   \"Desk\"\n}"
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
+        _ = state.press("j j j j Enter")
+        #expect(state.editor.input?.input.text == #"{"name":"Desk"}"#)
+        _ = state.press("Enter")
+        #expect(state.drafts[key]?.body == .text(typed, isJSON: true))
+        _ = state.press("Enter C-u { \" n a m e \" : \" L a m p \" } Enter")
+        #expect(state.drafts[key]?.body == .text(#"{"name":"Lamp"}"#, isJSON: true))
+    }
+
     @Test func sendingCarriesTheEditsAndTheRunTimeValues() throws {
         var state = Self.editingGetItem()
         _ = state.press("j Enter C-u / i t e m s / { { i d } } / p a r t s Enter 7 Enter C-u 4 2 Enter")
@@ -146,8 +162,10 @@ import TestTraits
         // Past 16 kB: the start of the encoded body, and how much is sent.
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 1_000), message: nil))
         _ = state.press("Tab 4")
-        #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
         #expect(state.screen.contains("JSON, 1002 lines: [ …"))
+        // The body is shown as it is sent, line by line: the summary is at the end of the tab.
+        _ = state.press("G")
+        #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
         // Past 64 kB: not built on every frame, only its size.
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 4_000), message: nil))
         #expect(state.screen.contains("Body: 138 kB from the draft, filled in and encoded when it"))

@@ -71,6 +71,61 @@ import TestTraits
         #expect(state.chosenExample["shop/listItems"] == nil)
     }
 
+    /// An example is a fixture: picked in stub mode it stays for stub sends, and a live send
+    /// (after `s`) goes without it, so neither the server nor the history sees one.
+    @Test func aPickedExampleNeverGoesWithALiveSend() {
+        var state = TestCatalog.state()
+        #expect(state.press("x j Enter").sent.first?.call.example == "rateLimited")
+        _ = state.press("s")
+        let live = state.press("Enter").sent.first?.call
+        #expect(live?.mode == .live)
+        #expect(live?.example == nil)
+        #expect(state.press("x Enter").sent.first?.call.example == nil, "picking in live mode sends live, without it")
+        _ = state.press("s")
+        #expect(state.press("Enter").sent.first?.call.example == "rateLimited")
+    }
+
+    /// Each environment starts as its `fixtures:` say, as `call` decides: production says `never`,
+    /// so it starts live; `s` switches the environment it is pressed in only.
+    @Test func theStartingModeFollowsEachEnvironmentsFixtures() {
+        var state = TestCatalog.state()
+        #expect(state.mode == .stub)
+        _ = state.press("e e")
+        #expect(state.activeEnvironment?.name == "production")
+        #expect(state.mode == .live)
+        _ = state.press("s")
+        #expect(state.mode == .stub)
+        _ = state.press("e")
+        #expect(state.activeEnvironment?.name == "local")
+        #expect(state.mode == .stub)
+        _ = state.press("s")
+        _ = state.press("e e")
+        #expect(state.mode == .stub, "production stays as it was switched")
+        _ = state.press("e")
+        #expect(state.mode == .live, "local stays live")
+    }
+
+    /// After retries the time shown is the request's, waits included, with the attempts beside
+    /// it; the last attempt's own time would hide them.
+    @Test func afterRetriesTheTimeIsTheRequestsWithTheAttempts() {
+        var state = TestCatalog.state()
+        _ = state.press("Enter")
+        var exchange = Self.exchange(status: 200)
+        exchange.attempts = 3
+        exchange.trace = [
+            TraceEvent(at: .zero, kind: .sent(attempt: 1, stubbed: true)), TraceEvent(at: .milliseconds(30), kind: .received(status: 503, error: nil)),
+            TraceEvent(at: .milliseconds(2400), kind: .sent(attempt: 3, stubbed: true)),
+            TraceEvent(at: .milliseconds(2450), kind: .received(status: 200, error: nil)),
+        ]
+        if case .success(var response) = exchange.result {
+            response.timing = Timing(total: .milliseconds(50))
+            exchange.result = .success(response)
+        }
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
+        #expect(state.screen.contains("200 OK · 2450 ms · 3 attempts"), "\(state.screen)")
+        #expect(!state.screen.contains("· 50 ms"))
+    }
+
     @Test func escCancelsTheRequestInFlightThenClosesNothingElse() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
@@ -103,7 +158,7 @@ import TestTraits
 
     @Test func changingDataInProductionAsksFirst() {
         var state = TestCatalog.state()
-        _ = state.press("E s j j")  // production, live, createItem
+        _ = state.press("E j j")  // production (live: its fixtures are `never`), createItem
         #expect(state.press("Enter").isEmpty)
         guard case .confirmSend(let call) = state.overlay else {
             Issue.record("no confirmation")

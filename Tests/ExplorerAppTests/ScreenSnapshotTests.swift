@@ -61,7 +61,7 @@ import TestTraits
 
     @Test func liveModeInProduction() {
         var state = TestCatalog.state(size: Size(width: 120, height: 40))
-        _ = state.press("E s")
+        _ = state.press("E s s")  // production starts live (`fixtures: never`): off and on again shows the LIVE notice
         assertSnapshot(state.screen, named: "live-production-120x40")
     }
 

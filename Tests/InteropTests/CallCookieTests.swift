@@ -32,6 +32,34 @@ import TestTraits
         }) { server in try await body(server, seen) }
     }
 
+    /// Signs in with `call site/login -c JAR` (cookies not persisted): the folders and the jar's path.
+    func signIn(_ server: TestHTTPServer) async throws -> (catalog: TemporaryDirectory, state: TemporaryDirectory, jar: String) {
+        let catalog = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        try catalog.write("site.yaml", Self.catalog(baseURL: server.baseURL.absoluteString, persist: false))
+        let jar = state.url.appendingPathComponent("jar.txt").path
+        let login = try await CLI.run(["call", "site/login", "-c", jar, "--catalog", catalog.path, "--no-history"], state: state)
+        #expect(login.status == 0, "\(login.errors)")
+        return (catalog, state, jar)
+    }
+
+    /// The usual cookie sign-in (httpbin's /cookies/set): `302` with `Set-Cookie`, then the page it
+    /// points to. As `curl -L -c jar`: the redirect's cookie goes to the next hop and into `-c`.
+    @Test func aCookieSetByARedirectGoesOnAndIntoTheJarFile() async throws {
+        let seen = LockedValue<[String]>([])
+        try await withTestHTTPServer(handler: { request in
+            seen.withLock { $0.append("\(request.path) \(request.header("Cookie") ?? "-")") }
+            if request.path == "/login" { return .redirect(to: "/home", headers: ["Set-Cookie": "session=s3cret; Path=/; HttpOnly"]) }
+            return .json(#"{"me":true}"#)
+        }) { server in
+            let (catalog, state, jar) = try await signIn(server)
+            let text = try String(contentsOfFile: jar, encoding: .utf8)
+            #expect(text.contains("#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts3cret"))
+            _ = try await CLI.run(["call", "site/me", "-b", jar, "--catalog", catalog.path, "--no-history"], state: state)
+            #expect(seen.withLock { $0 } == ["/login -", "/home session=s3cret", "/me session=s3cret"])
+        }
+    }
+
     @Test func persistedCookiesGoWithTheNextRunsRequests() async throws {
         try await withSite { server, seen in
             let catalog = try TemporaryDirectory()
@@ -50,12 +78,7 @@ import TestTraits
 
     @Test func withoutPersistNothingIsKeptButCookiesTxtCarriesThem() async throws {
         try await withSite { server, seen in
-            let catalog = try TemporaryDirectory()
-            let state = try TemporaryDirectory()
-            try catalog.write("site.yaml", Self.catalog(baseURL: server.baseURL.absoluteString, persist: false))
-            let jar = state.url.appendingPathComponent("jar.txt").path
-            let login = try await CLI.run(["call", "site/login", "-c", jar, "--catalog", catalog.path, "--no-history"], state: state)
-            #expect(login.status == 0, "\(login.errors)")
+            let (catalog, state, jar) = try await signIn(server)
             #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("apiexplorer/cookies.json").path))
             let text = try String(contentsOfFile: jar, encoding: .utf8)
             #expect(text.hasPrefix("# Netscape HTTP Cookie File"))

@@ -158,9 +158,10 @@ extension BinaryTests {
                 #expect(response["source"] as? String == "network")
                 #expect(response["status"] as? Int == 200)
 
+                // An example is a fixture: a live call refuses it rather than send X-Mock-Example.
                 let missing = try await setup.run(["call", "shop/getItem", "--live", "--example", "missing"])
-                #expect(missing.status == 1)
-                #expect(missing.errors.contains("notFound"))
+                #expect(missing.status == 2)
+                #expect(missing.errors.contains("--example missing picks a fixture"))
             }
         }
 

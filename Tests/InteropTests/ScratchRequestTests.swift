@@ -32,6 +32,17 @@ import TestTraits
         #expect(curl.method == .put && curl.header("X-A") == "b" && curl.body == "{\"a\":1}")
     }
 
+    /// A development server typed without a scheme (`127.0.0.1:9280/uuid`) is plain http, as curl
+    /// assumes; a public name stays https, as browsers assume.
+    @Test func aBareHostAndPortIsHTTP() throws {
+        #expect(try ScratchRequest.parse("127.0.0.1:9280/uuid").url.absoluteString == "http://127.0.0.1:9280/uuid")
+        #expect(try ScratchRequest.parse("localhost/health").url.absoluteString == "http://localhost/health")
+        #expect(try ScratchRequest.parse("POST api.example.com:8080/x").url.absoluteString == "http://api.example.com:8080/x")
+        #expect(try ScratchRequest.parse("[::1]:8000").url.absoluteString == "http://[::1]:8000")
+        #expect(try ScratchRequest.parse("api.example.com:443/x").url.absoluteString == "https://api.example.com:443/x")
+        #expect(try ScratchRequest.parse("example.com?q=1:2").url.absoluteString == "https://example.com?q=1:2")
+    }
+
     @Test func whatIsNotARequestSaysWhy() {
         #expect(throws: AuthoringError.self) { try ScratchRequest.parse("FETCH http://x") }
         #expect(throws: AuthoringError.self) { try ScratchRequest.parse("GET http://x http://y") }
@@ -72,5 +83,20 @@ import TestTraits
         #expect(back.url.absoluteString == "http://127.0.0.1:9/shop/items?draft=1")
         #expect(back.header("Content-Type") == "application/json")
         #expect(back.body == "{\"name\":\"Desk\"}")
+    }
+}
+
+/// A pasted `--data-raw` is sent as it was written: JSON is checked, never compacted.
+@Suite(.offPool) struct ScratchBodyBytesTests {
+    @Test func aPastedJSONBodyKeepsEveryByte() throws {
+        let typed = #"curl http://127.0.0.1:8/hook -H 'Content-Type: application/json' --data-raw '{"k": "v", "n": 1}'"#
+        let (service, _) = ScratchRequest.service(
+            for: try ScratchRequest.parse(typed), id: "scratch-1", title: "S", in: ScratchRequestTests.catalog, preferring: nil)
+        let endpoint = try #require(service.endpoints.first)
+        #expect(endpoint.body.encoded().data == Data(#"{"k": "v", "n": 1}"#.utf8), "18 bytes stay 18")
+        let bare = try ScratchRequest.parse(#"curl http://127.0.0.1:8/hook --data-raw '[1,  2]'"#)
+        let (plain, _) = ScratchRequest.service(for: bare, id: "scratch-2", title: "S", in: ScratchRequestTests.catalog, preferring: nil)
+        // Without a JSON Content-Type, curl's `-d` rule: a form, its bytes as typed all the same.
+        #expect(plain.endpoints.first?.body == .text("[1,  2]", contentType: "application/x-www-form-urlencoded"))
     }
 }

@@ -24,9 +24,9 @@ struct FaultSuiteTests {
     static let shortRead = Timeouts(connect: .seconds(60), read: .milliseconds(500), total: .seconds(120))
 
     static let faults: [Fault] = [
-        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .cannotConnect),
-        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .cannotConnect),
-        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .cannotConnect),
+        Fault(name: "reset mid-body", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .reset) }, kind: .connectionLost),
+        Fault(name: "closed mid-body (lying Content-Length)", response: { .truncated(declaredLength: 10_000, sentBytes: 100, ending: .close) }, kind: .connectionLost),
+        Fault(name: "broken chunked body", response: { .chunked(totalBytes: 100_000, chunkSize: 1000, abortAfterBytes: 5000, abortEnding: .reset) }, kind: .connectionLost),
         Fault(name: "never answers", response: { .neverRespond }, timeouts: Self.shortRead, kind: .timeout, atLeast: .milliseconds(450)),
         Fault(
             name: "lying Content-Length, then silence", response: { .truncated(declaredLength: 1000, sentBytes: 100, ending: .stall) },

@@ -185,3 +185,57 @@ struct RedirectTests {
         }
     }
 }
+
+/// Cookies along a redirect chain, as `curl -L -b jar -c jar` keeps them: each hop's `Set-Cookie`
+/// is in the jar before the next hop is sent, and each hop carries the jar's cookies for its URL.
+@Suite("Redirect cookies", .offPool)
+struct RedirectCookieTests {
+    static func site(_ request: TestRequest) -> TestResponse {
+        switch request.path {
+        case "/login": .redirect(to: "/step", headers: ["Set-Cookie": "sid=abc; Path=/; HttpOnly"])
+        case "/step": .redirect(to: "/me", status: .seeOther, headers: ["Set-Cookie": "theme=dark; Path=/"])
+        default: .text("me", headers: ["Set-Cookie": "seen=1; Path=/"])
+        }
+    }
+
+    @Test func everyHopStoresItsCookiesAndTheNextHopSendsThem() async throws {
+        let jar = CookieJar()
+        try await withServerAndTransport(handler: Self.site) { server, transport in
+            var options = RequestOptions()
+            options.cookies = RedirectCookies(jar: jar)
+            let response = try await transport.send(
+                request(server.url("/login"), .post, in: liveEnvironment(server.baseURL), body: Data("u=1".utf8), options: options))
+            #expect(response.status == 200)
+            #expect(response.redirects.count == 2)
+            #expect(server.requests.map { $0.header("Cookie") } == [nil, "sid=abc", "sid=abc; theme=dark"])
+            // The final response's cookies are the plugin's to store (`CookiePlugin.didReceive`).
+            #expect(jar.all(at: Date()).map(\.name) == ["sid", "theme"])
+        }
+    }
+
+    @Test func theDispatcherKeepsTheChainsCookiesForLaterRequests() async throws {
+        let jar = CookieJar()
+        try await withServerAndTransport(handler: Self.site) { server, transport in
+            let dispatcher = Dispatcher<Target>(
+                environment: liveEnvironment(server.baseURL), transport: transport, plugins: [CookiePlugin(jar: jar)])
+            _ = try await dispatcher.request(Target(.get, "/login"))
+            _ = try await dispatcher.request(Target(.get, "/later"))
+            #expect(server.requests.map { $0.header("Cookie") } == [nil, "sid=abc", "sid=abc; theme=dark", "sid=abc; theme=dark; seen=1"])
+        }
+    }
+
+    @Test func aCookieOfOneHostIsNotSentToAnotherAlongTheChain() async throws {
+        let jar = CookieJar()
+        try await withTestHTTPServer(handler: { request in .text(request.header("Cookie") ?? "none") }) { other in
+            // `localhost` is another host than 127.0.0.1 for cookies (RFC 6265 ignores ports).
+            let elsewhere = "http://localhost:\(other.port)/landing"
+            try await withServerAndTransport(handler: { _ in .redirect(to: elsewhere, headers: ["Set-Cookie": "sid=abc; Path=/"]) }) { server, transport in
+                var options = RequestOptions()
+                options.cookies = RedirectCookies(jar: jar)
+                let response = try await transport.send(request(server.url("/go"), in: liveEnvironment(server.baseURL), options: options))
+                #expect(response.text == "none")
+                #expect(jar.all(at: Date()).map(\.name) == ["sid"])
+            }
+        }
+    }
+}

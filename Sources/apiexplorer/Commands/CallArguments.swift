@@ -51,6 +51,14 @@ struct CallArguments: Equatable, Sendable {
         var (selection, values) = try resolveRequest(
             endpoint, environment: environment, variables: variables, example: example, in: catalog, checkingExample: true)
         let mode: RequestMode = stub ? .stub : live ? .live : EndpointCaller.defaultMode(of: selection.environment)
+        // An example is a fixture: a live send goes to the server as the catalog says, without it.
+        if mode == .live, let example, example != CatalogExample.defaultName {
+            let why = live ? "--live" : "\(selection.environment.name) has fixtures: never"
+            Console.error(
+                "error: --example \(example) picks a fixture, which answers in stub mode only, and this call is live (\(why)): "
+                    + "add --stub to get the example (the mock server picks one by the header \(ServiceSession.mockExampleHeader) or the query item mock-example).")
+            throw ExitStatus.usage
+        }
         // Reaching outside an untrusted catalog (the network, its download file) asks first.
         if mode == .live || (output == nil && selection.endpoint.download != nil) {
             let trusted = try TrustGate.require(
