@@ -77,13 +77,17 @@ import TestTraits
         let petstore = try #require(catalog.service("petstore"))
         try await withServer([httpbin, petstore]) { server, logs in
             let transport = TestHTTPTransport()
-            func live(_ service: Service, _ endpoint: String, _ example: String, environment change: (inout Environment) -> Void = { _ in }) async throws -> Exchange {
+            // A patient read timeout but where the timeout itself is the point (a busy machine).
+            func live(
+                _ service: Service, _ endpoint: String, _ example: String, read: Duration = .seconds(60),
+                environment change: (inout Environment) -> Void = { _ in }
+            ) async throws -> Exchange {
                 var environment = try mockEnvironment(service, server)
                 change(&environment)
                 let session = ServiceSession(service: service, environment: environment, transport: AskingMock(transport, example: example))
-                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, timeouts: Timeouts(read: .seconds(1))))
+                return await session.send(endpoint, options: RequestOptions(stubBehavior: .never, timeouts: Timeouts(read: read)))
             }
-            let timeout = try await live(httpbin, "delay", "timeout")
+            let timeout = try await live(httpbin, "delay", "timeout", read: .seconds(1))
             #expect(timeout.error?.kind == .timeout)
             #expect(timeout.error?.status == nil)
 

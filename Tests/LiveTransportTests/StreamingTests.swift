@@ -59,11 +59,12 @@ struct StreamingTests {
     }
 
     @Test func aStreamHasNoTotalDeadlineButKeepsTheReadTimeout() async throws {
-        // 8 parts 100 ms apart: 800 ms, four times the total timeout of 200 ms.
+        // 8 parts 100 ms apart: 800 ms, four times the total timeout of 200 ms (the read timeout is
+        // generous: a starved machine may wait seconds for the head).
         let handler: TestHTTPServer.Handler = { _ in .chunked(Array(repeating: "data: tick\n\n", count: 8), interval: .milliseconds(100)) }
         try await withServerAndTransport(handler: handler) { server, transport in
             let environment = liveEnvironment(
-                server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(5), total: .milliseconds(200)))
+                server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(30), total: .milliseconds(200)))
             let plain = await failure(of: request(server.url("/"), in: environment), through: transport)
             #expect(plain?.code == .timedOut)
             let endpoint = Endpoint(
@@ -71,7 +72,7 @@ struct StreamingTests {
                 examples: [], validation: .successCodes, expectsResponseBody: true, settings: TransportSettings(environment: environment))
             let streamed = Request.make(from: endpoint, options: RequestOptions(isStream: true))
             #expect(streamed.settings.timeouts.total == nil)
-            #expect(streamed.settings.timeouts.read == .seconds(5))
+            #expect(streamed.settings.timeouts.read == .seconds(30))
             let response = try await transport.send(streamed)
             #expect(response.body.count == 8 * 12)
         }
