@@ -1,5 +1,4 @@
 import Catalog
-import Dispatch
 import DispatcherCore
 import ExplorerApp
 import FoundationEssentials
@@ -199,17 +198,9 @@ final class EffectRunner: Sendable {
     }
 
     /// Posts `action` once `delay` has passed (time reaches the reducer as actions).
-    ///
-    /// A dispatch timer, not `Task.sleep`: a process's first `Task.sleep` asks the runtime whether
-    /// the executor is a `SchedulingExecutor`, a scan of every conformance record (~350,000
-    /// instructions), and the launch's loading-screen timer would pay it while the catalogs load.
     private func post(_ action: AppAction, after delay: Duration) {
         let inbox = self.inbox
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
-            inbox.post(action)
-        }
+        services.schedule(delay) { inbox.post(action) }
     }
 
     /// Runs a load in the background and posts what it read (the reducer knows it is pending).

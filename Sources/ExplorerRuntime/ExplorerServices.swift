@@ -1,4 +1,5 @@
 import Catalog
+import Dispatch
 import DispatcherCore
 import FoundationEssentials
 import StateStore
@@ -42,6 +43,16 @@ package struct ExplorerServices: Sendable {
     /// still picture such as `apiexplorer snapshot`: its frame must not depend on how long the
     /// keys took, or a busy machine draws the spinner a step further.
     package var animatesSpinner = true
+    /// Runs `work` once `delay` has passed: how the spinner's ticks and the end of the launch's
+    /// loading-screen grace reach the reducer. A dispatch timer, not `Task.sleep`: a process's first
+    /// `Task.sleep` scans every conformance record to ask whether the executor is a
+    /// `SchedulingExecutor`, and the launch's grace timer would pay that while the catalogs load.
+    /// Tests hold it back to decide when time has passed.
+    package var schedule: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void = { delay, work in
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: work)
+    }
     /// Reads the time zone times are shown in (a launch effect: the local one is a file read).
     /// UTC unless set, so tests and snapshots show the same times anywhere.
     package var timeZone: @Sendable () -> LocalTimeZone = { .utc }
