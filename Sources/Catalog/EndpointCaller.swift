@@ -52,12 +52,14 @@ public struct EndpointCaller: Sendable {
     ///
     /// `onResponsePart` sees the response as it arrives (with the session's redactor, which knows
     /// every secret it resolved), to print a stream before it ends; `download` sends a successful
-    /// body to a file instead of memory; `webSocket` carries the conversation of a WebSocket endpoint.
+    /// body to a file instead of memory; `webSocket` carries the conversation of a WebSocket endpoint;
+    /// `streamedBodyKept` lets a successful body `onResponsePart` takes pass without being held
+    /// (`RequestOptions.streamedBodyKept`).
     public func call(
         _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
         captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
-        onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil, download: DownloadDestination? = nil,
-        webSocket: WebSocketConversation? = nil
+        onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil, streamedBodyKept: Int? = nil,
+        download: DownloadDestination? = nil, webSocket: WebSocketConversation? = nil
     ) async -> CallOutcome {
         var call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
         call.captured = captured
@@ -65,6 +67,7 @@ public struct EndpointCaller: Sendable {
         var options = call.options
         options.isStream = selection.endpoint.stream != nil
         options.download = download
+        options.streamedBodyKept = streamedBodyKept
         options.webSocket = webSocket
         if let onResponsePart { options.onResponsePart = { part in onResponsePart(part, session.redactor) } }
         let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: options)

@@ -113,6 +113,7 @@ extension ServiceSession {
             }
             registry.register(token.accessToken)
             if let refresh = token.refreshToken { registry.register(refresh) }
+            if let idToken = token.idToken { registry.register(idToken) }
             request.headers.set(sessions.settings.header, sessions.settings.prefix + token.accessToken, origin: .auth("oauth2"))
         }
     }

@@ -6,7 +6,10 @@ import OAuth2
 /// A token a session holds, for the token view: where it came from, when it expires, and for a
 /// JWT its header and claims, with its signature checked against the issuer's keys when they are known.
 public struct SessionToken: Sendable, Hashable {
-    /// `oauth2`, or `auth.refresh (PETSTORE_TOKEN)`.
+    /// The source of an OpenID Connect ID token, beside its access token's.
+    public static let idTokenSource = "oauth2 id_token"
+
+    /// `oauth2`, `oauth2 id_token`, or `auth.refresh (PETSTORE_TOKEN)`.
     public var source: String
     /// The token itself (shown masked unless secrets are revealed).
     public var value: String
@@ -63,6 +66,8 @@ extension ServiceSession {
             tokens.append(SessionToken(
                 source: "oauth2", value: token.accessToken, type: token.tokenType, scope: token.scope, expiresAt: token.expiresAt,
                 hasRefreshToken: token.refreshToken != nil))
+            // Who signed in, as the provider says: its claims (sub, email, exp …) show like any JWT's.
+            if let idToken = token.idToken { tokens.append(SessionToken(source: SessionToken.idTokenSource, value: idToken, type: "OpenID Connect ID token")) }
         }
         if let rule = service.authRefresh, let token = credentials.token {
             tokens.append(SessionToken(source: "auth.refresh (\(rule.into))", value: token))
@@ -77,7 +82,7 @@ extension ServiceSession {
         for index in tokens.indices where tokens[index].jwt != nil {
             if stubbed {
                 tokens[index].signature = .unchecked("a stub token: fixtures are not signed by the issuer")
-            } else if tokens[index].source == "oauth2", let keys = oauth2?.keys {
+            } else if [SessionToken.idTokenSource, "oauth2"].contains(tokens[index].source), let keys = oauth2?.keys {
                 tokens[index].signature = await keys.signature(of: tokens[index].value)
             } else {
                 tokens[index].signature = .unchecked("no issuer is known for this token")
@@ -95,6 +100,7 @@ extension ServiceSession {
         do throws(OAuth2Error) {
             let token = try await live.validToken()
             secretRegistry.register(token.accessToken)
+            if let idToken = token.idToken { secretRegistry.register(idToken) }
             return SessionToken(
                 source: "oauth2", value: token.accessToken, type: token.tokenType, scope: token.scope, expiresAt: token.expiresAt,
                 hasRefreshToken: token.refreshToken != nil)

@@ -13,6 +13,12 @@ public struct ErrorFilter: Sendable, Hashable {
     /// Makes a filter with rules.
     public init(rules: [ErrorRule] = []) { self.rules = rules }
 
+    /// Whether a rule may map a successful (2xx) response by its body (GraphQL's `errors` in a `200`):
+    /// then a successful body must be held whole before it is judged.
+    public var readsSuccessfulBodies: Bool {
+        rules.contains { rule in (200..<300).contains(where: rule.statuses.matches) }
+    }
+
     /// The error for a response, or nil when it is a success.
     public func error(for response: Response, request: Request) -> DispatchError? {
         var body = LazyJSON(response: response)

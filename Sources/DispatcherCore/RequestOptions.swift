@@ -22,6 +22,11 @@ public struct RequestOptions: Sendable {
     /// Write a successful body to this file as it arrives instead of keeping it in memory; the
     /// memory cap (`maximumBodySize`) does not apply, free disk space does.
     public var download: DownloadDestination?
+    /// When set, a successful (2xx) body whose parts `onResponsePart` asked for is not held: only its
+    /// first `streamedBodyKept` bytes stay in the response (for the history; `Response.streamedByteCount`
+    /// says the whole size), so memory stays bounded whatever the size, and the memory cap does not
+    /// apply. Once such bytes were handed on, a failure is not retried: they cannot be taken back.
+    public var streamedBodyKept: Int?
     /// Makes the request a WebSocket conversation (an upgrade): the transport, or the stub's script,
     /// carries the conversation's frames until it closes, and the response's body is its transcript.
     public var webSocket: WebSocketConversation?

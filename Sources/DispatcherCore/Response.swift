@@ -58,6 +58,13 @@ public struct Response: Sendable, Hashable {
         _modify { yield &storage.value.downloadedFile }
     }
 
+    /// Set when a successful body passed through `RequestOptions.onResponsePart` without being held
+    /// (`RequestOptions.streamedBodyKept`): its whole size, while `body` holds only its start.
+    public var streamedByteCount: Int? {
+        get { storage.value.streamedByteCount }
+        _modify { yield &storage.value.streamedByteCount }
+    }
+
     /// Makes a response.
     public init(
         status: Int, headers: Headers = Headers(), body: Data = Data(), url: URL? = nil,
@@ -66,7 +73,7 @@ public struct Response: Sendable, Hashable {
     ) {
         storage = CopyOnWrite(Fields(
             status: status, headers: headers, body: body, url: url, source: source, httpVersion: httpVersion, timing: timing,
-            redirects: redirects, isTruncated: false, downloadedFile: nil))
+            redirects: redirects, isTruncated: false, downloadedFile: nil, streamedByteCount: nil))
     }
 
     /// The fields, shared by copies until one changes.
@@ -81,10 +88,11 @@ public struct Response: Sendable, Hashable {
         var redirects: [Redirect]
         var isTruncated: Bool
         var downloadedFile: DownloadedFile?
+        var streamedByteCount: Int?
     }
 
-    /// The body's size: in memory, or of the file it was downloaded to.
-    public var bodySize: Int { downloadedFile?.byteCount ?? body.count }
+    /// The body's size: in memory, of the file it was downloaded to, or as it streamed past.
+    public var bodySize: Int { downloadedFile?.byteCount ?? streamedByteCount ?? body.count }
 
     /// The status with its reason phrase, e.g. `404 Not Found`.
     public var statusLine: String { HTTPStatus.line(for: status) }

@@ -54,6 +54,8 @@ public struct RetryPolicy: Sendable, Hashable {
         guard attempt <= limit, methods.contains(request.method) else { return .doNotRetry }
         let retryable: Bool
         if let transport = error.transportError {
+            // Body bytes already handed on (printed as they came) cannot be taken back: no second copy.
+            if (transport.partialResponse?.streamedByteCount ?? 0) > 0 { return .doNotRetry }
             // A transport failure is judged by its code, also when part of a response had arrived
             // (a connection lost mid-body keeps that part for display).
             retryable = transportCodes.contains(transport.code)

@@ -10,7 +10,13 @@ extension AppReducer {
         guard let key = state.inFlight[ticket]?.endpoint else { return [] }
         var effects: [AppEffect] = []
         if let head = update.head {
-            if var stream = state.streams[key], stream.ticket == ticket {
+            if var stream = state.streams[key], stream.ticket == ticket,
+                stream.kind == .events, ResponseStream.kind(contentType: head.headers["Content-Type"]) != .events
+            {
+                // A reconnection answered with anything but events (204: stop) ends the stream as it was.
+                stream.connections += 1
+                state.streams[key] = stream
+            } else if var stream = state.streams[key], stream.ticket == ticket {
                 // Reconnected (or redirected): the events so far stay.
                 stream.status = head.status
                 stream.headers = head.headers

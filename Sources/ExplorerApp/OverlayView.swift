@@ -231,6 +231,14 @@ enum OverlayText {
         return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 
+    /// `2026-12-08` in `timeZone`.
+    static func date(_ date: Date, in timeZone: LocalTimeZone) -> String {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let (year, month, day) = CivilDate.fromDays(days)
+        return "\(year)-\(DecimalText.zeroPadded(month, width: 2))-\(DecimalText.zeroPadded(day, width: 2))"
+    }
+
     /// Help generated from the keymap, by scope.
     static func helpLines() -> [Line] {
         var lines: [Line] = []

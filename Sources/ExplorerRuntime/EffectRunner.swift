@@ -282,19 +282,25 @@ final class EffectRunner: Sendable {
             unfinished.withLock { unfinished in
                 let task = Task {
                     var exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: call.edits, options: options)
-                    // `stream: { reconnect: true }`: a closed event stream is opened again, as EventSource does.
+                    // `stream: { reconnect: true }`: a closed event stream is opened again, as EventSource does;
+                    // the connections' events stay one response, however the stream ends.
                     var edits = call.edits
-                    while StreamReconnection.shouldReconnect(endpoint, after: exchange), !Task.isCancelled {
+                    var stream = ReconnectingStream(exchange)
+                    var last = exchange
+                    while stream.shouldReconnect(endpoint, after: last), !Task.isCancelled {
                         let (lastEventID, retry) = relay.resumePoint
                         do {
                             try await Task.sleep(for: StreamReconnection.delay(retry: retry))
                         } catch {
-                            exchange.notes.append("The stream was closed by you while it waited to reconnect.")
+                            stream.exchange.notes.append("The stream was closed by you while it waited to reconnect.")
                             break
                         }
                         edits = StreamReconnection.edits(edits, endpoint: endpoint, lastEventID: lastEventID)
-                        exchange = await session.send(endpoint, values: call.values, captured: call.captured, edits: edits, options: options)
+                        last = await session.send(endpoint, values: call.values, captured: call.captured, edits: edits, options: options)
+                        stream.add(last, eventsSoFar: relay.eventCount)
                     }
+                    stream.noteWhenGivenUp(endpoint, after: last)
+                    exchange = stream.exchange
                     if let download { exchange = EffectRunner.saved(exchange, to: download) }
                     // Knows every secret value the session resolved, typed secrets and secret answers included.
                     let redactor = session.redactor

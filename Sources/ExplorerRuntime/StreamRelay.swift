@@ -15,6 +15,8 @@ final class StreamRelay: Sendable {
         var events: [StreamedEvent] = []
         var bytes = Data()
         var byteCount = 0
+        /// Events parsed over every connection (a reconnection keeps counting).
+        var eventCount = 0
     }
 
     private let state = Mutex(State())
@@ -52,8 +54,10 @@ final class StreamRelay: Sendable {
                 // A reconnection carries on: the last event id and retry stay, a half-read event does not.
                 var parser = state.parser
                 parser.reset()
+                let eventCount = state.eventCount
                 state = State()
                 state.parser = parser
+                state.eventCount = eventCount
                 state.observing = wanted
                 state.kind = ResponseStream.kind(contentType: contentType)
                 state.head = StreamHead(status: status, headers: headers)
@@ -66,7 +70,10 @@ final class StreamRelay: Sendable {
                 guard state.observing else { return }
                 state.byteCount += data.count
                 switch state.kind {
-                case .events: state.events += state.parser.parse(data).map { StreamedEvent(at: at, event: $0) }
+                case .events:
+                    let events = state.parser.parse(data)
+                    state.eventCount += events.count
+                    state.events += events.map { StreamedEvent(at: at, event: $0) }
                 case .text: state.bytes.append(data)
                 }
             }
@@ -77,6 +84,9 @@ final class StreamRelay: Sendable {
 
     /// Where a reconnection starts: the last event id and the stream's `retry`.
     var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
+
+    /// Events received so far, over every connection.
+    var eventCount: Int { state.withLock { $0.eventCount } }
 
     /// Posts what arrived since the last report. Posted under the lock, so a report can never
     /// come after the request's end, which `send` posts after its own last `flush()`.

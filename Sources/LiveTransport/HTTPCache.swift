@@ -163,6 +163,8 @@ public final class HTTPCache: Sendable {
     /// Whether a response to a GET may be stored (RFC 9111 §3).
     static func isStorable(_ response: Response, requestHeaders: Headers) -> Bool {
         guard !CacheControl(requestHeaders).noStore else { return false }
+        // Only a whole body is an answer to serve again (not one that streamed past or went to a file).
+        guard !response.isTruncated, response.streamedByteCount == nil, response.downloadedFile == nil else { return false }
         let control = CacheControl(response.headers)
         guard !control.noStore, response.status >= 200, response.status != 206, response.status != 304 else { return false }
         if response.headers.values(for: "Vary").contains(where: { $0.contains("*") }) { return false }

@@ -24,7 +24,7 @@ extension HTTPTransport {
         let pooled = try clients.client(for: key)
         let collector = ResponseCollector(
             limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart,
-            download: request.options.download, resumingFrom: hop.resumingFrom)
+            download: request.options.download, resumingFrom: hop.resumingFrom, streamedBodyKept: request.options.streamedBodyKept)
 
         let collected: ResponseCollector.Collected
         do {
@@ -44,6 +44,8 @@ extension HTTPTransport {
             url: hop.url, source: .network, httpVersion: Self.versionText(collected.head.version),
             timing: Timing(firstByte: started.duration(to: collected.headArrived), total: started.duration(to: .now)))
         response.downloadedFile = collected.downloadedFile
+        response.streamedByteCount = collected.streamedByteCount
+        response.isTruncated = (collected.streamedByteCount ?? 0) > response.body.count
         return response
     }
 
@@ -53,11 +55,14 @@ extension HTTPTransport {
         context: FailureContext
     ) async -> TransportError {
         var context = context
-        var partial = collector.partial.map { head, arrived, body in
-            Response(
+        var partial = collector.partial.map { head, arrived, body, streamed in
+            var response = Response(
                 status: Int(head.status.code), headers: Self.headers(of: head.headers), body: Self.data(body), url: hop.url,
                 source: .network, httpVersion: Self.versionText(head.version),
                 timing: Timing(firstByte: started.duration(to: arrived), total: started.duration(to: .now)))
+            response.streamedByteCount = streamed
+            response.isTruncated = (streamed ?? 0) > response.body.count
+            return response
         }
         context.receivedHead = partial != nil
         var failure = TransportError.mapping(error, context: context)
@@ -92,7 +97,7 @@ extension HTTPTransport {
     static func timeoutMessage(_ failure: TransportError, received partial: Response) -> String {
         let firstByte = partial.timing.firstByte.map { " after \(Int(($0.seconds * 1000).rounded())) ms" } ?? ""
         let declared = partial.headers["Content-Length"].map { " of the \($0) bytes declared" } ?? ""
-        let received = "The head (\(partial.statusLine)) arrived\(firstByte), then \(partial.body.count) bytes of the body\(declared)."
+        let received = "The head (\(partial.statusLine)) arrived\(firstByte), then \(partial.bodySize) bytes of the body\(declared)."
         var message = failure.message
         if failure.timeoutPhase == .read { message = message.replacing(" sent nothing for ", with: " sent nothing more for ") }
         return message + " " + received

@@ -18,6 +18,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var body: ByteBuffer
         /// Set when the body went to a file.
         var downloadedFile: DownloadedFile?
+        /// Set when the body streamed past to the observer (only its start is in `body`).
+        var streamedByteCount: Int?
     }
 
     private struct State {
@@ -35,6 +37,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var writer: DownloadWriter?
         /// Decodes a gzip or deflate body as it arrives.
         var decoder: ContentDecoder?
+        /// The bytes handed on so far when the observer takes a successful body (`streamedBodyKept`).
+        var streamed: Int?
     }
 
     private let state = Mutex(State())
@@ -44,11 +48,14 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let download: DownloadDestination?
     /// The size of the partial file the request asked to continue (`Range: bytes=N-`), if any.
     private let resumingFrom: Int?
+    /// How much of a successful body the observer takes is kept (`RequestOptions.streamedBodyKept`).
+    private let streamedBodyKept: Int?
 
     init(
         limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?, observer: ResponsePartObserver? = nil,
-        download: DownloadDestination? = nil, resumingFrom: Int? = nil
+        download: DownloadDestination? = nil, resumingFrom: Int? = nil, streamedBodyKept: Int? = nil
     ) {
+        self.streamedBodyKept = streamedBodyKept
         self.limit = limit
         self.progress = progress
         self.observer = observer
@@ -60,10 +67,10 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     var decodes: Bool { state.withLock { $0.decoder != nil } }
 
     /// What arrived so far: the head and the body bytes kept, if a head arrived.
-    var partial: (head: HTTPResponseHead, headArrived: ContinuousClock.Instant, body: ByteBuffer)? {
+    var partial: (head: HTTPResponseHead, headArrived: ContinuousClock.Instant, body: ByteBuffer, streamed: Int?)? {
         state.withLock { state in
             guard let head = state.head, let arrived = state.headArrived else { return nil }
-            return (head, arrived, state.body)
+            return (head, arrived, state.body, state.streamed)
         }
     }
 
@@ -82,6 +89,21 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let limit = self.limit
         let declared = head.headers.first(name: "Content-Length").flatMap(Int.init)
         let decoder = Self.decoder(for: head)
+        let status = Int(head.status.code)
+        // A successful body the observer takes passes through: no cap, since it is not held.
+        if let observer, streamedBodyKept != nil, (200..<300).contains(status),
+            observer(.head(status: status, headers: HTTPTransport.headers(of: head.headers)))
+        {
+            state.withLock { state in
+                state.head = head
+                state.headArrived = now
+                state.decoder = decoder
+                if !head.headers.contains(name: "Content-Encoding") { state.expected = declared }
+                state.observesBody = true
+                state.streamed = 0
+            }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
         let refused = state.withLock { state -> Bool in
             state.head = head
             state.headArrived = now
@@ -98,7 +120,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         if refused {
             task.fail(reason: TransportError(.bodyTooLarge))
-        } else if let observer, observer(.head(status: Int(head.status.code), headers: HTTPTransport.headers(of: head.headers))) {
+        } else if let observer, !(streamedBodyKept != nil && (200..<300).contains(status)),
+            observer(.head(status: status, headers: HTTPTransport.headers(of: head.headers)))
+        {
             state.withLock { $0.observesBody = true }
         }
         return task.eventLoop.makeSucceededVoidFuture()
@@ -141,6 +165,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                 return false
             }
         }
+        if let streamedBodyKept, let streamed = state.withLock({ $0.streamed }) {
+            return pass(part, kept: streamedBodyKept, after: streamed)
+        }
         let limit = self.limit
         let (received, expected, overflowed, kept, observed) = state.withLock { state -> (Int, Int?, Bool, ByteBuffer, Bool) in
             let room = limit - state.body.readableBytes
@@ -166,12 +193,29 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         return true
     }
 
+    /// Hands a part of a taken body to the observer, keeping only the body's first `kept` bytes.
+    private func pass(_ part: ByteBuffer, kept: Int, after streamed: Int) -> Bool {
+        let expected = state.withLock { state -> Int? in
+            let room = kept - state.body.readableBytes
+            if room > 0, let start = part.getSlice(at: part.readerIndex, length: min(room, part.readableBytes)) {
+                state.body.writeImmutableBuffer(start)
+            }
+            state.streamed = streamed + part.readableBytes
+            return state.expected
+        }
+        if part.readableBytes > 0, let observer { _ = observer(.body(part.withUnsafeReadableBytes { Data($0) })) }
+        progress?(streamed + part.readableBytes, expected)
+        return true
+    }
+
     func didFinishRequest(task: HTTPClient.Task<Collected>) throws -> Collected {
         try state.withLock { state in
             guard let head = state.head, let arrived = state.headArrived else { throw HTTPClientError.remoteConnectionClosed }
             let file = try state.writer?.finish()
             state.writer = nil
-            return Collected(head: head, headArrived: arrived, body: state.body, downloadedFile: file)
+            var collected = Collected(head: head, headArrived: arrived, body: state.body, downloadedFile: file)
+            collected.streamedByteCount = state.streamed
+            return collected
         }
     }
 

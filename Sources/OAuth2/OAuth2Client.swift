@@ -170,7 +170,7 @@ public struct OAuth2Client: Sendable {
         return OAuth2Token(
             accessToken: access, tokenType: json["token_type"]?.stringValue ?? "Bearer",
             expiresAt: Self.number(json["expires_in"]).map { now().addingTimeInterval($0) }, refreshToken: json["refresh_token"]?.stringValue,
-            scope: json["scope"]?.stringValue)
+            scope: json["scope"]?.stringValue, idToken: json["id_token"]?.stringValue)
     }
 
     /// A form POST to an endpoint of the authorization server with the client's authentication,

@@ -69,9 +69,15 @@ public final class OAuth2Session: Sendable {
             if let token = state.token, !token.isExpired(at: now, margin: margin) { return nil }
             if let pending = state.pending { return pending }
             let refreshToken = state.token?.refreshToken
+            // OpenID Connect §12.2: a refresh need not send a new ID token; the one held stays.
+            let idToken = refreshToken == nil ? nil : state.token?.idToken
             if refreshToken == nil { state.signIns += 1 } else { state.refreshes += 1 }
             let obtain = self.obtain
-            let pending = Task { () async throws -> OAuth2Token in try await obtain(refreshToken) }
+            let pending = Task { () async throws -> OAuth2Token in
+                var token = try await obtain(refreshToken)
+                if token.idToken == nil { token.idToken = idToken }
+                return token
+            }
             state.pending = pending
             return pending
         }

@@ -12,9 +12,15 @@ public struct OAuth2Token: Sendable, Hashable, Codable {
     public var refreshToken: String?
     /// The scopes granted, if the server said.
     public var scope: String?
+    /// The OpenID Connect ID token (a JWT about the person signed in), when the provider sent one.
+    public var idToken: String?
 
     /// Makes a token.
-    public init(accessToken: String, tokenType: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil, scope: String? = nil) {
+    public init(
+        accessToken: String, tokenType: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil, scope: String? = nil,
+        idToken: String? = nil
+    ) {
+        self.idToken = idToken
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt

@@ -25,6 +25,17 @@ import TestTraits
         """
     }
 
+    /// A catalog whose `ticker/ticks` streams from `server` and reconnects.
+    static func reconnectingCatalog(_ server: TestHTTPServer) -> String {
+        """
+        service: ticker
+        environments:
+          local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
+        endpoints:
+          ticks: { path: /ticks, stream: { reconnect: true } }
+        """
+    }
+
     /// Runs `body` with a mock that keeps the stream's pace and a catalog pointed at it.
     func withStreamingMock(_ body: (TemporaryDirectory, TemporaryDirectory) async throws -> Void) async throws {
         let source = try TemporaryDirectory()
@@ -82,13 +93,7 @@ import TestTraits
         }
         try await withTestHTTPServer(handler: handler) { server in
             let catalog = try TemporaryDirectory()
-            try catalog.write("ticker.yaml", """
-                service: ticker
-                environments:
-                  local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
-                endpoints:
-                  ticks: { path: /ticks, stream: { reconnect: true } }
-                """)
+            try catalog.write("ticker.yaml", Self.reconnectingCatalog(server))
             let result = try await CLI.run(["call", "ticker/ticks", "--json", "--catalog", catalog.path], state: try TemporaryDirectory())
             let lines = result.output.split(separator: "\n")
             let events = try lines.dropLast().map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -97,8 +102,58 @@ import TestTraits
             #expect(events.map { $0["id"] as? String } == ["1", "2", "3", "3"])
             let asked = server.requests.map { $0.headers.first(name: "Last-Event-ID") }
             #expect(asked == [nil, "2", "3"])
-            // The 204 that said stop is the outcome.
+            // The 204 said stop: the outcome is the stream, every connection's events kept, and a note says why it ended.
             #expect(result.status == 0)
+            let outcome = try jsonObject(Data(try #require(lines.last).utf8))
+            let response = try #require(outcome["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 200)
+            let body = try #require((response["body"] as? [String: Any])?["text"] as? String)
+            #expect(body == "retry: 50\nid: 1\ndata: a\n\nid: 2\ndata: b\n\nid: 3\ndata: c\n\ndata: d\n\n")
+            #expect(result.errors.contains("204 No Content to reconnection 2: the stream is over. The 4 events received are kept."), "\(result.errors)")
+        }
+    }
+
+    /// An in-process server that drops the stream twice, then answers 204: plain `call` prints every
+    /// connection's bytes, asks each time from the last id after the server's `retry`, and the
+    /// history keeps all the events.
+    @Test func aStreamDroppedTwiceThenStoppedKeepsEveryEventInTheHistory() async throws {
+        let handler: TestHTTPServer.Handler = { request in
+            let headers: HTTPHeaders = ["Content-Type": "text/event-stream"]
+            switch request.headers.first(name: "Last-Event-ID") {
+            case nil: return .chunked(["retry: 20\nid: 1\ndata: one\n\n"], headers: headers)
+            case "1": return .chunked(["id: 2\ndata: two\n\n"], headers: headers)
+            default: return .status(.noContent)
+            }
+        }
+        try await withTestHTTPServer(handler: handler) { server in
+            let catalog = try TemporaryDirectory()
+            let state = try TemporaryDirectory()
+            try catalog.write("ticker.yaml", Self.reconnectingCatalog(server))
+            let result = try await CLI.run(["call", "ticker/ticks", "--catalog", catalog.path], state: state)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output == "retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n")
+            #expect(server.requests.map { $0.headers.first(name: "Last-Event-ID") } == [nil, "1", "2"])
+            // Each reconnection is said before it is made, with its bound.
+            #expect(result.errors.contains("reconnecting in 20 ms with Last-Event-ID: 1 (connection 2; 1 of at most 10 in a row without an event)"), "\(result.errors)")
+            let history = try await CLI.run(["history", "--json"], state: state)
+            let entries = try #require(try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])
+            let entry = try #require(entries.last)
+            let response = try #require(entry["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 200)
+            #expect((response["body"] as? [String: Any])?["text"] as? String == "retry: 20\nid: 1\ndata: one\n\nid: 2\ndata: two\n\n")
+        }
+    }
+
+    /// A server that closes at once, over and over, without an event, is given up after the bound.
+    @Test func reconnectionsWithoutAnEventStopAtTheBound() async throws {
+        let handler: TestHTTPServer.Handler = { _ in .chunked(["retry: 1\n\n"], headers: ["Content-Type": "text/event-stream"]) }
+        try await withTestHTTPServer(handler: handler) { server in
+            let catalog = try TemporaryDirectory()
+            try catalog.write("ticker.yaml", Self.reconnectingCatalog(server))
+            let result = try await CLI.run(["call", "ticker/ticks", "--no-history", "--catalog", catalog.path], state: try TemporaryDirectory())
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(server.requestCount == 1 + StreamReconnection.maximumFruitlessReconnections)
+            #expect(result.errors.contains("Gave up after 10 reconnections in a row without an event"), "\(result.errors)")
         }
     }
 }

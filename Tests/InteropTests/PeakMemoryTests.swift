@@ -45,12 +45,14 @@ extension BinaryTests {
             }
         }
     
+        /// `/small` a small JSON body, anything else 1 GiB of `TestPattern` bytes, chunked.
+        static let oneGigabyte: TestHTTPServer.Handler = { request in
+            request.path == "/small" ? .json(#"{"ok":true}"#) : .chunked(totalBytes: 1 << 30, chunkSize: 256 << 10)
+        }
+
         @Test func aOneGigabyteDownloadGrowsMemoryByLessThan32MB() async throws {
             let size = 1 << 30
-            let handler: TestHTTPServer.Handler = { request in
-                request.path == "/small" ? .json(#"{"ok":true}"#) : .chunked(totalBytes: size, chunkSize: 256 << 10)
-            }
-            try await withTestHTTPServer(handler: handler) { server in
+            try await withTestHTTPServer(handler: Self.oneGigabyte) { server in
                 let folder = try TemporaryDirectory()
                 let state = try TemporaryDirectory()
                 try folder.write("d.yaml", """

@@ -48,8 +48,9 @@ import TestTraits
         try await run(tool, probe: probe, file: name) { code.render($0, redactor: nil) }
     }
 
-    /// Runs the program `render` writes for the request with `tool` against a test server.
-    static func run(_ tool: String, probe: [String], file name: String, render: (Request) -> String) async throws -> (sent: Request, received: TestRequest)? {
+    /// `tool` from PATH and an environment without proxies, when it is there and `probe` (its
+    /// arguments) succeeds; nil, said, otherwise (a missing module).
+    static func available(_ tool: String, probe: [String]) async throws -> (path: String, environment: [String: String])? {
         var environment = ProcessInfo.processInfo.environment
         for proxy in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[proxy] = nil }
         let directories = (environment["PATH"] ?? "/usr/bin").split(separator: ":").map(String.init)
@@ -59,6 +60,12 @@ import TestTraits
             print("skipped: \(tool) (\(probe.joined(separator: " "))) is not available")
             return nil
         }
+        return (path, environment)
+    }
+
+    /// Runs the program `render` writes for the request with `tool` against a test server.
+    static func run(_ tool: String, probe: [String], file name: String, render: (Request) -> String) async throws -> (sent: Request, received: TestRequest)? {
+        guard let (path, environment) = try await available(tool, probe: probe) else { return nil }
         return try await withTestHTTPServer(handler: { _ in .ok() }) { server in
             let sent = try await request(base: server.url("/api").absoluteString)
             let folder = try TemporaryDirectory()
@@ -90,7 +97,7 @@ import TestTraits
 
     @Test func httpieSendsTheSameRequest() async throws {
         guard let (sent, received) = try await Self.run("sh", probe: ["-c", "command -v http"], file: "request.sh", render: {
-            RequestCode.httpie.render($0, redactor: nil) + " --print=h"
+            RequestCode.httpie.render($0, redactor: nil).trimmingCharacters(in: .newlines) + " --print=h"
         }) else { return }
         Self.expectSame(sent, received)
     }

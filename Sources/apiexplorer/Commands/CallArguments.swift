@@ -76,14 +76,20 @@ struct CallArguments: Equatable, Sendable {
         let chain = CallChain(selection: selection, mode: mode)
         let captured = chain.capturedValues()
         values = try chain.answeringPrompts(values)
-        // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives.
+        let download = try downloadDestination(for: selection.endpoint)
+        // A stream (an event stream, NDJSON, or an endpoint that says `stream:`) prints as it arrives;
+        // so does any successful plain body, in bounded memory, unless a rule must read it whole
+        // (GraphQL's errors in a 200) or it goes to a file or into the --json object.
+        let passesBody = !json && download == nil && selection.endpoint.webSocket == nil && selection.endpoint.stream?.reconnect != true
+            && !selection.service.errorFilter.readsSuccessfulBodies
         let printer = CallStreamPrinter(
-            json: json, include: include, reveal: reveal, safe: Console.cleansBody(safe), endpointStreams: selection.endpoint.stream != nil)
+            json: json, include: include, reveal: reveal, safe: Console.cleansBody(safe), endpointStreams: selection.endpoint.stream != nil,
+            takesSuccessfulBody: passesBody)
+        let kept = passesBody ? HistoryEntry.defaultBodyLimit : nil
         var outcome: CallOutcome
         // `stream: { reconnect: true }`: a closed event stream is opened again until the server says
         // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
         let (selected, answered) = (selection, values)
-        let download = try downloadDestination(for: selection.endpoint)
         // A WebSocket endpoint: its messages go once it is open, frames print as they come.
         let conversation = try selection.endpoint.webSocket.map { settings in
             try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
@@ -91,16 +97,27 @@ struct CallArguments: Equatable, Sendable {
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: example, values: answered, captured: captured, onResponsePart: printer.observe,
-                download: download, webSocket: conversation?.conversation)
+                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation)
             var edits: EndpointEdits?
-            while StreamReconnection.shouldReconnect(selected.endpoint, after: outcome.exchange) {
+            // The connections' events stay one outcome however the stream ends; each reconnection says so.
+            var stream = ReconnectingStream(outcome.exchange)
+            var last = outcome.exchange
+            while stream.shouldReconnect(selected.endpoint, after: last) {
                 let (lastEventID, retry) = printer.resumePoint
-                try? await Task.sleep(for: StreamReconnection.delay(retry: retry))
+                let delay = StreamReconnection.delay(retry: retry)
+                Console.error("note: " + stream.reconnectingNote(delay: delay, lastEventID: lastEventID))
+                try? await Task.sleep(for: delay)
                 edits = StreamReconnection.edits(edits, endpoint: selected.endpoint, lastEventID: lastEventID)
-                outcome = await caller.call(
+                let next = await caller.call(
                     selected, mode: mode, example: example, values: answered, captured: captured, edits: edits,
-                    onResponsePart: printer.observe)
+                    onResponsePart: printer.observe, streamedBodyKept: kept)
+                last = next.exchange
+                stream.add(next.exchange, eventsSoFar: printer.eventCount)
+                outcome.cookies = next.cookies
             }
+            stream.noteWhenGivenUp(selected.endpoint, after: last)
+            for note in stream.exchange.notes.dropFirst(outcome.exchange.notes.count) { Console.error("note: \(note)") }
+            outcome.exchange = stream.exchange
             return outcome
         }
         let startingCookies = try readCookies()

@@ -4,8 +4,9 @@ import JSONSupport
 import Synchronization
 import SystemSupport
 
-/// Prints a streamed response as it arrives, for `call`: plain output writes the body's bytes as
-/// they come (the same bytes the whole body would print, only sooner); `--json` writes each
+/// Prints a response as it arrives, for `call`: plain output writes the body's bytes as they come
+/// (the same bytes the whole body would print, only sooner) — a stream's, and any successful body
+/// the caller lets pass without holding it (`takesSuccessfulBody`); `--json` writes each
 /// Server-Sent Event as one JSON object per line. Known secret values are masked unless revealed.
 final class CallStreamPrinter: Sendable {
     private struct State {
@@ -14,6 +15,8 @@ final class CallStreamPrinter: Sendable {
         var parser = ServerSentEventParser()
         var printedBytes = 0
         var printedEvents = 0
+        /// Events parsed over every connection.
+        var eventCount = 0
     }
 
     private let state = Mutex(State())
@@ -24,9 +27,12 @@ final class CallStreamPrinter: Sendable {
     private let safe: Bool
     /// Whether the endpoint says it streams: then any body prints as it arrives.
     private let endpointStreams: Bool
+    /// Whether a successful (2xx) body is printed as it arrives (plain output, no rule reads it).
+    private let takesSuccessfulBody: Bool
     private let started = ContinuousClock.now
 
-    init(json: Bool, include: Bool, reveal: Bool, safe: Bool, endpointStreams: Bool) {
+    init(json: Bool, include: Bool, reveal: Bool, safe: Bool, endpointStreams: Bool, takesSuccessfulBody: Bool = false) {
+        self.takesSuccessfulBody = takesSuccessfulBody && !json
         self.json = json
         self.include = include
         self.reveal = reveal
@@ -40,6 +46,9 @@ final class CallStreamPrinter: Sendable {
     /// Whether events were printed as JSON lines (then the outcome follows on one line).
     var printedEvents: Bool { state.withLock { $0.printedEvents > 0 } }
 
+    /// Events received so far, over every connection.
+    var eventCount: Int { state.withLock { $0.eventCount } }
+
     /// Where a reconnection starts: the last event id and the stream's `retry`.
     var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
 
@@ -52,12 +61,16 @@ final class CallStreamPrinter: Sendable {
                 // A reconnection carries on: the last event id and retry stay, a half-read event does not.
                 var parser = state.parser
                 parser.reset()
-                let printedEvents = state.printedEvents
+                let (printedEvents, eventCount) = (state.printedEvents, state.eventCount)
                 state = State()
                 state.parser = parser
                 state.printedEvents = printedEvents
+                state.eventCount = eventCount
                 state.isEventStream = mediaType == MediaType.eventStream
-                state.printing = json ? state.isEventStream : (endpointStreams || MediaType.streamed.contains(mediaType ?? ""))
+                state.printing =
+                    json
+                    ? state.isEventStream
+                    : (endpointStreams || MediaType.streamed.contains(mediaType ?? "") || (takesSuccessfulBody && (200..<300).contains(status)))
                 if state.printing, !json, include {
                     Console.out(Console.head(httpVersion: nil, statusLine: HTTPStatus.line(for: status), headers: headers, redactor: redactor), terminator: "")
                 }
@@ -69,8 +82,11 @@ final class CallStreamPrinter: Sendable {
                     for event in state.parser.parse(data) {
                         StandardStreams.writeOutput(Self.line(event, at: at, redactor: redactor))
                         state.printedEvents += 1
+                        state.eventCount += 1
                     }
                 } else {
+                    // Read for the last event id, which a reconnection sends.
+                    if state.isEventStream { state.eventCount += state.parser.parse(data).count }
                     Console.body(redactor.data(data), safe: safe)
                     state.printedBytes += data.count
                 }

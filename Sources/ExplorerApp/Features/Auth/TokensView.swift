@@ -32,6 +32,7 @@ enum TokensView {
                 lines.append(signatureLine(token.signature))
                 lines.append(Line("  JWT claims", style: Theme.dim))
                 lines += jwt.claims.prettyText().split(separator: "\n").map { Line("    " + $0) }
+                lines += claimTimes(jwt.claims, from: window.shownAt, timeZone: timeZone)
             }
             lines.append("")
         }
@@ -73,18 +74,41 @@ enum TokensView {
         return lines
     }
 
+    /// The JWT time claims (`exp`, `iat`, `nbf`, `auth_time`) as dates with their distance from now:
+    /// `    exp  in 9 d 23 h (2026-12-08 10:42:03)`.
+    static func claimTimes(_ claims: JSONValue, from now: Date, timeZone: LocalTimeZone) -> [Line] {
+        ["exp", "iat", "nbf", "auth_time"].compactMap { name -> Line? in
+            guard case .number(let text)? = claims[name], let seconds = Double(text) else { return nil }
+            let date = Date(timeIntervalSince1970: seconds)
+            return Line([Span("    \(name.padded(to: 9)) ", style: Theme.dim), Span(relative(date, from: now, timeZone: timeZone))])
+        }
+    }
+
     /// `in 9 min 58 s (at 10:42:03)`, `expired 2 min ago`, or that the server gave no expiry.
     static func expiry(_ date: Date?, from now: Date, timeZone: LocalTimeZone) -> String {
         guard let date else { return "not given" }
+        if date <= now { return "expired " + relative(date, from: now, timeZone: timeZone) }
+        return relative(date, from: now, timeZone: timeZone)
+    }
+
+    /// `in 9 d 23 h (2026-12-08 10:42:03)`, `2 min 5 s ago (at 10:40:01)`: the clock alone when the
+    /// date is today, where the person is.
+    static func relative(_ date: Date, from now: Date, timeZone: LocalTimeZone) -> String {
         let seconds = Int(date.timeIntervalSince(now).rounded())
-        let clock = OverlayText.time(date, in: timeZone)
-        if seconds <= 0 { return "expired \(duration(-seconds)) ago (at \(clock))" }
-        return "in \(duration(seconds)) (at \(clock))"
+        let when = localDay(date, timeZone) == localDay(now, timeZone)
+            ? "at \(OverlayText.time(date, in: timeZone))" : "\(OverlayText.date(date, in: timeZone)) \(OverlayText.time(date, in: timeZone))"
+        return seconds > 0 ? "in \(duration(seconds)) (\(when))" : "\(duration(-seconds)) ago (\(when))"
+    }
+
+    private static func localDay(_ date: Date, _ timeZone: LocalTimeZone) -> Int {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        return local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
     }
 
     static func duration(_ seconds: Int) -> String {
         if seconds < 60 { return "\(seconds) s" }
         if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-        return "\(seconds / 3600) h \(seconds % 3600 / 60) min"
+        if seconds < 86_400 { return "\(seconds / 3600) h \(seconds % 3600 / 60) min" }
+        return "\(seconds / 86_400) d \(seconds % 86_400 / 3600) h"
     }
 }

@@ -33,6 +33,29 @@ import TestTraits
         #expect(state.auth.signedOut[environment] == "signed out of shop · local: by you")
     }
 
+    @Test func theIDTokensClaimsShowWithTimesAsDatesAndDistances() {
+        var state = TestCatalog.state()
+        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
+        let now = Int(TestCatalog.now.timeIntervalSince1970)
+        let exp = now + 9 * 86_400 + 23 * 3600 + 120
+        let claims = #"{"sub":"ann","email":"ann@example.com","exp":\#(exp),"iat":\#(now - 3600)}"#
+        let idToken = SessionToken(source: SessionToken.idTokenSource, value: jwtPart(#"{"alg":"RS256"}"#) + "." + jwtPart(claims) + ".sig", type: "OpenID Connect ID token")
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: environment, mode: .live, tokens: [idToken], at: TestCatalog.now)))
+        let screen = state.screen
+        #expect(screen.contains("oauth2 id_token · OpenID Connect ID token"))
+        #expect(screen.contains(#""email": "ann@example.com""#))
+        // Ten days off: a date, not a bare clock; an hour ago today: the clock.
+        let date = Date(timeIntervalSince1970: TimeInterval(exp))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let day = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        #expect(screen.contains("expires  in 9 d 23 h (\(day) "), "\(screen)")
+        #expect(screen.contains("exp       in 9 d 23 h (\(day) "), "\(screen)")
+        #expect(screen.contains("iat       1 h 0 min ago (at "), "\(screen)")
+    }
+
     @Test func anEnvironmentWithoutTokensSaysHowOneComes() {
         var state = TestCatalog.state()
         _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now)))
