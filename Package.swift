@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Catalog", targets: ["Catalog"]),
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
+        .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "BodyViewer", targets: ["BodyViewer"]),
         .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -34,6 +35,7 @@ let package = Package(
         .target(name: "TextSupport"),
         .target(name: "SystemSupport", dependencies: ["TextSupport"]),
         .target(name: "JSONSupport", dependencies: ["TextSupport"]),
+        .target(name: "JSONSchema", dependencies: ["JSONSupport", "TextSupport"]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
 
@@ -184,6 +186,7 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["TestTraits", "JSONSchema", "JSONSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
             name: "TestSupportTests",
