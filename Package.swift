@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Catalog", targets: ["Catalog"]),
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
+        .library(name: "JSONSchema", targets: ["JSONSchema"]),
         .library(name: "BodyViewer", targets: ["BodyViewer"]),
         .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -34,6 +35,7 @@ let package = Package(
         .target(name: "TextSupport"),
         .target(name: "SystemSupport", dependencies: ["TextSupport"]),
         .target(name: "JSONSupport", dependencies: ["TextSupport"]),
+        .target(name: "JSONSchema", dependencies: ["JSONSupport", "TextSupport"]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
 
@@ -92,7 +94,8 @@ let package = Package(
 
         // MARK: State kept between runs, drift checks, catalog authoring
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
-        .target(name: "DriftCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "StateStore"]),
+        .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
+        .target(name: "DriftCheck", dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
         .target(
             name: "OAuth2",
             dependencies: [
@@ -108,7 +111,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogAuthoring",
-            dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]
+            dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport", "SystemSupport"]
         ),
 
         // MARK: Terminal user interface
@@ -156,7 +159,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -184,6 +187,8 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(name: "ContractCheckTests", dependencies: ["TestTraits", "ContractCheck", "Catalog", "JSONSchema", "TestSupport"]),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["TestTraits", "JSONSchema", "JSONSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
             name: "TestSupportTests",
@@ -232,7 +237,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
+                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
                 "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -12,6 +12,7 @@ enum BenchmarkSuites {
         TUIBenchmark.self,
         CallBenchmark.self,
         ImportBenchmark.self,
+        ContractBenchmark.self,
         StreamBenchmark.self,
         WebSocketBenchmark.self,
         WriteBenchmark.self,

@@ -3,6 +3,7 @@ import FoundationEssentials
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths", "secrets",
+        "schemas",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -111,7 +112,34 @@ extension CatalogFileDecoder {
         service.allowsOutsidePaths = allowsOutsidePaths
         service.secretVariables = secretVariables
         if let entry = parts["cookies"] { service.persistsCookies = decodeCookiesSection(entry.value) }
+        if let entry = parts["schemas"] { service.responseSchemas = decodeResponseSchemas(entry.value) }
         return service
+    }
+
+    /// The largest response schemas file read (a published API's components fit in a few MB).
+    static let maximumSchemasFileSize = 32 << 20
+
+    /// The file of response schemas (`schemas: petstore.schemas.json`). A file that cannot be read
+    /// is a warning, not an error: the catalog works without it, only contract checks need it.
+    func decodeResponseSchemas(_ node: YAMLNode) -> ResponseSchemasFile? {
+        guard let path = nonEmptyText(node, "'schemas'") else { return nil }
+        let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
+        switch access {
+        case .readable(let size?) where size > Self.maximumSchemasFileSize:
+            warning("the schemas file is \(ByteCount.format(size)), larger than \(ByteCount.format(Self.maximumSchemasFileSize)); responses are not checked against it: '\(path)'", at: node)
+            return nil
+        case .readable:
+            guard let data = fileSystem.contents(of: path), data.count <= Self.maximumSchemasFileSize else {
+                warning("the schemas file cannot be read; responses are not checked against it: '\(path)'", at: node)
+                return nil
+            }
+            return ResponseSchemasFile(path: path, data: data)
+        case .missing:
+            warning("the schemas file does not exist; responses are not checked against it: '\(path)'\(siblingHint(for: path))", at: node)
+        default:
+            warning("the schemas file \(problem(of: access)); responses are not checked against it: '\(path)'", at: node)
+        }
+        return nil
     }
 
     /// A request file named with placeholders (`bodyFile: "{{f}}"`) is filled with the values the

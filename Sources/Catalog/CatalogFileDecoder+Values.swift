@@ -259,7 +259,7 @@ extension CatalogFileDecoder {
     }
 
     /// `; did you mean 'fixtures/pet.json'?` when a file in the same folder has a close name.
-    private func siblingHint(for path: String) -> String {
+    func siblingHint(for path: String) -> String {
         let folder = PathText.parent(of: path)
         let name = PathText.lastComponent(of: path)
         guard let suggestion = DidYouMean.suggestion(for: name, among: fileSystem.fileNames(in: folder)) else { return "" }

@@ -52,6 +52,9 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// The environment variable each secret is read from, by secret name (`secrets: { NAME: { env:
     /// VARIABLE } }`), besides `APIEXPLORER_SECRET_NAME`.
     public var secretVariables: [String: String] = [:]
+    /// The response schemas kept beside the catalog when it was imported (`schemas:`), read when
+    /// the catalog loaded (confined to its folder like every file it names); nil when it names none.
+    public var responseSchemas: ResponseSchemasFile?
     /// SHA-256 of the catalog file's bytes (hexadecimal): what trusting the catalog remembers. Nil
     /// for catalogs that are not files on disk (bundled, made in memory).
     public var contentHash: String?
@@ -307,5 +310,18 @@ public struct SignInPrompt: Sendable, Hashable {
     public var sentence: String {
         let code = userCode.isEmpty ? " in a browser" : " and enter \(userCode)"
         return "To sign in to \(environment.service) · \(environment.environment), open \(verificationURL)\(code)."
+    }
+}
+
+/// The file of response schemas a catalog names (`schemas:`): JSON that `ContractCheck` reads.
+public struct ResponseSchemasFile: Sendable, Hashable {
+    /// The path as the catalog writes it, relative to its folder.
+    public var path: String
+    /// The file's bytes.
+    public var data: Data
+
+    public init(path: String, data: Data) {
+        self.path = path
+        self.data = data
     }
 }

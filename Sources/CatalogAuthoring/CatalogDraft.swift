@@ -369,6 +369,8 @@ public struct CatalogDraft: Sendable {
     public var groups: [Group] = []
     /// Endpoints.
     public var endpoints: [Endpoint] = []
+    /// The file of response schemas kept for contract checks (`schemas:`), relative to the catalog folder.
+    public var schemas: String?
     /// Fixture files by path relative to the catalog folder.
     public var fixtures: [(path: String, data: Data)] = []
     /// What the user should know (secrets to set, what was left out).
@@ -407,6 +409,7 @@ public struct CatalogDraft: Sendable {
                 lines.append("description: \(YAMLText.blockScalar(description))")
             }
         }
+        if let schemas { lines.append("schemas: \(YAMLText.scalar(schemas))  # response schemas from the document, for contract checks") }
         if !variables.isEmpty {
             let start = lines.count
             lines += ["", "variables:"] + variables.map { "  \(YAMLText.key($0.0)): \(YAMLText.scalar($0.1))" }

@@ -111,10 +111,13 @@ public enum OpenAPIImporter {
         var credentials: [Int: Credential] = [:]
         /// Endpoints whose credentials stay their own (`export openapi` marks them: they had no group).
         var ungrouped: Set<Int> = []
+        /// The response schemas, for contract checks.
+        var schemas: ResponseSchemaKeeper
 
         init(document: OpenAPIDocument, documentName: String, service: String) {
             self.document = document
             self.documentName = documentName
+            schemas = ResponseSchemaKeeper(document: document, documentName: documentName)
             draft = CatalogDraft(service: service)
         }
 
@@ -181,6 +184,7 @@ public enum OpenAPIImporter {
                 }
             }
             addResponses(operation, to: &result)
+            schemas.keep(endpoint: result.id, responses: operation.operation.member("responses"))
             if let credential { credentials[draft.endpoints.count] = credential }
             if operation.operation.member(OpenAPIExporter.ungroupedKey) == .bool(true) { ungrouped.insert(draft.endpoints.count) }
             draft.endpoints.append(result)
@@ -560,6 +564,7 @@ public enum OpenAPIImporter {
         /// Credentials go on a group when every endpoint of it sends the same ones, else on each
         /// endpoint; endpoints without a tag go to a group named after their schemes.
         mutating func finish() {
+            keepSchemas()
             var byGroup: [String: [Int]] = [:]
             for index in draft.endpoints.indices {
                 if let group = draft.endpoints[index].group { byGroup[group, default: []].append(index) }
@@ -585,6 +590,15 @@ public enum OpenAPIImporter {
             guard !secrets.isEmpty else { return }
             draft.environments[0].secretDefaults = secrets.map { ($0, "demo-\($0.lowercased().replacing("_", with: "-"))") }
             draft.notes += secrets.map { ImportNote(.info, "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env for the server environments (local uses a stand-in)") }
+        }
+
+        /// The response schemas go beside the catalog (`<service>.schemas.json`), which names them.
+        mutating func keepSchemas() {
+            draft.notes += schemas.notes
+            guard let data = schemas.file() else { return }
+            let path = "\(draft.service).schemas.json"
+            draft.fixtures.append((path, data))
+            draft.schemas = path
         }
 
         /// The group holding these credentials' headers for untagged endpoints, named after its schemes, made on first use.

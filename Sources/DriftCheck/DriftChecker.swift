@@ -1,4 +1,5 @@
 import Catalog
+import ContractCheck
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
@@ -6,7 +7,9 @@ import StateStore
 
 /// Compares what an API answers live with what its stub says: status, content type, and the
 /// JSON shape (members present or missing, value types, nullability, array element shapes).
-/// Values themselves are not compared: live data changes, its shape should not.
+/// Values themselves are not compared: live data changes, its shape should not. When the catalog
+/// keeps the response schemas of its import (`schemas:`), the live body is also checked against
+/// its schema (`ResponseContract`, the engine of contract checks).
 public enum DriftChecker {
     /// The differences between a stub response and a live one.
     public static func compare(stub: Response, live: Response) -> [DriftDifference] {
@@ -71,17 +74,20 @@ public enum DriftChecker {
         date: Date
     ) async -> DriftReport {
         var results: [EndpointDrift] = []
+        // A schemas file that cannot be read leaves the shapes compared (the loader warned about a missing one).
+        let contract = (try? ResponseContract(service: service)) ?? nil
         for endpoint in service.endpoints {
             let selection = EndpointSelection(service: service, endpoint: endpoint, environment: environment)
-            results.append(await check(selection, caller: caller, includeUnsafe: includeUnsafe, values: values))
+            results.append(await check(selection, caller: caller, includeUnsafe: includeUnsafe, values: values, contract: contract))
         }
         return DriftReport(service: service.id, environment: environment.name, date: date, endpoints: results)
     }
 
-    /// Checks one endpoint.
-    public static func check(_ selection: EndpointSelection, caller: EndpointCaller, includeUnsafe: Bool = false, values: [String: String] = [:]) async
-        -> EndpointDrift
-    {
+    /// Checks one endpoint (and its live body against `contract`'s schema, when given).
+    public static func check(
+        _ selection: EndpointSelection, caller: EndpointCaller, includeUnsafe: Bool = false, values: [String: String] = [:],
+        contract: ResponseContract? = nil
+    ) async -> EndpointDrift {
         let endpoint = selection.endpoint
         let method = endpoint.method
         func result(_ outcome: EndpointDrift.Outcome, reason: String) -> EndpointDrift {
@@ -104,7 +110,12 @@ public enum DriftChecker {
         guard let liveResponse = liveOutcome.exchange.response else {
             return result(.failed, reason: liveOutcome.redactor.text(liveOutcome.exchange.error.map { "\($0.kind.name): \($0.message)" } ?? "no response"))
         }
-        let differences = compare(stub: stubResponse, live: liveResponse)
+        var differences = compare(stub: stubResponse, live: liveResponse)
+        if let contract {
+            differences += contract.check(endpoint: endpoint.id, response: liveResponse).violations.map {
+                .schema(pointer: $0.instancePointer, message: liveOutcome.redactor.text($0.message))
+            }
+        }
         return EndpointDrift(
             endpoint: endpoint.id, method: method.rawValue, outcome: differences.contains(where: \.isDrift) ? .drifted : .same,
             differences: differences, stubStatus: stubResponse.status, liveStatus: liveResponse.status)

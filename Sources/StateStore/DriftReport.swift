@@ -20,6 +20,8 @@ public enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertibl
     case nullability(path: String, stubNullable: Bool, liveNullable: Bool)
     /// One side's array has elements and the other's is empty, so their shapes cannot be compared.
     case arrayElements(path: String, stubEmpty: Bool)
+    /// The live body breaks the response schema kept at import: where (a JSON Pointer) and how.
+    case schema(pointer: String, message: String)
 
     /// A sentence for people.
     public var description: String {
@@ -35,6 +37,7 @@ public enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertibl
             stubNullable ? "\(path): the stub can be null, live never is" : "\(path): live can be null, the stub never is"
         case .arrayElements(let path, let stubEmpty):
             stubEmpty ? "\(path): the stub's array is empty, so live elements are unchecked" : "\(path): live array is empty, so the stub's elements are unchecked"
+        case .schema(let pointer, let message): "\(pointer.isEmpty ? "the body" : pointer): live breaks the schema: \(message)"
         }
     }
 

@@ -150,6 +150,30 @@ extension BinaryTests {
             #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .drifted)
         }
 
+        /// With the response schemas of its import (`schemas:`), a live body the same shape as the
+        /// stub but breaking its schema is drift, named by its JSON Pointer.
+        @Test func aLiveBodyBreakingTheKeptSchemaDrifts() async throws {
+            let server = try await TestHTTPServer.start { request in
+                request.path == "/shop/items/7"
+                    ? .json(#"{"id": -7, "name": "Pen", "price": 1.5, "owner": {"name": "Ann", "email": null}, "tags": ["office"]}"#) : .status(.notFound)
+            }
+            let folder = try TemporaryDirectory()
+            let state = try TemporaryDirectory()
+            try ShopCatalog.write(into: folder, baseURL: server.url("/shop").absoluteString)
+            try folder.write("shop.yaml", "schemas: shop.schemas.json\n" + ShopCatalog.text(baseURL: server.url("/shop").absoluteString))
+            try folder.write("shop.schemas.json", #"""
+                { "format": "apiexplorer-response-schemas/1", "dialect": "openapi-3.0",
+                  "endpoints": { "getItem": { "200": { "application/json": { "$ref": "#/components/schemas/Item" } } } },
+                  "components": { "schemas": { "Item": { "type": "object", "properties": { "id": { "type": "integer", "minimum": 1 } } } } } }
+                """#)
+            let result = try await CLI.run(["check", "shop", "--catalog", folder.path], state: state)
+            try await server.shutdown()
+
+            #expect(result.status == 1)
+            #expect(result.output.contains("/id: live breaks the schema: -7 is less than the minimum 1"), "\(result.output)")
+            #expect(!result.output.contains("$.id"), "\(result.output)")
+        }
+
         @Test func unknownServiceExitsTwo() async throws {
             let folder = try TemporaryDirectory()
             try ShopCatalog.write(into: folder)
