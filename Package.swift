@@ -164,7 +164,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring",
+                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
