@@ -48,6 +48,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
+        .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(
             name: "LiveTransport",
             dependencies: [
@@ -75,6 +77,7 @@ let package = Package(
             name: "Catalog",
             dependencies: [
                 "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
+                "Expectations",
             ]),
         .target(
             name: "MockServer",
@@ -93,6 +96,10 @@ let package = Package(
         ),
 
         // MARK: State kept between runs, drift checks, catalog authoring
+        // Runs catalogs as tests: endpoints' and examples' `expect:`, and flows.
+        .target(name: "TestRunner", dependencies: ["Catalog", "DispatcherCore", "Expectations"]),
+        // JUnit, TAP and JSON reports of test runs, and their terminal summary.
+        .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
         .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
@@ -140,6 +147,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "TextSupport", "SystemSupport",
+                "TestRunner", "TestReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up: the Swift runtime's static link exports every symbol (36,000 of them, looked up
@@ -159,7 +167,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -203,6 +211,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(name: "ExpectationsTests", dependencies: ["TestTraits", "Expectations", "DispatcherCore", "JSONSupport"]),
+        .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "DispatcherCore", "TestSupport"]),
+        .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "DispatcherCore", "SystemSupport", "TestSupport"]),
         .testTarget(name: "DigestAuthTests", dependencies: ["TestTraits", "DigestAuth", "DispatcherCore"]),
         .testTarget(name: "OAuth2Tests", dependencies: ["TestTraits", "OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(
@@ -219,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
+                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "CryptoSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -16,5 +16,6 @@ enum BenchmarkSuites {
         StreamBenchmark.self,
         WebSocketBenchmark.self,
         WriteBenchmark.self,
+        RunnerBenchmark.self,
     ]
 }

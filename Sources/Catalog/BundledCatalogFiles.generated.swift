@@ -1216,6 +1216,11 @@ endpoints:
     stub:
       status: 200
       bodyFile: fixtures/petstore/login.json
+    expect:                     # checked by `apiexplorer test` (see environments/README.md, Tests)
+      status: 200
+      body:
+        $.access_token: { type: string }
+        $.token_type: Bearer
     examples:
       wrongPassword:
         description: The password is wrong.
@@ -1237,16 +1242,32 @@ endpoints:
     parameters: { status: available, limit: "20" }
     stub:
       bodyFile: fixtures/petstore/pets.json
+    expect:
+      status: 2xx
+      headers:
+        Content-Type: { matches: json }
+      body:
+        $: { type: array, count: { greaterThan: 0 } }
+        $[*].name: { includesAll: [Rex] }
+        $[0].status: { not: sold }
+      time: { lessThan: 10s }
     examples:
       none:
         description: No pet has this status.
         body: []
+        expect: { status: 200, body: { $: { count: 0 } } }
       invalidStatus:
         status: 400
         body:
           errors:
             - { field: status, message: "status must be one of available, pending, sold" }
             - { field: limit, message: limit must be at most 100 }
+        expect:
+          status: 400
+          body:
+            $.errors: { count: 2 }
+            $.errors[*].field: { includesAll: [status, limit] }
+            $.errors[0].message: { matches: "^status must be one of" }
       rateLimited:
         status: 429
         headers: { Retry-After: "2" }
@@ -1267,10 +1288,14 @@ endpoints:
     path: /pet/{{petId}}
     stub:
       bodyFile: fixtures/petstore/pet.json
+    expect:
+      status: 200
+      body: { $.id: { type: integer }, $.name: { exists: true } }
     examples:
       notFound:
         status: 404
         body: { message: Pet not found }
+        expect: { status: 404, body: { $.message: Pet not found } }
       unauthorized:
         status: 401
         headers: { WWW-Authenticate: Bearer realm="petstore" }
@@ -1310,6 +1335,10 @@ endpoints:
       status: 201
       headers: { Location: /pet/8 }
       bodyFile: fixtures/petstore/new-pet.json
+    expect:
+      status: 201
+      headers: { Location: { startsWith: /pet/ } }
+      body: { $.id: { type: integer }, $.name: Rex, "$.tags[*].name": { contains: friendly } }
     examples:
       invalid:
         status: 400
@@ -1421,6 +1450,20 @@ endpoints:
     path: /user/logout
     stub:
       body: { message: Signed out }
+
+flows:                          # `apiexplorer test petstore/flow:adopt` (stub, or --live against the mock)
+  adopt:
+    title: Sign in, add a pet, read it back, check the store
+    steps:
+      - endpoint: login
+      - endpoint: addPet
+        body: { name: Rex, photoUrls: [], status: available }
+      - endpoint: findPet         # {{petId}} is the id addPet captured
+        expect: { status: 200, body: { $.id: { type: integer } } }
+      - parallel:
+          - endpoint: getInventory
+            expect: { status: 200, body: { $.available: { greaterThanOrEqual: 0 } } }
+          - endpoint: listPets
 
 """#)),
     ]

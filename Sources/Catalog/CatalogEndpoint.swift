@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import Expectations
 import JSONSupport
 
 /// One endpoint of a service as written in its catalog: templates are kept as written and
@@ -59,6 +60,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var showsActivity = true
     /// Set when the endpoint is a WebSocket (`websocket:`): sending it opens a conversation.
     public var webSocket: WebSocketSettings?
+    /// What its responses should be (`expect:`), checked by `apiexplorer test`.
+    public var expectations = ResponseExpectations()
 
     /// Makes an endpoint.
     public init(
@@ -153,6 +156,9 @@ public struct CatalogExample: Sendable, Hashable {
     /// Whether it answers the attempts a handler resumes or retries too (`repeats: true`): a
     /// session revoked for good, where a refresh does not help.
     public var repeats = false
+    /// What the response should be when this example is asked for (`expect:`): it replaces the
+    /// endpoint's for this example.
+    public var expectations = ResponseExpectations()
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name

@@ -1,4 +1,5 @@
 import DispatcherCore
+import Expectations
 import FoundationEssentials
 import JSONSupport
 import SystemSupport
@@ -7,11 +8,11 @@ extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
         "multipart", "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
-        "websocket",
+        "websocket", "expect",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo"]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo", "expect"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -69,6 +70,9 @@ extension CatalogFileDecoder {
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
                 if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
+                if case .mapping(let pairs) = value.content, let expect = pairs.first(where: { $0.key.scalar?.text == "expect" }) {
+                    error("the stub's expectations are the endpoint's: write 'expect' beside 'stub' in \(subject)", at: expect.key)
+                }
             case "examples": endpoint.examples = decodeExamples(value, subject)
             case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
             case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
@@ -80,6 +84,7 @@ extension CatalogFileDecoder {
             case "download": endpoint.download = nonEmptyText(value, "'download' of \(subject) (a file to write the body to)")
             case "showsActivity": endpoint.showsActivity = boolean(value, "'showsActivity' of \(subject)") ?? true
             case "handlers": endpoint.handlers = decodeHandlerRules(value, "handler of \(subject)")
+            case "expect": endpoint.expectations = decodeExpectations(value, subject)
             default: break
             }
         }
@@ -277,6 +282,7 @@ extension CatalogFileDecoder {
         var repeats = false
         var echoes = false
         var impliedContentType: String?
+        var expectations = ResponseExpectations()
         for field in fields {
             let value = field.value
             switch field.key {
@@ -291,6 +297,7 @@ extension CatalogFileDecoder {
             case "streamInterval": streamInterval = duration(value, "the stream interval of \(what())")
             case "repeats": repeats = boolean(value, "'repeats' of \(what())") ?? false
             case "echo": echoes = boolean(value, "'echo' of \(what())") ?? false
+            case "expect": expectations = decodeExpectations(value, what())
             default: break
             }
         }
@@ -319,6 +326,7 @@ extension CatalogFileDecoder {
             var example = CatalogExample(
                 name: name, summary: summary, sample: .networkError(TransportError(networkError.code, message: message)), delay: delay)
             example.repeats = repeats
+            example.expectations = expectations
             return example
         }
         if message != nil, let node = fields.first(where: { $0.key == "message" })?.keyNode {
@@ -330,6 +338,7 @@ extension CatalogFileDecoder {
             if let body = bodyKeys.first { warning("\(what()) echoes the request, so its '\(body.key)' is never sent", at: body.keyNode) }
             var example = CatalogExample(name: name, summary: summary, sample: .echo(status: status, headers: headers), delay: delay)
             example.repeats = repeats
+            example.expectations = expectations
             return example
         }
         if let impliedContentType, !headers.contains("Content-Type") {
@@ -338,6 +347,7 @@ extension CatalogFileDecoder {
         var example = CatalogExample(
             name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
         example.repeats = repeats
+        example.expectations = expectations
         return example
     }
 

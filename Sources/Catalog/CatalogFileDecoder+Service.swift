@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths", "secrets",
-        "schemas",
+        "schemas", "flows",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -92,6 +92,8 @@ extension CatalogFileDecoder {
         if authRefresh == nil, refreshes.contains(where: { $0.action == .refresh }) {
             error("a handler says refresh, but the service has no auth.refresh rule to refresh with", at: handlersNode ?? root)
         }
+        // After auth: a flow's steps name endpoints as they finally are.
+        let flows = parts["flows"].map { decodeFlows($0.value, endpoints: endpoints) } ?? []
         var mockSession: MockSessionRule?
         if let entry = parts["mock"] { mockSession = decodeMockSection(entry, hasRefresh: authRefresh != nil) }
         // Shared parts with errors (or no environment left) make the whole service unusable.
@@ -111,6 +113,7 @@ extension CatalogFileDecoder {
         service.oauth2 = oauth2
         service.allowsOutsidePaths = allowsOutsidePaths
         service.secretVariables = secretVariables
+        service.flows = flows
         if let entry = parts["cookies"] { service.persistsCookies = decodeCookiesSection(entry.value) }
         if let entry = parts["schemas"] { service.responseSchemas = decodeResponseSchemas(entry.value) }
         return service

@@ -62,6 +62,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// answers from its fixtures, but reads no secret from the environment, no file outside its
     /// folder, writes no download and sends nothing over the network (see `CatalogTrust`).
     public var isTrusted = true
+    /// Its flows (`flows:`): ordered requests checked by `apiexplorer test`.
+    public var flows: [Flow] = []
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 

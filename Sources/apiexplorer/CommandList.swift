@@ -10,6 +10,7 @@ enum CommandList {
         ListCommand.self,
         CallCommand.self,
         CheckCommand.self,
+        TestCommand.self,
         RecordCommand.self,
         HistoryCommand.self,
         ExportCommand.self,

@@ -1,0 +1,167 @@
+import JSONSupport
+
+/// What a response should be: the `expect:` of an endpoint, an example or a flow step, as a list
+/// of assertions that must all hold.
+public struct ResponseExpectations: Sendable, Hashable {
+    /// Every assertion, in the order the catalog wrote them.
+    public var assertions: [Assertion]
+
+    /// Makes a list.
+    public init(_ assertions: [Assertion] = []) {
+        self.assertions = assertions
+    }
+
+    /// Whether nothing is expected.
+    public var isEmpty: Bool { assertions.isEmpty }
+}
+
+/// One thing a response must satisfy: a predicate on a part of it.
+public struct Assertion: Sendable, Hashable, CustomStringConvertible {
+    /// The part of the response it reads.
+    public var subject: Subject
+    /// What must hold of it.
+    public var predicate: ValuePredicate
+    /// Where the catalog says it (`environments/petstore.yaml:12:7`), for failure messages.
+    public var place: String
+
+    /// Makes an assertion.
+    public init(_ subject: Subject, _ predicate: ValuePredicate, place: String = "") {
+        self.subject = subject
+        self.predicate = predicate
+        self.place = place
+    }
+
+    /// `$.id equals 7`, `status is 2xx`.
+    public var description: String { "\(subject) \(predicate)" }
+}
+
+/// The part of a response an assertion reads.
+public enum Subject: Sendable, Hashable, CustomStringConvertible {
+    /// The status code, as a number.
+    case status
+    /// A header's values (a name may repeat).
+    case header(String)
+    /// What a JSONPath selects in the JSON body: the value for a singular path, the list of
+    /// matches for one with wildcards, slices or filters.
+    case body(JSONPath)
+    /// The body's length in bytes.
+    case bodySize
+    /// The response time in milliseconds.
+    case time
+
+    public var description: String {
+        switch self {
+        case .status: "status"
+        case .header(let name): "header \(name)"
+        case .body(let path): path.description
+        case .bodySize: "bodySize"
+        case .time: "time"
+        }
+    }
+}
+
+/// A status or a class of statuses (`2xx`).
+public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
+    /// Exactly this status.
+    case code(Int)
+    /// Any status of this hundred (2 for `2xx`).
+    case hundreds(Int)
+
+    /// Whether `status` matches.
+    public func matches(_ status: Int) -> Bool {
+        switch self {
+        case .code(let code): status == code
+        case .hundreds(let digit): status / 100 == digit
+        }
+    }
+
+    /// Reads `200` or `2xx`; nil for anything else.
+    public init?(_ text: String) {
+        let lower = text.lowercased()
+        if lower.count == 3, lower.hasSuffix("xx"), let digit = lower.first?.wholeNumberValue, (1...5).contains(digit) {
+            self = .hundreds(digit)
+        } else if let code = Int(text), (100...599).contains(code) {
+            self = .code(code)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .code(let code): String(code)
+        case .hundreds(let digit): "\(digit)xx"
+        }
+    }
+}
+
+/// The JSON types `type:` names (`integer` is a number without a fraction).
+public enum JSONKind: String, Sendable, Hashable, CaseIterable {
+    case string, number, integer, boolean, array, object, null
+
+    /// Whether `value` is of this kind.
+    public func matches(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.string, .string), (.number, .number), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null): true
+        case (.integer, .number(let literal)): !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        default: false
+        }
+    }
+}
+
+/// What must hold of a subject's value.
+public indirect enum ValuePredicate: Sendable, Hashable, CustomStringConvertible {
+    /// Equal as JSON (numbers by value: `1` equals `1.0`).
+    case equals(JSONValue)
+    /// Not equal as JSON.
+    case notEquals(JSONValue)
+    /// A number below.
+    case lessThan(Double)
+    /// A number at most.
+    case lessThanOrEqual(Double)
+    /// A number above.
+    case greaterThan(Double)
+    /// A number at least.
+    case greaterThanOrEqual(Double)
+    /// Text a regular expression finds a match in (anywhere; anchor with ^ and $).
+    case matches(String)
+    /// Present (true) or absent (false).
+    case exists(Bool)
+    /// Of a JSON type.
+    case isKind(JSONKind)
+    /// The number of elements (array), members (object), characters (string) or values (header).
+    case count(ValuePredicate)
+    /// Text containing a substring, or an array containing an element.
+    case contains(JSONValue)
+    /// An array containing every one of the values.
+    case includesAll([JSONValue])
+    /// Text starting with.
+    case startsWith(String)
+    /// Text ending with.
+    case endsWith(String)
+    /// A status among these.
+    case statusIn([StatusPattern])
+
+    public var description: String {
+        switch self {
+        case .equals(let value): "equals \(value.compactText)"
+        case .notEquals(let value): "is not \(value.compactText)"
+        case .lessThan(let number): "< \(ValuePredicate.text(number))"
+        case .lessThanOrEqual(let number): "<= \(ValuePredicate.text(number))"
+        case .greaterThan(let number): "> \(ValuePredicate.text(number))"
+        case .greaterThanOrEqual(let number): ">= \(ValuePredicate.text(number))"
+        case .matches(let pattern): "matches /\(pattern)/"
+        case .exists(let present): present ? "exists" : "does not exist"
+        case .isKind(let kind): "is of type \(kind.rawValue)"
+        case .count(let inner): "count \(inner)"
+        case .contains(let value): "contains \(value.compactText)"
+        case .includesAll(let values): "includes all of \(JSONValue.array(values).compactText)"
+        case .startsWith(let text): "starts with \(JSONValue.string(text).compactText)"
+        case .endsWith(let text): "ends with \(JSONValue.string(text).compactText)"
+        case .statusIn(let patterns): patterns.count == 1 ? "is \(patterns[0])" : "is one of \(patterns.map(\.description).joined(separator: ", "))"
+        }
+    }
+
+    /// A number without a needless `.0`.
+    static func text(_ number: Double) -> String { JSONValue.double(number).compactText }
+}

@@ -1,0 +1,109 @@
+import Expectations
+
+/// How a test ended.
+public enum TestStatus: String, Sendable, Hashable {
+    /// Every check held.
+    case passed
+    /// A check did not hold (an assertion, a mapped error where none was expected, a poll that never held).
+    case failed
+    /// It could not run: no response (a network error), a request that could not be built.
+    case errored
+    /// Not run (an example in live mode; after a failure with --fail-fast).
+    case skipped
+}
+
+/// What one request of a test did: the checks, and the request as curl (secrets masked).
+public struct StepResult: Sendable, Hashable {
+    /// The step's name (the endpoint's id for an endpoint test).
+    public var name: String
+    /// How it ended.
+    public var status: TestStatus
+    /// Each check, in order.
+    public var outcomes: [AssertionOutcome] = []
+    /// Why it failed or errored when no assertion says it (a mapped error, a network error, a poll out of time).
+    public var problem: String?
+    /// The request as a curl command line, secrets masked; nil when none was built.
+    public var curl: String?
+    /// The response status, when there was one.
+    public var responseStatus: Int?
+    /// How many times it was sent (more than once when polling).
+    public var attempts = 1
+    /// Time from the first send to the last answer.
+    public var duration: Duration = .zero
+
+    /// Makes a result.
+    public init(name: String, status: TestStatus) {
+        self.name = name
+        self.status = status
+    }
+
+    /// The checks that did not hold.
+    public var failures: [AssertionOutcome] { outcomes.filter { !$0.passed } }
+}
+
+/// What one test did.
+public struct TestResult: Sendable, Hashable {
+    /// The test.
+    public var testCase: TestCase
+    /// How it ended.
+    public var status: TestStatus
+    /// Its requests (one for an endpoint, the steps run for a flow), in order.
+    public var steps: [StepResult]
+    /// Why it was skipped or could not start.
+    public var note: String?
+    /// How long it took.
+    public var duration: Duration
+
+    /// Makes a result.
+    public init(testCase: TestCase, status: TestStatus, steps: [StepResult] = [], note: String? = nil, duration: Duration = .zero) {
+        self.testCase = testCase
+        self.status = status
+        self.steps = steps
+        self.note = note
+        self.duration = duration
+    }
+
+    /// The first step that did not pass.
+    public var failingStep: StepResult? { steps.first { $0.status == .failed || $0.status == .errored } }
+
+    /// One line saying why it did not pass (nil when it passed).
+    public var summary: String? {
+        if let note, status != .passed { return note }
+        guard let step = failingStep else { return nil }
+        let prefix = step.name == testCase.name ? "" : "step '\(step.name)': "
+        if let failure = step.failures.first { return prefix + failure.message }
+        return step.problem.map { prefix + $0 }
+    }
+}
+
+/// The counts of a run, and the exit status they make.
+public struct TestTally: Sendable, Hashable {
+    public var passed = 0
+    public var failed = 0
+    public var errored = 0
+    public var skipped = 0
+
+    /// Counts `results`.
+    public init(_ results: [TestResult]) {
+        for result in results {
+            switch result.status {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .errored: errored += 1
+            case .skipped: skipped += 1
+            }
+        }
+    }
+
+    /// Every test.
+    public var total: Int { passed + failed + errored + skipped }
+
+    /// 0 every test that ran passed; 1 a test failed; 3 none failed but one could not run; 4 no
+    /// test ran (none matched, or all were skipped). 2 is left to usage and catalog errors.
+    public var exitStatus: Int32 {
+        if failed > 0 { return 1 }
+        if errored > 0 { return 3 }
+        if passed == 0 { return 4 }
+        return 0
+    }
+}

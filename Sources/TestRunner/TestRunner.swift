@@ -1,0 +1,259 @@
+import Catalog
+import DispatcherCore
+import Expectations
+import FoundationEssentials
+
+/// Runs tests: each endpoint, example or flow through an `EndpointCaller` (stub, the mock or
+/// live), checking `expect:`, carrying captures from step to step and polling `until:` on an
+/// injected clock.
+public struct TestRunner: Sendable {
+    /// Sends the requests.
+    public var caller: EndpointCaller
+    /// Stub or live; nil: each environment's own (live when its fixtures are `never`).
+    public var mode: RequestMode?
+    /// Measures and sleeps (polling): a manual clock in tests.
+    public var clock: DispatchClock
+    /// How many tests run at the same time.
+    public var jobs: Int
+    /// Whether the first failure or error stops the run (tests not started are skipped).
+    public var failFast: Bool
+    /// Run-time values (`--var`) for every request, below a step's own.
+    public var values: [String: String]
+
+    /// Makes a runner.
+    public init(
+        caller: EndpointCaller, mode: RequestMode? = nil, clock: DispatchClock = .continuous, jobs: Int = 1, failFast: Bool = false,
+        values: [String: String] = [:]
+    ) {
+        self.caller = caller
+        self.mode = mode
+        self.clock = clock
+        self.jobs = max(1, jobs)
+        self.failFast = failFast
+        self.values = values
+    }
+
+    /// Runs `cases`, at most `jobs` at a time; `onFinished` sees each result as it ends. The
+    /// results come back in the order of `cases`.
+    public func run(_ cases: [TestCase], onFinished: @escaping @Sendable (TestResult) -> Void = { _ in }) async -> [TestResult] {
+        var results: [TestResult?] = Array(repeating: nil, count: cases.count)
+        var stopped = false
+        await withTaskGroup(of: (Int, TestResult).self) { group in
+            var next = 0
+            func skipRest() {
+                while next < cases.count {
+                    let result = TestResult(testCase: cases[next], status: .skipped, note: "not run: --fail-fast stopped after a failure")
+                    results[next] = result
+                    onFinished(result)
+                    next += 1
+                }
+            }
+            while next < min(jobs, cases.count) {
+                let index = next
+                group.addTask { (index, await run(cases[index])) }
+                next += 1
+            }
+            for await (index, result) in group {
+                results[index] = result
+                onFinished(result)
+                if failFast, result.status == .failed || result.status == .errored { stopped = true }
+                if stopped {
+                    skipRest()
+                } else if next < cases.count {
+                    let index = next
+                    group.addTask { (index, await run(cases[index])) }
+                    next += 1
+                }
+            }
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Runs one test.
+    public func run(_ testCase: TestCase) async -> TestResult {
+        let started = clock.now()
+        let service = testCase.service
+        let mode = self.mode ?? EndpointCaller.defaultMode(of: testCase.environment)
+        switch testCase.kind {
+        case .endpoint(let id), .example(endpoint: let id, example: _):
+            guard let endpoint = service.endpoint(id) else {
+                return TestResult(testCase: testCase, status: .errored, note: "service '\(service.id)' has no endpoint '\(id)'")
+            }
+            var example: CatalogExample?
+            if case .example(_, let name) = testCase.kind {
+                guard mode == .stub else {
+                    return TestResult(testCase: testCase, status: .skipped, note: "an example answers in stub mode only")
+                }
+                example = endpoint.examples.first { $0.name == name }
+            }
+            let plan = StepPlan(
+                name: testCase.name, selection: EndpointSelection(service: service, endpoint: endpoint, environment: testCase.environment),
+                example: example?.name, values: values, expectations: example?.expectations ?? endpoint.expectations)
+            let (step, _) = await send(plan, mode: mode, captured: [:])
+            return TestResult(testCase: testCase, status: step.status, steps: [step], duration: clock.now() - started)
+        case .flow(let id):
+            guard let flow = service.flow(id) else {
+                return TestResult(testCase: testCase, status: .errored, note: "service '\(service.id)' has no flow '\(id)'")
+            }
+            let steps = await run(flow, in: testCase, mode: mode)
+            let status: TestStatus = steps.first { $0.status == .failed || $0.status == .errored }?.status ?? .passed
+            return TestResult(testCase: testCase, status: status, steps: steps, duration: clock.now() - started)
+        }
+    }
+
+    /// A flow's steps in order, captures feeding later stages; after a step that does not pass,
+    /// the rest are skipped (they would run without what it should have captured).
+    func run(_ flow: Flow, in testCase: TestCase, mode: RequestMode) async -> [StepResult] {
+        var captured: [String: CapturedValue] = [:]
+        var results: [StepResult] = []
+        var stopped = false
+        for stage in flow.stages {
+            let steps: [FlowStep] = switch stage {
+            case .step(let step): [step]
+            case .parallel(let steps): steps
+            }
+            if stopped {
+                results += steps.map { var skipped = StepResult(name: $0.name, status: .skipped); skipped.attempts = 0; return skipped }
+                continue
+            }
+            let plans = steps.map { plan(for: $0, in: testCase, mode: mode) }
+            var finished: [(StepResult, [String: CapturedValue])] = []
+            if plans.count == 1, let plan = plans.first {
+                finished = [await send(plan, mode: mode, captured: captured)]
+            } else {
+                let snapshot = captured
+                finished = await withTaskGroup(of: (Int, StepResult, [String: CapturedValue]).self) { group in
+                    for (index, plan) in plans.enumerated() {
+                        group.addTask {
+                            let (result, taken) = await send(plan, mode: mode, captured: snapshot)
+                            return (index, result, taken)
+                        }
+                    }
+                    var collected: [(Int, StepResult, [String: CapturedValue])] = []
+                    for await item in group { collected.append(item) }
+                    return collected.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+                }
+            }
+            for (result, taken) in finished {
+                results.append(result)
+                captured.merge(taken) { _, new in new }
+                if result.status != .passed { stopped = true }
+            }
+        }
+        return results
+    }
+
+    private func plan(for step: FlowStep, in testCase: TestCase, mode: RequestMode) -> StepPlan {
+        let service = testCase.service
+        // The decoder checked the endpoint exists; a flow built in code may name a missing one.
+        let endpoint = service.endpoint(step.endpoint) ?? CatalogEndpoint(id: step.endpoint, serviceID: service.id, path: "")
+        // A picked example answers in stub mode only; live, the endpoint's own expectations apply.
+        let example = mode == .stub ? endpoint.examples.first { $0.name == step.example } : nil
+        let fallback = example.flatMap { $0.expectations.isEmpty ? nil : $0.expectations } ?? endpoint.expectations
+        var plan = StepPlan(
+            name: step.name, selection: EndpointSelection(service: service, endpoint: endpoint, environment: testCase.environment),
+            example: mode == .stub ? step.example : nil, values: values.merging(step.values) { _, own in own },
+            expectations: step.expectations ?? fallback)
+        plan.edits = step.body.map { EndpointEdits(body: $0) }
+        plan.captures = step.captures
+        plan.until = step.until
+        plan.interval = step.interval
+        plan.limit = step.limit
+        plan.missingEndpoint = service.endpoint(step.endpoint) == nil
+        return plan
+    }
+
+    /// One request of a test, sent again while `until` does not hold; the values it captured.
+    func send(_ plan: StepPlan, mode: RequestMode, captured: [String: CapturedValue]) async -> (StepResult, [String: CapturedValue]) {
+        var result = StepResult(name: plan.name, status: .passed)
+        guard !plan.missingEndpoint else {
+            result.status = .errored
+            result.problem = "the service has no endpoint '\(plan.selection.endpoint.id)'"
+            return (result, [:])
+        }
+        let started = clock.now()
+        var attempts = 0
+        while true {
+            attempts += 1
+            let outcome = await caller.call(plan.selection, mode: mode, example: plan.example, values: plan.values, captured: captured, edits: plan.edits)
+            let redactor = outcome.redactor
+            let exchange = outcome.exchange
+            result.attempts = attempts
+            if exchange.error?.kind != .invalidRequest { result.curl = exchange.request.curlCommand(redactor: redactor) }
+            guard let response = exchange.response else {
+                result.status = .errored
+                result.problem = redactor.text(exchange.error.map { "\($0.kind.name): \($0.message)" } ?? "no response")
+                result.duration = clock.now() - started
+                return (result, [:])
+            }
+            result.responseStatus = response.status
+            var evaluator = ExpectationEvaluator(ResponseFacts(response), redactor: redactor)
+            if let until = plan.until, !evaluator.allHold(until) {
+                let spent = clock.now() - started
+                if spent + plan.interval > plan.limit {
+                    result.status = .failed
+                    result.outcomes = evaluator.evaluate(until)
+                    result.problem = "'until' did not hold within \(Self.text(plan.limit)) (\(attempts) attempt\(attempts == 1 ? "" : "s"))"
+                    result.duration = spent
+                    return (result, [:])
+                }
+                do {
+                    try await clock.sleep(for: plan.interval)
+                } catch {
+                    result.status = .errored
+                    result.problem = "cancelled while polling"
+                    return (result, [:])
+                }
+                continue
+            }
+            result.duration = clock.now() - started
+            if plan.expectations.isEmpty {
+                // Nothing expected: the request must succeed (no mapped error).
+                if let error = exchange.error {
+                    result.status = .failed
+                    result.problem = redactor.text("\(error.kind.name): \(error.message) (status \(response.status))")
+                }
+            } else {
+                result.outcomes = evaluator.evaluate(plan.expectations)
+                if result.outcomes.contains(where: { !$0.passed }) { result.status = .failed }
+            }
+            let captured = CapturedResponse(response)
+            var taken = plan.selection.endpoint.capturedValues(from: captured, at: Date())
+            for capture in plan.captures {
+                if let value = capture.selector.value(in: captured) {
+                    taken[capture.name] = CapturedValue(value: value, endpoint: plan.selection.endpoint.key, date: Date())
+                }
+            }
+            return (result, taken)
+        }
+    }
+
+    /// `30s`, `250ms`.
+    static func text(_ duration: Duration) -> String {
+        let milliseconds = Int(duration.milliseconds.rounded())
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}
+
+/// One request as a test sends it.
+struct StepPlan: Sendable {
+    var name: String
+    var selection: EndpointSelection
+    var example: String?
+    var values: [String: String]
+    var expectations: ResponseExpectations
+    var edits: EndpointEdits?
+    var captures: [Capture] = []
+    var until: ResponseExpectations?
+    var interval: Duration = .seconds(1)
+    var limit: Duration = .seconds(30)
+    var missingEndpoint = false
+
+    init(name: String, selection: EndpointSelection, example: String?, values: [String: String], expectations: ResponseExpectations) {
+        self.name = name
+        self.selection = selection
+        self.example = example
+        self.values = values
+        self.expectations = expectations
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Catalog
+import DispatcherCore
+import FoundationEssentials
+import SystemSupport
+import TestReports
+import TestRunner
+
+/// `apiexplorer test [TARGET…]`: the catalogs' `expect:` and flows as tests, for CI.
+struct TestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Runs the catalogs' expectations and flows as tests.",
+        discussion: """
+            TARGET is all (the default), SERVICE, SERVICE/ENDPOINT, SERVICE/ENDPOINT#EXAMPLE or SERVICE/flow:FLOW. All and \
+            a service run every endpoint and example with `expect:` and every flow; an endpoint named runs even without \
+            `expect:` (then it must succeed). Stub mode answers from the fixtures (offline); --live sends to each \
+            environment's baseURL (the bundled local environments point at `apiexplorer mock`). A progress line goes to \
+            standard error on a terminal; a table of results, then the details of each failure (expected and actual, \
+            the catalog place, a short diff and the request as curl, secrets masked), go to standard output. \
+            Exit status: 0 every test that ran passed; 1 a test failed; 2 a usage or catalog error; 3 no test failed \
+            but one could not run (no response, a request that could not be built); 4 no test ran.
+            """)
+
+    @Argument(help: ArgumentHelp("What to run (default: all).", valueName: "TARGET"))
+    var targets: [String] = []
+
+    @Option(name: .customLong("env"), help: ArgumentHelp("The environment (default: each service's first; with all, services without it are left out).", valueName: "NAME"))
+    var environment: String?
+
+    @Option(name: .customLong("var"), help: ArgumentHelp("A run-time value for {{NAME}} (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Flag(help: "Answer from the fixtures (the default for environments whose fixtures are not `never`).")
+    var stub = false
+
+    @Flag(help: "Send the requests over the network.")
+    var live = false
+
+    @Option(help: ArgumentHelp("How many tests run at the same time (default 1).", valueName: "N"))
+    var jobs = 1
+
+    @Flag(help: "Stop at the first failure or error; the tests not started are skipped.")
+    var failFast = false
+
+    @Option(help: ArgumentHelp("Run only the tests whose id (SERVICE/NAME) contains TEXT.", valueName: "TEXT"))
+    var grep: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write a report: junit:FILE (JUnit XML), tap:FILE (TAP 13) or json:FILE (repeatable; - is standard output).",
+            valueName: "FORMAT:FILE"))
+    var report: [String] = []
+
+    @OptionGroup var catalogOptions: CatalogOptions
+
+    @OptionGroup var bodyLimit: BodyLimitOption
+
+    func validate() throws {
+        if stub && live { throw ValidationError("--stub and --live exclude each other.") }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 64.") }
+        _ = try reports()
+    }
+
+    /// `--report` as formats and files.
+    func reports() throws -> [(format: TestReportFormat, path: String)] {
+        try report.map { item in
+            let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty, let format = TestReportFormat(rawValue: parts[0]) else {
+                throw ValidationError("--report takes FORMAT:FILE with FORMAT junit, tap or json, not '\(item)'.")
+            }
+            return (format, parts[1])
+        }
+    }
+
+    func run() async throws {
+        var catalog = catalogOptions.load().limitingBodies(to: bodyLimit.maximumBodySize)
+        let mode: RequestMode? = stub ? .stub : live ? .live : nil
+        let values: [String: String]
+        var cases: [TestCase]
+        do throws(CatalogLookupError) {
+            values = try RuntimeValues.parse(variables)
+            cases = try TestSelection.cases(targets, environment: environment, grep: grep, in: catalog)
+        } catch {
+            throw ExitStatus.fail(error)
+        }
+        // Tests that go live need the catalog's trust, asked once per service.
+        var asked = Set<String>()
+        for testCase in cases where !testCase.service.isTrusted && (mode ?? EndpointCaller.defaultMode(of: testCase.environment)) == .live {
+            guard asked.insert(testCase.service.id).inserted, let service = catalog.services.first(where: { $0.id == testCase.service.id }) else { continue }
+            catalog = try TrustGate.require(service, in: catalog, to: "send requests over the network").limitingBodies(to: bodyLimit.maximumBodySize)
+        }
+        if !asked.isEmpty {
+            do throws(CatalogLookupError) {
+                cases = try TestSelection.cases(targets, environment: environment, grep: grep, in: catalog)
+            } catch {
+                throw ExitStatus.fail(error)
+            }
+        }
+        let results = try await withLiveTransport { transport in
+            let runner = TestRunner(
+                caller: EndpointCaller(catalog: catalog, transport: transport), mode: mode, jobs: jobs, failFast: failFast, values: values)
+            let progress = TestProgress(total: cases.count, shown: Console.errorIsTerminal)
+            let results = await runner.run(cases) { progress.finished($0) }
+            progress.end()
+            return results
+        }
+        Console.out(TestReport.summaryTable(results), terminator: "")
+        for result in results where result.status == .failed || result.status == .errored {
+            Console.out("")
+            Console.out(TestReport.details(result), terminator: "")
+        }
+        for (format, path) in try reports() {
+            try Console.write(format.render(results), to: path == "-" ? nil : path)
+        }
+        let status = TestTally(results).exitStatus
+        if status != 0 { throw ExitCode(status) }
+    }
+}
