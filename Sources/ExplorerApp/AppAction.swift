@@ -8,6 +8,8 @@ import TextSupport
 /// Everything that can happen to the app: input, results of effects, time.
 package enum AppAction: Sendable {
     // Features (Features/): one case each, scoped by `AppReducer`.
+    /// The cursors, the endpoint tree and filter.
+    case navigation(NavigationAction)
     /// The request history.
     case history(HistoryAction)
     /// Cookies, tokens and sign-ins.

@@ -14,7 +14,7 @@ extension AppReducer {
         if let overlay = state.overlay {
             return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
         }
-        if state.filter?.isEditing == true { return typeInFilter(command, state: &state) }
+        if state.filter?.isEditing == true { return navigate(.filterKey(command), state: &state) }
         if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
             return handleBodyPrompt(command, prompt: prompt, key: key, state: &state)
         }
@@ -49,6 +49,7 @@ extension AppReducer {
                 state.focus = .endpoints
                 return []
             }
+            if state.focus == .endpoints, state.selectedRow?.groupID != nil { return navigate(.toggleGroup, state: &state) }
             return send(state: &state, example: state.selectedExample)
         case .resend:
             guard let last = state.selectedResponse?.call else {
@@ -79,8 +80,8 @@ extension AppReducer {
             state.notice = state.mode == .live
                 ? "LIVE: requests go to \(state.activeEnvironment?.baseURL.absoluteString ?? "the network")."
                 : "STUB: requests are answered by the catalog's fixtures."
-        case .nextEnvironment: switchEnvironment(by: 1, state: &state)
-        case .previousEnvironment: switchEnvironment(by: -1, state: &state)
+        case .nextEnvironment: return navigate(.switchEnvironment(by: 1), state: &state)
+        case .previousEnvironment: return navigate(.switchEnvironment(by: -1), state: &state)
         case .pickExample:
             guard let endpoint = state.selectedEndpoint else { return [] }
             let names = endpoint.exampleNames
@@ -93,8 +94,8 @@ extension AppReducer {
         case .previousTab:
             state.tab = ResponseTab(rawValue: (state.tab.rawValue + ResponseTab.allCases.count - 2) % ResponseTab.allCases.count + 1) ?? .body
         case .filter:
-            state.filter = FilterState(input: InputState(text: state.filter?.query ?? ""))
             state.focus = .endpoints
+            return navigate(.openFilter, state: &state)
         case .copyCurl:
             guard let record = state.selectedResponse else {
                 state.notice = "Send the request first; then c copies it as curl."
@@ -131,6 +132,8 @@ extension AppReducer {
             return perform(command, state: &state)
         case .variables(let command):
             return perform(command, state: &state)
+        case .navigation(let command):
+            return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
         case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage, .deleteItem, .signInAgain:
             break  // bound only in windows, questions and typing
         }
@@ -154,30 +157,8 @@ extension AppReducer {
 
     static func move(_ movement: Movement, wheel: Bool = false, state: inout AppState) {
         switch state.focus {
-        case .environments:
-            let rows = state.environmentRows
-            let selectable = rows.indices.filter { rows[$0].isEnvironment }
-            guard !selectable.isEmpty else { return }
-            let current = selectable.firstIndex(of: state.environmentList.selected ?? 0) ?? 0
-            let target: Int
-            switch movement {
-            case .up(let count): target = max(0, current - count)
-            case .down(let count): target = min(selectable.count - 1, current + count)
-            case .top: target = 0
-            case .bottom: target = selectable.count - 1
-            }
-            selectEnvironmentRow(selectable[target], state: &state)
-        case .endpoints:
-            let count = state.visibleEndpoints.count
-            var list = state.endpointList
-            switch movement {
-            case .up(let step): list.selectPrevious(itemCount: count, step: step)
-            case .down(let step): list.selectNext(itemCount: count, step: step)
-            case .top: list.selectFirst(itemCount: count)
-            case .bottom: list.selectLast(itemCount: count)
-            }
-            list.scrollToSelection(viewportHeight: state.endpointViewportHeight, itemCount: count)
-            state.endpointList = list
+        case .environments, .endpoints:
+            _ = navigate(.move(state.focus, movement), state: &state)
         case .response:
             if moveInEvents(movement, state: &state) || moveInFrames(movement, state: &state) || moveInBody(movement, wheel: wheel, state: &state) { return }
             if moveInEditor(movement, state: &state) || moveInVariables(movement, state: &state) { return }
@@ -189,32 +170,6 @@ extension AppReducer {
             case .top: state.tabScroll[state.tab] = 0
             case .bottom: state.tabScroll[state.tab] = limit
             }
-        }
-    }
-
-    static func selectEnvironmentRow(_ row: Int, state: inout AppState) {
-        let before = state.activeService?.id
-        state.environmentList.selected = row
-        state.environmentList.scrollToSelection(viewportHeight: max(1, state.layout.environments.height - 2), itemCount: state.environmentRows.count)
-        if state.activeService?.id != before {
-            state.filter = nil
-            state.tabScroll = [:]
-        }
-    }
-
-    static func switchEnvironment(by step: Int, state: inout AppState) {
-        let rows = state.environmentRows
-        guard let current = state.environmentList.selected, rows.indices.contains(current) else { return }
-        let service = rows[current].serviceIndex
-        let siblings = rows.indices.filter { rows[$0].serviceIndex == service && rows[$0].isEnvironment }
-        guard let position = siblings.firstIndex(of: current), siblings.count > 1 else {
-            state.notice = "\(state.activeService?.id ?? "This service") has only one environment."
-            return
-        }
-        let next = siblings[(position + step + siblings.count) % siblings.count]
-        selectEnvironmentRow(next, state: &state)
-        if let environment = state.activeEnvironment {
-            state.notice = "Environment: \(environment.name) (\(environment.type.label)) · \(environment.baseURL.absoluteString)"
         }
     }
 
@@ -347,13 +302,7 @@ extension AppReducer {
         }
         // Show where it goes: its environment and endpoint become the current ones, so the
         // response appears in the response pane.
-        state.filter = nil
-        state.selectEnvironment(call.environmentKey)
-        if let index = state.visibleEndpoints.firstIndex(where: { $0.key == call.endpoint }) {
-            var list = state.endpointList
-            list.select(index, itemCount: state.visibleEndpoints.count)
-            state.endpointList = list
-        }
+        _ = scope(NavigationFeature.self, \.navigation, .show(call.endpoint, in: call.environmentKey), &state)
         state.notice = "Sending \(call.endpoint) to \(call.environment) (\(call.mode.badge)) again."
         return dispatchCheckingDownload(call, state: &state)
     }
@@ -382,33 +331,7 @@ extension AppReducer {
             return [.cancel(ticket: ticket.id)]
         }
         if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }
-        if state.filter != nil {
-            state.filter = nil
-            state.endpointList = ListState(selected: 0)
-        }
-        return []
-    }
-
-    /// A command while the endpoint filter is being typed.
-    static func typeInFilter(_ command: Command, state: inout AppState) -> [AppEffect] {
-        guard var filter = state.filter else { return [] }
-        switch command {
-        case .cancelInput:
-            state.filter = nil
-            state.endpointList = ListState(selected: 0)
-        case .accept:
-            filter.isEditing = false
-            state.filter = filter.query.isEmpty ? nil : filter
-        case .moveDown, .moveUp:
-            move(command == .moveDown ? .down(1) : .up(1), state: &state)
-        case .edit(let edit):
-            filter.input.apply(edit)
-            state.filter = filter
-            state.endpointList = ListState(selected: 0)
-        default:
-            break
-        }
-        return []
+        return state.filter != nil ? navigate(.closeFilter, state: &state) : []
     }
 
     /// Moves the cursor in the selected conversation's frames; false when the Body tab shows none.
@@ -567,11 +490,6 @@ extension AppState {
         if isInEditor { return .panes(.edit) }
         if isInVariables { return .panes(.variables) }
         return .panes(.none)
-    }
-
-    /// Rows of endpoints the endpoints pane shows (one fewer while the filter line is open).
-    var endpointViewportHeight: Int {
-        max(1, layout.endpoints.height - 2 - (filter == nil ? 0 : 1))
     }
 
     /// Rows a page key moves by: the height of the pane that has focus.

@@ -19,19 +19,9 @@ extension AppReducer {
             state.focus = pane
             switch pane {
             case .environments:
-                let rows = state.environmentRows
-                let offset = state.environmentList.visibleOffset(viewportHeight: max(1, layout.environments.height - 2), itemCount: rows.count)
-                let row = event.position.y - layout.environments.y - 1 + offset
-                if rows.indices.contains(row), rows[row].isEnvironment { selectEnvironmentRow(row, state: &state) }
+                return navigate(.click(.environments, line: event.position.y - layout.environments.y - 1), state: &state)
             case .endpoints:
-                let count = state.visibleEndpoints.count
-                let offset = state.endpointList.visibleOffset(viewportHeight: state.endpointViewportHeight, itemCount: count)
-                let row = event.position.y - layout.endpoints.y - 1 + offset
-                if state.visibleEndpoints.indices.contains(row) {
-                    var list = state.endpointList
-                    list.selected = row
-                    state.endpointList = list
-                }
+                return navigate(.click(.endpoints, line: event.position.y - layout.endpoints.y - 1), state: &state)
             case .response:
                 let inner = layout.responseInner
                 if event.position.y == inner.y, let tab = ResponsePaneView.tabs(for: state).tab(atColumn: event.position.x, in: inner.row(0)) {

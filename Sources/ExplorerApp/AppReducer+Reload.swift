@@ -6,41 +6,9 @@ import TerminalKit
 extension AppReducer {
     static func catalogReloaded(_ catalog: CatalogSet, secrets: SecretStore, changed: [String], state: inout AppState) -> [AppEffect] {
         let previous = state.catalog
-        let environment = state.activeEnvironmentKey
-        // Each service's endpoint cursor, by endpoint id.
-        var cursors: [String: String] = [:]
-        for service in previous.services {
-            let endpoints = service.id == state.activeService?.id ? state.visibleEndpoints : service.endpoints
-            if let selected = state.endpointLists[service.id]?.selected, endpoints.indices.contains(selected) {
-                cursors[service.id] = endpoints[selected].id
-            }
-        }
-        let serviceRow = state.currentEnvironmentRow.map { previous.services[$0.serviceIndex].id }
-
         state.catalog = catalog.addingScratch(state.scratch.entries)
         state.secrets = secrets
-        let restored = environment.map { state.selectEnvironment($0) } ?? false
-        if restored {
-            // The same service and environment.
-        } else if let serviceRow, let index = state.environmentRows.firstIndex(where: { catalog.services[$0.serviceIndex].id == serviceRow }) {
-            state.environmentList.selected = index
-        } else {
-            state.environmentList = ListState(selected: state.environmentRows.firstIndex { $0.isEnvironment } ?? 0)
-        }
-        for (serviceID, endpointID) in cursors {
-            guard let service = catalog.service(serviceID) else {
-                state.endpointLists[serviceID] = nil
-                continue
-            }
-            let endpoints = serviceID == state.activeService?.id ? state.visibleEndpoints : service.endpoints
-            var list = state.endpointLists[serviceID] ?? ListState(selected: 0)
-            if let index = endpoints.firstIndex(where: { $0.id == endpointID }) {
-                list.selected = index
-            } else {
-                list.selected = max(0, min(list.selected ?? 0, endpoints.count - 1))
-            }
-            state.endpointLists[serviceID] = list
-        }
+        state.navigation.keepPlace(from: previous, to: state.catalog)
         if let request = state.editedRequest { state.editor.row = min(state.editor.row, max(0, request.rows.count - 1)) }
         // A file the explorer wrote itself comes back from the watcher unchanged: the notice
         // about the write stays.

@@ -13,6 +13,7 @@ package enum AppReducer {
         var effects: [AppEffect]
         switch action {
         // Features (Features/): each scoped to its slice in one line.
+        case .navigation(let action): effects = navigate(action, state: &state)
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
@@ -177,6 +178,7 @@ package enum AppReducer {
             state.spinnerGeneration += 1
             effects.append(.scheduleSpinnerTick(generation: state.spinnerGeneration, after: spinnerInterval))
         }
+        state.navigation.refresh(in: state.catalog, history: state.history.items)
         return effects
     }
 
@@ -184,7 +186,7 @@ package enum AppReducer {
     static func catalogLoaded(_ catalog: CatalogSet, state: inout AppState) -> [AppEffect] {
         let firstLoad = state.isLoadingCatalog
         state.catalog = catalog
-        state.environmentList = ListState(selected: state.environmentRows.firstIndex { $0.isEnvironment } ?? 0)
+        state.navigation.resetEnvironmentCursor(in: catalog)
         if let launch = state.launch {
             state.launch = nil
             guard launch.apply(to: &state) else {

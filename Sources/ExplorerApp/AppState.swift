@@ -17,13 +17,6 @@ package struct AppState: Sendable {
     package var chosenModes: [EnvironmentKey: RequestMode] = [:]
     /// `--live`: environments not switched with `s` start live.
     package var startsLive = false
-    /// Cursor and scroll of the environments pane (rows of `environmentRows`). The row under the
-    /// cursor is the active service and environment.
-    package var environmentList = ListState(selected: 0)
-    /// Cursor and scroll of the endpoints pane, per service id (rows of `visibleEndpoints`).
-    package var endpointLists: [String: ListState] = [:]
-    /// The endpoint filter typed after `/`; nil when no filter is open.
-    package var filter: FilterState?
     /// The tab shown in the response pane.
     package var tab: ResponseTab = .body
     /// Scroll offsets of the text tabs, by tab.
@@ -59,6 +52,9 @@ package struct AppState: Sendable {
     /// Set when the app should exit.
     package var isQuitting = false
     // Features (Features/): each owns its slice; `AppReducer` scopes actions to it.
+    /// The cursors and the endpoint filter (settable from outside only through its own methods,
+    /// which tests use to place a cursor).
+    package var navigation = NavigationState()
     /// Requests sent (`H`).
     package internal(set) var history = HistoryState()
     /// Cookies, tokens and sign-ins.
@@ -111,7 +107,7 @@ package struct AppState: Sendable {
         self.catalog = catalog
         self.size = size
         self.timeZone = timeZone
-        environmentList = ListState(selected: environmentRows.firstIndex { $0.isEnvironment } ?? 0)
+        navigation.resetEnvironmentCursor(in: catalog)
     }
 
     /// Makes the state of an explorer that has just started: the catalogs are loaded by an effect
@@ -191,17 +187,6 @@ package enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
         default: title
         }
     }
-}
-
-/// The endpoint filter being typed.
-package struct FilterState: Sendable, Hashable {
-    /// The text typed so far.
-    package var input = InputState()
-    /// Whether keys go to the input (false once Enter accepted it; the filter stays applied).
-    package var isEditing = true
-
-    /// The query.
-    package var query: String { input.text }
 }
 
 /// A floating window over the panes.

@@ -29,6 +29,8 @@ package enum Command: Sendable, Hashable {
     case body(BodyCommand)
     case editor(EditorCommand)
     case variables(VariablesCommand)
+    /// The endpoint tree: fold, unfold, titles or paths.
+    case navigation(NavigationCommand)
     /// In a window: send the example or history entry under the cursor.
     case choose
     /// Close the window.
@@ -233,7 +235,10 @@ package enum Keymap {
         KeyBinding(keys("x"), .pickExample, .requests, help: "pick a named example and send it"),
         KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
         KeyBinding(keys("C"), .copyAs, .requests, help: "copy the request as HTTPie, Python requests or JavaScript fetch"),
-        KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type"),
+        KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type, best match first"),
+        KeyBinding(keys("-"), .navigation(.fold), .requests, help: "endpoints: fold the group (Enter on a group folds / unfolds it)"),
+        KeyBinding(keys("+", "="), .navigation(.unfold), .requests, label: "+", help: "endpoints: unfold the group"),
+        KeyBinding(keys("t"), .navigation(.toggleRowStyle), .requests, help: "endpoints: rows lead with titles or with paths"),
         KeyBinding(keys("C-n"), .newRequest, .requests, help: "a scratch request: type METHOD URL or paste a curl command; sent live at once"),
         KeyBinding(keys("W"), .saveRequest, .requests, help: "write the edits into the catalog file; a scratch request: save it into a service"),
     ]

@@ -20,7 +20,7 @@ import TestTraits
         var state = TestCatalog.state()
         let rows = state.environmentRows
         for selected in [nil, -1] + Array(0...rows.count) as [Int?] {
-            state.environmentList.selected = selected
+            state.navigation.placeEnvironmentCursor(at: selected)
             let listed = selected.flatMap { rows.indices.contains($0) ? rows[$0] : nil } ?? rows.first
             #expect(state.currentEnvironmentRow == listed, "cursor at \(String(describing: selected))")
         }

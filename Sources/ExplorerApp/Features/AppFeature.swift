@@ -94,7 +94,7 @@ extension AppReducer {
         case .openScratch(let environment, let notice):
             state.catalog = state.catalog.addingScratch(state.scratch.entries)
             state.selectEnvironment(environment)
-            state.endpointList = ListState(selected: 0)
+            state.navigation.resetEndpointCursor(in: state.catalog)
             state.focus = .endpoints
             let effects = send(state: &state, example: nil)
             state.notice = notice

@@ -1,0 +1,141 @@
+import Catalog
+import DispatcherCore
+
+/// A row of the endpoints pane: a group heading, or an endpoint (in a group or not).
+package struct EndpointRow: Sendable, Hashable {
+    /// What the row is.
+    package enum Kind: Sendable, Hashable {
+        /// A group's heading: its id, how many endpoints it holds, whether they are hidden.
+        case group(id: String, count: Int, isFolded: Bool)
+        /// The endpoint at this index of the service's endpoints.
+        case endpoint(Int)
+    }
+
+    /// What the row is.
+    package var kind: Kind
+    /// How far it is indented (an endpoint in a group: 1).
+    package var depth = 0
+    /// Why the row passed the filter, for highlighting (nil without a filter).
+    package var match: EndpointMatch?
+
+    /// The endpoint's index in its service, nil for a heading.
+    package var endpointIndex: Int? {
+        if case .endpoint(let index) = kind { return index }
+        return nil
+    }
+
+    /// The group's id, nil for an endpoint.
+    package var groupID: String? {
+        if case .group(let id, _, _) = kind { return id }
+        return nil
+    }
+}
+
+/// The parts of an endpoint a query is matched against, in the order they win ties.
+package enum EndpointField: Int, Sendable, Hashable, CaseIterable {
+    case id, title, path, method, group, service
+}
+
+/// Why an endpoint matched a query: how well, and which characters of which parts.
+package struct EndpointMatch: Sendable, Hashable {
+    /// The weakest kind over the query's words (each word must match some part).
+    package var kind: FuzzyMatch.Kind
+    /// The sum of the words' scores.
+    package var score: Int
+    /// The part that decided the rank (the first word's).
+    package var field: EndpointField
+    /// Matched UTF-8 offsets, by part.
+    package var positions: [EndpointField: [Int]]
+}
+
+/// Builds rows and ranks endpoints; pure, so the reducer and the views agree on them.
+package enum EndpointTree {
+    /// The tree of a service: endpoints without a group in catalog order, each group at the place
+    /// of its first endpoint with its endpoints under it (none when folded). A service with fewer
+    /// than two groups is a plain list: one heading would add a row and sort nothing.
+    package static func rows(_ endpoints: [CatalogEndpoint], isFolded: (String) -> Bool) -> [EndpointRow] {
+        var members: [String: [Int]] = [:]
+        var order: [(group: String?, index: Int)] = []
+        for (index, endpoint) in endpoints.enumerated() {
+            guard let group = endpoint.group else {
+                order.append((nil, index))
+                continue
+            }
+            if members[group] == nil { order.append((group, index)) }
+            members[group, default: []].append(index)
+        }
+        guard members.count > 1 else { return endpoints.indices.map { EndpointRow(kind: .endpoint($0)) } }
+        var rows: [EndpointRow] = []
+        rows.reserveCapacity(endpoints.count + members.count)
+        for (group, index) in order {
+            guard let group else {
+                rows.append(EndpointRow(kind: .endpoint(index)))
+                continue
+            }
+            let indices = members[group] ?? []
+            let folded = isFolded(group)
+            rows.append(EndpointRow(kind: .group(id: group, count: indices.count, isFolded: folded)))
+            if !folded { rows += indices.map { EndpointRow(kind: .endpoint($0), depth: 1) } }
+        }
+        return rows
+    }
+
+    /// Endpoints matching `query`, best first: by kind (exact, prefix, word start, subsequence),
+    /// then recent first (`recency`: lower is more recent), then score, then catalog order.
+    package static func ranked(
+        _ endpoints: [CatalogEndpoint], query: String, service: String? = nil, recency: [String: Int] = [:]
+    ) -> [(index: Int, match: EndpointMatch)] {
+        let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
+        guard !terms.isEmpty else { return endpoints.indices.map { ($0, EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:])) } }
+        let serviceBytes = service.map { Array($0.utf8) }
+        var found: [(index: Int, match: EndpointMatch, recent: Int)] = []
+        for (index, endpoint) in endpoints.enumerated() {
+            guard let match = match(terms, endpoint, service: serviceBytes) else { continue }
+            found.append((index, match, recency[endpoint.id] ?? Int.max))
+        }
+        found.sort { a, b in
+            if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
+            if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
+            if a.recent != b.recent { return a.recent < b.recent }
+            if a.match.score != b.match.score { return a.match.score > b.match.score }
+            return a.index < b.index
+        }
+        return found.map { ($0.index, $0.match) }
+    }
+
+    /// How the query's words match an endpoint; nil when one of them matches no part.
+    static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: [UInt8]?) -> EndpointMatch? {
+        var result: EndpointMatch?
+        for term in terms {
+            var best: (field: EndpointField, match: FuzzyMatch)?
+            for field in EndpointField.allCases {
+                guard let text = text(field, of: endpoint, service: service), let match = FuzzyMatch.match(term, in: text) else { continue }
+                if best == nil || match.kind > best!.match.kind || (match.kind == best!.match.kind && match.score > best!.match.score) {
+                    best = (field, match)
+                }
+            }
+            guard let best else { return nil }
+            if var current = result {
+                current.kind = min(current.kind, best.match.kind)
+                current.score += best.match.score
+                current.positions[best.field, default: []] = Array(Set(current.positions[best.field, default: []] + best.match.positions)).sorted()
+                result = current
+            } else {
+                result = EndpointMatch(kind: best.match.kind, score: best.match.score, field: best.field, positions: [best.field: best.match.positions])
+            }
+        }
+        return result
+    }
+
+    /// The UTF-8 of a part of the endpoint.
+    static func text(_ field: EndpointField, of endpoint: CatalogEndpoint, service: [UInt8]?) -> [UInt8]? {
+        switch field {
+        case .id: Array(endpoint.id.utf8)
+        case .title: endpoint.title == endpoint.id ? nil : Array(endpoint.title.utf8)
+        case .path: Array(endpoint.path.utf8)
+        case .method: Array(endpoint.method.rawValue.utf8)
+        case .group: endpoint.group.map { Array($0.utf8) }
+        case .service: service
+        }
+    }
+}

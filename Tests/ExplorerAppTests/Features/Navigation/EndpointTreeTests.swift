@@ -1,0 +1,127 @@
+import Catalog
+import DispatcherCore
+import ExplorerApp
+import TerminalKit
+import Testing
+import TestTraits
+
+/// The endpoints pane as a tree of groups (Features/Navigation): folding, counts, the selection
+/// path, rows that fit, and the filter's ranking.
+@Suite(.offPool) struct EndpointTreeTests {
+    static let github = """
+        service: hub
+        environments:
+          local:
+            baseURL: http://127.0.0.1:9/hub
+        groups:
+          repos:
+            title: Repositories
+          issues: {}
+        endpoints:
+          meta:
+            path: /meta
+          reposGet:
+            title: Get a repository
+            group: repos
+            path: /repos/{{owner}}/{{repo}}
+          reposListCommentsForCommit:
+            title: List commit comments
+            group: repos
+            path: /repos/{{owner}}/{{repo}}/commits/{{commit_sha}}/comments
+          issuesCreate:
+            title: Create an issue
+            group: issues
+            method: POST
+            path: /repos/{{owner}}/{{repo}}/issues
+          patch:
+            title: Echo a PATCH
+            method: PATCH
+            path: /patch
+          chat:
+            title: Chat completion
+            group: issues
+            method: POST
+            path: /v1/chat/completions
+        """
+
+    static func state(size: Size = Size(width: 120, height: 40)) -> AppState {
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["hub.yaml": github]), source: .bundled)
+        return AppState(catalog: catalog, size: size)
+    }
+
+    static func describe(_ state: AppState) -> [String] {
+        let service = state.activeService!
+        return state.endpointRows.map { row in
+            switch row.kind {
+            case .group(let id, let count, let folded): "\(folded ? "+" : "-")\(id)(\(count))"
+            case .endpoint(let index): String(repeating: " ", count: row.depth) + service.endpoints[index].id
+            }
+        }
+    }
+
+    @Test func groupsAreHeadingsWithCountsAtTheirFirstEndpoint() {
+        let state = Self.state()
+        #expect(Self.describe(state) == ["meta", "-repos(2)", " reposGet", " reposListCommentsForCommit", "-issues(2)", " issuesCreate", " chat", "patch"])
+        #expect(state.screen.contains("▾ repos (2)  Repositories"))
+        #expect(state.screen.contains("hub › meta"))
+    }
+
+    @Test func enterOnAHeadingFoldsAndMinusFoldsFromAnEndpoint() {
+        var state = Self.state()
+        _ = state.press("j")
+        #expect(state.selectedEndpoint == nil)
+        #expect(state.selectedRow?.groupID == "repos")
+        let effects = state.press("Enter")
+        #expect(effects.sent.isEmpty, "Enter on a heading folds, it sends nothing")
+        #expect(Self.describe(state) == ["meta", "+repos(2)", "-issues(2)", " issuesCreate", " chat", "patch"])
+        #expect(state.screen.contains("▸ repos (2)"))
+        _ = state.press("Enter")
+        #expect(Self.describe(state).count == 8)
+        _ = state.press("j j j j")  // issuesCreate
+        #expect(state.selectedEndpoint?.id == "issuesCreate")
+        #expect(state.screen.contains("hub › issues › issuesCreate"))
+        _ = state.press("-")
+        #expect(state.selectedRow?.groupID == "issues", "folding from an endpoint puts the cursor on its heading")
+        #expect(Self.describe(state) == ["meta", "-repos(2)", " reposGet", " reposListCommentsForCommit", "+issues(2)", "patch"])
+        _ = state.press("+ j")
+        #expect(state.selectedEndpoint?.id == "issuesCreate")
+    }
+
+    @Test func rowsLeadWithTitlesOrPathsAndPathsAreShortenedInTheMiddle() {
+        var state = Self.state(size: Size(width: 80, height: 24))
+        _ = state.press("j j j")  // reposListCommentsForCommit
+        #expect(state.screen.contains("/repos/{{owner}}/{{repo}}/commits/{{commit_sha}}/comments") == false)
+        #expect(state.screen.contains("…"))
+        _ = state.press("t")
+        #expect(state.navigation.rowStyle == .titles)
+        #expect(state.screen.contains("List commit"))
+        _ = state.press("t")
+        #expect(state.navigation.rowStyle == .paths)
+        #expect(EndpointsPaneView.middleShortened("/repos/{{owner}}/{{repo}}/commits", toWidth: 16) == "/repos/…/commits")
+    }
+
+    @Test func theFilterRanksAndEnterPicksTheBest() {
+        var state = Self.state()
+        _ = state.press("/ c h a t")
+        #expect(state.endpointRows.first?.endpointIndex.map { state.activeService!.endpoints[$0].id } == "chat")
+        #expect(Self.describe(state).contains("patch"), "PATCH /patch matches too, below")
+        let effects = state.press("Enter Enter")
+        #expect(effects.sent.map(\.call.endpoint) == ["hub/chat"])
+    }
+
+    @Test func aFoldedEndpointIsUnfoldedWhenShownFromTheHistory() {
+        var state = Self.state()
+        _ = state.press("j Enter")  // fold repos
+        state.selectEnvironment(EnvironmentKey(service: "hub", environment: "local"))
+        _ = AppReducer.reduce(&state, .navigation(.show("hub/reposGet", in: EnvironmentKey(service: "hub", environment: "local"))))
+        #expect(state.selectedEndpoint?.id == "reposGet")
+        #expect(Self.describe(state).contains("-repos(2)"))
+    }
+
+    @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 60)])
+    func theTreeOnScreen(size: Size) {
+        var state = Self.state(size: size)
+        _ = state.press("j Enter j j")
+        assertSnapshot(state.screen, named: "tree-\(size)")
+    }
+}
