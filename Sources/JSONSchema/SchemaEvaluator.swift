@@ -18,6 +18,9 @@ struct SchemaEvaluator {
     private var stopped: SchemaViolation?
     private var references: [String: (tokens: [String], schema: JSONValue)?] = [:]
     private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    /// The keywords of each schema object met, by the address of its members (the document is
+    /// held, so it stays put): most keywords are absent, and looking each up scans the members.
+    private var keywordSets: [UnsafeRawPointer: Keywords] = [:]
 
     init(document: JSONValue, dialect: SchemaDialect, limits: ValidationLimits, schemaPath: [String]) {
         self.document = document
@@ -70,11 +73,21 @@ struct SchemaEvaluator {
         }
     }
 
+    private mutating func keywords(of schema: JSONObject) -> Keywords {
+        guard let address = schema.members.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else { return [] }
+        if let known = keywordSets[address] { return known }
+        var found: Keywords = []
+        for member in schema { found.formUnion(Keywords.named[member.key] ?? []) }
+        keywordSets[address] = found
+        return found
+    }
+
     private mutating func evaluate(object schema: JSONObject, _ instance: JSONValue) -> Bool {
+        let keywords = keywords(of: schema)
         // OpenAPI 3.0: `nullable: true` lets null through (also beside a `$ref` or `allOf`, as it is commonly written).
-        if dialect == .openAPI30, instance == .null, schema["nullable"] == .bool(true) { return true }
+        if dialect == .openAPI30, instance == .null, keywords.contains(.nullable), schema["nullable"] == .bool(true) { return true }
         var valid = true
-        if let reference = schema["$ref"]?.stringValue {
+        if keywords.contains(.reference), let reference = schema["$ref"]?.stringValue {
             let followed = follow(reference, instance)
             if dialect == .openAPI30 { return followed }  // draft 4: `$ref` replaces its siblings
             if !followed {
@@ -82,25 +95,26 @@ struct SchemaEvaluator {
                 guard canContinue else { return false }
             }
         }
-        if let type = schema["type"], !matches(type: type, instance) {
+        if keywords.contains(.type), let type = schema["type"], !matches(type: type, instance) {
             valid = false
             guard fail("type", "expected \(Self.typeText(type)), found \(Self.typeName(instance))") else { return false }
         }
-        if case .array(let options)? = schema["enum"], !options.contains(where: { $0.isSameValue(as: instance) }) {
+        if keywords.contains(.enumeration), case .array(let options)? = schema["enum"], !options.contains(where: { $0.isSameValue(as: instance) }) {
             valid = false
             guard fail("enum", "\(Self.short(instance)) is not one of \(Self.short(.array(options)))") else { return false }
         }
-        if let constant = schema["const"], !constant.isSameValue(as: instance) {
+        if keywords.contains(.constant), let constant = schema["const"], !constant.isSameValue(as: instance) {
             valid = false
             guard fail("const", "expected \(Self.short(constant)), found \(Self.short(instance))") else { return false }
         }
         switch instance {
-        case .number(let literal): valid = evaluate(number: literal, schema) && valid
-        case .string(let string): valid = evaluate(string: string, schema) && valid
-        case .array(let elements): valid = evaluate(array: elements, schema) && valid
-        case .object(let object): valid = evaluate(object: object, schema) && valid
+        case .number(let literal) where keywords.contains(.number): valid = evaluate(number: literal, schema) && valid
+        case .string(let string) where keywords.contains(.string): valid = evaluate(string: string, schema) && valid
+        case .array(let elements) where keywords.contains(.array): valid = evaluate(array: elements, schema) && valid
+        case .object(let object) where keywords.contains(.object): valid = evaluate(object: object, schema) && valid
         default: break
         }
+        guard keywords.contains(.combinator) else { return valid }
         guard valid || canContinue else { return false }
         return evaluate(combinators: schema, instance) && valid
     }
@@ -454,6 +468,37 @@ struct SchemaEvaluator {
         }
         return nil
     }
+}
+
+/// Which kinds of keyword a schema object has.
+struct Keywords: OptionSet {
+    let rawValue: UInt16
+
+    static let reference = Keywords(rawValue: 1 << 0)
+    static let nullable = Keywords(rawValue: 1 << 1)
+    static let type = Keywords(rawValue: 1 << 2)
+    static let enumeration = Keywords(rawValue: 1 << 3)
+    static let constant = Keywords(rawValue: 1 << 4)
+    /// Keywords about numbers, strings, arrays, objects; `allOf` and the other applicators.
+    static let number = Keywords(rawValue: 1 << 5)
+    static let string = Keywords(rawValue: 1 << 6)
+    static let array = Keywords(rawValue: 1 << 7)
+    static let object = Keywords(rawValue: 1 << 8)
+    static let combinator = Keywords(rawValue: 1 << 9)
+
+    static let named: [String: Keywords] = {
+        var named: [String: Keywords] = ["$ref": .reference, "nullable": .nullable, "type": .type, "enum": .enumeration, "const": .constant]
+        for name in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] { named[name] = .number }
+        for name in ["minLength", "maxLength", "pattern"] { named[name] = .string }
+        for name in ["prefixItems", "items", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems"] {
+            named[name] = .array
+        }
+        for name in ["properties", "patternProperties", "additionalProperties", "required", "minProperties", "maxProperties", "propertyNames", "dependentRequired"] {
+            named[name] = .object
+        }
+        for name in ["allOf", "anyOf", "oneOf", "not", "if"] { named[name] = .combinator }
+        return named
+    }()
 }
 
 extension JSONValue {
