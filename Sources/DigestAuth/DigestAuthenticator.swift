@@ -24,7 +24,16 @@ public final class DigestAuthenticator: ErrorHandler, Sendable {
     public func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
         guard error.status == 401, let response = error.response else { return nil }
         let values = response.headers.filter { Headers.sameName($0.name, "WWW-Authenticate") }.map(\.value)
-        guard let challenge = DigestChallenge.parse(values).first else { return nil }
+        guard let challenge = DigestChallenge.parse(values).first else {
+            // Only algorithms it cannot compute: said, not left to read as wrong credentials.
+            let unsupported = DigestChallenge.unsupportedAlgorithms(values)
+            guard !unsupported.isEmpty else { return nil }
+            let message = "The server asks for Digest authentication with \(unsupported.joined(separator: ", ")), which is not supported: not sent again. "
+                + "MD5, SHA-256 and SHA-512-256, each also with -sess, are (RFC 7616)."
+            return .failed(
+                DispatchError(kind: .unauthorized, message: message, status: 401, response: response, source: name),
+                note: "Digest \(unsupported.joined(separator: ", ")) is not supported")
+        }
         let answered = request.headers["Authorization"]?.hasPrefix("Digest ") == true
         // Refused with the nonce it gave: the credentials are wrong (unless it says the nonce is stale).
         if answered, !challenge.isStale, state.withLock({ $0?.challenge.nonce }) == challenge.nonce { return nil }

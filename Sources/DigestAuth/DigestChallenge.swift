@@ -23,6 +23,28 @@ public struct DigestChallenge: Sendable, Hashable {
         values.flatMap(challenges).sorted { $0.algorithm.strength > $1.algorithm.strength }
     }
 
+    /// The algorithms of Digest challenges among `WWW-Authenticate` values that cannot be answered
+    /// (`SHA-512`, not an RFC 7616 one), in order, each once.
+    public static func unsupportedAlgorithms(_ values: [String]) -> [String] {
+        var names: [String] = []
+        for value in values {
+            var digest = false
+            for token in split(value) {
+                let text = token.trimmedSpaces
+                var pairText = text
+                if let space = text.firstIndex(of: " "), !text[..<space].contains("=") {
+                    digest = text[..<space].lowercased() == "digest"
+                    pairText = String(text[text.index(after: space)...])
+                }
+                guard digest, let (name, algorithm) = pair(pairText), name == "algorithm",
+                    !DigestAlgorithm.allCases.contains(where: { $0.rawValue.lowercased() == algorithm.lowercased() }), !names.contains(algorithm)
+                else { continue }
+                names.append(algorithm)
+            }
+        }
+        return names
+    }
+
     /// Every Digest challenge of one header value (a value may hold several, comma-separated).
     private static func challenges(in value: String) -> [DigestChallenge] {
         var found: [DigestChallenge] = []

@@ -24,6 +24,16 @@ extension AppReducer {
         return isFileName ? last : endpoint.id + ".download"
     }
 
+    /// What replaces "Downloading … to …" when the download ends: where the body went, or why not.
+    static func downloadEnded(_ exchange: Exchange) -> String {
+        if let file = exchange.response?.downloadedFile {
+            let resumed = file.resumedFrom > 0 ? " (continued after \(ByteCount.format(file.resumedFrom)))" : ""
+            return "Saved \(ByteCount.format(file.byteCount)) to \(file.path)\(resumed)."
+        }
+        if let error = exchange.error { return "Not downloaded: \(error.kind.name): \(error.message)" }
+        return "Not downloaded: the answer was not a body to save."
+    }
+
     static func typeDownloadPath(_ command: Command, dialog: DownloadDialog, state: inout AppState) -> [AppEffect] {
         var dialog = dialog
         switch command {

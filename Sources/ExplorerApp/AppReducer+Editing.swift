@@ -115,6 +115,8 @@ extension AppReducer {
             let effect = AppEffect.editBodyInEditor(key: key, text: text, isJSON: isJSON)
             state.pendingLoads.insert(effect)
             return [effect]
+        case .formatBody:
+            return formatBody(request, key: key, state: &state)
         case .writeToCatalog:
             guard let edits = state.drafts[key] else {
                 state.notice = "No edits to write: the request is the catalog's."
@@ -139,6 +141,30 @@ extension AppReducer {
             state.editor.input = EditorState.RowInput(row: .newEndpointID, input: InputState(text: key.endpoint.endpoint + "Copy"))
         }
         return []
+    }
+
+    /// `F`: a JSON body pretty-printed (two spaces), as an edit `u` undoes; the only change to a
+    /// body's bytes that is not typed.
+    static func formatBody(_ request: EditedRequest, key: DraftKey, state: inout AppState) -> [AppEffect] {
+        guard case .text(let text, true) = request.body.orEmptyText else {
+            state.notice = "Only a JSON body is formatted; this one is sent as typed."
+            return []
+        }
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONValue.parse(text)
+        } catch {
+            state.notice = "The body is not valid JSON (\(error)), so it is left as typed."
+            return []
+        }
+        let pretty = value.prettyText()
+        guard pretty != text else {
+            state.notice = "The JSON body is formatted already."
+            return []
+        }
+        let effects = change(key, state: &state) { edits in edits.body = .text(pretty, isJSON: true) }
+        state.notice = "The JSON body is formatted and is sent as it now reads (u undoes it)."
+        return effects
     }
 
     /// Keys while a row is being typed.

@@ -112,6 +112,7 @@ package enum AppReducer {
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = scope(UploadsFeature.self, \.uploads, .ended(ticket: ticketID), &state)
             if let ticket = state.inFlight[ticketID] {
+                if ticket.call.downloadPath != nil { state.notice = downloadEnded(exchange) }
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
                 effects += scope(WebSocketFeature.self, \.webSocket, .ended(ticket: ticketID, endpoint: ticket.endpoint), &state)
             }

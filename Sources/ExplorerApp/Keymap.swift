@@ -62,7 +62,7 @@ package enum BodyCommand: Sendable, Hashable {
 
 /// What a key does in the Edit tab (response pane focused, Edit tab shown).
 package enum EditorCommand: Sendable, Hashable {
-    case change, add, delete, toggle, undo, redo, revert, editBodyExternally, writeToCatalog, saveAsNewEndpoint
+    case change, add, delete, toggle, undo, redo, revert, editBodyExternally, formatBody, writeToCatalog, saveAsNewEndpoint
 }
 
 /// What a key does in the Variables tab (response pane focused, Vars tab shown).
@@ -296,6 +296,7 @@ package enum Keymap {
         KeyBinding(keys("C-r"), .editor(.redo), .editTab, help: "redo"),
         KeyBinding(keys("R"), .editor(.revert), .editTab, help: "back to the catalog's request (u undoes it)"),
         KeyBinding(keys("O"), .editor(.editBodyExternally), .editTab, help: "edit the body in $EDITOR (vi) and come back to an intact screen"),
+        KeyBinding(keys("F"), .editor(.formatBody), .editTab, help: "pretty-print a JSON body (u undoes it); bodies are otherwise sent exactly as typed"),
         KeyBinding(keys("W"), .editor(.writeToCatalog), .editTab, help: "write the edits into the catalog file (only the lines that changed)"),
         KeyBinding(keys("N"), .editor(.saveAsNewEndpoint), .editTab, help: "save the edited request as a new endpoint of the catalog (asks its id)"),
     ]

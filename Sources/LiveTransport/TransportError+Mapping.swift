@@ -185,7 +185,10 @@ extension TransportError {
             message = "Could not connect to \(authority)\(limit) (connect timeout)."
         case .read:
             let limit = context.timeouts.read.map { " for \(Self.text(of: $0))" } ?? ""
-            message = "\(authority) sent nothing\(limit) (read timeout)."
+            // Before a complete head, lines of it may have trickled in (a slowloris): "nothing" is only the last wait.
+            message = context.receivedHead
+                ? "\(authority) sent nothing\(limit) (read timeout)."
+                : "\(authority) sent nothing\(limit) before a complete response head (read timeout)."
         case .total:
             let limit = context.timeouts.total.map { " within \(Self.text(of: $0))" } ?? ""
             message = "The request to \(authority) did not finish\(limit) (total deadline)."

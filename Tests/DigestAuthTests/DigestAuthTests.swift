@@ -85,6 +85,30 @@ import TestTraits
         #expect(exchange.error?.kind == .unauthorized)
         #expect(exchange.attempts == 2)
     }
+
+    /// A Digest challenge only with an algorithm RFC 7616 does not name (SHA-512) is not answered,
+    /// and the error says so rather than asking to sign in.
+    @Test func anUnsupportedAlgorithmIsNamedInTheError() async {
+        let challenge = #"Digest realm="r", nonce="n", qop="auth", algorithm=SHA-512"#
+        #expect(DigestChallenge.parse([challenge]).isEmpty)
+        #expect(DigestChallenge.unsupportedAlgorithms([challenge, #"Basic realm="r""#]) == ["SHA-512"])
+        let transport = StubTransport(Response(status: 401, headers: Headers([("WWW-Authenticate", challenge)], origin: .server)))
+        let authenticator = DigestAuthenticator(username: "Mufasa", password: "pw")
+        let dispatcher = Dispatcher<DigestTarget>(
+            environment: Environment(name: "t", baseURL: URL(string: "http://127.0.0.1:1")!, fixtures: .never),
+            transport: transport, interceptor: Interceptor(adapters: [authenticator.adapter]), errorHandlers: [authenticator])
+        let exchange = await dispatcher.send(DigestTarget())
+        #expect(exchange.error?.kind == .unauthorized)
+        #expect(exchange.error?.message == "The server asks for Digest authentication with SHA-512, which is not supported: not sent again. MD5, SHA-256 and SHA-512-256, each also with -sess, are (RFC 7616).")
+        #expect(exchange.attempts == 1)
+    }
+}
+
+/// Answers every request with one response.
+struct StubTransport: Transport {
+    let response: Response
+    init(_ response: Response) { self.response = response }
+    func send(_ request: Request) async throws(TransportError) -> Response { response }
 }
 
 /// Challenges without a valid Digest answer; accepts one computed with its password.

@@ -35,6 +35,8 @@ import TestTraits
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
         #expect(effects.contains { if case .buildBodyFromFile(_, _, "/tmp/out.json", _, _) = $0 { true } else { false } })
         #expect(state.screen.contains("1.2 MB"))
+        // "Downloading … to …" gives way to where the body went.
+        #expect(state.notice == "Saved 1.2 MB to /tmp/out.json.")
     }
 
     @Test func aFileThatExistsIsReplacedOnlyWhenThePersonSaysSo() {

@@ -115,6 +115,26 @@ import TestTraits
         #expect(state.drafts[key]?.body == .text(#"{"name":"Lamp"}"#, isJSON: true))
     }
 
+    /// F pretty-prints a JSON draft body on demand (the only way its bytes change besides typing);
+    /// u undoes it, and a body that is not JSON is left as typed with the reason.
+    @Test func fFormatsAJSONBodyOnDemandAndUUndoesIt() {
+        var state = TestCatalog.state()
+        _ = state.press("j j Tab 6")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let typed = #"{"name":"Desk","tags":["a",1.50]}"#
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
+        _ = state.press("F")
+        #expect(state.drafts[key]?.body == .text("{\n  \"name\": \"Desk\",\n  \"tags\": [\n    \"a\",\n    1.50\n  ]\n}", isJSON: true))
+        #expect(state.notice?.contains("formatted") == true, "\(state.notice ?? "")")
+        _ = state.press("u")
+        #expect(state.drafts[key]?.body == .text(typed, isJSON: true))
+        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: "{\"name\": ", message: nil))
+        let before = state.drafts[key]
+        _ = state.press("F")
+        #expect(state.drafts[key] == before)
+        #expect(state.notice?.contains("not valid JSON") == true, "\(state.notice ?? "")")
+    }
+
     @Test func sendingCarriesTheEditsAndTheRunTimeValues() throws {
         var state = Self.editingGetItem()
         _ = state.press("j Enter C-u / i t e m s / { { i d } } / p a r t s Enter 7 Enter C-u 4 2 Enter")

@@ -27,7 +27,7 @@ struct TimeoutTests {
             let (error, time) = await elapsed { await failure(of: request(server.url("/"), in: environment), through: transport) }
             #expect(error?.code == .timedOut)
             #expect(error?.timeoutPhase == .read)
-            #expect(error?.message == "127.0.0.1:\(server.port) sent nothing for 300 ms (read timeout).")
+            #expect(error?.message == "127.0.0.1:\(server.port) sent nothing for 300 ms before a complete response head (read timeout).")
             #expect(time >= .milliseconds(250) && time < atOnce)
             #expect(server.requestCount == 1)
         }

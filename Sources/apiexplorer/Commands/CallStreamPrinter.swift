@@ -17,6 +17,8 @@ final class CallStreamPrinter: Sendable {
         var printedEvents = 0
         /// Events parsed over every connection.
         var eventCount = 0
+        /// The cookie values this response sets: secrets the session learns only once it has ended.
+        var setCookies: [String] = []
     }
 
     private let state = Mutex(State())
@@ -53,8 +55,9 @@ final class CallStreamPrinter: Sendable {
     var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
 
     func observe(_ part: ResponsePart, redactor: Redactor) -> Bool {
-        let redactor = reveal ? Redactor.revealing : redactor
+        let reveal = self.reveal
         return state.withLock { state in
+            let redactor = reveal ? Redactor.revealing : redactor.adding(secretValues: state.setCookies)
             switch part {
             case .head(let status, let headers):
                 let mediaType = MediaType.essence(of: headers["Content-Type"])
@@ -66,6 +69,9 @@ final class CallStreamPrinter: Sendable {
                 state.parser = parser
                 state.printedEvents = printedEvents
                 state.eventCount = eventCount
+                state.setCookies = headers.values(for: "Set-Cookie").compactMap { line in
+                    line.split(separator: ";", maxSplits: 1).first?.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init)
+                }
                 state.isEventStream = mediaType == MediaType.eventStream
                 state.printing =
                     json
