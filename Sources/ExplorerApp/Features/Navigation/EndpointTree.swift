@@ -93,14 +93,39 @@ package enum EndpointTree {
             guard let match = match(terms, endpoint, service: serviceBytes) else { continue }
             found.append((index, match, recency[endpoint.id] ?? Int.max))
         }
-        found.sort { a, b in
-            if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
-            if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
-            if a.recent != b.recent { return a.recent < b.recent }
-            if a.match.score != b.match.score { return a.match.score > b.match.score }
-            return a.index < b.index
-        }
+        found.sort { a, b in precedes((a.match, a.recent, 0, a.index), (b.match, b.recent, 0, b.index)) }
         return found.map { ($0.index, $0.match) }
+    }
+
+    /// Endpoints of every service matching `query`, ranked as `ranked` ranks, at most `limit`;
+    /// with no query, the recently sent first, then the catalogs' order.
+    package static func rankedAcross(
+        _ services: [Service], query: String, recency: [String: [String: Int]], limit: Int
+    ) -> [(service: Int, index: Int, match: EndpointMatch?)] {
+        let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
+        var found: [(match: EndpointMatch, recent: Int, service: Int, index: Int)] = []
+        for (serviceIndex, service) in services.enumerated() {
+            let serviceBytes = Array(service.id.utf8)
+            let recent = recency[service.id] ?? [:]
+            for (index, endpoint) in service.endpoints.enumerated() {
+                let match = terms.isEmpty
+                    ? EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:]) : match(terms, endpoint, service: serviceBytes)
+                guard let match else { continue }
+                found.append((match, recent[endpoint.id] ?? Int.max, serviceIndex, index))
+            }
+        }
+        found.sort { a, b in precedes((a.match, a.recent, a.service, a.index), (b.match, b.recent, b.service, b.index)) }
+        return found.prefix(limit).map { ($0.service, $0.index, terms.isEmpty ? nil : $0.match) }
+    }
+
+    /// The order of matches: by kind, then (for exact and prefix matches) the part that matched,
+    /// then the recently sent, then the score, then the catalogs' order.
+    static func precedes(_ a: (match: EndpointMatch, recent: Int, service: Int, index: Int), _ b: (match: EndpointMatch, recent: Int, service: Int, index: Int)) -> Bool {
+        if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
+        if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
+        if a.recent != b.recent { return a.recent < b.recent }
+        if a.match.score != b.match.score { return a.match.score > b.match.score }
+        return (a.service, a.index) < (b.service, b.index)
     }
 
     /// How the query's words match an endpoint; nil when one of them matches no part.
