@@ -15,5 +15,6 @@ enum BenchmarkSuites {
         StreamBenchmark.self,
         WebSocketBenchmark.self,
         WriteBenchmark.self,
+        BrowseBenchmark.self,
     ]
 }

@@ -87,10 +87,9 @@ package enum EndpointTree {
     ) -> [(index: Int, match: EndpointMatch)] {
         let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
         guard !terms.isEmpty else { return endpoints.indices.map { ($0, EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:])) } }
-        let serviceBytes = service.map { Array($0.utf8) }
         var found: [(index: Int, match: EndpointMatch, recent: Int)] = []
         for (index, endpoint) in endpoints.enumerated() {
-            guard let match = match(terms, endpoint, service: serviceBytes) else { continue }
+            guard let match = match(terms, endpoint, service: service) else { continue }
             found.append((index, match, recency[endpoint.id] ?? Int.max))
         }
         found.sort { a, b in precedes((a.match, a.recent, 0, a.index), (b.match, b.recent, 0, b.index)) }
@@ -105,11 +104,10 @@ package enum EndpointTree {
         let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
         var found: [(match: EndpointMatch, recent: Int, service: Int, index: Int)] = []
         for (serviceIndex, service) in services.enumerated() {
-            let serviceBytes = Array(service.id.utf8)
             let recent = recency[service.id] ?? [:]
             for (index, endpoint) in service.endpoints.enumerated() {
                 let match = terms.isEmpty
-                    ? EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:]) : match(terms, endpoint, service: serviceBytes)
+                    ? EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:]) : match(terms, endpoint, service: service.id)
                 guard let match else { continue }
                 found.append((match, recent[endpoint.id] ?? Int.max, serviceIndex, index))
             }
@@ -129,7 +127,7 @@ package enum EndpointTree {
     }
 
     /// How the query's words match an endpoint; nil when one of them matches no part.
-    static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: [UInt8]?) -> EndpointMatch? {
+    static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: String?) -> EndpointMatch? {
         var result: EndpointMatch?
         for term in terms {
             var best: (field: EndpointField, match: FuzzyMatch)?
@@ -152,14 +150,14 @@ package enum EndpointTree {
         return result
     }
 
-    /// The UTF-8 of a part of the endpoint.
-    static func text(_ field: EndpointField, of endpoint: CatalogEndpoint, service: [UInt8]?) -> [UInt8]? {
+    /// A part of the endpoint.
+    static func text(_ field: EndpointField, of endpoint: CatalogEndpoint, service: String?) -> String? {
         switch field {
-        case .id: Array(endpoint.id.utf8)
-        case .title: endpoint.title == endpoint.id ? nil : Array(endpoint.title.utf8)
-        case .path: Array(endpoint.path.utf8)
-        case .method: Array(endpoint.method.rawValue.utf8)
-        case .group: endpoint.group.map { Array($0.utf8) }
+        case .id: endpoint.id
+        case .title: endpoint.title == endpoint.id ? nil : endpoint.title
+        case .path: endpoint.path
+        case .method: endpoint.method.rawValue
+        case .group: endpoint.group
         case .service: service
         }
     }
