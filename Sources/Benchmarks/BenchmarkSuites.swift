@@ -17,5 +17,6 @@ enum BenchmarkSuites {
         WebSocketBenchmark.self,
         WriteBenchmark.self,
         RunnerBenchmark.self,
+        BrowseBenchmark.self,
     ]
 }

@@ -57,6 +57,14 @@ struct UniqueNames {
     /// Names already taken count as used.
     init(taken: Set<String> = []) { self.taken = taken }
 
+    /// `base` when free, else the first free of `alternatives` (names that say more: the folder
+    /// it is in, its parameters), else `base2`, `base3` …; the result is taken.
+    mutating func claim(_ base: String, alternatives: [String]) -> String {
+        if !taken.contains(base) { return claim(base) }
+        for alternative in alternatives where !taken.contains(alternative) { return claim(alternative) }
+        return claim(base)
+    }
+
     /// `base` when free, else `base2`, `base3` …; the result is taken.
     mutating func claim(_ base: String) -> String {
         var name = base

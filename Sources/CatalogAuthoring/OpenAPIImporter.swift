@@ -161,10 +161,15 @@ public enum OpenAPIImporter {
                 draft.notes.append(ImportNote(.skipped, at: location(operation), "\(method) \(operation.path) was left out: catalogs do not send \(method)"))
                 return
             }
-            let words = operation.path.split(separator: "/").map(String.init).filter { !$0.hasPrefix("{") }
+            let segments = operation.path.split(separator: "/").map(String.init)
+            let words = segments.filter { !$0.hasPrefix("{") }
+            let parameters = segments.filter { $0.hasPrefix("{") }
+            // Without an operationId, `GET /users/{id}` after `GET /users` is `getUsersById`, not `getUsers2`.
+            let byParameters = parameters.isEmpty ? [] : [Identifier.camelCase([method.lowercased()] + words + ["by"] + parameters, fallback: "operation")]
             let id = endpointIDs.claim(
                 operation.operationID.map { Identifier.make($0, fallback: "operation") }
-                    ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"))
+                    ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"),
+                alternatives: operation.operationID == nil ? byParameters : [])
             var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(operation.path))
             result.source = location(operation)
             result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.map(OpenAPIImporter.wholeText)

@@ -24,8 +24,12 @@ extension PostmanCollection {
         let words = url.path.split(separator: "/").filter { !$0.hasPrefix("{{") }.suffix(2).map(String.init)
         let fallback = Identifier.camelCase([method.lowercased()] + (words.isEmpty ? ["root"] : words), fallback: "request")
         let given = item.member("apiexplorerID")?.text
-        let id = services[index].endpointIDs.claim(
-            given.flatMap { Identifier.make($0, fallback: "") == $0 ? $0 : nil } ?? Identifier.camelCase([given ?? title], fallback: fallback))
+        let base = given.flatMap { Identifier.make($0, fallback: "") == $0 ? $0 : nil } ?? Identifier.camelCase([given ?? title], fallback: fallback)
+        // A name repeated in other folders (`Create` in Users and in Teams) is qualified by its
+        // folders, innermost first (`teamsCreate`), rather than numbered.
+        let names = folders.map(\.name)
+        let qualified = names.indices.reversed().map { Identifier.camelCase(names[$0...] + [base], fallback: base) }
+        let id = services[index].endpointIDs.claim(base, alternatives: qualified)
         var endpoint = CatalogDraft.Endpoint(id: id, method: method, path: rewrite(url.path))
         endpoint.source = location
         endpoint.title = title

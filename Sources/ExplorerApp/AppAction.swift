@@ -10,6 +10,8 @@ package enum AppAction: Sendable {
     // Features (Features/): one case each, scoped by `AppReducer`.
     /// The cursors, the endpoint tree and filter.
     case navigation(NavigationAction)
+    /// The finder and the command palette.
+    case finder(FinderAction)
     /// The request history.
     case history(HistoryAction)
     /// Cookies, tokens and sign-ins.

@@ -7,6 +7,7 @@ extension AppReducer {
         let context = state.keyContext
         guard let command = Keymap.command(for: event, in: context) else { return [] }
         if command == .quit { return quit(&state) }
+        if state.finder.isOpen { return scope(FinderFeature.self, \.finder, .key(command), &state) }
         if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
         if case .scratch? = state.overlay { return scope(ScratchFeature.self, \.scratch, .dialog(command), &state) }
         if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
@@ -132,6 +133,10 @@ extension AppReducer {
             return perform(command, state: &state)
         case .variables(let command):
             return perform(command, state: &state)
+        case .findEndpoint:
+            return scope(FinderFeature.self, \.finder, .open(.endpoints), &state)
+        case .commandPalette:
+            return scope(FinderFeature.self, \.finder, .open(.commands), &state)
         case .navigation(let command):
             return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
         case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage, .deleteItem, .signInAgain:
@@ -469,6 +474,7 @@ extension AppReducer {
 extension AppState {
     /// What the keyboard is doing now: a question, a window, typing, or the panes.
     package var keyContext: KeyContext {
+        if finder.isOpen { return .typing }
         if let overlay {
             if case .confirmSend = overlay { return .question }
             if case .confirmTrust = overlay { return .question }

@@ -14,6 +14,7 @@ package enum AppReducer {
         switch action {
         // Features (Features/): each scoped to its slice in one line.
         case .navigation(let action): effects = navigate(action, state: &state)
+        case .finder(let action): effects = scope(FinderFeature.self, \.finder, action, &state)
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)

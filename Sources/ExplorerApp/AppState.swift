@@ -55,6 +55,8 @@ package struct AppState: Sendable {
     /// The cursors and the endpoint filter (settable from outside only through its own methods,
     /// which tests use to place a cursor).
     package var navigation = NavigationState()
+    /// The finder and the command palette.
+    package internal(set) var finder = FinderState()
     /// Requests sent (`H`).
     package internal(set) var history = HistoryState()
     /// Cookies, tokens and sign-ins.

@@ -14,6 +14,10 @@ package enum AppView {
         let endpointsCursor = EndpointsPaneView.render(state, area: layout.endpoints, into: &buffer)
         let responseCursor = ResponsePaneView.render(state, area: layout.response, into: &buffer)
         StatusBarView.render(state, area: layout.statusBar, into: &buffer)
+        if state.finder.isOpen {
+            let cursor = FinderView.render(state, into: &buffer)
+            return Frame(buffer: buffer, cursor: cursor)
+        }
         if let overlay = state.overlay {
             let cursor = OverlayView.render(overlay, state: state, into: &buffer)
             return Frame(buffer: buffer, cursor: cursor)

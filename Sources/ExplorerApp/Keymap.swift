@@ -29,6 +29,10 @@ package enum Command: Sendable, Hashable {
     case body(BodyCommand)
     case editor(EditorCommand)
     case variables(VariablesCommand)
+    /// The finder: any endpoint of any service, by a part of its id, title, path, method or group.
+    case findEndpoint
+    /// The command palette: every command with its key.
+    case commandPalette
     /// The endpoint tree: fold, unfold, titles or paths.
     case navigation(NavigationCommand)
     /// In a window: send the example or history entry under the cursor.
@@ -236,6 +240,8 @@ package enum Keymap {
         KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
         KeyBinding(keys("C"), .copyAs, .requests, help: "copy the request as HTTPie, Python requests or JavaScript fetch"),
         KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type, best match first"),
+        KeyBinding(keys("C-p"), .findEndpoint, .requests, help: "find any endpoint of any service by a part of its id, title, path, method or group"),
+        KeyBinding(keys("F1", "C-k"), .commandPalette, .requests, label: "F1/C-k", help: "the command palette: every command with its key, run from a list"),
         KeyBinding(keys("-"), .navigation(.fold), .requests, help: "endpoints: fold the group (Enter on a group folds / unfolds it)"),
         KeyBinding(keys("+", "="), .navigation(.unfold), .requests, label: "+", help: "endpoints: unfold the group"),
         KeyBinding(keys("t"), .navigation(.toggleRowStyle), .requests, help: "endpoints: rows lead with titles or with paths"),

@@ -64,6 +64,11 @@ enum AppRequest {
     /// catalogs, and the endpoint is shown in `near` when it is that service's, else in its first
     /// environment.
     case replaceScratch(String, by: EndpointKey, near: EnvironmentKey?, notice: String)
+    /// Show an endpoint of any service: in the active environment when it is its service's, else
+    /// in the service's first environment.
+    case showEndpoint(EndpointKey)
+    /// Run a command of the keymap (the palette).
+    case run(Command)
 }
 
 extension AppReducer {
@@ -109,6 +114,16 @@ extension AppReducer {
             state.selectEndpoint(endpoint)
             state.notice = notice
             return []
+        case .showEndpoint(let key):
+            let active = state.activeEnvironmentKey
+            let environment = active?.service == key.service ? active : state.catalog.service(key.service)?.environments.first.map {
+                EnvironmentKey(service: key.service, environment: $0.name)
+            }
+            guard let environment else { return [] }
+            state.focus = .endpoints
+            return navigate(.show(key, in: environment), state: &state)
+        case .run(let command):
+            return AppReducer.perform(command, state: &state)
         }
     }
 }

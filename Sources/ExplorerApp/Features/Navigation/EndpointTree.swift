@@ -87,24 +87,47 @@ package enum EndpointTree {
     ) -> [(index: Int, match: EndpointMatch)] {
         let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
         guard !terms.isEmpty else { return endpoints.indices.map { ($0, EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:])) } }
-        let serviceBytes = service.map { Array($0.utf8) }
         var found: [(index: Int, match: EndpointMatch, recent: Int)] = []
         for (index, endpoint) in endpoints.enumerated() {
-            guard let match = match(terms, endpoint, service: serviceBytes) else { continue }
+            guard let match = match(terms, endpoint, service: service) else { continue }
             found.append((index, match, recency[endpoint.id] ?? Int.max))
         }
-        found.sort { a, b in
-            if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
-            if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
-            if a.recent != b.recent { return a.recent < b.recent }
-            if a.match.score != b.match.score { return a.match.score > b.match.score }
-            return a.index < b.index
-        }
+        found.sort { a, b in precedes((a.match, a.recent, 0, a.index), (b.match, b.recent, 0, b.index)) }
         return found.map { ($0.index, $0.match) }
     }
 
+    /// Endpoints of every service matching `query`, ranked as `ranked` ranks, at most `limit`;
+    /// with no query, the recently sent first, then the catalogs' order.
+    package static func rankedAcross(
+        _ services: [Service], query: String, recency: [String: [String: Int]], limit: Int
+    ) -> [(service: Int, index: Int, match: EndpointMatch?)] {
+        let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
+        var found: [(match: EndpointMatch, recent: Int, service: Int, index: Int)] = []
+        for (serviceIndex, service) in services.enumerated() {
+            let recent = recency[service.id] ?? [:]
+            for (index, endpoint) in service.endpoints.enumerated() {
+                let match = terms.isEmpty
+                    ? EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:]) : match(terms, endpoint, service: service.id)
+                guard let match else { continue }
+                found.append((match, recent[endpoint.id] ?? Int.max, serviceIndex, index))
+            }
+        }
+        found.sort { a, b in precedes((a.match, a.recent, a.service, a.index), (b.match, b.recent, b.service, b.index)) }
+        return found.prefix(limit).map { ($0.service, $0.index, terms.isEmpty ? nil : $0.match) }
+    }
+
+    /// The order of matches: by kind, then (for exact and prefix matches) the part that matched,
+    /// then the recently sent, then the score, then the catalogs' order.
+    static func precedes(_ a: (match: EndpointMatch, recent: Int, service: Int, index: Int), _ b: (match: EndpointMatch, recent: Int, service: Int, index: Int)) -> Bool {
+        if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
+        if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
+        if a.recent != b.recent { return a.recent < b.recent }
+        if a.match.score != b.match.score { return a.match.score > b.match.score }
+        return (a.service, a.index) < (b.service, b.index)
+    }
+
     /// How the query's words match an endpoint; nil when one of them matches no part.
-    static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: [UInt8]?) -> EndpointMatch? {
+    static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: String?) -> EndpointMatch? {
         var result: EndpointMatch?
         for term in terms {
             var best: (field: EndpointField, match: FuzzyMatch)?
@@ -127,14 +150,14 @@ package enum EndpointTree {
         return result
     }
 
-    /// The UTF-8 of a part of the endpoint.
-    static func text(_ field: EndpointField, of endpoint: CatalogEndpoint, service: [UInt8]?) -> [UInt8]? {
+    /// A part of the endpoint.
+    static func text(_ field: EndpointField, of endpoint: CatalogEndpoint, service: String?) -> String? {
         switch field {
-        case .id: Array(endpoint.id.utf8)
-        case .title: endpoint.title == endpoint.id ? nil : Array(endpoint.title.utf8)
-        case .path: Array(endpoint.path.utf8)
-        case .method: Array(endpoint.method.rawValue.utf8)
-        case .group: endpoint.group.map { Array($0.utf8) }
+        case .id: endpoint.id
+        case .title: endpoint.title == endpoint.id ? nil : endpoint.title
+        case .path: endpoint.path
+        case .method: endpoint.method.rawValue
+        case .group: endpoint.group
         case .service: service
         }
     }

@@ -30,7 +30,19 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
     /// How `query` matches `text`; nil when some character of the query is not in it in order.
     /// Spaces in the query are ignored here (`FuzzyQuery` splits terms).
     package static func match(_ query: String, in text: String) -> FuzzyMatch? {
-        match(Array(lowered(query).filter { $0 != 32 }), in: Array(text.utf8))
+        match(Array(lowered(query).filter { $0 != 32 }), in: text)
+    }
+
+    /// `query`: ASCII-lowercased UTF-8 without spaces. The text's bytes are read in place (no copy:
+    /// the finder matches 10,000 endpoints' parts a key).
+    package static func match(_ query: [UInt8], in text: String) -> FuzzyMatch? {
+        var text = text
+        return text.withUTF8 { match(query, in: $0) }
+    }
+
+    /// As `match(_:in:)` on a text's UTF-8.
+    package static func match(_ query: [UInt8], in text: [UInt8]) -> FuzzyMatch? {
+        text.withUnsafeBufferPointer { match(query, in: $0) }
     }
 
     /// Whether every character of `query` appears in `text` in order.
@@ -39,7 +51,7 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
     }
 
     /// `query`: ASCII-lowercased UTF-8 without spaces; `text`: the text's UTF-8, as is.
-    package static func match(_ query: [UInt8], in text: [UInt8]) -> FuzzyMatch? {
+    static func match(_ query: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> FuzzyMatch? {
         guard !query.isEmpty else { return FuzzyMatch(kind: .subsequence, score: 0, positions: []) }
         guard query.count <= text.count else { return nil }
         // Case-blind equality, start and word starts first: they are cheap and decide most ranks.
@@ -97,7 +109,7 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
 
     /// Whether a word starts at `index`: after a character that is not a letter or digit, at a
     /// lower-to-upper case change (`getUser`), or where letters and digits meet.
-    @inline(__always) static func isWordStart(_ text: [UInt8], _ index: Int) -> Bool {
+    @inline(__always) static func isWordStart(_ text: UnsafeBufferPointer<UInt8>, _ index: Int) -> Bool {
         guard index > 0 else { return true }
         let previous = text[index - 1]
         let current = text[index]

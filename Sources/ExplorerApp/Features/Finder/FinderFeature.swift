@@ -1,0 +1,158 @@
+import Catalog
+import TerminalKit
+
+/// The finder (`C-p`: any endpoint of any service, by id, title, path, method, group or service)
+/// and the command palette (`F1`: every command of the keymap with its key), ranked as the `/`
+/// filter ranks.
+package struct FinderState: Sendable {
+    /// What the window searches.
+    package enum Mode: Sendable, Hashable {
+        case endpoints, commands
+    }
+
+    /// What the window searches; nil while it is closed.
+    package fileprivate(set) var mode: Mode?
+    /// The query typed.
+    package fileprivate(set) var input = InputState()
+    /// The cursor over the results.
+    package fileprivate(set) var list = ListState(selected: 0)
+    /// The results, best first (at most `FinderFeature.limit`).
+    package fileprivate(set) var results: [FinderResult] = []
+
+    /// Whether the window is open.
+    package var isOpen: Bool { mode != nil }
+}
+
+/// A row of the finder: an endpoint or a command, and why it matched.
+package struct FinderResult: Sendable, Hashable {
+    /// What choosing it does.
+    package enum Target: Sendable, Hashable {
+        /// Show the endpoint (in the active environment when it is its service's, else in its first one).
+        case endpoint(EndpointKey)
+        /// Run the command, with the key shown beside it.
+        case command(Command, key: String, help: String)
+    }
+
+    /// What choosing it does.
+    package var target: Target
+    /// An endpoint's match (nil for a command or an empty query).
+    package var match: EndpointMatch?
+    /// A command's matched UTF-8 offsets in its help text.
+    package var helpPositions: [Int] = []
+}
+
+/// What happens to the finder.
+package enum FinderAction: Sendable {
+    /// Open it on endpoints or on commands.
+    case open(FinderState.Mode)
+    /// A key while it is open.
+    case key(Command)
+}
+
+enum FinderFeature: AppFeature {
+    /// The most results kept: more is noise, and fewer is faster over 10,000 endpoints.
+    static let limit = 200
+
+    /// The catalogs searched, how recently each endpoint was sent, and how far a page moves.
+    struct Context {
+        var catalog: CatalogSet
+        var recency: [String: [String: Int]]
+        var pageHeight: Int
+    }
+
+    static func context(of app: AppState) -> Context {
+        Context(catalog: app.catalog, recency: app.navigation.recency, pageHeight: max(1, app.size.height - 8))
+    }
+
+    static func reduce(_ state: inout FinderState, _ action: FinderAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
+        switch action {
+        case .open(let mode):
+            state.mode = mode
+            state.input = InputState()
+            search(&state, context)
+        case .key(let command):
+            switch command {
+            case .cancelInput, .close:
+                state.mode = nil
+            case .accept, .choose:
+                state.mode = nil
+                guard let selected = state.list.selected, state.results.indices.contains(selected) else { return [] }
+                switch state.results[selected].target {
+                case .endpoint(let key): shell.requests.append(.showEndpoint(key))
+                case .command(let command, _, _): shell.requests.append(.run(command))
+                }
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom:
+                AppReducer.move(&state.list, command, count: state.results.count)
+            case .pageDown, .pageUp:
+                let count = state.results.count
+                let step = command == .pageDown ? context.pageHeight : -context.pageHeight
+                state.list.select(max(0, min(count - 1, (state.list.selected ?? 0) + step)), itemCount: count)
+            case .edit(let edit):
+                state.input.apply(edit)
+                search(&state, context)
+            default:
+                break
+            }
+        }
+        return []
+    }
+
+    /// Fills the results for the query typed.
+    static func search(_ state: inout FinderState, _ context: Context) {
+        switch state.mode {
+        case .endpoints?:
+            state.results = EndpointTree.rankedAcross(context.catalog.services, query: state.input.text, recency: context.recency, limit: limit).map {
+                FinderResult(target: .endpoint(context.catalog.services[$0.service].endpoints[$0.index].key), match: $0.match)
+            }
+        case .commands?:
+            state.results = commands(matching: state.input.text)
+        case nil:
+            state.results = []
+        }
+        state.list = ListState(selected: 0)
+    }
+
+    /// The scopes whose commands the palette runs: those of the panes, whatever has focus.
+    static let paletteScopes: [KeyScope] = [.requests, .response, .other]
+
+    /// The keymap's commands whose key or help matches `query`, best first (keymap order on ties).
+    static func commands(matching query: String) -> [FinderResult] {
+        let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
+        var found: [(result: FinderResult, kind: FuzzyMatch.Kind, score: Int, order: Int)] = []
+        for (order, binding) in Keymap.bindings.enumerated() where paletteScopes.contains(binding.scope) {
+            guard let help = binding.help else { continue }
+            let result = FinderResult(target: .command(binding.command, key: binding.keyLabel, help: help))
+            guard !terms.isEmpty else {
+                found.append((result, .subsequence, 0, order))
+                continue
+            }
+            let helpBytes = Array(help.utf8)
+            let keyBytes = Array(binding.keyLabel.utf8)
+            var kind = FuzzyMatch.Kind.exact
+            var score = 0
+            var positions: [Int] = []
+            var matchedAll = true
+            for term in terms {
+                let onKey = FuzzyMatch.match(term, in: keyBytes)
+                let onHelp = FuzzyMatch.match(term, in: helpBytes)
+                guard let best = [onKey, onHelp].compactMap({ $0 }).max() else {
+                    matchedAll = false
+                    break
+                }
+                kind = min(kind, best.kind)
+                score += best.score
+                if let onHelp, onHelp == best { positions += onHelp.positions }
+            }
+            guard matchedAll else { continue }
+            var ranked = result
+            ranked.helpPositions = positions.sorted()
+            found.append((ranked, kind, score, order))
+        }
+        found.sort { a, b in
+            if a.kind != b.kind { return a.kind > b.kind }
+            if a.score != b.score { return a.score > b.score }
+            return a.order < b.order
+        }
+        return found.map(\.result)
+    }
+}
