@@ -64,6 +64,22 @@ enum AppRequest {
     /// catalogs, and the endpoint is shown in `near` when it is that service's, else in its first
     /// environment.
     case replaceScratch(String, by: EndpointKey, near: EnvironmentKey?, notice: String)
+    /// Send a request, asking first what is left to ask.
+    case dispatch(EndpointCall, asking: SendQuestions)
+    /// Send the endpoint with the example chosen in the examples window (nil: the default), and
+    /// keep the choice.
+    case sendExample(EndpointKey, String?)
+}
+
+/// What is still asked before a request goes out.
+enum SendQuestions {
+    /// Trust (an untrusted catalog reaching outside), production (a live change), then whether a
+    /// download replaces a file.
+    case everything
+    /// Only whether a download replaces a file.
+    case download
+    /// Nothing: it is sent.
+    case nothing
 }
 
 extension AppReducer {
@@ -109,6 +125,15 @@ extension AppReducer {
             state.selectEndpoint(endpoint)
             state.notice = notice
             return []
+        case .dispatch(let call, .everything):
+            return confirmThenDispatch(call, state: &state)
+        case .dispatch(let call, .download):
+            return dispatchCheckingDownload(call, state: &state)
+        case .dispatch(let call, .nothing):
+            return dispatch(call, state: &state)
+        case .sendExample(let key, let name):
+            state.chosenExample[key] = name
+            return send(state: &state, example: name)
         }
     }
 }
