@@ -26,6 +26,10 @@ package enum AppAction: Sendable {
     case log(LogAction)
     /// Request bodies being uploaded.
     case uploads(UploadsAction)
+    /// The windows over the panes and their questions.
+    case overlays(OverlaysAction)
+    /// The message log.
+    case messages(MessagesAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -53,6 +57,8 @@ package enum AppAction: Sendable {
     case stateNotSaved(String)
     /// A draft was written into its catalog file (`error` nil), or why not.
     case draftWritten(key: DraftKey, error: String?)
+    /// A catalog file was put back as it was before a draft was written into it (`error` nil), or why not.
+    case catalogFileRestored(key: DraftKey, error: String?)
     /// A key, a mouse event or a resize from the terminal.
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
@@ -162,6 +168,9 @@ package enum AppEffect: Sendable, Hashable {
     case editBodyInEditor(key: DraftKey, text: String, isJSON: Bool)
     /// Write a draft into its catalog file (only the lines that changed), reload, and report `.draftWritten`.
     case writeDraft(key: DraftKey, edits: EndpointEdits)
+    /// Put the draft's catalog file back as it was before `.writeDraft` (kept beside it as `FILE~`),
+    /// reload, and report `.catalogFileRestored`.
+    case restoreCatalogFile(key: DraftKey)
     /// Add the draft's request to its catalog as a new endpoint `id`, reload, and report `.draftSavedAsEndpoint`.
     case saveDraftAsEndpoint(key: DraftKey, edits: EndpointEdits, id: String)
     /// Send a request.

@@ -16,8 +16,23 @@ extension AppReducer {
             state.notice = "Not written: \(error)"
             return []
         }
-        state.notice = "Wrote \(key.endpoint) into its catalog file; the draft is gone."
+        if let edits = state.drafts[key] { state.editor.lastWrite = EditorState.WrittenDraft(key: key, edits: edits) }
+        state.notice = "Wrote \(key.endpoint) into its catalog file; the draft is gone (u in the Edit tab puts the file back)."
         return forgetDraft(key, state: &state)
+    }
+
+    /// The runner put a catalog file back as it was before `W` (or could not: the error).
+    static func catalogFileRestored(key: DraftKey, error: String?, state: inout AppState) -> [AppEffect] {
+        state.pendingLoads.remove(.restoreCatalogFile(key: key))
+        if let error {
+            state.notice = "Not restored: \(error)"
+            return []
+        }
+        guard let written = state.editor.lastWrite, written.key == key else { return [] }
+        state.editor.lastWrite = nil
+        state.drafts[key] = written.edits
+        state.notice = "The catalog file is back as it was before W; \(key.endpoint)'s edits are a draft again."
+        return [.saveDrafts(state.draftsByEnvironment)]
     }
 
     /// The runner added a draft to its catalog as endpoint `id` (or could not: the error).
@@ -85,6 +100,13 @@ extension AppReducer {
             return change(key, state: &state) { edits in toggle(row, in: &edits, request: request) }
         case .undo:
             guard var earlier = state.undoStack[key], let previous = earlier.popLast() else {
+                // With no edit left to undo, `u` undoes the last write of this draft.
+                if state.editor.lastWrite?.key == key, state.drafts[key] == nil {
+                    let effect = AppEffect.restoreCatalogFile(key: key)
+                    state.pendingLoads.insert(effect)
+                    state.notice = "Putting the catalog file back as it was before W…"
+                    return [effect]
+                }
                 state.notice = "Nothing to undo."
                 return []
             }
@@ -232,8 +254,10 @@ extension AppReducer {
         }
         switch write {
         case .intoEndpoint:
-            state.notice = "Writing \(key.endpoint) into its catalog…"
-            return [.writeDraft(key: key, edits: edits)]
+            // Asked first: the file changes (the previous text is kept; `u` in the Edit tab restores it).
+            let file = state.catalog.service(key.endpoint.service)?.file ?? key.endpoint.service
+            state.overlay = .confirmWrite(WriteQuestion(key: key, edits: edits, file: file, changes: edits.changeSummary))
+            return []
         case .asNewEndpoint(let id):
             state.notice = "Saving the request as \(key.endpoint.service)/\(id)…"
             return [.saveDraftAsEndpoint(key: key, edits: edits, id: id)]
@@ -521,11 +545,13 @@ extension EndpointEdits.Body {
 }
 
 extension AppState {
-    /// Whether the Edit tab's keys apply: the response pane has focus and shows the Edit tab.
-    var isInEditor: Bool { focus == .response && tab == .edit && selectedEndpoint != nil }
+    /// Whether the Edit tab's keys apply: the response pane shows the Edit tab.
+    /// Whatever pane has focus: the tab is where the eye is, so Enter changes its row rather than
+    /// sending (C-s sends); moving keys still move in the focused pane.
+    var isInEditor: Bool { tab == .edit && selectedEndpoint != nil }
 
     /// Whether the Vars tab's keys apply.
-    var isInVariables: Bool { focus == .response && tab == .variables && selectedEndpoint != nil }
+    var isInVariables: Bool { tab == .variables && selectedEndpoint != nil }
 
     /// The placeholders of the selected endpoint's request (with its edits), with their values and sources.
     package var variableRows: [ResolvedVariable] {
@@ -539,5 +565,19 @@ extension AppState {
             rows[index].value = Redactor.mask
         }
         return rows
+    }
+}
+
+extension EndpointEdits {
+    /// What the edits change, one short line each, for the question before they are written.
+    var changeSummary: [String] {
+        var lines: [String] = []
+        if let method { lines.append("method: \(method.rawValue)") }
+        if let path { lines.append("path: \(path)") }
+        if let query { lines.append("query: " + query.map(\.name).joined(separator: ", ")) }
+        if let headers { lines.append("headers: " + headers.map(\.name).joined(separator: ", ")) }
+        if !removedHeaders.isEmpty { lines.append("headers turned off: " + removedHeaders.sorted().joined(separator: ", ")) }
+        if body != nil { lines.append("body") }
+        return lines
     }
 }

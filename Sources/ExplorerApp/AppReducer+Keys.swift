@@ -5,16 +5,10 @@ import TerminalKit
 extension AppReducer {
     static func handleKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
         let context = state.keyContext
-        guard let command = Keymap.command(for: event, in: context) else { return [] }
+        guard let command = Keymap.command(for: event, in: context, bindings: state.config.bindings) else { return [] }
         if command == .quit { return quit(&state) }
         if state.finder.isOpen { return scope(FinderFeature.self, \.finder, .key(command), &state) }
-        if case .prompt(let dialog)? = state.overlay { return answerPrompt(command, dialog: dialog, state: &state) }
-        if case .scratch? = state.overlay { return scope(ScratchFeature.self, \.scratch, .dialog(command), &state) }
-        if case .download(let dialog)? = state.overlay { return typeDownloadPath(command, dialog: dialog, state: &state) }
-        if case .message? = state.overlay { return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state) }
-        if let overlay = state.overlay {
-            return context == .question ? answer(command, overlay: overlay, state: &state) : handleWindow(command, overlay: overlay, state: &state)
-        }
+        if let overlay = state.overlay { return handleWindow(command, overlay: overlay, state: &state) }
         if state.filter?.isEditing == true { return navigate(.filterKey(command), state: &state) }
         if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
             return handleBodyPrompt(command, prompt: prompt, key: key, state: &state)
@@ -123,6 +117,8 @@ extension AppReducer {
             } else {
                 state.overlay = .diagnostics(scroll: 0)
             }
+        case .showMessages:
+            return scope(MessagesFeature.self, \.messages, .show, &state)
         case .help:
             state.overlay = .help(scroll: 0)
         case .quit:
@@ -255,41 +251,6 @@ extension AppReducer {
         return dispatch(checked, state: &state)
     }
 
-    /// Keys while a request's question is asked: Enter answers (the next question, or the send), Esc drops the request.
-    static func answerPrompt(_ command: Command, dialog: PromptDialog, state: inout AppState) -> [AppEffect] {
-        var dialog = dialog
-        guard let prompt = dialog.prompts.first else {
-            state.overlay = nil
-            return []
-        }
-        switch command {
-        case .cancelInput:
-            state.overlay = nil
-            state.notice = "Not sent: \(prompt.placeholder) was not answered."
-        case .accept:
-            let answer = dialog.input.text
-            if !prompt.choices.isEmpty, !prompt.choices.contains(answer) {
-                state.notice = "Answer one of: \(prompt.choices.joined(separator: ", "))."
-                return []
-            }
-            dialog.call.values[prompt.placeholder] = answer
-            dialog.prompts.removeFirst()
-            if let next = dialog.prompts.first {
-                dialog.input = InputState(text: next.defaultValue ?? "")
-                state.overlay = .prompt(dialog)
-                return []
-            }
-            state.overlay = nil
-            return confirmThenDispatch(dialog.call, state: &state)
-        case .edit(let edit):
-            dialog.input.apply(edit)
-            state.overlay = .prompt(dialog)
-        default:
-            break
-        }
-        return []
-    }
-
     /// Sends a request from the history as it was sent (endpoint, environment, mode, example),
     /// asking first where a live request changes data in production.
     static func sendAgain(_ call: EndpointCall, state: inout AppState) -> [AppEffect] {
@@ -346,72 +307,24 @@ extension AppReducer {
         return true
     }
 
-    /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).
-    static func move(_ list: inout ListState, _ command: Command, count: Int) {
-        switch command {
-        case .moveDown: list.selectNext(itemCount: count)
-        case .moveUp: list.selectPrevious(itemCount: count)
-        case .moveToTop: list.selectFirst(itemCount: count)
-        case .moveToBottom: list.selectLast(itemCount: count)
-        default: break
-        }
-    }
-
-    /// A command while a window is open.
+    /// A key while a window is open: to the slice that owns the window.
     static func handleWindow(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
-        if command == .close {
-            state.overlay = nil
-            return []
-        }
         switch overlay {
-        case .help(let scroll), .diagnostics(let scroll):
-            var newScroll = scroll
-            switch command {
-            case .moveDown: newScroll += 1
-            case .moveUp: newScroll = max(0, scroll - 1)
-            case .pageDown: newScroll += state.pageHeight
-            case .pageUp: newScroll = max(0, scroll - state.pageHeight)
-            case .moveToTop: newScroll = 0
-            case .moveToBottom: newScroll = .max
-            default: return []
-            }
-            newScroll = min(newScroll, OverlayText.maximumScroll(overlay, state: state))
-            if case .help = overlay { state.overlay = .help(scroll: newScroll) } else { state.overlay = .diagnostics(scroll: newScroll) }
-        case .copyAs(var list):
-            let formats = RequestCode.allCases
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: formats.count)
-            case .choose:
+        case .scratch: return scope(ScratchFeature.self, \.scratch, .dialog(command), &state)
+        case .download(let dialog): return typeDownloadPath(command, dialog: dialog, state: &state)
+        case .message: return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state)
+        case .cookies, .tokens, .history:
+            if command == .close {
                 state.overlay = nil
-                guard let selected = list.selected, formats.indices.contains(selected), let record = state.selectedResponse else { return [] }
-                let format = formats[selected]
-                let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
-                let code = format.render(record.exchange.request, redactor: redactor)
-                return [.copyToClipboard(text: code, description: "the request as \(format.title)" + (state.revealsSecrets ? "" : " (secrets masked; v reveals)"))]
-            default: return []
+                return []
             }
-            state.overlay = .copyAs(list: list)
-        case .examplePicker(let key, var list):
-            let names = state.selectedEndpoint?.exampleNames ?? []
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: move(&list, command, count: names.count)
-            case .choose:
-                state.overlay = nil
-                guard let selected = list.selected, names.indices.contains(selected) else { return [] }
-                let name = names[selected]
-                state.chosenExample[key] = selected == 0 ? nil : name
-                return send(state: &state, example: selected == 0 ? nil : name)
-            default: return []
-            }
-            state.overlay = .examplePicker(endpoint: key, list: list)
-        case .cookies, .tokens:
+            // The windows show masked values; `v` reveals them as it does in the panes.
+            if command == .revealSecrets { return perform(command, state: &state) }
+            if case .history = overlay { return scope(HistoryFeature.self, \.history, .window(command), &state) }
             return scope(AuthFeature.self, \.auth, .window(command), &state)
-        case .history:
-            return scope(HistoryFeature.self, \.history, .window(command), &state)
-        case .confirmSend, .confirmTrust, .confirmReplace, .prompt, .scratch, .download, .message:
-            break
+        default:
+            return scope(OverlaysFeature.self, \.overlays, .key(command), &state)
         }
-        return []
     }
 
     /// What to ask before `call` when its catalog is not trusted and it would reach outside it:
@@ -428,47 +341,6 @@ extension AppReducer {
         }
         return TrustQuestion(call: call, declaration: TrustDeclaration(service), contentHash: contentHash, reason: reason)
     }
-
-    /// The answer to the production question, or to the trust question.
-    static func answer(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
-        if case .confirmTrust(let question) = overlay {
-            switch command {
-            case .confirm:
-                state.overlay = nil
-                state.notice = "Trusting \(question.declaration.file)…"
-                let effect = AppEffect.trustCatalog(contentHashes: [question.contentHash], then: question.call)
-                state.pendingLoads.insert(effect)
-                return [effect]
-            case .decline:
-                state.overlay = nil
-                state.notice = "Not sent: \(question.declaration.file) is not trusted (stub mode works without trust)."
-            default:
-                break
-            }
-            return []
-        }
-        if case .confirmReplace(var call) = overlay {
-            state.overlay = nil
-            guard command == .confirm else {
-                if command == .decline { state.notice = "Not downloaded: \(call.downloadPath ?? "the file") is kept." }
-                return []
-            }
-            call.downloadPlace = .checked(replaces: true)
-            return dispatch(call, state: &state)
-        }
-        guard case .confirmSend(let call) = overlay else { return [] }
-        switch command {
-        case .confirm:
-            state.overlay = nil
-            return dispatchCheckingDownload(call, state: &state)
-        case .decline:
-            state.overlay = nil
-            state.notice = "Not sent."
-        default:
-            break
-        }
-        return []
-    }
 }
 
 extension AppState {
@@ -479,6 +351,7 @@ extension AppState {
             if case .confirmSend = overlay { return .question }
             if case .confirmTrust = overlay { return .question }
             if case .confirmReplace = overlay { return .question }
+            if case .confirmWrite = overlay { return .question }
             if case .prompt = overlay { return .typing }
             if case .scratch = overlay { return .typing }
             if case .download = overlay { return .typing }

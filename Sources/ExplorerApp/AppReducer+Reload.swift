@@ -12,10 +12,17 @@ extension AppReducer {
         if let request = state.editedRequest { state.editor.row = min(state.editor.row, max(0, request.rows.count - 1)) }
         // A file the explorer wrote itself comes back from the watcher unchanged: the notice
         // about the write stays.
+        var effects: [AppEffect] = []
         if catalog.services != previous.services.filter({ !state.scratch.holds($0.id) }) || catalog.diagnostics != previous.diagnostics {
+            // New problems go to the message log in full (file:line:column), as D lists them.
+            let known = Set(previous.diagnostics.map(\.description))
+            let new = catalog.diagnostics.filter { !known.contains($0.description) }
+            if !new.isEmpty {
+                effects += scope(MessagesFeature.self, \.messages, .recorded(new.map(\.description), isError: new.contains(where: \.isError)), &state)
+            }
             state.notice = reloadNotice(catalog, previous: previous, changed: changed)
         }
-        return []
+        return effects
     }
 
     /// What changed, in one line: the files, the endpoints added or removed, or the errors that keep a last good version.

@@ -22,6 +22,8 @@ package enum AppReducer {
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
         case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
         case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
+        case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
+        case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -30,6 +32,7 @@ package enum AppReducer {
             state.pendingLoads = [.loadTimeZone, .history(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
             effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
+            effects += reportConfigProblems(&state)
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
@@ -97,6 +100,8 @@ package enum AppReducer {
             effects = draftSavedAsEndpoint(key: key, id: id, error: error, state: &state)
         case .draftWritten(let key, let error):
             effects = draftWritten(key: key, error: error, state: &state)
+        case .catalogFileRestored(let key, let error):
+            effects = catalogFileRestored(key: key, error: error, state: &state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
             effects = []
@@ -200,6 +205,15 @@ package enum AppReducer {
         state.pendingEvents = []
         let watch: [AppEffect] = firstLoad && catalog.source.directory != nil ? [.watchCatalogs] : []
         return (firstLoad ? [.history(.load)] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
+    }
+
+    /// The config file's problems go to the message log in full; the status bar says the first.
+    static func reportConfigProblems(_ state: inout AppState) -> [AppEffect] {
+        let problems = state.config.diagnostics.map(\.description)
+        guard let first = problems.first else { return [] }
+        let effects = scope(MessagesFeature.self, \.messages, .recorded(problems, isError: true), &state)
+        state.notice = problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more: M lists them)"
+        return effects
     }
 
     static func quit(_ state: inout AppState) -> [AppEffect] {

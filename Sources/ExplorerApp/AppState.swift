@@ -41,12 +41,12 @@ package struct AppState: Sendable {
     package var spinnerGeneration = 0
     /// Whether a spinner tick is scheduled.
     package var spinnerScheduled = false
-    /// An overlay over the panes, if any.
-    package var overlay: Dialog?
     /// Whether secrets are shown in clear on screen.
     package var revealsSecrets = false
     /// A short message for the status bar (copied, cancelled …).
-    package var notice: String?
+    package var notice: String? {
+        didSet { if let notice, notice != oldValue { MessagesFeature.record(notice, in: &messages) } }
+    }
     /// The next request ticket id.
     package var nextTicket = 1
     /// Set when the app should exit.
@@ -71,6 +71,12 @@ package struct AppState: Sendable {
     package internal(set) var log = LogState()
     /// Request bodies being uploaded.
     package internal(set) var uploads = UploadsState()
+    /// Every notice and error of this run (`M`).
+    package internal(set) var messages = MessagesState()
+    /// The keymap and theme in effect (the config file's, else the defaults).
+    package internal(set) var config = ExplorerConfig.defaults
+    /// The window over the panes and the keys of its questions.
+    package internal(set) var overlays = OverlaysState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
@@ -117,6 +123,13 @@ package struct AppState: Sendable {
     package init(launching launch: LaunchOptions, size: Size, timeZone: LocalTimeZone) {
         self.init(catalog: CatalogSet(services: [], diagnostics: [], source: .bundled), size: size, timeZone: timeZone)
         self.launch = launch
+        config = launch.config
+    }
+
+    /// The window over the panes, if any (kept by the Overlays slice).
+    package var overlay: Dialog? {
+        get { overlays.window }
+        set { overlays.window = newValue }
     }
 
     /// Whether the catalogs are still being loaded.
@@ -143,11 +156,14 @@ package struct LaunchOptions: Sendable, Hashable {
     package var environment: String?
     /// Start in live mode.
     package var live: Bool
+    /// The config file's keys and theme (applied from the first frame).
+    package var config: ExplorerConfig
 
     /// Makes launch options.
-    package init(environment: String? = nil, live: Bool = false) {
+    package init(environment: String? = nil, live: Bool = false, config: ExplorerConfig = .defaults) {
         self.environment = environment
         self.live = live
+        self.config = config
     }
 
     /// Applies them to a state whose catalogs are loaded; false when the environment is not there.
@@ -191,66 +207,6 @@ package enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// A floating window over the panes.
-package enum Dialog: Sendable, Hashable {
-    /// The keys, generated from the keymap.
-    case help(scroll: Int)
-    /// The endpoint's examples to pick from.
-    case examplePicker(endpoint: EndpointKey, list: ListState)
-    /// Asks before a request that changes data in production.
-    case confirmSend(EndpointCall)
-    /// Shows what an untrusted catalog declares and asks whether to trust it, before its request
-    /// reaches outside it (the network, a download).
-    case confirmTrust(TrustQuestion)
-    /// Asks before a download replaces a file that exists.
-    case confirmReplace(EndpointCall)
-    /// The catalog diagnostics.
-    case diagnostics(scroll: Int)
-    /// Requests sent before, to read and send again.
-    case history(list: ListState)
-    /// Asks the `{{prompt.NAME}}` questions of a request before it is sent.
-    case prompt(PromptDialog)
-    /// Asks for a scratch request, or where to save one.
-    case scratch(ScratchDialog)
-    /// The formats the last request can be copied as.
-    case copyAs(list: ListState)
-    /// Asks where the selected endpoint's body is downloaded to.
-    case download(DownloadDialog)
-    /// The tokens of an environment and mode, as they were at `shownAt`.
-    case tokens(TokensWindow)
-    /// The cookies of an environment and mode, as they were when read.
-    case cookies(CookiesWindow)
-    /// A message being typed for an open WebSocket.
-    case message(MessageComposer)
-}
-
-/// The file a download goes to, being typed.
-package struct DownloadDialog: Sendable, Hashable {
-    /// The endpoint sent.
-    package var endpoint: EndpointKey
-    /// The example it is sent with.
-    package var example: String?
-    /// The path typed (relative to where the explorer runs).
-    package var input: InputState
-}
-
-/// The questions of a request being asked, one at a time.
-package struct PromptDialog: Sendable, Hashable {
-    /// The request, its answers so far among its values.
-    package var call: EndpointCall
-    /// The questions left, the current one first.
-    package var prompts: [Prompt]
-    /// The answer being typed.
-    package var input: InputState
-
-    /// Starts with the first question, its default typed in.
-    package init(call: EndpointCall, prompts: [Prompt]) {
-        self.call = call
-        self.prompts = prompts
-        input = InputState(text: prompts.first?.defaultValue ?? "")
-    }
-}
-
 /// One request the user sent: a call and the id of this sending.
 package struct RequestTicket: Sendable, Hashable {
     /// Unique per app run.
@@ -268,16 +224,4 @@ package struct RequestTicket: Sendable, Hashable {
 
     /// The endpoint.
     package var endpoint: EndpointKey { call.endpoint }
-}
-
-/// The question asked before an untrusted catalog's request reaches outside it.
-package struct TrustQuestion: Sendable, Hashable {
-    /// The request waiting for the answer.
-    package var call: EndpointCall
-    /// What the catalog declares.
-    package var declaration: TrustDeclaration
-    /// The catalog file's content hash: what trusting remembers.
-    package var contentHash: String
-    /// What the request would do (`send requests over the network`).
-    package var reason: String
 }

@@ -4,6 +4,10 @@ import TerminalKit
 package enum AppView {
     /// Renders `state` into a frame of its size.
     package static func render(_ state: AppState) -> Frame {
+        Theme.$palette.withValue(state.config.theme) { draw(state) }
+    }
+
+    private static func draw(_ state: AppState) -> Frame {
         var buffer = Buffer(size: state.size)
         let layout = state.layout
         guard layout.fits else {
@@ -43,7 +47,7 @@ package enum AppView {
     /// A pane's border, highlighted when it has focus.
     static func block(_ title: String, focused: Bool, rightTitle: Line? = nil) -> Block {
         Block(
-            title: Line(" \(title) ", style: focused ? Theme.focusedBorder : Theme.title), rightTitle: rightTitle,
+            title: Line(" \(title) ", style: focused ? Theme.focusedTitle : Theme.title), rightTitle: rightTitle,
             borders: .rounded, isFocused: focused, borderStyle: Theme.border, focusedBorderStyle: Theme.focusedBorder)
     }
 }

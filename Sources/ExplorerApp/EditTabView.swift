@@ -32,10 +32,12 @@ enum EditTabView {
         guard !area.isEmpty else { return cursorPosition }
         let cursor = min(state.editor.row, rows.count - 1)
         let offset = max(0, cursor - area.height + 1)
+        // The tab's keys act whatever pane has focus: its cursor always shows where Enter acts,
+        // highlighted while the pane has focus.
         let focused = state.focus == .response
         for (index, row) in rows.enumerated().dropFirst(offset).prefix(area.height) {
             let line = area.row(index - offset)
-            let selected = index == cursor && focused
+            let selected = index == cursor
             if selected, let input = state.editor.input, input.row == row || isAddTarget(input.row, near: row) {
                 let field = InputLine(prompt: Span("› " + label(for: input.row).padded(to: 9), style: Theme.key), placeholder: placeholder(for: input.row))
                 field.render(into: &buffer, area: line, state: input.input)
@@ -43,7 +45,7 @@ enum EditTabView {
                 continue
             }
             var spans = [Span(selected ? "› " : "  ", style: Theme.key)] + spans(for: row, request: request, state: state)
-            if selected { spans = spans.map { Span($0.text, style: $0.style.patched(with: Theme.highlight)) } }
+            if selected, focused { spans = spans.map { Span($0.text, style: $0.style.patched(with: Theme.highlight)) } }
             buffer.write(Line(spans).truncated(toWidth: line.width), in: line)
         }
         return cursorPosition
@@ -189,11 +191,10 @@ enum VariablesTabView {
         let nameWidth = min(28, rows.map { $0.name.displayWidth }.max() ?? 0)
         let cursor = min(state.variablesTab.row, rows.count - 1)
         let offset = max(0, cursor - area.height + 1)
-        let focused = state.focus == .response
         var cursorPosition: Position?
         for (index, variable) in rows.enumerated().dropFirst(offset).prefix(area.height) {
             let line = area.row(index - offset)
-            let selected = index == cursor && focused
+            let selected = index == cursor
             if selected, let input = state.variablesTab.input, input.name == variable.name {
                 var shown = input.input
                 // A secret is masked while it is typed, unless secrets are shown.
@@ -225,7 +226,7 @@ enum VariablesTabView {
             } else {
                 spans.append(Span("no value: Enter sets one", style: Theme.error))
             }
-            if selected { spans = spans.map { Span($0.text, style: $0.style.patched(with: Theme.highlight)) } }
+            if selected, state.focus == .response { spans = spans.map { Span($0.text, style: $0.style.patched(with: Theme.highlight)) } }
             buffer.write(Line(spans).truncated(toWidth: line.width), in: line)
         }
         return cursorPosition

@@ -12,8 +12,8 @@ extension Keymap {
     }
 
     /// The keys as plain text for `apiexplorer explore --help`: a line per scope.
-    package static func plainText() -> String {
-        sections.map { scope, bindings in
+    package static func plainText(of bindings: [KeyBinding] = bindings) -> String {
+        sections(of: bindings).map { scope, bindings in
             "\(scope.rawValue): " + bindings.map { "\($0.keyLabel) \($0.help ?? "")" }.joined(separator: "; ") + "."
         }.joined(separator: "\n")
     }

@@ -25,6 +25,8 @@ package enum Command: Sendable, Hashable {
     case sendMessage
     /// While typing a WebSocket message: the endpoint's next named message.
     case nextNamedMessage
+    /// Every notice and error of this run, in full.
+    case showMessages
     case help, quit
     case body(BodyCommand)
     case editor(EditorCommand)
@@ -87,9 +89,9 @@ package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     /// The response pane on the Body tab (these win over the panes' keys there).
     case bodyTab = "Body tab (response pane)"
     /// The response pane on the Edit tab.
-    case editTab = "Edit tab (response pane): change the next requests"
+    case editTab = "Edit tab (whatever pane has focus): change the next requests"
     /// The response pane on the Vars tab.
-    case variablesTab = "Vars tab (response pane): placeholders and their values"
+    case variablesTab = "Vars tab (whatever pane has focus): placeholders and their values"
     /// A window over the panes: examples, history, help, diagnostics.
     case windows = "Windows (examples, history, help, problems)"
     /// A question: send to production, replace a file.
@@ -264,6 +266,7 @@ package enum Keymap {
 
     static let other: [KeyBinding] = [
         KeyBinding(keys("D"), .showDiagnostics, .other, help: "catalog problems, with file:line:column"),
+        KeyBinding(keys("M"), .showMessages, .other, help: "messages: every notice and error of this run, in full (the status bar cuts the latest)"),
         KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
         KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims and signature (Enter signs out)"),
         KeyBinding(keys("K"), .showCookies, .other, help: "cookies of the environment, values masked (Enter clears them)"),
@@ -303,7 +306,7 @@ package enum Keymap {
         KeyBinding(keys("R"), .editor(.revert), .editTab, help: "back to the catalog's request (u undoes it)"),
         KeyBinding(keys("O"), .editor(.editBodyExternally), .editTab, help: "edit the body in $EDITOR (vi) and come back to an intact screen"),
         KeyBinding(keys("F"), .editor(.formatBody), .editTab, help: "pretty-print a JSON body (u undoes it); bodies are otherwise sent exactly as typed"),
-        KeyBinding(keys("W"), .editor(.writeToCatalog), .editTab, help: "write the edits into the catalog file (only the lines that changed)"),
+        KeyBinding(keys("W"), .editor(.writeToCatalog), .editTab, help: "write the edits into the catalog file, changing only their lines (asks first; u undoes)"),
         KeyBinding(keys("N"), .editor(.saveAsNewEndpoint), .editTab, help: "save the edited request as a new endpoint of the catalog (asks its id)"),
     ]
 
@@ -316,7 +319,8 @@ package enum Keymap {
         KeyBinding(keys("Enter"), .choose, .windows, help: "send the example or history entry under the cursor"),
         KeyBinding(keys("d"), .deleteItem, .windows, help: "cookies: delete the cookie under the cursor"),
         KeyBinding(keys("S"), .signInAgain, .windows, help: "tokens: sign in again now"),
-        KeyBinding(keys("Esc", "q", "x", "H", "?", "D"), .close, .windows, label: "Esc/q", help: "close (so does the key that opened it)"),
+        KeyBinding(keys("v"), .revealSecrets, .windows, help: "cookies, tokens: reveal / mask the values"),
+        KeyBinding(keys("Esc", "q", "x", "H", "?", "D", "M"), .close, .windows, label: "Esc/q", help: "close (so does the key that opened it)"),
     ]
 
     static let questions: [KeyBinding] = [
@@ -326,7 +330,7 @@ package enum Keymap {
 
     static let typing: [KeyBinding] = [
         KeyBinding(keys("Enter"), .accept, .typing, help: "accept"),
-        KeyBinding(keys("Tab"), .nextNamedMessage, .typing, help: "a WebSocket message: the next named one"),
+        KeyBinding(keys("Tab"), .nextNamedMessage, .typing, help: "a WebSocket message: the next named one; a request's question: the next choice"),
         KeyBinding(keys("Esc"), .cancelInput, .typing, help: "cancel (a filter or search is cleared)"),
         KeyBinding(keys("Left", "C-b"), .edit(.moveLeft), .typing, label: "←/C-b", help: "character left"),
         KeyBinding(keys("Right", "C-f"), .edit(.moveRight), .typing, label: "→/C-f", help: "character right"),
@@ -339,7 +343,7 @@ package enum Keymap {
         KeyBinding(keys("C-w", "M-Backspace", "C-Backspace"), .edit(.deleteWordBackward), .typing, label: "C-w", help: "delete the word before the cursor"),
         KeyBinding(keys("C-u"), .edit(.killToStart), .typing, help: "delete to the start"),
         KeyBinding(keys("C-k"), .edit(.killToEnd), .typing, help: "delete to the end"),
-        KeyBinding(keys("Down"), .moveDown, .typing, label: "↓/↑", help: "move in the endpoint list while filtering"),
+        KeyBinding(keys("Down"), .moveDown, .typing, label: "↓/↑", help: "move in the endpoint list while filtering; pick a request's question's choice"),
         KeyBinding(keys("Up"), .moveUp, .typing, help: nil),
         KeyBinding(triggers: [.anyCharacter], .edit(.insert("")), .typing, label: "characters", help: "typed at the cursor"),
     ]
@@ -349,7 +353,7 @@ package enum Keymap {
     ]
 
     /// The command `event` triggers in `context`, if any: the first binding of the first scope that has one.
-    package static func command(for event: KeyEvent, in context: KeyContext) -> Command? {
+    package static func command(for event: KeyEvent, in context: KeyContext, bindings: [KeyBinding] = bindings) -> Command? {
         for scope in context.scopes {
             for binding in bindings where binding.scope == scope {
                 if let command = binding.command(for: event) { return command }
@@ -359,7 +363,10 @@ package enum Keymap {
     }
 
     /// The bindings help lists (those with help text), by scope, in order.
-    package static var sections: [(scope: KeyScope, bindings: [KeyBinding])] {
+    package static var sections: [(scope: KeyScope, bindings: [KeyBinding])] { sections(of: bindings) }
+
+    /// The bindings of a keymap (the defaults, or the config file's) help lists, by scope, in order.
+    package static func sections(of bindings: [KeyBinding]) -> [(scope: KeyScope, bindings: [KeyBinding])] {
         KeyScope.allCases.compactMap { scope in
             let listed = bindings.filter { $0.scope == scope && $0.help != nil }
             return listed.isEmpty ? nil : (scope, listed)

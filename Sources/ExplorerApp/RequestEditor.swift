@@ -58,6 +58,17 @@ package struct EditorState: Sendable, Hashable {
     package var input: RowInput?
     /// The credentials of edits about to be written, being named one by one.
     package var naming: SecretNaming?
+    /// The last draft `W` wrote into its catalog file: `u` puts the file back as it was (the runner
+    /// kept it beside, as `FILE~`) and the edits back into the draft.
+    package var lastWrite: WrittenDraft?
+
+    /// A draft written into its catalog file.
+    package struct WrittenDraft: Sendable, Hashable {
+        /// The draft.
+        package var key: DraftKey
+        /// Its edits, as written.
+        package var edits: EndpointEdits
+    }
 
     /// A row being typed.
     package struct RowInput: Sendable, Hashable {

@@ -38,10 +38,33 @@ enum StatusBarView {
             left.append(Span(" \(ResponseText.time(of: exchange, response)) \(ByteCount.format(response.bodySize))", style: Theme.dim))
         }
         // In the Edit and Vars tabs Enter changes the row under the cursor.
-        let send: [(String, String)] = state.isInEditor || state.isInVariables ? [("↵", "change"), ("C-s", "send")] : [("↵", "send")]
-        let hints: [(String, String)] = send + [("s", "stub/live"), ("e", "env"), ("x", "example"), ("?", "help"), ("q", "quit")]
-        let right = hints.enumerated().map { index, hint in
+        // Key names from the keymap in effect: a key the config file moved shows where it went.
+        func key(_ command: Command, _ shown: String) -> String {
+            guard let binding = state.config.bindings.first(where: { $0.command == command }) else { return shown }
+            if binding.triggers == Keymap.bindings.first(where: { $0.command == command })?.triggers { return shown }
+            guard case .key(let event)? = binding.triggers.first else { return "—" }
+            return event.description
+        }
+        let send: [(String, String)] = state.isInEditor || state.isInVariables
+            ? [(key(state.isInEditor ? .editor(.change) : .variables(.change), "↵"), "change"), (key(.send, "C-s"), "send")] : [(key(.send, "↵"), "send")]
+        let hints: [(String, String)] = send + [
+            (key(.toggleMode, "s"), "stub/live"), (key(.nextEnvironment, "e"), "env"), (key(.pickExample, "x"), "example"), (key(.help, "?"), "help"),
+            (key(.quit, "q"), "quit"),
+        ]
+        var right = hints.enumerated().map { index, hint in
             StatusBar.Segment(Line([Span(hint.0, style: Theme.key), Span(" \(hint.1)", style: Theme.dim)]), priority: hints.count - index)
+        }
+        // A notice cut to the bar's width says where its full text is.
+        if state.notice != nil {
+            let bar = StatusBar(left: Line(left), right: right, separator: Span("  "))
+            let rightWidth = bar.visibleSegments(width: area.width).reduce(0) { $0 + right[$1].line.width + 2 }
+            if Line(left).width > area.width - rightWidth - 1 {
+                // The message matters more than the hints: only help stays, after where the rest is.
+                right = [
+                    StatusBar.Segment(Line([Span(key(.showMessages, "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
+                    StatusBar.Segment(Line([Span(key(.help, "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
+                ]
+            }
         }
         StatusBar(left: Line(left), right: right, separator: Span("  "), style: Theme.statusBar).render(into: &buffer, area: area)
     }

@@ -52,10 +52,38 @@ extension EffectRunner {
 extension EffectRunner {
     /// Writes a draft into its catalog file, changing only the lines that changed, then reads the
     /// catalogs again so the explorer follows the file at once (the watcher's later read is a no-op).
+    /// The file as it was is kept beside it as `FILE~` (as editors keep theirs; the watcher ignores
+    /// it): `restoreCatalogFile` puts it back.
     func writeDraft(key: DraftKey, edits: EndpointEdits) {
-        updateCatalog(of: key, done: { .draftWritten(key: key, error: $0) }) { service throws(AuthoringError) in
+        updateCatalog(of: key, keepingBackup: true, done: { .draftWritten(key: key, error: $0) }) { service throws(AuthoringError) in
             try CatalogUpdate.writing(edits, endpoint: key.endpoint.endpoint, of: service)
         }
+    }
+
+    /// Puts the draft's catalog file back as `writeDraft` found it, then reads the catalogs again.
+    func restoreCatalogFile(key: DraftKey) {
+        load {
+            guard let catalog = self.loadedCatalog.withLock({ $0 }), let service = catalog.service(key.endpoint.service),
+                let directory = service.directory
+            else {
+                return .catalogFileRestored(key: key, error: "\(key.endpoint.service) is not in the loaded catalogs")
+            }
+            let file = directory.appendingPathComponent(String(service.file.split(separator: "/").last ?? Substring(service.file)))
+            let backup = Self.backup(of: file)
+            guard FileManager.default.fileExists(atPath: backup.path) else {
+                return .catalogFileRestored(key: key, error: "\(backup.lastPathComponent) is gone, so \(service.file) stays as written")
+            }
+            guard rename(backup.path, file.path) == 0 else {
+                return .catalogFileRestored(key: key, error: "\(backup.path) could not be moved back over \(file.lastPathComponent)")
+            }
+            self.reloadAfterWriting(service.file, over: catalog)
+            return .catalogFileRestored(key: key, error: nil)
+        }
+    }
+
+    /// Where a catalog file's previous text is kept: `FILE~` beside it.
+    static func backup(of file: URL) -> URL {
+        file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + "~")
     }
 
     /// Adds the draft to its catalog file as a new endpoint `id` (the original is left as it was).
@@ -68,6 +96,7 @@ extension EffectRunner {
     /// Makes, commits and installs one catalog update off the UI thread; `done` gets the error, if any.
     private func updateCatalog(
         of key: DraftKey,
+        keepingBackup: Bool = false,
         done: @escaping @Sendable (String?) -> AppAction,
         _ make: @escaping @Sendable (Service) throws(AuthoringError) -> CatalogUpdate
     ) {
@@ -76,7 +105,18 @@ extension EffectRunner {
                 return done("\(key.endpoint.service) is not in the loaded catalogs")
             }
             do throws(AuthoringError) {
-                try make(service).commit(keepingTrustOf: service, in: self.services.trust)
+                let update = try make(service)
+                if keepingBackup {
+                    let file = update.directory.appendingPathComponent(update.fileName)
+                    do throws(SystemError) {
+                        if let previous = FileManager.default.contents(atPath: file.path) {
+                            try AtomicFile.write(previous, to: Self.backup(of: file), permissions: FileStatus.permissions(file.path) ?? 0o644)
+                        }
+                    } catch {
+                        throw AuthoringError(error)
+                    }
+                }
+                try update.commit(keepingTrustOf: service, in: self.services.trust)
             } catch {
                 return done(error.description)
             }

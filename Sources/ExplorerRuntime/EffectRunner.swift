@@ -131,6 +131,8 @@ final class EffectRunner: Sendable {
             editBody(key: key, text: text, isJSON: isJSON)
         case .writeDraft(let key, let edits):
             writeDraft(key: key, edits: edits)
+        case .restoreCatalogFile(let key):
+            restoreCatalogFile(key: key)
         case .saveDraftAsEndpoint(let key, let edits, let id):
             saveDraftAsEndpoint(key: key, edits: edits, id: id)
         case .send(let ticket):

@@ -56,8 +56,10 @@ extension EndToEnd {
             try await again.waitFor("Restored 1 draft")
             // The list marks the draft (waited for: tmux may be read between two parts of a frame).
             try await again.waitFor("/status/{{code}} ✎")
-            // W writes it into httpbin.yaml: only the header's line is new, nothing else moved.
+            // W asks, then writes it into httpbin.yaml: only the header's line is new, nothing else moved.
             try await again.send("/", "/status/", "Enter", "W")
+            try await again.waitFor("Write the catalog file?")
+            try await again.send("y")
             try await again.waitFor("Wrote httpbin/status")
             let after = try String(contentsOf: file, encoding: .utf8)
             let beforeLines = before.split(separator: "\n", omittingEmptySubsequences: false)
@@ -65,6 +67,10 @@ extension EndToEnd {
             let added = afterLines.filter { !beforeLines.contains($0) }
             #expect(added.count == 1 && added.first?.contains("X-Mock-Example: teapot") == true, "added lines: \(added)")
             #expect(afterLines.filter { beforeLines.contains($0) }.count == beforeLines.count)
+            // u in the Edit tab puts the file back as it was, and the edits back into the draft.
+            try await again.send("6", "u")
+            try await again.waitFor("The catalog file is back as it was before W")
+            #expect(try String(contentsOf: file, encoding: .utf8) == before)
             try await again.send("q")
             try await again.waitFor("EXIT=0")
         }

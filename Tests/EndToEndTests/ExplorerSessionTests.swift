@@ -12,7 +12,10 @@ extension EndToEnd {
             let empty = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-cwd-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
             let command = "cd \(TmuxSession.quote(empty.path)) && \(TmuxSession.quote(Products.apiexplorer.path)) \(arguments)"
-            return try TmuxSession(command: command, width: width, height: height, environment: ["APIEXPLORER_CATALOG": ""].merging(environment) { $1 })
+            // The person's own config file (keys, theme) stays out: an empty config folder.
+            return try TmuxSession(
+                command: command, width: width, height: height,
+                environment: ["APIEXPLORER_CATALOG": "", "XDG_CONFIG_HOME": empty.path].merging(environment) { $1 })
         }
 
         /// A 100×30 session of the binary on the repository's catalogs, its command line led by
@@ -20,7 +23,8 @@ extension EndToEnd {
         static func launchOnRepositoryCatalogs(after prefix: String) throws -> TmuxSession {
             let catalogs = Products.repositoryRoot.appendingPathComponent("environments").path
             let command = "\(prefix) \(TmuxSession.quote(Products.apiexplorer.path)) --catalog \(TmuxSession.quote(catalogs))"
-            return try TmuxSession(command: command, width: 100, height: 30)
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-config-\(UUID().uuidString)")
+            return try TmuxSession(command: command, width: 100, height: 30, environment: ["XDG_CONFIG_HOME": config.path])
         }
 
         /// The line `stty -a` printed after the program ended.

@@ -90,8 +90,8 @@ import TestTraits
         let runtime = try Self.runtimeOverAFolder(folder, terminal: terminal)
         let running = Task { await runtime.run() }
         await runtime.waitUntilIdle()
-        // getItem, Edit tab: the method becomes PUT, then W.
-        for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter W") { runtime.post(.terminal(.key(key))) }
+        // getItem, Edit tab: the method becomes PUT, then W and yes.
+        for key in try KeyEvent.parseSequence("j Tab 6 Enter C-u P U T Enter W y") { runtime.post(.terminal(.key(key))) }
         _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("Wrote shop/getItem") }
         await runtime.waitUntilIdle()
         let written = try String(contentsOf: folder.url.appendingPathComponent("shop.yaml"), encoding: .utf8)
@@ -104,6 +104,14 @@ import TestTraits
         let state = runtime.currentState
         #expect(state.catalog.endpoint(EndpointKey(service: "shop", endpoint: "getItem"))?.endpoint.method == .put)
         #expect(state.drafts.isEmpty)
+        // The file as it was is kept beside it; u puts it back and the edits into the draft again.
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("shop.yaml~"), encoding: .utf8) == TestCatalog.shop)
+        runtime.post(.terminal(.key(try #require(KeyEvent("u")))))
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("The catalog file is back as it was before W") }
+        await runtime.waitUntilIdle()
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("shop.yaml"), encoding: .utf8) == TestCatalog.shop)
+        #expect(runtime.currentState.catalog.endpoint(EndpointKey(service: "shop", endpoint: "getItem"))?.endpoint.method == .get)
+        #expect(runtime.currentState.drafts.count == 1)
         runtime.post(.terminalClosed)
         await running.value
     }
@@ -159,6 +167,13 @@ import TestTraits
         let state = runtime.currentState
         #expect(state.catalog.service("shop")?.endpoints.count == 5)
         #expect(state.catalog.diagnostics.contains { $0.isError })
+        // D and the message log show the errors with file:line:column, as at launch.
+        let error = try #require(state.catalog.diagnostics.first { $0.isError && !$0.message.contains("last good version") })
+        #expect(error.line > 1)
+        let place = "shop.yaml:\(error.line):\(error.column)"
+        #expect(state.messages.entries.contains { $0.text.contains(place) })
+        runtime.post(.terminal(.key(try #require(KeyEvent("D")))))
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains(place) }
         runtime.post(.terminalClosed)
         await running.value
     }

@@ -75,9 +75,9 @@ import TestTraits
             return
         }
         #expect(dialog.prompts.map(\.name) == ["tag", "note"] && dialog.input.text == "red")
-        #expect(state.screen.contains("Which tag?") && state.screen.contains("One of: red, blue"))
+        #expect(state.screen.contains("Which tag?") && state.screen.contains("pick: red  blue"))
         _ = state.press("C-u g r e e n Enter")
-        #expect(state.notice == "Answer one of: red, blue.")
+        #expect(state.notice == "Answer one of: red, blue (↑/↓ or Tab picks one).")
         _ = state.press("C-u b l u e Enter s e c r e t")
         #expect(state.screen.contains("note: ••••••") && !state.screen.contains("note: secret"))
         let ticket = try #require(state.press("Enter").sent.first)

@@ -19,6 +19,26 @@ import TestTraits
 
     var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local") }
 
+    /// On the Edit tab Enter changes the row whatever pane has focus (the tab is where the eye is);
+    /// C-s sends; j/k still move in the focused pane.
+    @Test func enterChangesOnTheEditTabWhateverPaneHasFocus() throws {
+        var state = TestCatalog.state()
+        _ = state.press("6")
+        #expect(state.focus == .endpoints && state.tab == .edit)
+        _ = state.press("j")
+        #expect(state.selectedEndpoint?.id == "getItem" && state.editor.row == 0)
+        #expect(state.press("Enter").sent.isEmpty)
+        #expect(state.editor.input?.row == .method)
+        #expect(state.screen.contains("› Method"))
+        _ = state.press("C-u P U T Enter")
+        #expect(state.drafts[key] == EndpointEdits(method: .put))
+        let ticket = try #require(state.press("C-s").sent.first)
+        #expect(ticket.call.edits == EndpointEdits(method: .put))
+        // The Vars tab acts from the list too.
+        _ = state.press("7 Enter")
+        #expect(state.variablesTab.input != nil)
+    }
+
     /// The draft files the effects ask to keep.
     func kept(_ effects: [AppEffect]) -> [EnvironmentKey: [String: EndpointEdits]]? {
         effects.lazy.compactMap { if case .saveDrafts(let drafts) = $0 { drafts } else { nil } }.last
@@ -219,7 +239,12 @@ import TestTraits
     @Test func writingADraftAsksTheRunnerAndForgetsTheDraftOnlyWhenWritten() {
         var state = Self.editingGetItemInAFolder()
         _ = state.press("Enter C-u P U T Enter")
-        let effects = state.press("W")
+        // W asks first; n keeps the draft, y writes it.
+        #expect(state.press("W").isEmpty)
+        #expect(state.screen.contains("Write shop/getItem's edits into") && state.screen.contains("method: PUT"))
+        #expect(state.press("n").isEmpty && state.drafts[key] != nil)
+        #expect(state.notice?.hasPrefix("Not written:") == true)
+        let effects = state.press("W y")
         #expect(effects == [.writeDraft(key: key, edits: EndpointEdits(method: .put))])
         _ = AppReducer.reduce(&state, .draftWritten(key: key, error: "the file changed"))
         #expect(state.drafts[key] != nil)
@@ -228,6 +253,12 @@ import TestTraits
         #expect(state.drafts[key] == nil)
         #expect(kept(written)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"] == nil)
         #expect(state.notice?.contains("Wrote shop/getItem") == true)
+        // u puts the file back (the runner kept it as FILE~) and the edits back into the draft.
+        #expect(state.press("u") == [.restoreCatalogFile(key: key)])
+        _ = AppReducer.reduce(&state, .catalogFileRestored(key: key, error: nil))
+        #expect(state.drafts[key] == EndpointEdits(method: .put))
+        #expect(state.notice?.contains("edits are a draft again") == true)
+        #expect(state.press("u") != [.restoreCatalogFile(key: key)])
     }
 
     @Test func savingAsANewEndpointAsksForAnIdAndChecksIt() {

@@ -126,7 +126,9 @@ import Testing
         _ = press("Tab 6 j j j a " + typing("Authorization: Bearer canary-typed-bearer-0123") + " Enter")
         #expect(press("W").isEmpty)
         #expect(state.notice?.contains("The header Authorization is a credential") == true, "\(state.notice ?? "")")
-        let effects = press("Enter")
+        // Named, the edits are asked about once more before they are written.
+        #expect(press("Enter").isEmpty)
+        let effects = press("y")
         guard case .writeDraft(let key, let edits)? = effects.first else {
             Issue.record("nothing written: \(effects)")
             return

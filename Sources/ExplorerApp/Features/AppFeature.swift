@@ -69,6 +69,22 @@ enum AppRequest {
     case showEndpoint(EndpointKey)
     /// Run a command of the keymap (the palette).
     case run(Command)
+    /// Send a request, asking first what is left to ask.
+    case dispatch(EndpointCall, asking: SendQuestions)
+    /// Send the endpoint with the example chosen in the examples window (nil: the default), and
+    /// keep the choice.
+    case sendExample(EndpointKey, String?)
+}
+
+/// What is still asked before a request goes out.
+enum SendQuestions {
+    /// Trust (an untrusted catalog reaching outside), production (a live change), then whether a
+    /// download replaces a file.
+    case everything
+    /// Only whether a download replaces a file.
+    case download
+    /// Nothing: it is sent.
+    case nothing
 }
 
 extension AppReducer {
@@ -124,6 +140,15 @@ extension AppReducer {
             return navigate(.show(key, in: environment), state: &state)
         case .run(let command):
             return AppReducer.perform(command, state: &state)
+        case .dispatch(let call, .everything):
+            return confirmThenDispatch(call, state: &state)
+        case .dispatch(let call, .download):
+            return dispatchCheckingDownload(call, state: &state)
+        case .dispatch(let call, .nothing):
+            return dispatch(call, state: &state)
+        case .sendExample(let key, let name):
+            state.chosenExample[key] = name
+            return send(state: &state, example: name)
         }
     }
 }

@@ -9,7 +9,10 @@ extension Color {
         guard let index, count > 0 else { return nil }
         if Int(index) < count { return index }
         if count < 16 {
-            if index >= 8 && index < 16 { return index - 8 }
+            // Bright black is a grey: as black it would vanish on a dark background (borders under
+            // `TERM=screen`), so it becomes the light grey of white.
+            if index == 8 { return 7 }
+            if index > 8 && index < 16 { return index - 8 }
             let rgb = XtermPalette.rgb(of: index)
             let high = max(rgb.red, rgb.green, rgb.blue), low = min(rgb.red, rgb.green, rgb.blue)
             if Int(high) - Int(low) < 40 { return high < 0x70 ? 0 : 7 }

@@ -1,12 +1,19 @@
 import ArgumentParser
 import ExplorerApp
+import ExplorerRuntime
+import SystemSupport
 
 /// `apiexplorer` (or `apiexplorer explore`): the interactive explorer.
 struct ExploreCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "explore",
-        abstract: "Opens the interactive explorer (the default command).",
-        discussion: "Keys (? lists them in the app too):\n" + Keymap.plainTextWrittenOut)
+    /// The keys listed are those in effect: the config file's rebindings, else the defaults.
+    static var configuration: CommandConfiguration {
+        let config = ExplorerConfigFile.read(environment: ProcessEnvironment.variables)
+        let keys = config.bindings == Keymap.bindings ? Keymap.plainTextWrittenOut : Keymap.plainText(of: config.bindings)
+        return CommandConfiguration(
+            commandName: "explore",
+            abstract: "Opens the interactive explorer (the default command).",
+            discussion: "Keys (? lists them in the app too):\n" + keys)
+    }
 
     @OptionGroup var catalogOptions: CatalogOptions
 

@@ -57,7 +57,9 @@ struct ExplorerLaunch: Equatable {
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
-        let runtime = ExplorerRuntime(device: terminal, services: services, launch: startingPoint)
+        var launch = startingPoint
+        launch.config = ExplorerConfigFile.read(environment: environment)
+        let runtime = ExplorerRuntime(device: terminal, services: services, launch: launch)
         await runtime.run()
         terminal.shutdown()
         try? await transport.shutdown()

@@ -74,7 +74,7 @@ enum HistoryFeature: AppFeature {
             guard case .history(var list)? = shell.overlay else { return [] }
             let count = state.items.count
             switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: AppReducer.move(&list, command, count: count)
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: count)
             case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + context.pageHeight), itemCount: count)
             case .pageUp: list.select(max(0, (list.selected ?? 0) - context.pageHeight), itemCount: count)
             case .choose:

@@ -69,7 +69,7 @@ enum ScratchFeature: AppFeature {
             shell.overlay = .scratch(ScratchDialog(step: .compose))
         case .askWhereToSave(let entry):
             guard context.catalogIsWritable else {
-                shell.notice = "The bundled catalogs cannot be written: copy environments/ to a folder and use --catalog."
+                shell.notice = "The bundled catalogs cannot be written: start with --catalog DIR (an empty folder will do: W then makes a service there)."
                 return []
             }
             shell.overlay = .scratch(ScratchDialog(step: .save(scratch: entry.service.id), text: entry.matched?.service ?? context.catalogServices.first ?? ""))
@@ -135,12 +135,14 @@ enum ScratchFeature: AppFeature {
                     shell.overlay = nil
                     return []
                 }
-                guard context.catalogServices.contains(text) else {
-                    shell.notice = "No service '\(text)' in the catalogs: one of \(context.catalogServices.joined(separator: ", "))."
+                // A name not in the catalogs makes a new service (its own file): the way to start a catalog.
+                let isNew = !context.catalogServices.contains(text)
+                guard !isNew || isServiceID(text) else {
+                    shell.notice = "'\(text)' cannot name a service: letters, digits, - and _ (a new name makes a new service)."
                     return []
                 }
                 shell.overlay = nil
-                shell.notice = "Saving the request into \(text)…"
+                shell.notice = isNew ? "Making service \(text) (\(text).yaml) with the request…" : "Saving the request into \(text)…"
                 let key = DraftKey(endpoint: entry.endpoint ?? EndpointKey(service: scratchID, endpoint: "request"), environment: entry.service.environments.first?.name ?? "")
                 let effect = AppEffect.scratch(.save(entry, edits: context.drafts[key], into: text))
                 shell.pendingLoads.insert(effect)
@@ -150,5 +152,13 @@ enum ScratchFeature: AppFeature {
             break
         }
         return []
+    }
+}
+
+extension ScratchFeature {
+    /// Whether `text` can be a new service's id (and its file's name).
+    static func isServiceID(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic else { return false }
+        return text.count <= 64 && text.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || $0 == "-" || $0 == "_" }
     }
 }

@@ -46,8 +46,8 @@ struct ScratchEffects: Sendable {
     /// `target`, secrets turned into `{{secret.NAME}}` placeholders, then reads the catalogs again.
     private func save(_ entry: ScratchEntry, edits: EndpointEdits?, into target: String) -> ScratchAction {
         let failed = { (message: String) in ScratchAction.saved(scratch: entry.service.id, endpoint: nil, secretNames: [], error: message) }
-        guard let catalog = catalog(), let service = catalog.service(target) else {
-            return failed("\(target) is not in the loaded catalogs")
+        guard let catalog = catalog() else {
+            return failed("the catalogs are not loaded yet")
         }
         guard let scratch = entry.service.endpoints.first, let environment = entry.service.environments.first else {
             return failed("the scratch request has no endpoint")
@@ -59,6 +59,9 @@ struct ScratchEffects: Sendable {
             return failed(error.message)
         }
         let request = ScratchRequest.curlRequest(for: endpoint, baseURL: environment.baseURL)
+        guard let service = catalog.service(target) else {
+            return create(target, from: request, entry: entry, in: catalog)
+        }
         // The path is made relative to the environment of the target whose base URL holds it.
         let base = service.environments.first { ScratchRequest.holds($0.baseURL, request.url) }?.baseURL
         let key: EndpointKey
@@ -73,6 +76,29 @@ struct ScratchEffects: Sendable {
             return failed(error.description)
         }
         reload(service.file, catalog)
+        return .saved(scratch: entry.service.id, endpoint: key, secretNames: secretNames, error: nil)
+    }
+
+    /// Saves a scratch request as the first endpoint of a new service `id`: a new catalog file
+    /// `id.yaml` in the catalog folder (never replacing a file), its one environment at the
+    /// request's origin, as `import curl` makes it.
+    private func create(_ id: String, from request: CurlRequest, entry: ScratchEntry, in catalog: CatalogSet) -> ScratchAction {
+        let failed = { (message: String) in ScratchAction.saved(scratch: entry.service.id, endpoint: nil, secretNames: [], error: message) }
+        guard let folder = catalog.source.directory else {
+            return failed("the bundled catalogs cannot be written: use --catalog DIR (an empty folder will do)")
+        }
+        let key: EndpointKey
+        let secretNames: [String]
+        do throws(AuthoringError) {
+            var draft = try CurlImporter.catalog(for: request, service: id)
+            draft.header = "Made from a scratch request in the explorer."
+            secretNames = try CurlImporter.endpoint(for: request, service: id).secrets.map(\.name)
+            try draft.write(into: folder, force: false)
+            key = EndpointKey(service: id, endpoint: draft.endpoints.first?.id ?? "request")
+        } catch {
+            return failed(error.description)
+        }
+        reload("\(id).yaml", catalog)
         return .saved(scratch: entry.service.id, endpoint: key, secretNames: secretNames, error: nil)
     }
 

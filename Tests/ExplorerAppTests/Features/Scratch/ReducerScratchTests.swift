@@ -67,10 +67,20 @@ import TestTraits
         _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         _ = state.press("W")
         #expect(state.screen.contains("Service: shop"))
-        _ = state.press("C-u n o p e Enter")
-        #expect(state.notice?.contains("No service 'nope'") == true)
+        _ = state.press("C-u 9 n o p e Enter")
+        #expect(state.notice?.contains("'9nope' cannot name a service") == true)
         let effects = state.press("C-u s h o p Enter")
         #expect(effects == [.scratch(.save(Self.entry(), edits: nil, into: "shop"))])
+    }
+
+    /// With no service to save into yet (an empty catalog folder), a new name makes one.
+    @Test func aNewNameMakesANewService() {
+        var state = TestCatalog.state()
+        state.catalog.source = CatalogSource(origin: .option, directory: URL(fileURLWithPath: "/tmp/catalogs"), displayPath: "catalogs")
+        _ = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
+        let effects = state.press("W C-u m y - a p i Enter")
+        #expect(effects == [.scratch(.save(Self.entry(), edits: nil, into: "my-api"))])
+        #expect(state.notice == "Making service my-api (my-api.yaml) with the request…")
     }
 
     @Test func theBundledCatalogsTakeNoScratchRequest() {

@@ -13,13 +13,11 @@ enum OverlayView {
         let screen = Rect(size: state.size)
         switch overlay {
         case .help(let scroll):
-            let lines = OverlayText.helpLines()
+            let lines = OverlayText.helpLines(state.config.bindings)
             let window = Overlay(block: block("Keys", hint: "Esc closes"), width: .cells(104), height: .cells(lines.count + 2))
             TextView(lines, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .diagnostics(let scroll):
-            let lines = OverlayText.diagnosticLines(state.catalog)
-            let window = Overlay(block: block("Catalog problems", hint: "Esc closes"), width: .percent(90), height: .cells(lines.count + 2))
-            TextView(lines, wraps: true, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+            renderWrapped(OverlayText.diagnosticLines(state.catalog), title: "Catalog problems", scroll: scroll, screen: screen, into: &buffer)
         case .examplePicker(let key, let list):
             let names = state.selectedEndpoint?.exampleNames ?? []
             let endpoint = state.catalog.endpoint(key)?.endpoint
@@ -103,6 +101,21 @@ enum OverlayView {
             let area = prepare(overlay, in: screen, buffer: &buffer)
             view.verticalOffset = min(window.scroll, view.maxVerticalOffset(viewport: area.size))
             view.render(into: &buffer, area: area)
+        case .confirmWrite(let question):
+            var lines = [
+                Line([Span("Write \(question.key.endpoint)'s edits into "), Span(question.file, style: Theme.heading), Span("?")]),
+            ]
+            lines += question.changes.map { Line("  " + $0, style: Theme.dim) }
+            lines += [
+                Line("Only the lines that changed are written; the previous file is kept (u in the Edit tab restores it).", style: Theme.dim),
+                Line(""),
+                Line([Span("y", style: Theme.key), Span(" write   "), Span("n", style: Theme.key), Span(" keep the draft")]),
+            ]
+            let window = Overlay(block: block("Write the catalog file?", hint: nil), width: .cells(72), height: .cells(min(lines.count + 3, state.size.height - 2)))
+            TextView(lines, wraps: true).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+        case .messages(let scroll):
+            renderWrapped(
+                OverlayText.messageLines(state.messages), title: "Messages · \(state.messages.entries.count)", scroll: scroll, screen: screen, into: &buffer)
         case .copyAs(let list):
             let items = RequestCode.allCases.map { format in Line([Span(format.title), Span("  " + format.summary, style: Theme.dim)]) }
             let window = Overlay(block: block("Copy the request as", hint: "Enter copies"), width: .cells(60), height: .cells(items.count + 2))
@@ -111,11 +124,25 @@ enum OverlayView {
         return nil
     }
 
+    /// A window of lines wrapped, not cut, as tall as their rows (at most the screen): a long path
+    /// must not push a diagnostic's file:line:column, or the end of a message, out of sight.
+    static func renderWrapped(_ lines: [Line], title: String, scroll: Int, screen: Rect, into buffer: inout Buffer) {
+        let window = Overlay(
+            block: block(title, hint: "Esc closes"), width: .percent(90), height: .cells(OverlayText.wrappedRows(lines, width: screen.width * 90 / 100 - 2) + 2))
+        TextView(lines, wraps: true, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
+    }
+
     /// A request's current question: its message, the choices, the answer being typed (masked for secrets).
     static func renderPrompt(_ dialog: PromptDialog, screen: Rect, into buffer: inout Buffer) -> Position? {
         guard let prompt = dialog.prompts.first else { return nil }
         var lines = [Line([Span(prompt.message ?? "A value for {{\(prompt.placeholder)}}")])]
-        if !prompt.choices.isEmpty { lines.append(Line("One of: " + prompt.choices.joined(separator: ", "), style: Theme.dim)) }
+        if !prompt.choices.isEmpty {
+            // The choices on one line, the one under the cursor highlighted; ↑/↓ or Tab move it.
+            let choices = prompt.choices.enumerated().map { index, choice in
+                Span(" \(choice) ", style: index == dialog.choice ? Theme.highlight : Theme.dim)
+            }
+            lines.append(Line([Span("↑/↓ Tab", style: Theme.key), Span(" pick:", style: Theme.dim)] + choices))
+        }
         lines.append(Line([Span("Enter", style: Theme.key), Span(" answers  ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" does not send", style: Theme.dim)]))
         let left = dialog.prompts.count - 1
         let title = "\(dialog.call.endpoint) asks" + (left > 0 ? " (\(left) more)" : "")
@@ -176,10 +203,10 @@ enum OverlayView {
         case .save(let scratch):
             title = "Save \(scratch)"
             lines = [
-                Line("Into which catalog service? It becomes a new endpoint there;"),
+                Line("Into which catalog service? It becomes a new endpoint there (a new name makes a new service);"),
                 Line("its path is made relative to the service's base URL.", style: Theme.dim),
             ]
-            field = InputLine(prompt: Span("Service: ", style: Theme.key), placeholder: "a service id")
+            field = InputLine(prompt: Span("Service: ", style: Theme.key), placeholder: "a service id, or a new one")
         }
         return renderInputWindow(block(title, hint: "Enter · Esc"), width: 76, lines: lines, field: field, input: dialog.input, screen: screen, into: &buffer)
     }
@@ -240,9 +267,9 @@ enum OverlayText {
     }
 
     /// Help generated from the keymap, by scope.
-    static func helpLines() -> [Line] {
+    static func helpLines(_ keymap: [KeyBinding]) -> [Line] {
         var lines: [Line] = []
-        for (scope, bindings) in Keymap.sections {
+        for (scope, bindings) in Keymap.sections(of: keymap) {
             if !lines.isEmpty { lines.append("") }
             lines.append(Line(scope.rawValue, style: Theme.heading))
             for binding in bindings {
@@ -254,6 +281,19 @@ enum OverlayText {
         return lines
     }
 
+    /// Rows `lines` take wrapped at `width` columns (words may wrap sooner: one row more per line).
+    static func wrappedRows(_ lines: [Line], width: Int) -> Int {
+        let width = max(1, width)
+        return lines.reduce(0) { rows, line in rows + (line.width <= width ? 1 : (line.width + width - 1) / width + 1) }
+    }
+
+    /// The message log, newest first, each message in full.
+    static func messageLines(_ messages: MessagesState) -> [Line] {
+        messages.entries.reversed().map { message in
+            Line([Span("\(message.number)".padded(to: 5), style: Theme.dim), Span(message.text, style: message.isError ? Theme.error : Theme.notice)])
+        }
+    }
+
     static func diagnosticLines(_ catalog: CatalogSet) -> [Line] {
         [Line("Catalogs from \(catalog.source.displayPath)", style: Theme.dim), ""]
             + catalog.diagnostics.map { Line($0.description, style: $0.isError ? Theme.error : Theme.notice) }
@@ -262,8 +302,9 @@ enum OverlayText {
     static func maximumScroll(_ overlay: Dialog, state: AppState) -> Int {
         let count: Int
         switch overlay {
-        case .help: count = helpLines().count
+        case .help: count = helpLines(state.config.bindings).count
         case .diagnostics: count = diagnosticLines(state.catalog).count
+        case .messages: count = messageLines(state.messages).count
         default: return 0
         }
         return max(0, count - max(1, state.size.height - 2))
