@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Catalog", targets: ["Catalog"]),
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
+        .library(name: "YAMLSupport", targets: ["YAMLSupport"]),
         .library(name: "BodyViewer", targets: ["BodyViewer"]),
         .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -69,10 +70,11 @@ let package = Package(
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
+        .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
             dependencies: [
-                "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
+                "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport",
             ]),
         .target(
             name: "MockServer",
@@ -108,7 +110,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogAuthoring",
-            dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport"]
+            dependencies: ["Catalog", "DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]
         ),
 
         // MARK: Terminal user interface
@@ -156,7 +158,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring",
+                "JSONSupport", "StateStore", "SystemSupport", "CatalogAuthoring", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -184,6 +186,7 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(name: "YAMLSupportTests", dependencies: ["TestTraits", "YAMLSupport", "TestSupport"]),
         .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
             name: "TestSupportTests",
@@ -214,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
+                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "CryptoSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -9,7 +9,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
-        .executableTarget(name: "FuzzYAML", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzYAML", dependencies: ["FuzzDriver", .product(name: "YAMLSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver", .product(name: "JSONSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzBodyViewer", dependencies: ["FuzzDriver", .product(name: "BodyViewer", package: "apiexplorer")]),
         .executableTarget(name: "FuzzCurl", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),

@@ -2,6 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import SystemSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let endpointKeys = [
