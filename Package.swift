@@ -141,13 +141,12 @@ let package = Package(
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "TextSupport", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Start-up: the Swift runtime's static link exports every symbol (36,000 of them, looked up
-            // at load) and writes 85,000 relocation entries; lld packs them (RELR, glibc ≥ 2.36) and
-            // nothing is exported: a process starts ~3 ms sooner (README, Speed). Linked at a fixed
-            // address (not position-independent), those 85,000 pointers are written at link time,
-            // so the loader no longer copies ~270 pages to fix them: another 0.9 ms. The cost: the
-            // binary's own code and data are not at a random address (libraries, heap and stacks
-            // still are), as Go links its binaries by default.
+            // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
+            // symbol, each looked up at load, and writes a relocation entry per pointer; lld packs them
+            // (RELR, glibc ≥ 2.36) and nothing is exported. Linked at a fixed address (not
+            // position-independent), those pointers are written at link time, so the loader no longer
+            // copies pages to fix them. The cost: the binary's own code and data are not at a random
+            // address (libraries, heap and stacks still are), as Go links its binaries by default.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xclang-linker", "-no-pie"],
