@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "apiexplorer-bench", targets: ["Benchmarks"]),
         /// The Moya-style dispatcher core: any Swift program can use it on its own.
         .library(name: "DispatcherCore", targets: ["DispatcherCore"]),
+        /// A request as a curl command, an HTTPie command, a Python or a JavaScript program.
+        .library(name: "RequestExport", targets: ["RequestExport"]),
         /// Live HTTP for the dispatcher core, over AsyncHTTPClient.
         .library(name: "LiveTransport", targets: ["LiveTransport"]),
         .library(name: "Catalog", targets: ["Catalog"]),
@@ -47,6 +49,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(
             name: "LiveTransport",
             dependencies: [
@@ -118,7 +121,7 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "TextSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "RequestExport", "TextSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
@@ -138,7 +141,7 @@ let package = Package(
             name: "apiexplorer",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
-                "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "TextSupport", "SystemSupport",
+                "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
@@ -199,7 +202,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "RequestExport", "TestSupport"]),
         .testTarget(name: "DigestAuthTests", dependencies: ["TestTraits", "DigestAuth", "DispatcherCore"]),
         .testTarget(name: "OAuth2Tests", dependencies: ["TestTraits", "OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(
@@ -235,7 +238,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]
