@@ -19,6 +19,7 @@ let package = Package(
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
         .library(name: "YAMLSupport", targets: ["YAMLSupport"]),
+        .library(name: "HTTPEcho", targets: ["HTTPEcho"]),
         .library(name: "BodyViewer", targets: ["BodyViewer"]),
         .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -50,6 +51,7 @@ let package = Package(
             ]
         ),
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(name: "HTTPEcho", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(
             name: "LiveTransport",
             dependencies: [
@@ -77,13 +79,14 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport",
+                "CPSL", "DispatcherCore", "DigestAuth", "HTTPEcho", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport",
             ]),
         .target(
             name: "MockServer",
             dependencies: [
                 "Catalog",
                 "DispatcherCore",
+                "HTTPEcho",
                 "JSONSupport",
                 "TextSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -188,6 +191,7 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(name: "HTTPEchoTests", dependencies: ["TestTraits", "HTTPEcho", "JSONSupport"]),
         .testTarget(name: "YAMLSupportTests", dependencies: ["TestTraits", "YAMLSupport", "TestSupport"]),
         .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
