@@ -18,5 +18,7 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "LiveTransport", package: "apiexplorer"), .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzEventStream", dependencies: ["FuzzDriver", .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzGraphQL", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzDriver", .product(name: "HTTPEcho", package: "apiexplorer")]),
     ]
 )
