@@ -176,6 +176,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "SystemSupport",
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
