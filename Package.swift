@@ -11,12 +11,16 @@ let package = Package(
         .executable(name: "apiexplorer-bench", targets: ["Benchmarks"]),
         /// The Moya-style dispatcher core: any Swift program can use it on its own.
         .library(name: "DispatcherCore", targets: ["DispatcherCore"]),
+        /// A request as a curl command, an HTTPie command, a Python or a JavaScript program.
+        .library(name: "RequestExport", targets: ["RequestExport"]),
         /// Live HTTP for the dispatcher core, over AsyncHTTPClient.
         .library(name: "LiveTransport", targets: ["LiveTransport"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
+        .library(name: "YAMLSupport", targets: ["YAMLSupport"]),
+        .library(name: "HTTPEcho", targets: ["HTTPEcho"]),
         .library(name: "BodyViewer", targets: ["BodyViewer"]),
         .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
         .library(name: "TerminalKit", targets: ["TerminalKit"]),
@@ -50,6 +54,8 @@ let package = Package(
         ),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
         .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(name: "HTTPEcho", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(
             name: "LiveTransport",
             dependencies: [
@@ -73,10 +79,11 @@ let package = Package(
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
+        .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
             dependencies: [
-                "CPSL", "DispatcherCore", "DigestAuth", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "CYAML", "CryptoSupport",
+                "CPSL", "DispatcherCore", "DigestAuth", "HTTPEcho", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport",
                 "Expectations",
             ]),
         .target(
@@ -84,6 +91,7 @@ let package = Package(
             dependencies: [
                 "Catalog",
                 "DispatcherCore",
+                "HTTPEcho",
                 "JSONSupport",
                 "TextSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -118,7 +126,7 @@ let package = Package(
         ),
         .target(
             name: "CatalogAuthoring",
-            dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport", "SystemSupport"]
+            dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]
         ),
 
         // MARK: Terminal user interface
@@ -126,7 +134,7 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "TextSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "RequestExport", "TextSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
@@ -146,17 +154,16 @@ let package = Package(
             name: "apiexplorer",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
-                "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "TextSupport", "SystemSupport",
+                "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
                 "TestRunner", "TestReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Start-up: the Swift runtime's static link exports every symbol (36,000 of them, looked up
-            // at load) and writes 85,000 relocation entries; lld packs them (RELR, glibc ≥ 2.36) and
-            // nothing is exported: a process starts ~3 ms sooner (README, Speed). Linked at a fixed
-            // address (not position-independent), those 85,000 pointers are written at link time,
-            // so the loader no longer copies ~270 pages to fix them: another 0.9 ms. The cost: the
-            // binary's own code and data are not at a random address (libraries, heap and stacks
-            // still are), as Go links its binaries by default.
+            // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
+            // symbol, each looked up at load, and writes a relocation entry per pointer; lld packs them
+            // (RELR, glibc ≥ 2.36) and nothing is exported. Linked at a fixed address (not
+            // position-independent), those pointers are written at link time, so the loader no longer
+            // copies pages to fix them. The cost: the binary's own code and data are not at a random
+            // address (libraries, heap and stacks still are), as Go links its binaries by default.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xclang-linker", "-no-pie"],
@@ -167,7 +174,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -180,6 +187,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "SystemSupport",
+                "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -197,6 +205,8 @@ let package = Package(
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
         .testTarget(name: "ContractCheckTests", dependencies: ["TestTraits", "ContractCheck", "Catalog", "JSONSchema", "TestSupport"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["TestTraits", "JSONSchema", "JSONSupport"], resources: [.copy("Resources")]),
+        .testTarget(name: "HTTPEchoTests", dependencies: ["TestTraits", "HTTPEcho", "JSONSupport"]),
+        .testTarget(name: "YAMLSupportTests", dependencies: ["TestTraits", "YAMLSupport", "TestSupport"]),
         .testTarget(name: "CryptoSupportTests", dependencies: ["TestTraits", "CryptoSupport"]),
         .testTarget(
             name: "TestSupportTests",
@@ -210,7 +220,7 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "RequestExport", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["TestTraits", "Expectations", "DispatcherCore", "JSONSupport"]),
         .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "DispatcherCore", "TestSupport"]),
         .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "DispatcherCore", "SystemSupport", "TestSupport"]),
@@ -230,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport",
+                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "CryptoSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -249,7 +259,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

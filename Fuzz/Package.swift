@@ -9,7 +9,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
-        .executableTarget(name: "FuzzYAML", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzYAML", dependencies: ["FuzzDriver", .product(name: "YAMLSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver", .product(name: "JSONSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzJSONSchema", dependencies: ["FuzzDriver", .product(name: "JSONSchema", package: "apiexplorer"), .product(name: "JSONSupport", package: "apiexplorer")]),
         .executableTarget(name: "FuzzBodyViewer", dependencies: ["FuzzDriver", .product(name: "BodyViewer", package: "apiexplorer")]),
@@ -19,5 +19,7 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "LiveTransport", package: "apiexplorer"), .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzEventStream", dependencies: ["FuzzDriver", .product(name: "DispatcherCore", package: "apiexplorer")]),
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzGraphQL", dependencies: ["FuzzDriver", .product(name: "CatalogAuthoring", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzDriver", .product(name: "HTTPEcho", package: "apiexplorer")]),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import YAMLSupport
 
 /// `apiexplorer-bench catalog`: loads a generated folder of catalog files (200 files, 10,000
 /// endpoints by default) several times and reports the median, min and max. Target: ≤ 100 ms.

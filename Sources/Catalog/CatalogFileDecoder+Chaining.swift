@@ -1,3 +1,5 @@
+import YAMLSupport
+
 /// `captures:` and `prompts:` of an endpoint.
 extension CatalogFileDecoder {
     /// `captures: { petId: $.id, etag: header ETag, code: status }`.

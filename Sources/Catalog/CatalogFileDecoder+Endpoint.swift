@@ -3,6 +3,7 @@ import Expectations
 import FoundationEssentials
 import JSONSupport
 import SystemSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let endpointKeys = [

@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import TextSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let environmentKeys = [

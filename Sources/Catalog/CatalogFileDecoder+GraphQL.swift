@@ -1,4 +1,5 @@
 import JSONSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let graphQLKeys = ["query", "variables", "operationName"]

@@ -1,5 +1,6 @@
 import DispatcherCore
 import TextSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let handlerKeys = ["on", "do", "limit", "backoff", "message", "example"]

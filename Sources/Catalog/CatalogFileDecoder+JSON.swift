@@ -1,5 +1,6 @@
 import FoundationEssentials
 import JSONSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     /// A YAML value as JSON: mappings become objects (order kept), lists arrays, scalars by the
@@ -123,32 +124,5 @@ extension CatalogFileDecoder {
             return nil
         }
         return scalar.text
-    }
-}
-
-extension JSONValue {
-    /// Whether `text` is a number exactly as JSON writes it (`-1.5e3`, not `+1`, `.5` or `1.`).
-    static func isJSONNumber(_ text: String) -> Bool {
-        var bytes = text.utf8[...]
-        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        guard let first = bytes.first, isDigit(first) else { return false }
-        if first == UInt8(ascii: "0") {
-            bytes = bytes.dropFirst()
-        } else {
-            bytes = bytes.drop(while: { isDigit($0) })
-        }
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            guard isDigit(bytes.first) else { return false }
-            bytes = bytes.drop(while: { isDigit($0) })
-        }
-        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-            guard isDigit(bytes.first) else { return false }
-            bytes = bytes.drop(while: { isDigit($0) })
-        }
-        return bytes.isEmpty
     }
 }

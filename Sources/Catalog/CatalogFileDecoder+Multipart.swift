@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let multipartFieldKeys = ["name", "value", "file", "filename", "contentType"]

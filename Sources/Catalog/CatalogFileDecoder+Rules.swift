@@ -2,6 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import TextSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let errorRuleKeys = ["name", "status", "when", "error", "message"]

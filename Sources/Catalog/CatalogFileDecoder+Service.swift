@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths", "secrets",

@@ -1,4 +1,5 @@
 import DispatcherCore
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let streamKeys = ["reconnect"]

@@ -1,4 +1,5 @@
 import DispatcherCore
+import YAMLSupport
 
 extension CatalogFileDecoder {
     /// Warns about every value holding a `{{` that no `}}` closes: it would be sent as written

@@ -2,6 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 import JSONSupport
 import TextSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     /// A scalar as text: strings, numbers and booleans as written; nil (after an error) otherwise.

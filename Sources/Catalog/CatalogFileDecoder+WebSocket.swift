@@ -1,5 +1,6 @@
 import DispatcherCore
 import JSONSupport
+import YAMLSupport
 
 extension CatalogFileDecoder {
     static let webSocketKeys = ["subprotocols", "messages", "script", "ping"]

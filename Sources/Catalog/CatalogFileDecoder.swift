@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import YAMLSupport
 
 /// Reads one catalog file's YAML node tree into a `Service`, collecting diagnostics with the line
 /// and column of every problem. Never traps on any input: every unexpected shape is a diagnostic.

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import YAMLSupport
 
 extension CatalogLoader {
     /// The endpoints of a piece of `service`'s file — `endpoints:` and some of its endpoints, as

@@ -2,6 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 import Synchronization
 import Dispatch
+import YAMLSupport
 
 /// Loads every catalog file of a folder. One broken file never stops the others: it yields
 /// diagnostics (and no service, or the service without its broken endpoints and environments).

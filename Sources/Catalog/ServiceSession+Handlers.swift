@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import HTTPEcho
 
 /// The handlers a catalog declares (`handlers:`, `results:`, an endpoint's `handlers:`), made into
 /// the core's error handlers and result handlers.

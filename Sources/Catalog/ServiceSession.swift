@@ -1,6 +1,7 @@
 import DigestAuth
 import DispatcherCore
 import FoundationEssentials
+import HTTPEcho
 import JSONSupport
 import Synchronization
 
@@ -118,7 +119,7 @@ public final class ServiceSession: Sendable {
             environment: environment, transport: transport, plugins: [CookiePlugin(jar: cookies, secrets: registry)] + plugins,
             interceptor: Interceptor(adapters: adapters),
             errorFilter: service.errorFilter, errorHandlers: handlers + errorHandlers, resultHandlers: results, clock: clock,
-            trackInflights: environment.tracksInflights)
+            trackInflights: environment.tracksInflights, echo: { RequestEcho.body(for: $0) })
         reference.set(dispatcher)
 
         self.service = service

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import JSONSupport
 import TextSupport
+import YAMLSupport
 
 /// Writing an edited request into its endpoint: only the lines of what changed are replaced,
 /// added or removed; every other byte (comments, blank lines, key order, quoting) stays.

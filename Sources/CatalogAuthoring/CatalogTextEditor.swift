@@ -1,4 +1,5 @@
 import Catalog
+import YAMLSupport
 
 /// Changes one entry of a catalog file and keeps every other byte as it was: lines are replaced
 /// or inserted whole, located with the positions `YAMLComposer` gives every node. Mappings are

@@ -1,6 +1,7 @@
 import Catalog
 import FoundationEssentials
 import JSONSupport
+import YAMLSupport
 
 /// Reads the documents importers take, with errors that name the document (`what`).
 enum ImportedDocument {

@@ -204,7 +204,7 @@ extension Dispatcher {
                 response = Response(status: status, headers: headers, body: body, url: request.url, source: source, timing: elapsed)
             case .echo(let status, var headers):
                 headers.set("Content-Type", "application/json", origin: .body)
-                response = Response(status: status, headers: headers, body: RequestEcho.body(for: request), url: request.url, source: source, timing: elapsed)
+                response = Response(status: status, headers: headers, body: echo(request), url: request.url, source: source, timing: elapsed)
             case .networkError(let failure):
                 return (.failure(errorFilter.error(for: failure)), endedAt)
             }

@@ -11,6 +11,8 @@ public final class Dispatcher<T: TargetType>: Sendable {
     public typealias RequestMapping = @Sendable (Endpoint, RequestOptions) throws(DispatchError) -> Request
     /// Chooses the stub behaviour for a target when the request's options do not.
     public typealias StubBehaviorResolver = @Sendable (T, Environment) -> StubBehavior
+    /// The body a `SampleResponse.echo` answers with, made from the request as it would be sent.
+    public typealias EchoBody = @Sendable (Request) -> Data
 
     let currentEnvironment: Mutex<Environment>
     let transport: (any Transport)?
@@ -23,6 +25,7 @@ public final class Dispatcher<T: TargetType>: Sendable {
     let requestMapping: RequestMapping
     let stubBehavior: StubBehaviorResolver
     let clock: DispatchClock
+    let echo: EchoBody
     let inflights: InflightRegistry?
 
     /// Makes a dispatcher.
@@ -39,6 +42,7 @@ public final class Dispatcher<T: TargetType>: Sendable {
     ///   - stubBehavior: stub behaviour per target; by default the environment's fixtures type.
     ///   - clock: sleeps for delayed stubs and backoff, and measures time.
     ///   - trackInflights: identical requests in flight share one response.
+    ///   - echo: the body of an `.echo` sample (the catalog's sessions pass `HTTPEcho`'s); empty by default.
     public init(
         environment: Environment,
         transport: (any Transport)? = nil,
@@ -53,7 +57,8 @@ public final class Dispatcher<T: TargetType>: Sendable {
         requestMapping: @escaping RequestMapping = { endpoint, options in Request.make(from: endpoint, options: options) },
         stubBehavior: @escaping StubBehaviorResolver = { _, environment in environment.fixtures },
         clock: DispatchClock = .continuous,
-        trackInflights: Bool = false
+        trackInflights: Bool = false,
+        echo: @escaping EchoBody = { _ in Data() }
     ) {
         currentEnvironment = Mutex(environment)
         self.transport = transport
@@ -66,6 +71,7 @@ public final class Dispatcher<T: TargetType>: Sendable {
         self.requestMapping = requestMapping
         self.stubBehavior = stubBehavior
         self.clock = clock
+        self.echo = echo
         inflights = trackInflights ? InflightRegistry() : nil
     }
 

@@ -7,8 +7,9 @@ public enum SampleResponse: Sendable, Hashable {
     case status(Int, Data)
     /// A status, headers and a body.
     case response(status: Int, headers: Headers, body: Data)
-    /// A status and headers, with the request itself as the body (JSON: method, path, query,
-    /// headers, form fields and files), as httpbin's `/anything` answers: an `echo: true` example.
+    /// A status and headers, with the request itself as the body, as httpbin's `/anything`
+    /// answers: an `echo: true` example. The body is what the dispatcher's `echo` makes of the
+    /// request (`HTTPEcho`'s JSON of method, path, query, headers, form fields and files).
     case echo(status: Int, headers: Headers)
     /// A failure below HTTP.
     case networkError(TransportError)

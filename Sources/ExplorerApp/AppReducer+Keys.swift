@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import RequestExport
 import TerminalKit
 
 extension AppReducer {

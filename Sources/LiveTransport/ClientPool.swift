@@ -22,7 +22,7 @@ struct PooledClient: Sendable {
     /// The client.
     let client: HTTPClient
     /// One loop of the group: requests run their delegate there and prefer connections there, so
-    /// callbacks do not hop between threads (measured: ~10% of a loopback GET). Unlike requiring
+    /// callbacks do not hop between threads (a hop a response part). Unlike requiring
     /// the loop for the connection too, this never opens connections beyond the pool's limit.
     let eventLoop: any EventLoop
 }

@@ -23,7 +23,7 @@ extension HTTPTransport {
         /// Sent as `Accept-Encoding` when the request has none (the transport decodes these codings).
         public var acceptEncoding: String?
         /// The event loops connections run on; nil is NIO's shared group, whose threads start with the
-        /// first live request (not at launch, where starting them cost 2 ms before the first frame).
+        /// first live request (not at launch, where starting them delays the first frame).
         public var eventLoopGroup: (any EventLoopGroup)?
 
         /// Makes a configuration.

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import HTTPEcho
 import NIOCore
 import NIOHTTP1
 

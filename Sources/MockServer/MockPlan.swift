@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import HTTPEcho
 import JSONSupport
 import TextSupport
 

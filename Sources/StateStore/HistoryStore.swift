@@ -265,8 +265,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Calls `body` with each non-empty line of `raw` (newlines left out), found by memchr: Data's
-    /// generic split walked the index (128 KB for 500 entries) at ~180 instructions a byte, ~23 M
-    /// at every launch with a full history.
+    /// generic split walks the index a byte at a time, at every launch.
     static func forEachLine(in raw: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
         guard let base = raw.baseAddress else { return }
         var start = 0
@@ -304,8 +303,8 @@ public struct HistoryStore: Sendable {
 
     /// `2025-01-31T12:00:00.123Z`: UTC, milliseconds cut (not rounded), exactly as
     /// `ISO8601FormatStyle` writes it. Written by hand for the years 1600–9999 (the style uses the
-    /// Julian calendar before 1582): the style sets up a calendar on first use, about 0.2 ms of
-    /// every `apiexplorer call`.
+    /// Julian calendar before 1582): the style sets up a calendar on first use, in every
+    /// `apiexplorer call`.
     public static func timestamp(_ date: Date) -> String {
         let general = { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
         // The style takes the fraction of the seconds since 2001, as nanoseconds, then cuts it.
@@ -344,7 +343,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Reads what `timestamp` writes (`2025-01-31T12:00:00.123Z`) by hand: the general ISO 8601
-    /// parser took ~10 µs a date, most of reading a 500-line history index.
+    /// parser was most of reading a history index.
     static func timestampDate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),

@@ -10,8 +10,7 @@ import Glibc
 /// shared (the zero page, or the file's); the write then faults again to copy it, and the kernel
 /// must flush the old mapping from every CPU running one of the process's threads: an
 /// inter-processor interrupt each time, costly in a virtual machine. Mapped in at once while
-/// there is one thread, the pages are private from the start: on the 2-CPU development VM, ~2 ms
-/// less CPU to the first frame (6.3 ms, was 8.3) and the frame ~0.9 ms sooner (README, Speed).
+/// there is one thread, the pages are private from the start (the gain: docs/performance.md).
 ///
 /// Populating a page costs about as much as faulting it in, so only the part a launch writes to
 /// is populated: the release build lays the sections a launch writes first, then a boundary
@@ -23,7 +22,7 @@ import Glibc
 /// in as before.
 public enum WritableDataPrefault {
     /// Populates the executable's `.data` and `.bss`. Call it first thing, while the process has
-    /// one thread; it costs ~0.1 ms.
+    /// one thread.
     public static func run() {
         #if os(Linux)
         for range in writableDataRanges() {

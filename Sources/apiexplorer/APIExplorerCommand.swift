@@ -68,7 +68,7 @@ struct APIExplorerCommand: AsyncParsableCommand {
 
 extension APIExplorerCommand {
     /// A subcommand without subcommands of its own, named first (`call shop/list …`), parsed on
-    /// its own: the whole tree's parse costs about 1 ms more, a tenth of a `call`. Nil when the
+    /// its own: the whole tree's parse reflects over every command. Nil when the
     /// first argument names no such subcommand, or when the rest does not parse or asks for help:
     /// the whole tree's parse then gives the error, the help or the completion script with the
     /// full command path (so a command's `validate()` may run twice, and must not print).
@@ -84,8 +84,8 @@ extension APIExplorerCommand {
 }
 
 /// What the two commonest command lines ask for, answered without the argument parser: its
-/// reflection over the command tree (and its probe for a completion-script request) is 2.5 ms of
-/// every parse, more than the rest of `--version` and a third of the explorer's first frame.
+/// reflection over the command tree (and its probe for a completion-script request) costs more
+/// than the rest of `--version` (docs/performance.md, Start-up).
 /// Anything else is parsed; `EarlyAnswerTests` checks both answers equal the parser's.
 enum EarlyAnswer: Equatable {
     /// No arguments: the explorer, as `apiexplorer explore` with no options (see `ExplorerLaunch`).

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Catalog
+@testable import YAMLSupport
 import TestTraits
 
 /// Bodies written straight from the nodes are the text the JSON value would print, with the
@@ -35,7 +36,7 @@ import TestTraits
         var generator = SeededGenerator(state: 0xB0D1)
         for round in 0..<2000 {
             if round.isMultiple(of: 500) { await Task.yield() }
-            let text = YAMLSubsetParserTests.randomDocument(using: &generator)
+            let text = RandomYAML.document(using: &generator)
             guard let root = try? YAMLComposer.compose(text).root else { continue }
             let direct = CatalogFileDecoder(file: "t.yaml", fileName: "t.yaml", fileSystem: InMemoryFileSystem(files: [:]))
             let viaValue = CatalogFileDecoder(file: "t.yaml", fileName: "t.yaml", fileSystem: InMemoryFileSystem(files: [:]))

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Catalog
+@testable import YAMLSupport
 import TestTraits
 
 /// Warnings for what passes silently but is rarely meant, and an honest value-cap error that stops

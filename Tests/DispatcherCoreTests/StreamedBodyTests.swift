@@ -1,5 +1,6 @@
 import DispatcherCore
 import Foundation
+import RequestExport
 import Testing
 import TestTraits
 

@@ -132,3 +132,26 @@ import TestTraits
         #expect(revoked.attempts == 2)
     }
 }
+
+/// An `.echo` example answers with what the dispatcher's `echo` makes of the request as it would
+/// be sent: the core knows no echo format of its own.
+@Suite(.offPool) struct EchoSampleTests {
+    let target = Target(.post, "/upload", examples: [NamedSample(name: "echo", sample: .echo(status: 201, headers: ["X-Echo": "yes"]))])
+
+    @Test func theEchoBodyIsTheInjectedRenderingOfTheSentRequest() async throws {
+        let dispatcher = Dispatcher<Target>(
+            environment: environment(fixtures: .immediate), echo: { request in Data("\(request.method.rawValue) \(request.url.path())".utf8) })
+        let response = try await dispatcher.send(target, options: RequestOptions(example: "echo")).result.get()
+        #expect(response.status == 201)
+        #expect(response.text == "POST /v1/upload", "the request as sent, the environment's base path included")
+        #expect(response.headers["X-Echo"] == "yes")
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.source == .stub(example: "echo"))
+    }
+
+    @Test func withoutAnEchoTheBodyIsEmpty() async throws {
+        let response = try await Dispatcher<Target>(environment: environment(fixtures: .immediate)).send(target, options: RequestOptions(example: "echo")).result.get()
+        #expect(response.status == 201)
+        #expect(response.body.isEmpty)
+    }
+}

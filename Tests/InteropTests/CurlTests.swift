@@ -3,6 +3,7 @@ import DispatcherCore
 import Foundation
 import CatalogAuthoring
 import DriftCheck
+import RequestExport
 import StateStore
 import JSONSupport
 import TestSupport

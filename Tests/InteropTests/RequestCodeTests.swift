@@ -2,6 +2,7 @@ import Catalog
 import CatalogAuthoring
 import DispatcherCore
 import Foundation
+import RequestExport
 import SystemSupport
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import CatalogAuthoring
 import DispatcherCore
 import Foundation
 import JSONSupport
+import RequestExport
 import TestSupport
 import TestTraits
 import Testing

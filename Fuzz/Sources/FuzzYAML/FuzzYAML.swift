@@ -1,7 +1,7 @@
 import FoundationEssentials
 import FuzzDriver
 
-@testable import Catalog
+@testable import YAMLSupport
 
 @_cdecl("FuzzYAML_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

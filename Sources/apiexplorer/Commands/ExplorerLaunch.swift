@@ -10,8 +10,8 @@ import SystemSupport
 import TextSupport
 
 /// `apiexplorer explore`'s options as plain values, and the explorer they open. Plain so that the
-/// usual launch, `apiexplorer` with no arguments at all, opens without the argument parser: its
-/// reflection over the command tree is about 2.5 ms of a 10 ms start (`APIExplorerCommand.main`).
+/// usual launch, `apiexplorer` with no arguments at all, opens without the argument parser and
+/// its reflection over the command tree (`APIExplorerCommand.main`).
 /// The defaults are what `ExploreCommand` parses from no arguments; `EarlyAnswerTests` checks it.
 struct ExplorerLaunch: Equatable {
     /// `--catalog DIR`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import CatalogAuthoring
 import DispatcherCore
+import RequestExport
 
 /// What `export curl|httpie|python|javascript` share: the endpoint, rendered exactly as `call`
 /// would send it (environment, group and endpoint headers, placeholders filled, the body

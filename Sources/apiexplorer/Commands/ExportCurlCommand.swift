@@ -1,5 +1,6 @@
 import ArgumentParser
 import DispatcherCore
+import RequestExport
 
 /// `apiexplorer export curl SERVICE/ENDPOINT [--reveal]`: the request as a curl command line.
 struct ExportCurlCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 /// The plainest command lines of one command read from a table, without argument-parser's
 /// reflection: building its argument sets from a command's property wrappers looks up a
-/// conformance of every wrapper type, each lookup scanning the binary's 9,000 conformance records,
-/// 2 ms of a 12 ms `call`. A command line the table does not read (an unknown name, `-h`, `--`,
+/// conformance of every wrapper type, each lookup scanning all the binary's conformance records
+/// (docs/performance.md, Start-up). A command line the table does not read (an unknown name, `-h`, `--`,
 /// short flags run together, a repeated single option, a value that looks like an option or does
 /// not convert) is nil: the argument parser then parses it, as it always did, and gives its errors,
 /// help and completions. A command with a quick parse has a test comparing both parses.

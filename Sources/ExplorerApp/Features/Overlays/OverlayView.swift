@@ -1,6 +1,7 @@
 import Catalog
 import FoundationEssentials
 import DispatcherCore
+import RequestExport
 import TerminalKit
 import TextSupport
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import DispatcherCore
 
 extension Request {
     /// The request as a curl command line, secrets masked by `redactor` (nil shows them in clear).

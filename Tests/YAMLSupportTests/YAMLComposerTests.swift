@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Catalog
+@testable import YAMLSupport
 import TestTraits
 
 /// The composed tree: what the decoder and the editor read of every node.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import DispatcherCore
 import JSONSupport
 
 /// A request as code for other tools: an HTTPie command, a Python `requests` script, a JavaScript

@@ -46,12 +46,12 @@ public struct YAMLNode: Sendable {
         }
 
         /// The text of the key at `position` when it is a scalar, read without making its node.
-        func keyText(at position: Int) -> String? {
+        package func keyText(at position: Int) -> String? {
             keyScalarIndex(at: position).map { document.scalars[$0].text }
         }
 
         /// Whether every key is a scalar and none is a plain `<<` (a merge key).
-        var keysAreTextWithoutMerge: Bool {
+        package var keysAreTextWithoutMerge: Bool {
             indices.allSatisfy { position in
                 // Read in place: copying each key's scalar out retained its text and tag.
                 guard let scalar = keyScalarIndex(at: position) else { return false }
@@ -129,7 +129,7 @@ public struct YAMLNode: Sendable {
 
     /// The mapping's pairs when this is one. The decoder's hot paths read these and
     /// `scalarText` rather than `content`, which copies a whole scalar (text and tag) each time.
-    var mappingPairs: Pairs? {
+    package var mappingPairs: Pairs? {
         let record = record
         return record.kind == .mapping ? pairs(of: record) : nil
     }
@@ -140,7 +140,7 @@ public struct YAMLNode: Sendable {
     }
 
     /// A scalar's text and whether it was written plain, when this is a scalar.
-    var scalarText: (text: String, isPlain: Bool)? {
+    package var scalarText: (text: String, isPlain: Bool)? {
         let record = record
         guard record.kind == .scalar else { return nil }
         let scalar = document.scalars[Int(record.first)]

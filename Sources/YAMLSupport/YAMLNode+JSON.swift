@@ -50,7 +50,7 @@ extension YAMLNode {
 extension YAMLScalar {
     /// The scalar as a JSON value; `literal` is the text it was written as (kept for numbers that
     /// are already valid JSON). Nil for infinity and NaN, which JSON cannot represent.
-    func json(literal: String) -> JSONValue? {
+    package func json(literal: String) -> JSONValue? {
         switch self {
         case .null: return .null
         case .bool(let value): return .bool(value)
@@ -62,5 +62,32 @@ extension YAMLScalar {
             return JSONValue.isJSONNumber(literal) ? .number(literal) : .double(value)
         case .string(let text): return .string(text)
         }
+    }
+}
+
+extension JSONValue {
+    /// Whether `text` is a number exactly as JSON writes it (`-1.5e3`, not `+1`, `.5` or `1.`).
+    static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        guard let first = bytes.first, isDigit(first) else { return false }
+        if first == UInt8(ascii: "0") {
+            bytes = bytes.dropFirst()
+        } else {
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard isDigit(bytes.first) else { return false }
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard isDigit(bytes.first) else { return false }
+            bytes = bytes.drop(while: { isDigit($0) })
+        }
+        return bytes.isEmpty
     }
 }

@@ -2,14 +2,14 @@
 /// plain scalars are null, booleans (only `true`/`false`, so `yes`, `no` and `on` stay text),
 /// integers, floats or text. Done by hand: a resolver running regular expressions on every scalar
 /// would dominate the load time of large catalogs.
-enum YAMLScalar: Equatable {
+package enum YAMLScalar: Equatable {
     case null
     case bool(Bool)
     case int(Int)
     case double(Double)
     case string(String)
 
-    init(_ scalar: YAMLNode.Scalar) {
+    package init(_ scalar: YAMLNode.Scalar) {
         let text = scalar.text
         if let tag = scalar.tag {
             switch tag {
@@ -113,7 +113,7 @@ enum YAMLScalar: Equatable {
         }
     }
 
-    static func == (lhs: YAMLScalar, rhs: YAMLScalar) -> Bool {
+    package static func == (lhs: YAMLScalar, rhs: YAMLScalar) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b

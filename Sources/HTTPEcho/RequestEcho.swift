@@ -1,4 +1,5 @@
 import FoundationEssentials
+import DispatcherCore
 import JSONSupport
 import TextSupport
 
