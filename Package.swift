@@ -105,7 +105,7 @@ let package = Package(
 
         // MARK: State kept between runs, drift checks, catalog authoring
         // Runs catalogs as tests: endpoints' and examples' `expect:`, and flows.
-        .target(name: "TestRunner", dependencies: ["Catalog", "DispatcherCore", "Expectations"]),
+        .target(name: "TestRunner", dependencies: ["Catalog", "DispatcherCore", "Expectations", "RequestExport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
         .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
@@ -134,7 +134,7 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "RequestExport", "TextSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
@@ -155,7 +155,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports",
+                "TestRunner", "TestReports", "ContractCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every

@@ -1,6 +1,7 @@
 import Expectations
 import FoundationEssentials
 import JSONSupport
+import YAMLSupport
 
 /// `expect:` of an endpoint, an example or a flow step: what the response should be.
 extension CatalogFileDecoder {

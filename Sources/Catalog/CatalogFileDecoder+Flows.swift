@@ -1,5 +1,6 @@
 import Expectations
 import JSONSupport
+import YAMLSupport
 
 /// `flows:` of a service: named, ordered steps over its endpoints.
 extension CatalogFileDecoder {

@@ -55,6 +55,7 @@ public enum TestReport {
             let indent = step.name == result.testCase.name ? "  " : "    "
             if indent.count == 4 { lines.append("  step '\(step.name)'\(step.responseStatus.map { " (status \($0))" } ?? "")") }
             if let problem = step.problem { lines.append(indent + problem) }
+            if step.schemaViolations.count > 1 { lines += step.schemaViolations.map { "\(indent)  \($0)" } }
             for failure in step.failures {
                 let place = failure.assertion.place.isEmpty ? "" : "  (\(failure.assertion.place))"
                 lines.append("\(indent)\(failure.assertion.subject) \(failure.assertion.predicate)\(place)")

@@ -26,6 +26,8 @@ public struct StepResult: Sendable, Hashable {
     public var curl: String?
     /// The response status, when there was one.
     public var responseStatus: Int?
+    /// Where the response breaks the schema kept for its endpoint (`--contract`), secrets masked.
+    public var schemaViolations: [String] = []
     /// How many times it was sent (more than once when polling).
     public var attempts = 1
     /// Time from the first send to the last answer.

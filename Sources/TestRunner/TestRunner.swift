@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import Expectations
 import FoundationEssentials
+import RequestExport
 
 /// Runs tests: each endpoint, example or flow through an `EndpointCaller` (stub, the mock or
 /// live), checking `expect:`, carrying captures from step to step and polling `until:` on an
@@ -19,6 +20,9 @@ public struct TestRunner: Sendable {
     public var failFast: Bool
     /// Run-time values (`--var`) for every request, below a step's own.
     public var values: [String: String]
+    /// Checks a response against the schema kept for its endpoint (`--contract`): each element a
+    /// violation naming its JSON Pointer; empty when it conforms or no schema applies.
+    public var contract: (@Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> [String])?
 
     /// Makes a runner.
     public init(
@@ -216,6 +220,16 @@ public struct TestRunner: Sendable {
             } else {
                 result.outcomes = evaluator.evaluate(plan.expectations)
                 if result.outcomes.contains(where: { !$0.passed }) { result.status = .failed }
+            }
+            if let contract {
+                let violations = contract(plan.selection.service, plan.selection.endpoint.id, response).map(redactor.text)
+                if let first = violations.first {
+                    result.status = .failed
+                    result.schemaViolations = violations
+                    let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+                    let breach = "the response breaks its schema at \(first)\(more)"
+                    result.problem = result.problem.map { "\($0); \(breach)" } ?? breach
+                }
             }
             let captured = CapturedResponse(response)
             var taken = plan.selection.endpoint.capturedValues(from: captured, at: Date())

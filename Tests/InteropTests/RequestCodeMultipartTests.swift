@@ -1,3 +1,4 @@
+import RequestExport
 import Catalog
 import DispatcherCore
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import ContractCheck
 import DispatcherCore
 import FoundationEssentials
 import SystemSupport
@@ -42,6 +43,9 @@ struct TestCommand: AsyncParsableCommand {
 
     @Flag(help: "Stop at the first failure or error; the tests not started are skipped.")
     var failFast = false
+
+    @Flag(help: "Also check every response against the schema an import kept for its endpoint (`schemas:`); a break fails the test with its JSON Pointer.")
+    var contract = false
 
     @Option(help: ArgumentHelp("Run only the tests whose id (SERVICE/NAME) contains TEXT.", valueName: "TEXT"))
     var grep: String?
@@ -98,8 +102,9 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         let results = try await withLiveTransport { transport in
-            let runner = TestRunner(
+            var runner = TestRunner(
                 caller: EndpointCaller(catalog: catalog, transport: transport), mode: mode, jobs: jobs, failFast: failFast, values: values)
+            if contract { runner.contract = try Self.contractCheck(for: catalog) }
             let progress = TestProgress(total: cases.count, shown: Console.errorIsTerminal)
             let results = await runner.run(cases) { progress.finished($0) }
             progress.end()
@@ -115,5 +120,23 @@ struct TestCommand: AsyncParsableCommand {
         }
         let status = TestTally(results).exitStatus
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The schemas each service keeps, read once; a service whose file is broken stops the run.
+    static func contractCheck(for catalog: CatalogSet) throws -> @Sendable (Service, String, Response) -> [String] {
+        var contracts: [String: ResponseContract] = [:]
+        for service in catalog.services {
+            do throws(ContractError) {
+                if let contract = try ResponseContract(service: service) { contracts[service.id] = contract }
+            } catch {
+                Console.error("error: \(error.message)")
+                throw ExitStatus.usage
+            }
+        }
+        if contracts.isEmpty { Console.error("--contract: no service of these catalogs keeps response schemas (`schemas:`, written by `import openapi`)") }
+        return { [contracts] service, endpoint, response in
+            guard let contract = contracts[service.id], case .checked(_, let violations) = contract.check(endpoint: endpoint, response: response) else { return [] }
+            return violations.map(\.description)
+        }
     }
 }

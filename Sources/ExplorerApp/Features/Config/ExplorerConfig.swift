@@ -1,5 +1,6 @@
 import Catalog
 import TerminalKit
+import YAMLSupport
 
 /// The person's own settings, from `$XDG_CONFIG_HOME/apiexplorer/config.yaml`: keys rebound and a
 /// theme (docs/configuration.md). What is wrong in the file is reported with its line and column

@@ -1,5 +1,6 @@
 import Catalog
 import TerminalKit
+import YAMLSupport
 
 /// `keys:` of the config file: `COMMAND: KEY` or `COMMAND: [KEY, …]` (`[]` unbinds). A command's
 /// name is the one `apiexplorer explore --help` and docs/configuration.md list (`send`,

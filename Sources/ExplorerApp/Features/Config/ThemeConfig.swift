@@ -1,5 +1,6 @@
 import Catalog
 import TerminalKit
+import YAMLSupport
 
 /// `themes:` of the config file: `NAME: {base: THEME, ROLE: STYLE, …}`, a theme made of another
 /// with some roles restyled. A style is words: a colour for the text, `on COLOUR` for the

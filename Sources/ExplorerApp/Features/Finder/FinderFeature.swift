@@ -82,7 +82,7 @@ enum FinderFeature: AppFeature {
                 case .command(let command, _, _): shell.requests.append(.run(command))
                 }
             case .moveDown, .moveUp, .moveToTop, .moveToBottom:
-                AppReducer.move(&state.list, command, count: state.results.count)
+                OverlaysFeature.move(&state.list, command, count: state.results.count)
             case .pageDown, .pageUp:
                 let count = state.results.count
                 let step = command == .pageDown ? context.pageHeight : -context.pageHeight

@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import RequestExport
 import TerminalKit
 
 /// The window over the panes. Every feature opens and closes it through `AppShell.overlay`; this
