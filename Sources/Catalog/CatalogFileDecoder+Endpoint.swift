@@ -13,7 +13,7 @@ extension CatalogFileDecoder {
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
-    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo", "expect"]
+    static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -71,9 +71,6 @@ extension CatalogFileDecoder {
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
                 if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
-                if case .mapping(let pairs) = value.content, let expect = pairs.first(where: { $0.key.scalar?.text == "expect" }) {
-                    error("the stub's expectations are the endpoint's: write 'expect' beside 'stub' in \(subject)", at: expect.key)
-                }
             case "examples": endpoint.examples = decodeExamples(value, subject)
             case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
             case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
@@ -269,7 +266,11 @@ extension CatalogFileDecoder {
 
     /// A fixture: a response (`status`, `headers`, `body` or `bodyFile`) or a `networkError`.
     func decodeExample(_ node: YAMLNode, name: String, what: @autoclosure () -> String) -> CatalogExample? {
-        guard let fields = entries(node, what(), allowed: Self.exampleKeys) else { return nil }
+        // The stub's expectations are the endpoint's; a named example has its own.
+        let isStub = name == CatalogExample.defaultName
+        let allowed = isStub ? Self.exampleKeys : Self.exampleKeys + ["expect"]
+        let moved = isStub ? ["expect": "the endpoint, beside 'stub' (the stub's expectations are the endpoint's)"] : [:]
+        guard let fields = entries(node, what(), allowed: allowed, moved: moved) else { return nil }
         let before = errorCount
         var status = 200
         var headers = Headers()

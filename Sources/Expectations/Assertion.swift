@@ -33,6 +33,17 @@ public struct Assertion: Sendable, Hashable, CustomStringConvertible {
 
     /// `$.id equals 7`, `status is 2xx`.
     public var description: String { "\(subject) \(predicate)" }
+
+    // Where it is written is not what it checks: an edit above it moves it, and the catalog's
+    // write-back compares endpoints before and after.
+    public static func == (lhs: Assertion, rhs: Assertion) -> Bool {
+        lhs.subject == rhs.subject && lhs.predicate == rhs.predicate
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(subject)
+        hasher.combine(predicate)
+    }
 }
 
 /// The part of a response an assertion reads.

@@ -130,6 +130,6 @@ import TestTraits
                   status: 200
                   expect: { status: 200 }
             """)
-        #expect(found == ["10:7: error: the stub's expectations are the endpoint's: write 'expect' beside 'stub' in endpoint 'pet'"])
+        #expect(found == ["10:7: error: 'expect' is not a key of the stub of endpoint 'pet'; it belongs under the endpoint, beside 'stub' (the stub's expectations are the endpoint's)"])
     }
 }

@@ -157,10 +157,10 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
     @Test func parallelStepsAreInFlightTogether() async throws {
         let (catalog, _) = try loadCatalog(Self.catalog)
         let arrived = Mutex(0)
-        // Each request waits until both have arrived: run one after the other, the first would wait out its 30 s and fail.
+        // Each request waits until both have arrived: run one after the other, the first would wait out its deadline and fail.
         let transport = ScriptedTransport { request, _ in
             arrived.withLock { $0 += 1 }
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + .seconds(600)
             while arrived.withLock({ $0 }) < 2, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
             guard arrived.withLock({ $0 }) >= 2 else { return json(500, "{}") }
             return request.url.path == "/pets" ? json(200, "[]") : json(200, #"{"id":1}"#)
@@ -178,7 +178,7 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
         let testCase = try #require(TestSelection.cases(["shop/flow:poll"], environment: nil, in: catalog).first)
         let running = Task { await runner(catalog, transport: transport, mode: .live, clock: DispatchClock(clock)).run(testCase) }
         for _ in 0..<2 {
-            #expect(await clock.waitForSleepers(1))
+            #expect(await clock.waitForSleepers(1, timeout: .seconds(600)))
             clock.advance(by: .seconds(1))
         }
         let result = await running.value
@@ -194,7 +194,7 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
         let testCase = try #require(TestSelection.cases(["shop/flow:poll"], environment: nil, in: catalog).first)
         let running = Task { await runner(catalog, transport: transport, mode: .live, clock: DispatchClock(clock)).run(testCase) }
         for _ in 0..<3 {
-            #expect(await clock.waitForSleepers(1))
+            #expect(await clock.waitForSleepers(1, timeout: .seconds(600)))
             clock.advance(by: .seconds(1))
         }
         let result = await running.value
