@@ -58,6 +58,44 @@ extension EndToEnd {
             #expect(output.contains("3 tests: 1 passed, 2 failed"))  // findPet#notFound still passes
         }
 
+        /// `--contract`: a stub that breaks the schema an import kept fails with the body's JSON
+        /// Pointer and the schema's keyword; one that conforms passes; without the flag, no check.
+        @Test func contractChecksEachResponseAgainstTheKeptSchema() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-contract-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try #"""
+                { "format": "apiexplorer-response-schemas/1", "dialect": "openapi-3.0", "source": "pets.yaml",
+                  "endpoints": { "getPet": { "200": { "application/json": { "$ref": "#/components/schemas/Pet" } } },
+                                 "goodPet": { "200": { "application/json": { "$ref": "#/components/schemas/Pet" } } } },
+                  "components": { "schemas": { "Pet": { "type": "object", "required": ["id"], "properties": { "id": { "type": "integer", "minimum": 1 } } } } } }
+                """#.write(to: folder.appendingPathComponent("pets.schemas.json"), atomically: true, encoding: .utf8)
+            try """
+                service: pets
+                schemas: pets.schemas.json
+                environments:
+                  local:
+                    baseURL: http://127.0.0.1:1
+                endpoints:
+                  getPet:
+                    path: /pets/1
+                    expect: { status: 200 }
+                    stub: { headers: { Content-Type: application/json }, body: { id: -7 } }
+                  goodPet:
+                    path: /pets/2
+                    expect: { status: 200 }
+                    stub: { headers: { Content-Type: application/json }, body: { id: 2 } }
+                """.write(to: folder.appendingPathComponent("pets.yaml"), atomically: true, encoding: .utf8)
+            let (status, output) = try await test(["--stub", "--contract", "--catalog", folder.path])
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("FAIL   pets/getPet "), "\(output)")
+            #expect(output.contains("PASS   pets/goodPet "), "\(output)")
+            #expect(output.contains("the response breaks its schema at /id: "), "\(output)")
+            #expect(output.contains("[#/components/schemas/Pet/properties/id/minimum]"), "\(output)")
+            let (plainStatus, plain) = try await test(["--stub", "--catalog", folder.path])
+            #expect(plainStatus == 0, "\(plain)")
+        }
+
         @Test func nothingToRunExitsFour() async throws {
             let catalog = try TemporaryCatalog(mockPort: 4010)
             defer { catalog.remove() }

@@ -46,8 +46,10 @@ import TestTraits
         // Help and the status bar say the keys in effect.
         _ = state.press("Esc X")
         if case .examplePicker? = state.overlay {} else { Issue.record("X picks no example") }
+        // The help window is made from the effective keymap (its rows are checked below; the key
+        // is below the window's first page now that the keymap is longer).
         _ = state.press("Esc ?")
-        #expect(state.screen.contains("L           messages: every notice"))
+        if case .help? = state.overlay {} else { Issue.record("? opens no help") }
         #expect(Keymap.plainText(of: config.bindings).contains("L messages: every notice"))
         #expect(!Keymap.plainText(of: config.bindings).contains("M messages"))
     }
@@ -117,9 +119,9 @@ import TestTraits
 
     @Test(arguments: ScreenSnapshotTests.sizes)
     func reboundKeysInTheStatusBarAndHelp(size: Size) {
-        var state = Self.state(Self.parse("keys: { toggleMode: x, pickExample: s, help: F1 }"), size: size)
+        var state = Self.state(Self.parse("keys: { toggleMode: x, pickExample: s, help: F2 }"), size: size)
         assertSnapshot(state.screen, named: "config-rebound-\(size)")
-        _ = state.press("F1")
+        _ = state.press("F2")
         assertSnapshot(state.screen, named: "config-rebound-help-\(size)")
     }
 
