@@ -120,7 +120,8 @@ public enum RequestEcho {
                 }
             }
             guard let name else { continue }
-            parts.append(Part(name: name, filename: filename, contentType: contentType, data: Data(bytes[(headerEnd + 4)..<partEnd])))
+            // The blank line may end right at the delimiter's CRLF: an empty body.
+            parts.append(Part(name: name, filename: filename, contentType: contentType, data: Data(bytes[min(headerEnd + 4, partEnd)..<partEnd])))
         }
         return parts
     }

@@ -52,6 +52,16 @@ import TestTraits
         #expect(RequestEcho.multipartParts(Self.body("--b"), boundary: String(repeating: "b", count: 100)).isEmpty)
     }
 
+    /// Found by FuzzMultipart: the blank line after the headers overlaps the CRLF before the next
+    /// delimiter; the part's body is empty, not a reversed range (a crash).
+    @Test func aBlankLineEndingAtTheDelimiterIsAnEmptyBody() {
+        let parts = RequestEcho.multipartParts(Self.body("--b\r\nContent-Disposition: form-data; name=x\r\n\r\n--b--"), boundary: "b")
+        #expect(parts.map(\.name) == ["x"])
+        #expect(parts.first?.data.isEmpty == true)
+        let found = Data([0x62, 0x0a, 0x2d, 0x2d, 0x62, 0x0d, 0x0a] + Array("Content-Disposition: form-data; name=x\rntent-Disposit\n\r\n\r\n--b--".utf8))
+        #expect(RequestEcho.multipartParts(found, boundary: "b").map(\.data) == [Data()])
+    }
+
     @Test func theBoundaryIsReadQuotedOrNot() {
         #expect(RequestEcho.boundary(of: "multipart/form-data; boundary=abc") == "abc")
         #expect(RequestEcho.boundary(of: "multipart/form-data; charset=utf-8; Boundary=\"a b\"") == "a b")
