@@ -20,14 +20,20 @@ package struct EndpointRow: Sendable, Hashable {
 
     /// The endpoint's index in its service, nil for a heading.
     package var endpointIndex: Int? {
-        if case .endpoint(let index) = kind { return index }
-        return nil
+        // A switch, not `if case`: inlined into loops over rows, the `if case` form crashed the
+        // release optimizer of Swift 6.3.1 (CopyPropagation, an ownership error).
+        switch kind {
+        case .endpoint(let index): index
+        case .group: nil
+        }
     }
 
     /// The group's id, nil for an endpoint.
     package var groupID: String? {
-        if case .group(let id, _, _) = kind { return id }
-        return nil
+        switch kind {
+        case .group(let id, _, _): id
+        case .endpoint: nil
+        }
     }
 }
 

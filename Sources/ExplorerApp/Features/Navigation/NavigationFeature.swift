@@ -278,7 +278,11 @@ extension NavigationState {
     /// The endpoints of the active service in the rows, in their order.
     func visibleEndpoints(in catalog: CatalogSet) -> [CatalogEndpoint] {
         guard let service = activeService(in: catalog) else { return [] }
-        return rows(in: catalog).compactMap { $0.endpointIndex.map { service.endpoints[$0] } }
+        var endpoints: [CatalogEndpoint] = []
+        for row in rows(in: catalog) {
+            if case .endpoint(let index) = row.kind { endpoints.append(service.endpoints[index]) }
+        }
+        return endpoints
     }
 
     /// The row under the endpoint cursor (the first when the cursor is on none).
@@ -476,6 +480,16 @@ extension NavigationState {
     /// the active service, else its tree.
     private func endpointRowsIDs(_ service: Service, active: Bool, catalog: CatalogSet) -> [String?] {
         let rows = active ? rows(in: catalog) : EndpointTree.rows(service.endpoints) { isFolded($0, in: service) }
-        return rows.map { $0.endpointIndex.map { service.endpoints[$0].id } }
+        // A plain loop: the optimizer of Swift 6.3.1 crashed (CopyPropagation, an ownership
+        // error) on the nested `map` over the row's computed index in release builds.
+        var ids: [String?] = []
+        ids.reserveCapacity(rows.count)
+        for row in rows {
+            switch row.kind {
+            case .endpoint(let index): ids.append(service.endpoints[index].id)
+            case .group: ids.append(nil)
+            }
+        }
+        return ids
     }
 }
