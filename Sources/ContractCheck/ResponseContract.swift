@@ -14,19 +14,19 @@ import TextSupport
 ///
 /// Statuses are keyed as OpenAPI writes them (`200`, `2XX`, `default`), schemas by media type;
 /// `$ref`s point into this file. Parse it once (per service) and check many responses.
-public struct ResponseContract: Sendable {
+package struct ResponseContract: Sendable {
     /// The value of `format`.
-    public static let format = "apiexplorer-response-schemas/1"
+    package static let format = "apiexplorer-response-schemas/1"
 
     /// The whole file.
-    public let document: JSONValue
+    package let document: JSONValue
     /// How its schemas are read (OpenAPI 3.0 or JSON Schema 2020-12).
-    public let dialect: SchemaDialect
+    package let dialect: SchemaDialect
     /// The file's path, for messages.
-    public let path: String
+    package let path: String
 
     /// Reads a schemas file.
-    public init(data: Data, path: String) throws(ContractError) {
+    package init(data: Data, path: String) throws(ContractError) {
         let document: JSONValue
         do {
             document = try JSONValue.parse(data)
@@ -42,14 +42,14 @@ public struct ResponseContract: Sendable {
     }
 
     /// The schemas `service` names (`schemas:`); nil when it names none.
-    public init?(service: Service) throws(ContractError) {
+    package init?(service: Service) throws(ContractError) {
         guard let file = service.responseSchemas else { return nil }
         try self.init(data: file.data, path: file.path)
     }
 
     /// The schema for a response of `endpoint` with `status` and `contentType` (a media type,
     /// parameters allowed), or why there is none.
-    public func schema(endpoint: String, status: Int, contentType: String?) -> Result<JSONSchema, NoSchema> {
+    package func schema(endpoint: String, status: Int, contentType: String?) -> Result<JSONSchema, NoSchema> {
         guard case .object(let responses)? = document["endpoints"]?[endpoint] else {
             return .failure(NoSchema("\(path) has no response schemas for the endpoint '\(endpoint)'"))
         }
@@ -80,7 +80,7 @@ public struct ResponseContract: Sendable {
 
     /// Checks a response body against its schema: the violations (none: it conforms), or why
     /// there is no schema to check it against.
-    public func check(endpoint: String, status: Int, contentType: String?, body: Data, limits: ValidationLimits = ValidationLimits()) -> ContractResult {
+    package func check(endpoint: String, status: Int, contentType: String?, body: Data, limits: ValidationLimits = ValidationLimits()) -> ContractResult {
         let schema: JSONSchema
         switch self.schema(endpoint: endpoint, status: status, contentType: contentType) {
         case .success(let found): schema = found
@@ -101,7 +101,7 @@ public struct ResponseContract: Sendable {
     }
 
     /// Checks `response` (its status, Content-Type and body) as a response of `endpoint`.
-    public func check(endpoint: String, response: Response, limits: ValidationLimits = ValidationLimits()) -> ContractResult {
+    package func check(endpoint: String, response: Response, limits: ValidationLimits = ValidationLimits()) -> ContractResult {
         check(endpoint: endpoint, status: response.status, contentType: response.mediaType, body: response.body, limits: limits)
     }
 
@@ -112,7 +112,7 @@ public struct ResponseContract: Sendable {
 }
 
 /// What checking a response against its schema found.
-public enum ContractResult: Sendable, Hashable {
+package enum ContractResult: Sendable, Hashable {
     /// The body was checked against the schema at `schema` (`petstore.schemas.json#/endpoints/…`):
     /// it conforms when `violations` is empty.
     case checked(schema: String, violations: [SchemaViolation])
@@ -120,28 +120,28 @@ public enum ContractResult: Sendable, Hashable {
     case noSchema(String)
 
     /// The violations found (none when it conforms or nothing was checked).
-    public var violations: [SchemaViolation] {
+    package var violations: [SchemaViolation] {
         if case .checked(_, let violations) = self { return violations }
         return []
     }
 
     /// Whether the body was checked and conforms.
-    public var conforms: Bool {
+    package var conforms: Bool {
         if case .checked(_, let violations) = self { return violations.isEmpty }
         return false
     }
 }
 
 /// Why a response has no schema to be checked against.
-public struct NoSchema: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct NoSchema: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// A schemas file that cannot be used.
-public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

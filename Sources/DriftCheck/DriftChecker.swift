@@ -10,9 +10,9 @@ import StateStore
 /// Values themselves are not compared: live data changes, its shape should not. When the catalog
 /// keeps the response schemas of its import (`schemas:`), the live body is also checked against
 /// its schema (`ResponseContract`, the engine of contract checks).
-public enum DriftChecker {
+package enum DriftChecker {
     /// The differences between a stub response and a live one.
-    public static func compare(stub: Response, live: Response) -> [DriftDifference] {
+    package static func compare(stub: Response, live: Response) -> [DriftDifference] {
         var differences: [DriftDifference] = []
         if stub.status != live.status { differences.append(.status(stub: stub.status, live: live.status)) }
         let stubType = stub.mediaType, liveType = live.mediaType
@@ -33,7 +33,7 @@ public enum DriftChecker {
     }
 
     /// The differences between two shapes, at `path` (`$.items[*].name`).
-    public static func compare(stub: JSONShape, live: JSONShape, path: String) -> [DriftDifference] {
+    package static func compare(stub: JSONShape, live: JSONShape, path: String) -> [DriftDifference] {
         var differences: [DriftDifference] = []
         let stubNullable = stub.kinds.contains(.null), liveNullable = live.kinds.contains(.null)
         let stubKinds = stub.kinds.subtracting([.null]), liveKinds = live.kinds.subtracting([.null])
@@ -69,7 +69,7 @@ public enum DriftChecker {
     /// Checks every endpoint of `service` in `environment`: each is sent in stub mode and live,
     /// and the two responses compared. Methods that change data (POST, PUT, PATCH, DELETE) are
     /// skipped unless `includeUnsafe`, so a check never writes to a real API by surprise.
-    public static func check(
+    package static func check(
         service: Service, environment: Environment, caller: EndpointCaller, includeUnsafe: Bool = false, values: [String: String] = [:],
         date: Date
     ) async -> DriftReport {
@@ -84,7 +84,7 @@ public enum DriftChecker {
     }
 
     /// Checks one endpoint (and its live body against `contract`'s schema, when given).
-    public static func check(
+    package static func check(
         _ selection: EndpointSelection, caller: EndpointCaller, includeUnsafe: Bool = false, values: [String: String] = [:],
         contract: ResponseContract? = nil
     ) async -> EndpointDrift {

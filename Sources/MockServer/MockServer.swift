@@ -11,23 +11,23 @@ import Synchronization
 /// without internet. Each service is mounted at `/<service id>`; a request picks an example with
 /// the `X-Mock-Example: NAME` header or the `mock-example=NAME` query item (default: the stub).
 /// Delays come from the example, else from the mock environment's `delayed(s)` fixtures type.
-public final class MockServer: Sendable {
+package final class MockServer: Sendable {
     /// The port the bundled catalogs' `local` environments point at.
-    public static let defaultPort = 4010
+    package static let defaultPort = 4010
 
     /// Where and how to serve.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The address to listen on (only this machine by default).
-        public var host: String
+        package var host: String
         /// The port; 0 picks a free one.
-        public var port: Int
+        package var port: Int
         /// Whether example and fixture delays are waited for.
-        public var honourDelays: Bool
+        package var honourDelays: Bool
         /// Where HTTPS is served too (`MockTLS`), 0 for a free port; nil serves plain HTTP only.
-        public var tlsPort: Int?
+        package var tlsPort: Int?
 
         /// Makes a configuration.
-        public init(host: String = "127.0.0.1", port: Int = MockServer.defaultPort, honourDelays: Bool = true, tlsPort: Int? = nil) {
+        package init(host: String = "127.0.0.1", port: Int = MockServer.defaultPort, honourDelays: Bool = true, tlsPort: Int? = nil) {
             self.host = host
             self.port = port
             self.honourDelays = honourDelays
@@ -42,14 +42,14 @@ public final class MockServer: Sendable {
     }
 
     /// The services served, in order.
-    public let services: [MockService]
+    package let services: [MockService]
     /// Where and how it serves.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let log: @Sendable (MockRequestLog) -> Void
     private let state = Mutex(State())
 
     /// Makes a server; `log` is called for every request served (from the server's thread).
-    public init(services: [Service], configuration: Configuration = Configuration(), log: @escaping @Sendable (MockRequestLog) -> Void = { _ in }) {
+    package init(services: [Service], configuration: Configuration = Configuration(), log: @escaping @Sendable (MockRequestLog) -> Void = { _ in }) {
         self.services = services.map(MockService.init)
         self.configuration = configuration
         self.log = log
@@ -57,7 +57,7 @@ public final class MockServer: Sendable {
 
     /// Starts listening; returns the port (useful with port 0).
     @discardableResult
-    public func start() async throws -> Int {
+    package func start() async throws -> Int {
         let router = MockRouter(services: services)
         let planner = MockPlanner(router: router, honourDelays: configuration.honourDelays)
         let log = self.log
@@ -99,23 +99,23 @@ public final class MockServer: Sendable {
     }
 
     /// The port it listens on, once started.
-    public var port: Int? {
+    package var port: Int? {
         state.withLock { $0.channel?.localAddress?.port }
     }
 
     /// The port HTTPS is served on, once started with a `tlsPort`.
-    public var tlsPort: Int? {
+    package var tlsPort: Int? {
         state.withLock { $0.tlsChannel?.localAddress?.port }
     }
 
     /// The base URL of a service on this server (`http://127.0.0.1:4010/petstore`).
-    public func baseURL(of serviceID: String) -> URL? {
+    package func baseURL(of serviceID: String) -> URL? {
         guard let port else { return nil }
         return URL(string: "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)/\(serviceID)")
     }
 
     /// Stops listening and closes every connection (held ones included).
-    public func stop() async {
+    package func stop() async {
         let (channel, tlsChannel, group) = state.withLock { state in
             defer { state = State() }
             return (state.channel, state.tlsChannel, state.group)

@@ -4,18 +4,18 @@ import FoundationEssentials
 
 /// A service as the mock server serves it: its endpoints and the delay and body limit of its
 /// mock environment (the first environment whose base URL is on this machine).
-public struct MockService: Sendable {
+package struct MockService: Sendable {
     /// The service.
-    public let service: Service
+    package let service: Service
     /// The environment pointing at the mock server, if any.
-    public let environment: Environment?
+    package let environment: Environment?
 
     /// Endpoints that send the `auth.refresh` token (in their own, their group's or the mock
     /// environment's headers): checked against the sessions when the catalog asks for them.
     let protectedEndpoints: Set<String>
 
     /// Makes a mock service.
-    public init(_ service: Service) {
+    package init(_ service: Service) {
         self.service = service
         let environment = service.environments.first { environment in
             ["127.0.0.1", "localhost", "::1", "[::1]"].contains(environment.baseURL.host ?? "")

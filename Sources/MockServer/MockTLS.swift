@@ -9,9 +9,9 @@ import NIOSSL
 /// Both keys are fixed and public on purpose, so the pin and the CA file in the bundled catalogs
 /// stay right from one start to the next: they protect nothing and exist to try TLS offline.
 /// Never trust this CA for anything else.
-public enum MockTLS {
+package enum MockTLS {
     /// Where the mock serves HTTPS by default.
-    public static let defaultPort = 4443
+    package static let defaultPort = 4443
 
     /// The CA's subject.
     static let authorityName = "apiexplorer mock CA (for local trials only)"
@@ -30,7 +30,7 @@ public enum MockTLS {
 
     /// The pin of the server key, as catalogs write it (`sha256/` and the base64 of the SHA-256 of
     /// its SubjectPublicKeyInfo: curl's `--pinnedpubkey` form).
-    public static var serverPin: String {
+    package static var serverPin: String {
         "sha256/" + Data(HashFunction.sha256.hash(serverKey.verifyingKey.subjectPublicKeyInfo)).base64EncodedString()
     }
 
@@ -43,7 +43,7 @@ public enum MockTLS {
     }
 
     /// The CA certificate as PEM.
-    public static func authorityCertificatePEM() throws -> String {
+    package static func authorityCertificatePEM() throws -> String {
         CertificateMaker.pem(try authorityCertificate())
     }
 

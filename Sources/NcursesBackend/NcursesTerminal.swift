@@ -11,14 +11,14 @@ import Darwin
 #endif
 
 /// Why the ncurses terminal could not start.
-public enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Standard input or output is not a terminal (piped or redirected).
     case notATerminal
     /// ncurses refused to start, e.g. because `TERM` is unset or unknown.
     case initializationFailed(String)
 
     /// A sentence for the user.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notATerminal: return "standard input and output must be a terminal (use `snapshot` for headless output)"
         case .initializationFailed(let reason): return "cannot start the terminal interface: \(reason)"
@@ -59,18 +59,18 @@ public enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConver
 ///
 /// Clipboard: `writeControlSequence` writes OSC 52 as given. Inside tmux it reaches the outer
 /// terminal when tmux has `set-clipboard on` (tmux then sets its own buffer and forwards it).
-public final class NcursesTerminal: TerminalDevice {
+package final class NcursesTerminal: TerminalDevice {
     /// Start-up choices.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Report mouse clicks and the wheel (terminal text selection then needs Shift-drag).
-        public var enablesMouse: Bool
+        package var enablesMouse: Bool
         /// Use colours; nil decides from the environment (`NO_COLOR` set and non-empty → no colours).
-        public var usesColor: Bool?
+        package var usesColor: Bool?
         /// Milliseconds to wait after Esc for the rest of an escape sequence.
-        public var escapeDelay: Int
+        package var escapeDelay: Int
 
         /// Creates options.
-        public init(enablesMouse: Bool = true, usesColor: Bool? = nil, escapeDelay: Int = 25) {
+        package init(enablesMouse: Bool = true, usesColor: Bool? = nil, escapeDelay: Int = 25) {
             self.enablesMouse = enablesMouse
             self.usesColor = usesColor
             self.escapeDelay = escapeDelay
@@ -99,13 +99,13 @@ public final class NcursesTerminal: TerminalDevice {
     private let signalWatcher: SignalWatcher
 
     /// Keys, mouse actions and resizes; finishes after `shutdown()` or a terminating signal.
-    public let events: AsyncStream<TerminalEvent>
+    package let events: AsyncStream<TerminalEvent>
 
     /// Takes over the terminal: starts the curses thread and returns at once, so the app can start
     /// (and read its catalogs) while curses sets up the screen; frames presented meanwhile are drawn
     /// when it is ready. If curses cannot start (an unknown `TERM`), `events` finishes and
     /// `startupError` says why.
-    public init(options: Options = Options()) throws(NcursesTerminalError) {
+    package init(options: Options = Options()) throws(NcursesTerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         guard let pipe = WakePipe() else { throw .initializationFailed("cannot create a wake-up pipe") }
         self.options = options
@@ -150,7 +150,7 @@ public final class NcursesTerminal: TerminalDevice {
     }
 
     /// Why curses could not start, once it has tried; nil while starting and after a good start.
-    public var startupError: NcursesTerminalError? { shared.withLock { $0.startupError } }
+    package var startupError: NcursesTerminalError? { shared.withLock { $0.startupError } }
 
     /// The terminal's size as the kernel knows it, before curses starts (80×24 when unknown).
     private static func windowSize() -> Size {
@@ -166,13 +166,13 @@ public final class NcursesTerminal: TerminalDevice {
     }
 
     /// The current size in cells.
-    public var size: Size { shared.withLock { $0.size } }
+    package var size: Size { shared.withLock { $0.size } }
 
     /// The signal that stopped the terminal, if one did.
-    public var terminationSignal: Int32? { shared.withLock { $0.terminationSignal } }
+    package var terminationSignal: Int32? { shared.withLock { $0.terminationSignal } }
 
     /// Stores the frame as the next one to draw and wakes the curses thread.
-    public func present(_ frame: Frame) {
+    package func present(_ frame: Frame) {
         let accepted = shared.withLock { state -> Bool in
             guard !state.isStopped else { return false }
             state.pendingFrame = frame
@@ -182,7 +182,7 @@ public final class NcursesTerminal: TerminalDevice {
     }
 
     /// Queues raw bytes for the tty; they are written right after the next flush.
-    public func writeControlSequence(_ bytes: String) {
+    package func writeControlSequence(_ bytes: String) {
         let accepted = shared.withLock { state -> Bool in
             guard !state.isStopped else { return false }
             state.controlSequences.append(bytes)
@@ -193,7 +193,7 @@ public final class NcursesTerminal: TerminalDevice {
 
     /// Leaves curses mode, runs `body` on the curses thread (no input is read meanwhile), then
     /// restores the terminal and redraws everything. After shutdown, `body` simply runs.
-    public func suspend<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    package func suspend<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Result, any Error>) in
             let job: @Sendable () -> Void = {
                 do { waiter.resume(returning: try body()) } catch { waiter.resume(throwing: error) }
@@ -209,7 +209,7 @@ public final class NcursesTerminal: TerminalDevice {
 
     /// Restores the terminal and finishes `events`; waits until the screen is restored.
     /// Idempotent and safe from any thread, including from inside a `suspend` body.
-    public func shutdown() {
+    package func shutdown() {
         shared.withLock { $0.isShutdownRequested = true }
         wakePipe.wake()
         let owner = shared.withLock { $0.ownerThread }

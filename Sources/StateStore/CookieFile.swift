@@ -5,29 +5,29 @@ import Synchronization
 
 /// Live cookie jars kept between runs (`cookies: { persist: true }`): the state folder's
 /// `cookies.json`, readable by the owner only, replaced atomically.
-public final class CookieFile: CookiePersistence {
+package final class CookieFile: CookiePersistence {
     private let file: EnvironmentStateFile<[Cookie]>
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
     /// The cookie file in the folder at `directoryPath` (the state directory by default).
-    public init(directoryPath: String = StateDirectory.path()) {
+    package init(directoryPath: String = StateDirectory.path()) {
         file = EnvironmentStateFile(name: "cookies.json", directoryPath: directoryPath)
     }
 
     /// The cookie file in `directory`.
-    public convenience init(directory: URL) {
+    package convenience init(directory: URL) {
         self.init(directoryPath: directory.path)
     }
 
     /// Where the cookies are.
-    public var fileURL: URL { file.fileURL }
+    package var fileURL: URL { file.fileURL }
 
-    public func cookies(for environment: EnvironmentKey) -> [Cookie] {
+    package func cookies(for environment: EnvironmentKey) -> [Cookie] {
         lock.withLock { _ in file.load()[environment] ?? [] }
     }
 
-    public func keep(_ cookies: [Cookie], for environment: EnvironmentKey) {
+    package func keep(_ cookies: [Cookie], for environment: EnvironmentKey) {
         lock.withLock { _ in
             // A full disk must not fail a request: the cookies are then kept for this run only.
             try? file.update { $0[environment] = cookies.isEmpty ? nil : cookies }

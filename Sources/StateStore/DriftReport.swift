@@ -3,7 +3,7 @@ import JSONSupport
 import TextSupport
 
 /// One way a live response differs from its stub.
-public enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The statuses differ.
     case status(stub: Int, live: Int)
     /// The media types differ (nil: none given).
@@ -24,7 +24,7 @@ public enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertibl
     case schema(pointer: String, message: String)
 
     /// A sentence for people.
-    public var description: String {
+    package var description: String {
         switch self {
         case .status(let stub, let live): "status: stub \(stub), live \(live)"
         case .contentType(let stub, let live): "content type: stub \(stub ?? "none"), live \(live ?? "none")"
@@ -42,16 +42,16 @@ public enum DriftDifference: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Whether this is a real difference (false for notes on what could not be compared).
-    public var isDrift: Bool {
+    package var isDrift: Bool {
         if case .arrayElements = self { return false }
         return true
     }
 }
 
 /// The result of checking one endpoint.
-public struct EndpointDrift: Sendable, Hashable, Codable {
+package struct EndpointDrift: Sendable, Hashable, Codable {
     /// What came of it.
-    public enum Outcome: String, Sendable, Hashable, Codable {
+    package enum Outcome: String, Sendable, Hashable, Codable {
         /// Live matches the stub.
         case same
         /// Live differs from the stub.
@@ -63,22 +63,22 @@ public struct EndpointDrift: Sendable, Hashable, Codable {
     }
 
     /// The endpoint id.
-    public var endpoint: String
+    package var endpoint: String
     /// The method.
-    public var method: String
+    package var method: String
     /// The outcome.
-    public var outcome: Outcome
+    package var outcome: Outcome
     /// The differences (and notes), for `same` and `drifted`.
-    public var differences: [DriftDifference]
+    package var differences: [DriftDifference]
     /// Why it was skipped or failed.
-    public var reason: String?
+    package var reason: String?
     /// The stub's status.
-    public var stubStatus: Int?
+    package var stubStatus: Int?
     /// The live status.
-    public var liveStatus: Int?
+    package var liveStatus: Int?
 
     /// Makes a result.
-    public init(
+    package init(
         endpoint: String, method: String, outcome: Outcome, differences: [DriftDifference] = [], reason: String? = nil, stubStatus: Int? = nil,
         liveStatus: Int? = nil
     ) {
@@ -93,18 +93,18 @@ public struct EndpointDrift: Sendable, Hashable, Codable {
 }
 
 /// A drift check of a service in an environment.
-public struct DriftReport: Sendable, Hashable, Codable {
+package struct DriftReport: Sendable, Hashable, Codable {
     /// The service id.
-    public var service: String
+    package var service: String
     /// The environment's name.
-    public var environment: String
+    package var environment: String
     /// When it ran.
-    public var date: Date
+    package var date: Date
     /// One result per endpoint, in catalog order.
-    public var endpoints: [EndpointDrift]
+    package var endpoints: [EndpointDrift]
 
     /// Makes a report.
-    public init(service: String, environment: String, date: Date, endpoints: [EndpointDrift]) {
+    package init(service: String, environment: String, date: Date, endpoints: [EndpointDrift]) {
         self.service = service
         self.environment = environment
         self.date = date
@@ -112,7 +112,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
     }
 
     /// Whether any endpoint drifted or could not be checked (what fails CI).
-    public var hasProblems: Bool { endpoints.contains { $0.outcome == .drifted || $0.outcome == .failed } }
+    package var hasProblems: Bool { endpoints.contains { $0.outcome == .drifted || $0.outcome == .failed } }
 
     /// The report for people:
     /// ```
@@ -121,7 +121,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
     ///   ✗ listItems      GET   2 differences
     ///       status: stub 200, live 404
     /// ```
-    public var text: String {
+    package var text: String {
         func count(_ outcome: EndpointDrift.Outcome) -> Int { endpoints.filter { $0.outcome == outcome }.count }
         var summary = "\(service) (\(environment)): \(endpoints.count - count(.skipped)) endpoint\(endpoints.count - count(.skipped) == 1 ? "" : "s") checked"
         for (outcome, word) in [(EndpointDrift.Outcome.drifted, "drifted"), (.failed, "failed"), (.skipped, "skipped")] where count(outcome) > 0 {
@@ -147,7 +147,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
 
 extension DriftReport {
     /// The report as pretty JSON (documented in docs/cli.md).
-    public var jsonText: String {
+    package var jsonText: String {
         guard let data = try? HistoryStore.encoder.encode(self), let value = try? JSONValue.parse(data) else { return "{}" }
         return value.prettyText()
     }

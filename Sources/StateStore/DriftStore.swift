@@ -10,42 +10,42 @@ import Darwin
 
 /// The last drift result of every endpoint checked, per service and environment, kept in
 /// `drift.json` in the state directory so the explorer can show a drift badge on checked endpoints.
-public struct DriftStore: Sendable {
+package struct DriftStore: Sendable {
     /// The file name in the state directory.
-    public static let fileName = "drift.json"
+    package static let fileName = "drift.json"
 
     /// One endpoint's last result.
-    public struct Record: Sendable, Hashable, Codable {
+    package struct Record: Sendable, Hashable, Codable {
         /// When it was checked.
-        public var date: Date
+        package var date: Date
         /// The result.
-        public var result: EndpointDrift
+        package var result: EndpointDrift
     }
 
     /// The file's contents: service → environment → endpoint id → last result.
     typealias Contents = [String: [String: [String: Record]]]
 
     /// The folder holding the file, as a path.
-    public let directoryPath: String
+    package let directoryPath: String
 
     /// Makes a store in the folder at `directoryPath` (the state directory by default).
-    public init(directoryPath: String = StateDirectory.path()) {
+    package init(directoryPath: String = StateDirectory.path()) {
         self.directoryPath = directoryPath
     }
 
     /// Makes a store in `directory`.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.init(directoryPath: directory.path)
     }
 
     /// The folder holding the file.
-    public var directory: URL { URL(fileURLWithPath: directoryPath) }
+    package var directory: URL { URL(fileURLWithPath: directoryPath) }
     /// The file.
-    public var fileURL: URL { URL(fileURLWithPath: filePath) }
+    package var fileURL: URL { URL(fileURLWithPath: filePath) }
     private var filePath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
 
     /// Records every endpoint of a report, replacing earlier results of those endpoints.
-    public func save(_ report: DriftReport) throws(SystemError) {
+    package func save(_ report: DriftReport) throws(SystemError) {
         var all = (try? load()) ?? [:]
         var endpoints = all[report.service]?[report.environment] ?? [:]
         for result in report.endpoints { endpoints[result.endpoint] = Record(date: report.date, result: result) }
@@ -58,17 +58,17 @@ public struct DriftStore: Sendable {
     }
 
     /// The last result for an endpoint in an environment, if it was checked.
-    public func last(_ endpoint: EndpointKey, environment: String) -> Record? {
+    package func last(_ endpoint: EndpointKey, environment: String) -> Record? {
         (try? load())?[endpoint.service]?[environment]?[endpoint.endpoint]
     }
 
     /// Every last result of a service in an environment, by endpoint id.
-    public func results(_ environment: EnvironmentKey) -> [String: Record] {
+    package func results(_ environment: EnvironmentKey) -> [String: Record] {
         (try? load())?[environment.service]?[environment.environment] ?? [:]
     }
 
     /// Every last result, by service and environment and then endpoint id, read once.
-    public func everyResult() -> [EnvironmentKey: [String: Record]] {
+    package func everyResult() -> [EnvironmentKey: [String: Record]] {
         var results: [EnvironmentKey: [String: Record]] = [:]
         for (service, environments) in (try? load()) ?? [:] {
             for (environment, endpoints) in environments {

@@ -17,28 +17,28 @@ import Darwin
 /// exclusive lock on the file (`flock` on `.NAME.lock`, released by the system when a process
 /// dies), reading the file again first, so what another process wrote meanwhile stays (`update`,
 /// `save(_:over:)`).
-public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
+package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
     private let directoryPath: String
     private let name: String
 
     /// Makes a store for the file `name` in the folder at `directoryPath` (the state directory by default).
-    public init(name: String, directoryPath: String = StateDirectory.path()) {
+    package init(name: String, directoryPath: String = StateDirectory.path()) {
         self.directoryPath = directoryPath
         self.name = name
     }
 
     /// Makes a store for the file `name` in `directory`.
-    public init(name: String, directory: URL) {
+    package init(name: String, directory: URL) {
         self.init(name: name, directoryPath: directory.path)
     }
 
     /// The file.
-    public var fileURL: URL { URL(fileURLWithPath: filePath) }
+    package var fileURL: URL { URL(fileURLWithPath: filePath) }
     private var filePath: String { URL.joinedFilePath(directoryPath, name) }
 
     /// Every value, by service and environment; empty when the file is missing or unreadable (a
     /// damaged file loses its values, never the explorer).
-    public func load() -> [EnvironmentKey: Value] {
+    package func load() -> [EnvironmentKey: Value] {
         guard let data = FileContents.read(atPath: filePath),
             let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data)
         else { return [:] }
@@ -50,7 +50,7 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
     }
 
     /// Changes the values under the file's lock: `change` sees what the file holds now.
-    public func update(_ change: (inout [EnvironmentKey: Value]) -> Void) throws(SystemError) {
+    package func update(_ change: (inout [EnvironmentKey: Value]) -> Void) throws(SystemError) {
         try StateDirectory.create(URL(fileURLWithPath: directoryPath))
         try withLock { () throws(SystemError) in
             var values = load()
@@ -62,7 +62,7 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
     /// Writes what changed from `base` (what this process last read or wrote) to `values` over what
     /// the file holds now: a service and environment this process did not change keeps what
     /// another process wrote, and one both changed is merged entry by entry (`MergeableState`).
-    public func save(_ values: [EnvironmentKey: Value], over base: [EnvironmentKey: Value]) throws(SystemError) where Value: MergeableState {
+    package func save(_ values: [EnvironmentKey: Value], over base: [EnvironmentKey: Value]) throws(SystemError) where Value: MergeableState {
         try update { current in
             for key in Set(values.keys).union(base.keys) where values[key] != base[key] {
                 current[key] = Value.merged(base: base[key], mine: values[key], theirs: current[key])
@@ -84,7 +84,7 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
 
     /// Writes every value (an empty map removes the file), replacing what the file holds: `update`
     /// and `save(_:over:)` keep what other processes wrote.
-    public func save(_ values: [EnvironmentKey: Value]) throws(SystemError) {
+    package func save(_ values: [EnvironmentKey: Value]) throws(SystemError) {
         guard !values.isEmpty else {
             if unlink(filePath) != 0, errno != ENOENT { throw SystemError("cannot remove \(filePath)") }
             return
@@ -101,19 +101,19 @@ public struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Senda
 
 /// A value two processes may both have changed since they read it: `merged` keeps both changes
 /// where it can (a dictionary entry by entry), and `mine` where both changed the same thing.
-public protocol MergeableState: Equatable {
+package protocol MergeableState: Equatable {
     /// The three-way merge of `mine` and `theirs`, both changed from `base`; nil removes the value.
     static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self?
 }
 
 extension MergeableState {
     /// By default mine wins where I changed it.
-    public static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? { mine != base ? mine : theirs }
+    package static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? { mine != base ? mine : theirs }
 }
 
 extension Dictionary: MergeableState where Key == String, Value: Equatable {
     /// Entry by entry: the ones I changed (or removed) are mine, the others theirs.
-    public static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? {
+    package static func merged(base: Self?, mine: Self?, theirs: Self?) -> Self? {
         let base = base ?? [:], mine = mine ?? [:]
         var result = theirs ?? [:]
         for key in Set(base.keys).union(mine.keys) where base[key] != mine[key] { result[key] = mine[key] }
@@ -123,7 +123,7 @@ extension Dictionary: MergeableState where Key == String, Value: Equatable {
 
 extension CapturedValues: MergeableState {
     /// Stub and live values, each entry by entry.
-    public static func merged(base: CapturedValues?, mine: CapturedValues?, theirs: CapturedValues?) -> CapturedValues? {
+    package static func merged(base: CapturedValues?, mine: CapturedValues?, theirs: CapturedValues?) -> CapturedValues? {
         var result = CapturedValues()
         result.stub = [String: CapturedValue].merged(base: base?.stub, mine: mine?.stub, theirs: theirs?.stub) ?? [:]
         result.live = [String: CapturedValue].merged(base: base?.live, mine: mine?.live, theirs: theirs?.live) ?? [:]
@@ -132,26 +132,26 @@ extension CapturedValues: MergeableState {
 }
 
 /// The state files of the explorer's edits and values.
-public enum ExplorerStateFiles {
+package enum ExplorerStateFiles {
     /// Drafts: edits per endpoint id, per service and environment.
-    public static func drafts(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: EndpointEdits]> {
+    package static func drafts(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: EndpointEdits]> {
         EnvironmentStateFile(name: "drafts.json", directoryPath: directoryPath)
     }
 
     /// Values captured from responses per service and environment, stub and live apart.
-    public static func captured(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<CapturedValues> {
+    package static func captured(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<CapturedValues> {
         EnvironmentStateFile(name: "captured.json", directoryPath: directoryPath)
     }
 
     /// Run-time values (never secrets) per service and environment.
-    public static func values(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: String]> {
+    package static func values(inFolder directoryPath: String = StateDirectory.path()) -> EnvironmentStateFile<[String: String]> {
         EnvironmentStateFile(name: "values.json", directoryPath: directoryPath)
     }
 
     /// Drafts in `directory`.
-    public static func drafts(in directory: URL) -> EnvironmentStateFile<[String: EndpointEdits]> { drafts(inFolder: directory.path) }
+    package static func drafts(in directory: URL) -> EnvironmentStateFile<[String: EndpointEdits]> { drafts(inFolder: directory.path) }
     /// Captured values in `directory`.
-    public static func captured(in directory: URL) -> EnvironmentStateFile<CapturedValues> { captured(inFolder: directory.path) }
+    package static func captured(in directory: URL) -> EnvironmentStateFile<CapturedValues> { captured(inFolder: directory.path) }
     /// Run-time values in `directory`.
-    public static func values(in directory: URL) -> EnvironmentStateFile<[String: String]> { values(inFolder: directory.path) }
+    package static func values(in directory: URL) -> EnvironmentStateFile<[String: String]> { values(inFolder: directory.path) }
 }

@@ -5,9 +5,9 @@ import JSONSupport
 /// Writes history entries as an HTTP Archive (HAR 1.2), for browsers' and proxies' HAR viewers.
 /// Values are the history's, so secrets stay masked. apiexplorer's own fields (service,
 /// endpoint, environment, mode, mapped error) go in `_apiexplorer`, as HAR allows for custom fields.
-public enum HARExporter {
+package enum HARExporter {
     /// The HAR document for `entries` (oldest first).
-    public static func document(_ entries: [HistoryEntry], creatorVersion: String) -> JSONValue {
+    package static func document(_ entries: [HistoryEntry], creatorVersion: String) -> JSONValue {
         [
             "log": [
                 "version": "1.2",
@@ -18,7 +18,7 @@ public enum HARExporter {
     }
 
     /// The HAR text, pretty-printed.
-    public static func text(_ entries: [HistoryEntry], creatorVersion: String) -> String {
+    package static func text(_ entries: [HistoryEntry], creatorVersion: String) -> String {
         document(entries, creatorVersion: creatorVersion).prettyText()
     }
 

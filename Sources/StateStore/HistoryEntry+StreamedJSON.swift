@@ -7,7 +7,7 @@ extension HistoryEntry {
     /// as text: a body near the size cap is kept once, not copied into a string, an encoded JSON
     /// document, a parsed value and a pretty-printed text. Same output as `jsonText(pretty:)` of
     /// `HistoryEntry(outcome, forHistory: false, date:)`.
-    public static func writeJSON(_ outcome: CallOutcome, date: Date, pretty: Bool, to write: (Data) -> Void) {
+    package static func writeJSON(_ outcome: CallOutcome, date: Date, pretty: Bool, to write: (Data) -> Void) {
         // The envelope is made with an empty body, then the body goes where its marker is.
         var entry = HistoryEntry(
             exchange: outcome.exchange, call: outcome.call, redactor: outcome.redactor, redactResponseBody: false, bodyLimit: 0, date: date)

@@ -8,32 +8,32 @@ import TextSupport
 /// One request as apiexplorer keeps it: what was sent (secrets masked), what came back, the
 /// mapped error, and enough to send it again (service, endpoint, environment, mode, example,
 /// run-time values). `apiexplorer call --json` prints exactly this object; see docs/cli.md.
-public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
+package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     /// Unique id (a UUID).
-    public var id: String
+    package var id: String
     /// When the request finished.
-    public var date: Date
+    package var date: Date
     /// The service id.
-    public var service: String
+    package var service: String
     /// The endpoint id within the service.
-    public var endpoint: String
+    package var endpoint: String
     /// The environment's name.
-    public var environment: String
+    package var environment: String
     /// Stub or live.
-    public var mode: RequestMode
+    package var mode: RequestMode
     /// The example asked for; nil for the default stub and for a live send (examples are fixtures).
-    public var example: String?
+    package var example: String?
     /// Run-time values the request was sent with (secret-looking names masked).
-    public var values: [String: String]
+    package var values: [String: String]
     /// The request as sent.
-    public var request: RequestRecord
+    package var request: RequestRecord
     /// The response, when there was one (an error may carry one too).
-    public var response: ResponseRecord?
+    package var response: ResponseRecord?
     /// The mapped error, or nil on success.
-    public var error: ErrorRecord?
+    package var error: ErrorRecord?
 
     /// Makes an entry.
-    public init(
+    package init(
         id: String = UUID().uuidString, date: Date, service: String, endpoint: String, environment: String, mode: RequestMode,
         example: String?, values: [String: String], request: RequestRecord, response: ResponseRecord?, error: ErrorRecord?
     ) {
@@ -53,7 +53,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     /// The entry for a finished call. Request headers, URL and body always pass through the
     /// outcome's redactor; the response body does too and is cut at `defaultBodyLimit` when the
     /// entry is for the history file (`forHistory`), not when it is printed (`call --json`).
-    public init(_ outcome: CallOutcome, forHistory: Bool = true, date: Date) {
+    package init(_ outcome: CallOutcome, forHistory: Bool = true, date: Date) {
         self.init(
             exchange: outcome.exchange, call: outcome.call, redactor: outcome.redactor, redactResponseBody: forHistory,
             bodyLimit: forHistory ? HistoryEntry.defaultBodyLimit : nil, date: date)
@@ -62,7 +62,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     /// The entry for a finished exchange. Request headers, URL and body always pass through
     /// `redactor`; the response body does when `redactResponseBody` (history on disk) and is cut
     /// at `bodyLimit` bytes.
-    public init(
+    package init(
         exchange: Exchange, call: EndpointCall, redactor: Redactor, redactResponseBody: Bool = true,
         bodyLimit: Int? = HistoryEntry.defaultBodyLimit, date: Date
     ) {
@@ -82,7 +82,7 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Writes every key, `null` included, so readers of `call --json` always find `response` and `error`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(date, forKey: .date)
@@ -98,39 +98,39 @@ public struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Bodies kept in history are cut after 64 KiB (they are for a look back, not an archive).
-    public static let defaultBodyLimit = 64 * 1024
+    package static let defaultBodyLimit = 64 * 1024
 
     /// The endpoint.
-    public var key: EndpointKey { EndpointKey(service: service, endpoint: endpoint) }
+    package var key: EndpointKey { EndpointKey(service: service, endpoint: endpoint) }
 
     /// Whether the request ended in a mapped error.
-    public var failed: Bool { error != nil }
+    package var failed: Bool { error != nil }
 
     /// What is needed to send the request again. Masked values cannot be replayed: the caller
     /// supplies them again (they come back from the catalog's secrets anyway).
-    public var call: EndpointCall {
+    package var call: EndpointCall {
         EndpointCall(endpoint: key, environment: environment, mode: mode, example: example, values: values.filter { $0.value != Redactor.mask })
     }
 }
 
 /// One header as recorded.
-public struct HeaderRecord: Sendable, Hashable, Codable {
+package struct HeaderRecord: Sendable, Hashable, Codable {
     /// The name as sent.
-    public var name: String
+    package var name: String
     /// The value (masked when secret).
-    public var value: String
+    package var value: String
 
     /// Makes a header record.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 }
 
 /// A body as recorded: UTF-8 text, or base64 for bytes that are not.
-public struct BodyRecord: Sendable, Hashable, Codable {
+package struct BodyRecord: Sendable, Hashable, Codable {
     /// How `text` holds the bytes.
-    public enum Encoding: String, Sendable, Hashable, Codable {
+    package enum Encoding: String, Sendable, Hashable, Codable {
         /// The bytes are UTF-8 text.
         case utf8
         /// The bytes, base64-encoded.
@@ -138,16 +138,16 @@ public struct BodyRecord: Sendable, Hashable, Codable {
     }
 
     /// The body (possibly cut, see `truncated`).
-    public var text: String
+    package var text: String
     /// How `text` holds the bytes.
-    public var encoding: Encoding
+    package var encoding: Encoding
     /// The size of the whole body in bytes.
-    public var size: Int
+    package var size: Int
     /// Whether `text` holds only the first part of the body.
-    public var truncated: Bool
+    package var truncated: Bool
 
     /// Makes a body record.
-    public init(text: String, encoding: Encoding, size: Int, truncated: Bool) {
+    package init(text: String, encoding: Encoding, size: Int, truncated: Bool) {
         self.text = text
         self.encoding = encoding
         self.size = size
@@ -156,7 +156,7 @@ public struct BodyRecord: Sendable, Hashable, Codable {
 
     /// Records `data`: text when it is UTF-8 (masked by `redactor` when given), else base64;
     /// only the first `limit` bytes are kept.
-    public init(_ data: Data, contentType: String?, redactor: Redactor?, limit: Int?) {
+    package init(_ data: Data, contentType: String?, redactor: Redactor?, limit: Int?) {
         let truncated = limit.map { data.count > $0 } ?? false
         let kept = truncated ? data.prefix(limit ?? data.count) : data
         size = data.count
@@ -172,7 +172,7 @@ public struct BodyRecord: Sendable, Hashable, Codable {
     }
 
     /// The recorded bytes.
-    public var data: Data {
+    package var data: Data {
         switch encoding {
         case .utf8: Data(utf8: text)
         case .base64: Data(base64Encoded: text) ?? Data()
@@ -191,23 +191,23 @@ public struct BodyRecord: Sendable, Hashable, Codable {
 }
 
 /// The request as recorded, secrets masked.
-public struct RequestRecord: Sendable, Hashable, Codable {
+package struct RequestRecord: Sendable, Hashable, Codable {
     /// The method.
-    public var method: String
+    package var method: String
     /// The URL, secret query values masked.
-    public var url: String
+    package var url: String
     /// Every header, secret values masked.
-    public var headers: [HeaderRecord]
+    package var headers: [HeaderRecord]
     /// The body, when there was one.
-    public var body: BodyRecord?
+    package var body: BodyRecord?
     /// A body read from disk as it was sent: the file (`<file …>`) or the multipart form described,
     /// never its bytes.
-    public var streamedBody: String?
+    package var streamedBody: String?
     /// A multipart form's fields (text values masked), for HAR's `postData.params`.
-    public var form: [FormFieldRecord]?
+    package var form: [FormFieldRecord]?
 
     /// Makes a request record.
-    public init(method: String, url: String, headers: [HeaderRecord], body: BodyRecord?) {
+    package init(method: String, url: String, headers: [HeaderRecord], body: BodyRecord?) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -215,7 +215,7 @@ public struct RequestRecord: Sendable, Hashable, Codable {
     }
 
     /// Records a request; everything passes through `redactor`.
-    public init(_ request: Request, redactor: Redactor) {
+    package init(_ request: Request, redactor: Redactor) {
         method = request.method.rawValue
         url = redactor.url(request.url)
         headers = redactor.headers(request.headers).map { HeaderRecord(name: $0.name, value: $0.value) }
@@ -235,18 +235,18 @@ public struct RequestRecord: Sendable, Hashable, Codable {
 }
 
 /// A field of a multipart form as recorded: text (masked) or a file named.
-public struct FormFieldRecord: Sendable, Hashable, Codable {
+package struct FormFieldRecord: Sendable, Hashable, Codable {
     /// The field's name.
-    public var name: String
+    package var name: String
     /// Its text, secret values masked (nil for a file).
-    public var value: String?
+    package var value: String?
     /// The file name sent (nil for text).
-    public var fileName: String?
+    package var fileName: String?
     /// Its Content-Type, when it had one.
-    public var contentType: String?
+    package var contentType: String?
 
     /// Makes a record.
-    public init(name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil) {
+    package init(name: String, value: String? = nil, fileName: String? = nil, contentType: String? = nil) {
         self.name = name
         self.value = value
         self.fileName = fileName
@@ -255,34 +255,34 @@ public struct FormFieldRecord: Sendable, Hashable, Codable {
 }
 
 /// The response as recorded.
-public struct ResponseRecord: Sendable, Hashable, Codable {
+package struct ResponseRecord: Sendable, Hashable, Codable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The reason phrase (`Not Found`), empty when the code has none.
-    public var statusText: String
+    package var statusText: String
     /// The HTTP version, when known.
-    public var httpVersion: String?
+    package var httpVersion: String?
     /// The headers, secret values masked.
-    public var headers: [HeaderRecord]
+    package var headers: [HeaderRecord]
     /// The body.
-    public var body: BodyRecord
+    package var body: BodyRecord
     /// The body's size in bytes.
-    public var size: Int
+    package var size: Int
     /// Time from sending to the last byte, in milliseconds.
-    public var timeMs: Double
+    package var timeMs: Double
     /// `network`, `stub`, `stub (notFound)`, `cache` …
-    public var source: String
+    package var source: String
     /// The URL that answered, after redirects.
-    public var url: String?
+    package var url: String?
     /// When the body was cut at the size limit: the length the server declared (Content-Length),
     /// if it did; `body.truncated` is true and `size` counts the bytes kept.
-    public var declaredSize: Int?
+    package var declaredSize: Int?
     /// Where the body went when it was downloaded to a file (`d`, `call -o`); `body` is then empty
     /// and `size` is the file's.
-    public var file: String?
+    package var file: String?
 
     /// Makes a response record.
-    public init(
+    package init(
         status: Int, statusText: String, httpVersion: String?, headers: [HeaderRecord], body: BodyRecord, size: Int, timeMs: Double,
         source: String, url: String?
     ) {
@@ -299,7 +299,7 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
 
     /// Records a response; headers pass through `redactor`, the body too when `redactBody` (else
     /// only its known secret values are masked).
-    public init(_ response: Response, redactor: Redactor, redactBody: Bool, bodyLimit: Int?) {
+    package init(_ response: Response, redactor: Redactor, redactBody: Bool, bodyLimit: Int?) {
         status = response.status
         statusText = HTTPStatus.reasonPhrase(for: response.status) ?? ""
         httpVersion = response.httpVersion
@@ -323,46 +323,46 @@ public struct ResponseRecord: Sendable, Hashable, Codable {
 }
 
 /// The mapped error as recorded.
-public struct ErrorRecord: Sendable, Hashable, Codable {
+package struct ErrorRecord: Sendable, Hashable, Codable {
     /// The kind's name (`notFound`, `unauthorized`, `applicationError` …).
-    public var kind: String
+    package var kind: String
     /// The sentence for a person.
-    public var message: String
+    package var message: String
     /// The HTTP status, when there was a response.
-    public var status: Int?
+    package var status: Int?
 
     /// Makes an error record.
-    public init(kind: String, message: String, status: Int?) {
+    package init(kind: String, message: String, status: Int?) {
         self.kind = kind
         self.message = message
         self.status = status
     }
 
     /// Records a dispatch error, known secret values in its message masked by `redactor`.
-    public init(_ error: DispatchError, redactor: Redactor? = nil) {
+    package init(_ error: DispatchError, redactor: Redactor? = nil) {
         self.init(kind: error.kind.name, message: redactor?.text(error.message) ?? error.message, status: error.status)
     }
 }
 
 extension HistoryEntry {
     /// The entry as JSON text (keys sorted, `/` unescaped), pretty-printed for people when asked.
-    public func jsonText(pretty: Bool) -> String {
+    package func jsonText(pretty: Bool) -> String {
         pretty ? json.prettyText() : json.compactText
     }
 
     /// Entries as a JSON array text.
-    public static func jsonText(_ entries: [HistoryEntry], pretty: Bool) -> String {
+    package static func jsonText(_ entries: [HistoryEntry], pretty: Bool) -> String {
         let array = JSONValue.array(entries.map(\.json))
         return pretty ? array.prettyText() : array.compactText
     }
 
     /// Decodes an entry from its JSON text.
-    public static func decode(_ data: Data) throws -> HistoryEntry {
+    package static func decode(_ data: Data) throws -> HistoryEntry {
         try HistoryStore.decoder.decode(HistoryEntry.self, from: data)
     }
 
     /// One line for people: `2025-01-31 12:00:01  live  petstore/findPet (local)  200 OK  12 ms`.
-    public var summaryLine: String {
+    package var summaryLine: String {
         let time = date.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
         var parts = [time, mode.rawValue.padded(to: 4), "\(request.method) \(key) (\(environment))"]
         if let response { parts.append("\(response.status)\(response.statusText.isEmpty ? "" : " \(response.statusText)")") }

@@ -6,7 +6,7 @@ extension HistoryStore {
     /// The latest response of `endpoint` kept for `environment` in `mode`, for `{{response.…}}`
     /// references outside the explorer (bodies are kept masked and cut at 64 KiB: a secret read
     /// from one comes back as `••••`).
-    public func latestResponse(of endpoint: EndpointKey, environment: String, mode: RequestMode) -> (response: CapturedResponse, date: Date)? {
+    package func latestResponse(of endpoint: EndpointKey, environment: String, mode: RequestMode) -> (response: CapturedResponse, date: Date)? {
         let match = summaries().last { summary in
             summary.call.endpoint == endpoint && summary.call.environment == environment && summary.call.mode == mode && summary.status != nil
         }

@@ -22,37 +22,37 @@ import Darwin
 /// `apiexplorer call` can write at the same time and the index never names a missing entry. When
 /// the index has grown a tenth past `limit` it is rewritten with the newest `limit` lines (to a
 /// temporary file that replaces it by `rename`) and the dropped entries' files are removed.
-public struct HistoryStore: Sendable {
+package struct HistoryStore: Sendable {
     /// The index's file name in the state directory.
-    public static let fileName = "history.jsonl"
+    package static let fileName = "history.jsonl"
     /// The folder of whole entries in the state directory.
-    public static let entriesFolderName = "history"
+    package static let entriesFolderName = "history"
     /// How many entries are kept by default.
-    public static let defaultLimit = 500
+    package static let defaultLimit = 500
 
     /// The folder holding the history, as a path.
-    public let directoryPath: String
+    package let directoryPath: String
     /// The most entries kept.
-    public let limit: Int
+    package let limit: Int
 
     /// Makes a store in the folder at `directoryPath` (the state directory by default), keeping
     /// `limit` entries.
-    public init(directoryPath: String = StateDirectory.path(), limit: Int = HistoryStore.defaultLimit) {
+    package init(directoryPath: String = StateDirectory.path(), limit: Int = HistoryStore.defaultLimit) {
         self.directoryPath = directoryPath
         self.limit = max(1, limit)
     }
 
     /// Makes a store in `directory`, keeping `limit` entries.
-    public init(directory: URL, limit: Int = HistoryStore.defaultLimit) {
+    package init(directory: URL, limit: Int = HistoryStore.defaultLimit) {
         self.init(directoryPath: directory.path, limit: limit)
     }
 
     /// The folder holding the history.
-    public var directory: URL { URL(fileURLWithPath: directoryPath) }
+    package var directory: URL { URL(fileURLWithPath: directoryPath) }
     /// The index file.
-    public var fileURL: URL { URL(fileURLWithPath: indexPath) }
+    package var fileURL: URL { URL(fileURLWithPath: indexPath) }
     /// The folder of whole entries.
-    public var entriesURL: URL { URL(fileURLWithPath: entriesPath) }
+    package var entriesURL: URL { URL(fileURLWithPath: entriesPath) }
     // The same as paths, for the system calls: built as text, since each URL joining costs
     // microseconds (a tenth of a millisecond over an append), and a URL's first `path` far more.
     private var indexPath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
@@ -64,7 +64,7 @@ public struct HistoryStore: Sendable {
     /// Adds an entry, dropping the oldest beyond the limit. Costs the entry's own small files, and
     /// one small read and write of the lock file besides the index append; the index is read and
     /// rewritten only when it has grown a tenth past the limit.
-    public func append(_ entry: HistoryEntry) throws(SystemError) {
+    package func append(_ entry: HistoryEntry) throws(SystemError) {
         let line = Array(HistorySummary(entry).json.compactText.utf8) + [UInt8(ascii: "\n")]
         try StateDirectory.create(entriesURL)
         try writeEntryFiles(entry)
@@ -116,20 +116,20 @@ public struct HistoryStore: Sendable {
     /// The newest `limit` summaries (all kept when nil), oldest first: what the history list
     /// shows, read from the index alone. Lines that do not read (a damaged line, a newer format)
     /// are skipped.
-    public func summaries(limit: Int? = nil) -> [HistorySummary] {
+    package func summaries(limit: Int? = nil) -> [HistorySummary] {
         Array(readIndex().suffix(max(0, min(limit ?? self.limit, self.limit))))
     }
 
     /// The newest `limit` whole entries (all kept when nil), oldest first. Entries whose record
     /// cannot be read are skipped.
-    public func entries(limit: Int? = nil) throws(SystemError) -> [HistoryEntry] {
+    package func entries(limit: Int? = nil) throws(SystemError) -> [HistoryEntry] {
         if !FileStatus.exists(indexPath) { return [] }
         guard FileManager.default.isReadableFile(atPath: indexPath) else { throw SystemError("cannot read \(indexPath)", number: EACCES) }
         return summaries(limit: limit).compactMap { entry(id: $0.id) }
     }
 
     /// The entry with `id`, if it is still kept.
-    public func entry(id: String) -> HistoryEntry? {
+    package func entry(id: String) -> HistoryEntry? {
         guard let data = FileContents.read(atPath: path(of: id, .record)) else { return earlierFormatEntry(id: id) }
         guard var entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: data) else { return nil }
         if entry.request.body != nil {
@@ -144,7 +144,7 @@ public struct HistoryStore: Sendable {
     }
 
     /// Empties the history.
-    public func removeAll() throws(SystemError) {
+    package func removeAll() throws(SystemError) {
         try withLock { (lock: Int32) throws(SystemError) in
             HistoryStore.writeCount(0, to: lock)
             if unlink(indexPath) != 0, errno != ENOENT { throw SystemError("cannot remove \(indexPath)") }
@@ -305,7 +305,7 @@ public struct HistoryStore: Sendable {
     /// `ISO8601FormatStyle` writes it. Written by hand for the years 1600–9999 (the style uses the
     /// Julian calendar before 1582): the style sets up a calendar on first use, in every
     /// `apiexplorer call`.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let general = { date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
         // The style takes the fraction of the seconds since 2001, as nanoseconds, then cuts it.
         let sinceReference = date.timeIntervalSinceReferenceDate

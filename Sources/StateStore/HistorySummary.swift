@@ -5,26 +5,26 @@ import JSONSupport
 /// One line of the history's index: what the history list shows and what sending the request
 /// again needs, and nothing else (no headers, no bodies), so reading 500 of them at launch costs
 /// well under a millisecond. The whole entry is kept beside it (see `HistoryStore`).
-public struct HistorySummary: Sendable, Hashable {
+package struct HistorySummary: Sendable, Hashable {
     /// The entry's id.
-    public var id: String
+    package var id: String
     /// When the request finished.
-    public var date: Date
+    package var date: Date
     /// What was sent, where and how (masked run-time values left out).
-    public var call: EndpointCall
+    package var call: EndpointCall
     /// The method.
-    public var method: String
+    package var method: String
     /// The URL as sent, secrets masked.
-    public var url: String
+    package var url: String
     /// The status, when there was a response.
-    public var status: Int?
+    package var status: Int?
     /// The reason phrase, when there was a response.
-    public var statusText: String?
+    package var statusText: String?
     /// The mapped error's kind, or nil on success.
-    public var errorKind: String?
+    package var errorKind: String?
 
     /// Makes a summary.
-    public init(id: String, date: Date, call: EndpointCall, method: String, url: String, status: Int?, statusText: String?, errorKind: String?) {
+    package init(id: String, date: Date, call: EndpointCall, method: String, url: String, status: Int?, statusText: String?, errorKind: String?) {
         self.id = id
         self.date = date
         self.call = call
@@ -36,17 +36,17 @@ public struct HistorySummary: Sendable, Hashable {
     }
 
     /// The summary of an entry.
-    public init(_ entry: HistoryEntry) {
+    package init(_ entry: HistoryEntry) {
         self.init(
             id: entry.id, date: entry.date, call: entry.call, method: entry.request.method, url: entry.request.url,
             status: entry.response?.status, statusText: entry.response?.statusText, errorKind: entry.error?.kind)
     }
 
     /// Whether it ended in a mapped error.
-    public var failed: Bool { errorKind != nil }
+    package var failed: Bool { errorKind != nil }
 
     /// `200 OK`, `404 notFound`, `timeout`, or `—`.
-    public var outcome: String {
+    package var outcome: String {
         if let errorKind { return status.map { "\($0) \(errorKind)" } ?? errorKind }
         guard let status else { return "—" }
         return statusText.map { $0.isEmpty ? "\(status)" : "\(status) \($0)" } ?? "\(status)"

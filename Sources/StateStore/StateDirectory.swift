@@ -3,9 +3,9 @@ import SystemSupport
 
 /// Where apiexplorer keeps what it learns between runs (history, drift results): the XDG state
 /// directory, `$XDG_STATE_HOME/apiexplorer`, else `~/.local/state/apiexplorer`.
-public enum StateDirectory {
+package enum StateDirectory {
     /// The folder name under the state home.
-    public static let folderName = "apiexplorer"
+    package static let folderName = "apiexplorer"
 
     /// The state directory's path for a process environment. A relative `$XDG_STATE_HOME` is
     /// ignored, as the XDG specification asks.
@@ -13,7 +13,7 @@ public enum StateDirectory {
     /// The stores keep their folder as this text: a URL's first `path` costs ~600,000
     /// instructions (FoundationEssentials builds its tables and checks generic conformances),
     /// which a launch that only reads a few small files should not spend.
-    public static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
+    package static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL.joinedFilePath(state, folderName)
         }
@@ -21,7 +21,7 @@ public enum StateDirectory {
     }
 
     /// The state directory for a process environment, as a URL (see `path(environment:)`).
-    public static func url(environment: [String: String] = ProcessEnvironment.variables) -> URL {
+    package static func url(environment: [String: String] = ProcessEnvironment.variables) -> URL {
         URL(fileURLWithPath: path(environment: environment))
     }
 

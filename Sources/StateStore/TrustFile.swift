@@ -11,24 +11,24 @@ import Darwin
 /// The catalogs the person trusts: the state folder's `trust.json`, the SHA-256 of each trusted
 /// catalog file's contents by folder (its canonical path), readable by the owner only. Several
 /// processes may trust at once: each change is made under the file's lock, reading it again first.
-public struct TrustFile: TrustPersistence {
+package struct TrustFile: TrustPersistence {
     private let file: EnvironmentStateFile<[String]>
     private let directoryPath: String
 
     /// The trust file in the folder at `directoryPath` (the state directory by default).
-    public init(directoryPath: String = StateDirectory.path()) {
+    package init(directoryPath: String = StateDirectory.path()) {
         self.directoryPath = directoryPath
         file = EnvironmentStateFile(name: "trust.json", directoryPath: directoryPath)
     }
 
     /// Where trust is kept.
-    public var fileURL: URL { file.fileURL }
+    package var fileURL: URL { file.fileURL }
 
-    public func trust(for folder: URL) -> CatalogTrust {
+    package func trust(for folder: URL) -> CatalogTrust {
         CatalogTrust(contentHashes: Set(file.load()[Self.key(for: folder)] ?? []))
     }
 
-    public func trust(_ contentHashes: some Sequence<String> & Sendable, in folder: URL) throws(SystemError) {
+    package func trust(_ contentHashes: some Sequence<String> & Sendable, in folder: URL) throws(SystemError) {
         let key = Self.key(for: folder)
         try file.update { folders in
             let kept = Set(folders[key] ?? [])
@@ -48,7 +48,7 @@ public struct TrustFile: TrustPersistence {
 
 extension CatalogSource {
     /// What the person trusts in this source's folder (everything for the bundled catalogs).
-    public func trust(in file: some TrustPersistence = TrustFile()) -> CatalogTrust {
+    package func trust(in file: some TrustPersistence = TrustFile()) -> CatalogTrust {
         guard let directory else { return .everything }
         return file.trust(for: directory)
     }

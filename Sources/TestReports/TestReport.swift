@@ -3,7 +3,7 @@ import JSONSupport
 import TestRunner
 
 /// The report formats `--report FORMAT:FILE` writes.
-public enum TestReportFormat: String, Sendable, CaseIterable {
+package enum TestReportFormat: String, Sendable, CaseIterable {
     /// JUnit XML as Jenkins and GitLab read it (`testsuites/testsuite/testcase/failure`).
     case junit
     /// TAP version 13.
@@ -12,7 +12,7 @@ public enum TestReportFormat: String, Sendable, CaseIterable {
     case json
 
     /// The report of `results`.
-    public func render(_ results: [TestResult]) -> String {
+    package func render(_ results: [TestResult]) -> String {
         switch self {
         case .junit: TestReport.junit(results)
         case .tap: TestReport.tap(results)
@@ -23,11 +23,11 @@ public enum TestReportFormat: String, Sendable, CaseIterable {
 
 /// Renders results: the terminal's summary and failure details, and the report files. Every
 /// text in them was masked by the runner (secret headers, members and known values).
-public enum TestReport {
+package enum TestReport {
     // MARK: Terminal
 
     /// `✓ shop/getPet  12 ms` and the like, one line per test, then the counts.
-    public static func summaryTable(_ results: [TestResult]) -> String {
+    package static func summaryTable(_ results: [TestResult]) -> String {
         let width = min(60, results.map(\.testCase.id.count).max() ?? 0)
         var lines = results.map { result in
             let mark = switch result.status {
@@ -48,7 +48,7 @@ public enum TestReport {
 
     /// What went wrong in one test: per failing step, each failed check with the catalog's place,
     /// expected and actual, a short diff, and the request as curl.
-    public static func details(_ result: TestResult) -> String {
+    package static func details(_ result: TestResult) -> String {
         var lines = ["\(result.status == .errored ? "ERROR" : "FAIL") \(result.testCase.id) (\(result.testCase.environment.name))"]
         if let note = result.note { lines.append("  \(note)") }
         for step in result.steps where step.status == .failed || step.status == .errored {
@@ -88,7 +88,7 @@ public enum TestReport {
 
     /// JUnit XML: one `testsuite` per service, one `testcase` per test (`classname` the service,
     /// `name` the test's name), `failure`, `error` and `skipped` as JUnit consumers expect.
-    public static func junit(_ results: [TestResult]) -> String {
+    package static func junit(_ results: [TestResult]) -> String {
         var services: [String] = []
         for result in results where !services.contains(result.testCase.service.id) { services.append(result.testCase.service.id) }
         let tally = TestTally(results)
@@ -143,7 +143,7 @@ public enum TestReport {
 
     /// TAP version 13: a plan, `ok`/`not ok` per test, `# SKIP` directives, and a YAML block
     /// (`---` … `...`) with what failed.
-    public static func tap(_ results: [TestResult]) -> String {
+    package static func tap(_ results: [TestResult]) -> String {
         var lines = ["TAP version 13", "1..\(results.count)"]
         for (index, result) in results.enumerated() {
             let number = index + 1
@@ -176,7 +176,7 @@ public enum TestReport {
     // MARK: JSON
 
     /// `{ "tests": [...], "summary": {...} }`: each test with its status, steps, checks and curl.
-    public static func json(_ results: [TestResult]) -> String {
+    package static func json(_ results: [TestResult]) -> String {
         let tally = TestTally(results)
         let tests: [JSONValue] = results.map { result in
             var members: [(key: String, value: JSONValue)] = [

@@ -3,9 +3,9 @@ import DispatcherCore
 
 /// One test `apiexplorer test` runs: an endpoint (its `expect:`), one of its examples (the
 /// example's `expect:`), or a flow, in one environment of a service.
-public struct TestCase: Sendable, Hashable, Identifiable {
+package struct TestCase: Sendable, Hashable, Identifiable {
     /// What is run.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The endpoint with its default answer.
         case endpoint(String)
         /// The endpoint answering with a named example (stub mode only).
@@ -15,21 +15,21 @@ public struct TestCase: Sendable, Hashable, Identifiable {
     }
 
     /// The service.
-    public var service: Service
+    package var service: Service
     /// The environment.
-    public var environment: Environment
+    package var environment: Environment
     /// What is run.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Makes a case.
-    public init(service: Service, environment: Environment, kind: Kind) {
+    package init(service: Service, environment: Environment, kind: Kind) {
         self.service = service
         self.environment = environment
         self.kind = kind
     }
 
     /// The name within the service: `getPet`, `getPet#missing`, `flow:adopt`.
-    public var name: String {
+    package var name: String {
         switch kind {
         case .endpoint(let id): id
         case .example(let endpoint, let example): "\(endpoint)#\(example)"
@@ -38,25 +38,25 @@ public struct TestCase: Sendable, Hashable, Identifiable {
     }
 
     /// `shop/getPet#missing`: what `--grep` and reports show.
-    public var id: String { "\(service.id)/\(name)" }
+    package var id: String { "\(service.id)/\(name)" }
 
-    public static func == (lhs: TestCase, rhs: TestCase) -> Bool {
+    package static func == (lhs: TestCase, rhs: TestCase) -> Bool {
         lhs.id == rhs.id && lhs.environment.name == rhs.environment.name
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(environment.name)
     }
 }
 
 /// Which tests a command line names.
-public enum TestSelection {
+package enum TestSelection {
     /// The cases of `targets` (`all`, `SERVICE`, `SERVICE/ENDPOINT`, `SERVICE/flow:FLOW`; none is
     /// all) in `environment` (each service's first when nil), whose id contains `grep` when given.
     /// A service or endpoint named is run even without `expect:` (then it must succeed); `all`
     /// and a whole service run what declares expectations, and every flow.
-    public static func cases(
+    package static func cases(
         _ targets: [String], environment: String?, grep: String? = nil, in catalog: CatalogSet
     ) throws(CatalogLookupError) -> [TestCase] {
         var cases: [TestCase] = []

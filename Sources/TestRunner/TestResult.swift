@@ -1,7 +1,7 @@
 import Expectations
 
 /// How a test ended.
-public enum TestStatus: String, Sendable, Hashable {
+package enum TestStatus: String, Sendable, Hashable {
     /// Every check held.
     case passed
     /// A check did not hold (an assertion, a mapped error where none was expected, a poll that never held).
@@ -13,51 +13,51 @@ public enum TestStatus: String, Sendable, Hashable {
 }
 
 /// What one request of a test did: the checks, and the request as curl (secrets masked).
-public struct StepResult: Sendable, Hashable {
+package struct StepResult: Sendable, Hashable {
     /// The step's name (the endpoint's id for an endpoint test).
-    public var name: String
+    package var name: String
     /// How it ended.
-    public var status: TestStatus
+    package var status: TestStatus
     /// Each check, in order.
-    public var outcomes: [AssertionOutcome] = []
+    package var outcomes: [AssertionOutcome] = []
     /// Why it failed or errored when no assertion says it (a mapped error, a network error, a poll out of time).
-    public var problem: String?
+    package var problem: String?
     /// The request as a curl command line, secrets masked; nil when none was built.
-    public var curl: String?
+    package var curl: String?
     /// The response status, when there was one.
-    public var responseStatus: Int?
+    package var responseStatus: Int?
     /// Where the response breaks the schema kept for its endpoint (`--contract`), secrets masked.
-    public var schemaViolations: [String] = []
+    package var schemaViolations: [String] = []
     /// How many times it was sent (more than once when polling).
-    public var attempts = 1
+    package var attempts = 1
     /// Time from the first send to the last answer.
-    public var duration: Duration = .zero
+    package var duration: Duration = .zero
 
     /// Makes a result.
-    public init(name: String, status: TestStatus) {
+    package init(name: String, status: TestStatus) {
         self.name = name
         self.status = status
     }
 
     /// The checks that did not hold.
-    public var failures: [AssertionOutcome] { outcomes.filter { !$0.passed } }
+    package var failures: [AssertionOutcome] { outcomes.filter { !$0.passed } }
 }
 
 /// What one test did.
-public struct TestResult: Sendable, Hashable {
+package struct TestResult: Sendable, Hashable {
     /// The test.
-    public var testCase: TestCase
+    package var testCase: TestCase
     /// How it ended.
-    public var status: TestStatus
+    package var status: TestStatus
     /// Its requests (one for an endpoint, the steps run for a flow), in order.
-    public var steps: [StepResult]
+    package var steps: [StepResult]
     /// Why it was skipped or could not start.
-    public var note: String?
+    package var note: String?
     /// How long it took.
-    public var duration: Duration
+    package var duration: Duration
 
     /// Makes a result.
-    public init(testCase: TestCase, status: TestStatus, steps: [StepResult] = [], note: String? = nil, duration: Duration = .zero) {
+    package init(testCase: TestCase, status: TestStatus, steps: [StepResult] = [], note: String? = nil, duration: Duration = .zero) {
         self.testCase = testCase
         self.status = status
         self.steps = steps
@@ -66,10 +66,10 @@ public struct TestResult: Sendable, Hashable {
     }
 
     /// The first step that did not pass.
-    public var failingStep: StepResult? { steps.first { $0.status == .failed || $0.status == .errored } }
+    package var failingStep: StepResult? { steps.first { $0.status == .failed || $0.status == .errored } }
 
     /// One line saying why it did not pass (nil when it passed).
-    public var summary: String? {
+    package var summary: String? {
         if let note, status != .passed { return note }
         guard let step = failingStep else { return nil }
         let prefix = step.name == testCase.name ? "" : "step '\(step.name)': "
@@ -79,14 +79,14 @@ public struct TestResult: Sendable, Hashable {
 }
 
 /// The counts of a run, and the exit status they make.
-public struct TestTally: Sendable, Hashable {
-    public var passed = 0
-    public var failed = 0
-    public var errored = 0
-    public var skipped = 0
+package struct TestTally: Sendable, Hashable {
+    package var passed = 0
+    package var failed = 0
+    package var errored = 0
+    package var skipped = 0
 
     /// Counts `results`.
-    public init(_ results: [TestResult]) {
+    package init(_ results: [TestResult]) {
         for result in results {
             switch result.status {
             case .passed: passed += 1
@@ -98,11 +98,11 @@ public struct TestTally: Sendable, Hashable {
     }
 
     /// Every test.
-    public var total: Int { passed + failed + errored + skipped }
+    package var total: Int { passed + failed + errored + skipped }
 
     /// 0 every test that ran passed; 1 a test failed; 3 none failed but one could not run; 4 no
     /// test ran (none matched, or all were skipped). 2 is left to usage and catalog errors.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         if failed > 0 { return 1 }
         if errored > 0 { return 3 }
         if passed == 0 { return 4 }

@@ -7,25 +7,25 @@ import RequestExport
 /// Runs tests: each endpoint, example or flow through an `EndpointCaller` (stub, the mock or
 /// live), checking `expect:`, carrying captures from step to step and polling `until:` on an
 /// injected clock.
-public struct TestRunner: Sendable {
+package struct TestRunner: Sendable {
     /// Sends the requests.
-    public var caller: EndpointCaller
+    package var caller: EndpointCaller
     /// Stub or live; nil: each environment's own (live when its fixtures are `never`).
-    public var mode: RequestMode?
+    package var mode: RequestMode?
     /// Measures and sleeps (polling): a manual clock in tests.
-    public var clock: DispatchClock
+    package var clock: DispatchClock
     /// How many tests run at the same time.
-    public var jobs: Int
+    package var jobs: Int
     /// Whether the first failure or error stops the run (tests not started are skipped).
-    public var failFast: Bool
+    package var failFast: Bool
     /// Run-time values (`--var`) for every request, below a step's own.
-    public var values: [String: String]
+    package var values: [String: String]
     /// Checks a response against the schema kept for its endpoint (`--contract`): each element a
     /// violation naming its JSON Pointer; empty when it conforms or no schema applies.
-    public var contract: (@Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> [String])?
+    package var contract: (@Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> [String])?
 
     /// Makes a runner.
-    public init(
+    package init(
         caller: EndpointCaller, mode: RequestMode? = nil, clock: DispatchClock = .continuous, jobs: Int = 1, failFast: Bool = false,
         values: [String: String] = [:]
     ) {
@@ -39,7 +39,7 @@ public struct TestRunner: Sendable {
 
     /// Runs `cases`, at most `jobs` at a time; `onFinished` sees each result as it ends. The
     /// results come back in the order of `cases`.
-    public func run(_ cases: [TestCase], onFinished: @escaping @Sendable (TestResult) -> Void = { _ in }) async -> [TestResult] {
+    package func run(_ cases: [TestCase], onFinished: @escaping @Sendable (TestResult) -> Void = { _ in }) async -> [TestResult] {
         var results: [TestResult?] = Array(repeating: nil, count: cases.count)
         var stopped = false
         await withTaskGroup(of: (Int, TestResult).self) { group in
@@ -74,7 +74,7 @@ public struct TestRunner: Sendable {
     }
 
     /// Runs one test.
-    public func run(_ testCase: TestCase) async -> TestResult {
+    package func run(_ testCase: TestCase) async -> TestResult {
         let started = clock.now()
         let service = testCase.service
         let mode = self.mode ?? EndpointCaller.defaultMode(of: testCase.environment)

@@ -15,9 +15,9 @@ import Darwin
 /// until one attempt stays pending for 50 ms, and fails if none does. That pending attempt is
 /// kept too: should it merely have been slow, it completes later and still fills the queue.
 /// (With `tcp_syncookies=0` even the first SYN is dropped; the same loop copes.)
-public final class BlackholeServer: Sendable {
+package final class BlackholeServer: Sendable {
     /// The port whose connects hang.
-    public let port: Int
+    package let port: Int
     private let descriptors: Mutex<[Int32]>
 
     private init(port: Int, descriptors: [Int32]) {
@@ -26,7 +26,7 @@ public final class BlackholeServer: Sendable {
     }
 
     /// Opens the listener and fills its accept queue.
-    public static func start() throws -> BlackholeServer {
+    package static func start() throws -> BlackholeServer {
         let (listener, port) = try RawSocket.bindLoopback()
         var descriptors = [listener]
         do {
@@ -45,7 +45,7 @@ public final class BlackholeServer: Sendable {
     }
 
     /// Closes the listener and the connections that filled its queue. Safe to call more than once.
-    public func shutdown() {
+    package func shutdown() {
         let open = descriptors.withLock { descriptors in
             defer { descriptors = [] }
             return descriptors

@@ -8,31 +8,31 @@ import Glibc
 
 extension ChildProcess {
     /// How a process ended and what it wrote.
-    public struct Captured: Sendable {
+    package struct Captured: Sendable {
         /// The exit status, or 128 + the signal that ended it.
-        public var status: Int32
+        package var status: Int32
         /// Standard output.
-        public var stdout: Data
+        package var stdout: Data
         /// Standard error.
-        public var stderr: Data
+        package var stderr: Data
         /// The child's peak resident memory, in bytes.
-        public var peakMemory: Int = 0
+        package var peakMemory: Int = 0
         /// Standard output as text.
-        public var output: String { String(decoding: stdout, as: UTF8.self) }
+        package var output: String { String(decoding: stdout, as: UTF8.self) }
         /// Standard error as text.
-        public var errors: String { String(decoding: stderr, as: UTF8.self) }
+        package var errors: String { String(decoding: stderr, as: UTF8.self) }
     }
 
     /// Starts `path` in `directory` with standard input from /dev/null and both outputs captured.
     /// Tests start children this way: Foundation's `Process` lets the child inherit open sockets
     /// (the other tests' servers and clients run in this process), which keeps their connections
     /// from closing while it runs and makes their timing tests fail.
-    public convenience init(_ path: String, _ arguments: [String], environment: [String: String], directory: String) throws {
+    package convenience init(_ path: String, _ arguments: [String], environment: [String: String], directory: String) throws {
         try self.init(path, arguments, environment: environment, directory: Optional(directory), input: .null, output: .pipe, errors: .pipe)
     }
 
     /// Reads both outputs to their end and waits for the exit (blocks: call off the test's executor).
-    public func collect() -> Captured {
+    package func collect() -> Captured {
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
         let errors = self.errors
@@ -46,7 +46,7 @@ extension ChildProcess {
     }
 
     /// `collect()` on a thread of its own, so an async test's executor is not blocked meanwhile.
-    public func finish() async -> Captured {
+    package func finish() async -> Captured {
         await offPool { self.collect() }
     }
 

@@ -8,20 +8,20 @@ import NIOPosix
 /// then answer late, and a client's read timeout would blame the code under test. Each job goes
 /// to a serial queue of its own, which dispatch serves from its overcommitting threads: a job
 /// here never waits for another to finish, and the kernel shares the cores among them all.
-public final class DedicatedExecutor: TaskExecutor, Sendable {
+package final class DedicatedExecutor: TaskExecutor, Sendable {
     private let label: String
 
     /// The executor in-process test servers run their handlers on.
-    public static let servers = DedicatedExecutor(label: "test-servers")
+    package static let servers = DedicatedExecutor(label: "test-servers")
     /// The executor `offPool` and the `.offPool` test trait run work on.
-    public static let work = DedicatedExecutor(label: "test-work")
+    package static let work = DedicatedExecutor(label: "test-work")
 
     /// Makes an executor whose threads are named after `label`.
-    public init(label: String) {
+    package init(label: String) {
         self.label = "apiexplorer.\(label)"
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         DispatchQueue(label: label).async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
@@ -29,21 +29,21 @@ public final class DedicatedExecutor: TaskExecutor, Sendable {
 
 /// Runs blocking or CPU-bound work (a subprocess, a long loop) away from the cooperative pool and
 /// returns its result, so the other tests of the process keep their threads meanwhile.
-public func offPool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+package func offPool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await withTaskExecutorPreference(DedicatedExecutor.work) { try work() }
 }
 
 /// `offPool` for work that cannot throw.
-public func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+package func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
     await withTaskExecutorPreference(DedicatedExecutor.work) { work() }
 }
 
 /// Event loops for tests, apart from NIO's two-thread singleton that the code under test uses:
 /// another test's busy loop (a large body, a TLS handshake, a decompression) must not hold back a
 /// test server's answers or a test client's timers. Never shut down, like the singleton.
-public enum TestEventLoops {
+package enum TestEventLoops {
     /// The loops in-process test servers listen and answer on.
-    public static let servers = MultiThreadedEventLoopGroup(numberOfThreads: 4)
+    package static let servers = MultiThreadedEventLoopGroup(numberOfThreads: 4)
     /// The loops test transports connect and time out on.
-    public static let clients = MultiThreadedEventLoopGroup(numberOfThreads: 4)
+    package static let clients = MultiThreadedEventLoopGroup(numberOfThreads: 4)
 }

@@ -1,15 +1,15 @@
 import Synchronization
 
 /// A clock that moves only when a test says so: delayed stubs and backoff take no real time.
-public final class ManualClock: Clock, Sendable {
+package final class ManualClock: Clock, Sendable {
     /// A point on the manual clock: time since it started.
-    public struct Instant: InstantProtocol, Sendable {
+    package struct Instant: InstantProtocol, Sendable {
         /// Time since the clock started.
-        public var offset: Duration
+        package var offset: Duration
 
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -28,15 +28,15 @@ public final class ManualClock: Clock, Sendable {
     private let state = Mutex(State())
 
     /// Makes a clock at time zero.
-    public init() {}
+    package init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
-    public var minimumResolution: Duration { .zero }
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on the clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state in
             state.nextID += 1
@@ -66,7 +66,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come, earliest first.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -80,7 +80,7 @@ public final class ManualClock: Clock, Sendable {
     /// Waits (in real time, briefly) until at least `count` tasks sleep on the clock.
     /// Returns false if that did not happen within `timeout`.
     @discardableResult
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+    package func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while sleeperCount < count {

@@ -7,10 +7,10 @@ import Glibc
 /// A program started on a pseudo-terminal of its own (its standard input, output and error, in a
 /// session of its own with the terminal as its controlling one): what it writes is read from the
 /// terminal's other end, exactly as a terminal emulator would receive it.
-public final class PseudoTerminal {
+package final class PseudoTerminal {
     /// A failure to open the terminal or start the program.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Linux's TIOCSPTLCK, TIOCGPTN and glibc's POSIX_SPAWN_SETSID (not in Glibc's Swift module).
@@ -19,14 +19,14 @@ public final class PseudoTerminal {
     private static let spawnNewSession: Int16 = 0x80
 
     /// The terminal's end this process reads and writes.
-    public let master: Int32
+    package let master: Int32
     /// The program's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// When the program was started.
-    public let started: ContinuousClock.Instant
+    package let started: ContinuousClock.Instant
 
     /// Starts `path` with `arguments` on a new terminal of `size`.
-    public init(_ path: String, arguments: [String] = [], environment: [String: String], size: (columns: Int, rows: Int) = (120, 40)) throws {
+    package init(_ path: String, arguments: [String] = [], environment: [String: String], size: (columns: Int, rows: Int) = (120, 40)) throws {
         // posix_openpt, unlockpt and ptsname, by hand: Glibc's Swift module leaves them out.
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw Failure(description: "cannot open a pseudo-terminal") }
@@ -75,7 +75,7 @@ public final class PseudoTerminal {
 
     /// Reads what the program writes until it exits (or `timeout` passes: then it is killed), and
     /// returns its exit status (128 + the signal that ended it) and every byte it wrote.
-    public func finish(timeout: Duration = .seconds(60)) -> (status: Int32, output: [UInt8]) {
+    package func finish(timeout: Duration = .seconds(60)) -> (status: Int32, output: [UInt8]) {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let deadline = ContinuousClock.now + timeout
@@ -111,7 +111,7 @@ public final class PseudoTerminal {
 
     /// Reads what the program writes until `marker` has appeared (true), it exits or `timeout`
     /// passes (false). What was read is in `received`.
-    public func waitForOutput(containing marker: String, timeout: Duration = .seconds(60)) -> Bool {
+    package func waitForOutput(containing marker: String, timeout: Duration = .seconds(60)) -> Bool {
         let needle = Array(marker.utf8)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let deadline = ContinuousClock.now + timeout
@@ -129,10 +129,10 @@ public final class PseudoTerminal {
     }
 
     /// What `waitForOutput` read.
-    public private(set) var received: [UInt8] = []
+    package private(set) var received: [UInt8] = []
 
     /// Writes `text` to the program as typed.
-    public func type(_ text: String) {
+    package func type(_ text: String) {
         _ = text.withCString { write(master, $0, strlen($0)) }
     }
 }

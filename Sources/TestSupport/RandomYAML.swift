@@ -1,7 +1,7 @@
 /// Random YAML documents in the shapes catalogs use (block and flow collections, block scalars,
 /// comments, quoting), for the tests that compare the YAML subset parser with libyaml and the
 /// catalog decoder's two ways of writing JSON.
-public enum RandomYAML {
+package enum RandomYAML {
     static let keys = ["a", "b", "key", "\"q\"", "'s'", "é", "a:b", "-x", "x y", "a#b", "k ", "'a''b'", "日本", "\"{k}\"", "u.v"]
     static let values = [
         "1", "x", "two  words", "\"q\\\"\"", "'s''t'", "{a: 1}", "[1, 2]", "{ a: [b, {c: d}], e }", "[]", "{}", "http://h:1/p#f", "a:b",
@@ -10,7 +10,7 @@ public enum RandomYAML {
     ]
     static let blockLines = ["text", " leading space", "", "  ", "   deeper", "# hash", "more text", "tail  "]
 
-    public static func document(using generator: inout SeededGenerator) -> String {
+    package static func document(using generator: inout SeededGenerator) -> String {
         var lines: [String] = []
         func pick(_ choices: [String]) -> String { choices.randomElement(using: &generator)! }
         func chance(_ one: Int) -> Bool { Int.random(in: 0..<one, using: &generator) == 0 }

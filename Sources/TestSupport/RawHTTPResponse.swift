@@ -3,29 +3,29 @@ import NIOHTTP1
 
 /// An HTTP/1.x response parsed from raw bytes, keeping the wire details an HTTP client hides:
 /// chunk sizes, and whether the body was complete.
-public struct RawHTTPResponse: Sendable {
+package struct RawHTTPResponse: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The version from the status line, e.g. `HTTP/1.1`.
-    public var version: String
+    package var version: String
     /// The headers in wire order.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes received (de-chunked).
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The size of each data chunk, when the body was chunked (the terminating 0 not included).
-    public var chunkSizes: [Int]?
+    package var chunkSizes: [Int]?
     /// Whether the whole body arrived (Content-Length reached, or the terminating chunk seen).
     /// A close-delimited body counts as complete.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// The number of bytes this response occupied on the wire.
-    public var wireLength: Int
+    package var wireLength: Int
 
     /// The body as UTF-8 text.
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
     /// Parses the response at the start of `bytes`, or nil if not even the head has arrived.
     /// Pass `toHEAD` for a response to HEAD (it has no body whatever its headers say).
-    public init?(parsing bytes: some Collection<UInt8>, toHEAD: Bool = false) {
+    package init?(parsing bytes: some Collection<UInt8>, toHEAD: Bool = false) {
         let bytes = Array(bytes)
         guard let headEnd = Self.find([13, 10, 13, 10], in: bytes, from: 0) else { return nil }
         let lines = String(decoding: bytes[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
@@ -58,7 +58,7 @@ public struct RawHTTPResponse: Sendable {
     }
 
     /// Parses consecutive (pipelined or keep-alive) responses until the bytes run out.
-    public static func parseAll(_ bytes: [UInt8]) -> [RawHTTPResponse] {
+    package static func parseAll(_ bytes: [UInt8]) -> [RawHTTPResponse] {
         var responses: [RawHTTPResponse] = []
         var rest = bytes[...]
         while !rest.isEmpty, let response = RawHTTPResponse(parsing: rest) {
@@ -70,7 +70,7 @@ public struct RawHTTPResponse: Sendable {
     }
 
     /// A `stopWhen` for `RawTestClient.exchange`: stop once one complete response arrived.
-    public static let oneComplete: @Sendable ([UInt8]) -> Bool = { bytes in
+    package static let oneComplete: @Sendable ([UInt8]) -> Bool = { bytes in
         guard let response = RawHTTPResponse(parsing: bytes) else { return false }
         // A close-delimited body is only complete when the server closes.
         return response.isComplete

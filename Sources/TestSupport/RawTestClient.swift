@@ -11,18 +11,18 @@ import Darwin
 
 /// A byte-level TCP/TLS client for tests that must see exactly what a server put on the wire
 /// (chunk framing, truncation, resets), independent of any HTTP client library.
-public enum RawTestClient {
+package enum RawTestClient {
     /// TLS settings for the client side.
-    public struct TLS: Sendable {
+    package struct TLS: Sendable {
         /// CAs the client trusts.
-        public var trustRoots: [TestCertificates.Identity]
+        package var trustRoots: [TestCertificates.Identity]
         /// The certificate presented for mutual TLS, if any.
-        public var clientIdentity: TestCertificates.Identity?
+        package var clientIdentity: TestCertificates.Identity?
         /// ALPN protocols offered (none by default).
-        public var applicationProtocols: [String]
+        package var applicationProtocols: [String]
 
         /// Client TLS trusting `trustRoots` (default: the test CA).
-        public init(
+        package init(
             trustRoots: [TestCertificates.Identity] = [TestCertificates.ca],
             clientIdentity: TestCertificates.Identity? = nil,
             applicationProtocols: [String] = []
@@ -33,7 +33,7 @@ public enum RawTestClient {
         }
 
         /// Builds the NIOSSL client context (full verification, hostname checked against 127.0.0.1).
-        public func makeContext() throws -> NIOSSLContext {
+        package func makeContext() throws -> NIOSSLContext {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.trustRoots = .certificates(try trustRoots.map { try $0.certificate() })
             configuration.applicationProtocols = applicationProtocols
@@ -46,7 +46,7 @@ public enum RawTestClient {
     }
 
     /// How the read side of an exchange ended.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         /// The server closed the connection cleanly (FIN; with TLS, after close_notify).
         case closed
         /// The server reset the connection (ECONNRESET).
@@ -60,21 +60,21 @@ public enum RawTestClient {
     }
 
     /// Everything one connection received.
-    public struct Exchange: Sendable {
+    package struct Exchange: Sendable {
         /// Every byte received (decrypted, with TLS).
-        public var received: [UInt8]
+        package var received: [UInt8]
         /// How the connection ended.
-        public var ending: Ending
+        package var ending: Ending
         /// The ALPN protocol the TLS handshake selected, if any.
-        public var negotiatedProtocol: String?
+        package var negotiatedProtocol: String?
         /// `received` as UTF-8 text.
-        public var text: String { String(decoding: received, as: UTF8.self) }
+        package var text: String { String(decoding: received, as: UTF8.self) }
     }
 
     /// Connects to 127.0.0.1:`port`, sends `request`, and reads until the server closes, resets,
     /// `stopWhen` accepts what arrived, or `readTimeout` elapses. Connect failures throw
     /// (`ChannelError.connectTimeout`, connection refused `IOError`, …).
-    public static func exchange(
+    package static func exchange(
         port: Int,
         tls: TLS? = nil,
         sending request: [UInt8],
@@ -110,7 +110,7 @@ public enum RawTestClient {
     }
 
     /// `exchange(port:tls:sending:…)` with a UTF-8 request such as `"GET / HTTP/1.1\r\n…\r\n\r\n"`.
-    public static func exchange(
+    package static func exchange(
         port: Int, tls: TLS? = nil, sending request: String,
         connectTimeout: Duration = .seconds(60), readTimeout: Duration = .seconds(60),
         stopWhen: (@Sendable ([UInt8]) -> Bool)? = nil

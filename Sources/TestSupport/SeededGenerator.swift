@@ -1,13 +1,13 @@
 /// A small deterministic random number generator (SplitMix64): the same numbers from the same seed
 /// on every machine, so a test that draws its inputs at random names the seed that makes them again.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// The state; the seed to begin with.
-    public var state: UInt64
+    package var state: UInt64
 
     /// Starts from `seed`.
-    public init(state seed: UInt64) { state = seed }
+    package init(state seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -8,9 +8,9 @@ import Synchronization
 /// A TLS client connecting here sends its ClientHello and waits forever for the ServerHello:
 /// the TLS handshake-timeout case. A plain HTTP client waits forever for a response head. With a
 /// reply, it gets bytes no well-behaved server would send (`HTTP/1.1 000 OK`).
-public final class SilentTCPServer: Sendable {
+package final class SilentTCPServer: Sendable {
     /// The port the server listens on.
-    public let port: Int
+    package let port: Int
     private let serverChannel: Channel
     private let counters: SilentCounters
 
@@ -21,7 +21,7 @@ public final class SilentTCPServer: Sendable {
     }
 
     /// Starts listening on 127.0.0.1 at a free port; with `reply`, each connection gets these bytes.
-    public static func start(replying reply: [UInt8]? = nil) async throws -> SilentTCPServer {
+    package static func start(replying reply: [UInt8]? = nil) async throws -> SilentTCPServer {
         let counters = SilentCounters()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -41,12 +41,12 @@ public final class SilentTCPServer: Sendable {
     }
 
     /// The number of TCP connections accepted so far.
-    public var connectionCount: Int { counters.snapshot.connections }
+    package var connectionCount: Int { counters.snapshot.connections }
     /// The number of bytes received so far over all connections (a TLS ClientHello is a few hundred).
-    public var receivedByteCount: Int { counters.snapshot.bytes }
+    package var receivedByteCount: Int { counters.snapshot.bytes }
 
     /// Stops listening and closes every connection. Safe to call more than once.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         try? await serverChannel.close()
         let open = counters.closeAll()
         for channel in open {

@@ -2,9 +2,9 @@ import Foundation
 import SystemSupport
 
 /// Runs a program found on PATH to its end (tmux and other tools in tests and benchmarks).
-public enum Subprocess {
+package enum Subprocess {
     /// Runs `arguments`; returns the exit status and standard output.
-    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    package static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let environment = ProcessInfo.processInfo.environment
         let path = try executable(arguments[0], in: environment["PATH"] ?? "/usr/bin:/bin")
         let result = try ChildProcess(

@@ -2,12 +2,12 @@ import Foundation
 
 /// A unique folder under the system's temporary directory, removed with everything in it when the
 /// value goes away. Tests never touch the user's own files.
-public final class TemporaryDirectory: Sendable {
+package final class TemporaryDirectory: Sendable {
     /// The folder.
-    public let url: URL
+    package let url: URL
 
     /// Makes the folder; `prefix` starts its name (for people looking in /tmp).
-    public init(prefix: String = "apiexplorer-tests") throws {
+    package init(prefix: String = "apiexplorer-tests") throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -17,32 +17,32 @@ public final class TemporaryDirectory: Sendable {
     }
 
     /// The folder's path.
-    public var path: String { url.path }
+    package var path: String { url.path }
 
     /// Writes text to a file in the folder, making the folders on the way.
-    public func write(_ relativePath: String, _ text: String) throws {
+    package func write(_ relativePath: String, _ text: String) throws {
         try write(relativePath, Data(text.utf8))
     }
 
     /// Writes bytes to a file in the folder, making the folders on the way.
-    public func write(_ relativePath: String, _ data: Data) throws {
+    package func write(_ relativePath: String, _ data: Data) throws {
         let file = url.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: file)
     }
 
     /// A file's text, nil when it cannot be read.
-    public func read(_ relativePath: String) -> String? {
+    package func read(_ relativePath: String) -> String? {
         FileManager.default.contents(atPath: url.appendingPathComponent(relativePath).path).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether a file (or folder) is there.
-    public func exists(_ relativePath: String) -> Bool {
+    package func exists(_ relativePath: String) -> Bool {
         FileManager.default.fileExists(atPath: url.appendingPathComponent(relativePath).path)
     }
 
     /// Every file name in the folder (not recursive), sorted.
-    public func fileNames(in relativePath: String = "") -> [String] {
+    package func fileNames(in relativePath: String = "") -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(relativePath).path))?.sorted() ?? []
     }
 }

@@ -5,44 +5,44 @@ import NIOSSL
 ///
 /// Every key here is public on purpose: these files exist only so tests can run TLS against
 /// servers they start themselves on 127.0.0.1.
-public enum TestCertificates {
+package enum TestCertificates {
     /// The directory holding every PEM file and pin of the test PKI.
-    public static var directory: URL {
+    package static var directory: URL {
         // `.copy("Certificates")` keeps the folder itself inside the resource bundle.
         Bundle.module.url(forResource: "Certificates", withExtension: nil)
             ?? Bundle.module.bundleURL.appendingPathComponent("Certificates", isDirectory: true)
     }
 
     /// The file URL of one committed file, e.g. `url(named: "ca.pem")`.
-    public static func url(named fileName: String) -> URL {
+    package static func url(named fileName: String) -> URL {
         directory.appendingPathComponent(fileName, isDirectory: false)
     }
 
     /// The test root CA that clients are told to trust; it signed `server`, `wrongHost` and `expired`.
-    public static let ca = Identity(name: "ca")
+    package static let ca = Identity(name: "ca")
     /// The server leaf for `127.0.0.1` and `localhost`, signed by `ca`.
-    public static let server = Identity(name: "server", hasPin: true)
+    package static let server = Identity(name: "server", hasPin: true)
     /// A leaf signed by `ca` whose only name is `wrong-host.invalid` (hostname mismatch on 127.0.0.1).
-    public static let wrongHost = Identity(name: "wrong-host")
+    package static let wrongHost = Identity(name: "wrong-host")
     /// A leaf signed by `ca` for 127.0.0.1 that expired on 2001-01-01.
-    public static let expired = Identity(name: "expired")
+    package static let expired = Identity(name: "expired")
     /// A second root CA that clients do not trust.
-    public static let otherCA = Identity(name: "other-ca")
+    package static let otherCA = Identity(name: "other-ca")
     /// A leaf for 127.0.0.1 signed by `otherCA`: a valid chain the client does not trust.
-    public static let otherServer = Identity(name: "other-server", hasPin: true)
+    package static let otherServer = Identity(name: "other-server", hasPin: true)
     /// A self-signed leaf for 127.0.0.1.
-    public static let selfSigned = Identity(name: "self-signed", hasPin: true)
+    package static let selfSigned = Identity(name: "self-signed", hasPin: true)
     /// The CA a mutual-TLS server uses to verify client certificates.
-    public static let clientCA = Identity(name: "client-ca")
+    package static let clientCA = Identity(name: "client-ca")
     /// A client certificate (extendedKeyUsage clientAuth) signed by `clientCA`.
-    public static let client = Identity(name: "client")
+    package static let client = Identity(name: "client")
 
     /// One certificate with its private key, as files and as NIOSSL values.
-    public struct Identity: Sendable, Hashable, CustomStringConvertible {
+    package struct Identity: Sendable, Hashable, CustomStringConvertible {
         /// The file stem, e.g. `server` for `server.pem` / `server-key.pem`.
-        public let name: String
+        package let name: String
         /// Whether an openssl-computed `<name>.spki-sha256` pin was committed for this certificate.
-        public let hasPin: Bool
+        package let hasPin: Bool
 
         init(name: String, hasPin: Bool = false) {
             self.name = name
@@ -50,16 +50,16 @@ public enum TestCertificates {
         }
 
         /// The PEM certificate file.
-        public var certificateURL: URL { TestCertificates.url(named: "\(name).pem") }
+        package var certificateURL: URL { TestCertificates.url(named: "\(name).pem") }
         /// The PEM private key file.
-        public var privateKeyURL: URL { TestCertificates.url(named: "\(name)-key.pem") }
+        package var privateKeyURL: URL { TestCertificates.url(named: "\(name)-key.pem") }
         /// The PEM certificate file as a path (what catalogs and curl take).
-        public var certificatePath: String { certificateURL.path }
+        package var certificatePath: String { certificateURL.path }
         /// The PEM private key file as a path.
-        public var privateKeyPath: String { privateKeyURL.path }
+        package var privateKeyPath: String { privateKeyURL.path }
 
         /// The certificate, parsed by NIOSSL.
-        public func certificate() throws -> NIOSSLCertificate {
+        package func certificate() throws -> NIOSSLCertificate {
             guard let first = try NIOSSLCertificate.fromPEMFile(certificatePath).first else {
                 throw TestCertificateError.noCertificateInFile(certificatePath)
             }
@@ -67,37 +67,37 @@ public enum TestCertificates {
         }
 
         /// The private key, parsed by NIOSSL.
-        public func privateKey() throws -> NIOSSLPrivateKey {
+        package func privateKey() throws -> NIOSSLPrivateKey {
             try NIOSSLPrivateKey(file: privateKeyPath, format: .pem)
         }
 
         /// The PEM text of the certificate.
-        public func certificatePEM() throws -> String {
+        package func certificatePEM() throws -> String {
             try String(contentsOf: certificateURL, encoding: .utf8)
         }
 
         /// The pin openssl computed: base64 of SHA-256 over the DER SubjectPublicKeyInfo
         /// (curl's `--pinnedpubkey sha256//<this>`), read from `<name>.spki-sha256`.
-        public func opensslSPKIPin() throws -> String {
+        package func opensslSPKIPin() throws -> String {
             guard hasPin else { throw TestCertificateError.noCommittedPin(name) }
             let url = TestCertificates.url(named: "\(name).spki-sha256")
             return try String(contentsOf: url, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         /// The file stem.
-        public var description: String { name }
+        package var description: String { name }
     }
 }
 
 /// Misuse of the test PKI.
-public enum TestCertificateError: Error, CustomStringConvertible {
+package enum TestCertificateError: Error, CustomStringConvertible {
     /// Only `server`, `otherServer` and `selfSigned` have committed pins.
     case noCommittedPin(String)
     /// The PEM file held no certificate.
     case noCertificateInFile(String)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCommittedPin(let name):
             "no openssl-computed pin was committed for '\(name)'; see scripts/make-test-certificates.sh"

@@ -1,7 +1,7 @@
 /// A streamed response body, written chunk by chunk with optional pauses.
-public struct TestChunkedBody: Sendable {
+package struct TestChunkedBody: Sendable {
     /// Where the chunks come from.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// `totalBytes` of `TestPattern` bytes in chunks of `chunkSize` (the last may be shorter),
         /// generated chunk by chunk so huge bodies never sit in memory.
         case pattern(totalBytes: Int, chunkSize: Int)
@@ -10,20 +10,20 @@ public struct TestChunkedBody: Sendable {
     }
 
     /// The chunks to send.
-    public var source: Source
+    package var source: Source
     /// Real time to wait between two chunks (a slow drip when non-zero).
-    public var interval: Duration
+    package var interval: Duration
     /// When set, the server stops after this many body bytes and ends the connection without
     /// finishing the body; the count is rounded up to the chunk that crosses it.
-    public var abortAfterBytes: Int?
+    package var abortAfterBytes: Int?
     /// How the connection ends when `abortAfterBytes` is set.
-    public var abortEnding: TestResponse.ConnectionEnding
+    package var abortEnding: TestResponse.ConnectionEnding
     /// Awaited before each chunk after the first (given its index): a test holds the rest of the
     /// body back until it has seen what came first, instead of betting on a pause being long enough.
-    public var gate: (@Sendable (Int) async -> Void)?
+    package var gate: (@Sendable (Int) async -> Void)?
 
     /// A streamed body.
-    public init(
+    package init(
         source: Source,
         interval: Duration = .zero,
         abortAfterBytes: Int? = nil,
@@ -36,7 +36,7 @@ public struct TestChunkedBody: Sendable {
     }
 
     /// The number of chunks the server writes when nothing aborts the stream.
-    public var chunkCount: Int {
+    package var chunkCount: Int {
         switch source {
         case .pattern(let total, let size): size > 0 ? (total + size - 1) / size : 0
         case .chunks(let chunks): chunks.count(where: { !$0.isEmpty })
@@ -44,7 +44,7 @@ public struct TestChunkedBody: Sendable {
     }
 
     /// The total number of body bytes when nothing aborts the stream.
-    public var totalBytes: Int {
+    package var totalBytes: Int {
         switch source {
         case .pattern(let total, _): total
         case .chunks(let chunks): chunks.reduce(0) { $0 + $1.count }

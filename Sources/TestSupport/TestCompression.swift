@@ -6,29 +6,29 @@ import CZlib
 /// A run of one byte (a compression bomb) is fed to zlib a block at a time, so a gigabyte bomb
 /// never holds its decoded bytes; zlib's run-length strategy codes each 258-byte match in about
 /// 2 bits, DEFLATE's maximum ratio (~1030:1).
-public enum TestCompression {
+package enum TestCompression {
     /// The gzip member (RFC 1952) for `bytes`.
-    public static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+    package static func gzip(_ bytes: [UInt8]) -> [UInt8] {
         compress(.gzip) { feed in feed(bytes, true) }
     }
 
     /// The zlib stream (RFC 1950; HTTP's `deflate` coding) for `bytes`.
-    public static func zlib(_ bytes: [UInt8]) -> [UInt8] {
+    package static func zlib(_ bytes: [UInt8]) -> [UInt8] {
         compress(.zlib) { feed in feed(bytes, true) }
     }
 
     /// The gzip member for `count` copies of `byte`, built without allocating `count` bytes.
-    public static func gzip(repeating byte: UInt8, count: Int) -> [UInt8] {
+    package static func gzip(repeating byte: UInt8, count: Int) -> [UInt8] {
         compress(.gzip) { feed in feedRun(byte, count: count, to: feed) }
     }
 
     /// The zlib stream for `count` copies of `byte`, built without allocating `count` bytes.
-    public static func zlib(repeating byte: UInt8, count: Int) -> [UInt8] {
+    package static func zlib(repeating byte: UInt8, count: Int) -> [UInt8] {
         compress(.zlib) { feed in feedRun(byte, count: count, to: feed) }
     }
 
     /// The raw DEFLATE (RFC 1951) data for `bytes`.
-    public static func deflate(_ bytes: [UInt8]) -> [UInt8] {
+    package static func deflate(_ bytes: [UInt8]) -> [UInt8] {
         compress(.raw) { feed in feed(bytes, true) }
     }
 

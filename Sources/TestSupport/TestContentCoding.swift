@@ -1,12 +1,12 @@
 /// An HTTP content coding the test server can apply.
-public enum TestContentCoding: String, Sendable, CaseIterable {
+package enum TestContentCoding: String, Sendable, CaseIterable {
     /// `Content-Encoding: gzip` (RFC 1952).
     case gzip
     /// `Content-Encoding: deflate`, i.e. the zlib format (RFC 1950), as HTTP defines it.
     case deflate
 
     /// Encodes `bytes`.
-    public func encode(_ bytes: [UInt8]) -> [UInt8] {
+    package func encode(_ bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .gzip: TestCompression.gzip(bytes)
         case .deflate: TestCompression.zlib(bytes)
@@ -14,7 +14,7 @@ public enum TestContentCoding: String, Sendable, CaseIterable {
     }
 
     /// Encodes `count` copies of `byte` without allocating them.
-    public func encode(repeating byte: UInt8, count: Int) -> [UInt8] {
+    package func encode(repeating byte: UInt8, count: Int) -> [UInt8] {
         switch self {
         case .gzip: TestCompression.gzip(repeating: byte, count: count)
         case .deflate: TestCompression.zlib(repeating: byte, count: count)

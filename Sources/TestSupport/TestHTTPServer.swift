@@ -8,16 +8,16 @@ import NIOSSL
 /// Every request is read completely, recorded, and handed to the test's handler, whose
 /// `TestResponse` decides what goes on the wire, including misbehaviour (stalls, truncation,
 /// resets, slow drips). Call `shutdown()` when done, or use `withTestHTTPServer`.
-public final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// Chooses the response for one request; runs concurrently for concurrent requests.
-    public typealias Handler = @Sendable (TestRequest) async -> TestResponse
+    package typealias Handler = @Sendable (TestRequest) async -> TestResponse
 
     /// The port the server listens on (127.0.0.1).
-    public let port: Int
+    package let port: Int
     /// `http://127.0.0.1:<port>` or `https://127.0.0.1:<port>`.
-    public let baseURL: URL
+    package let baseURL: URL
     /// Whether the server speaks TLS.
-    public let isTLS: Bool
+    package let isTLS: Bool
 
     private let serverChannel: Channel
     private let state: TestServerState
@@ -42,7 +42,7 @@ public final class TestHTTPServer: Sendable {
     /// Starts a server on 127.0.0.1 (`port` 0 picks a free one; a fixed port lets a test
     /// restart a server where clients expect it), with TLS when `tls` is given.
     /// `recordsRequests: false` only counts requests (for benchmarks sending millions).
-    public static func start(
+    package static func start(
         tls: TestServerTLS? = nil, port: Int = 0, recordsRequests: Bool = true, handler: @escaping Handler
     ) async throws -> TestHTTPServer {
         let sslContext = try tls?.makeContext()
@@ -77,26 +77,26 @@ public final class TestHTTPServer: Sendable {
     }
 
     /// The URL of `pathAndQuery` (e.g. `"/items?page=2"`) on this server.
-    public func url(_ pathAndQuery: String) -> URL {
+    package func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery) ?? baseURL.appendingPathComponent(pathAndQuery)
     }
 
     /// Every request read so far, in completion order (empty when started with `recordsRequests: false`).
-    public var requests: [TestRequest] { state.requests }
+    package var requests: [TestRequest] { state.requests }
     /// The number of requests read so far.
-    public var requestCount: Int { state.requestCount }
+    package var requestCount: Int { state.requestCount }
     /// The most recent request, if any.
-    public var lastRequest: TestRequest? { state.requests.last }
+    package var lastRequest: TestRequest? { state.requests.last }
     /// The number of TCP connections accepted so far.
-    public var connectionCount: Int { state.connectionCount }
+    package var connectionCount: Int { state.connectionCount }
     /// The number of TCP connections open right now.
-    public var openConnectionCount: Int { state.openConnectionCount }
+    package var openConnectionCount: Int { state.openConnectionCount }
     /// The number of completed TLS handshakes so far (0 without TLS).
-    public var tlsHandshakeCount: Int { state.tlsHandshakeCount }
+    package var tlsHandshakeCount: Int { state.tlsHandshakeCount }
 
     /// Waits until at least `count` requests were read and returns them; throws on `timeout`.
     @discardableResult
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(60)) async throws -> [TestRequest] {
+    package func waitForRequests(count: Int, timeout: Duration = .seconds(60)) async throws -> [TestRequest] {
         let state = self.state
         let reached = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -120,7 +120,7 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops listening, drops every connection at once (hung ones included), cancels pending
     /// handlers and waits for all of it. Safe to call more than once.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         try? await serverChannel.close()
         guard let connections = state.beginShutdown() else { return }
         for connection in connections { connection.abort() }
@@ -142,7 +142,7 @@ public final class TestHTTPServer: Sendable {
 
 /// Runs `body` with a started server and always shuts it down afterwards.
 @discardableResult
-public func withTestHTTPServer<Result>(
+package func withTestHTTPServer<Result>(
     tls: TestServerTLS? = nil,
     handler: @escaping TestHTTPServer.Handler,
     _ body: (TestHTTPServer) async throws -> Result

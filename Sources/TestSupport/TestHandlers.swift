@@ -1,9 +1,9 @@
 import NIOHTTP1
 
 /// Ready-made handlers for common server shapes.
-public enum TestHandlers {
+package enum TestHandlers {
     /// Dispatches on the request path (query ignored); unknown paths get `fallback` (404 by default).
-    public static func routes(
+    package static func routes(
         _ routes: [String: TestHTTPServer.Handler],
         fallback: @escaping TestHTTPServer.Handler = { _ in .status(.notFound) }
     ) -> TestHTTPServer.Handler {
@@ -13,7 +13,7 @@ public enum TestHandlers {
     /// A chain of redirects: `/redirect/N` answers `status` to `/redirect/N-1`, and `/redirect/0`
     /// answers `final`. Start a client at `/redirect/<hops>` to make it follow exactly `hops` redirects.
     /// Other paths get 404.
-    public static func redirectChain(
+    package static func redirectChain(
         status: HTTPResponseStatus = .found, final: TestResponse = .ok("done")
     ) -> TestHTTPServer.Handler {
         { request in
@@ -26,7 +26,7 @@ public enum TestHandlers {
 
     /// A redirect loop: `/loop/a` redirects to `/loop/b` and `/loop/b` back to `/loop/a`, forever.
     /// Other paths get 404.
-    public static func redirectLoop(status: HTTPResponseStatus = .found) -> TestHTTPServer.Handler {
+    package static func redirectLoop(status: HTTPResponseStatus = .found) -> TestHTTPServer.Handler {
         { request in
             switch request.path {
             case "/loop/a": .redirect(to: "/loop/b", status: status)

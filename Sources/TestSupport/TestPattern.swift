@@ -1,12 +1,12 @@
 /// The deterministic filler used by streamed and truncated bodies: byte `i` is `"a" + i % 26`.
 ///
 /// Printable, so failures read well; position-dependent, so a lost or reordered chunk is detected.
-public enum TestPattern {
+package enum TestPattern {
     /// 512 periods of the pattern: fills copy from it a block at a time instead of byte by byte.
     private static let template: [UInt8] = (0..<(26 * 512)).map { byte(at: $0) }
 
     /// `count` pattern bytes starting at absolute position `offset` (≥ 0).
-    public static func bytes(count: Int, offset: Int = 0) -> [UInt8] {
+    package static func bytes(count: Int, offset: Int = 0) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: max(count, 0)) { buffer, initialized in
             fill(UnsafeMutableRawBufferPointer(buffer), offset: offset)
             initialized = buffer.count
@@ -14,7 +14,7 @@ public enum TestPattern {
     }
 
     /// Fills `buffer` with the pattern bytes starting at absolute position `offset` (≥ 0).
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer, offset: Int) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer, offset: Int) {
         template.withUnsafeBytes { source in
             guard let target = buffer.baseAddress, let origin = source.baseAddress else { return }
             var written = 0
@@ -28,7 +28,7 @@ public enum TestPattern {
     }
 
     /// The pattern byte at absolute position `index` (≥ 0).
-    public static func byte(at index: Int) -> UInt8 {
+    package static func byte(at index: Int) -> UInt8 {
         UInt8(ascii: "a") &+ UInt8(truncatingIfNeeded: index % 26)
     }
 }

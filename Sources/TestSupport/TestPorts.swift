@@ -1,5 +1,5 @@
 /// Ports for connection-refused tests.
-public enum TestPorts {
+package enum TestPorts {
     /// The port every `closedPort()` call returns, held for the whole process.
     private static let refusing: Result<Int, any Error> = Result {
         // Bound but never listening: the kernel answers SYNs with RST, and no one else can take the port.
@@ -10,7 +10,7 @@ public enum TestPorts {
     ///
     /// The port stays bound (without `listen`) for the life of the process, so no other server
     /// can take it while tests run; every call returns the same port.
-    public static func closedPort() throws -> Int {
+    package static func closedPort() throws -> Int {
         try refusing.get()
     }
 }

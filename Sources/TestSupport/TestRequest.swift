@@ -4,28 +4,28 @@ import NIOHTTP1
 import NIOSSL
 
 /// One request a test server read completely, as the server saw it.
-public struct TestRequest: Sendable {
+package struct TestRequest: Sendable {
     /// The request method.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The request target exactly as sent (`/path?query`; the `:path` pseudo-header over HTTP/2).
-    public var uri: String
+    package var uri: String
     /// The percent-encoded path part of `uri`.
-    public var path: String
+    package var path: String
     /// The decoded query items of `uri`, in order; empty when there is no query.
-    public var queryItems: [URLQueryItem]
+    package var queryItems: [URLQueryItem]
     /// The request headers (over HTTP/2: normalised to HTTP/1 form, `:authority` as `host`).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The complete request body.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The HTTP version: 1.0, 1.1, or 2.0 for a request on an HTTP/2 stream.
-    public var version: HTTPVersion
+    package var version: HTTPVersion
     /// Which accepted TCP connection carried the request, counting from 1 in accept order.
-    public var connectionID: Int
+    package var connectionID: Int
     /// The certificate the client presented during a mutual-TLS handshake, if any.
-    public var clientCertificate: NIOSSLCertificate?
+    package var clientCertificate: NIOSSLCertificate?
 
     /// A request as the server records it.
-    public init(
+    package init(
         method: HTTPMethod,
         uri: String,
         headers: HTTPHeaders,
@@ -58,18 +58,18 @@ public struct TestRequest: Sendable {
     }
 
     /// The first value of the header `name` (case-insensitive), or nil.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first(name: name)
     }
 
     /// The first value of the query item `name`, or nil.
-    public func query(_ name: String) -> String? {
+    package func query(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
 
     /// The body as `Data`.
-    public var bodyData: Data { Data(body) }
+    package var bodyData: Data { Data(body) }
 
     /// The body decoded as UTF-8 (invalid sequences repaired).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

@@ -6,51 +6,51 @@ import NIOHTTP1
 
 extension TestResponse {
     /// `status` with `body` bytes.
-    public static func bytes(_ body: [UInt8], status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func bytes(_ body: [UInt8], status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         TestResponse(status: status, headers: headers, behaviour: .body(body))
     }
 
     /// `status` with `body` data.
-    public static func data(_ body: Data, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func data(_ body: Data, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         bytes([UInt8](body), status: status, headers: headers)
     }
 
     /// `status` with a UTF-8 text body (`Content-Type: text/plain; charset=utf-8` unless given).
-    public static func text(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func text(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         bytes(Array(body.utf8), status: status, headers: headers.adding("Content-Type", "text/plain; charset=utf-8"))
     }
 
     /// 200 OK with a text body.
-    public static func ok(_ body: String = "", headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func ok(_ body: String = "", headers: HTTPHeaders = [:]) -> TestResponse {
         text(body, headers: headers)
     }
 
     /// `status` with a JSON body (`Content-Type: application/json` unless given).
-    public static func json(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func json(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         bytes(Array(body.utf8), status: status, headers: headers.adding("Content-Type", "application/json"))
     }
 
     /// `status` with an empty body (`Content-Length: 0`; none at all for 1xx/204/304).
-    public static func status(_ status: HTTPResponseStatus, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func status(_ status: HTTPResponseStatus, headers: HTTPHeaders = [:]) -> TestResponse {
         bytes([], status: status, headers: headers)
     }
 
     /// The same response with one more header.
-    public func withHeader(_ name: String, _ value: String) -> TestResponse {
+    package func withHeader(_ name: String, _ value: String) -> TestResponse {
         var copy = self
         copy.headers.add(name: name, value: value)
         return copy
     }
 
     /// The same response with another status.
-    public func withStatus(_ status: HTTPResponseStatus) -> TestResponse {
+    package func withStatus(_ status: HTTPResponseStatus) -> TestResponse {
         var copy = self
         copy.status = status
         return copy
     }
 
     /// The same response, sent after waiting `delay` of real time.
-    public func delayed(by delay: Duration) -> TestResponse {
+    package func delayed(by delay: Duration) -> TestResponse {
         var copy = self
         copy.delay = delay
         return copy
@@ -61,25 +61,25 @@ extension TestResponse {
 
 extension TestResponse {
     /// `body` encoded with `coding` and labelled with `Content-Encoding`; decodes to `body.count` bytes.
-    public static func encoded(
+    package static func encoded(
         _ coding: TestContentCoding, _ body: [UInt8], status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) -> TestResponse {
         bytes(coding.encode(body), status: status, headers: headers.adding("Content-Encoding", coding.rawValue))
     }
 
     /// A gzip-encoded UTF-8 text body.
-    public static func gzip(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func gzip(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         encoded(.gzip, Array(body.utf8), status: status, headers: headers)
     }
 
     /// A deflate (zlib) encoded UTF-8 text body.
-    public static func deflate(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func deflate(_ body: String, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]) -> TestResponse {
         encoded(.deflate, Array(body.utf8), status: status, headers: headers)
     }
 
     /// A small encoded body that decodes to exactly `decodedSize` copies of `byte`
     /// (about 1 KB on the wire per MB decoded): for decompression-limit tests.
-    public static func compressionBomb(
+    package static func compressionBomb(
         _ coding: TestContentCoding = .gzip, decodedSize: Int, byte: UInt8 = UInt8(ascii: "0"),
         status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) -> TestResponse {
@@ -95,7 +95,7 @@ extension TestResponse {
 extension TestResponse {
     /// `totalBytes` of `TestPattern` bytes streamed in chunks of `chunkSize`, waiting `interval`
     /// between chunks; with `abortAfterBytes`, the stream is cut there by `abortEnding` instead of finishing.
-    public static func chunked(
+    package static func chunked(
         totalBytes: Int, chunkSize: Int, interval: Duration = .zero,
         abortAfterBytes: Int? = nil, abortEnding: ConnectionEnding = .close,
         status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
@@ -109,7 +109,7 @@ extension TestResponse {
 
     /// These UTF-8 chunks streamed one by one, waiting `interval` between them and, before each
     /// after the first, for `gate` (see `TestChunkedBody.gate`).
-    public static func chunked(
+    package static func chunked(
         _ chunks: [String], interval: Duration = .zero, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:],
         gate: (@Sendable (Int) async -> Void)? = nil
     ) -> TestResponse {
@@ -119,7 +119,7 @@ extension TestResponse {
     }
 
     /// These exact byte chunks streamed one by one, waiting `interval` between them.
-    public static func chunked(
+    package static func chunked(
         bytes chunks: [[UInt8]], interval: Duration = .zero, status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) -> TestResponse {
         TestResponse(status: status, headers: headers, behaviour: .chunked(TestChunkedBody(source: .chunks(chunks), interval: interval)))
@@ -127,7 +127,7 @@ extension TestResponse {
 
     /// The same response with its body streamed in chunks of `size` bytes (no `Content-Length`),
     /// e.g. `.gzip(text).streamedInChunks(of: 64)`; other behaviours are returned unchanged.
-    public func streamedInChunks(of size: Int, interval: Duration = .zero) -> TestResponse {
+    package func streamedInChunks(of size: Int, interval: Duration = .zero) -> TestResponse {
         guard case .body(let body) = behaviour else { return self }
         let size = max(size, 1)
         let chunks = stride(from: 0, to: body.count, by: size).map { Array(body[$0..<min($0 + size, body.count)]) }
@@ -139,7 +139,7 @@ extension TestResponse {
 
     /// Declares `Content-Length: declaredLength`, sends the first `sentBytes` pattern bytes,
     /// then ends the connection (`.close` for FIN, `.reset` for RST).
-    public static func truncated(
+    package static func truncated(
         declaredLength: Int, sentBytes: Int, ending: ConnectionEnding = .close,
         status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:]
     ) -> TestResponse {
@@ -150,17 +150,17 @@ extension TestResponse {
     }
 
     /// Reads the request and never answers; the connection stays open until shutdown.
-    public static var neverRespond: TestResponse {
+    package static var neverRespond: TestResponse {
         TestResponse(behaviour: .neverRespond)
     }
 
     /// Closes the connection (orderly: close_notify + FIN) without a response.
-    public static var closeConnection: TestResponse {
+    package static var closeConnection: TestResponse {
         TestResponse(behaviour: .drop(.close))
     }
 
     /// Resets the connection (TCP RST) without a response.
-    public static var resetConnection: TestResponse {
+    package static var resetConnection: TestResponse {
         TestResponse(behaviour: .drop(.reset))
     }
 }
@@ -169,14 +169,14 @@ extension TestResponse {
 
 extension TestResponse {
     /// A redirect to `location` (absolute URL or path) with `status` (301, 302, 303, 307 or 308).
-    public static func redirect(to location: String, status: HTTPResponseStatus = .found, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func redirect(to location: String, status: HTTPResponseStatus = .found, headers: HTTPHeaders = [:]) -> TestResponse {
         var headers = headers
         headers.replaceOrAdd(name: "Location", value: location)
         return bytes([], status: status, headers: headers)
     }
 
     /// 304 Not Modified carrying the validators.
-    public static func notModified(etag: String? = nil, lastModified: String? = nil, headers: HTTPHeaders = [:]) -> TestResponse {
+    package static func notModified(etag: String? = nil, lastModified: String? = nil, headers: HTTPHeaders = [:]) -> TestResponse {
         var headers = headers
         if let etag { headers.replaceOrAdd(name: "ETag", value: etag) }
         if let lastModified { headers.replaceOrAdd(name: "Last-Modified", value: lastModified) }
@@ -186,7 +186,7 @@ extension TestResponse {
     /// `response` with its validators, or 304 when `request`'s `If-None-Match` matches `etag`
     /// (weak comparison, lists and `*` understood) or, without `If-None-Match`, its
     /// `If-Modified-Since` equals `lastModified` (exact string match, as servers commonly do).
-    public static func conditional(
+    package static func conditional(
         for request: TestRequest, etag: String?, lastModified: String? = nil, response: TestResponse
     ) -> TestResponse {
         var validated = response

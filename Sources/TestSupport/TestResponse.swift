@@ -6,18 +6,18 @@ import NIOHTTP1
 /// Build one with the static helpers (`.ok("hi")`, `.json(...)`, `.gzip(...)`, `.chunked(...)`,
 /// `.truncated(...)`, `.neverRespond`, `.redirect(to:)` …) and adjust with `.delayed(by:)`,
 /// `.withHeader(_:_:)`, `.withStatus(_:)`.
-public struct TestResponse: Sendable {
+package struct TestResponse: Sendable {
     /// The response status (unused by `neverRespond` and `drop`).
-    public var status: HTTPResponseStatus
+    package var status: HTTPResponseStatus
     /// The response headers; the server adds `Content-Length` / `Transfer-Encoding` as the behaviour needs.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// What is written on the wire.
-    public var behaviour: Behaviour
+    package var behaviour: Behaviour
     /// Real time the server waits after reading the request and before acting.
-    public var delay: Duration
+    package var delay: Duration
 
     /// A response with every field spelled out.
-    public init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:], behaviour: Behaviour, delay: Duration = .zero) {
+    package init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders = [:], behaviour: Behaviour, delay: Duration = .zero) {
         self.status = status
         self.headers = headers
         self.behaviour = behaviour
@@ -25,7 +25,7 @@ public struct TestResponse: Sendable {
     }
 
     /// How the server ends a connection on purpose.
-    public enum ConnectionEnding: Sendable, Hashable {
+    package enum ConnectionEnding: Sendable, Hashable {
         /// An orderly close: TLS close_notify when TLS is on, then TCP FIN.
         case close
         /// An abortive close: SO_LINGER 0, so the peer receives a TCP RST (no TLS close_notify).
@@ -36,7 +36,7 @@ public struct TestResponse: Sendable {
     }
 
     /// What is written on the wire after the delay.
-    public enum Behaviour: Sendable {
+    package enum Behaviour: Sendable {
         /// The head and `body` with a matching `Content-Length` (kept if the headers already set one).
         /// No body is sent for HEAD requests or 1xx/204/304 statuses.
         case body([UInt8])

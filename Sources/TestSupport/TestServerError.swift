@@ -1,7 +1,7 @@
 import Foundation
 
 /// Failures of the test servers themselves.
-public enum TestServerError: Error, CustomStringConvertible {
+package enum TestServerError: Error, CustomStringConvertible {
     /// The bound socket reported no local address.
     case noLocalAddress
     /// A wait did not finish in time.
@@ -10,7 +10,7 @@ public enum TestServerError: Error, CustomStringConvertible {
     case systemCall(String, errno: Int32)
 
     /// A readable explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noLocalAddress: "the listening socket has no local address"
         case .timedOut(let what): "timed out \(what)"

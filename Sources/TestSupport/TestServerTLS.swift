@@ -2,18 +2,18 @@ import NIOCore
 import NIOSSL
 
 /// How a test server speaks TLS: its certificate, optional client-certificate requirement, ALPN.
-public struct TestServerTLS: Sendable {
+package struct TestServerTLS: Sendable {
     /// The certificate and key the server presents.
-    public var identity: TestCertificates.Identity
+    package var identity: TestCertificates.Identity
     /// When set, the server requires a client certificate that chains to this CA (mutual TLS).
-    public var clientCertificateAuthority: TestCertificates.Identity?
+    package var clientCertificateAuthority: TestCertificates.Identity?
     /// ALPN protocols offered, in preference order; `h2` makes HTTP/2 available to clients that ask.
-    public var applicationProtocols: [String]
+    package var applicationProtocols: [String]
     /// The newest TLS version the server speaks; nil for any.
-    public var maximumVersion: TLSVersion?
+    package var maximumVersion: TLSVersion?
 
     /// A server with `identity`, optionally requiring client certificates from `clientCertificateAuthority`.
-    public init(
+    package init(
         identity: TestCertificates.Identity = TestCertificates.server,
         requiringClientCertificatesFrom clientCertificateAuthority: TestCertificates.Identity? = nil,
         applicationProtocols: [String] = ["h2", "http/1.1"]
@@ -24,27 +24,27 @@ public struct TestServerTLS: Sendable {
     }
 
     /// The certificate clients trust through `TestCertificates.ca`, offering h2 and HTTP/1.1.
-    public static let trusted = TestServerTLS()
+    package static let trusted = TestServerTLS()
     /// A valid chain from `TestCertificates.otherCA`, which clients do not trust.
-    public static let untrusted = TestServerTLS(identity: TestCertificates.otherServer)
+    package static let untrusted = TestServerTLS(identity: TestCertificates.otherServer)
     /// A self-signed certificate.
-    public static let selfSigned = TestServerTLS(identity: TestCertificates.selfSigned)
+    package static let selfSigned = TestServerTLS(identity: TestCertificates.selfSigned)
     /// A certificate from the trusted CA that expired in 2001.
-    public static let expired = TestServerTLS(identity: TestCertificates.expired)
+    package static let expired = TestServerTLS(identity: TestCertificates.expired)
     /// A certificate from the trusted CA for `wrong-host.invalid` only.
-    public static let wrongHost = TestServerTLS(identity: TestCertificates.wrongHost)
+    package static let wrongHost = TestServerTLS(identity: TestCertificates.wrongHost)
     /// The trusted certificate, requiring a client certificate signed by `TestCertificates.clientCA`.
-    public static let mutual = TestServerTLS(requiringClientCertificatesFrom: TestCertificates.clientCA)
+    package static let mutual = TestServerTLS(requiringClientCertificatesFrom: TestCertificates.clientCA)
 
     /// The same configuration offering only HTTP/1.1 through ALPN.
-    public func http1Only() -> TestServerTLS {
+    package func http1Only() -> TestServerTLS {
         var copy = self
         copy.applicationProtocols = ["http/1.1"]
         return copy
     }
 
     /// The same configuration speaking TLS 1.0 and 1.1 only (an old server).
-    public func oldTLSOnly() -> TestServerTLS {
+    package func oldTLSOnly() -> TestServerTLS {
         var copy = self
         copy.maximumVersion = .tlsv11
         return copy

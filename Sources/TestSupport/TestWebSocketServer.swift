@@ -8,14 +8,14 @@ import Synchronization
 /// A WebSocket server on 127.0.0.1 (a free port) for tests: each accepted conversation runs the
 /// test's handler with raw frame access, so fragments, control frames and close codes can be sent
 /// exactly as a test needs. An upgrade to a path `refuse` answers is refused with that response.
-public final class TestWebSocketServer: Sendable {
+package final class TestWebSocketServer: Sendable {
     /// What the handler sees of one connection.
-    public final class Peer: @unchecked Sendable {
+    package final class Peer: @unchecked Sendable {
         // Used by the handler's task only.
         private var inbound: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator
         private let outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>
         /// The upgrade request's head.
-        public let request: HTTPRequestHead
+        package let request: HTTPRequestHead
 
         init(inbound: NIOAsyncChannelInboundStream<WebSocketFrame>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<WebSocketFrame>, request: HTTPRequestHead) {
             self.inbound = inbound
@@ -24,21 +24,21 @@ public final class TestWebSocketServer: Sendable {
         }
 
         /// The client's next frame (unmasked), nil when it is gone.
-        public func receive() async -> (opcode: WebSocketOpcode, data: [UInt8], fin: Bool)? {
+        package func receive() async -> (opcode: WebSocketOpcode, data: [UInt8], fin: Bool)? {
             guard let frame = try? await inbound.next() else { return nil }
             return (frame.opcode, Array(frame.unmaskedData.readableBytesView), frame.fin)
         }
 
         /// Sends one frame as given (a fragment when `fin` is false).
-        public func send(_ opcode: WebSocketOpcode, _ bytes: [UInt8], fin: Bool = true) async {
+        package func send(_ opcode: WebSocketOpcode, _ bytes: [UInt8], fin: Bool = true) async {
             try? await outbound.write(WebSocketFrame(fin: fin, opcode: opcode, data: ByteBuffer(bytes: bytes)))
         }
 
         /// Sends a text frame.
-        public func send(text: String) async { await send(.text, Array(text.utf8)) }
+        package func send(text: String) async { await send(.text, Array(text.utf8)) }
 
         /// Sends a close frame with `code` and `reason`.
-        public func close(code: Int, reason: String = "") async {
+        package func close(code: Int, reason: String = "") async {
             var bytes = [UInt8(code >> 8), UInt8(code & 0xFF)]
             bytes += Array(reason.utf8)
             await send(.connectionClose, bytes)
@@ -48,11 +48,11 @@ public final class TestWebSocketServer: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let channel: Mutex<(any Channel)?> = Mutex(nil)
     /// The port it listens on.
-    public let port: Int
+    package let port: Int
 
     /// Starts a server; `handler` runs once per conversation; `refuse` answers an upgrade request
     /// with a status and body instead (nil accepts it); `subprotocol` is chosen when offered.
-    public init(
+    package init(
         tls: TestServerTLS? = nil, subprotocol: String? = nil,
         refuse: @escaping @Sendable (HTTPRequestHead) -> (status: Int, body: String)? = { _ in nil },
         handler: @escaping @Sendable (Peer) async -> Void
@@ -96,10 +96,10 @@ public final class TestWebSocketServer: Sendable {
     }
 
     /// `ws://127.0.0.1:PORT` (or `https://…` with TLS, as an environment's base URL would say).
-    public func baseURL(scheme: String = "http") -> String { "\(scheme)://127.0.0.1:\(port)" }
+    package func baseURL(scheme: String = "http") -> String { "\(scheme)://127.0.0.1:\(port)" }
 
     /// Stops listening and closes every connection.
-    public func stop() async {
+    package func stop() async {
         let channel = self.channel.withLock { $0 }
         try? await channel?.close()
         try? await group.shutdownGracefully()

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Drives a program in a private tmux server, as a person would: keys in, screen text out.
-public final class TmuxSession: @unchecked Sendable {
+package final class TmuxSession: @unchecked Sendable {
     /// The private server's socket name.
-    public let socket: String
+    package let socket: String
     /// The session's name.
-    public let name = "e2e"
+    package let name = "e2e"
     private var isClosed = false
 
     /// Starts `command` in a detached session of the given size. The pane stays open after the
     /// command ends (so its last output can be read).
-    public init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws {
+    package init(command: String, width: Int = 120, height: Int = 40, environment: [String: String] = [:]) throws {
         socket = "apiexplorer-tmux-\(UUID().uuidString.prefix(8))"
         let exports = environment.map { "export \($0.key)=\(TmuxSession.quote($0.value)); " }.joined()
         let script = "\(exports)\(command); status=$?; echo; echo EXIT=$status; stty -a | tr '\\n' ' ' | sed 's/^/STTY: /'; echo; sleep 600"
@@ -23,7 +23,7 @@ public final class TmuxSession: @unchecked Sendable {
     deinit { close() }
 
     /// Ends the tmux server and everything in it.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         let socketPath = (try? run(["display-message", "-p", "#{socket_path}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -32,35 +32,35 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// The pane's text now.
-    public func capture() async throws -> String {
+    package func capture() async throws -> String {
         try await runAway(["capture-pane", "-p", "-J", "-t", name])
     }
 
     /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).
-    public func send(_ keys: String...) async throws {
+    package func send(_ keys: String...) async throws {
         _ = try await runAway(["send-keys", "-t", name] + keys)
     }
 
     /// Replaces the pane's program with `command` (run by `sh -c`, the pane's size kept), as
     /// typing it at a shell in an already running tmux does.
-    public func respawn(_ command: String) async throws {
+    package func respawn(_ command: String) async throws {
         _ = try await runAway(["respawn-pane", "-k", "-t", name, "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(command))"])
     }
 
     /// Resizes the window.
-    public func resize(width: Int, height: Int) async throws {
+    package func resize(width: Int, height: Int) async throws {
         _ = try await runAway(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The process id of the pane's program (the child of its shell).
-    public func programPID() async throws -> Int32? {
+    package func programPID() async throws -> Int32? {
         let shell = try await runAway(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
         let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         return children.split(separator: " ").first.flatMap { Int32($0) }
     }
 
     /// Polls the pane until `predicate` holds for its text; returns that text, or nil after `timeout`.
-    public func waitUntil(timeout: Duration = .seconds(60), interval: Duration = .milliseconds(20), _ predicate: (String) -> Bool) async throws -> String? {
+    package func waitUntil(timeout: Duration = .seconds(60), interval: Duration = .milliseconds(20), _ predicate: (String) -> Bool) async throws -> String? {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
@@ -83,7 +83,7 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// Quotes text for the shell.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -4,14 +4,14 @@ import Testing
 /// Runs each test it applies to on dispatch threads (`DedicatedExecutor.work`) instead of the
 /// cooperative pool. For tests that compute for seconds or block: on the pool they would hold one
 /// of its few threads (one per core) and hold back every other test of the process meanwhile.
-public struct OffPoolTrait: TestTrait, SuiteTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct OffPoolTrait: TestTrait, SuiteTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> OffPoolTrait? {
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> OffPoolTrait? {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         try await withTaskExecutorPreference(DedicatedExecutor.work) { try await function() }
@@ -20,5 +20,5 @@ public struct OffPoolTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == OffPoolTrait {
     /// Runs the test (every test of the suite) off the cooperative pool.
-    public static var offPool: Self { OffPoolTrait() }
+    package static var offPool: Self { OffPoolTrait() }
 }

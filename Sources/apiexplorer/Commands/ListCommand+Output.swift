@@ -4,9 +4,9 @@ import JSONSupport
 import TextSupport
 
 /// What `apiexplorer list` shows: services, their environments and endpoints.
-public enum CatalogListing {
+package enum CatalogListing {
     /// The listing as JSON (documented in docs/cli.md).
-    public static func json(_ catalog: CatalogSet) -> JSONValue {
+    package static func json(_ catalog: CatalogSet) -> JSONValue {
         let services: [JSONValue] = catalog.services.map { service in
             let environments: [JSONValue] = service.environments.enumerated().map { index, environment in
                 [
@@ -34,7 +34,7 @@ public enum CatalogListing {
     }
 
     /// The listing as text for people: one block per service, endpoints aligned.
-    public static func text(_ catalog: CatalogSet) -> String {
+    package static func text(_ catalog: CatalogSet) -> String {
         var lines: [String] = []
         for service in catalog.services {
             if !lines.isEmpty { lines.append("") }
