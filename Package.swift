@@ -200,6 +200,13 @@ let package = Package(
         ),
         // Test traits the test targets share (Swift Testing): apart from TestSupport, which the benchmark links too.
         .target(name: "TestTraits", dependencies: ["TestSupport"]),
+        .target(
+            name: "CatalogTestSupport",
+            dependencies: [
+                "Catalog", "DispatcherCore", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
@@ -240,13 +247,19 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "TestTraits", "Catalog", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport", "YAMLSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "TestTraits", "Catalog", "CatalogTestSupport", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport", "YAMLSupport",
                 "CryptoSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "MockServerTests",
+            dependencies: [
+                "TestTraits", "MockServer", "Catalog", "CatalogTestSupport", "DispatcherCore", "LiveTransport", "TestSupport",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .testTarget(name: "StateStoreTests", dependencies: ["TestTraits", "StateStore", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import FoundationEssentials
 import JSONSupport
 import TestSupport

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import DigestAuth
 import DispatcherCore
 import Foundation

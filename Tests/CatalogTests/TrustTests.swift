@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import TestTraits
 import DispatcherCore
 import Foundation

@@ -5,8 +5,10 @@ import Foundation
 /// A test-only live transport over AsyncHTTPClient, for round trips through the mock server (the
 /// app's live transport is LiveTransport). Honours the read timeout (as a deadline) and the body
 /// size limit, and maps client errors to transport errors.
-struct TestHTTPTransport: Transport {
-    func send(_ request: Request) async throws(TransportError) -> Response {
+package struct TestHTTPTransport: Transport {
+    package init() {}
+
+    package func send(_ request: Request) async throws(TransportError) -> Response {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = .init(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -29,7 +31,7 @@ struct TestHTTPTransport: Transport {
         }
     }
 
-    static func map(_ error: any Error) -> TransportError {
+    package static func map(_ error: any Error) -> TransportError {
         let text = String(describing: error)
         if let error = error as? HTTPClientError {
             switch error {
