@@ -207,6 +207,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        .target(
+            name: "ExplorerTestSupport",
+            dependencies: ["ExplorerApp", "BodyViewer", "Catalog", "DispatcherCore", "TerminalKit"]
+        ),
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
@@ -265,14 +269,20 @@ let package = Package(
         .testTarget(
             name: "ExplorerAppTests",
             dependencies: [
-                "TestTraits", "ExplorerApp", "ExplorerRuntime", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore", "TestSupport", "TextSupport",
+                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "TestSupport",
             ],
             exclude: ["Snapshots"]),
+        .testTarget(
+            name: "ExplorerRuntimeTests",
+            dependencies: [
+                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore",
+                "TestSupport", "TextSupport",
+            ]),
         .testTarget(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "RequestExport", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

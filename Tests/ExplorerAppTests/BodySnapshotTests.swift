@@ -1,5 +1,6 @@
 import BodyViewer
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -54,7 +55,7 @@ import TestTraits
     @Test func aLargeBodyWhileFormattingShowsProgress() {
         var state = TestCatalog.state(size: Self.size)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200, body: "[1,2,3]"), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: "[1,2,3]"), redactor: .standard, finishedAt: TestCatalog.now))
         let preview = BodyHandle(BodyDocument(data: Data("[1,2,3]".utf8)))
         _ = AppReducer.reduce(&state, .bodyBuildProgress(key: "shop/listItems", generation: 1,
             status: BodyBuildStatus(bytesProcessed: 3, totalBytes: 7), preview: preview))

@@ -2,6 +2,7 @@ import BodyViewer
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -26,7 +27,7 @@ import TestTraits
     @Test func aResponseStartsABuildOffTheUIThreadAndProgressShows() throws {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        let exchange = ReducerRequestTests.exchange(status: 200, body: #"{"a":1}"#)
+        let exchange = TestCatalog.exchange(status: 200, body: #"{"a":1}"#)
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
         #expect(effects.contains(.buildBody(key: Self.key, generation: 1, data: Data(#"{"a":1}"#.utf8), contentType: nil)))
         #expect(state.selectedBodyPane?.building == BodyBuildStatus(bytesProcessed: 0, totalBytes: 7))
@@ -55,7 +56,7 @@ import TestTraits
     @Test func escCancelsABuildAndALateResultIsIgnored() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.hasBodyWorkInProgress)
         #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .build)])
         #expect(state.selectedBodyPane?.building == nil)
@@ -68,9 +69,9 @@ import TestTraits
     @Test func aNewerResponseCancelsTheBuildOfTheOlderOne() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("r")
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(effects.first == .cancelBodyWork(key: Self.key, work: .build))
         #expect(effects.contains(.buildBody(key: Self.key, generation: 2, data: Data("{}".utf8), contentType: nil)))
     }

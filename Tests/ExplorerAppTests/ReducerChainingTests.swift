@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -35,7 +36,7 @@ import TestTraits
     }
 
     static func created(mode: RequestMode = .stub) -> Exchange {
-        var exchange = ReducerRequestTests.exchange(status: 201, body: #"{"id": 12, "token": "tok-abcdef"}"#)
+        var exchange = TestCatalog.exchange(status: 201, body: #"{"id": 12, "token": "tok-abcdef"}"#)
         exchange.stubBehavior = mode == .stub ? .immediate : .never
         return exchange
     }

@@ -1,5 +1,6 @@
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Testing
 import TestTraits
 
@@ -27,7 +28,7 @@ import TestTraits
         #expect(sent.first?.call.downloadPath == "/tmp/out.json")
         #expect(sent.first?.call.downloadPlace == .checked(replaces: false))
         #expect(state.overlay == nil)
-        var exchange = ReducerRequestTests.exchange(status: 200, body: "")
+        var exchange = TestCatalog.exchange(status: 200, body: "")
         if case .success(var response) = exchange.result {
             response.downloadedFile = DownloadedFile(path: "/tmp/out.json", byteCount: 1_234_567)
             exchange.result = .success(response)
@@ -64,7 +65,7 @@ import TestTraits
         #expect(state.overlay == nil)
         #expect(state.notice == "Not downloaded.")
         _ = state.press("Enter")
-        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: DispatchError(kind: .bodyTooLarge, message: "too large", source: "transport")))
+        state.finish(ticket: 1, TestCatalog.exchange(status: 0, error: DispatchError(kind: .bodyTooLarge, message: "too large", source: "transport")))
         #expect(state.screen.contains("d downloads it to a file"))
     }
 }

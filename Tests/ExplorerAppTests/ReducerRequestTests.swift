@@ -1,23 +1,13 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
 import TestTraits
 
 @Suite(.offPool) struct ReducerRequestTests {
-    static func exchange(status: Int, body: String = "{}", environment: String = "local", error: DispatchError? = nil) -> Exchange {
-        let request = Request(
-            identifier: "shop/listItems", method: .get, url: URL(string: "http://127.0.0.1:9/shop/items?token=tok-secret-123")!,
-            headers: Headers([("Authorization", "Bearer tok-secret-123"), ("Accept", "application/json")], origin: .group("signedIn")),
-            settings: TransportSettings(environment: Environment(name: environment, baseURL: URL(string: "http://127.0.0.1:9")!)))
-        let response = Response(status: status, body: Data(body.utf8), source: .stub(example: nil))
-        return Exchange(
-            request: request, result: error.map { .failure($0) } ?? .success(response), trace: [], environmentName: environment,
-            environmentType: .development, stubBehavior: .immediate, attempts: 1, notes: [])
-    }
-
     static let redactor = Redactor.standard.adding(secretValues: ["tok-secret-123"])
 
     @Test func enterSendsTheSelectedEndpointToTheActiveEnvironmentInTheCurrentMode() {
@@ -33,7 +23,7 @@ import TestTraits
     @Test func aFinishedExchangeIsKeptPerEndpointAndShown() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        state.finish(ticket: 1, Self.exchange(status: 200, body: #"[{"id":1}]"#), redactor: Self.redactor)
+        state.finish(ticket: 1, TestCatalog.exchange(status: 200, body: #"[{"id":1}]"#), redactor: Self.redactor)
         #expect(state.inFlight.isEmpty)
         #expect(state.responses["shop/listItems"]?.exchange.response?.status == 200)
         #expect(state.screen.contains("200 OK"))
@@ -110,7 +100,7 @@ import TestTraits
     @Test func afterRetriesTheTimeIsTheRequestsWithTheAttempts() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        var exchange = Self.exchange(status: 200)
+        var exchange = TestCatalog.exchange(status: 200)
         exchange.attempts = 3
         exchange.trace = [
             TraceEvent(at: .zero, kind: .sent(attempt: 1, stubbed: true)), TraceEvent(at: .milliseconds(30), kind: .received(status: 503, error: nil)),
@@ -130,14 +120,14 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         #expect(state.press("Esc") == [.cancel(ticket: 1)])
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 0, error: .cancelled), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 0, error: .cancelled), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.press("Esc").isEmpty)
     }
 
     @Test func rResendsTheLastRequestAsItWasSentEvenAfterSwitching() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("e s")
         let resent = state.press("r").sent
         #expect(resent.first?.call.environment == "local")
@@ -150,7 +140,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         _ = state.press("e")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.screen.contains("from local · STUB"))
         _ = state.press("E")
         #expect(!state.screen.contains("from local"))
@@ -178,7 +168,7 @@ import TestTraits
         #expect(state.press("c").isEmpty)
         #expect(state.notice?.contains("Send the request first") == true)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
         guard case .copyToClipboard(let masked, _) = state.press("c").first else {
             Issue.record("nothing copied")
             return
@@ -200,7 +190,7 @@ import TestTraits
         _ = state.press("C")
         #expect(state.overlay == nil && state.notice?.contains("then C copies it as code") == true)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
         _ = state.press("C")
         #expect(state.screen.contains("Copy the request as") && state.screen.contains("Python requests"))
         guard case .copyToClipboard(let python, let description) = state.press("j Enter").first else {
@@ -221,7 +211,7 @@ import TestTraits
     @Test func theRequestTabMasksSecretsUntilRevealed() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
         _ = state.press("4")
         #expect(state.screen.contains("Bearer ••••"))
         #expect(state.screen.contains("← group signedIn"))
@@ -236,7 +226,7 @@ import TestTraits
         _ = state.press("Enter")
         var error = DispatchError(kind: .tooManyRequests, message: "slow down", status: 429, retryAfter: .seconds(2), source: "status 429")
         error.response = Response(status: 429)
-        var exchange = Self.exchange(status: 429, error: error)
+        var exchange = TestCatalog.exchange(status: 429, error: error)
         exchange.notes = ["session expired: signed out"]
         exchange.trace = [TraceEvent(at: .zero, kind: .retryScheduled(attempt: 1, after: .seconds(2)))]
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
@@ -257,10 +247,10 @@ import TestTraits
         _ = state.press("Enter")
         let body = #"{"data": null, "errors": [{"message": "Cannot query field \"x\"", "path": ["pet", "owner"]}, {"message": "Not allowed"}]}"#
         let response = Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
-        let request = Self.exchange(status: 200).request
+        let request = TestCatalog.exchange(status: 200).request
         let filter = ErrorFilter(rules: [.graphQL(targets: [request.identifier])])
         let error = try #require(filter.error(for: response, request: request))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200, body: body, error: error), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: body, error: error), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("3")
         let screen = state.screen
         #expect(screen.contains("✗ graphQLError"))
@@ -281,7 +271,7 @@ import TestTraits
         #expect(state.spinnerFrame == 1)
         #expect(next == [.scheduleSpinnerTick(generation: 2, after: AppReducer.spinnerInterval)])
         _ = AppReducer.reduce(&state, .activityChanged(0))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: Self.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(AppReducer.reduce(&state, .spinnerTick(generation: 2)).isEmpty)
         #expect(!state.spinnerScheduled)
         #expect(state.spinnerFrame == 1)
@@ -297,7 +287,7 @@ import TestTraits
     @Test func theHistoryFileJoinsBehindThisRunsRequestsAndTheDriftMarksArrive() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         let earlier = HistoryItem(
             call: EndpointCall(endpoint: "echo/echo", environment: "local", mode: .stub, example: nil),
             requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))

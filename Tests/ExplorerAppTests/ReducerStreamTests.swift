@@ -1,6 +1,7 @@
 import BodyViewer
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -59,7 +60,7 @@ import TestTraits
         let partial = Response(status: 200, headers: Self.eventHead.headers, body: Data("id: 1\ndata: {}\n\n".utf8), source: .network)
         var cancelled = DispatchError.cancelled
         cancelled.response = partial
-        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: cancelled))
+        state.finish(ticket: 1, TestCatalog.exchange(status: 0, error: cancelled))
         #expect(state.selectedStream?.isOpen == false)
         #expect(state.selectedStream?.closedByUser == true)
         #expect(state.selectedResponse?.exchange.error == nil)
@@ -73,7 +74,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...3), byteCount: 90)))
-        var exchange = ReducerRequestTests.exchange(status: 200)
+        var exchange = TestCatalog.exchange(status: 200)
         if case .success(var response) = exchange.result {
             response.headers = Self.eventHead.headers
             exchange.result = .success(response)
@@ -83,7 +84,7 @@ import TestTraits
         #expect(state.screen.contains("ended"))
         // An answer that is no stream replaces it.
         _ = state.press("Enter")
-        state.finish(ticket: 2, ReducerRequestTests.exchange(status: 200, body: #"{"plain":true}"#))
+        state.finish(ticket: 2, TestCatalog.exchange(status: 200, body: #"{"plain":true}"#))
         #expect(state.selectedStream == nil)
         #expect(state.screen.contains(#""plain": true"#))
     }

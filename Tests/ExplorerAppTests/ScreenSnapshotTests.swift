@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -13,7 +14,7 @@ import TestTraits
     static func answered(size: Size) -> AppState {
         var state = TestCatalog.state(size: size)
         _ = state.press("Enter")
-        var exchange = ReducerRequestTests.exchange(status: 200, body: #"[{"id":1,"name":"Lamp","tags":["light","home"]}]"#)
+        var exchange = TestCatalog.exchange(status: 200, body: #"[{"id":1,"name":"Lamp","tags":["light","home"]}]"#)
         if case .success(var response) = exchange.result {
             response.headers = Headers([("Content-Type", "application/json"), ("Set-Cookie", "sid=abc123; Path=/")], origin: .server)
             response.timing = Timing(firstByte: .milliseconds(3), total: .milliseconds(4))

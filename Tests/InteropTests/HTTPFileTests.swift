@@ -1,6 +1,7 @@
 import Catalog
 import CatalogAuthoring
 import DispatcherCore
+import ExplorerTestSupport
 import Foundation
 import JSONSupport
 import TestSupport

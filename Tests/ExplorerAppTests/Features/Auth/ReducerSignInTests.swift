@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Testing
 import TestTraits
 
@@ -17,7 +18,7 @@ import TestTraits
         #expect(effects.contains(.copyToClipboard(text: "https://example.com/device?user_code=WDJB-MJHT", description: "the sign-in URL")))
         let screen = state.screen
         #expect(screen.contains("Sign in: open https://example.com/device and enter WDJB-MJHT"))
-        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 200))
+        state.finish(ticket: 1, TestCatalog.exchange(status: 200))
         #expect(state.auth.signInPrompts.isEmpty)
         #expect(!state.screen.contains("WDJB-MJHT"))
     }

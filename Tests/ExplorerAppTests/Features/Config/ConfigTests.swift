@@ -1,6 +1,7 @@
 import Catalog
 import ExplorerApp
 import ExplorerRuntime
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing

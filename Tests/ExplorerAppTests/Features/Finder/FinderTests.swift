@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import TerminalKit
 import Testing
 import TestTraits
@@ -26,7 +27,7 @@ import TestTraits
     @Test func recentEndpointsComeFirstOnTiesAndEscCloses() {
         var state = TestCatalog.state()
         _ = state.press("j j Enter")  // createItem sent
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 201), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 201), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
         _ = state.press("C-p")
         #expect(state.finder.results.first?.target == .endpoint("shop/createItem"), "the last sent leads an empty query")
         _ = state.press("i t e m")

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import TerminalKit
 import Testing
 import TestTraits
@@ -10,7 +11,7 @@ import TestTraits
     @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
         var state = TestCatalog.state()
         _ = state.press("s Enter")  // live, shop/listItems, local
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: ReducerRequestTests.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
         #expect(state.history.items.count == 1)
         #expect(state.history.items.first?.outcome == "200 OK")
         #expect(state.history.items.first?.requestLine.contains("tok-secret-123") == false)

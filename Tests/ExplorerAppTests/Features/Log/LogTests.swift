@@ -1,4 +1,5 @@
 import ExplorerApp
+import ExplorerTestSupport
 import Testing
 import TestTraits
 

@@ -1,5 +1,6 @@
 import Catalog
 import ExplorerApp
+import ExplorerTestSupport
 import TerminalKit
 import Testing
 import TestTraits

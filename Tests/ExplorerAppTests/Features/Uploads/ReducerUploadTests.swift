@@ -1,5 +1,6 @@
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Testing
 import TestTraits
 
@@ -12,7 +13,7 @@ import TestTraits
         #expect(state.screen.contains("↑ 25% of 13 MB"))
         _ = AppReducer.reduce(&state, .uploads(.progressed(ticket: 1, sent: 12 << 20, total: 12 << 20)))
         #expect(state.log.lines.last == "#1 ↑ request body sent: 13 MB")
-        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 201))
+        state.finish(ticket: 1, TestCatalog.exchange(status: 201))
         #expect(state.uploads.progress.isEmpty)
         #expect(!state.screen.contains("↑ 100%"))
     }

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing
@@ -111,7 +112,7 @@ import TestTraits
         let close = WebSocketRecordClose.policy
         _ = AppReducer.reduce(&state, .webSocket(.updated(ticket: 1, update: WebSocketUpdate(frames: [close]))))
         let error = DispatchError(kind: .webSocketClosed(.policyViolation), message: "The server closed the WebSocket with 1008 policyViolation: no guests.", status: 101, source: "close 1008")
-        state.finish(ticket: 1, ReducerRequestTests.exchange(status: 0, error: error))
+        state.finish(ticket: 1, TestCatalog.exchange(status: 0, error: error))
         #expect(state.selectedWebSocket?.isOpen == false)
         let screen = state.screen
         #expect(screen.contains("closed by the server: 1008 policyViola"))

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import ExplorerRuntime
+import ExplorerTestSupport
 import Foundation
 import Synchronization
 import TerminalKit

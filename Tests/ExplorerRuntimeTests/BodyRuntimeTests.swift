@@ -3,6 +3,7 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import ExplorerRuntime
+import ExplorerTestSupport
 import Foundation
 import TerminalKit
 import Testing

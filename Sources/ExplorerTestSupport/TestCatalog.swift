@@ -6,8 +6,8 @@ import Foundation
 import TerminalKit
 
 /// A small catalog for app tests: two services, three environments for the first.
-enum TestCatalog {
-    static let shop = """
+package enum TestCatalog {
+    package static let shop = """
         service: shop
         title: Shop API
         environments:
@@ -65,7 +65,7 @@ enum TestCatalog {
               status: 204
         """
 
-    static let echo = """
+    package static let echo = """
         service: echo
         environments:
           local:
@@ -77,22 +77,34 @@ enum TestCatalog {
               body: { pong: true }
         """
 
-    static func load() -> CatalogSet {
+    package static func load() -> CatalogSet {
         CatalogLoader.load(
             fileSystem: InMemoryFileSystem(texts: ["1-shop.yaml": shop, "2-echo.yaml": echo]), source: .bundled)
     }
 
     /// When test requests finish.
-    static let now = Date(timeIntervalSince1970: 1_700_000_000)
+    package static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-    static func state(size: Size = Size(width: 120, height: 40)) -> AppState {
+    /// A finished stub exchange of `shop/listItems`, its request carrying the shop's secret.
+    package static func exchange(status: Int, body: String = "{}", environment: String = "local", error: DispatchError? = nil) -> Exchange {
+        let request = Request(
+            identifier: "shop/listItems", method: .get, url: URL(string: "http://127.0.0.1:9/shop/items?token=tok-secret-123")!,
+            headers: Headers([("Authorization", "Bearer tok-secret-123"), ("Accept", "application/json")], origin: .group("signedIn")),
+            settings: TransportSettings(environment: Environment(name: environment, baseURL: URL(string: "http://127.0.0.1:9")!)))
+        let response = Response(status: status, body: Data(body.utf8), source: .stub(example: nil))
+        return Exchange(
+            request: request, result: error.map { .failure($0) } ?? .success(response), trace: [], environmentName: environment,
+            environmentType: .development, stubBehavior: .immediate, attempts: 1, notes: [])
+    }
+
+    package static func state(size: Size = Size(width: 120, height: 40)) -> AppState {
         AppState(catalog: load(), size: size)
     }
 }
 
 extension AppState {
     /// Applies key presses given as `"j j Enter"`, collecting the effects.
-    mutating func press(_ keys: String) -> [AppEffect] {
+    package mutating func press(_ keys: String) -> [AppEffect] {
         var effects: [AppEffect] = []
         for event in (try? KeyEvent.parseSequence(keys)) ?? [] {
             effects += AppReducer.reduce(&self, .terminal(.key(event)))
@@ -101,12 +113,12 @@ extension AppState {
     }
 
     /// The text of the rendered screen.
-    var screen: String { AppView.render(self).buffer.plainText() }
+    package var screen: String { AppView.render(self).buffer.plainText() }
 }
 
 extension [AppEffect] {
     /// The tickets of the send effects.
-    var sent: [RequestTicket] {
+    package var sent: [RequestTicket] {
         compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }
     }
 }
@@ -114,7 +126,7 @@ extension [AppEffect] {
 extension AppState {
     /// Delivers a finished exchange and performs the body work it asks for, as the runtime would.
     @discardableResult
-    mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
+    package mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
         let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now))
         performBodyWork(effects)
         return effects
@@ -122,7 +134,7 @@ extension AppState {
 
     /// Applies key presses, then performs the body builds and match counts they ask for.
     @discardableResult
-    mutating func pressAndPerform(_ keys: String) -> [AppEffect] {
+    package mutating func pressAndPerform(_ keys: String) -> [AppEffect] {
         let effects = press(keys)
         performBodyWork(effects)
         return effects
@@ -130,7 +142,7 @@ extension AppState {
 
     /// Builds bodies and counts matches synchronously and feeds the results back, as the runtime does
     /// in the background.
-    mutating func performBodyWork(_ effects: [AppEffect]) {
+    package mutating func performBodyWork(_ effects: [AppEffect]) {
         for effect in effects {
             switch effect {
             case .buildBody(let key, let generation, let data, let contentType, let masking):
@@ -147,10 +159,10 @@ extension AppState {
     }
 
     /// The state after sending listItems and receiving `body`, with the body built.
-    static func answered(_ body: Data, contentType: String? = "application/json", size: Size = Size(width: 120, height: 40)) -> AppState {
+    package static func answered(_ body: Data, contentType: String? = "application/json", size: Size = Size(width: 120, height: 40)) -> AppState {
         var state = TestCatalog.state(size: size)
         _ = state.press("Enter")
-        var exchange = ReducerRequestTests.exchange(status: 200)
+        var exchange = TestCatalog.exchange(status: 200)
         if case .success(var response) = exchange.result {
             response.body = body
             if let contentType { response.headers = Headers([("Content-Type", contentType)], origin: .server) }
@@ -162,7 +174,7 @@ extension AppState {
     }
 
     /// The selected endpoint's body view.
-    var bodyView: BodyViewState? { selectedBodyPane?.active?.view }
+    package var bodyView: BodyViewState? { selectedBodyPane?.active?.view }
 }
 
 /// Tests name endpoints as people write them: `"shop/listItems"`.
