@@ -93,13 +93,16 @@ package enum EndpointTree {
     ) -> [(index: Int, match: EndpointMatch)] {
         let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
         guard !terms.isEmpty else { return endpoints.indices.map { ($0, EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:])) } }
-        var found: [(index: Int, match: EndpointMatch, recent: Int)] = []
-        for (index, endpoint) in endpoints.enumerated() {
-            guard let match = match(terms, endpoint, service: service) else { continue }
-            found.append((index, match, recency[endpoint.id] ?? Int.max))
+        var found: [(index: Int, match: EndpointMatch)] = []
+        var keys: [RankKey] = []
+        for index in endpoints.indices {
+            guard let match = match(terms, endpoints[index], service: service) else { continue }
+            let recent = recency.isEmpty ? Int.max : recency[endpoints[index].id] ?? Int.max
+            keys.append(RankKey(match, recent: recent, service: 0, index: index, slot: found.count))
+            found.append((index, match))
         }
-        found.sort { a, b in precedes((a.match, a.recent, 0, a.index), (b.match, b.recent, 0, b.index)) }
-        return found.map { ($0.index, $0.match) }
+        keys.sort(by: RankKey.precedes)
+        return keys.map { found[$0.slot] }
     }
 
     /// Endpoints of every service matching `query`, ranked as `ranked` ranks, at most `limit`;
@@ -108,28 +111,96 @@ package enum EndpointTree {
         _ services: [Service], query: String, recency: [String: [String: Int]], limit: Int
     ) -> [(service: Int, index: Int, match: EndpointMatch?)] {
         let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
-        var found: [(match: EndpointMatch, recent: Int, service: Int, index: Int)] = []
+        let none = EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:])
+        var found: [(service: Int, index: Int, match: EndpointMatch)] = []
+        var keys: [RankKey] = []
         for (serviceIndex, service) in services.enumerated() {
             let recent = recency[service.id] ?? [:]
-            for (index, endpoint) in service.endpoints.enumerated() {
-                let match = terms.isEmpty
-                    ? EndpointMatch(kind: .subsequence, score: 0, field: .id, positions: [:]) : match(terms, endpoint, service: service.id)
-                guard let match else { continue }
-                found.append((match, recent[endpoint.id] ?? Int.max, serviceIndex, index))
+            for index in service.endpoints.indices {
+                guard let match = terms.isEmpty ? none : match(terms, service.endpoints[index], service: service.id) else { continue }
+                let sent = recent.isEmpty ? Int.max : recent[service.endpoints[index].id] ?? Int.max
+                keys.append(RankKey(match, recent: sent, service: serviceIndex, index: index, slot: found.count))
+                found.append((serviceIndex, index, match))
             }
         }
-        found.sort { a, b in precedes((a.match, a.recent, a.service, a.index), (b.match, b.recent, b.service, b.index)) }
-        return found.prefix(limit).map { ($0.service, $0.index, terms.isEmpty ? nil : $0.match) }
+        // Only the first `limit` are kept: sorting the best of them, not all, once there are many.
+        if keys.count / 4 > limit {
+            keys = smallest(limit, of: keys, by: RankKey.precedes)
+        } else {
+            keys.sort(by: RankKey.precedes)
+        }
+        return keys.prefix(limit).map {
+            let entry = found[$0.slot]
+            return (entry.service, entry.index, terms.isEmpty ? nil : entry.match)
+        }
     }
 
-    /// The order of matches: by kind, then (for exact and prefix matches) the part that matched,
-    /// then the recently sent, then the score, then the catalogs' order.
-    static func precedes(_ a: (match: EndpointMatch, recent: Int, service: Int, index: Int), _ b: (match: EndpointMatch, recent: Int, service: Int, index: Int)) -> Bool {
-        if a.match.kind != b.match.kind { return a.match.kind > b.match.kind }
-        if a.match.field != b.match.field, a.match.kind >= .prefix { return a.match.field.rawValue < b.match.field.rawValue }
-        if a.recent != b.recent { return a.recent < b.recent }
-        if a.match.score != b.match.score { return a.match.score > b.match.score }
-        return (a.service, a.index) < (b.service, b.index)
+    /// The `count` first of `items` in the order `precedes`, sorted (a bounded max-heap: n log k).
+    package static func smallest<Item>(_ count: Int, of items: [Item], by precedes: (Item, Item) -> Bool) -> [Item] {
+        guard count > 0 else { return [] }
+        var heap: [Item] = []
+        heap.reserveCapacity(count)
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var largest = parent
+                if left < heap.count, precedes(heap[largest], heap[left]) { largest = left }
+                if right < heap.count, precedes(heap[largest], heap[right]) { largest = right }
+                if largest == parent { return }
+                heap.swapAt(parent, largest)
+                parent = largest
+            }
+        }
+        for item in items {
+            if heap.count < count {
+                heap.append(item)
+                var child = heap.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard precedes(heap[parent], heap[child]) else { break }
+                    heap.swapAt(parent, child)
+                    child = parent
+                }
+            } else if precedes(item, heap[0]) {
+                heap[0] = item
+                siftDown(0)
+            }
+        }
+        return heap.sorted(by: precedes)
+    }
+
+    /// What the order of matches reads, without the match's positions (sorting 10,000 of these
+    /// copies no arrays or dictionaries).
+    struct RankKey {
+        var kind: FuzzyMatch.Kind
+        var field: EndpointField
+        var score: Int
+        var recent: Int
+        var service: Int
+        var index: Int
+        /// Where the match itself is kept.
+        var slot: Int
+
+        init(_ match: EndpointMatch, recent: Int, service: Int, index: Int, slot: Int) {
+            kind = match.kind
+            field = match.field
+            score = match.score
+            self.recent = recent
+            self.service = service
+            self.index = index
+            self.slot = slot
+        }
+
+        /// The order of matches: by kind, then (for exact and prefix matches) the part that
+        /// matched, then the recently sent, then the score, then the catalogs' order.
+        static func precedes(_ a: RankKey, _ b: RankKey) -> Bool {
+            if a.kind != b.kind { return a.kind > b.kind }
+            if a.field != b.field, a.kind >= .prefix { return a.field.rawValue < b.field.rawValue }
+            if a.recent != b.recent { return a.recent < b.recent }
+            if a.score != b.score { return a.score > b.score }
+            return (a.service, a.index) < (b.service, b.index)
+        }
     }
 
     /// How the query's words match an endpoint; nil when one of them matches no part.

@@ -54,7 +54,18 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
     static func match(_ query: [UInt8], in text: UnsafeBufferPointer<UInt8>) -> FuzzyMatch? {
         guard !query.isEmpty else { return FuzzyMatch(kind: .subsequence, score: 0, positions: []) }
         guard query.count <= text.count else { return nil }
-        // Case-blind equality, start and word starts first: they are cheap and decide most ranks.
+        // Most texts do not hold the query at all: one pass says so before the better kinds are tried.
+        var textIndex = 0
+        var firstPosition = -1
+        var lastPosition = 0
+        for character in query {
+            while textIndex < text.count, lower(text[textIndex]) != character { textIndex += 1 }
+            guard textIndex < text.count else { return nil }
+            if firstPosition < 0 { firstPosition = textIndex }
+            lastPosition = textIndex
+            textIndex += 1
+        }
+        // Case-blind equality, start and word starts next: they decide most ranks.
         var prefix = true
         for index in query.indices where lower(text[index]) != query[index] {
             prefix = false
@@ -67,7 +78,7 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
         }
         var start = 1
         while start + query.count <= text.count {
-            if isWordStart(text, start), lower(text[start]) == query[0] {
+            if lower(text[start]) == query[0], isWordStart(text, start) {
                 var same = true
                 for offset in 1..<query.count where lower(text[start + offset]) != query[offset] {
                     same = false
@@ -80,24 +91,23 @@ package struct FuzzyMatch: Sendable, Hashable, Comparable {
         // Successive word starts (an acronym).
         var acronym: [Int] = []
         var next = 0
-        for index in text.indices where next < query.count && isWordStart(text, index) && lower(text[index]) == query[next] {
+        for index in text.indices where next < query.count && lower(text[index]) == query[next] && isWordStart(text, index) {
             acronym.append(index)
             next += 1
         }
         if next == query.count { return FuzzyMatch(kind: .wordStart, score: -acronym.last!, positions: acronym) }
-        // A subsequence: the first occurrence of its first character, then greedy; a contiguous
-        // run scores best.
+        // A subsequence: the first occurrence of its first character, then greedy (the pass above);
+        // a contiguous run scores best.
         var positions: [Int] = []
         positions.reserveCapacity(query.count)
-        var textIndex = 0
+        textIndex = firstPosition
         for character in query {
-            while textIndex < text.count, lower(text[textIndex]) != character { textIndex += 1 }
-            guard textIndex < text.count else { return nil }
+            while lower(text[textIndex]) != character { textIndex += 1 }
             positions.append(textIndex)
             textIndex += 1
         }
-        let gaps = positions.last! - positions.first! + 1 - positions.count
-        return FuzzyMatch(kind: .subsequence, score: -gaps * 10 - positions.first!, positions: positions)
+        let gaps = lastPosition - firstPosition + 1 - query.count
+        return FuzzyMatch(kind: .subsequence, score: -gaps * 10 - firstPosition, positions: positions)
     }
 
     /// ASCII-lowercased UTF-8.

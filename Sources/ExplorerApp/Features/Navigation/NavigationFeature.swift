@@ -169,6 +169,7 @@ enum NavigationFeature: AppFeature {
             case .edit(let edit):
                 filter.input.apply(edit)
                 state.filter = filter
+                state.refreshRows(in: catalog)
                 state.setEndpointList(ListState(selected: 0), catalog: catalog)
             default:
                 break
@@ -323,10 +324,12 @@ extension NavigationState {
         environmentList.selected = row
         environmentList.scrollToSelection(viewportHeight: viewport, itemCount: NavigationFeature.environmentRows(catalog.services).count)
         if activeService(in: catalog)?.id != before { filter = nil }
+        refreshRows(in: catalog)
     }
 
     fileprivate mutating func closeFilter(catalog: CatalogSet) {
         filter = nil
+        refreshRows(in: catalog)
         setEndpointList(ListState(selected: 0), catalog: catalog)
     }
 
@@ -373,6 +376,7 @@ extension NavigationState {
         if let group = service.endpoints[endpointIndex].group, isFolded(group, in: service) {
             toggledGroups[service.id, default: []].formSymmetricDifference([group])
         }
+        refreshRows(in: catalog)
         let rows = rows(in: catalog)
         guard let index = rows.firstIndex(where: { $0.endpointIndex == endpointIndex }) else { return }
         var list = endpointList(in: catalog)
@@ -398,6 +402,7 @@ extension NavigationState {
         }
         // Unfolding from an endpoint row: it is unfolded already.
         if wanted != folded { toggledGroups[service.id, default: []].formSymmetricDifference([group]) }
+        refreshRows(in: catalog)
         let rows = rows(in: catalog)
         if let heading = rows.firstIndex(where: { $0.groupID == group }), wanted {
             var list = endpointList(in: catalog)
@@ -418,6 +423,13 @@ extension NavigationState {
             }
             self.recency = recency
         }
+        refreshRows(in: catalog)
+    }
+
+    /// Makes the active service's rows again when what they are made of changed, so that the
+    /// rest of the key's handling and the frame read them from the cache (ranking 10,000
+    /// endpoints once a key, not once a question).
+    mutating func refreshRows(in catalog: CatalogSet) {
         guard let service = activeService(in: catalog) else {
             cache = nil
             return

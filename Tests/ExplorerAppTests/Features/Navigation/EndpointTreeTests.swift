@@ -110,6 +110,31 @@ import TestTraits
         #expect(effects.sent.map(\.call.endpoint) == ["hub/chat"])
     }
 
+    /// The finder keeps the best `limit` by a bounded heap once matches are many: the same rows,
+    /// in the same order, as sorting them all.
+    @Test func theFinderKeepsTheSameBestRowsAsAFullSort() {
+        var text = "service: big\nenvironments:\n  local:\n    baseURL: http://127.0.0.1:9\nendpoints:\n"
+        for index in 0..<600 {
+            text += "  op\(index):\n    title: \(["List", "Get", "Create"][index % 3]) item \(index % 37)\n    path: /items/\(index % 53)/\(index)\n"
+        }
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(texts: ["big.yaml": text]), source: .bundled)
+        #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+        for query in ["i", "item 1", "lst", "op4", "get 2"] {
+            let all = EndpointTree.rankedAcross(catalog.services, query: query, recency: ["big": ["op7": 0, "op300": 1]], limit: .max)
+            let best = EndpointTree.rankedAcross(catalog.services, query: query, recency: ["big": ["op7": 0, "op300": 1]], limit: 20)
+            #expect(all.count > 80, "enough matches for the heap: \(query)")
+            #expect(best.map(\.index) == all.prefix(20).map(\.index), "\(query)")
+        }
+    }
+
+    @Test func smallestIsTheSortedPrefix() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [0, 1, 5, 50] {
+            let items = (0..<300).map { _ in Int.random(in: 0..<100, using: &generator) }
+            #expect(EndpointTree.smallest(count, of: items, by: <) == Array(items.sorted().prefix(count)))
+        }
+    }
+
     @Test func aFoldedEndpointIsUnfoldedWhenShownFromTheHistory() {
         var state = Self.state()
         _ = state.press("j Enter")  // fold repos
