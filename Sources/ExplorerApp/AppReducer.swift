@@ -127,7 +127,12 @@ package enum AppReducer {
                 state.responses[ticket.endpoint] = record
                 state.receivedAt[ticket.endpoint] = finishedAt
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
-                effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                if exchange.error?.kind == .noFixture, let endpoint = state.catalog.endpoint(ticket.endpoint)?.endpoint {
+                    // Said where the person looks, with the way out; not kept in the history (nothing answered).
+                    state.notice = "No fixture for \(ticket.endpoint): " + endpoint.noFixtureAdvice(live: "s switches to live") + "."
+                } else {
+                    effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                }
                 effects += startBody(for: record, state: &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)

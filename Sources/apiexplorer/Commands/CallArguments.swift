@@ -145,7 +145,7 @@ struct CallArguments: Equatable, Sendable {
             outcome.exchange.result = .success(response)
         }
         chain.keepCaptures(of: outcome)
-        if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
+        if !noHistory, outcome.exchange.error?.kind.answeredNothing != true {
             do throws(SystemError) {
                 try HistoryStore().append(HistoryEntry(outcome, date: Date()))
             } catch {
@@ -160,6 +160,9 @@ struct CallArguments: Equatable, Sendable {
             HistoryEntry.writeJSON(shown, date: Date(), pretty: !printer.printedEvents && conversation == nil) { StandardStreams.writeOutput($0) }
         } else {
             printPlain(shown, bodyPrinted: printer.printedBody || conversation != nil)
+        }
+        if outcome.exchange.error?.kind == .noFixture {
+            Console.error("hint: " + selection.endpoint.noFixtureAdvice(live: "--live"))
         }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }
