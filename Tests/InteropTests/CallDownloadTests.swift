@@ -22,6 +22,7 @@ extension BinaryTests {
                 let plain = try await CLI.run(["call", "d/blob", "-o", target, "--catalog", folder.path], state: state)
                 #expect(plain.status == 0)
                 #expect(plain.output.isEmpty)
+                // Standard error is a pipe here: no progress line, only where the body went.
                 #expect(plain.errors == "Saved 300 kB to \(target).\n")
                 #expect(FileManager.default.contents(atPath: target) == Data(TestPattern.bytes(count: 300_000)))
 

@@ -94,10 +94,19 @@ struct CallArguments: Equatable, Sendable {
         let conversation = try selection.endpoint.webSocket.map { settings in
             try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
         }
+        let progressLine = DownloadProgressLine.forCall(downloading: download != nil, json: json)
+        let reportProgress: (@Sendable (Int, Int?) -> Void)?
+        if let progressLine {
+            reportProgress = { received, expected in progressLine.report(received: received, expected: expected) }
+        } else {
+            reportProgress = nil
+        }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: example, values: answered, captured: captured, onResponsePart: printer.observe,
-                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation)
+                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation,
+                progress: reportProgress)
+            progressLine?.end()
             var edits: EndpointEdits?
             // The connections' events stay one outcome however the stream ends; each reconnection says so.
             var stream = ReconnectingStream(outcome.exchange)
