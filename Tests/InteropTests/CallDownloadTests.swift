@@ -34,5 +34,26 @@ extension BinaryTests {
                 #expect((response["body"] as? [String: Any])?["size"] as? Int == 0)
             }
         }
+
+        /// On a terminal, standard error gets the progress line (then `Saved …`), as curl's meter.
+        @Test func aTerminalGetsTheProgressLine() async throws {
+            try await withTestHTTPServer(handler: { _ in .chunked(totalBytes: 300_000, chunkSize: 30_000) }) { server in
+                let folder = try TemporaryDirectory()
+                let state = try TemporaryDirectory()
+                try folder.write("d.yaml", """
+                    service: d
+                    environments:
+                      local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
+                    endpoints:
+                      blob: { path: /blob }
+                    """)
+                let target = folder.url.appendingPathComponent("blob.bin").path
+                let (status, bytes) = try SecurityTests.runOnTerminal(["call", "d/blob", "-o", target, "--trust", "--catalog", folder.path], state: state)
+                let output = String(decoding: bytes, as: UTF8.self)
+                #expect(status == 0, "\(output)")
+                #expect(output.contains("\r\u{1B}[K↓ "), "\(output)")
+                #expect(output.contains("Saved 300 kB to"), "\(output)")
+            }
+        }
     }
 }
