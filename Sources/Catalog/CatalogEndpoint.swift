@@ -100,6 +100,15 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
         return examples.first { $0.name == name }
     }
 
+    /// How to get an answer when stub mode has no fixture for the endpoint: where to add one, the
+    /// examples it does have, or `live` (how the caller switches to live mode).
+    public func noFixtureAdvice(live: String) -> String {
+        let place = location.file.isEmpty ? "" : " (\(location))"
+        let named = examples.map(\.name)
+        let pick = named.isEmpty ? "" : ", pick one of its examples (\(named.joined(separator: ", ")))"
+        return "add a 'stub:' to \(id)\(place)\(pick), or send it live (\(live))"
+    }
+
     /// Every example's name, the default first.
     public var exampleNames: [String] { [stub.name] + examples.map(\.name) }
 
@@ -168,8 +177,11 @@ public struct CatalogExample: Sendable, Hashable {
         self.streamInterval = streamInterval
     }
 
-    /// An empty 200, for endpoints that declare no stub.
-    public static let defaultStub = CatalogExample(name: defaultName, sample: .empty)
+    /// What an endpoint that declares no `stub:` has: no fixture, so stub mode says so.
+    public static let defaultStub = CatalogExample(name: defaultName, sample: .noFixture)
+
+    /// Whether there is an answer (an endpoint without `stub:` has none).
+    public var isFixture: Bool { sample != .noFixture }
 
     /// The core's named sample.
     public var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }

@@ -99,9 +99,10 @@ public struct CallOutcome: Sendable {
         self.redactor = redactor
     }
 
-    /// 0 on success, 1 for a mapped error, 2 when the request could not be built (nothing was sent).
+    /// 0 on success, 1 for a mapped error, 2 when the request could not be built or stub mode has
+    /// no fixture for it (nothing was sent, nothing answered).
     public var exitStatus: Int32 {
         guard let error = exchange.error else { return 0 }
-        return error.kind == .invalidRequest ? 2 : 1
+        return error.kind.answeredNothing ? 2 : 1
     }
 }

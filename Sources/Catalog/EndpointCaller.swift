@@ -54,12 +54,14 @@ public struct EndpointCaller: Sendable {
     /// every secret it resolved), to print a stream before it ends; `download` sends a successful
     /// body to a file instead of memory; `webSocket` carries the conversation of a WebSocket endpoint;
     /// `streamedBodyKept` lets a successful body `onResponsePart` takes pass without being held
-    /// (`RequestOptions.streamedBodyKept`).
+    /// (`RequestOptions.streamedBodyKept`); `progress` hears how far the response body is
+    /// (`RequestOptions.progress`).
     public func call(
         _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
         captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
         onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil, streamedBodyKept: Int? = nil,
-        download: DownloadDestination? = nil, webSocket: WebSocketConversation? = nil
+        download: DownloadDestination? = nil, webSocket: WebSocketConversation? = nil,
+        progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async -> CallOutcome {
         var call = selection.call(mode: mode ?? Self.defaultMode(of: selection.environment), example: example, values: values, edits: edits)
         call.captured = captured
@@ -69,6 +71,7 @@ public struct EndpointCaller: Sendable {
         options.download = download
         options.streamedBodyKept = streamedBodyKept
         options.webSocket = webSocket
+        if let progress { options.progress = progress }
         if let onResponsePart { options.onResponsePart = { part in onResponsePart(part, session.redactor) } }
         let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: options)
         // The session registered typed secrets, secret answers and secret-looking captured values as it sent.

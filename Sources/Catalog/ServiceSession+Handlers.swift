@@ -94,7 +94,7 @@ extension ServiceSession {
                 response = Response(status: status, headers: headers, body: body, url: request.url, source: .stub(example: name))
             case .echo(let status, let headers):
                 response = Response(status: status, headers: headers, body: RequestEcho.body(for: request), url: request.url, source: .stub(example: name))
-            case .networkError:
+            case .networkError, .noFixture:
                 return nil
             }
             return .recovered(response, note: "recovered with the example '\(name)' (\(error.kind))")

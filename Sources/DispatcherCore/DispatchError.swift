@@ -48,5 +48,12 @@ public struct DispatchError: Error, Sendable, Hashable, CustomStringConvertible 
         DispatchError(kind: .invalidRequest, message: message, source: "request")
     }
 
+    /// Stub mode for a target that declares no fixture (`SampleResponse.noFixture`).
+    public static func noFixture(_ identifier: String) -> DispatchError {
+        DispatchError(
+            kind: .noFixture, message: "\(identifier) has no fixture: stub mode has nothing to answer with, and nothing was sent.",
+            source: "stub")
+    }
+
     public var description: String { "\(kind): \(message)" }
 }

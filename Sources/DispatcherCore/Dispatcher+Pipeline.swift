@@ -18,7 +18,8 @@ extension Dispatcher {
                 original, endpoint: endpoint, target: boxedTarget, behavior: behavior, attempts: &attempts, trace: &trace)
             var final = result
             var resume = false
-            if case .failure(let error) = result, error.kind != .cancelled, !Task.isCancelled {
+            // A missing fixture is the catalog's gap, not a failure a handler could resolve.
+            if case .failure(let error) = result, error.kind != .cancelled, error.kind != .noFixture, !Task.isCancelled {
                 let (resolution, passed) = await resolve(error, request: sent)
                 for name in passed { trace.record(.passed(by: name)) }
                 switch resolution {
@@ -138,7 +139,7 @@ extension Dispatcher {
             var processed = result
             for plugin in plugins { plugin.process(&processed, request: request, target: target) }
 
-            guard case .failure(let error) = processed, error.kind != .cancelled, !Task.isCancelled else {
+            guard case .failure(let error) = processed, error.kind != .cancelled, error.kind != .noFixture, !Task.isCancelled else {
                 return (processed, request)
             }
             guard case .retry(let delay) = await interceptor.retry(request, dueTo: error, attempt: number) else {
@@ -207,6 +208,8 @@ extension Dispatcher {
                 response = Response(status: status, headers: headers, body: echo(request), url: request.url, source: source, timing: elapsed)
             case .networkError(let failure):
                 return (.failure(errorFilter.error(for: failure)), endedAt)
+            case .noFixture:
+                return (.failure(.noFixture(request.identifier)), endedAt)
             }
             // Stubs obey the same cap as the network, so stub and live agree on what is too large.
             let limit = request.settings.maximumBodySize

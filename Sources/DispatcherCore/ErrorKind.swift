@@ -25,6 +25,9 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     case decodingFailed
     /// The request could not be built (an unresolved placeholder, a bad URL …); nothing was sent.
     case invalidRequest
+    /// Stub mode, and the endpoint declares no fixture for what was asked: nothing was sent and
+    /// nothing answered (never an invented `200`).
+    case noFixture
     /// A WebSocket conversation the server ended with a close code that is not a clean one
     /// (`policyViolation`, `messageTooBig`, an application's 4xxx …), or that dropped (`abnormal`).
     case webSocketClosed(WebSocketCloseCode)
@@ -36,7 +39,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
     public static let builtInNames: [String] = [
         "badRequest", "unauthorized", "forbidden", "notFound", "tooManyRequests", "internalServerError",
         "clientError", "serverError", "noData", "timeout", "cannotConnect", "connectionLost", "notConnected", "tlsFailure",
-        "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "webSocketClosed", "unknown",
+        "pinningFailed", "cancelled", "bodyTooLarge", "decodingFailed", "invalidRequest", "noFixture", "webSocketClosed", "unknown",
     ]
 
     /// Reads a name as written in a catalog: a built-in kind, else a custom one.
@@ -62,11 +65,16 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case "bodyTooLarge": self = .bodyTooLarge
         case "decodingFailed": self = .decodingFailed
         case "invalidRequest": self = .invalidRequest
+        case "noFixture": self = .noFixture
         case "webSocketClosed": self = .webSocketClosed(WebSocketCloseCode(status ?? 1006))
         case "unknown": self = .unknown
         default: self = .custom(name)
         }
     }
+
+    /// Nothing was sent and nothing answered: the request could not be built, or stub mode has no
+    /// fixture for it. Such a call is not kept in the history.
+    public var answeredNothing: Bool { self == .invalidRequest || self == .noFixture }
 
     /// The kind's name (`clientError` for every client error, whatever the status).
     public var name: String {
@@ -90,6 +98,7 @@ public enum ErrorKind: Sendable, Hashable, CustomStringConvertible {
         case .bodyTooLarge: "bodyTooLarge"
         case .decodingFailed: "decodingFailed"
         case .invalidRequest: "invalidRequest"
+        case .noFixture: "noFixture"
         case .webSocketClosed: "webSocketClosed"
         case .unknown: "unknown"
         case .custom(let name): name

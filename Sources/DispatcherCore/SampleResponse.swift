@@ -13,8 +13,11 @@ public enum SampleResponse: Sendable, Hashable {
     case echo(status: Int, headers: Headers)
     /// A failure below HTTP.
     case networkError(TransportError)
+    /// Nothing declared: a stub answers `DispatchError.noFixture` (kind `noFixture`), never an
+    /// invented response, so a missing fixture cannot pass for an empty `200`.
+    case noFixture
 
-    /// An empty 200, the default when a target declares nothing.
+    /// An empty 200.
     public static let empty = SampleResponse.status(200, Data())
 }
 

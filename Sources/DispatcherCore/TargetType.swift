@@ -45,7 +45,7 @@ extension TargetType {
     public var body: RequestBody { .none }
     public var group: String? { nil }
     public var pathParameters: [String: String] { [:] }
-    public var sampleResponse: SampleResponse { .empty }
+    public var sampleResponse: SampleResponse { .noFixture }
     public var examples: [NamedSample] { [] }
     public var validation: ValidationType { .successCodes }
     public var timeouts: Timeouts? { nil }
@@ -81,7 +81,7 @@ public struct Target: TargetType, Hashable {
     public init(
         _ method: HTTPMethod, _ path: String, identifier: String? = nil, baseURL: URL? = nil,
         query: [QueryItem] = [], headers: Headers = Headers(), body: RequestBody = .none, group: String? = nil,
-        pathParameters: [String: String] = [:], sampleResponse: SampleResponse = .empty,
+        pathParameters: [String: String] = [:], sampleResponse: SampleResponse = .noFixture,
         examples: [NamedSample] = [], validation: ValidationType = .successCodes, timeouts: Timeouts? = nil,
         expectsResponseBody: Bool? = nil, webSocketScript: WebSocketScript? = nil
     ) {

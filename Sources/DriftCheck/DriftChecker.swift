@@ -96,6 +96,7 @@ package enum DriftChecker {
         guard includeUnsafe || [.get, .head, .options].contains(method) else {
             return result(.skipped, reason: "\(method.rawValue) may change data (--include-unsafe checks it)")
         }
+        guard endpoint.stub.isFixture else { return result(.skipped, reason: EndpointDrift.noFixtureReason) }
         if case .networkError = endpoint.stub.sample {
             return result(.skipped, reason: "the stub is a network error, so there is no response to compare")
         }

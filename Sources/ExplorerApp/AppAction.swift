@@ -26,6 +26,8 @@ package enum AppAction: Sendable {
     case log(LogAction)
     /// Request bodies being uploaded.
     case uploads(UploadsAction)
+    /// Response bodies being downloaded to a file.
+    case downloads(DownloadsAction)
     /// The windows over the panes and their questions.
     case overlays(OverlaysAction)
     /// The message log.

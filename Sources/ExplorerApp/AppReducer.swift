@@ -22,6 +22,7 @@ package enum AppReducer {
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
         case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
         case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
+        case .downloads(let action): effects = scope(DownloadsFeature.self, \.downloads, action, &state)
         case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
         case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
         case .launched:
@@ -117,6 +118,7 @@ package enum AppReducer {
             effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = scope(UploadsFeature.self, \.uploads, .ended(ticket: ticketID), &state)
+            effects += scope(DownloadsFeature.self, \.downloads, .ended(ticket: ticketID), &state)
             if let ticket = state.inFlight[ticketID] {
                 if ticket.call.downloadPath != nil { state.notice = downloadEnded(exchange) }
                 streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
@@ -127,7 +129,12 @@ package enum AppReducer {
                 state.responses[ticket.endpoint] = record
                 state.receivedAt[ticket.endpoint] = finishedAt
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
-                effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                if exchange.error?.kind == .noFixture, let endpoint = state.catalog.endpoint(ticket.endpoint)?.endpoint {
+                    // Said where the person looks, with the way out; not kept in the history (nothing answered).
+                    state.notice = "No fixture for \(ticket.endpoint): " + endpoint.noFixtureAdvice(live: "s switches to live") + "."
+                } else {
+                    effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                }
                 effects += startBody(for: record, state: &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)

@@ -71,6 +71,8 @@ package struct AppState: Sendable {
     package internal(set) var log = LogState()
     /// Request bodies being uploaded.
     package internal(set) var uploads = UploadsState()
+    /// Response bodies being downloaded to a file.
+    package internal(set) var downloads = DownloadsState()
     /// Every notice and error of this run (`M`).
     package internal(set) var messages = MessagesState()
     /// The keymap and theme in effect (the config file's, else the defaults).

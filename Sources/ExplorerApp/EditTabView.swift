@@ -40,8 +40,9 @@ enum EditTabView {
             let selected = index == cursor
             if selected, let input = state.editor.input, input.row == row || isAddTarget(input.row, near: row) {
                 let field = InputLine(prompt: Span("› " + label(for: input.row).padded(to: 9), style: Theme.key), placeholder: placeholder(for: input.row))
-                field.render(into: &buffer, area: line, state: input.input)
-                cursorPosition = field.cursorPosition(in: line, state: input.input)
+                let shown = state.revealsSecrets ? input.input : shownWhileTyped(input)
+                field.render(into: &buffer, area: line, state: shown)
+                cursorPosition = field.cursorPosition(in: line, state: shown)
                 continue
             }
             var spans = [Span(selected ? "› " : "  ", style: Theme.key)] + spans(for: row, request: request, state: state)
@@ -49,6 +50,14 @@ enum EditTabView {
             buffer.write(Line(spans).truncated(toWidth: line.width), in: line)
         }
         return cursorPosition
+    }
+
+    /// A row being typed as it may be shown: a secret header's value masked.
+    private static func shownWhileTyped(_ input: EditorState.RowInput) -> InputState {
+        switch input.row {
+        case .header, .addHeader, .inheritedHeader: MaskedInput.headerRow(input.input)
+        default: input.input
+        }
     }
 
     /// An "add" input shows on the row the cursor is on.
@@ -198,9 +207,7 @@ enum VariablesTabView {
             if selected, let input = state.variablesTab.input, input.name == variable.name {
                 var shown = input.input
                 // A secret is masked while it is typed, unless secrets are shown.
-                if variable.isSecret, !state.revealsSecrets {
-                    shown = InputState(text: String(repeating: "•", count: input.input.characters.count), cursor: input.input.cursor)
-                }
+                if variable.isSecret, !state.revealsSecrets { shown = MaskedInput.shown(input.input) }
                 let field = InputLine(prompt: Span("› " + variable.name.padded(to: nameWidth) + "  ", style: Theme.key), placeholder: "a value")
                 field.render(into: &buffer, area: line, state: shown)
                 cursorPosition = field.cursorPosition(in: line, state: shown)

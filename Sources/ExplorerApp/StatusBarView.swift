@@ -15,6 +15,7 @@ enum StatusBarView {
                 let percent = upload.total > 0 ? upload.sent * 100 / upload.total : 100
                 left.append(Span("↑ \(percent)% of \(ByteCount.format(upload.total)) ", style: Style(foreground: .cyan)))
             }
+            if let download = state.downloads.shown { left.append(Span(download.text + " ", style: Style(foreground: .cyan))) }
         } else {
             left.append(Span("   idle ", style: Theme.dim))
         }

@@ -262,6 +262,15 @@ final class EffectRunner: Sendable {
         }
         var requestOptions = RequestOptions(stubBehavior: behavior, example: call.example, onResponsePart: relay.observer, isStream: endpoint.stream != nil)
         requestOptions.download = download
+        if download != nil {
+            // Bytes so far with the clock's reading: the reducer computes the rate from these.
+            let downloadThrottle = ProgressThrottle(interval: Self.progressInterval)
+            let clock = services.clock
+            requestOptions.progress = { received, expected in
+                guard downloadThrottle.shouldReport() else { return }
+                inbox.post(.downloads(.progressed(ticket: ticket.id, received: received, expected: expected, at: clock.now())))
+            }
+        }
         let uploadThrottle = ProgressThrottle(interval: Self.progressInterval)
         requestOptions.uploadProgress = { sent, total in
             // The last report always goes: it says the body is sent.

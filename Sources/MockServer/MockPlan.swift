@@ -118,6 +118,12 @@ struct MockPlanner: Sendable {
             MockPlan(action: action, delay: delay, endpoint: endpoint.key, example: example.name, outcome: outcome)
         }
         switch example.sample {
+        case .noFixture:
+            // Like stub mode, the mock never invents an answer the catalog does not give.
+            let error = mockError(
+                501, "\(endpoint.key) has no fixture: add a 'stub:' to it in the catalog, or send it to the real API",
+                extra: ["examples": .array(endpoint.examples.map { JSONValue.string($0.name) })])
+            return MockPlan(action: error.action, delay: delay, endpoint: endpoint.key, example: nil, outcome: "no fixture")
         case .status(let status, let body):
             return make(.respond(status: status, headers: [exampleHeader], body: method == "HEAD" ? Data() : body))
         case .response(let status, let headers, let body):

@@ -62,6 +62,9 @@ package struct EndpointDrift: Sendable, Hashable, Codable {
         case failed
     }
 
+    /// Why an endpoint without a `stub:` is skipped: there is nothing to compare live with.
+    package static let noFixtureReason = "no fixture: the endpoint has no 'stub:' to compare the live answer with"
+
     /// The endpoint id.
     package var endpoint: String
     /// The method.
@@ -127,6 +130,8 @@ package struct DriftReport: Sendable, Hashable, Codable {
         for (outcome, word) in [(EndpointDrift.Outcome.drifted, "drifted"), (.failed, "failed"), (.skipped, "skipped")] where count(outcome) > 0 {
             summary += ", \(count(outcome)) \(word)"
         }
+        let withoutFixture = endpoints.filter { $0.outcome == .skipped && $0.reason == EndpointDrift.noFixtureReason }.count
+        if withoutFixture > 0 { summary += " (\(withoutFixture) without a fixture)" }
         var lines = [summary]
         let width = endpoints.map(\.endpoint.count).max() ?? 0
         for result in endpoints {

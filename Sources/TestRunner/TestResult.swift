@@ -65,8 +65,10 @@ package struct TestResult: Sendable, Hashable {
         self.duration = duration
     }
 
-    /// The first step that did not pass.
-    package var failingStep: StepResult? { steps.first { $0.status == .failed || $0.status == .errored } }
+    /// The step that failed or errored, else the one skipped for a reason (no fixture).
+    package var failingStep: StepResult? {
+        steps.first { $0.status == .failed || $0.status == .errored } ?? steps.first { $0.status == .skipped && $0.problem != nil }
+    }
 
     /// One line saying why it did not pass (nil when it passed).
     package var summary: String? {

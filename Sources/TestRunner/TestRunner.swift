@@ -100,7 +100,9 @@ package struct TestRunner: Sendable {
                 return TestResult(testCase: testCase, status: .errored, note: "service '\(service.id)' has no flow '\(id)'")
             }
             let steps = await run(flow, in: testCase, mode: mode)
-            let status: TestStatus = steps.first { $0.status == .failed || $0.status == .errored }?.status ?? .passed
+            // A step skipped for want of a fixture leaves the flow unchecked: skipped, not passed.
+            let status: TestStatus = steps.first { $0.status == .failed || $0.status == .errored }?.status
+                ?? (steps.contains { $0.status == .skipped } ? .skipped : .passed)
             return TestResult(testCase: testCase, status: status, steps: steps, duration: clock.now() - started)
         }
     }
@@ -184,6 +186,13 @@ package struct TestRunner: Sendable {
             let exchange = outcome.exchange
             result.attempts = attempts
             if exchange.error?.kind != .invalidRequest { result.curl = exchange.request.curlCommand(redactor: redactor) }
+            if let error = exchange.error, error.kind == .noFixture {
+                // Nothing answered, so nothing was checked: never a pass.
+                result.status = .skipped
+                result.problem = redactor.text("\(error.kind.name): \(error.message)")
+                result.duration = clock.now() - started
+                return (result, [:])
+            }
             guard let response = exchange.response else {
                 result.status = .errored
                 result.problem = redactor.text(exchange.error.map { "\($0.kind.name): \($0.message)" } ?? "no response")

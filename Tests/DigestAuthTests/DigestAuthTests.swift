@@ -61,6 +61,23 @@ import TestTraits
         }
     }
 
+    /// `-sess` hashes the nonces into HA1 (RFC 7616 §3.4.2); expected values from Python's hashlib.
+    @Test func everySessVariantHashesTheNoncesIntoHA1() throws {
+        for (algorithm, expected) in [
+            ("MD5-sess", "e783283f46242139c486a698fec7211d"),
+            ("SHA-256-sess", "2fd51b3a77ad75bad6afad6003e818d767133c46d9e2749e7f5232ae1ea3efd7"),
+            ("SHA-512-256-sess", "3f2a34f923c38b0fb26dce2fdfc2ce326c23cecf86fbb1444f3e51fbbc2cb92e"),
+        ] {
+            let header = Self.md5Header.replacingOccurrences(of: "algorithm=MD5", with: "algorithm=\(algorithm)")
+            let challenge = try #require(DigestChallenge.parse([header]).first)
+            let value = DigestAuthenticator.authorization(
+                challenge, username: "Mufasa", password: "Circle of Life", method: "GET", uri: "/dir/index.html", nonceCount: 1,
+                clientNonce: Self.clientNonce)
+            #expect(value.contains(#"response="\#(expected)""#), "\(algorithm): \(value)")
+            #expect(value.contains("algorithm=\(algorithm)"), "\(value)")
+        }
+    }
+
     @Test func aChallengedRequestIsAnsweredOnceAndLaterOnesCountTheNonce() async throws {
         let server = DigestServer(password: "Circle of Life")
         let authenticator = DigestAuthenticator(username: "Mufasa", password: "Circle of Life", clientNonce: { DigestAuthTests.clientNonce })

@@ -104,15 +104,17 @@ extension BinaryTests {
             await server.stop()
 
             #expect(result.status == 0, "\(result.output)\(result.errors)")
-            #expect(result.output.contains("shop (local): 3 endpoints checked, 1 skipped"))
+            // needsValue declares no stub: nothing to compare, so it is skipped and counted as such.
+            #expect(result.output.contains("shop (local): 2 endpoints checked, 2 skipped (1 without a fixture)"), "\(result.output)")
+            #expect(result.output.contains("needsValue  GET   skipped: \(EndpointDrift.noFixtureReason)"), "\(result.output)")
             #expect(result.output.contains("✓ getItem"))
             let object = try jsonObject(json.stdout)
             #expect(object["service"] as? String == "shop")
             let endpoints = try #require(object["endpoints"] as? [[String: Any]])
-            #expect(endpoints.map { $0["outcome"] as? String } == ["same", "same", "skipped", "same"])
+            #expect(endpoints.map { $0["outcome"] as? String } == ["same", "same", "skipped", "skipped"])
             #expect(endpoints[0]["liveStatus"] as? Int == 200)
             #expect(unsafe.status == 0, "\(unsafe.output)")
-            #expect(unsafe.output.contains("4 endpoints checked\n"))
+            #expect(unsafe.output.contains("3 endpoints checked, 1 skipped (1 without a fixture)\n"), "\(unsafe.output)")
 
             let store = DriftStore(directory: state.url.appendingPathComponent("apiexplorer"))
             #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .same)
@@ -138,11 +140,11 @@ extension BinaryTests {
 
             #expect(result.status == 1)
             let output = result.output
-            #expect(output.contains("shop (local): 3 endpoints checked, 2 drifted, 1 failed, 1 skipped"), "\(output)")
+            #expect(output.contains("shop (local): 2 endpoints checked, 2 drifted, 2 skipped (1 without a fixture)"), "\(output)")
             for line in [
                 "$.price: stub is number, live is string", "$.owner.email: the stub can be null, live never is", "$.tags: missing live (the stub has it)",
                 "$.sku: live has it, the stub does not", "status: stub 200, live 503", "content type: stub application/json, live text/html",
-                "body: stub is JSON, live is not JSON", "failed: shop/needsValue: path uses {{query}}",
+                "body: stub is JSON, live is not JSON", "skipped: \(EndpointDrift.noFixtureReason)",
             ] {
                 #expect(output.contains(line), "\(line)")
             }

@@ -54,7 +54,7 @@ import TestTraits
                         switch example.sample {
                         case .response: echoes = false
                         case .echo: echoes = true
-                        case .status, .networkError: continue
+                        case .status, .networkError, .noFixture: continue
                         }
                         let stub = await stubSession.send(endpoint, options: RequestOptions(stubBehavior: .immediate, example: name))
                         let asking = AskingMock(transport, example: name, repeats: example.repeats)

@@ -292,7 +292,7 @@ public enum OpenAPIExporter {
                 case .status(let code, let data): (status, headers, body) = (code, Headers(), data)
                 case .response(let code, let fields, let data): (status, headers, body) = (code, fields, data)
                 case .echo(let code, let fields): (status, headers, body) = (code, fields, Data())
-                case .networkError: continue
+                case .networkError, .noFixture: continue
                 }
                 if let index = byStatus.firstIndex(where: { $0.0 == status }) {
                     byStatus[index].1.append((example.name, example.summary, headers, body))

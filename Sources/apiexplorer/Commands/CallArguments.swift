@@ -94,10 +94,19 @@ struct CallArguments: Equatable, Sendable {
         let conversation = try selection.endpoint.webSocket.map { settings in
             try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
         }
+        let progressLine = DownloadProgressLine.forCall(downloading: download != nil, json: json)
+        let reportProgress: (@Sendable (Int, Int?) -> Void)?
+        if let progressLine {
+            reportProgress = { received, expected in progressLine.report(received: received, expected: expected) }
+        } else {
+            reportProgress = nil
+        }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: example, values: answered, captured: captured, onResponsePart: printer.observe,
-                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation)
+                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation,
+                progress: reportProgress)
+            progressLine?.end()
             var edits: EndpointEdits?
             // The connections' events stay one outcome however the stream ends; each reconnection says so.
             var stream = ReconnectingStream(outcome.exchange)
@@ -145,7 +154,7 @@ struct CallArguments: Equatable, Sendable {
             outcome.exchange.result = .success(response)
         }
         chain.keepCaptures(of: outcome)
-        if !noHistory, outcome.exchange.error?.kind != .invalidRequest {
+        if !noHistory, outcome.exchange.error?.kind.answeredNothing != true {
             do throws(SystemError) {
                 try HistoryStore().append(HistoryEntry(outcome, date: Date()))
             } catch {
@@ -160,6 +169,9 @@ struct CallArguments: Equatable, Sendable {
             HistoryEntry.writeJSON(shown, date: Date(), pretty: !printer.printedEvents && conversation == nil) { StandardStreams.writeOutput($0) }
         } else {
             printPlain(shown, bodyPrinted: printer.printedBody || conversation != nil)
+        }
+        if outcome.exchange.error?.kind == .noFixture {
+            Console.error("hint: " + selection.endpoint.noFixtureAdvice(live: "--live"))
         }
         if outcome.exitStatus != 0 { throw ExitCode(outcome.exitStatus) }
     }

@@ -152,7 +152,7 @@ enum OverlayView {
         TextView(lines, wraps: true).render(into: &buffer, area: Rect(x: inside.x, y: inside.y, width: inside.width, height: max(0, inside.height - 2)))
         let row = Rect(x: inside.x, y: inside.bottom - 1, width: inside.width, height: 1)
         var shown = dialog.input
-        if prompt.isSecret { shown = InputState(text: String(repeating: "•", count: shown.characters.count), cursor: shown.cursor) }
+        if prompt.isSecret { shown = MaskedInput.shown(shown) }
         let field = InputLine(prompt: Span(prompt.name + ": ", style: Theme.key), placeholder: prompt.defaultValue ?? "an answer")
         field.render(into: &buffer, area: row, state: shown)
         return field.cursorPosition(in: row, state: shown)
@@ -242,6 +242,7 @@ enum OverlayView {
         case .status(let status, _), .response(let status, _, _): text = HTTPStatus.line(for: status)
         case .echo(let status, _): text = HTTPStatus.line(for: status) + " echoing the request"
         case .networkError(let error): text = "network error: \(error.code.rawValue)"
+        case .noFixture: text = "no fixture: the catalog gives no answer"
         }
         if let delay = example.delay { text += " after \(delay.secondsText) s" }
         if let summary = example.summary { text = summary + " · " + text }

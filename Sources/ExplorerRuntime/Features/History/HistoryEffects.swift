@@ -17,8 +17,9 @@ struct HistoryEffects: Sendable {
     }
 
     /// Keeps a request that finished; a full disk must not turn a good response into an error, so a
-    /// failed write is not reported.
+    /// failed write is not reported. A stub without a fixture answered nothing: it is not kept.
     func keep(_ exchange: Exchange, call: EndpointCall, redactor: Redactor, date: Date) {
+        guard exchange.error?.kind != .noFixture else { return }
         try? store?.append(HistoryEntry(exchange: exchange, call: call, redactor: redactor, date: date))
     }
 }
