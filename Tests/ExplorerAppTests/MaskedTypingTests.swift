@@ -1,3 +1,4 @@
+import ExplorerTestSupport
 import TerminalKit
 import Testing
 import TestTraits

@@ -1,5 +1,6 @@
 import DispatcherCore
 import ExplorerApp
+import ExplorerTestSupport
 import Testing
 import TestTraits
 
@@ -10,7 +11,7 @@ import TestTraits
         var state = TestCatalog.state()
         let ticket = state.press("Enter").sent.first
         #expect(ticket?.call.mode == .stub)
-        let exchange = ReducerRequestTests.exchange(status: 0, error: .noFixture("shop/listItems"))
+        let exchange = TestCatalog.exchange(status: 0, error: .noFixture("shop/listItems"))
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket?.id ?? 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
         let notice = state.notice ?? ""
         #expect(notice.hasPrefix("No fixture for shop/listItems: add a 'stub:' to listItems ("), "\(notice)")

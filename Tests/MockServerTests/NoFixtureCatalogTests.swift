@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import DispatcherCore
 import Foundation
 @testable import MockServer
