@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
-        .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(name: "HTTPEcho", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(
