@@ -63,15 +63,16 @@ extension EndToEnd {
             let host = try #require(text.firstMatch(of: /host = "(http:\/\/127\.0\.0\.1:\d+)"/)).1
             let prefix = folder.appendingPathComponent("stats").path
             let run = try ChildProcess(
-                locust, ["-f", file.path, "--headless", "-u", "1", "-r", "1", "-t", "2s", "--host", String(host), "--only-summary", "--csv", prefix],
+                locust, ["-f", file.path, "--headless", "-u", "1", "-r", "1", "-t", "5s", "--host", String(host), "--only-summary", "--csv", prefix],
                 environment: ProcessInfo.processInfo.environment.merging([
                     "APIEXPLORER_SECRET_PETSTORE_TOKEN": "t", "APIEXPLORER_SECRET_PETSTORE_PASSWORD": "p",
                 ]) { $1 },
                 directory: folder.path)
             let result = await run.finish()
-            #expect(result.status == 1)
+            let log = String(decoding: result.stdout, as: UTF8.self)
+            #expect(result.status == 1, "\(log)")
             let failures = try String(contentsOfFile: prefix + "_failures.csv", encoding: .utf8)
-            #expect(failures.contains("adopt/addPet"), "\(failures)")
+            #expect(failures.contains("adopt/addPet"), "\(failures)\n\(log)")
             #expect(failures.contains("expected status is 418"), "\(failures)")
             // The flow stops at the failing step: findPet never ran without the id addPet should have captured.
             let stats = try String(contentsOfFile: prefix + "_stats.csv", encoding: .utf8)
