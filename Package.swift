@@ -53,7 +53,7 @@ let package = Package(
             ]
         ),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
-        .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport"]),
+        .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(name: "HTTPEcho", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(
@@ -106,6 +106,8 @@ let package = Package(
         // MARK: State kept between runs, drift checks, catalog authoring
         // Runs catalogs as tests: endpoints' and examples' `expect:`, and flows.
         .target(name: "TestRunner", dependencies: ["Catalog", "DispatcherCore", "Expectations", "RequestExport"]),
+        // Flows as load tests for an engine that scales out (a Locust locustfile).
+        .target(name: "LoadExport", dependencies: ["Catalog", "DispatcherCore", "Expectations", "JSONSupport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
         .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
         .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
@@ -155,7 +157,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports", "ContractCheck",
+                "TestRunner", "TestReports", "ContractCheck", "LoadExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every

@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import TextSupport
 
 /// Checks assertions against one response. The body is parsed once, on the first body assertion.
 /// Every text it reports goes through the redactor: secret headers and JSON members, and known
@@ -50,7 +51,8 @@ public struct ExpectationEvaluator {
             let values = facts.headers.filter { Headers.sameName($0.name, name) }.map(\.value)
             let passed = Self.holds(assertion.predicate, headerValues: values)
             let shown = values.isEmpty ? "absent" : values.map { redactor.header(name: name, value: $0) }.joined(separator: ", ")
-            return outcome(assertion, expected, passed: passed, actual: Self.shortened(shown))
+            let cost = passed ? nil : Self.costNote(assertion.predicate, values)
+            return outcome(assertion, expected, passed: passed, actual: Self.shortened(shown) + (cost.map { " (\($0))" } ?? ""))
         case .body(let path):
             guard let root = body() else {
                 let passed = assertion.predicate == .exists(false)
@@ -61,7 +63,8 @@ public struct ExpectationEvaluator {
             let passed = Self.holds(assertion.predicate, value)
             guard let value else { return outcome(assertion, expected, passed: passed, actual: "absent") }
             let shown = masked(value, at: path)
-            var result = outcome(assertion, expected, passed: passed, actual: Self.shortened(shown.compactText))
+            let cost = passed ? nil : Self.costNote(assertion.predicate, Self.text(value).map { [$0] } ?? [])
+            var result = outcome(assertion, expected, passed: passed, actual: Self.shortened(shown.compactText) + (cost.map { " (\($0))" } ?? ""))
             if !passed, case .equals(let wanted) = assertion.predicate, wanted.isContainer || shown.isContainer {
                 result.diff = ShortDiff.lines(expected: redactor.text(wanted.prettyText()), actual: shown.prettyText()).map(redactor.text)
             }
@@ -124,8 +127,8 @@ public struct ExpectationEvaluator {
         case .greaterThan(let bound): return number(value).map { $0 > bound } ?? false
         case .greaterThanOrEqual(let bound): return number(value).map { $0 >= bound } ?? false
         case .matches(let pattern):
-            guard let text = text(value), text.utf8.count <= matchLimit, let regex = try? Regex(pattern) else { return false }
-            return (try? regex.firstMatch(in: text)) != nil
+            guard let text = text(value), text.utf8.count <= matchLimit else { return false }
+            return search(pattern, text) == .found
         case .isKind(let kind): return kind.matches(value)
         case .count(let inner):
             switch value {
@@ -146,6 +149,25 @@ public struct ExpectationEvaluator {
         case .startsWith(let prefix): return text(value)?.hasPrefix(prefix) ?? false
         case .endsWith(let suffix): return text(value)?.hasSuffix(suffix) ?? false
         case .statusIn(let patterns): return value.intValue.map { status in patterns.contains { $0.matches(status) } } ?? false
+        }
+    }
+
+    /// A bounded search: a catalog's pattern never hangs the run (`^(a+)+$` on a long text).
+    static func search(_ pattern: String, _ text: String) -> BoundedRegex.Outcome {
+        guard let regex = try? BoundedRegex(pattern) else { return .tooCostly }
+        return regex.search(text)
+    }
+
+    /// Why a `matches` did not hold when its pattern, not the text, is the reason: the search
+    /// stopped at its budget, or the pattern's shape is refused.
+    static func costNote(_ predicate: ValuePredicate, _ texts: [String]) -> String? {
+        guard case .matches(let pattern) = predicate else { return nil }
+        do throws(BoundedRegex.Refusal) {
+            let regex = try BoundedRegex(pattern)
+            guard texts.contains(where: { $0.utf8.count <= matchLimit && regex.search($0) == .tooCostly }) else { return nil }
+            return "pattern too costly: the search stopped after \(regex.budget) steps"
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -1,4 +1,5 @@
 import JSONSupport
+import TextSupport
 
 /// One validation: walks the schema and the instance together, keeping where it is in each so
 /// that a violation names both exactly.
@@ -17,7 +18,7 @@ struct SchemaEvaluator {
     /// Why the validation gave up, and where.
     private var stopped: SchemaViolation?
     private var references: [String: (tokens: [String], schema: JSONValue)?] = [:]
-    private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
+    private var patterns: [String: Result<BoundedRegex, BoundedRegex.Refusal>] = [:]
     /// The keywords of each schema object met, by the address of its members (the document is
     /// held, so it stays put): most keywords are absent, and looking each up scans the members.
     private var keywordSets: [UnsafeRawPointer: Keywords] = [:]
@@ -265,14 +266,17 @@ struct SchemaEvaluator {
             }
         }
         if let pattern = schema["pattern"]?.stringValue {
-            if let regex = regex(pattern) {
-                if !string.contains(regex) {
-                    valid = false
-                    guard fail("pattern", "\(Self.short(.string(string))) does not match the pattern \(Self.short(.string(pattern)))") else { return false }
-                }
-            } else {
+            switch regex(pattern).map({ $0.search(string) }) {
+            case .success(.found): break
+            case .success(.notFound):
                 valid = false
-                guard fail("pattern", "the pattern \(Self.short(.string(pattern))) is not a regular expression this validator reads") else { return false }
+                guard fail("pattern", "\(Self.short(.string(string))) does not match the pattern \(Self.short(.string(pattern)))") else { return false }
+            case .success(.tooCostly):
+                valid = false
+                guard fail("pattern", "the pattern \(Self.short(.string(pattern))) is too costly on \(Self.short(.string(string))): the search stopped at its budget") else { return false }
+            case .failure(let refusal):
+                valid = false
+                guard fail("pattern", "the pattern \(Self.short(.string(pattern))) is not a regular expression this validator reads (\(refusal))") else { return false }
             }
         }
         return valid
@@ -356,12 +360,20 @@ struct SchemaEvaluator {
                     }
                 }
                 for (pattern, property) in patternProperties ?? [:] {
-                    guard let regex = regex(pattern) else {
+                    let outcome: BoundedRegex.Outcome
+                    switch regex(pattern) {
+                    case .success(let regex): outcome = regex.search(member.key)
+                    case .failure(let refusal):
                         valid = false
-                        guard fail("patternProperties", "the pattern \(Self.short(.string(pattern))) is not a regular expression this validator reads") else { return false }
+                        guard fail("patternProperties", "the pattern \(Self.short(.string(pattern))) is not a regular expression this validator reads (\(refusal))") else { return false }
                         continue
                     }
-                    guard member.key.contains(regex) else { continue }
+                    if outcome == .tooCostly {
+                        valid = false
+                        guard fail("patternProperties", "the pattern \(Self.short(.string(pattern))) is too costly on \(Self.short(.string(member.key))): the search stopped at its budget") else { return false }
+                        continue
+                    }
+                    guard outcome == .found else { continue }
                     matched = true
                     if !child(member.key, member.value, property, "patternProperties", pattern) {
                         valid = false
@@ -415,10 +427,13 @@ struct SchemaEvaluator {
 
     // MARK: Helpers
 
-    private mutating func regex(_ pattern: String) -> Regex<AnyRegexOutput>? {
+    /// The pattern, searched with bounded work (a schema's author may be hostile); why it is refused.
+    private mutating func regex(_ pattern: String) -> Result<BoundedRegex, BoundedRegex.Refusal> {
         if let known = patterns[pattern] { return known }
         // ECMAScript's classes: \d and \w are ASCII; `.` and lengths work on code points.
-        let compiled = try? Regex(pattern).matchingSemantics(.unicodeScalar).asciiOnlyDigits().asciiOnlyWordCharacters()
+        let compiled = Result { () throws(BoundedRegex.Refusal) in
+            try BoundedRegex(pattern) { $0.matchingSemantics(.unicodeScalar).asciiOnlyDigits().asciiOnlyWordCharacters() }
+        }
         patterns[pattern] = compiled
         return compiled
     }

@@ -82,6 +82,15 @@ import TestTraits
         #expect(!check(try path("$.name"), .lessThan(10)).passed)
     }
 
+    @Test func aCatastrophicPatternFailsInsteadOfHanging() throws {
+        // `^(a+)+$` on 40 a's and a b backtracks for hours in Swift's Regex; the bounded search answers at once.
+        let hostile = ResponseFacts(status: 200, headers: [], body: Data(#"{"name":"\#(String(repeating: "a", count: 40))b"}"#.utf8), time: .zero)
+        let started = ContinuousClock.now
+        let outcome = check(try path("$.name"), .matches("^(a+)+$"), hostile)
+        #expect(!outcome.passed)
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
     @Test func bodyMatchesExistsAndTypes() throws {
         #expect(check(try path("$.name"), .matches("^R.x$")).passed)
         #expect(!check(try path("$.name"), .matches("^x")).passed)

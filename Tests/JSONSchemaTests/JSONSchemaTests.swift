@@ -80,7 +80,7 @@ import TestTraits
         #expect(!JSONSchema(["pattern": "^\\d+$"]).isValid("١٢"))
         #expect(JSONSchema(["maxLength": 2]).isValid("🇳🇴"))  // two code points: one grapheme cluster, four UTF-16 units
         let broken = JSONSchema(["pattern": "(unclosed"]).validate("x")
-        #expect(broken.map(\.message) == [#"the pattern "(unclosed" is not a regular expression this validator reads"#])
+        #expect(broken.map(\.message) == [#"the pattern "(unclosed" is not a regular expression this validator reads (unclosed '(')"#])
     }
 
     @Test func combinatorsSayWhichFailed() {

@@ -176,6 +176,8 @@ public struct CatalogDraft: Sendable {
         public var optionalBody: [(String, JSONValue)] = []
         /// Values taken from its responses for later requests (`captures:`), selector text by name.
         public var captures: [(String, String)] = []
+        /// What its responses should be (`expect:`), from the source's tests.
+        public var expect = ExpectDraft()
         /// Where the endpoint comes from in the source document (`FILE POINTER` or `FILE:LINE`).
         public var source: String?
 
@@ -232,6 +234,7 @@ public struct CatalogDraft: Sendable {
             case nil: break
             }
             if !captures.isEmpty { lines.append("captures: \(YAMLText.flowMapping(captures))") }
+            lines += expect.lines(pad: pad)
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }
             if !examples.isEmpty {
                 lines.append("examples:")

@@ -38,6 +38,9 @@ public struct HTTPFile: Sendable, Equatable {
         /// Scripts run before it (`< {% … %}`, `< script.js`) and directives other clients add
         /// (`import`, `run`), as written: never run.
         public var preRequest: [String]
+        /// Hurl's response part, as written: `HTTP 200`, the header lines under it, and the lines
+        /// of its sections (`[Asserts]`, `[Captures]` …).
+        public var response: [ResponseLine]
 
         /// Makes a request.
         public init(title: String? = nil, name: String? = nil, method: String, url: String, headers: [Header] = [], body: Body? = nil) {
@@ -51,7 +54,18 @@ public struct HTTPFile: Sendable, Equatable {
             variables = []
             line = 0
             preRequest = []
+            response = []
         }
+    }
+
+    /// A line of Hurl's response part.
+    public struct ResponseLine: Sendable, Equatable {
+        /// `status` for `HTTP 200`, `header` for a header line under it, else the section's name (`Asserts`).
+        public var section: String
+        /// The line as written, trimmed.
+        public var text: String
+        /// The 1-based line in the file.
+        public var line: Int
     }
 
     /// A name and a value (a header or a variable).
@@ -108,7 +122,7 @@ public struct HTTPFile: Sendable, Equatable {
 
     /// The lines between two `###` separators, read as they come.
     private struct Block {
-        enum Part { case preamble, headers, body }
+        enum Part { case preamble, headers, body, response }
         var title: String?
         var part = Part.preamble
         var name: String?
@@ -122,6 +136,8 @@ public struct HTTPFile: Sendable, Equatable {
         var preRequest: [String] = []
         var inPreRequest = false
         var line = 0
+        var response: [ResponseLine] = []
+        var responseSection = "header"
 
         init(title: String? = nil) {
             self.title = title.flatMap { $0.isEmpty ? nil : $0 }
@@ -129,7 +145,20 @@ public struct HTTPFile: Sendable, Equatable {
 
         mutating func add(_ line: String, number: Int) {
             let trimmed = line.trimmed
+            // Hurl's response part: `HTTP 200` (or `HTTP/1.1 200`, `HTTP *`) after the request ends its body.
+            if part != .preamble, !inHandler, trimmed.wholeMatch(of: /HTTP(?:\/[\d.]+)?\s+(?:\d{3}|\*)/) != nil {
+                part = .response
+                response.append(ResponseLine(section: "status", text: trimmed, line: number))
+                return
+            }
             switch part {
+            case .response:
+                guard !trimmed.isEmpty, Self.comment(trimmed) == nil else { return }
+                if let section = trimmed.wholeMatch(of: /\[([A-Za-z]+)\]/) {
+                    responseSection = String(section.1)
+                } else {
+                    response.append(ResponseLine(section: responseSection, text: trimmed, line: number))
+                }
             case .preamble:
                 if inPreRequest {
                     preRequest[preRequest.count - 1] += "\n" + line
@@ -209,6 +238,7 @@ public struct HTTPFile: Sendable, Equatable {
             request.variables = variables
             request.line = line
             request.preRequest = preRequest
+            request.response = response
             return request
         }
     }

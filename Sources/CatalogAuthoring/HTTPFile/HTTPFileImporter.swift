@@ -41,6 +41,7 @@ public enum HTTPFileImporter {
         var current: [String: String] = Dictionary(serviceVariables, uniquingKeysWith: { first, _ in first })
         var items: [JSONValue] = []
         var captures: [String: [(String, String)]] = [:]
+        var expects: [String: ExpectDraft] = [:]
         for (request, id) in zip(file.requests, ids) {
             let location = DocumentPlace.line(documentName, request.line)
             for variable in request.variables {
@@ -64,6 +65,12 @@ public enum HTTPFileImporter {
                 captures[id] = found
                 notes.append(ImportNote(.repaired, at: location, "\(id): its response handler's client.global.set became captures (\(found.map(\.0).joined(separator: ", "))); the script is kept as a comment, not run"))
             }
+            let (expect, unknown) = HurlAsserts.read(request.response)
+            if !expect.isEmpty { expects[id] = expect }
+            for line in unknown {
+                let what = line.section == "Asserts" ? "is not an assert expect: can say; it is not checked" : "([\(line.section)]) is not brought in"
+                notes.append(ImportNote(.info, at: DocumentPlace.line(documentName, line.line), "\(id): `\(line.text)` \(what)"))
+            }
         }
         for variable in file.trailingVariables where !serviceVariables.contains(where: { $0.0 == variable.name }) {
             serviceVariables.append((variable.name, variable.value))
@@ -83,7 +90,7 @@ public enum HTTPFileImporter {
         collection.readFile = readFile
         var result = collection.build()
         result.notes = notes + result.notes
-        result.drafts = Self.resolvingReferences(in: result.drafts, captures: captures)
+        result.drafts = Self.resolvingReferences(in: result.drafts, captures: captures, expects: expects)
         return result
     }
 
@@ -291,14 +298,17 @@ public enum HTTPFileImporter {
     }
 
     /// Drafts with response references to an endpoint of another service written `service/endpoint`,
-    /// and the captures found in handlers on their endpoints.
-    static func resolvingReferences(in drafts: [CatalogDraft], captures: [String: [(String, String)]]) -> [CatalogDraft] {
+    /// and the captures found in handlers and the Hurl asserts on their endpoints.
+    static func resolvingReferences(
+        in drafts: [CatalogDraft], captures: [String: [(String, String)]], expects: [String: ExpectDraft] = [:]
+    ) -> [CatalogDraft] {
         var owner: [String: String] = [:]
         for draft in drafts { for endpoint in draft.endpoints { owner[endpoint.id] = draft.service } }
         return drafts.map { draft in
             var draft = draft
             for index in draft.endpoints.indices {
                 draft.endpoints[index].captures += captures[draft.endpoints[index].id] ?? []
+                if let expect = expects[draft.endpoints[index].id] { draft.endpoints[index].expect = expect }
                 draft.endpoints[index].mapTexts { text in
                     guard text.contains("{{response.") else { return text }
                     var result = text

@@ -43,6 +43,8 @@ extension PostmanCollection {
         addParameters(request.member("url"), folders: folders, to: &endpoint)
         addResponses(item.member("response")?.elements ?? [], serviceIndex: index, to: &endpoint)
         endpoint.comment = scriptComment(item.member("event"), owner: "endpoint \(service)/\(id)")
+        // Only Postman's scripts speak pm.*; other tools' handlers come in through here too.
+        if tool == "Postman" { addTests(item.member("event"), title: title, at: location, to: &endpoint) }
         services[index].draft.endpoints.append(endpoint)
     }
 
@@ -150,6 +152,27 @@ extension PostmanCollection {
             let made = saved.example(named: name, description: isStub ? title : nil, service: service, endpoint: endpoint.id)
             if let fixture = made.fixture { services[index].draft.fixtures.append(fixture) }
             if isStub { endpoint.stub = made.example } else { endpoint.examples.append(made.example) }
+        }
+    }
+
+    /// The `pm.test` checks of its test scripts as `expect:`; every line with a statement not
+    /// understood is named in the notes with its place (the item, the script, the line).
+    mutating func addTests(_ events: JSONValue?, title: String, at location: String, to endpoint: inout CatalogDraft.Endpoint) {
+        for (number, event) in (events?.elements ?? []).enumerated() where event.member("listen")?.text == "test" {
+            let exec = event.member("script")?.member("exec")
+            let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
+            let lines = source.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
+            let (expect, unknown) = PostmanTests.read(lines)
+            let place = "\(location)/event/\(number)/script/exec"
+            for (subject, comparisons) in expect.checks {
+                for (comparison, value) in comparisons { endpoint.expect.add(subject, comparison, value) }
+            }
+            if !expect.isEmpty {
+                notes.append(ImportNote(.repaired, at: place, "'\(title)': \(expect.checks.count == 1 ? "a check" : "\(expect.checks.count) checks") of its test script became expect:"))
+            }
+            for (line, text) in unknown {
+                notes.append(ImportNote(.info, at: place, "'\(title)' test script line \(line): `\(text)` is not a check apiexplorer reads; it stays a comment"))
+            }
         }
     }
 

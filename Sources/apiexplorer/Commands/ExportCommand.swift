@@ -4,9 +4,9 @@ import ArgumentParser
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Exports an endpoint as a curl, HTTPie, Python or JavaScript command, a service as a .http file, an OpenAPI document or Swift, or the history as HAR.",
+        abstract: "Exports an endpoint as a curl, HTTPie, Python or JavaScript command, a service as a .http file, an OpenAPI document or Swift, the history as HAR, or a flow as a Locust locustfile.",
         subcommands: [
             ExportCurlCommand.self, ExportHTTPieCommand.self, ExportPythonCommand.self, ExportJavaScriptCommand.self, ExportHTTPCommand.self,
-            ExportOpenAPICommand.self, ExportSwiftCommand.self, ExportHARCommand.self,
+            ExportOpenAPICommand.self, ExportSwiftCommand.self, ExportHARCommand.self, ExportLocustCommand.self,
         ])
 }
