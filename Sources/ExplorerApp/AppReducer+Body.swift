@@ -271,7 +271,7 @@ extension AppReducer {
 
     /// Bytes a key's search scans on the UI thread; a match further away is looked for in the
     /// background, so typing into a search of a 1 GB body never waits for a scan.
-    package static let searchScanBytes = 1 << 20
+    package static let searchScanBytes = 256 << 10
 
     /// Searches again from where the search began, as the query is typed, and recounts in the
     /// background; a match past `searchScanBytes` is found in the background too (each key
