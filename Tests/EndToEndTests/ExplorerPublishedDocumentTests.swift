@@ -26,10 +26,8 @@ extension EndToEnd {
             try await session.waitFor("box-platform-api · local")
             try await session.send("C-p")
             try await session.send("recently")
-            // The best match first: the one endpoint whose title has the word.
-            let found = try await session.waitFor("get_recent_items")
-            let rows = found.split(separator: "\n").filter { $0.contains("box-platform-api › ") }
-            #expect(rows.first?.contains("get_recent_items") == true, "\(rows.prefix(3))")
+            // The best match first, under the finder's cursor (`›`): the one endpoint whose title has the word.
+            try await session.waitFor("› box-platform-api › Recent-items › get_recent_items")
             try await session.send("Enter")
             try await session.waitFor("Enter sends GET /recent_items")
             try await session.send("Enter")
