@@ -82,6 +82,8 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         _ = AppReducer.reduce(&state, .bodyMatchCount(key: key, document: BodyHandle(document), query: query,
             count: BodyMatchCount(count: count, isComplete: true, fraction: 1)))
         rows.append(("n (next match, \(count) counted)", measure("n", &state)))
+        rows.append(("typing a search found nowhere (each key)", typing("qzxv", &state)))
+        rows.append(("pasting a search (one key per character)", typing("springfield-not-there", &state, times: 2)))
 
         print("Body tab, \(size) MB JSON (\(lineCount) lines), \(terminal), \(frames) frames per key — milliseconds")
         print(String(format: "  response arrives → first frame (formatting shown): %.1f", responseFrame.milliseconds))
@@ -112,6 +114,24 @@ struct BodyTabBenchmark: AsyncParsableCommand {
             _ = AppView.render(state)
             samples.append((ContinuousClock.now - begin).milliseconds)
         }
+        return FrameStats(samples)
+    }
+
+    /// Times each key of `text` typed into a new search (`/` and Esc around it are not timed): the
+    /// worst case is a text found nowhere, as a match near the cursor ends the scan early.
+    private func typing(_ text: String, _ state: inout AppState, times: Int? = nil) -> FrameStats {
+        var samples: [Double] = []
+        let keys = text.map { KeyEvent.character($0) }
+        for _ in 0..<(times ?? max(1, frames / keys.count)) {
+            state.press("Esc Esc g /")
+            for key in keys {
+                let begin = ContinuousClock.now
+                _ = AppReducer.reduce(&state, .terminal(.key(key)))
+                _ = AppView.render(state)
+                samples.append((ContinuousClock.now - begin).milliseconds)
+            }
+        }
+        state.press("Esc Esc")
         return FrameStats(samples)
     }
 

@@ -28,6 +28,11 @@ struct TUIBenchmark: AsyncParsableCommand {
     @Option(help: "Entries in the full history the second launch measure reads (the history's limit).")
     var historyEntries = HistoryStore.defaultLimit
 
+    @Option(help: ArgumentHelp(
+        "A catalog folder (an import of 1,000 endpoints, say) whose launch is timed against the bundled one's, alternating; then the other measures are skipped.",
+        valueName: "FOLDER"))
+    var catalog: String?
+
     func run() async throws {
         warnIfDebugBuild()
         let executable = binary ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -43,6 +48,10 @@ struct TUIBenchmark: AsyncParsableCommand {
             "cd \(TmuxSession.quote(empty.path)) && XDG_STATE_HOME=\(TmuxSession.quote(state.path)) \(TmuxSession.quote(executable))"
         }
 
+        if let catalog {
+            try await compareLaunch(catalog: catalog, bundled: launch(state: emptyState))
+            return
+        }
         print("tmux at 120x40, \(runs) runs each, bundled catalogs")
         let baseline = try await timeToScreen(command: "printf READY", markers: ["READY"])
         print("  tmux running printf (reference)   median \(format(baseline.median))  p90 \(format(baseline.percentile(90)))")
@@ -123,6 +132,32 @@ struct TUIBenchmark: AsyncParsableCommand {
 
         let key = inProcessKeyCost()
         print("in process, one key (reduce + render + diff, 120x40)  median \(formatNanoseconds(key.median))  p99 \(formatNanoseconds(key.percentile(99)))")
+    }
+
+    /// Launch to the first complete frame on `folder` and on the bundled catalogs, alternating so a
+    /// busy moment of the machine weighs on both alike.
+    private func compareLaunch(catalog folder: String, bundled: String) async throws {
+        let loaded = CatalogLoader.load(.folder(folder), trust: .everything)
+        guard let service = loaded.services.first, let environment = service.environments.first else {
+            throw ValidationError("No service in \(folder): \(loaded.summary)")
+        }
+        // The endpoint pane's title (its count, near the top) and the status bar (the last row).
+        let markers = ["  \(loaded.endpointCount)  ", "\(service.id) · \(environment.name)"]
+        let command = bundled + " --trust --catalog \(TmuxSession.quote(folder))"
+        print("tmux at 120x40, \(runs) runs each, alternating: bundled catalogs, then \(folder) (\(loaded.endpointCount) endpoints in \(loaded.services.count) services)")
+        var bundledTimes = Measurements()
+        var catalogTimes = Measurements()
+        var differences = Measurements()
+        for _ in 0..<runs {
+            let one = try await timeToScreen(command: bundled, markers: Self.loadedMarkers, runs: 1).median
+            let other = try await timeToScreen(command: command, markers: markers, runs: 1).median
+            bundledTimes.add(one)
+            catalogTimes.add(other)
+            differences.add(other - one)
+        }
+        print("  bundled: launch to first complete frame   median \(format(bundledTimes.median))  p90 \(format(bundledTimes.percentile(90)))")
+        print("  catalog: launch to first complete frame   median \(format(catalogTimes.median))  p90 \(format(catalogTimes.percentile(90)))")
+        print("  catalog − bundled, pair by pair           median \(format(differences.median))  (target ≤ 10 ms)")
     }
 
     /// What the screen shows once the catalogs are loaded: the response pane's line for the first

@@ -6,6 +6,19 @@ public enum BodySearchOutcome: Sendable, Hashable {
     case found(wrapped: Bool)
     /// Nothing matches.
     case notFound
+    /// Not within the bytes scanned on the spot: `BodyDocument.firstMatch(of:from:)` looks further
+    /// in the background, and `BodyViewState.showMatch(_:for:in:)` moves there.
+    case pending
+}
+
+/// Where a scan for the first match at or after an offset (wrapping) ended.
+public enum BodyMatchScan: Sendable, Hashable {
+    /// A match starts at `offset`; `wrapped` when it lies before where the scan began.
+    case found(offset: Int, wrapped: Bool)
+    /// Nothing matches anywhere.
+    case none
+    /// The scan stopped first (its byte limit, or its task cancelled).
+    case unfinished
 }
 
 /// Match offsets of the last fully counted query, so next/previous are binary searches.
@@ -100,6 +113,46 @@ extension BodyDocument {
         }
     }
 
+    /// As `nextMatch(of:from:)`, scanning at most `limit` bytes (a frame's worth) on the calling thread.
+    func nextMatch(of query: BodySearchQuery, from offset: Int, scanning limit: Int) -> BodyMatchScan {
+        if searchCache.offsets(for: query) != nil {
+            return nextMatch(of: query, from: offset).map { .found(offset: $0.offset, wrapped: $0.wrapped) } ?? .none
+        }
+        return withBytes { bytes in
+            let finder = BodyMatchFinder(query, document: self, bytes: bytes)
+            let start = min(offset, bytes.count)
+            let end = limit >= bytes.count - start ? bytes.count : start + limit
+            if let match = finder.first(from: start, startLimit: end) { return .found(offset: match, wrapped: false) }
+            guard end == bytes.count else { return .unfinished }
+            let left = limit - (bytes.count - start)
+            let wrapEnd = min(start, left)
+            if let match = finder.first(from: 0, startLimit: wrapEnd) { return .found(offset: match, wrapped: true) }
+            return wrapEnd < start ? .unfinished : .none
+        }
+    }
+
+    /// The first match at or after `offset`, wrapping to the start, scanned chunk by chunk on the
+    /// calling task: `.unfinished` as soon as that task is cancelled (a newer query replaced it).
+    public func firstMatch(of query: BodySearchQuery, from offset: Int, chunkSize: Int = 4 << 20) -> BodyMatchScan {
+        if searchCache.offsets(for: query) != nil {
+            return nextMatch(of: query, from: offset).map { .found(offset: $0.offset, wrapped: $0.wrapped) } ?? .none
+        }
+        return withBytes { bytes in
+            let finder = BodyMatchFinder(query, document: self, bytes: bytes)
+            let start = min(offset, bytes.count)
+            for (from, end, wrapped) in [(start, bytes.count, false), (0, start, true)] {
+                var position = from
+                while position < end {
+                    if Task.isCancelled { return .unfinished }
+                    let limit = chunkSize >= end - position ? end : position + chunkSize
+                    if let match = finder.first(from: position, startLimit: limit) { return .found(offset: match, wrapped: wrapped) }
+                    position = limit
+                }
+            }
+            return .none
+        }
+    }
+
     /// The last match starting before `offset`, wrapping to the end.
     func previousMatch(of query: BodySearchQuery, before offset: Int) -> (offset: Int, wrapped: Bool)? {
         if let offsets = searchCache.offsets(for: query) {
@@ -138,6 +191,45 @@ extension BodyViewState {
         let origin = search?.origin ?? document.startOffset(ofLine: min(cursorLine, max(0, document.lineCount - 1)))
         search = BodySearchState(query: query, origin: origin, count: search?.query == query ? search?.count : nil)
         return find(forward: true, from: origin, in: document)
+    }
+
+    /// As `search(for:in:)`, scanning at most `limit` bytes on the spot: a match further away is
+    /// `.pending`, the cursor left where it was until `showMatch(_:for:in:)` brings the background
+    /// scan's answer.
+    @discardableResult
+    public mutating func search(for query: BodySearchQuery?, in document: BodyDocument, scanning limit: Int) -> BodySearchOutcome {
+        guard let query, !query.isEmpty else {
+            search = nil
+            return .notFound
+        }
+        let origin = search?.origin ?? document.startOffset(ofLine: min(cursorLine, max(0, document.lineCount - 1)))
+        search = BodySearchState(query: query, origin: origin, count: search?.query == query ? search?.count : nil)
+        return show(document.nextMatch(of: query, from: origin, scanning: limit), in: document)
+    }
+
+    /// Moves to a match a background scan found for `query`; nil when the search has moved on
+    /// (another query, or none) or the scan did not finish, and nothing changes.
+    @discardableResult
+    public mutating func showMatch(_ scan: BodyMatchScan, for query: BodySearchQuery, in document: BodyDocument) -> BodySearchOutcome? {
+        guard search?.query == query, scan != .unfinished else { return nil }
+        return show(scan, in: document)
+    }
+
+    private mutating func show(_ scan: BodyMatchScan, in document: BodyDocument) -> BodySearchOutcome {
+        guard let query = search?.query else { return .notFound }
+        switch scan {
+        case .found(let offset, let wrapped):
+            let match = offset..<offset + query.text.utf8.count
+            search?.currentMatch = match
+            reveal(match, in: document)
+            return .found(wrapped: wrapped)
+        case .none:
+            search?.currentMatch = nil
+            return .notFound
+        case .unfinished:
+            search?.currentMatch = nil
+            return .pending
+        }
     }
 
     /// Moves to the next match after the cursor (after the current match when the cursor is on it).

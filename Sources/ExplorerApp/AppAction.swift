@@ -85,6 +85,8 @@ package enum AppAction: Sendable {
     case bodyBuildStopped(key: EndpointKey, generation: Int)
     /// Matches of a search counted so far in `document`.
     case bodyMatchCount(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount)
+    /// Where a search's first match lies past what a frame scans, found in the background.
+    case bodyMatchFound(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, scan: BodyMatchScan)
     /// A query or jq filter finished: the selected values, or why not.
     case bodySelectionFinished(key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>)
     /// Saving a body finished; `error` is nil when it was saved.
@@ -132,6 +134,8 @@ package enum BodyWork: String, Sendable, Hashable {
     case count
     /// A query or jq filter.
     case selection
+    /// Looking for a search's first match past what a frame scans.
+    case find
 }
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
@@ -201,6 +205,9 @@ package enum AppEffect: Sendable, Hashable {
     case cancelBodyWork(key: EndpointKey, work: BodyWork)
     /// Count the matches of a search in the background, reporting `.bodyMatchCount`.
     case countBodyMatches(key: EndpointKey, document: BodyHandle, query: BodySearchQuery)
+    /// Look for the first match of a search at or after `offset` (wrapping) in the background,
+    /// reporting `.bodyMatchFound`; a newer one for the same body cancels it.
+    case findInBody(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, from: Int)
     /// Run a query or jq filter over a body, reporting `.bodySelectionFinished`.
     case selectInBody(key: EndpointKey, id: Int, document: BodyHandle, kind: BodySelectionKind)
     /// Copy the value on `line` (OSC 52), formatted off the UI thread.

@@ -115,7 +115,7 @@ extension AppReducer {
         if pane.active?.view.search != nil {
             pane.active?.view.clearSearch()
             state.bodies[key] = pane
-            return [.cancelBodyWork(key: key, work: .count)]
+            return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)]
         }
         if pane.selection != nil {
             pane.selection = nil
@@ -182,7 +182,7 @@ extension AppReducer {
             updateActiveLayer(&state) { $0.view.toggleLineNumbers(in: $0.document) }
         case .search:
             var effects: [AppEffect] = []
-            if layer.view.search != nil { effects.append(.cancelBodyWork(key: key, work: .count)) }
+            if layer.view.search != nil { effects += [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)] }
             updateActiveLayer(&state) { $0.view.clearSearch() }
             openPrompt(.search, state: &state)
             return effects
@@ -199,6 +199,7 @@ extension AppReducer {
             case .found(wrapped: true): state.notice = command == .nextMatch ? "Search wrapped to the top." : "Search wrapped to the end."
             case .found: break
             case .notFound: state.notice = "No match."
+            case .pending: break
             }
         case .query, .jq:
             guard let main = pane.main, pane.building == nil, main.document.isComplete else {
@@ -253,7 +254,7 @@ extension AppReducer {
             state.bodies[key]?.prompt = nil
             if prompt.kind == .search {
                 updateActiveLayer(&state) { $0.view.clearSearch() }
-                return [.cancelBodyWork(key: key, work: .count)]
+                return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)]
             }
             return []
         case .accept:
@@ -268,16 +269,28 @@ extension AppReducer {
         }
     }
 
-    /// Searches again from where the search began, as the query is typed, and recounts in the background.
+    /// Bytes a key's search scans on the UI thread; a match further away is looked for in the
+    /// background, so typing into a search of a 1 GB body never waits for a scan.
+    package static let searchScanBytes = 256 << 10
+
+    /// Searches again from where the search began, as the query is typed, and recounts in the
+    /// background; a match past `searchScanBytes` is found in the background too (each key
+    /// replaces the previous key's scan).
     static func searchIncrementally(_ text: String, key: EndpointKey, state: inout AppState) -> [AppEffect] {
         let query = text.isEmpty ? nil : BodySearchQuery(text)
         var document: BodyDocument?
+        var outcome = BodySearchOutcome.notFound
+        var origin = 0
         updateActiveLayer(&state) { layer in
-            layer.view.search(for: query, in: layer.document)
+            outcome = layer.view.search(for: query, in: layer.document, scanning: searchScanBytes)
+            origin = layer.view.search?.origin ?? 0
             document = layer.document
         }
-        guard let query, let document else { return [.cancelBodyWork(key: key, work: .count)] }
-        return [.countBodyMatches(key: key, document: BodyHandle(document), query: query)]
+        guard let query, let document else { return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)] }
+        let handle = BodyHandle(document)
+        let find: AppEffect = outcome == .pending
+            ? .findInBody(key: key, document: handle, query: query, from: origin) : .cancelBodyWork(key: key, work: .find)
+        return [find, .countBodyMatches(key: key, document: handle, query: query)]
     }
 
     static func commitPrompt(_ prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
@@ -308,6 +321,21 @@ extension AppReducer {
             pane.main?.view.updateMatchCount(count, for: query)
         } else if pane.selection?.layer.document === document.document {
             pane.selection?.layer.view.updateMatchCount(count, for: query)
+        } else {
+            return
+        }
+        state.bodies[key] = pane
+    }
+
+    /// A background scan found where a search's first match lies: the cursor goes there, unless
+    /// the search has moved on since (a newer query's scan replaced this one).
+    static func bodyMatchFound(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, scan: BodyMatchScan, state: inout AppState) {
+        guard var pane = state.bodies[key] else { return }
+        if pane.main?.document === document.document {
+            guard let main = pane.main else { return }
+            pane.main?.view.showMatch(scan, for: query, in: main.document)
+        } else if let layer = pane.selection?.layer, layer.document === document.document {
+            pane.selection?.layer.view.showMatch(scan, for: query, in: layer.document)
         } else {
             return
         }

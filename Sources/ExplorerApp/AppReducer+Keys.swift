@@ -6,8 +6,14 @@ import TerminalKit
 extension AppReducer {
     static func handleKey(_ event: KeyEvent, state: inout AppState) -> [AppEffect] {
         let context = state.keyContext
-        guard let command = Keymap.command(for: event, in: context, bindings: state.config.bindings) else { return [] }
+        guard var command = Keymap.command(for: event, in: context, bindings: state.config.bindings) else { return [] }
         if command == .quit { return quit(&state) }
+        if command == .acceptAndSend {
+            let elsewhere = state.finder.isOpen || state.overlay != nil || state.filter?.isEditing == true
+                || state.selectedBodyKey.flatMap { state.bodies[$0]?.prompt } != nil
+            if !elsewhere, let effects = acceptAndSend(state: &state) { return effects }
+            command = .accept
+        }
         if state.finder.isOpen { return scope(FinderFeature.self, \.finder, .key(command), &state) }
         if let overlay = state.overlay { return handleWindow(command, overlay: overlay, state: &state) }
         if state.filter?.isEditing == true { return navigate(.filterKey(command), state: &state) }
@@ -136,7 +142,11 @@ extension AppReducer {
             return scope(FinderFeature.self, \.finder, .open(.commands), &state)
         case .navigation(let command):
             return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
-        case .choose, .close, .confirm, .decline, .accept, .cancelInput, .edit, .nextNamedMessage, .deleteItem, .signInAgain:
+        case .setQueryItem:
+            return startDirectEdit(.setQuery, state: &state)
+        case .setHeader:
+            return startDirectEdit(.setHeader, state: &state)
+        case .choose, .close, .confirm, .decline, .accept, .acceptAndSend, .cancelInput, .edit, .nextNamedMessage, .deleteItem, .signInAgain:
             break  // bound only in windows, questions and typing
         }
         return []

@@ -174,6 +174,9 @@ package enum AppReducer {
         case .bodyBuildStopped(let key, let generation):
             bodyBuildStopped(key: key, generation: generation, state: &state)
             effects = []
+        case .bodyMatchFound(let key, let document, let query, let scan):
+            bodyMatchFound(key: key, document: document, query: query, scan: scan, state: &state)
+            effects = []
         case .bodyMatchCount(let key, let document, let query, let count):
             bodyMatchCount(key: key, document: document, query: query, count: count, state: &state)
             effects = []

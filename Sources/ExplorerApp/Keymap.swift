@@ -51,6 +51,12 @@ package enum Command: Sendable, Hashable {
     case decline
     /// While typing: accept the text (filter, search, query, file name).
     case accept
+    /// While typing in the Edit or Vars tab: accept the text and send the request at once.
+    case acceptAndSend
+    /// From anywhere: type `name=value` for the selected request's query (the Edit tab shows it).
+    case setQueryItem
+    /// From anywhere: type `Name: value` for the selected request's headers (the Edit tab shows it).
+    case setHeader
     /// While typing: drop the text.
     case cancelInput
     /// While typing: edit the text.
@@ -249,6 +255,8 @@ package enum Keymap {
         KeyBinding(keys("t"), .navigation(.toggleRowStyle), .requests, help: "endpoints: rows lead with titles or with paths"),
         KeyBinding(keys("C-n"), .newRequest, .requests, help: "a scratch request: type METHOD URL or paste a curl command; sent live at once"),
         KeyBinding(keys("W"), .saveRequest, .requests, help: "write the edits into the catalog file; a scratch request: save it into a service"),
+        KeyBinding(keys("P"), .setQueryItem, .requests, help: "set a query item from anywhere: name=value (replaces that name; C-s sends)"),
+        KeyBinding(keys("A"), .setHeader, .requests, help: "set a header from anywhere: Name: value (replaces that name; C-s sends)"),
     ]
 
     static let response: [KeyBinding] = [
@@ -330,6 +338,7 @@ package enum Keymap {
 
     static let typing: [KeyBinding] = [
         KeyBinding(keys("Enter"), .accept, .typing, help: "accept"),
+        KeyBinding(keys("C-s"), .acceptAndSend, .typing, help: "Edit and Vars tabs: accept and send at once"),
         KeyBinding(keys("Tab"), .nextNamedMessage, .typing, help: "a WebSocket message: the next named one; a request's question: the next choice"),
         KeyBinding(keys("Esc"), .cancelInput, .typing, help: "cancel (a filter or search is cleared)"),
         KeyBinding(keys("Left", "C-b"), .edit(.moveLeft), .typing, label: "←/C-b", help: "character left"),

@@ -56,6 +56,11 @@ extension EffectRunner {
                 }
                 return nil
             }
+        case .findInBody(let key, let handle, let query, let offset):
+            runBodyTask(key, .find) {
+                let scan = handle.document.firstMatch(of: query, from: offset)
+                return scan == .unfinished ? nil : .bodyMatchFound(key: key, document: handle, query: query, scan: scan)
+            }
         case .selectInBody(let key, let id, let handle, let kind):
             runBodyTask(key, .selection) {
                 do {

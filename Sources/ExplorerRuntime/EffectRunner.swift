@@ -148,7 +148,7 @@ final class EffectRunner: Sendable {
             copy(text, description: description)
         case .quit:
             break
-        case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .selectInBody, .copyBodyValue, .saveBody, .openBody:
+        case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .findInBody, .selectInBody, .copyBodyValue, .saveBody, .openBody:
             performBodyEffect(effect)
         }
     }

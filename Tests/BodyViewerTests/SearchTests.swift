@@ -163,3 +163,47 @@ import TestTraits
         #expect(body.renderVisible(state)[3].runs.contains(BodyTextRun(",", .match)))
     }
 }
+
+/// A search typed into a large body scans a bounded number of bytes per key; a match further
+/// away is found by a cancellable scan off the UI thread and shown when it arrives.
+@Suite(.offPool) struct BoundedSearchTests {
+    /// ~600 kB of items without a 'z', then one "zq" near the end.
+    static let body: BodyDocument = {
+        let items = (0..<30_000).map { #"{"id":\#($0),"v":"abc"}"# }.joined(separator: ",")
+        return document("[" + items + #",{"id":-1,"v":"zq"}]"#)
+    }()
+
+    @Test func aKeyScansAtMostItsLimitAndSaysTheMatchIsPending() throws {
+        var state = wideState(height: 40)
+        let query = BodySearchQuery("zq")
+        #expect(state.search(for: query, in: Self.body, scanning: 64 << 10) == .pending)
+        #expect(state.cursorLine == 0 && state.search?.currentMatch == nil)
+        // The whole body in one scan finds it, as the background scan does.
+        let scan = Self.body.firstMatch(of: query, from: 0, chunkSize: 32 << 10)
+        guard case .found(let offset, wrapped: false) = scan else { Issue.record("\(scan)"); return }
+        #expect(state.showMatch(scan, for: query, in: Self.body) == .found(wrapped: false))
+        #expect(state.search?.currentMatch == offset..<offset + 2)
+        #expect(state.cursorLine == Self.body.line(containingOffset: offset) && state.cursorLine > 30_000)
+        // Within the limit, it is found on the spot; an absent text is known absent only after a whole scan.
+        var near = wideState(height: 40)
+        #expect(near.search(for: query, in: Self.body, scanning: .max) == .found(wrapped: false))
+        #expect(Self.body.firstMatch(of: BodySearchQuery("nowhere"), from: 0) == .none)
+    }
+
+    @Test func aScanForAnOlderQueryMovesNothing() {
+        var state = wideState(height: 40)
+        _ = state.search(for: BodySearchQuery("z"), in: Self.body, scanning: 1024)
+        _ = state.search(for: BodySearchQuery("zq"), in: Self.body, scanning: 1024)
+        let stale = Self.body.firstMatch(of: BodySearchQuery("z"), from: 0)
+        #expect(state.showMatch(stale, for: BodySearchQuery("z"), in: Self.body) == nil)
+        #expect(state.cursorLine == 0 && state.search?.query == BodySearchQuery("zq"))
+    }
+
+    @Test func aCancelledScanStopsUnfinished() async {
+        let task = Task { () -> BodyMatchScan in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return Self.body.firstMatch(of: BodySearchQuery("zq"), from: 0, chunkSize: 4096)
+        }
+        #expect(await task.value == .unfinished)
+    }
+}

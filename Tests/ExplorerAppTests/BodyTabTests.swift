@@ -181,7 +181,7 @@ import TestTraits
         _ = state.press("N N")
         #expect(state.bodyView?.cursorLine == 395, "wrapped to the last match")
         #expect(state.notice == "Search wrapped to the end.")
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count)])
+        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count), .cancelBodyWork(key: Self.key, work: .find)])
         #expect(state.bodyView?.search == nil)
         _ = state.press("n")
         #expect(state.notice == "No search: / starts one.")
@@ -191,7 +191,7 @@ import TestTraits
         var state = Self.focused()
         _ = state.pressAndPerform("/ z z z")
         #expect(state.screen.contains("no match"))
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count)])
+        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count), .cancelBodyWork(key: Self.key, work: .find)])
         #expect(state.selectedBodyPane?.prompt == nil)
         #expect(state.bodyView?.search == nil)
     }

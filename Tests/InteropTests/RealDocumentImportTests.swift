@@ -194,3 +194,24 @@ extension CatalogEndpoint {
         return headers["Content-Type"]
     }
 }
+
+extension RealDocumentImportTests {
+    /// A published description of a few hundred operations (Box Platform API: 296 operations, 73
+    /// tags): every operation with a path the loader can take becomes an endpoint in its tag's group,
+    /// the rest are named in the notes, and every endpoint answers in stub mode.
+    @Test func aPublishedDocumentOfSeveralHundredOperationsImports() async throws {
+        let draft = try OpenAPIImporter.draft(from: try interopResource("real/openapi/box-platform-api.json"), documentName: "box-platform-api.json")
+        // As `apiexplorer import` does: the parts the loader would refuse are left out, named.
+        let result = try CatalogImport(drafts: [draft]).checked()
+        let (_, catalog) = try loadWritten(result)
+        let notes = result.notes.map(\.description)
+        let service = try #require(catalog.services.first)
+        #expect(service.endpoints.count >= 270, "\(service.endpoints.count) endpoints")
+        #expect(Set(service.endpoints.compactMap(\.group)).count >= 60)
+        let recent = try #require(service.endpoints.first { $0.id == "get_recent_items" })
+        #expect(recent.title == "List recently accessed items" && recent.group == "Recent-items")
+        // What did not come in is named (paths holding '#': Box's operation variants).
+        #expect(service.endpoints.count + notes.filter { $0.contains("was left out") }.count >= 290)
+        await Self.expectStubsAnswer(catalog, notes: notes + draft.messages)
+    }
+}

@@ -217,7 +217,7 @@ extension AppReducer {
         switch row {
         case .method: return request.method.rawValue
         case .path: return request.path
-        case .addQuery, .addHeader, .addFormField: return ""
+        case .addQuery, .addHeader, .addFormField, .setQuery, .setHeader: return ""
         case .query(let index): return request.query.indices.contains(index) ? itemText(request.query[index], separator: "=") : ""
         case .header(let index): return request.headers.indices.contains(index) ? itemText(request.headers[index], separator: ": ") : ""
         case .inheritedHeader(let name):
@@ -351,6 +351,8 @@ extension AppReducer {
                 return []
             }
             return setBody(text, key: key, request: request, state: &state)
+        case .setQuery, .setHeader:
+            return setItem(text, isHeader: row == .setHeader, key: key, request: request, state: &state)
         case .newEndpointID:
             let id = text.trimmed
             let valid = !id.isEmpty && id.utf8.allSatisfy { byte in

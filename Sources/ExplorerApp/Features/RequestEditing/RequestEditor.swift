@@ -46,6 +46,10 @@ package enum EditRow: Sendable, Hashable {
     case newEndpointID
     /// Not a row: the name typed for a credential's secret before the edits are written.
     case secretName
+    /// Not a row: `name=value` typed from anywhere (`P`), replacing the query item of that name or added.
+    case setQuery
+    /// Not a row: `Name: value` typed from anywhere (`A`), replacing the header of that name or added.
+    case setHeader
 }
 
 /// The Edit tab's cursor, scroll, and the row being typed, if any.

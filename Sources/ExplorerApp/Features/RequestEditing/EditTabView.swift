@@ -20,8 +20,7 @@ enum EditTabView {
             Span("N", style: Theme.key), Span(" save as new", style: Theme.dim),
         ])
         var cursorPosition: Position?
-        if let input = state.editor.input, input.row == .newEndpointID || input.row == .secretName {
-            let prompt = input.row == .secretName ? "Secret name {{secret.…}} " : "Save as endpoint "
+        if let input = state.editor.input, let prompt = Self.topPrompt(for: input.row) {
             let field = InputLine(prompt: Span(prompt, style: Theme.key), placeholder: placeholder(for: input.row))
             field.render(into: &buffer, area: content.row(0), state: input.input)
             cursorPosition = field.cursorPosition(in: content.row(0), state: input.input)
@@ -68,6 +67,17 @@ enum EditTabView {
         }
     }
 
+    /// The prompt of an input typed on the tab's first line rather than on a row.
+    static func topPrompt(for row: EditRow) -> String? {
+        switch row {
+        case .secretName: "Secret name {{secret.…}} "
+        case .newEndpointID: "Save as endpoint "
+        case .setQuery: "Set query item "
+        case .setHeader: "Set header "
+        default: nil
+        }
+    }
+
     static func label(for row: EditRow) -> String {
         switch row {
         case .method: "Method"
@@ -77,6 +87,8 @@ enum EditTabView {
         case .body: "Body"
         case .addFormField, .formField: "Field"
         case .newEndpointID: "New id"
+        case .setQuery: "Query"
+        case .setHeader: "Header"
         case .secretName: "Secret"
         }
     }
@@ -90,6 +102,8 @@ enum EditTabView {
         case .body: "the body on one line (O: in $EDITOR)"
         case .addFormField, .formField: "name=value"
         case .newEndpointID: "an endpoint id (letters, digits, - _ .)"
+        case .setQuery: "name=value (replaces the item of that name, or adds it; C-s sends)"
+        case .setHeader: "Name: value (replaces the header of that name, or adds it; C-s sends)"
         case .secretName: "a secret's name (letters, digits, _)"
         }
     }
@@ -173,7 +187,7 @@ enum EditTabView {
             guard case .form(let fields) = request.body, fields.indices.contains(index) else { return [] }
             let original: [EndpointEdits.Item]? = if case .form(let items) = EndpointEdits.body(of: request.endpoint.body), edits.body != nil { items } else { nil }
             return item(fields[index], separator: "=", original: original)
-        case .newEndpointID, .secretName:
+        case .newEndpointID, .secretName, .setQuery, .setHeader:
             return []
         }
     }
