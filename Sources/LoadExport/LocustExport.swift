@@ -10,18 +10,18 @@ import JSONSupport
 /// hold. Each request is built the way `apiexplorer call` builds it; `{{secret.NAME}}` and
 /// captured values stay placeholders filled at run time, secrets from environment variables the
 /// file names, so no secret value is ever written into it.
-public struct LocustExport: Sendable {
+package struct LocustExport: Sendable {
     /// The catalogs the flow's service comes from.
-    public let catalog: CatalogSet
+    package let catalog: CatalogSet
 
     /// An exporter for `catalog`.
-    public init(catalog: CatalogSet) {
+    package init(catalog: CatalogSet) {
         self.catalog = catalog
     }
 
     /// The locustfile of `flow` in `environment`, with `values` (`--var`) under each step's own;
     /// `command` is shown in the file's heading.
-    public func render(
+    package func render(
         _ flow: Flow, of service: Service, in environment: Environment, values: [String: String] = [:], command: String
     ) async throws(LoadExportError) -> String {
         let secretNames = service.secretNames.sorted()
@@ -209,11 +209,11 @@ public struct LocustExport: Sendable {
 }
 
 /// Why a flow cannot be exported.
-public struct LoadExportError: Error, Sendable, CustomStringConvertible {
+package struct LoadExportError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, with the catalog place.
-    public var message: String
+    package var message: String
 
     init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }
