@@ -24,6 +24,7 @@ package enum AppReducer {
         case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
         case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
         case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
+        case .tests(let action): effects = scope(TestsFeature.self, \.tests, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -128,6 +129,7 @@ package enum AppReducer {
                 state.receivedAt[ticket.endpoint] = finishedAt
                 if state.selectedEndpoint?.key == ticket.endpoint { state.tabScroll = [:] }
                 effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
+                effects += scope(TestsFeature.self, \.tests, .responseArrived(record), &state)
                 effects += startBody(for: record, state: &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)
