@@ -136,6 +136,8 @@ extension AppReducer {
             return scope(FinderFeature.self, \.finder, .open(.commands), &state)
         case .runFlow:
             return scope(TestsFeature.self, \.tests, .runFlow, &state)
+        case .runServiceTests:
+            return scope(TestsFeature.self, \.tests, .runServiceTests, &state)
         case .tests(let command):
             return scope(TestsFeature.self, \.tests, .key(command), &state)
         case .navigation(let command):

@@ -37,6 +37,8 @@ package enum Command: Sendable, Hashable {
     case commandPalette
     /// Run a flow of the active service (a window lists them when there are several).
     case runFlow
+    /// Run every test of the active service (its `expect:` checks and flows).
+    case runServiceTests
     /// A key of the Tests tab.
     case tests(TestsCommand)
     /// The endpoint tree: fold, unfold, titles or paths.
@@ -286,6 +288,7 @@ package enum Keymap {
         KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims and signature (Enter signs out)"),
         KeyBinding(keys("K"), .showCookies, .other, help: "cookies of the environment, values masked (Enter clears them)"),
         KeyBinding(keys("F"), .runFlow, .other, help: "run a flow of the service (its steps pass or fail in the Tests tab)"),
+        KeyBinding(keys("A"), .runServiceTests, .other, help: "run every test of the service: its expect: checks and flows, as `apiexplorer test` does"),
         KeyBinding(keys("?"), .help, .other, help: "this help"),
         KeyBinding(keys("q"), .quit, .other, help: "quit"),
     ]

@@ -36,6 +36,11 @@ extension EndToEnd {
             // o: the selected step's response (the first, login) in the Body tab.
             try await session.send("o")
             try await session.waitFor("access_token")
+
+            // A: every test of the service, as `apiexplorer test petstore --stub` runs them.
+            try await session.send("A")
+            try await session.waitFor("Tests of petstore ✓ passed")
+            try await session.waitFor("Tests of petstore: every test passed.")
         }
     }
 }

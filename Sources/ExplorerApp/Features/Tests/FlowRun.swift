@@ -1,13 +1,18 @@
 import Catalog
 import DispatcherCore
 
-/// A flow run from the palette, step by step as its progress arrives.
+/// A flow, or every test of a service, run from the palette, step by step (test by test) as its
+/// progress arrives.
 package struct FlowRun: Sendable {
     /// This run, among the app's runs (reports of an earlier one are stale).
     package var id: Int
     /// The flow's id and title.
     package var flow: String
     package var title: String
+    /// `Flow adopt`, `Tests of petstore`.
+    package var heading: String
+    /// What a row is: `step`, or `test` for a service's tests.
+    package var rowNoun = "step"
     /// Where and how it runs.
     package var environment: EnvironmentKey
     package var mode: RequestMode

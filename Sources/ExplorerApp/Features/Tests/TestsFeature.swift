@@ -49,6 +49,10 @@ package enum TestsAction: Sendable {
     case window(Command)
     /// A key of the Tests tab.
     case key(TestsCommand)
+    /// The palette's "run every test of the service", in the active environment and mode.
+    case runServiceTests
+    /// The tests run `run` holds, named, with their endpoints (a flow's: `flow:ID`), before any runs.
+    case runListed(run: Int, tests: [(name: String, endpoint: EndpointKey)])
     /// A step of run `run` was sent.
     case stepStarted(run: Int, name: String)
     /// A step of run `run` ended, with its last answer.
@@ -80,6 +84,9 @@ package struct StepReport: Sendable {
 package enum TestsEffect: Sendable, Hashable {
     /// Run flow `flow` of the environment's service in `mode`, reporting each step and the end.
     case runFlow(run: Int, flow: String, environment: EnvironmentKey, mode: RequestMode)
+    /// Run every test of the environment's service (`apiexplorer test SERVICE`), reporting each
+    /// test as it ends.
+    case runService(run: Int, environment: EnvironmentKey, mode: RequestMode)
 }
 
 enum TestsFeature: AppFeature {
@@ -108,6 +115,19 @@ enum TestsFeature: AppFeature {
             case 1: return start(service.flows[0], of: service, in: environment, &state, &shell, context)
             default: shell.overlay = .flows(list: ListState(selected: 0))
             }
+        case .runServiceTests:
+            guard let environment = context.environment, let service = context.catalog.service(environment.service) else {
+                shell.notice = "Pick an environment first: the tests run in the active one."
+                return []
+            }
+            guard let id = begin(service, in: environment, heading: "Tests of \(service.id)", flow: "", title: service.title, rows: [], &state, &shell, context)
+            else { return [] }
+            state.run?.rowNoun = "test"
+            return [.tests(.runService(run: id, environment: environment, mode: context.mode))]
+        case .runListed(let id, let tests):
+            guard var run = state.run, run.id == id else { return [] }
+            run.steps = tests.map { FlowStepRow(name: $0.name, endpoint: $0.endpoint) }
+            state.run = run
         case .window(let command):
             guard case .flows(var list)? = shell.overlay, let environment = context.environment,
                 let service = context.catalog.service(environment.service)
@@ -146,8 +166,9 @@ enum TestsFeature: AppFeature {
             if let failing = run.failingStep { run.selected = failing }
             state.run = run
             let failed = run.steps.count { $0.state == .failed || $0.state == .errored }
-            shell.notice = problem.map { "Flow \(run.flow) could not run: \($0)" }
-                ?? (failed == 0 ? "Flow \(run.flow): every step passed." : "Flow \(run.flow) failed at step '\(run.steps[run.selected].name)': o shows its response.")
+            shell.notice = problem.map { "\(run.heading) could not run: \($0)" }
+                ?? (failed == 0 ? "\(run.heading): every \(run.rowNoun) passed."
+                    : "\(run.heading) failed at \(run.rowNoun) '\(run.steps[run.selected].name)': o shows its response.")
         }
         return []
     }
@@ -156,18 +177,28 @@ enum TestsFeature: AppFeature {
     private static func start(
         _ flow: Flow, of service: Service, in environment: EnvironmentKey, _ state: inout TestsState, _ shell: inout AppShell, _ context: Context
     ) -> [AppEffect] {
+        let steps = flow.steps.map { FlowStepRow(name: $0.name, endpoint: EndpointKey(service: service.id, endpoint: $0.endpoint)) }
+        guard let id = begin(service, in: environment, heading: "Flow \(flow.id)", flow: flow.id, title: flow.title, rows: steps, &state, &shell, context)
+        else { return [] }
+        return [.tests(.runFlow(run: id, flow: flow.id, environment: environment, mode: context.mode))]
+    }
+
+    /// A new run, shown in the Tests tab; nil when it may not go live.
+    private static func begin(
+        _ service: Service, in environment: EnvironmentKey, heading: String, flow: String, title: String, rows: [FlowStepRow],
+        _ state: inout TestsState, _ shell: inout AppShell, _ context: Context
+    ) -> Int? {
         if context.mode == .live, !service.isTrusted {
             shell.notice = "Not run: \(service.id) is not trusted to go live; send one of its requests live first (it asks), or run it in stub mode."
-            return []
+            return nil
         }
         let id = state.nextRun
         state.nextRun += 1
-        let steps = flow.steps.map { FlowStepRow(name: $0.name, endpoint: EndpointKey(service: service.id, endpoint: $0.endpoint)) }
-        state.run = FlowRun(id: id, flow: flow.id, title: flow.title, environment: environment, mode: context.mode, steps: steps)
+        state.run = FlowRun(id: id, flow: flow, title: title, heading: heading, environment: environment, mode: context.mode, steps: rows)
         state.showsFlow = true
-        shell.notice = "Running flow \(flow.id) in \(environment.environment) (\(context.mode.badge))…"
+        shell.notice = "Running \(heading) in \(environment.environment) (\(context.mode.badge))…"
         shell.requests.append(.showTab(.tests))
-        return [.tests(.runFlow(run: id, flow: flow.id, environment: environment, mode: context.mode))]
+        return id
     }
 
     /// The Tests tab's own keys.

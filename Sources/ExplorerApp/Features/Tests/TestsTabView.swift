@@ -70,8 +70,8 @@ enum TestsTabView {
         }
         var result = [
             Line([
-                Span("Flow \(run.flow) ", style: Theme.heading), status,
-                Span(" · \(passed)/\(run.steps.count) steps passed · \(run.environment.environment) \(run.mode.badge)", style: Theme.dim),
+                Span("\(run.heading) ", style: Theme.heading), status,
+                Span(" · \(passed)/\(run.steps.count) \(run.rowNoun)s passed · \(run.environment.environment) \(run.mode.badge)", style: Theme.dim),
             ]),
             Line(run.title, style: Theme.dim),
             Line(""),
@@ -100,7 +100,7 @@ enum TestsTabView {
         }
         result.append(Line(""))
         result.append(Line([
-            Span("n", style: Theme.key), Span("/", style: Theme.dim), Span("N", style: Theme.key), Span(" step · ", style: Theme.dim),
+            Span("n", style: Theme.key), Span("/", style: Theme.dim), Span("N", style: Theme.key), Span(" \(run.rowNoun) · ", style: Theme.dim),
             Span("o", style: Theme.key), Span(" its response in the Body tab · ", style: Theme.dim),
             Span("f", style: Theme.key), Span(" the endpoint's checks", style: Theme.dim),
         ]))

@@ -120,6 +120,27 @@ import TestTraits
         #expect(none.notice?.contains("shop has no flows") == true)
     }
 
+    @Test func everyTestOfTheServiceRunsAsRowsListedByTheRuntime() throws {
+        var state = Self.state()
+        let effects = state.press("A")
+        guard case .tests(.runService(let run, let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
+        #expect(environment == EnvironmentKey(service: "pets", environment: "local"))
+        #expect(state.tab == .tests)
+        _ = AppReducer.reduce(&state, .tests(.runListed(run: run, tests: [
+            ("getPet", EndpointKey(service: "pets", endpoint: "getPet")), ("flow:adopt", EndpointKey(service: "pets", endpoint: "flow:adopt")),
+        ])))
+        #expect(state.screen.contains("Tests of pets"))
+        #expect(state.screen.contains("0/2 tests passed"))
+        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("getPet", .passed, body: "{}"))))
+        var failed = Self.report("login", .failed, reason: "step 'getPet': no", body: "{}")
+        failed.name = "flow:adopt"
+        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, failed)))
+        _ = AppReducer.reduce(&state, .tests(.runFinished(run: run, problem: nil)))
+        #expect(state.notice == "Tests of pets failed at test 'flow:adopt': o shows its response.")
+        #expect(state.screen.contains("Tests of pets ✗ failed · 1/2 tests passed · local STUB"))
+        #expect(state.screen.contains("step 'getPet': no"))
+    }
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
