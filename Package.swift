@@ -136,13 +136,13 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Expectations", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
             dependencies: [
                 "ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "CatalogAuthoring", "StateStore", "SystemSupport",
-                "TextSupport",
+                "TestRunner", "TextSupport",
             ]
         ),
         .systemLibrary(

@@ -32,6 +32,8 @@ package enum AppAction: Sendable {
     case overlays(OverlaysAction)
     /// The message log.
     case messages(MessagesAction)
+    /// The Tests tab.
+    case tests(TestsAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -151,6 +153,8 @@ package enum AppEffect: Sendable, Hashable {
     case scratch(ScratchEffect)
     /// The drift badges'.
     case drift(DriftEffect)
+    /// The Tests tab's (flow runs).
+    case tests(TestsEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog

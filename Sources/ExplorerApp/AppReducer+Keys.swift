@@ -140,6 +140,12 @@ extension AppReducer {
             return scope(FinderFeature.self, \.finder, .open(.endpoints), &state)
         case .commandPalette:
             return scope(FinderFeature.self, \.finder, .open(.commands), &state)
+        case .runFlow:
+            return scope(TestsFeature.self, \.tests, .runFlow, &state)
+        case .runServiceTests:
+            return scope(TestsFeature.self, \.tests, .runServiceTests, &state)
+        case .tests(let command):
+            return scope(TestsFeature.self, \.tests, .key(command), &state)
         case .navigation(let command):
             return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
         case .setQueryItem:
@@ -322,6 +328,7 @@ extension AppReducer {
     static func handleWindow(_ command: Command, overlay: Dialog, state: inout AppState) -> [AppEffect] {
         switch overlay {
         case .scratch: return scope(ScratchFeature.self, \.scratch, .dialog(command), &state)
+        case .flows: return scope(TestsFeature.self, \.tests, .window(command), &state)
         case .download(let dialog): return typeDownloadPath(command, dialog: dialog, state: &state)
         case .message: return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state)
         case .cookies, .tokens, .history:
@@ -379,6 +386,7 @@ extension AppState {
         if isInBody { return .panes(.body) }
         if isInEditor { return .panes(.edit) }
         if isInVariables { return .panes(.variables) }
+        if tab == .tests, selectedEndpoint != nil { return .panes(.tests) }
         return .panes(.none)
     }
 

@@ -25,6 +25,7 @@ package enum AppReducer {
         case .downloads(let action): effects = scope(DownloadsFeature.self, \.downloads, action, &state)
         case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
         case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
+        case .tests(let action): effects = scope(TestsFeature.self, \.tests, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
@@ -135,6 +136,7 @@ package enum AppReducer {
                 } else {
                     effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
                 }
+                effects += scope(TestsFeature.self, \.tests, .responseArrived(record), &state)
                 effects += startBody(for: record, state: &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)

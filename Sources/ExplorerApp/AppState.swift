@@ -103,6 +103,8 @@ package struct AppState: Sendable {
     package var editor = EditorState()
     /// The Variables tab.
     package var variablesTab = VariablesState()
+    /// The Tests tab: assertions checked on each endpoint's last response.
+    package var tests = TestsState()
     /// Effects whose answer has not arrived yet: what `.launched` asked to read (besides the
     /// catalogs), a body open in $EDITOR.
     package var pendingLoads: Set<AppEffect> = []
@@ -181,9 +183,9 @@ package enum Pane: Int, Sendable, Hashable, CaseIterable {
     case environments, endpoints, response
 }
 
-/// The tabs of the response pane, numbered 1–5.
+/// The tabs of the response pane, numbered 1–8.
 package enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
-    case body = 1, headers, errors, request, log, edit, variables
+    case body = 1, headers, errors, request, log, edit, variables, tests
 
     /// The tab's title.
     package var title: String {
@@ -195,6 +197,7 @@ package enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
         case .log: "Log"
         case .edit: "Edit"
         case .variables: "Vars"
+        case .tests: "Tests"
         }
     }
 
@@ -204,6 +207,7 @@ package enum ResponseTab: Int, Sendable, Hashable, CaseIterable {
         case .headers: "Hdrs"
         case .errors: "Errs"
         case .request: "Req"
+        case .tests: "✓"
         default: title
         }
     }

@@ -35,6 +35,12 @@ package enum Command: Sendable, Hashable {
     case findEndpoint
     /// The command palette: every command with its key.
     case commandPalette
+    /// Run a flow of the active service (a window lists them when there are several).
+    case runFlow
+    /// Run every test of the active service (its `expect:` checks and flows).
+    case runServiceTests
+    /// A key of the Tests tab.
+    case tests(TestsCommand)
     /// The endpoint tree: fold, unfold, titles or paths.
     case navigation(NavigationCommand)
     /// In a window: send the example or history entry under the cursor.
@@ -82,6 +88,11 @@ package enum VariablesCommand: Sendable, Hashable {
     case change, clear
 }
 
+/// What a key does in the Tests tab (whatever pane has focus).
+package enum TestsCommand: Sendable, Hashable {
+    case toggleFlow, nextStep, previousStep, openStep
+}
+
 /// Where a binding applies; also the help's sections, in this order.
 package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     /// Moving in a list, a text tab, a body or a window.
@@ -98,6 +109,8 @@ package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case editTab = "Edit tab (whatever pane has focus): change the next requests"
     /// The response pane on the Vars tab.
     case variablesTab = "Vars tab (whatever pane has focus): placeholders and their values"
+    /// The response pane on the Tests tab.
+    case testsTab = "Tests tab (whatever pane has focus): expect: checks and the last flow run"
     /// A window over the panes: examples, history, help, diagnostics.
     case windows = "Windows (examples, history, help, problems)"
     /// A question: send to production, replace a file.
@@ -118,6 +131,8 @@ package enum TabKeys: Sendable, Hashable {
     case edit
     /// The Vars tab.
     case variables
+    /// The Tests tab.
+    case tests
 }
 
 /// What the keyboard is doing: which scopes a key is looked up in, in order.
@@ -140,6 +155,7 @@ package enum KeyContext: Sendable, Hashable {
             case .body: [.bodyTab]
             case .edit: [.editTab]
             case .variables: [.variablesTab]
+            case .tests: [.testsTab]
             }
             return [.anywhere] + own + [.requests, .response, .other, .moving]
         case .window: return [.anywhere, .windows, .moving]
@@ -222,7 +238,7 @@ package enum Keymap {
 
     /// Every binding, in the order help lists them within a scope.
     package static let bindings: [KeyBinding] =
-        moving + requests + response + other + bodyTab + editTab + variablesTab + windows + questions + typing + anywhere
+        moving + requests + response + other + bodyTab + editTab + variablesTab + testsTab + windows + questions + typing + anywhere
 
     static let moving: [KeyBinding] = [
         KeyBinding(keys("j", "Down"), .moveDown, .moving, label: "j/↓", help: "down"),
@@ -260,13 +276,14 @@ package enum Keymap {
     ]
 
     static let response: [KeyBinding] = [
-        KeyBinding(keys("1"), .showTab(.body), .response, label: "1–7", help: "Body, Headers, Errors, Request, Log, Edit, Vars tab"),
+        KeyBinding(keys("1"), .showTab(.body), .response, label: "1–8", help: "Body, Headers, Errors, Request, Log, Edit, Vars, Tests tab"),
         KeyBinding(keys("2"), .showTab(.headers), .response, help: nil),
         KeyBinding(keys("3"), .showTab(.errors), .response, help: nil),
         KeyBinding(keys("4"), .showTab(.request), .response, help: nil),
         KeyBinding(keys("5"), .showTab(.log), .response, help: nil),
         KeyBinding(keys("6"), .showTab(.edit), .response, help: nil),
         KeyBinding(keys("7"), .showTab(.variables), .response, help: nil),
+        KeyBinding(keys("8"), .showTab(.tests), .response, help: nil),
         KeyBinding(keys("]"), .nextTab, .response, help: "next tab"),
         KeyBinding(keys("["), .previousTab, .response, help: "previous tab"),
         KeyBinding(keys("v"), .revealSecrets, .response, help: "reveal / mask secrets (Authorization, cookies, API keys, tokens)"),
@@ -278,6 +295,8 @@ package enum Keymap {
         KeyBinding(keys("H"), .showHistory, .other, help: "history: requests sent before (Enter sends one again where it went)"),
         KeyBinding(keys("T"), .showTokens, .other, help: "tokens of the environment: expiry, scopes, JWT claims and signature (Enter signs out)"),
         KeyBinding(keys("K"), .showCookies, .other, help: "cookies of the environment, values masked (Enter clears them)"),
+        KeyBinding(keys("F"), .runFlow, .other, help: "run a flow of the service (its steps pass or fail in the Tests tab)"),
+        KeyBinding(keys("V"), .runServiceTests, .other, help: "run every test of the service: its expect: checks and flows, as `apiexplorer test` does"),
         KeyBinding(keys("?"), .help, .other, help: "this help"),
         KeyBinding(keys("q"), .quit, .other, help: "quit"),
     ]
@@ -323,8 +342,15 @@ package enum Keymap {
         KeyBinding(keys("d", "Delete"), .variables(.clear), .variablesTab, label: "d/Delete", help: "clear the run-time value: back to the catalog's"),
     ]
 
+    static let testsTab: [KeyBinding] = [
+        KeyBinding(keys("f"), .tests(.toggleFlow), .testsTab, help: "the last flow run / the selected endpoint's checks"),
+        KeyBinding(keys("n"), .tests(.nextStep), .testsTab, help: "flow: next step"),
+        KeyBinding(keys("N"), .tests(.previousStep), .testsTab, help: "flow: previous step"),
+        KeyBinding(keys("o"), .tests(.openStep), .testsTab, help: "flow: the step's response in the Body tab (after a failure: the failing step's)"),
+    ]
+
     static let windows: [KeyBinding] = [
-        KeyBinding(keys("Enter"), .choose, .windows, help: "send the example or history entry under the cursor"),
+        KeyBinding(keys("Enter"), .choose, .windows, help: "send the example or history entry under the cursor; run the flow"),
         KeyBinding(keys("d"), .deleteItem, .windows, help: "cookies: delete the cookie under the cursor"),
         KeyBinding(keys("S"), .signInAgain, .windows, help: "tokens: sign in again now"),
         KeyBinding(keys("v"), .revealSecrets, .windows, help: "cookies, tokens: reveal / mask the values"),

@@ -9,6 +9,7 @@ enum ResponseText {
     /// The lines of `tab` for the selected endpoint.
     static func lines(_ tab: ResponseTab, state: AppState) -> [Line] {
         if tab == .log { return logLines(state) }
+        if tab == .tests { return TestsTabView.lines(state) }
         if tab == .request { return draftLines(state) + nextOrLastRequestLines(state) }
         guard let record = state.selectedResponse else { return [] }
         let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
@@ -16,7 +17,7 @@ enum ResponseText {
         case .body: return bodyLines(record.exchange, redactor: redactor)
         case .headers: return headerLines(record.exchange, redactor: redactor)
         case .errors: return errorLines(record.exchange, redactor: redactor)
-        case .log, .request, .edit, .variables: return []
+        case .log, .request, .edit, .variables, .tests: return []
         }
     }
 
@@ -29,7 +30,7 @@ enum ResponseText {
     }
 
     /// Whether a tab wraps long lines.
-    static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body }
+    static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body || tab == .tests }
 
     /// The Body tab when there is no response (a body, however large, is drawn by `BodyPaneView`).
     static func bodyLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {

@@ -16,6 +16,8 @@ final class EffectRunner: Sendable {
     private let pool = Mutex<SessionPool?>(nil)
     /// The catalogs loaded last (a reload reads only what changed since).
     let loadedCatalog = Mutex<CatalogSet?>(nil)
+    /// The secrets read with it (flow runs send with them).
+    let loadedSecrets = Mutex<SecretStore?>(nil)
     /// Scratch requests' services, kept across reloads (they are in no file).
     let scratchServices = Mutex<[Service]>([])
     /// The catalog folder's watcher and the task reading it, while watched.
@@ -81,6 +83,15 @@ final class EffectRunner: Sendable {
             reload: { [self] file, catalog in reloadAfterWriting(file, over: catalog) }, trust: services.trust)
     }
 
+    /// Flow runs' handler: it sends with the catalogs and secrets the runner loaded.
+    private var tests: TestsEffects {
+        TestsEffects(
+            loaded: { [self] in
+                guard let catalog = loadedCatalog.withLock({ $0 }), let secrets = loadedSecrets.withLock({ $0 }) else { return nil }
+                return (catalog, secrets)
+            }, transport: services.transport, clock: services.clock)
+    }
+
     /// What the features' handlers may use of the runner.
     private var context: EffectContext {
         EffectContext(
@@ -96,6 +107,7 @@ final class EffectRunner: Sendable {
         case .webSocket(let effect): webSocket.perform(effect, context)
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
+        case .tests(let effect): tests.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -173,6 +185,7 @@ final class EffectRunner: Sendable {
     /// send can follow at once (requests on their way keep the sessions they started with).
     func install(_ catalog: CatalogSet, secrets: SecretStore) {
         loadedCatalog.withLock { $0 = catalog }
+        loadedSecrets.withLock { $0 = secrets }
         let scratch = scratchServices.withLock { $0 }
         var sessionCatalog = catalog
         sessionCatalog.services += scratch

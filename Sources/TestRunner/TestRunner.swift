@@ -23,6 +23,8 @@ package struct TestRunner: Sendable {
     /// Checks a response against the schema kept for its endpoint (`--contract`): each element a
     /// violation naming its JSON Pointer; empty when it conforms or no schema applies.
     package var contract: (@Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> [String])?
+    /// Sees each request of a test start and end, with the last response (the explorer's flow view).
+    package var onStep: (@Sendable (StepProgress) -> Void)?
 
     /// Makes a runner.
     package init(
@@ -171,11 +173,21 @@ package struct TestRunner: Sendable {
 
     /// One request of a test, sent again while `until` does not hold; the values it captured.
     func send(_ plan: StepPlan, mode: RequestMode, captured: [String: CapturedValue]) async -> (StepResult, [String: CapturedValue]) {
+        onStep?(.started(plan.name))
+        let (result, taken, last) = await attempt(plan, mode: mode, captured: captured)
+        onStep?(.finished(result, last))
+        return (result, taken)
+    }
+
+    /// `send` without the progress reports: the result, what it captured and the last answer.
+    private func attempt(
+        _ plan: StepPlan, mode: RequestMode, captured: [String: CapturedValue]
+    ) async -> (StepResult, [String: CapturedValue], CallOutcome?) {
         var result = StepResult(name: plan.name, status: .passed)
         guard !plan.missingEndpoint else {
             result.status = .errored
             result.problem = "the service has no endpoint '\(plan.selection.endpoint.id)'"
-            return (result, [:])
+            return (result, [:], nil)
         }
         let started = clock.now()
         var attempts = 0
@@ -197,7 +209,7 @@ package struct TestRunner: Sendable {
                 result.status = .errored
                 result.problem = redactor.text(exchange.error.map { "\($0.kind.name): \($0.message)" } ?? "no response")
                 result.duration = clock.now() - started
-                return (result, [:])
+                return (result, [:], outcome)
             }
             result.responseStatus = response.status
             var evaluator = ExpectationEvaluator(ResponseFacts(response), redactor: redactor)
@@ -208,14 +220,14 @@ package struct TestRunner: Sendable {
                     result.outcomes = evaluator.evaluate(until)
                     result.problem = "'until' did not hold within \(Self.text(plan.limit)) (\(attempts) attempt\(attempts == 1 ? "" : "s"))"
                     result.duration = spent
-                    return (result, [:])
+                    return (result, [:], outcome)
                 }
                 do {
                     try await clock.sleep(for: plan.interval)
                 } catch {
                     result.status = .errored
                     result.problem = "cancelled while polling"
-                    return (result, [:])
+                    return (result, [:], outcome)
                 }
                 continue
             }
@@ -247,7 +259,7 @@ package struct TestRunner: Sendable {
                     taken[capture.name] = CapturedValue(value: value, endpoint: plan.selection.endpoint.key, date: Date())
                 }
             }
-            return (result, taken)
+            return (result, taken, outcome)
         }
     }
 
@@ -256,6 +268,14 @@ package struct TestRunner: Sendable {
         let milliseconds = Int(duration.milliseconds.rounded())
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }
+}
+
+/// A request of a test starting or ending.
+package enum StepProgress: Sendable {
+    /// The step (by name) is sent.
+    case started(String)
+    /// It ended, with its last answer (nil when no request was built).
+    case finished(StepResult, CallOutcome?)
 }
 
 /// One request as a test sends it.

@@ -8,7 +8,9 @@ extension EndToEnd {
     /// gathered, an error inside a 200, an expired session refreshed and resumed, an offline
     /// answer recovered from an example, all from the bundled petstore in stub mode.
     @Suite(.offPool) struct ExplorerTourTests {
-        @Test func theTourOfErrorsAndHandlersFromTheBundledPetstore() async throws {
+        /// Runs `steps` on the binary showing a trusted copy of the bundled catalogs in petstore/local,
+        /// with a state folder of its own.
+        static func onPetstore(_ steps: (TmuxSession) async throws -> Void) async throws {
             let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: state) }
             let catalog = try TemporaryCatalog(mockPort: 4010)
@@ -17,6 +19,14 @@ extension EndToEnd {
                 "--trust --catalog \(TmuxSession.quote(catalog.directory.path)) --env petstore/local", environment: ["XDG_STATE_HOME": state.path])
             defer { session.close() }
             try await session.waitFor("Enter sends")
+            try await steps(session)
+        }
+
+        @Test func theTourOfErrorsAndHandlersFromTheBundledPetstore() async throws {
+            try await Self.onPetstore { session in try await tour(session) }
+        }
+
+        func tour(_ session: TmuxSession) async throws {
 
             // 3. A 400 with its messages gathered from the body (invalidStatus is listPets' second example).
             try await session.send("/", "Find pets by status", "Enter")

@@ -97,10 +97,10 @@ import TestTraits
         #expect(state.tab == .request)
         _ = state.press("] ] ]")
         #expect(state.tab == .variables)
-        _ = state.press("]")
+        _ = state.press("] ]")
         #expect(state.tab == .body)
         _ = state.press("[")
-        #expect(state.tab == .variables)
+        #expect(state.tab == .tests)
         _ = state.press("6")
         #expect(state.tab == .edit)
     }

@@ -154,6 +154,27 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
         #expect(result.summary == "step 'broken': $.id: expected equals 2, got 1")
     }
 
+    @Test func progressReportsEachStepStartingAndEndingWithItsResponse() async throws {
+        let (catalog, _) = try loadCatalog(Self.catalog)
+        let seen = Mutex<[String]>([])
+        var runner = runner(catalog)
+        runner.onStep = { progress in
+            let text = switch progress {
+            case .started(let name): "started \(name)"
+            case .finished(let step, let outcome): "finished \(step.name) \(step.status) \(outcome?.exchange.response?.status ?? 0)"
+            }
+            seen.withLock { $0.append(text) }
+        }
+        _ = await runner.run(try #require(TestSelection.cases(["shop/flow:stops"], environment: nil, in: catalog).first))
+        // The skipped step is never sent, so it is not reported.
+        #expect(seen.withLock { $0 } == ["started broken", "finished broken failed 200"])
+        seen.withLock { $0 = [] }
+        _ = await runner.run(try #require(TestSelection.cases(["shop/flow:adopt"], environment: nil, in: catalog).first))
+        #expect(seen.withLock { $0 } == [
+            "started addPet", "finished addPet passed 201", "started getPet", "finished getPet passed 200", "started again", "finished again passed 200",
+        ])
+    }
+
     @Test func parallelStepsAreInFlightTogether() async throws {
         let (catalog, _) = try loadCatalog(Self.catalog)
         let arrived = Mutex(0)

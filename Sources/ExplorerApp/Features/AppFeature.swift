@@ -74,6 +74,10 @@ enum AppRequest {
     /// Send the endpoint with the example chosen in the examples window (nil: the default), and
     /// keep the choice.
     case sendExample(EndpointKey, String?)
+    /// Show a tab of the response pane.
+    case showTab(ResponseTab)
+    /// Show a response (a flow step's) as its endpoint's last one, in the Body tab.
+    case showResponse(CallOutcome)
 }
 
 /// What is still asked before a request goes out.
@@ -149,6 +153,19 @@ extension AppReducer {
         case .sendExample(let key, let name):
             state.chosenExample[key] = name
             return send(state: &state, example: name)
+        case .showTab(let tab):
+            state.tab = tab
+            return []
+        case .showResponse(let record):
+            let key = record.call.endpoint
+            var effects = perform(.showEndpoint(key), state: &state)
+            effects += stopBodyWork(key, state: &state)
+            state.streams[key] = nil
+            state.responses[key] = record
+            state.tabScroll = [:]
+            state.tab = .body
+            state.focus = .response
+            return effects + startBody(for: record, state: &state)
         }
     }
 }

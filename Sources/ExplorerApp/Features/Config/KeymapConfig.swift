@@ -95,6 +95,7 @@ extension Keymap {
         case .body(let command): "body.\(command)"
         case .editor(let command): "editor.\(command)"
         case .variables(let command): "vars.\(command)"
+        case .tests(let command): "tests.\(command)"
         case .edit(.insert): "typing.insert"
         case .edit(let edit): "typing.\(edit)"
         default: "\(command)"

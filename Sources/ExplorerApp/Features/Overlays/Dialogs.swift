@@ -37,6 +37,8 @@ package enum Dialog: Sendable, Hashable {
     case confirmWrite(WriteQuestion)
     /// Every notice and error of this run, newest last.
     case messages(scroll: Int)
+    /// The active service's flows, to run one.
+    case flows(list: ListState)
 }
 
 /// The question asked before a draft is written into its catalog file.

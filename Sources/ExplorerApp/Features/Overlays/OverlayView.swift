@@ -19,6 +19,8 @@ enum OverlayView {
             TextView(lines, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .diagnostics(let scroll):
             renderWrapped(OverlayText.diagnosticLines(state.catalog), title: "Catalog problems", scroll: scroll, screen: screen, into: &buffer)
+        case .flows(let list):
+            TestsTabView.renderFlowPicker(list, state: state, screen: screen, into: &buffer)
         case .examplePicker(let key, let list):
             let names = state.selectedEndpoint?.exampleNames ?? []
             let endpoint = state.catalog.endpoint(key)?.endpoint
