@@ -203,7 +203,7 @@ package struct TestRunner: Sendable {
                 result.status = .skipped
                 result.problem = redactor.text("\(error.kind.name): \(error.message)")
                 result.duration = clock.now() - started
-                return (result, [:])
+                return (result, [:], outcome)
             }
             guard let response = exchange.response else {
                 result.status = .errored
