@@ -18,6 +18,8 @@ package struct FinderState: Sendable {
     package fileprivate(set) var list = ListState(selected: 0)
     /// The results, best first (at most `FinderFeature.limit`).
     package fileprivate(set) var results: [FinderResult] = []
+    /// The endpoints' parts searched, made when the window opens on endpoints.
+    package fileprivate(set) var index = FinderIndex()
 
     /// Whether the window is open.
     package var isOpen: Bool { mode != nil }
@@ -69,13 +71,16 @@ enum FinderFeature: AppFeature {
         case .open(let mode):
             state.mode = mode
             state.input = InputState()
+            state.index = mode == .endpoints ? FinderIndex(context.catalog.services) : FinderIndex()
             search(&state, context)
         case .key(let command):
             switch command {
             case .cancelInput, .close:
                 state.mode = nil
+                state.index = FinderIndex()
             case .accept, .choose:
                 state.mode = nil
+                state.index = FinderIndex()
                 guard let selected = state.list.selected, state.results.indices.contains(selected) else { return [] }
                 switch state.results[selected].target {
                 case .endpoint(let key): shell.requests.append(.showEndpoint(key))
@@ -101,7 +106,7 @@ enum FinderFeature: AppFeature {
     static func search(_ state: inout FinderState, _ context: Context) {
         switch state.mode {
         case .endpoints?:
-            state.results = EndpointTree.rankedAcross(context.catalog.services, query: state.input.text, recency: context.recency, limit: limit).map {
+            state.results = state.index.ranked(state.input.text, recency: context.recency, limit: limit).map {
                 FinderResult(target: .endpoint(context.catalog.services[$0.service].endpoints[$0.index].key), match: $0.match)
             }
         case .commands?:

@@ -205,11 +205,19 @@ package enum EndpointTree {
 
     /// How the query's words match an endpoint; nil when one of them matches no part.
     static func match(_ terms: [[UInt8]], _ endpoint: CatalogEndpoint, service: String?) -> EndpointMatch? {
+        match(terms) { term, field in
+            text(field, of: endpoint, service: service).flatMap { FuzzyMatch.match(term, in: $0) }
+        }
+    }
+
+    /// How the query's words match the parts `matchPart` matches one word against; nil when one
+    /// of them matches no part.
+    static func match(_ terms: [[UInt8]], _ matchPart: ([UInt8], EndpointField) -> FuzzyMatch?) -> EndpointMatch? {
         var result: EndpointMatch?
         for term in terms {
             var best: (field: EndpointField, match: FuzzyMatch)?
             for field in EndpointField.allCases {
-                guard let text = text(field, of: endpoint, service: service), let match = FuzzyMatch.match(term, in: text) else { continue }
+                guard let match = matchPart(term, field) else { continue }
                 if best == nil || match.kind > best!.match.kind || (match.kind == best!.match.kind && match.score > best!.match.score) {
                     best = (field, match)
                 }
