@@ -81,17 +81,24 @@ private struct TopK {
 
     init(limit: Int) { self.limit = limit }
 
+    /// The tree's order of matches.
+    static func precedes(_ a: Item, _ b: Item) -> Bool {
+        EndpointTree.RankKey.precedes(
+            EndpointTree.RankKey(a.match, recent: a.recent, service: a.service, index: a.index, slot: 0),
+            EndpointTree.RankKey(b.match, recent: b.recent, service: b.service, index: b.index, slot: 0))
+    }
+
     mutating func insert(_ item: Item) {
         guard limit > 0 else { return }
         if items.count == limit {
-            guard EndpointTree.precedes(item, items[items.count - 1]) else { return }
+            guard Self.precedes(item, items[items.count - 1]) else { return }
             items.removeLast()
         }
         var low = 0
         var high = items.count
         while low < high {
             let middle = (low + high) / 2
-            if EndpointTree.precedes(items[middle], item) { low = middle + 1 } else { high = middle }
+            if Self.precedes(items[middle], item) { low = middle + 1 } else { high = middle }
         }
         items.insert(item, at: low)
     }

@@ -24,6 +24,24 @@ import TestTraits
         #expect(state.press("Enter").sent.map(\.call.endpoint) == ["echo/ping"])
     }
 
+    /// The finder's index: a query that grows re-scores only the last query's matches, and ranks
+    /// exactly as the tree's full ranking does.
+    @Test func aGrowingQueryScoresOnlyThePreviousMatchesAndRanksAsTheTreeDoes() {
+        var state = TestCatalog.state()
+        _ = state.press("C-p")
+        var previousMatches = state.finder.results.count
+        for key in ["i", "t", "e"] {
+            _ = state.press(key)
+            #expect(state.finder.index.scored == previousMatches, "after \(state.finder.input.text)")
+            let full = EndpointTree.rankedAcross(state.catalog.services, query: state.finder.input.text, recency: state.navigation.recency, limit: 200)
+            #expect(state.finder.results.map(\.target) == full.map { .endpoint(state.catalog.services[$0.service].endpoints[$0.index].key) })
+            previousMatches = state.finder.results.count
+        }
+        #expect(previousMatches < 5, "the narrowing narrowed")
+        _ = state.press("Backspace")
+        #expect(state.finder.index.scored < 5, "Backspace goes back to a kept set, no full rescan")
+    }
+
     @Test func recentEndpointsComeFirstOnTiesAndEscCloses() {
         var state = TestCatalog.state()
         _ = state.press("j j Enter")  // createItem sent
