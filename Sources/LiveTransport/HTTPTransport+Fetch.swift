@@ -109,7 +109,8 @@ extension HTTPTransport {
         guard TransportError.tlsReason(in: "\(cause)") == "CERTIFICATE_VERIFY_FAILED",
             configuration.proxy.server(for: hop.url) == nil, let host = hop.url.host
         else { return failure }
-        let timeout = min(settings.timeouts.connect ?? .seconds(5), .seconds(5))
+        // The probe is a second connection: as patient as the environment's connect timeout.
+        let timeout = settings.timeouts.connect ?? .seconds(5)
         guard let reason = await CertificateDiagnosis.reason(
             host: host, port: Hop.effectivePort(hop.url), trust: settings.trust, timeout: timeout,
             group: configuration.loops)
