@@ -29,7 +29,8 @@ struct TimeoutTests {
             #expect(error?.timeoutPhase == .read)
             #expect(error?.message == "127.0.0.1:\(server.port) sent nothing for 300 ms before a complete response head (read timeout).")
             #expect(time >= .milliseconds(250) && time < atOnce)
-            #expect(server.requestCount == 1)
+            // Never sent twice; on a starved machine the 300 ms can pass before the server counts it.
+            #expect(server.requestCount <= 1)
         }
     }
 
