@@ -50,7 +50,7 @@ package struct FinderIndex: Sendable {
         }
         scored = terms.isEmpty ? 0 : candidates.count
         var matched: [Int] = []
-        var best = TopK(limit: limit)
+        var found: [TopItem] = []
         for candidate in candidates {
             let entry = entries[candidate]
             let match: EndpointMatch
@@ -63,43 +63,24 @@ package struct FinderIndex: Sendable {
                 match = found
                 matched.append(candidate)
             }
-            best.insert((match, recency[entry.serviceID]?[entry.id] ?? Int.max, entry.service, entry.index))
+            found.append((match, recency[entry.serviceID]?[entry.id] ?? Int.max, entry.service, entry.index))
         }
         if !terms.isEmpty, narrowing.last?.query != query {
             narrowing.append((query, matched))
             if narrowing.count > Self.depth { narrowing.removeFirst() }
         }
-        return best.items.map { ($0.service, $0.index, terms.isEmpty ? nil : $0.match) }
+        let best = EndpointTree.smallest(limit, of: found, by: Self.precedes)
+        return best.map { ($0.service, $0.index, terms.isEmpty ? nil : $0.match) }
     }
 }
 
-/// The best `limit` matches seen, in order: a match worse than the last kept costs one comparison.
-private struct TopK {
-    typealias Item = (match: EndpointMatch, recent: Int, service: Int, index: Int)
-    let limit: Int
-    private(set) var items: [Item] = []
-
-    init(limit: Int) { self.limit = limit }
+extension FinderIndex {
+    typealias TopItem = (match: EndpointMatch, recent: Int, service: Int, index: Int)
 
     /// The tree's order of matches.
-    static func precedes(_ a: Item, _ b: Item) -> Bool {
+    static func precedes(_ a: TopItem, _ b: TopItem) -> Bool {
         EndpointTree.RankKey.precedes(
             EndpointTree.RankKey(a.match, recent: a.recent, service: a.service, index: a.index, slot: 0),
             EndpointTree.RankKey(b.match, recent: b.recent, service: b.service, index: b.index, slot: 0))
-    }
-
-    mutating func insert(_ item: Item) {
-        guard limit > 0 else { return }
-        if items.count == limit {
-            guard Self.precedes(item, items[items.count - 1]) else { return }
-            items.removeLast()
-        }
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if Self.precedes(items[middle], item) { low = middle + 1 } else { high = middle }
-        }
-        items.insert(item, at: low)
     }
 }
