@@ -1,4 +1,5 @@
 import CZlib
+import Synchronization
 
 /// gzip and zlib bodies for test servers, made by the system's zlib (the inflater the transport
 /// uses is zlib's too, so a test proves the decoder, not an encoder of ours).
@@ -19,12 +20,30 @@ package enum TestCompression {
 
     /// The gzip member for `count` copies of `byte`, built without allocating `count` bytes.
     package static func gzip(repeating byte: UInt8, count: Int) -> [UInt8] {
-        compress(.gzip) { feed in feedRun(byte, count: count, to: feed) }
+        run(.gzip, byte, count)
     }
 
     /// The zlib stream for `count` copies of `byte`, built without allocating `count` bytes.
     package static func zlib(repeating byte: UInt8, count: Int) -> [UInt8] {
-        compress(.zlib) { feed in feedRun(byte, count: count, to: feed) }
+        run(.zlib, byte, count)
+    }
+
+    private struct RunKey: Hashable {
+        let wrapper: Int32
+        let byte: UInt8
+        let count: Int
+    }
+
+    /// Compressing a gigabyte run takes seconds (many more on a loaded machine), so each run is
+    /// compressed once per process: a test timing the transport must not time the encoder.
+    private static let runs = Mutex<[RunKey: [UInt8]]>([:])
+
+    private static func run(_ wrapper: Wrapper, _ byte: UInt8, _ count: Int) -> [UInt8] {
+        let key = RunKey(wrapper: wrapper.rawValue, byte: byte, count: count)
+        if let kept = runs.withLock({ $0[key] }) { return kept }
+        let bytes = compress(wrapper) { feed in feedRun(byte, count: count, to: feed) }
+        runs.withLock { $0[key] = bytes }
+        return bytes
     }
 
     /// The raw DEFLATE (RFC 1951) data for `bytes`.

@@ -46,7 +46,9 @@ struct BodyTests {
 
     @Test func aCompressionBombStopsAtTheCapAsBodyTooLarge() async throws {
         // ~1 MB on the wire that inflates to 1 GB: stopped at the 1 MiB cap, never inflated in full.
-        try await withServerAndTransport(handler: { _ in .compressionBomb(.gzip, decodedSize: 1 << 30) }) { server, transport in
+        // Built before the clock starts: the bound is on the transport, not on the test's encoder.
+        let bomb = TestResponse.compressionBomb(.gzip, decodedSize: 1 << 30)
+        try await withServerAndTransport(handler: { _ in bomb }) { server, transport in
             let environment = liveEnvironment(server.baseURL, maximumBodySize: 1 << 20)
             let (error, time) = await elapsed { await failure(of: request(server.url("/bomb"), in: environment), through: transport) }
             #expect(error?.code == .bodyTooLarge)
