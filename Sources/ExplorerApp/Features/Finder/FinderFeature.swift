@@ -1,8 +1,8 @@
 import Catalog
 import TerminalKit
 
-/// The finder (`C-p`: any endpoint of any service, by id, title, path, method, group or service)
-/// and the command palette (`F1`: every command of the keymap with its key), ranked as the `/`
+/// The finder (`C-p`: any endpoint of any service, by id, title, path, method, group or service,
+/// and the requests sent before, by method and URL) and the command palette (`F1`: every command of the keymap with its key), ranked as the `/`
 /// filter ranks.
 package struct FinderState: Sendable {
     /// What the window searches.
@@ -33,14 +33,16 @@ package struct FinderResult: Sendable, Hashable {
         case endpoint(EndpointKey)
         /// Run the command, with the key shown beside it.
         case command(Command, key: String, help: String)
+        /// Send a request of the history again, as `H` does.
+        case history(HistoryItem)
     }
 
     /// What choosing it does.
     package var target: Target
     /// An endpoint's match (nil for a command or an empty query).
     package var match: EndpointMatch?
-    /// A command's matched UTF-8 offsets in its help text.
-    package var helpPositions: [Int] = []
+    /// Matched UTF-8 offsets in a command's help text or a past request's line.
+    package var positions: [Int] = []
 }
 
 /// What happens to the finder.
@@ -54,16 +56,20 @@ package enum FinderAction: Sendable {
 enum FinderFeature: AppFeature {
     /// The most results kept: more is noise, and fewer is faster over 10,000 endpoints.
     static let limit = 200
+    /// The most past requests among them: the endpoints are what the finder is for.
+    static let historyLimit = 20
 
-    /// The catalogs searched, how recently each endpoint was sent, and how far a page moves.
+    /// The catalogs searched, how recently each endpoint was sent, the requests sent (newest
+    /// first), and how far a page moves.
     struct Context {
         var catalog: CatalogSet
         var recency: [String: [String: Int]]
+        var history: [HistoryItem]
         var pageHeight: Int
     }
 
     static func context(of app: AppState) -> Context {
-        Context(catalog: app.catalog, recency: app.navigation.recency, pageHeight: max(1, app.size.height - 8))
+        Context(catalog: app.catalog, recency: app.navigation.recency, history: app.history.items, pageHeight: max(1, app.size.height - 8))
     }
 
     static func reduce(_ state: inout FinderState, _ action: FinderAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
@@ -85,6 +91,7 @@ enum FinderFeature: AppFeature {
                 switch state.results[selected].target {
                 case .endpoint(let key): shell.requests.append(.showEndpoint(key))
                 case .command(let command, _, _): shell.requests.append(.run(command))
+                case .history(let item): shell.requests.append(.sendAgain(item.call))
                 }
             case .moveDown, .moveUp, .moveToTop, .moveToBottom:
                 OverlaysFeature.move(&state.list, command, count: state.results.count)
@@ -106,15 +113,63 @@ enum FinderFeature: AppFeature {
     static func search(_ state: inout FinderState, _ context: Context) {
         switch state.mode {
         case .endpoints?:
-            state.results = state.index.ranked(state.input.text, recency: context.recency, limit: limit).map {
+            let endpoints = state.index.ranked(state.input.text, recency: context.recency, limit: limit).map {
                 FinderResult(target: .endpoint(context.catalog.services[$0.service].endpoints[$0.index].key), match: $0.match)
             }
+            state.results = merged(endpoints, history(matching: state.input.text, in: context.history))
         case .commands?:
             state.results = commands(matching: state.input.text)
         case nil:
             state.results = []
         }
         state.list = ListState(selected: 0)
+    }
+
+    /// The past requests whose method and URL match every word of `query`, best kind first, the
+    /// newest first on ties, each request line once; none for an empty query (the endpoints are
+    /// listed then, the recently sent first).
+    static func history(matching query: String, in items: [HistoryItem]) -> [(result: FinderResult, kind: FuzzyMatch.Kind)] {
+        let terms = query.split(separator: " ").map { FuzzyMatch.lowered(String($0)) }
+        guard !terms.isEmpty else { return [] }
+        var seen: Set<String> = []
+        var found: [(result: FinderResult, kind: FuzzyMatch.Kind, order: Int)] = []
+        for (order, item) in items.enumerated() where seen.insert(item.requestLine).inserted {
+            let line = Array(item.requestLine.utf8)
+            var kind = FuzzyMatch.Kind.exact
+            var positions: [Int] = []
+            var matchedAll = true
+            for term in terms {
+                guard let match = FuzzyMatch.match(term, in: line) else {
+                    matchedAll = false
+                    break
+                }
+                kind = min(kind, match.kind)
+                positions += match.positions
+            }
+            guard matchedAll else { continue }
+            found.append((FinderResult(target: .history(item), positions: Array(Set(positions)).sorted()), kind, order))
+        }
+        found.sort { a, b in a.kind != b.kind ? a.kind > b.kind : a.order < b.order }
+        return found.prefix(historyLimit).map { ($0.result, $0.kind) }
+    }
+
+    /// The endpoints (ranked, so by kind first) with the past requests placed among them by the
+    /// kind of their match, after the endpoints of the same kind.
+    static func merged(_ endpoints: [FinderResult], _ history: [(result: FinderResult, kind: FuzzyMatch.Kind)]) -> [FinderResult] {
+        guard !history.isEmpty else { return endpoints }
+        var results: [FinderResult] = []
+        results.reserveCapacity(endpoints.count + history.count)
+        var next = 0
+        for endpoint in endpoints {
+            let kind = endpoint.match?.kind ?? .subsequence
+            while next < history.count, history[next].kind > kind {
+                results.append(history[next].result)
+                next += 1
+            }
+            results.append(endpoint)
+        }
+        results += history[next...].map(\.result)
+        return results
     }
 
     /// The scopes whose commands the palette runs: those of the panes, whatever has focus.
@@ -150,7 +205,7 @@ enum FinderFeature: AppFeature {
             }
             guard matchedAll else { continue }
             var ranked = result
-            ranked.helpPositions = positions.sorted()
+            ranked.positions = positions.sorted()
             found.append((ranked, kind, score, order))
         }
         found.sort { a, b in

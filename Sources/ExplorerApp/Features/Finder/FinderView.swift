@@ -15,7 +15,7 @@ enum FinderView {
         let inner = OverlayView.prepare(window, in: screen, buffer: &buffer)
         guard !inner.isEmpty else { return nil }
         let inputRow = inner.row(0)
-        let input = InputLine(prompt: Span(mode == .endpoints ? "› " : "> ", style: Theme.key), placeholder: mode == .endpoints ? "id, title, path, method, group or service" : "a command or a key")
+        let input = InputLine(prompt: Span(mode == .endpoints ? "› " : "> ", style: Theme.key), placeholder: mode == .endpoints ? "id, title, path, method, group, service or a request sent" : "a command or a key")
         input.render(into: &buffer, area: inputRow, state: finder.input)
         var listArea = inner
         listArea.y += 1
@@ -34,7 +34,12 @@ enum FinderView {
     static func line(for result: FinderResult, width: Int, state: AppState) -> Line {
         switch result.target {
         case .command(_, let key, let help):
-            return Line([Span(key.padded(to: 12), style: Theme.key)] + EndpointsPaneView.highlighted(help, result.helpPositions, style: .plain))
+            return Line([Span(key.padded(to: 12), style: Theme.key)] + EndpointsPaneView.highlighted(help, result.positions, style: .plain))
+        case .history(let item):
+            var spans = [Span("sent › ", style: Theme.dim)]
+            spans += EndpointsPaneView.highlighted(item.requestLine, result.positions, style: .plain)
+            spans.append(Span("  \(item.outcome)", style: item.failed ? Theme.error : Theme.dim))
+            return Line(spans)
         case .endpoint(let key):
             guard let (service, endpoint) = state.catalog.endpoint(key) else { return Line(key.description) }
             let positions = result.match?.positions ?? [:]

@@ -1,6 +1,6 @@
 import Catalog
 import DispatcherCore
-import ExplorerApp
+@testable import ExplorerApp
 import ExplorerTestSupport
 import TerminalKit
 import Testing
@@ -73,6 +73,50 @@ import TestTraits
         _ = state.press("Enter")
         #expect(state.mode == .live)
         #expect(!state.finder.isOpen)
+    }
+
+    /// Requests sent before, by method and URL: once each, after the endpoints that match as well,
+    /// and Enter sends one again as `H` does (with its edits, where it went).
+    @Test func aRequestSentBeforeIsFoundByItsURLAndEnterSendsItAgain() throws {
+        var state = TestCatalog.state()
+        let edited = EndpointCall(
+            endpoint: "shop/listItems", environment: "local", mode: .stub, example: nil,
+            edits: EndpointEdits(query: [EndpointEdits.Item(name: "q", value: "lamps")]))
+        let sent = [
+            HistoryItem(call: edited, requestLine: "GET http://127.0.0.1:9/shop/items?q=lamps", outcome: "200 OK", failed: false, date: TestCatalog.now),
+            HistoryItem(call: edited, requestLine: "GET http://127.0.0.1:9/shop/items?q=lamps", outcome: "500 server", failed: true, date: TestCatalog.now),
+            HistoryItem(
+                call: EndpointCall(endpoint: "echo/ping", environment: "local", mode: .stub, example: nil),
+                requestLine: "GET http://127.0.0.1:9/ping", outcome: "200 OK", failed: false, date: TestCatalog.now),
+        ]
+        _ = AppReducer.reduce(&state, .history(.loaded(sent)))
+        _ = state.press("C-p")
+        #expect(state.finder.results.allSatisfy { if case .endpoint = $0.target { true } else { false } }, "an empty query lists endpoints only")
+        _ = state.press("l a m p s")
+        let rows = state.finder.results.map(\.target)
+        #expect(rows == [.history(sent[0])], "the endpoints do not hold 'lamps'; the request line once, the newest")
+        #expect(state.screen.contains("sent › GET http://127.0.0.1:9/shop/items?q=lamps  200 OK"))
+        let ticket = try #require(state.press("Enter").sent.first)
+        #expect(ticket.call == edited)
+        #expect(!state.finder.isOpen)
+
+        _ = state.press("C-p p i n g")
+        let ping = state.finder.results.map(\.target)
+        #expect(ping.first == .endpoint("echo/ping"), "the endpoint before the request sent to it on the same kind of match")
+        #expect(ping.contains(.history(sent[2])))
+    }
+
+    @Test func pastRequestsAreMergedByTheKindOfTheirMatch() {
+        let item = HistoryItem(
+            call: EndpointCall(endpoint: "echo/ping", environment: "local", mode: .stub, example: nil),
+            requestLine: "GET /x", outcome: "200 OK", failed: false, date: TestCatalog.now)
+        let exact = FinderResult(target: .endpoint("a/exact"), match: EndpointMatch(kind: .exact, score: 9, field: .id, positions: [:]))
+        let fuzzy = FinderResult(target: .endpoint("a/fuzzy"), match: EndpointMatch(kind: .subsequence, score: 1, field: .path, positions: [:]))
+        let past = FinderResult(target: .history(item))
+        #expect(FinderFeature.merged([exact, fuzzy], [(past, .prefix)]).map(\.target) == [exact.target, past.target, fuzzy.target])
+        #expect(FinderFeature.merged([exact, fuzzy], [(past, .exact)]).map(\.target) == [exact.target, past.target, fuzzy.target])
+        #expect(FinderFeature.merged([exact], [(past, .subsequence)]).map(\.target) == [exact.target, past.target])
+        #expect(FinderFeature.merged([], [(past, .subsequence)]).map(\.target) == [past.target])
     }
 
     @Test(arguments: [Size(width: 80, height: 24), Size(width: 120, height: 40), Size(width: 200, height: 60)])
