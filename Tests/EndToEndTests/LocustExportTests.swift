@@ -24,26 +24,76 @@ extension EndToEnd {
             #expect(text.contains(#""url": "/petstore/pet/{{petId}}""#))
 
             let host = try #require(text.firstMatch(of: /host = "(http:\/\/127\.0\.0\.1:\d+)"/)).1
-            let prefix = folder.appendingPathComponent("stats").path
+            let steps = ["login", "addPet", "findPet", "getInventory", "listPets"].map { "adopt/\($0)" }
+            let (result, stats) = try await Self.runUntilSeen(
+                steps, locust: locust, file: file, host: String(host), users: 2, in: folder,
+                secrets: ["APIEXPLORER_SECRET_PETSTORE_TOKEN": "demo-token", "APIEXPLORER_SECRET_PETSTORE_PASSWORD": "demo-password"])
+            let log = String(decoding: result.stdout, as: UTF8.self)
+            #expect(result.status == 0, "\(log)")
+            // Every step of the flow was sent, and none failed.
+            for step in steps {
+                #expect((stats.requests[step]?.first ?? 0) > 0, "\(step) was not sent: \(stats)")
+                #expect(stats.requests[step]?.last == 0, "\(stats)\n\(log)")
+            }
+        }
+
+        /// Counts per request name ([sent, failed]) and errors ([name, message]), as Locust's
+        /// stats hold them when it quits.
+        struct Stats: Decodable, CustomStringConvertible {
+            var requests: [String: [Int]]
+            var errors: [[String]]
+            var description: String { "requests \(requests), errors \(errors)" }
+        }
+
+        /// Runs the exported locustfile until every request named in `names` was made, with a
+        /// second locustfile beside it that then stops Locust (as Ctrl-C would) and writes the
+        /// stats as it quits. A fixed run time (`-t 3s`) could pass on a starved machine before
+        /// anything was sent, and Locust's CSV files are written on a timer, not at the end;
+        /// `-t` stays only as a cap.
+        static func runUntilSeen(
+            _ names: [String], locust: String, file: URL, host: String, users: Int, in folder: URL, secrets: [String: String]
+        ) async throws -> (ChildProcess.Captured, Stats) {
+            let stopper = folder.appendingPathComponent("stop_when_seen.py")
+            try """
+                import json
+                import os
+                import signal
+                from locust import events
+
+                wanted = set(os.environ["STOP_AFTER"].split(","))
+                seen = set()
+                environment = None
+
+                @events.init.add_listener
+                def keep_environment(environment, **kwargs):
+                    globals()["environment"] = environment
+
+                @events.request.add_listener
+                def stop_when_seen(name, **kwargs):
+                    seen.add(name)
+                    if wanted <= seen:
+                        os.kill(os.getpid(), signal.SIGTERM)
+
+                @events.quit.add_listener
+                def write_stats(exit_code, **kwargs):
+                    stats = environment.runner.stats
+                    with open(os.environ["STATS_OUT"], "w") as file:
+                        json.dump({
+                            "requests": {entry.name: [entry.num_requests, entry.num_failures] for entry in stats.entries.values()},
+                            "errors": [[error.name, str(error.error)] for error in stats.errors.values()],
+                        }, file)
+                """.write(to: stopper, atomically: true, encoding: .utf8)
+            let output = folder.appendingPathComponent("stats.json")
             let run = try ChildProcess(
                 locust,
-                ["-f", file.path, "--headless", "-u", "2", "-r", "2", "-t", "3s", "--host", String(host), "--only-summary", "--csv", prefix],
-                environment: ProcessInfo.processInfo.environment.merging([
-                    "APIEXPLORER_SECRET_PETSTORE_TOKEN": "demo-token", "APIEXPLORER_SECRET_PETSTORE_PASSWORD": "demo-password",
+                ["-f", "\(file.path),\(stopper.path)", "--headless", "-u", "\(users)", "-r", "\(users)", "-t", "300s", "--host", host, "--only-summary"],
+                environment: ProcessInfo.processInfo.environment.merging(secrets) { $1 }.merging([
+                    "STOP_AFTER": names.joined(separator: ","), "STATS_OUT": output.path,
                 ]) { $1 },
                 directory: folder.path)
             let result = await run.finish()
-            let log = String(decoding: result.stdout, as: UTF8.self)
-            #expect(result.status == 0, "\(log)")
-            let stats = try String(contentsOfFile: prefix + "_stats.csv", encoding: .utf8)
-            let aggregated = try #require(stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix(",Aggregated,") }, "\(stats)")
-            let columns = aggregated.split(separator: ",", omittingEmptySubsequences: false)
-            #expect(Int(columns[2]) ?? 0 > 0, "no request was sent: \(stats)")
-            #expect(columns[3] == "0", "\(stats)\n\(log)")
-            // Every step of the flow was sent.
-            for step in ["login", "addPet", "findPet", "getInventory", "listPets"] {
-                #expect(stats.contains("adopt/\(step),"), "\(stats)")
-            }
+            let stats = try JSONDecoder().decode(Stats.self, from: Data(contentsOf: output))
+            return (result, stats)
         }
 
         @Test func aCheckThatDoesNotHoldIsALocustFailure() async throws {
@@ -61,22 +111,15 @@ extension EndToEnd {
             #expect(status == 0)
             let text = try String(contentsOf: file, encoding: .utf8)
             let host = try #require(text.firstMatch(of: /host = "(http:\/\/127\.0\.0\.1:\d+)"/)).1
-            let prefix = folder.appendingPathComponent("stats").path
-            let run = try ChildProcess(
-                locust, ["-f", file.path, "--headless", "-u", "1", "-r", "1", "-t", "5s", "--host", String(host), "--only-summary", "--csv", prefix],
-                environment: ProcessInfo.processInfo.environment.merging([
-                    "APIEXPLORER_SECRET_PETSTORE_TOKEN": "t", "APIEXPLORER_SECRET_PETSTORE_PASSWORD": "p",
-                ]) { $1 },
-                directory: folder.path)
-            let result = await run.finish()
+            let (result, stats) = try await Self.runUntilSeen(
+                ["adopt/addPet"], locust: locust, file: file, host: String(host), users: 1, in: folder,
+                secrets: ["APIEXPLORER_SECRET_PETSTORE_TOKEN": "t", "APIEXPLORER_SECRET_PETSTORE_PASSWORD": "p"])
             let log = String(decoding: result.stdout, as: UTF8.self)
             #expect(result.status == 1, "\(log)")
-            let failures = try String(contentsOfFile: prefix + "_failures.csv", encoding: .utf8)
-            #expect(failures.contains("adopt/addPet"), "\(failures)\n\(log)")
-            #expect(failures.contains("expected status is 418"), "\(failures)")
+            let failures = stats.errors.filter { $0.first == "adopt/addPet" }.compactMap(\.last)
+            #expect(failures.contains { $0.contains("expected status is 418") }, "\(stats)\n\(log)")
             // The flow stops at the failing step: findPet never ran without the id addPet should have captured.
-            let stats = try String(contentsOfFile: prefix + "_stats.csv", encoding: .utf8)
-            #expect(!stats.contains("adopt/findPet,"), "\(stats)")
+            #expect(stats.requests["adopt/findPet"] == nil, "\(stats)")
         }
 
         /// `locust` on PATH, installed with pip when missing; nil (saying why) when neither is possible.
