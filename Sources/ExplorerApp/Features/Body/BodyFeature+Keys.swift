@@ -7,64 +7,64 @@ import TextSupport
 
 /// The Body tab: building documents off the UI thread, keys, the input line, and the results of the
 /// background work (counts, queries, saves). Every operation here touches a screenful of lines at most.
-extension AppReducer {
+extension BodyFeature {
     /// Columns h/l and ←/→ scroll sideways.
     static let horizontalStep = 8
 
     // MARK: Building
 
     /// A response arrived: start formatting its body (cancelling the build of the previous one).
-    static func startBody(for record: CallOutcome, state: inout AppState) -> [AppEffect] {
+    static func start(for record: CallOutcome, state: inout BodyState, _ context: Context) -> [AppEffect] {
         let key = record.call.endpoint
-        let streamed = state.bodies[key].flatMap { $0.isStreamed ? $0 : nil }
-        let effects = stopBodyWork(key, state: &state)
+        let streamed = state.panes[key].flatMap { $0.isStreamed ? $0 : nil }
+        let effects = stopWork(key, state: &state)
         guard let response = record.exchange.response else { return effects }
-        let generation = state.nextBodyGeneration
-        state.nextBodyGeneration += 1
+        let generation = state.nextGeneration
+        state.nextGeneration += 1
         var pane = BodyPane(generation: generation, byteCount: response.bodySize)
         if let streamed {
             // The stream's last view (cursor, folds) and input line carry over to the whole body.
             pane.main = streamed.main
             pane.prompt = streamed.prompt
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
         let contentType = response.headers["Content-Type"]
-        let masking = bodyMasking(for: record, state: state)
+        let masking = masking(for: record, context)
         if let file = response.downloadedFile {
-            return effects + [.buildBodyFromFile(key: key, generation: generation, path: file.path, contentType: contentType, masking: masking)]
+            return effects + [.body(.buildFromFile(key: key, generation: generation, path: file.path, contentType: contentType, masking: masking))]
         }
-        return effects + [.buildBody(key: key, generation: generation, data: response.body, contentType: contentType, masking: masking)]
+        return effects + [.body(.build(key: key, generation: generation, data: response.body, contentType: contentType, masking: masking))]
     }
 
     /// What a body is built with: every secret value its request resolved, typed, answered or
     /// captured is masked (a server may echo a token back) until `v` reveals them; nil when there
     /// is nothing to mask.
-    static func bodyMasking(for record: CallOutcome, state: AppState) -> Redactor? {
-        guard !state.revealsSecrets, !record.redactor.knownValues.isEmpty else { return nil }
+    static func masking(for record: CallOutcome, _ context: Context) -> Redactor? {
+        guard !context.revealsSecrets, !record.redactor.knownValues.isEmpty else { return nil }
         return record.redactor
     }
 
     /// `v` changed what bodies show: the bodies whose requests had secrets to mask are built again.
-    static func rebuildMaskedBodies(state: inout AppState) -> [AppEffect] {
+    static func rebuildMasked(state: inout BodyState, _ context: Context) -> [AppEffect] {
         var effects: [AppEffect] = []
-        for key in state.bodies.keys.sorted(by: { $0.description < $1.description }) {
-            guard let record = state.responses[key], state.streams[key]?.isOpen != true, state.webSocket.panes[key] == nil,
+        for key in state.panes.keys.sorted(by: { $0.description < $1.description }) {
+            guard let record = context.responses[key], state.streams[key]?.isOpen != true, context.conversations[key] == nil,
                 !record.redactor.knownValues.isEmpty
             else { continue }
-            effects += startBody(for: record, state: &state)
+            effects += start(for: record, state: &state, context)
         }
         return effects
     }
 
-    static func bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?, state: inout AppState) {
-        guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
+    static func buildProgressed(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?, state: inout BodyState) {
+        guard var pane = state.panes[key], pane.generation == generation, pane.building != nil else { return }
         pane.building = status
         if let preview, pane.main == nil { pane.main = BodyLayer(document: preview.document) }
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 
-    static func bodyBuilt(key: EndpointKey, generation: Int, document: BodyDocument, state: inout AppState) -> [AppEffect] {
-        guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return [] }
+    static func built(key: EndpointKey, generation: Int, document: BodyDocument, state: inout BodyState) -> [AppEffect] {
+        guard var pane = state.panes[key], pane.generation == generation, pane.building != nil else { return [] }
         pane.building = nil
         pane.failure = nil
         // A preview's view carries over (its lines and folds agree with the final document's).
@@ -77,60 +77,58 @@ extension AppReducer {
         } else {
             pane.main = BodyLayer(document: document)
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
         // Bytes that came while this build ran get the next one.
-        return state.streams[key]?.isOpen == true ? buildStreamedBody(key, state: &state) : []
+        return state.streams[key]?.isOpen == true ? buildStreamed(key, state: &state) : []
     }
 
-    static func bodyBuildStopped(key: EndpointKey, generation: Int, state: inout AppState) {
-        guard var pane = state.bodies[key], pane.generation == generation, pane.building != nil else { return }
+    static func buildStopped(key: EndpointKey, generation: Int, state: inout BodyState) {
+        guard var pane = state.panes[key], pane.generation == generation, pane.building != nil else { return }
         pane.building = nil
         pane.failure = "Formatting stopped."
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 
     /// Esc while the selected body is formatting: stop it, keeping the preview if there is one.
-    static func cancelBodyBuild(state: inout AppState) -> [AppEffect]? {
-        guard let key = state.selectedBodyKey, var pane = state.bodies[key], pane.building != nil else { return nil }
+    static func cancelBuild(state: inout BodyState, shell: inout AppShell, _ context: Context) -> [AppEffect] {
+        guard let key = context.selected, var pane = state.panes[key], pane.building != nil else { return [] }
         pane.building = nil
         if let preview = pane.main {
             pane.failure = "Formatting cancelled: showing the first \(BodyNumberFormat.grouped(preview.document.lineCount)) lines only."
         } else {
             pane.failure = "Formatting cancelled: r resends the request to try again."
         }
-        state.bodies[key] = pane
-        state.notice = "Formatting cancelled."
-        return [.cancelBodyWork(key: key, work: .build)]
+        state.panes[key] = pane
+        shell.notice = "Formatting cancelled."
+        return [.body(.cancel(key: key, work: .build))]
     }
 
     /// Esc in the Body tab peels one layer: a running query, then the query shown, then the search.
-    static func closeBodyLayer(state: inout AppState) -> [AppEffect]? {
-        guard state.isInBody, let key = state.selectedBodyKey, var pane = state.bodies[key] else { return nil }
+    static func closeLayer(state: inout BodyState, shell: inout AppShell, _ context: Context) -> [AppEffect] {
+        guard let key = context.selected, var pane = state.panes[key] else { return [] }
         if pane.pendingSelection != nil {
             pane.pendingSelection = nil
-            state.bodies[key] = pane
-            state.notice = "Cancelled."
-            return [.cancelBodyWork(key: key, work: .selection)]
+            state.panes[key] = pane
+            shell.notice = "Cancelled."
+            return [.body(.cancel(key: key, work: .selection))]
         }
         if pane.active?.view.search != nil {
             pane.active?.view.clearSearch()
-            state.bodies[key] = pane
-            return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)]
+            state.panes[key] = pane
+            return [.body(.cancel(key: key, work: .count)), .body(.cancel(key: key, work: .find))]
         }
         if pane.selection != nil {
             pane.selection = nil
-            state.bodies[key] = pane
-            return []
+            state.panes[key] = pane
         }
-        return nil
+        return []
     }
 
     // MARK: Keys
 
-    /// Moves in the body; false when the Body tab has nothing to move in.
-    static func moveInBody(_ movement: Movement, paging: Bool = false, wheel: Bool = false, state: inout AppState) -> Bool {
-        guard state.tab == .body, state.selectedBodyPane?.active != nil else { return false }
-        updateActiveLayer(&state) { layer in
+    /// Moves in the selected body.
+    static func move(_ movement: AppReducer.Movement, paging: Bool, wheel: Bool, state: inout BodyState, _ context: Context) {
+        updateActiveLayer(&state, context) { layer in
             let document = layer.document
             switch movement {
             case .down(let count) where wheel: layer.view.scroll(by: count, in: document)
@@ -143,31 +141,30 @@ extension AppReducer {
             case .bottom: layer.view.moveToEnd(in: document)
             }
         }
-        return true
     }
 
     /// Carries out a Body tab command.
-    static func perform(_ command: BodyCommand, state: inout AppState) -> [AppEffect] {
-        guard let key = state.selectedBodyKey, let pane = state.selectedBodyPane else { return [] }
+    static func perform(_ command: BodyCommand, state: inout BodyState, shell: inout AppShell, _ context: Context) -> [AppEffect] {
+        guard let key = context.selected, let pane = state.panes[key] else { return [] }
         guard let layer = pane.active else {
-            state.notice = pane.building != nil ? "The body is still being formatted: Esc cancels." : "No body to act on."
+            shell.notice = pane.building != nil ? "The body is still being formatted: Esc cancels." : "No body to act on."
             return []
         }
         let document = layer.document
         switch command {
         case .scrollLeft, .scrollRight:
             guard !layer.view.isWrapping else {
-                state.notice = "Long lines wrap: w turns wrapping off to scroll sideways."
+                shell.notice = "Long lines wrap: w turns wrapping off to scroll sideways."
                 return []
             }
             let step = command == .scrollLeft ? -horizontalStep : horizontalStep
-            updateActiveLayer(&state) { $0.view.scrollHorizontally(by: step, in: $0.document) }
+            updateActiveLayer(&state, context) { $0.view.scrollHorizontally(by: step, in: $0.document) }
         case .toggleFold, .foldAll, .unfoldAll, .matchingBracket:
             guard document.isFoldable else {
-                state.notice = "Only JSON bodies fold."
+                shell.notice = "Only JSON bodies fold."
                 return []
             }
-            updateActiveLayer(&state) { layer in
+            updateActiveLayer(&state, context) { layer in
                 switch command {
                 case .toggleFold: layer.view.toggleFoldAtCursor(in: layer.document)
                 case .foldAll: layer.view.foldAll(in: layer.document)
@@ -176,73 +173,74 @@ extension AppReducer {
                 }
             }
         case .toggleWrap:
-            updateActiveLayer(&state) { $0.view.toggleWrap(in: $0.document) }
-            state.notice = state.selectedBodyPane?.active?.view.isWrapping == true ? "Wrapping long lines." : "Not wrapping: h/l scroll sideways."
+            updateActiveLayer(&state, context) { $0.view.toggleWrap(in: $0.document) }
+            shell.notice = state.panes[key]?.active?.view.isWrapping == true ? "Wrapping long lines." : "Not wrapping: h/l scroll sideways."
         case .toggleLineNumbers:
-            updateActiveLayer(&state) { $0.view.toggleLineNumbers(in: $0.document) }
+            updateActiveLayer(&state, context) { $0.view.toggleLineNumbers(in: $0.document) }
         case .search:
             var effects: [AppEffect] = []
-            if layer.view.search != nil { effects += [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)] }
-            updateActiveLayer(&state) { $0.view.clearSearch() }
-            openPrompt(.search, state: &state)
+            if layer.view.search != nil { effects += [.body(.cancel(key: key, work: .count)), .body(.cancel(key: key, work: .find))] }
+            updateActiveLayer(&state, context) { $0.view.clearSearch() }
+            openPrompt(.search, key: key, state: &state)
             return effects
         case .nextMatch, .previousMatch:
             guard layer.view.search != nil else {
-                state.notice = "No search: / starts one."
+                shell.notice = "No search: / starts one."
                 return []
             }
             var outcome = BodySearchOutcome.notFound
-            updateActiveLayer(&state) { layer in
+            updateActiveLayer(&state, context) { layer in
                 outcome = command == .nextMatch ? layer.view.findNext(in: layer.document) : layer.view.findPrevious(in: layer.document)
             }
             switch outcome {
-            case .found(wrapped: true): state.notice = command == .nextMatch ? "Search wrapped to the top." : "Search wrapped to the end."
+            case .found(wrapped: true): shell.notice = command == .nextMatch ? "Search wrapped to the top." : "Search wrapped to the end."
             case .found: break
-            case .notFound: state.notice = "No match."
+            case .notFound: shell.notice = "No match."
             case .pending: break
             }
         case .query, .jq:
             guard let main = pane.main, pane.building == nil, main.document.isComplete else {
-                state.notice = "Wait until the body is formatted (Esc cancels formatting)."
+                shell.notice = "Wait until the body is formatted (Esc cancels formatting)."
                 return []
             }
             if command == .query, !main.document.isFoldable {
-                state.notice = "JSONPath queries need a JSON body; | pipes it through jq."
+                shell.notice = "JSONPath queries need a JSON body; | pipes it through jq."
                 return []
             }
-            openPrompt(command == .query ? .query : .jq, state: &state)
+            openPrompt(command == .query ? .query : .jq, key: key, state: &state)
         case .copyValue:
-            return [.copyBodyValue(document: BodyHandle(document), line: layer.view.cursorLine)]
+            return [.body(.copyValue(document: BodyHandle(document), line: layer.view.cursorLine))]
         case .save:
-            let endpoint = state.selectedResponse?.call.endpoint.endpoint ?? "body"
+            let endpoint = context.responses[key]?.call.endpoint.endpoint ?? "body"
             let suffix = pane.selection == nil ? "" : "-selection"
-            openPrompt(.save, text: "\(endpoint)\(suffix).\(document.fileExtension)", state: &state)
+            openPrompt(.save, key: key, text: "\(endpoint)\(suffix).\(document.fileExtension)", state: &state)
         case .openInPager:
-            return [.openBody(document: BodyHandle(document), program: .pager)]
+            return [.body(.open(document: BodyHandle(document), program: .pager))]
         case .openInEditor:
-            return [.openBody(document: BodyHandle(document), program: .editor)]
+            return [.body(.open(document: BodyHandle(document), program: .editor))]
         }
         return []
     }
 
-    static func openPrompt(_ kind: BodyPrompt.Kind, text: String = "", state: inout AppState) {
-        guard let key = state.selectedBodyKey else { return }
-        state.bodies[key]?.prompt = BodyPrompt(kind: kind, input: InputState(text: text))
+    static func openPrompt(_ kind: BodyPrompt.Kind, key: EndpointKey, text: String = "", state: inout BodyState) {
+        state.panes[key]?.prompt = BodyPrompt(kind: kind, input: InputState(text: text))
     }
 
     // MARK: The input line
 
     /// Commands while the Body tab's input line is open (editing, Enter, Esc), or its question.
-    static func handleBodyPrompt(_ command: Command, prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
+    static func handlePrompt(
+        _ command: Command, prompt: BodyPrompt, key: EndpointKey, state: inout BodyState, shell: inout AppShell, _ context: Context
+    ) -> [AppEffect] {
         if case .confirmOverwrite(let path) = prompt.kind {
             switch command {
             case .confirm:
-                state.bodies[key]?.prompt = nil
-                guard let document = state.bodies[key]?.active?.document else { return [] }
-                return [.saveBody(key: key, document: BodyHandle(document), path: path, overwrite: true)]
+                state.panes[key]?.prompt = nil
+                guard let document = state.panes[key]?.active?.document else { return [] }
+                return [.body(.save(key: key, document: BodyHandle(document), path: path, overwrite: true))]
             case .decline:
-                state.bodies[key]?.prompt = nil
-                state.notice = "Not saved: \(path) is left as it was."
+                state.panes[key]?.prompt = nil
+                shell.notice = "Not saved: \(path) is left as it was."
             default:
                 break
             }
@@ -251,72 +249,68 @@ extension AppReducer {
         var prompt = prompt
         switch command {
         case .cancelInput:
-            state.bodies[key]?.prompt = nil
+            state.panes[key]?.prompt = nil
             if prompt.kind == .search {
-                updateActiveLayer(&state) { $0.view.clearSearch() }
-                return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)]
+                updateActiveLayer(&state, context) { $0.view.clearSearch() }
+                return [.body(.cancel(key: key, work: .count)), .body(.cancel(key: key, work: .find))]
             }
             return []
         case .accept:
-            state.bodies[key]?.prompt = nil
+            state.panes[key]?.prompt = nil
             return commitPrompt(prompt, key: key, state: &state)
         case .edit(let edit):
             prompt.input.apply(edit)
-            state.bodies[key]?.prompt = prompt
-            return prompt.kind == .search ? searchIncrementally(prompt.input.text, key: key, state: &state) : []
+            state.panes[key]?.prompt = prompt
+            return prompt.kind == .search ? searchIncrementally(prompt.input.text, key: key, state: &state, context) : []
         default:
             return []
         }
     }
 
-    /// Bytes a key's search scans on the UI thread; a match further away is looked for in the
-    /// background, so typing into a search of a 1 GB body never waits for a scan.
-    package static let searchScanBytes = 256 << 10
-
     /// Searches again from where the search began, as the query is typed, and recounts in the
     /// background; a match past `searchScanBytes` is found in the background too (each key
     /// replaces the previous key's scan).
-    static func searchIncrementally(_ text: String, key: EndpointKey, state: inout AppState) -> [AppEffect] {
+    static func searchIncrementally(_ text: String, key: EndpointKey, state: inout BodyState, _ context: Context) -> [AppEffect] {
         let query = text.isEmpty ? nil : BodySearchQuery(text)
         var document: BodyDocument?
         var outcome = BodySearchOutcome.notFound
         var origin = 0
-        updateActiveLayer(&state) { layer in
-            outcome = layer.view.search(for: query, in: layer.document, scanning: searchScanBytes)
+        updateActiveLayer(&state, context) { layer in
+            outcome = layer.view.search(for: query, in: layer.document, scanning: BodyState.searchScanBytes)
             origin = layer.view.search?.origin ?? 0
             document = layer.document
         }
-        guard let query, let document else { return [.cancelBodyWork(key: key, work: .count), .cancelBodyWork(key: key, work: .find)] }
+        guard let query, let document else { return [.body(.cancel(key: key, work: .count)), .body(.cancel(key: key, work: .find))] }
         let handle = BodyHandle(document)
         let find: AppEffect = outcome == .pending
-            ? .findInBody(key: key, document: handle, query: query, from: origin) : .cancelBodyWork(key: key, work: .find)
-        return [find, .countBodyMatches(key: key, document: handle, query: query)]
+            ? .body(.find(key: key, document: handle, query: query, from: origin)) : .body(.cancel(key: key, work: .find))
+        return [find, .body(.countMatches(key: key, document: handle, query: query))]
     }
 
-    static func commitPrompt(_ prompt: BodyPrompt, key: EndpointKey, state: inout AppState) -> [AppEffect] {
+    static func commitPrompt(_ prompt: BodyPrompt, key: EndpointKey, state: inout BodyState) -> [AppEffect] {
         let text = prompt.input.text
         switch prompt.kind {
         case .search, .confirmOverwrite:
             return []
         case .query, .jq:
             let trimmed = text.trimmedSpaces
-            guard !trimmed.isEmpty, let main = state.bodies[key]?.main else { return [] }
+            guard !trimmed.isEmpty, let main = state.panes[key]?.main else { return [] }
             let kind: BodySelectionKind = prompt.kind == .query ? .query(trimmed) : .jq(trimmed)
-            let id = state.nextBodyGeneration
-            state.nextBodyGeneration += 1
-            state.bodies[key]?.pendingSelection = (id, kind)
-            return [.selectInBody(key: key, id: id, document: BodyHandle(main.document), kind: kind)]
+            let id = state.nextGeneration
+            state.nextGeneration += 1
+            state.panes[key]?.pendingSelection = (id, kind)
+            return [.body(.select(key: key, id: id, document: BodyHandle(main.document), kind: kind))]
         case .save:
             let path = text.trimmedSpaces
-            guard !path.isEmpty, let document = state.bodies[key]?.active?.document else { return [] }
-            return [.saveBody(key: key, document: BodyHandle(document), path: path, overwrite: false)]
+            guard !path.isEmpty, let document = state.panes[key]?.active?.document else { return [] }
+            return [.body(.save(key: key, document: BodyHandle(document), path: path, overwrite: false))]
         }
     }
 
     // MARK: Results of background work
 
-    static func bodyMatchCount(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount, state: inout AppState) {
-        guard var pane = state.bodies[key] else { return }
+    static func matchesCounted(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount, state: inout BodyState) {
+        guard var pane = state.panes[key] else { return }
         if pane.main?.document === document.document {
             pane.main?.view.updateMatchCount(count, for: query)
         } else if pane.selection?.layer.document === document.document {
@@ -324,13 +318,13 @@ extension AppReducer {
         } else {
             return
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 
     /// A background scan found where a search's first match lies: the cursor goes there, unless
     /// the search has moved on since (a newer query's scan replaced this one).
-    static func bodyMatchFound(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, scan: BodyMatchScan, state: inout AppState) {
-        guard var pane = state.bodies[key] else { return }
+    static func matchFound(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, scan: BodyMatchScan, state: inout BodyState) {
+        guard var pane = state.panes[key] else { return }
         if pane.main?.document === document.document {
             guard let main = pane.main else { return }
             pane.main?.view.showMatch(scan, for: query, in: main.document)
@@ -339,11 +333,13 @@ extension AppReducer {
         } else {
             return
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 
-    static func bodySelectionFinished(key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>, state: inout AppState) {
-        guard var pane = state.bodies[key], let pending = pane.pendingSelection, pending.id == id else { return }
+    static func selectionFinished(
+        key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>, state: inout BodyState, shell: inout AppShell
+    ) {
+        guard var pane = state.panes[key], let pending = pane.pendingSelection, pending.id == id else { return }
         pane.pendingSelection = nil
         switch outcome {
         case .success(let result):
@@ -352,46 +348,51 @@ extension AppReducer {
             let what = if case .jq = pending.kind { "jq" } else { "Query" }
             // jq writes several lines (the error, then "1 compile error"): the status bar has one.
             let message = error.message.split(whereSeparator: \.isNewline).joined(separator: " ")
-            state.notice = "\(what) failed: \(message)"
+            shell.notice = "\(what) failed: \(message)"
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 
-    static func bodySaveFinished(key: EndpointKey, path: String, byteCount: Int, error: BodySaveError?, state: inout AppState) {
+    static func saveFinished(
+        key: EndpointKey, path: String, byteCount: Int, error: BodySaveError?, state: inout BodyState, shell: inout AppShell
+    ) {
         switch error {
         case nil:
-            state.notice = "Saved \(ByteCount.format(byteCount)) to \(path)."
+            shell.notice = "Saved \(ByteCount.format(byteCount)) to \(path)."
         case .fileExists?:
-            state.bodies[key]?.prompt = BodyPrompt(kind: .confirmOverwrite(path: path), input: InputState())
+            state.panes[key]?.prompt = BodyPrompt(kind: .confirmOverwrite(path: path), input: InputState())
         case .couldNotWrite(_, let reason)?:
-            state.notice = "Not saved: could not write \(path): \(reason)."
+            shell.notice = "Not saved: could not write \(path): \(reason)."
         }
     }
 
     // MARK: Helpers
 
     /// Applies `change` to the layer keys act on, sized to the rows it has on screen.
-    static func updateActiveLayer(_ state: inout AppState, _ change: (inout BodyLayer) -> Void) {
-        guard let key = state.selectedBodyKey, var pane = state.bodies.removeValue(forKey: key) else { return }
+    static func updateActiveLayer(_ state: inout BodyState, _ context: Context, _ change: (inout BodyLayer) -> Void) {
+        guard let key = context.selected, var pane = state.panes.removeValue(forKey: key) else { return }
         if var layer = pane.active {
-            layer.fit(BodyPaneLayout(content: state.layout.responseContent, pane: pane).body.size)
+            layer.fit(BodyPaneLayout(content: context.area, pane: pane).body.size)
             change(&layer)
             pane.active = layer
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
     }
 }
 
-extension AppState {
-    /// The key of the selected endpoint's body pane.
-    var selectedBodyKey: EndpointKey? { selectedEndpoint?.key }
+extension BodyState {
+    /// Whether the selected body (`key`'s) has a layer to move in.
+    func canMove(_ key: EndpointKey?) -> Bool { key.flatMap { panes[$0]?.active } != nil }
 
-    /// The selected endpoint's body pane.
-    package var selectedBodyPane: BodyPane? { selectedBodyKey.flatMap { bodies[$0] } }
+    /// Whether `key`'s body is being formatted.
+    func isBuilding(_ key: EndpointKey?) -> Bool { key.flatMap { panes[$0]?.building } != nil }
 
-    /// Whether Body tab keys apply: the response pane has focus and shows a body.
-    var isInBody: Bool { focus == .response && tab == .body && selectedBodyPane != nil }
+    /// Whether Esc has a layer of `key`'s body to peel: a running query, a search, the query shown.
+    func hasLayerToClose(_ key: EndpointKey?) -> Bool {
+        guard let pane = key.flatMap({ panes[$0] }) else { return false }
+        return pane.pendingSelection != nil || pane.active?.view.search != nil || pane.selection != nil
+    }
 
-    /// Whether a body is being formatted or queried (the runtime is not idle until it is done).
-    package var hasBodyWorkInProgress: Bool { bodies.values.contains { $0.isBusy } }
+    /// The input line of `key`'s body, when open.
+    func prompt(_ key: EndpointKey?) -> BodyPrompt? { key.flatMap { panes[$0]?.prompt } }
 }
