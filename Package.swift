@@ -265,6 +265,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .testTarget(
+            name: "CatalogAuthoringTests", dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
         .testTarget(name: "StateStoreTests", dependencies: ["TestTraits", "StateStore", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),

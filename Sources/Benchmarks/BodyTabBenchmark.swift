@@ -47,8 +47,8 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))
         _ = AppView.render(state)
         let responseFrame = ContinuousClock.now - arrived
-        guard case .buildBody(let key, let generation, let body, let contentType, _)? = effects.first(where: {
-            if case .buildBody = $0 { true } else { false }
+        guard case .body(.build(let key, let generation, let body, let contentType, _))? = effects.first(where: {
+            if case .body(.build) = $0 { true } else { false }
         }) else { throw ValidationError("no build effect") }
         // The runtime's build: the preview frame, then the final document.
         let previewFrame = Mutex<Duration?>(nil)
@@ -57,11 +57,11 @@ struct BodyTabBenchmark: AsyncParsableCommand {
             guard let preview = progress.preview else { return }
             var copy = waiting
             let status = BodyBuildStatus(bytesProcessed: progress.bytesProcessed, totalBytes: progress.totalBytes)
-            _ = AppReducer.reduce(&copy, .bodyBuildProgress(key: key, generation: generation, status: status, preview: BodyHandle(preview)))
+            _ = AppReducer.reduce(&copy, .body(.buildProgressed(key: key, generation: generation, status: status, preview: BodyHandle(preview))))
             _ = AppView.render(copy)
             previewFrame.withLock { $0 = $0 ?? ContinuousClock.now - arrived }
         }
-        _ = AppReducer.reduce(&state, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
+        _ = AppReducer.reduce(&state, .body(.built(key: key, generation: generation, document: BodyHandle(document))))
         _ = AppView.render(state)
         let builtFrame = ContinuousClock.now - arrived
         state.press("Tab")
@@ -79,8 +79,8 @@ struct BodyTabBenchmark: AsyncParsableCommand {
         state.press("g / s p r i n g f i e l d Enter")
         let query = BodySearchQuery("springfield")
         let count = document.countMatches(for: query)
-        _ = AppReducer.reduce(&state, .bodyMatchCount(key: key, document: BodyHandle(document), query: query,
-            count: BodyMatchCount(count: count, isComplete: true, fraction: 1)))
+        _ = AppReducer.reduce(&state, .body(.matchesCounted(key: key, document: BodyHandle(document), query: query,
+            count: BodyMatchCount(count: count, isComplete: true, fraction: 1))))
         rows.append(("n (next match, \(count) counted)", measure("n", &state)))
         rows.append(("typing a search found nowhere (each key)", typing("qzxv", &state)))
         rows.append(("pasting a search (one key per character)", typing("springfield-not-there", &state, times: 2)))
@@ -137,11 +137,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
 
     /// Puts the Body tab's cursor on `line` (as if moved there), outside the timed part.
     private static func moveCursor(_ state: inout AppState, to line: Int) {
-        guard let key = state.selectedEndpoint?.key, var pane = state.bodies[key], var layer = pane.main else { return }
-        layer.view.unfoldAll(in: layer.document)
-        layer.view.moveCursor(toLine: line, in: layer.document)
-        pane.main = layer
-        state.bodies[key] = pane
+        state.placeBodyCursor(atLine: line)
     }
 
     /// A body written to a file for the run.

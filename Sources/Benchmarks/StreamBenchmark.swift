@@ -91,7 +91,7 @@ struct StreamBenchmark: AsyncParsableCommand {
             }
             if let update {
                 let start = ContinuousClock.now
-                _ = AppReducer.reduce(&state, .responseStreamed(ticket: ticket, update: update))
+                _ = AppReducer.reduce(&state, .body(.streamed(ticket: ticket, update: update)))
                 _ = AppView.render(state)
                 lastFrame = ContinuousClock.now
                 frames.add((lastFrame - start).nanoseconds)

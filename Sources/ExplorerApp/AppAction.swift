@@ -18,6 +18,8 @@ package enum AppAction: Sendable {
     case auth(AuthAction)
     /// WebSocket conversations.
     case webSocket(WebSocketAction)
+    /// The Body tab and streamed responses.
+    case body(BodyAction)
     /// Scratch requests.
     case scratch(ScratchAction)
     /// The drift badges.
@@ -67,8 +69,6 @@ package enum AppAction: Sendable {
     case terminal(TerminalEvent)
     /// A request finished (or was cancelled) at `finishedAt`.
     case exchangeFinished(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date)
-    /// More of a streamed response arrived (batched: at most a frame's worth of reports).
-    case responseStreamed(ticket: Int, update: StreamUpdate)
     /// The activity plugin's count of requests on the wire changed.
     case activityChanged(Int)
     /// A spinner tick of the given generation.
@@ -79,65 +79,6 @@ package enum AppAction: Sendable {
     case copied(description: String)
     /// The time zone times are shown in, read at launch.
     case timeZoneLoaded(LocalTimeZone)
-    /// A body build of `generation` moved on; `preview` is the first lines, offered once for large JSON.
-    case bodyBuildProgress(key: EndpointKey, generation: Int, status: BodyBuildStatus, preview: BodyHandle?)
-    /// A body build finished.
-    case bodyBuilt(key: EndpointKey, generation: Int, document: BodyHandle)
-    /// A body build stopped before finishing (cancelled).
-    case bodyBuildStopped(key: EndpointKey, generation: Int)
-    /// Matches of a search counted so far in `document`.
-    case bodyMatchCount(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, count: BodyMatchCount)
-    /// Where a search's first match lies past what a frame scans, found in the background.
-    case bodyMatchFound(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, scan: BodyMatchScan)
-    /// A query or jq filter finished: the selected values, or why not.
-    case bodySelectionFinished(key: EndpointKey, id: Int, outcome: Result<BodySelectionResult, BodySelectionError>)
-    /// Saving a body finished; `error` is nil when it was saved.
-    case bodySaveFinished(key: EndpointKey, path: String, byteCount: Int, error: BodySaveError?)
-    /// Something the body's background work wants the person to know (open, copy …).
-    case bodyMessage(String)
-}
-
-/// What a query or jq filter selected.
-package struct BodySelectionResult: Sendable {
-    /// The selected values as a document.
-    package var document: BodyHandle
-    /// How many values a query selected (nil for jq).
-    package var count: Int?
-
-    /// Makes a result.
-    package init(document: BodyHandle, count: Int?) {
-        self.document = document
-        self.count = count
-    }
-}
-
-/// Why a query or jq filter produced nothing to show.
-package struct BodySelectionError: Error, Sendable, Hashable {
-    /// What went wrong, for the person.
-    package var message: String
-
-    /// Makes an error.
-    package init(_ message: String) { self.message = message }
-}
-
-/// Programs a body can be opened in.
-package enum BodyProgram: Sendable, Hashable {
-    /// `$PAGER`, default `less`.
-    case pager
-    /// `$EDITOR`, default `vi`.
-    case editor
-}
-
-/// Background work on a body that can be cancelled.
-package enum BodyWork: String, Sendable, Hashable {
-    /// Formatting and indexing.
-    case build
-    /// Counting search matches.
-    case count
-    /// A query or jq filter.
-    case selection
-    /// Looking for a search's first match past what a frame scans.
-    case find
 }
 
 /// Work the reducer asks the runtime to do; its results come back as actions.
@@ -149,6 +90,8 @@ package enum AppEffect: Sendable, Hashable {
     case auth(AuthEffect)
     /// WebSocket conversations'.
     case webSocket(WebSocketEffect)
+    /// The Body tab's (formatting, searches, queries, saving).
+    case body(BodyEffect)
     /// Scratch requests'.
     case scratch(ScratchEffect)
     /// The drift badges'.
@@ -199,27 +142,6 @@ package enum AppEffect: Sendable, Hashable {
     case scheduleLoadingScreen(after: Duration)
     /// Put text on the clipboard (OSC 52); `description` says what it was.
     case copyToClipboard(text: String, description: String)
-    /// Format and index a response body off the UI thread, reporting `.bodyBuildProgress` and
-    /// `.bodyBuilt`; every secret value `masking` knows is masked first (nil: shown as received).
-    case buildBody(key: EndpointKey, generation: Int, data: Data, contentType: String?, masking: Redactor? = nil)
-    /// Format and index a downloaded body from its file, mapped into memory rather than read into
-    /// the heap; reports as `.buildBody` does.
-    case buildBodyFromFile(key: EndpointKey, generation: Int, path: String, contentType: String?, masking: Redactor? = nil)
-    /// Stop background work on a body.
-    case cancelBodyWork(key: EndpointKey, work: BodyWork)
-    /// Count the matches of a search in the background, reporting `.bodyMatchCount`.
-    case countBodyMatches(key: EndpointKey, document: BodyHandle, query: BodySearchQuery)
-    /// Look for the first match of a search at or after `offset` (wrapping) in the background,
-    /// reporting `.bodyMatchFound`; a newer one for the same body cancels it.
-    case findInBody(key: EndpointKey, document: BodyHandle, query: BodySearchQuery, from: Int)
-    /// Run a query or jq filter over a body, reporting `.bodySelectionFinished`.
-    case selectInBody(key: EndpointKey, id: Int, document: BodyHandle, kind: BodySelectionKind)
-    /// Copy the value on `line` (OSC 52), formatted off the UI thread.
-    case copyBodyValue(document: BodyHandle, line: Int)
-    /// Save a body to `path`; never replaces a file unless `overwrite`.
-    case saveBody(key: EndpointKey, document: BodyHandle, path: String, overwrite: Bool)
-    /// Open a body in the pager or editor, leaving the terminal to it meanwhile.
-    case openBody(document: BodyHandle, program: BodyProgram)
     /// Leave the app.
     case quit
 }

@@ -10,16 +10,14 @@ extension AppReducer {
         if command == .quit { return quit(&state) }
         if command == .acceptAndSend {
             let elsewhere = state.finder.isOpen || state.overlay != nil || state.filter?.isEditing == true
-                || state.selectedBodyKey.flatMap { state.bodies[$0]?.prompt } != nil
+                || state.body.prompt(state.selectedBodyKey) != nil
             if !elsewhere, let effects = acceptAndSend(state: &state) { return effects }
             command = .accept
         }
         if state.finder.isOpen { return scope(FinderFeature.self, \.finder, .key(command), &state) }
         if let overlay = state.overlay { return handleWindow(command, overlay: overlay, state: &state) }
         if state.filter?.isEditing == true { return navigate(.filterKey(command), state: &state) }
-        if let key = state.selectedBodyKey, let prompt = state.bodies[key]?.prompt {
-            return handleBodyPrompt(command, prompt: prompt, key: key, state: &state)
-        }
+        if state.body.prompt(state.selectedBodyKey) != nil { return scope(BodyFeature.self, \.body, .promptKey(command), &state) }
         if state.isInEditor, let input = state.editor.input { return typeInEditor(command, input: input, state: &state) }
         if state.isInVariables, let input = state.variablesTab.input { return typeValue(command, input: input, state: &state) }
         return perform(command, state: &state)
@@ -115,7 +113,7 @@ extension AppReducer {
         case .revealSecrets:
             state.revealsSecrets.toggle()
             state.notice = state.revealsSecrets ? "Secrets are shown in clear: v masks them again." : "Secrets are masked."
-            return rebuildMaskedBodies(state: &state)
+            return scope(BodyFeature.self, \.body, .maskingChanged, &state)
         case .showHistory:
             return scope(HistoryFeature.self, \.history, .show, &state)
         case .showDiagnostics:
@@ -131,7 +129,7 @@ extension AppReducer {
         case .quit:
             return quit(&state)
         case .body(let command):
-            return perform(command, state: &state)
+            return scope(BodyFeature.self, \.body, .command(command), &state)
         case .editor(let command):
             return perform(command, state: &state)
         case .variables(let command):
@@ -310,11 +308,26 @@ extension AppReducer {
             return scope(WebSocketFeature.self, \.webSocket, .close(ticket), &state)
         }
         if let ticket = state.selectedInFlight ?? state.inFlight.values.max(by: { $0.id < $1.id }) {
-            state.notice = state.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
+            state.notice = state.body.streams[ticket.endpoint]?.ticket == ticket.id ? "Closing the stream of \(ticket.endpoint)…" : "Cancelling \(ticket.endpoint)…"
             return [.cancel(ticket: ticket.id)]
         }
-        if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }
+        if state.body.isBuilding(state.selectedBodyKey) { return scope(BodyFeature.self, \.body, .cancelBuild, &state) }
+        if state.isInBody, state.body.hasLayerToClose(state.selectedBodyKey) { return scope(BodyFeature.self, \.body, .closeLayer, &state) }
         return state.filter != nil ? navigate(.closeFilter, state: &state) : []
+    }
+
+    /// Moves the cursor in the selected event stream; false when the Body tab shows no events.
+    static func moveInEvents(_ movement: Movement, paging: Bool = false, state: inout AppState) -> Bool {
+        guard state.tab == .body, state.body.showsEvents(state.selectedBodyKey) else { return false }
+        _ = scope(BodyFeature.self, \.body, .moveInEvents(movement, paging: paging), &state)
+        return true
+    }
+
+    /// Moves in the selected body; false when the Body tab has nothing to move in.
+    static func moveInBody(_ movement: Movement, paging: Bool = false, wheel: Bool = false, state: inout AppState) -> Bool {
+        guard state.tab == .body, state.body.canMove(state.selectedBodyKey) else { return false }
+        _ = scope(BodyFeature.self, \.body, .move(movement, paging: paging, wheel: wheel), &state)
+        return true
     }
 
     /// Moves the cursor in the selected conversation's frames; false when the Body tab shows none.
@@ -377,7 +390,7 @@ extension AppState {
             return .window
         }
         if filter?.isEditing == true { return .typing }
-        if let key = selectedBodyKey, let prompt = bodies[key]?.prompt {
+        if let prompt = body.prompt(selectedBodyKey) {
             if case .confirmOverwrite = prompt.kind { return .question }
             return .typing
         }

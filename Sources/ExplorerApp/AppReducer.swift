@@ -18,6 +18,7 @@ package enum AppReducer {
         case .history(let action): effects = scope(HistoryFeature.self, \.history, action, &state)
         case .auth(let action): effects = scope(AuthFeature.self, \.auth, action, &state)
         case .webSocket(let action): effects = scope(WebSocketFeature.self, \.webSocket, action, &state)
+        case .body(let action): effects = scope(BodyFeature.self, \.body, action, &state)
         case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
         case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
@@ -115,14 +116,12 @@ package enum AppReducer {
         case .terminal(.resize(let size)):
             state.size = size
             effects = []
-        case .responseStreamed(let ticket, let update):
-            effects = responseStreamed(ticket: ticket, update: update, state: &state)
         case .exchangeFinished(let ticketID, var exchange, let redactor, let finishedAt):
             effects = scope(UploadsFeature.self, \.uploads, .ended(ticket: ticketID), &state)
             effects += scope(DownloadsFeature.self, \.downloads, .ended(ticket: ticketID), &state)
             if let ticket = state.inFlight[ticketID] {
                 if ticket.call.downloadPath != nil { state.notice = downloadEnded(exchange) }
-                streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
+                effects += streamEnded(ticket: ticketID, key: ticket.endpoint, exchange: &exchange, state: &state)
                 effects += scope(WebSocketFeature.self, \.webSocket, .ended(ticket: ticketID, endpoint: ticket.endpoint), &state)
             }
             if let ticket = state.inFlight.removeValue(forKey: ticketID) {
@@ -137,7 +136,7 @@ package enum AppReducer {
                     effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finishedAt), &state)
                 }
                 effects += scope(TestsFeature.self, \.tests, .responseArrived(record), &state)
-                effects += startBody(for: record, state: &state)
+                effects += scope(BodyFeature.self, \.body, .responseArrived(record), &state)
                 let signedOut = AuthFeature.signOutMessage(for: record)
                 effects += scope(AuthFeature.self, \.auth, .requestFinished(ticket.call.environmentKey, succeeded: exchange.error == nil, signedOut: signedOut), &state)
                 // Values captured from a session that signed out (ids, tokens) belong to it.
@@ -167,29 +166,6 @@ package enum AppReducer {
         case .timeZoneLoaded(let zone):
             state.timeZone = zone
             state.pendingLoads.remove(.loadTimeZone)
-            effects = []
-        case .bodyBuildProgress(let key, let generation, let status, let preview):
-            bodyBuildProgress(key: key, generation: generation, status: status, preview: preview, state: &state)
-            effects = []
-        case .bodyBuilt(let key, let generation, let document):
-            effects = bodyBuilt(key: key, generation: generation, document: document.document, state: &state)
-        case .bodyBuildStopped(let key, let generation):
-            bodyBuildStopped(key: key, generation: generation, state: &state)
-            effects = []
-        case .bodyMatchFound(let key, let document, let query, let scan):
-            bodyMatchFound(key: key, document: document, query: query, scan: scan, state: &state)
-            effects = []
-        case .bodyMatchCount(let key, let document, let query, let count):
-            bodyMatchCount(key: key, document: document, query: query, count: count, state: &state)
-            effects = []
-        case .bodySelectionFinished(let key, let id, let outcome):
-            bodySelectionFinished(key: key, id: id, outcome: outcome, state: &state)
-            effects = []
-        case .bodySaveFinished(let key, let path, let byteCount, let error):
-            bodySaveFinished(key: key, path: path, byteCount: byteCount, error: error, state: &state)
-            effects = []
-        case .bodyMessage(let message):
-            state.notice = message
             effects = []
         }
         if state.needsSpinner, !state.spinnerScheduled, !state.isQuitting {
@@ -225,6 +201,18 @@ package enum AppReducer {
         guard let first = problems.first else { return [] }
         let effects = scope(MessagesFeature.self, \.messages, .recorded(problems, isError: true), &state)
         state.notice = problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more: M lists them)"
+        return effects
+    }
+
+    /// A stream's request ended; what arrived of a stream the person closed is the response, not a
+    /// "cancelled" error.
+    static func streamEnded(ticket: Int, key: EndpointKey, exchange: inout Exchange, state: inout AppState) -> [AppEffect] {
+        let partial = exchange.error?.kind == .cancelled ? exchange.error?.response : nil
+        let effects = scope(BodyFeature.self, \.body, .streamEnded(ticket: ticket, endpoint: key, cancelled: partial != nil), &state)
+        if let partial, let stream = state.body.streams[key], stream.ticket == ticket, stream.closedByUser {
+            exchange.result = .success(partial)
+            exchange.notes.append(stream.closedNote)
+        }
         return effects
     }
 

@@ -23,12 +23,6 @@ package struct AppState: Sendable {
     package var tabScroll: [ResponseTab: Int] = [:]
     /// The last result per endpoint.
     package var responses: [EndpointKey: CallOutcome] = [:]
-    /// The Body tab of each response, by endpoint (as `responses`).
-    package var bodies: [EndpointKey: BodyPane] = [:]
-    /// Responses read as they arrive (event streams, NDJSON), by endpoint: the latest answer's.
-    package var streams: [EndpointKey: ResponseStream] = [:]
-    /// The next id for a body build or query; results carrying an older id are stale.
-    package var nextBodyGeneration = 1
     /// Requests sent and not yet answered, by ticket id.
     package var inFlight: [Int: RequestTicket] = [:]
     /// The example each endpoint sends; absent means the default.
@@ -63,6 +57,8 @@ package struct AppState: Sendable {
     package internal(set) var auth = AuthState()
     /// WebSocket conversations.
     package internal(set) var webSocket = WebSocketState()
+    /// The Body tab of each response, and responses read as they arrive.
+    package internal(set) var body = BodyState()
     /// Scratch requests (`C-n`).
     package internal(set) var scratch = ScratchState()
     /// The drift badges.

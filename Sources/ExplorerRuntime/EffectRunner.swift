@@ -32,19 +32,10 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
-    /// Background work on bodies by endpoint and kind, with a token so a finished task removes only itself.
-    let bodyTasks = Mutex<[BodyTaskKey: (token: Int, task: Task<Void, Never>)]>([:])
-    let nextBodyToken = Atomic<Int>(0)
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
     let draftWriter = StateFileKeeper<[String: EndpointEdits]>()
     let valueWriter = StateFileKeeper<[String: String]>()
     let capturedWriter = StateFileKeeper<CapturedValues>()
-
-    /// Which background work on which body.
-    struct BodyTaskKey: Hashable {
-        var endpoint: EndpointKey
-        var work: BodyWork
-    }
 
     init(inbox: ActionInbox, device: any TerminalDevice, services: ExplorerServices) {
         self.inbox = inbox
@@ -52,6 +43,7 @@ final class EffectRunner: Sendable {
         self.services = services
         history = HistoryEffects(store: services.history)
         drift = DriftEffects(store: services.drift)
+        body = BodyEffects(device: device, environment: services.environment)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
@@ -75,6 +67,7 @@ final class EffectRunner: Sendable {
     private let auth = AuthEffects()
     private let webSocket = WebSocketEffects()
     private let drift: DriftEffects
+    private let body: BodyEffects
 
     /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
     private var scratch: ScratchEffects {
@@ -105,6 +98,7 @@ final class EffectRunner: Sendable {
         case .history(let effect): history.perform(effect, context)
         case .auth(let effect): auth.perform(effect, context)
         case .webSocket(let effect): webSocket.perform(effect, context)
+        case .body(let effect): body.perform(effect, context)
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
         case .tests(let effect): tests.perform(effect, context)
@@ -160,8 +154,6 @@ final class EffectRunner: Sendable {
             copy(text, description: description)
         case .quit:
             break
-        case .buildBody, .buildBodyFromFile, .cancelBodyWork, .countBodyMatches, .findInBody, .selectInBody, .copyBodyValue, .saveBody, .openBody:
-            performBodyEffect(effect)
         }
     }
 
@@ -208,8 +200,24 @@ final class EffectRunner: Sendable {
     }
 
     func copy(_ text: String, description: String) {
-        device.writeControlSequence(OSC52.copy(text))
-        inbox.post(.copied(description: description))
+        OSC52.put(text, description: description, on: device, post: inbox.post)
+    }
+
+    /// Where a download's file is: a name in the downloads folder (the catalog's `download:`),
+    /// confined to it, or a path relative to where the explorer runs; and whether a file is there.
+    static func checkDownload(_ call: EndpointCall, environment: [String: String]) -> AppAction {
+        guard let name = call.downloadPath else { return .downloadChecked(call, path: "", exists: false, problem: "no file was given") }
+        let path: String
+        switch call.downloadPlace {
+        case .downloadsFolder:
+            switch DownloadsFolder.file(name, in: DownloadsFolder.path(environment: environment)) {
+            case .success(let file): path = file
+            case .failure(let problem): return .downloadChecked(call, path: "", exists: false, problem: problem.description)
+            }
+        case .workingDirectory, .checked:
+            path = name.hasPrefix("/") ? name : FileManager.default.currentDirectoryPath + "/" + name
+        }
+        return .downloadChecked(call, path: path, exists: FileStatus.exists(path), problem: nil)
     }
 
     /// Posts `action` once `delay` has passed (time reaches the reducer as actions).
@@ -277,14 +285,14 @@ final class EffectRunner: Sendable {
         requestOptions.download = download
         if download != nil {
             // Bytes so far with the clock's reading: the reducer computes the rate from these.
-            let downloadThrottle = ProgressThrottle(interval: Self.progressInterval)
+            let downloadThrottle = ProgressThrottle(interval: ProgressThrottle.reportInterval)
             let clock = services.clock
             requestOptions.progress = { received, expected in
                 guard downloadThrottle.shouldReport() else { return }
                 inbox.post(.downloads(.progressed(ticket: ticket.id, received: received, expected: expected, at: clock.now())))
             }
         }
-        let uploadThrottle = ProgressThrottle(interval: Self.progressInterval)
+        let uploadThrottle = ProgressThrottle(interval: ProgressThrottle.reportInterval)
         requestOptions.uploadProgress = { sent, total in
             // The last report always goes: it says the body is sent.
             guard sent >= total || uploadThrottle.shouldReport() else { return }
@@ -356,7 +364,7 @@ final class EffectRunner: Sendable {
 
     /// Cancels every request and body task and waits for them, for loads, history writes and state saves.
     func cancelAll() async {
-        let running = tasks.withLock { Array($0.values) } + bodyTasks.withLock { $0.values.map(\.task) }
+        let running = tasks.withLock { Array($0.values) } + body.running
         for task in running { task.cancel() }
         for task in running + unfinished.withLock({ Array($0.values) }) { await task.value }
         await stopWatching()
@@ -378,5 +386,11 @@ final class EffectRunner: Sendable {
 enum OSC52 {
     static func copy(_ text: String) -> String {
         "\u{1B}]52;c;\(Data(text.utf8).base64EncodedString())\u{07}"
+    }
+
+    /// Puts `text` on the terminal's clipboard and tells the app what it was (`.copied`).
+    static func put(_ text: String, description: String, on device: any TerminalDevice, post: (AppAction) -> Void) {
+        device.writeControlSequence(copy(text))
+        post(.copied(description: description))
     }
 }

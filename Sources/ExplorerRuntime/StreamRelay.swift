@@ -98,8 +98,8 @@ final class StreamRelay: Sendable {
                 masked.event.data = masking.text(streamed.event.data)
                 return masked
             }
-            inbox.post(.responseStreamed(
-                ticket: ticket, update: StreamUpdate(head: state.head, events: events, bytes: masking.data(state.bytes), byteCount: state.byteCount)))
+            inbox.post(.body(.streamed(
+                ticket: ticket, update: StreamUpdate(head: state.head, events: events, bytes: masking.data(state.bytes), byteCount: state.byteCount))))
             state.head = nil
             state.events = []
             state.bytes = Data()

@@ -145,13 +145,13 @@ extension AppState {
     package mutating func performBodyWork(_ effects: [AppEffect]) {
         for effect in effects {
             switch effect {
-            case .buildBody(let key, let generation, let data, let contentType, let masking):
+            case .body(.build(let key, let generation, let data, let contentType, let masking)):
                 let document = BodyDocument(data: masking?.data(data) ?? data, contentType: contentType)
-                _ = AppReducer.reduce(&self, .bodyBuilt(key: key, generation: generation, document: BodyHandle(document)))
-            case .countBodyMatches(let key, let handle, let query):
+                _ = AppReducer.reduce(&self, .body(.built(key: key, generation: generation, document: BodyHandle(document))))
+            case .body(.countMatches(let key, let handle, let query)):
                 let count = handle.document.countMatches(for: query)
                 let complete = BodyMatchCount(count: count, isComplete: true, fraction: 1)
-                _ = AppReducer.reduce(&self, .bodyMatchCount(key: key, document: handle, query: query, count: complete))
+                _ = AppReducer.reduce(&self, .body(.matchesCounted(key: key, document: handle, query: query, count: complete)))
             default:
                 break
             }

@@ -34,7 +34,7 @@ import TestTraits
             exchange.result = .success(response)
         }
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
-        #expect(effects.contains { if case .buildBodyFromFile(_, _, "/tmp/out.json", _, _) = $0 { true } else { false } })
+        #expect(effects.contains { if case .body(.buildFromFile(_, _, "/tmp/out.json", _, _)) = $0 { true } else { false } })
         #expect(state.screen.contains("1.2 MB"))
         // "Downloading … to …" gives way to where the body went.
         #expect(state.notice == "Saved 1.2 MB to /tmp/out.json.")

@@ -43,7 +43,7 @@ import TestTraits
             StreamedEvent(
                 at: .milliseconds(index * 37), event: ServerSentEvent(type: index == 12 ? "done" : "token", data: #"{"index":\#(index),"delta":"word \#(index)"}"#, lastEventID: "\(index)"))
         }
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: head, events: events, byteCount: 640)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: head, events: events, byteCount: 640))))
         _ = state.press("Tab")
         assertSnapshot(state.screen, named: "event-stream-\(size)")
     }

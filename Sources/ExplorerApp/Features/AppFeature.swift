@@ -113,9 +113,7 @@ extension AppReducer {
         case .sendAgain(let call):
             return sendAgain(call, state: &state)
         case .replaceAnswer(let key):
-            let effects = stopBodyWork(key, state: &state)
-            state.streams[key] = nil
-            return effects
+            return scope(BodyFeature.self, \.body, .dropped(key), &state)
         case .openScratch(let environment, let notice):
             state.catalog = state.catalog.addingScratch(state.scratch.entries)
             state.selectEnvironment(environment)
@@ -159,13 +157,12 @@ extension AppReducer {
         case .showResponse(let record):
             let key = record.call.endpoint
             var effects = perform(.showEndpoint(key), state: &state)
-            effects += stopBodyWork(key, state: &state)
-            state.streams[key] = nil
+            effects += scope(BodyFeature.self, \.body, .dropped(key), &state)
             state.responses[key] = record
             state.tabScroll = [:]
             state.tab = .body
             state.focus = .response
-            return effects + startBody(for: record, state: &state)
+            return effects + scope(BodyFeature.self, \.body, .responseArrived(record), &state)
         }
     }
 }

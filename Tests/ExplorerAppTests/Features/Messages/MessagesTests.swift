@@ -13,7 +13,7 @@ import TestTraits
     @Test func everyNoticeIsKeptInFullNewestFirst() {
         var state = TestCatalog.state()
         _ = state.press("s")
-        _ = AppReducer.reduce(&state, .bodyMessage(Self.long))
+        _ = AppReducer.reduce(&state, .body(.message(Self.long)))
         #expect(state.messages.entries.count == 2 && state.messages.entries.first?.text.hasPrefix("LIVE") == true)
         #expect(state.messages.entries.last?.text == Self.long)
         #expect(state.messages.entries.last?.isError == true)
@@ -59,7 +59,7 @@ import TestTraits
     @Test(arguments: ScreenSnapshotTests.sizes)
     func aLongNoticeIsCutWithAHint(size: Size) {
         var state = TestCatalog.state(size: size)
-        _ = AppReducer.reduce(&state, .bodyMessage(Self.long))
+        _ = AppReducer.reduce(&state, .body(.message(Self.long)))
         let bar = state.screen.split(separator: "\n", omittingEmptySubsequences: false)[size.height - 1]
         // Cut with an ellipsis and the hint, or whole without it; whole at 200 columns.
         #expect(bar.contains(Self.long) != (bar.contains("…") && bar.contains("M full message")))

@@ -2,8 +2,6 @@ import Foundation
 import Testing
 
 @testable import CatalogAuthoring
-import DriftCheck
-import StateStore
 import TestTraits
 
 /// Editing one entry of a catalog file leaves every other byte alone.

@@ -57,8 +57,8 @@ import TestTraits
         _ = state.press("Enter")
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: "[1,2,3]"), redactor: .standard, finishedAt: TestCatalog.now))
         let preview = BodyHandle(BodyDocument(data: Data("[1,2,3]".utf8)))
-        _ = AppReducer.reduce(&state, .bodyBuildProgress(key: "shop/listItems", generation: 1,
-            status: BodyBuildStatus(bytesProcessed: 3, totalBytes: 7), preview: preview))
+        _ = AppReducer.reduce(&state, .body(.buildProgressed(key: "shop/listItems", generation: 1,
+            status: BodyBuildStatus(bytesProcessed: 3, totalBytes: 7), preview: preview)))
         assertSnapshot(state.screen, named: "body-building-80x24")
     }
 }

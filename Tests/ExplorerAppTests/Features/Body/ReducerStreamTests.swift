@@ -20,7 +20,7 @@ import TestTraits
     @Test func eventsAreListedAsTheyArriveWhileTheRequestIsInFlight() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...2), byteCount: 60)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...2), byteCount: 60))))
         #expect(state.inFlight[1] != nil)
         #expect(state.selectedStream?.events.count == 2)
         var screen = state.screen
@@ -29,7 +29,7 @@ import TestTraits
         #expect(screen.contains("+0.060s  token  #2"))
         // The newest event is shown in full below the list, pretty-printed.
         #expect(screen.contains(#""index": 2"#))
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(events: Self.events(3...3), byteCount: 90)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(events: Self.events(3...3), byteCount: 90))))
         screen = state.screen
         #expect(screen.contains("#3"))
         #expect(screen.contains(#""index": 3"#))
@@ -38,11 +38,11 @@ import TestTraits
     @Test func theCursorStaysOnAnEarlierEventAndGFollowsAgain() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...5), byteCount: 150)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...5), byteCount: 150))))
         _ = state.press("Tab k k")
         #expect(state.focus == .response)
         #expect(state.selectedStream?.cursor == 2)
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(events: Self.events(6...8), byteCount: 240)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(events: Self.events(6...8), byteCount: 240))))
         #expect(state.selectedStream?.selectedIndex == 2)
         #expect(state.screen.contains(#""index": 3"#))
         #expect(state.screen.contains("G follows"))
@@ -54,7 +54,7 @@ import TestTraits
     @Test func escClosesTheStreamAndWhatArrivedIsTheResponseNotACancellation() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...4), byteCount: 120)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...4), byteCount: 120))))
         #expect(state.press("Esc") == [.cancel(ticket: 1)])
         #expect(state.notice?.contains("Closing the stream") == true)
         let partial = Response(status: 200, headers: Self.eventHead.headers, body: Data("id: 1\ndata: {}\n\n".utf8), source: .network)
@@ -73,7 +73,7 @@ import TestTraits
     @Test func aServerThatEndsTheStreamLeavesTheEventsShown() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...3), byteCount: 90)))
+        _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...3), byteCount: 90))))
         var exchange = TestCatalog.exchange(status: 200)
         if case .success(var response) = exchange.result {
             response.headers = Self.eventHead.headers
@@ -92,17 +92,17 @@ import TestTraits
     @Test func anNDJSONStreamIsFormattedAgainAsBytesArriveOneBuildAtATime() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        let first = AppReducer.reduce(&state, .responseStreamed(
-            ticket: 1, update: StreamUpdate(head: Self.ndjsonHead, bytes: Data(#"{"seq":1}"#.utf8 + [0x0A]), byteCount: 10)))
+        let first = AppReducer.reduce(&state, .body(.streamed(
+            ticket: 1, update: StreamUpdate(head: Self.ndjsonHead, bytes: Data(#"{"seq":1}"#.utf8 + [0x0A]), byteCount: 10))))
         #expect(first.builds.count == 1)
         // Bytes that come while the build runs wait for it.
-        let second = AppReducer.reduce(&state, .responseStreamed(ticket: 1, update: StreamUpdate(bytes: Data(#"{"seq":2}"#.utf8 + [0x0A]), byteCount: 20)))
+        let second = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(bytes: Data(#"{"seq":2}"#.utf8 + [0x0A]), byteCount: 20))))
         #expect(second.builds.isEmpty)
         var next = first
         for _ in 0..<3 {
             var followUp: [AppEffect] = []
-            for case .buildBody(let key, let generation, let data, let contentType, _) in next {
-                followUp += AppReducer.reduce(&state, .bodyBuilt(key: key, generation: generation, document: BodyHandle(BodyDocument(data: data, contentType: contentType))))
+            for case .body(.build(let key, let generation, let data, let contentType, _)) in next {
+                followUp += AppReducer.reduce(&state, .body(.built(key: key, generation: generation, document: BodyHandle(BodyDocument(data: data, contentType: contentType)))))
             }
             next = followUp
         }
@@ -114,5 +114,5 @@ import TestTraits
 
 extension [AppEffect] {
     /// The body builds asked for.
-    var builds: [AppEffect] { filter { if case .buildBody = $0 { true } else { false } } }
+    var builds: [AppEffect] { filter { if case .body(.build) = $0 { true } else { false } } }
 }

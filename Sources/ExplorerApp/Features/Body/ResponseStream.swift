@@ -58,6 +58,12 @@ package struct ResponseStream: Sendable {
         MediaType.essence(of: contentType).map(MediaType.streamed.contains) ?? false
     }
 
+    /// What a stream the person closed says in its response's notes.
+    var closedNote: String {
+        let count = kind == .events ? "\(events.count) event\(events.count == 1 ? "" : "s")" : ByteCount.format(byteCount)
+        return "The stream was closed by you after \(count)."
+    }
+
     /// The event under the cursor.
     package var selectedIndex: Int? { events.isEmpty ? nil : min(cursor ?? events.count - 1, events.count - 1) }
 }

@@ -5,9 +5,9 @@ import FoundationEssentials
 
 /// Responses shown while they arrive: events listed as they come, other streamed bodies formatted
 /// again as bytes arrive (one build at a time: the end of one starts the next).
-extension AppReducer {
-    static func responseStreamed(ticket: Int, update: StreamUpdate, state: inout AppState) -> [AppEffect] {
-        guard let key = state.inFlight[ticket]?.endpoint else { return [] }
+extension BodyFeature {
+    static func streamed(ticket: Int, update: StreamUpdate, state: inout BodyState, _ context: Context) -> [AppEffect] {
+        guard let key = context.inFlight[ticket]?.endpoint else { return [] }
         var effects: [AppEffect] = []
         if let head = update.head {
             if var stream = state.streams[key], stream.ticket == ticket,
@@ -24,7 +24,7 @@ extension AppReducer {
                 stream.connections += 1
                 state.streams[key] = stream
             } else {
-                effects += stopBodyWork(key, state: &state)
+                effects += stopWork(key, state: &state)
                 state.streams[key] = ResponseStream(ticket: ticket, status: head.status, headers: head.headers)
             }
         }
@@ -33,16 +33,16 @@ extension AppReducer {
         state.streams[key]?.events.append(contentsOf: update.events)
         state.streams[key]?.byteCount = update.byteCount
         if state.streams[key]?.kind == .text { state.streams[key]?.received.append(update.bytes) }
-        return effects + buildStreamedBody(key, state: &state)
+        return effects + buildStreamed(key, state: &state)
     }
 
     /// Formats the bytes of a text stream so far, unless a build is running (its end starts the next).
-    static func buildStreamedBody(_ key: EndpointKey, state: inout AppState) -> [AppEffect] {
+    static func buildStreamed(_ key: EndpointKey, state: inout BodyState) -> [AppEffect] {
         guard var stream = state.streams[key], stream.kind == .text, stream.received.count > stream.builtByteCount else { return [] }
-        let old = state.bodies[key]
+        let old = state.panes[key]
         if let old, old.isStreamed, old.building != nil { return [] }
-        let generation = state.nextBodyGeneration
-        state.nextBodyGeneration += 1
+        let generation = state.nextGeneration
+        state.nextGeneration += 1
         var pane = BodyPane(generation: generation, byteCount: stream.received.count)
         pane.isStreamed = true
         if let old, old.isStreamed {
@@ -50,51 +50,54 @@ extension AppReducer {
             pane.main = old.main
             pane.prompt = old.prompt
         }
-        state.bodies[key] = pane
+        state.panes[key] = pane
         stream.builtByteCount = stream.received.count
         state.streams[key] = stream
-        return [.buildBody(key: key, generation: generation, data: stream.received, contentType: stream.headers["Content-Type"])]
+        return [.body(.build(key: key, generation: generation, data: stream.received, contentType: stream.headers["Content-Type"]))]
     }
 
     /// Stops what the endpoint's earlier body was doing in the background.
-    static func stopBodyWork(_ key: EndpointKey, state: inout AppState) -> [AppEffect] {
-        guard let old = state.bodies[key] else { return [] }
+    static func stopWork(_ key: EndpointKey, state: inout BodyState) -> [AppEffect] {
+        guard let old = state.panes[key] else { return [] }
         var effects: [AppEffect] = []
-        if old.building != nil { effects.append(.cancelBodyWork(key: key, work: .build)) }
-        if old.pendingSelection != nil { effects.append(.cancelBodyWork(key: key, work: .selection)) }
-        if old.active?.view.search != nil { effects.append(.cancelBodyWork(key: key, work: .count)) }
-        state.bodies[key] = nil
+        if old.building != nil { effects.append(.body(.cancel(key: key, work: .build))) }
+        if old.pendingSelection != nil { effects.append(.body(.cancel(key: key, work: .selection))) }
+        if old.active?.view.search != nil { effects.append(.body(.cancel(key: key, work: .count))) }
+        state.panes[key] = nil
         return effects
     }
 
-    /// The stream's request ended: the server closed it, it failed, or the person closed it (then
-    /// what arrived is the response, not a "cancelled" error).
-    static func streamEnded(ticket: Int, key: EndpointKey, exchange: inout Exchange, state: inout AppState) {
+    /// The stream's request ended: the server closed it, it failed, or the person closed it
+    /// (`cancelled`: then what arrived is the response, not a "cancelled" error; see `ResponseStream.closedNote`).
+    static func streamEnded(ticket: Int, key: EndpointKey, cancelled: Bool, state: inout BodyState) {
         guard var stream = state.streams[key] else { return }
         guard stream.ticket == ticket else {
             state.streams[key] = nil
             return
         }
         stream.isOpen = false
-        if let error = exchange.error, error.kind == .cancelled, let partial = error.response {
-            stream.closedByUser = true
-            exchange.result = .success(partial)
-            let count = stream.kind == .events ? "\(stream.events.count) event\(stream.events.count == 1 ? "" : "s")" : ByteCount.format(stream.byteCount)
-            exchange.notes.append("The stream was closed by you after \(count).")
-        }
+        if cancelled { stream.closedByUser = true }
         state.streams[key] = stream
     }
 
-    /// Moves the cursor in the selected event stream; false when the Body tab shows no events.
-    static func moveInEvents(_ movement: Movement, paging: Bool = false, state: inout AppState) -> Bool {
-        guard state.tab == .body, let key = state.selectedBodyKey, var stream = state.streams[key], stream.kind == .events,
-            let current = stream.selectedIndex
-        else { return false }
-        stream.cursor = followingCursor(movement, paging: paging, from: current, count: stream.events.count, pageHeight: state.pageHeight)
+    /// Moves the cursor in the selected event stream.
+    static func moveInEvents(_ movement: AppReducer.Movement, paging: Bool, state: inout BodyState, _ context: Context) {
+        guard let key = context.selected, var stream = state.streams[key], stream.kind == .events, let current = stream.selectedIndex
+        else { return }
+        stream.cursor = AppReducer.followingCursor(movement, paging: paging, from: current, count: stream.events.count, pageHeight: context.pageHeight)
         state.streams[key] = stream
-        return true
     }
+}
 
+extension BodyState {
+    /// Whether `key`'s answer is an event stream with events to move between.
+    func showsEvents(_ key: EndpointKey?) -> Bool {
+        guard let stream = key.flatMap({ streams[$0] }) else { return false }
+        return stream.kind == .events && stream.selectedIndex != nil
+    }
+}
+
+extension AppReducer {
     /// Where a cursor goes in a list that grows while it is shown (events, frames): nil when the
     /// newest item is chosen, which means following the list again.
     static func followingCursor(_ movement: Movement, paging: Bool, from current: Int, count: Int, pageHeight: Int) -> Int? {
@@ -107,9 +110,4 @@ extension AppReducer {
         let target = step.applied(to: current, count: count)
         return target == count - 1 ? nil : target
     }
-}
-
-extension AppState {
-    /// The stream shown for the selected endpoint, if its latest answer is (or was) one.
-    package var selectedStream: ResponseStream? { selectedBodyKey.flatMap { streams[$0] } }
 }

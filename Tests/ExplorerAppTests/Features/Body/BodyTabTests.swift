@@ -29,23 +29,23 @@ import TestTraits
         _ = state.press("Enter")
         let exchange = TestCatalog.exchange(status: 200, body: #"{"a":1}"#)
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
-        #expect(effects.contains(.buildBody(key: Self.key, generation: 1, data: Data(#"{"a":1}"#.utf8), contentType: nil)))
+        #expect(effects.contains(.body(.build(key: Self.key, generation: 1, data: Data(#"{"a":1}"#.utf8), contentType: nil))))
         #expect(state.selectedBodyPane?.building == BodyBuildStatus(bytesProcessed: 0, totalBytes: 7))
         #expect(state.screen.contains("Formatting 0% · 0 B of 7 B · Esc cancels"))
 
         let preview = BodyHandle(BodyDocument(data: Data(#"{"a":1}"#.utf8)))
         let status = BodyBuildStatus(bytesProcessed: 3, totalBytes: 7)
-        _ = AppReducer.reduce(&state, .bodyBuildProgress(key: Self.key, generation: 1, status: status, preview: preview))
+        _ = AppReducer.reduce(&state, .body(.buildProgressed(key: Self.key, generation: 1, status: status, preview: preview)))
         #expect(state.selectedBodyPane?.building == status)
         #expect(state.selectedBodyPane?.main?.document === preview.document, "the preview shows at once")
         #expect(state.screen.contains("Formatting 42%"))
 
         // Progress of another build is stale.
-        _ = AppReducer.reduce(&state, .bodyBuildProgress(key: Self.key, generation: 9, status: BodyBuildStatus(bytesProcessed: 7, totalBytes: 7), preview: nil))
+        _ = AppReducer.reduce(&state, .body(.buildProgressed(key: Self.key, generation: 9, status: BodyBuildStatus(bytesProcessed: 7, totalBytes: 7), preview: nil)))
         #expect(state.selectedBodyPane?.building == status)
 
         let final = BodyHandle(BodyDocument(data: Data(#"{"a":1}"#.utf8)))
-        _ = AppReducer.reduce(&state, .bodyBuilt(key: Self.key, generation: 1, document: final))
+        _ = AppReducer.reduce(&state, .body(.built(key: Self.key, generation: 1, document: final)))
         #expect(state.selectedBodyPane?.building == nil)
         #expect(state.selectedBodyPane?.main?.document === final.document)
         #expect(state.screen.contains("JSON · 3 lines"))
@@ -58,10 +58,10 @@ import TestTraits
         _ = state.press("Enter")
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         #expect(state.hasBodyWorkInProgress)
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .build)])
+        #expect(state.press("Esc") == [.body(.cancel(key: Self.key, work: .build))])
         #expect(state.selectedBodyPane?.building == nil)
         #expect(state.screen.contains("Formatting cancelled: r resends the request to try again."))
-        _ = AppReducer.reduce(&state, .bodyBuilt(key: Self.key, generation: 1, document: BodyHandle(BodyDocument(data: Data("{}".utf8)))))
+        _ = AppReducer.reduce(&state, .body(.built(key: Self.key, generation: 1, document: BodyHandle(BodyDocument(data: Data("{}".utf8))))))
         #expect(state.selectedBodyPane?.main == nil)
         #expect(!state.hasBodyWorkInProgress)
     }
@@ -72,8 +72,8 @@ import TestTraits
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         _ = state.press("r")
         let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
-        #expect(effects.first == .cancelBodyWork(key: Self.key, work: .build))
-        #expect(effects.contains(.buildBody(key: Self.key, generation: 2, data: Data("{}".utf8), contentType: nil)))
+        #expect(effects.first == .body(.cancel(key: Self.key, work: .build)))
+        #expect(effects.contains(.body(.build(key: Self.key, generation: 2, data: Data("{}".utf8), contentType: nil))))
     }
 
     @Test func movementKeysMoveInTheBody() throws {
@@ -168,7 +168,7 @@ import TestTraits
         #expect(state.selectedBodyPane?.prompt?.kind == .search)
         let effects = state.pressAndPerform("l a m p Space 4")
         let handle = BodyHandle(try #require(state.selectedBodyPane?.main?.document))
-        #expect(effects.last == .countBodyMatches(key: Self.key, document: handle, query: BodySearchQuery("lamp 4")))
+        #expect(effects.last == .body(.countMatches(key: Self.key, document: handle, query: BodySearchQuery("lamp 4"))))
         #expect(state.bodyView?.search?.query.text == "lamp 4")
         #expect(state.bodyView?.cursorLine == 35, "on the first match: Lamp 4")
         #expect(state.bodyView?.search?.count?.count == 11)
@@ -181,7 +181,7 @@ import TestTraits
         _ = state.press("N N")
         #expect(state.bodyView?.cursorLine == 395, "wrapped to the last match")
         #expect(state.notice == "Search wrapped to the end.")
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count), .cancelBodyWork(key: Self.key, work: .find)])
+        #expect(state.press("Esc") == [.body(.cancel(key: Self.key, work: .count)), .body(.cancel(key: Self.key, work: .find))])
         #expect(state.bodyView?.search == nil)
         _ = state.press("n")
         #expect(state.notice == "No search: / starts one.")
@@ -191,7 +191,7 @@ import TestTraits
         var state = Self.focused()
         _ = state.pressAndPerform("/ z z z")
         #expect(state.screen.contains("no match"))
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .count), .cancelBodyWork(key: Self.key, work: .find)])
+        #expect(state.press("Esc") == [.body(.cancel(key: Self.key, work: .count)), .body(.cancel(key: Self.key, work: .find))])
         #expect(state.selectedBodyPane?.prompt == nil)
         #expect(state.bodyView?.search == nil)
     }
@@ -202,10 +202,10 @@ import TestTraits
         #expect(state.selectedBodyPane?.prompt?.kind == .query)
         let handle = BodyHandle(try #require(state.selectedBodyPane?.main?.document))
         let effects = state.press("$ [ 1 ] . n a m e Enter")
-        #expect(effects == [.selectInBody(key: Self.key, id: 2, document: handle, kind: .query("$[1].name"))])
+        #expect(effects == [.body(.select(key: Self.key, id: 2, document: handle, kind: .query("$[1].name")))])
         #expect(state.screen.contains("Running query $[1].name… · Esc cancels"))
         let result = BodyHandle(BodyDocument(data: Data(#""Lamp 1""#.utf8)))
-        _ = AppReducer.reduce(&state, .bodySelectionFinished(key: Self.key, id: 2, outcome: .success(BodySelectionResult(document: result, count: 1))))
+        _ = AppReducer.reduce(&state, .body(.selectionFinished(key: Self.key, id: 2, outcome: .success(BodySelectionResult(document: result, count: 1)))))
         #expect(state.selectedBodyPane?.selection?.layer.document === result.document)
         #expect(state.screen.contains("query $[1].name · 1 value · Esc shows the whole body"))
         #expect(state.press("Esc").isEmpty)
@@ -216,8 +216,8 @@ import TestTraits
     @Test func escCancelsARunningQuery() {
         var state = Self.focused()
         _ = state.press(": $ Enter")
-        #expect(state.press("Esc") == [.cancelBodyWork(key: Self.key, work: .selection)])
-        _ = AppReducer.reduce(&state, .bodySelectionFinished(key: Self.key, id: 2, outcome: .failure(BodySelectionError("late"))))
+        #expect(state.press("Esc") == [.body(.cancel(key: Self.key, work: .selection))])
+        _ = AppReducer.reduce(&state, .body(.selectionFinished(key: Self.key, id: 2, outcome: .failure(BodySelectionError("late")))))
         #expect(state.notice == "Cancelled.")
     }
 
@@ -225,8 +225,8 @@ import TestTraits
         var state = Self.focused()
         let handle = BodyHandle(try #require(state.selectedBodyPane?.main?.document))
         let effects = state.press("| l e n g t h Enter")
-        #expect(effects == [.selectInBody(key: Self.key, id: 2, document: handle, kind: .jq("length"))])
-        _ = AppReducer.reduce(&state, .bodySelectionFinished(key: Self.key, id: 2, outcome: .failure(BodySelectionError("jq is not installed (no jq on PATH)"))))
+        #expect(effects == [.body(.select(key: Self.key, id: 2, document: handle, kind: .jq("length")))])
+        _ = AppReducer.reduce(&state, .body(.selectionFinished(key: Self.key, id: 2, outcome: .failure(BodySelectionError("jq is not installed (no jq on PATH)")))))
         #expect(state.notice == "jq failed: jq is not installed (no jq on PATH)")
         #expect(state.selectedBodyPane?.selection == nil)
     }
@@ -234,7 +234,7 @@ import TestTraits
     @Test func yCopiesTheValueAtTheCursorOffTheUIThread() throws {
         var state = Self.focused()
         let handle = BodyHandle(try #require(state.selectedBodyPane?.main?.document))
-        #expect(state.press("j y") == [.copyBodyValue(document: handle, line: 1)])
+        #expect(state.press("j y") == [.body(.copyValue(document: handle, line: 1))])
     }
 
     @Test func capitalSSavesAndAsksBeforeOverwriting() throws {
@@ -244,24 +244,24 @@ import TestTraits
         #expect(state.selectedBodyPane?.prompt?.input.text == "listItems.json")
         #expect(state.screen.contains("Save to: listItems.json"))
         let effects = state.press("C-u o u t . j s o n Enter")
-        #expect(effects == [.saveBody(key: Self.key, document: handle, path: "out.json", overwrite: false)])
-        _ = AppReducer.reduce(&state, .bodySaveFinished(key: Self.key, path: "out.json", byteCount: 0, error: .fileExists(path: "out.json")))
+        #expect(effects == [.body(.save(key: Self.key, document: handle, path: "out.json", overwrite: false))])
+        _ = AppReducer.reduce(&state, .body(.saveFinished(key: Self.key, path: "out.json", byteCount: 0, error: .fileExists(path: "out.json"))))
         #expect(state.selectedBodyPane?.prompt?.kind == .confirmOverwrite(path: "out.json"))
         #expect(state.screen.contains("out.json exists. Overwrite it? (y/n)"))
         #expect(state.press("j").isEmpty, "other keys wait for an answer")
         #expect(state.press("n").isEmpty)
         #expect(state.notice == "Not saved: out.json is left as it was.")
-        _ = AppReducer.reduce(&state, .bodySaveFinished(key: Self.key, path: "out.json", byteCount: 0, error: .fileExists(path: "out.json")))
-        #expect(state.press("y") == [.saveBody(key: Self.key, document: handle, path: "out.json", overwrite: true)])
-        _ = AppReducer.reduce(&state, .bodySaveFinished(key: Self.key, path: "out.json", byteCount: 2048, error: nil))
+        _ = AppReducer.reduce(&state, .body(.saveFinished(key: Self.key, path: "out.json", byteCount: 0, error: .fileExists(path: "out.json"))))
+        #expect(state.press("y") == [.body(.save(key: Self.key, document: handle, path: "out.json", overwrite: true))])
+        _ = AppReducer.reduce(&state, .body(.saveFinished(key: Self.key, path: "out.json", byteCount: 2048, error: nil)))
         #expect(state.notice == "Saved 2.0 kB to out.json.")
     }
 
     @Test func oAndCapitalOOpenThePagerAndTheEditor() throws {
         var state = Self.focused()
         let handle = BodyHandle(try #require(state.selectedBodyPane?.main?.document))
-        #expect(state.press("o") == [.openBody(document: handle, program: .pager)])
-        #expect(state.press("O") == [.openBody(document: handle, program: .editor)])
+        #expect(state.press("o") == [.body(.open(document: handle, program: .pager))])
+        #expect(state.press("O") == [.body(.open(document: handle, program: .editor))])
     }
 
     @Test func bodyKeysApplyOnlyInTheBodyTabWithFocusAndGlobalKeysStillWork() {
