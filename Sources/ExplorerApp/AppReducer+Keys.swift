@@ -148,6 +148,12 @@ extension AppReducer {
             return scope(TestsFeature.self, \.tests, .key(command), &state)
         case .navigation(let command):
             return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
+        case .widenList:
+            return scope(PanesFeature.self, \.panes, .widen(by: PanesState.step), &state)
+        case .narrowList:
+            return scope(PanesFeature.self, \.panes, .widen(by: -PanesState.step), &state)
+        case .zoom:
+            return scope(PanesFeature.self, \.panes, .toggleZoom, &state)
         case .setQueryItem:
             return startDirectEdit(.setQuery, state: &state)
         case .setHeader:
@@ -314,7 +320,9 @@ extension AppReducer {
             return [.cancel(ticket: ticket.id)]
         }
         if let effects = cancelBodyBuild(state: &state) ?? closeBodyLayer(state: &state) { return effects }
-        return state.filter != nil ? navigate(.closeFilter, state: &state) : []
+        if state.filter != nil { return navigate(.closeFilter, state: &state) }
+        // Last: with nothing else to cancel, Esc brings the zoomed panes back.
+        return state.panes.isZoomed ? scope(PanesFeature.self, \.panes, .unzoom, &state) : []
     }
 
     /// Moves the cursor in the selected conversation's frames; false when the Body tab shows none.

@@ -52,6 +52,7 @@ final class EffectRunner: Sendable {
         self.services = services
         history = HistoryEffects(store: services.history)
         drift = DriftEffects(store: services.drift)
+        panes = PanesEffects(file: services.panes)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
@@ -75,6 +76,7 @@ final class EffectRunner: Sendable {
     private let auth = AuthEffects()
     private let webSocket = WebSocketEffects()
     private let drift: DriftEffects
+    private let panes: PanesEffects
 
     /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
     private var scratch: ScratchEffects {
@@ -108,6 +110,7 @@ final class EffectRunner: Sendable {
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
         case .tests(let effect): tests.perform(effect, context)
+        case .panes(let effect): panes.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -363,6 +366,7 @@ final class EffectRunner: Sendable {
         await draftWriter.flush()
         await valueWriter.flush()
         await capturedWriter.flush()
+        await panes.writer.flush()
     }
 
     /// Keeps a state file up to date in the background; a failed write is said on the status bar.
