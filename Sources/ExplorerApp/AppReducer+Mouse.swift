@@ -15,6 +15,7 @@ extension AppReducer {
         if event.kind == .release, state.panes.dragStart != nil {
             return scope(PanesFeature.self, \.panes, .release(column: event.position.x), &state)
         }
+        if case .press = event.kind, state.panes.dragStart != nil { _ = scope(PanesFeature.self, \.panes, .pressElsewhere, &state) }
         guard let pane = layout.pane(at: event.position) else { return [] }
         switch event.kind {
         case .wheelUp, .wheelDown:

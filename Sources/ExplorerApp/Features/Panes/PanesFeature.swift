@@ -26,6 +26,8 @@ package enum PanesAction: Sendable, Hashable {
     case pressBorder(column: Int)
     /// The button went up at `column`: a drag of the border ends there.
     case release(column: Int)
+    /// A press elsewhere: a drag whose release the terminal did not report is over.
+    case pressElsewhere
     /// The width kept from earlier runs (nil: none).
     case loaded(listWidth: Int?)
 }
@@ -64,6 +66,8 @@ enum PanesFeature: AppFeature {
             state.isZoomed = false
         case .pressBorder(let column):
             state.dragStart = column
+        case .pressElsewhere:
+            state.dragStart = nil
         case .release(let column):
             guard let start = state.dragStart else { return [] }
             state.dragStart = nil

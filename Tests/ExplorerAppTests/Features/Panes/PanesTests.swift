@@ -72,6 +72,12 @@ import TestTraits
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 60, y: 10)))))
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.release, at: Position(x: 80, y: 10)))))
         #expect(state.panes.listWidth == nil && state.focus == .response)
+        // A press on the border whose release never came ends with the next press elsewhere.
+        _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 37, y: 10)))))
+        _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 10, y: 12)))))
+        #expect(state.panes.dragStart == nil && state.focus == .endpoints)
+        _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.release, at: Position(x: 60, y: 12)))))
+        #expect(state.panes.listWidth == nil)
     }
 
     @Test func aKeptWidthIsLoadedAtLaunchUnlessOneWasSetMeanwhile() {
