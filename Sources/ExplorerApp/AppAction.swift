@@ -36,6 +36,8 @@ package enum AppAction: Sendable {
     case messages(MessagesAction)
     /// The Tests tab.
     case tests(TestsAction)
+    /// The sidebar's width and the zoom.
+    case panes(PanesAction)
 
     /// The explorer started: the first action, before any input.
     case launched
@@ -98,6 +100,8 @@ package enum AppEffect: Sendable, Hashable {
     case drift(DriftEffect)
     /// The Tests tab's (flow runs).
     case tests(TestsEffect)
+    /// The panes' (the sidebar's width kept).
+    case panes(PanesEffect)
 
     /// Read the catalogs, reporting `.catalogLoaded`.
     case loadCatalog

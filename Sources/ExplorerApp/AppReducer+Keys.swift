@@ -146,6 +146,12 @@ extension AppReducer {
             return scope(TestsFeature.self, \.tests, .key(command), &state)
         case .navigation(let command):
             return state.focus == .endpoints || command == .toggleRowStyle ? navigate(.tree(command), state: &state) : []
+        case .widenList:
+            return scope(PanesFeature.self, \.panes, .widen(by: PanesState.step), &state)
+        case .narrowList:
+            return scope(PanesFeature.self, \.panes, .widen(by: -PanesState.step), &state)
+        case .zoom:
+            return scope(PanesFeature.self, \.panes, .toggleZoom, &state)
         case .setQueryItem:
             return startDirectEdit(.setQuery, state: &state)
         case .setHeader:
@@ -313,7 +319,9 @@ extension AppReducer {
         }
         if state.body.isBuilding(state.selectedBodyKey) { return scope(BodyFeature.self, \.body, .cancelBuild, &state) }
         if state.isInBody, state.body.hasLayerToClose(state.selectedBodyKey) { return scope(BodyFeature.self, \.body, .closeLayer, &state) }
-        return state.filter != nil ? navigate(.closeFilter, state: &state) : []
+        if state.filter != nil { return navigate(.closeFilter, state: &state) }
+        // Last: with nothing else to cancel, Esc brings the zoomed panes back.
+        return state.panes.isZoomed ? scope(PanesFeature.self, \.panes, .unzoom, &state) : []
     }
 
     /// Moves the cursor in the selected event stream; false when the Body tab shows no events.

@@ -1,13 +1,21 @@
 import TerminalKit
 
 extension AppReducer {
-    /// Clicks focus a pane and select the row under the pointer; the wheel scrolls the pane under it.
+    /// Clicks focus a pane and select the row under the pointer; the wheel scrolls the pane under it;
+    /// the border between the sidebar and the response pane is dragged to where the button goes up.
     static func handleMouse(_ event: MouseEvent, state: inout AppState) -> [AppEffect] {
         guard state.overlay == nil else {
             if case .press = event.kind { state.overlay = nil }
             return []
         }
         let layout = state.layout
+        if event.kind == .press(.left), layout.isOnSidebarBorder(event.position) {
+            return scope(PanesFeature.self, \.panes, .pressBorder(column: event.position.x), &state)
+        }
+        if event.kind == .release, state.panes.dragStart != nil {
+            return scope(PanesFeature.self, \.panes, .release(column: event.position.x), &state)
+        }
+        if case .press = event.kind, state.panes.dragStart != nil { _ = scope(PanesFeature.self, \.panes, .pressElsewhere, &state) }
         guard let pane = layout.pane(at: event.position) else { return [] }
         switch event.kind {
         case .wheelUp, .wheelDown:

@@ -27,13 +27,14 @@ package enum AppReducer {
         case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
         case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
         case .tests(let action): effects = scope(TestsFeature.self, \.tests, action, &state)
+        case .panes(let action): effects = scope(PanesFeature.self, \.panes, action, &state)
         case .launched:
             // The catalogs first: the first frame waits for them (at most `loadingScreenGrace`). The
             // history waits for the catalogs: the first frame does not show it, so it must not
             // compete with them. The time zone (a file read) is there long before the history, the
             // first thing to show times.
-            state.pendingLoads = [.loadTimeZone, .history(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
-            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
+            state.pendingLoads = [.loadTimeZone, .history(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured, .panes(.load)]
+            effects = (state.isLoadingCatalog ? [.loadCatalog] : [.history(.load)]) + [.loadTimeZone, .panes(.load), .drift(.load), .loadDrafts, .loadValues, .loadCaptured]
             if state.isLoadingCatalog { effects.append(.scheduleLoadingScreen(after: AppState.loadingScreenGrace)) }
             effects += reportConfigProblems(&state)
         case .catalogLoaded(let catalog, let secrets):

@@ -75,6 +75,8 @@ package struct AppState: Sendable {
     package internal(set) var config = ExplorerConfig.defaults
     /// The window over the panes and the keys of its questions.
     package internal(set) var overlays = OverlaysState()
+    /// The sidebar's width and the zoom.
+    package internal(set) var panes = PanesState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made

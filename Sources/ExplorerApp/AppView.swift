@@ -14,9 +14,10 @@ package enum AppView {
             renderTooSmall(state.size, into: &buffer)
             return Frame(buffer: buffer)
         }
-        EnvironmentsPaneView.render(state, area: layout.environments, into: &buffer)
-        let endpointsCursor = EndpointsPaneView.render(state, area: layout.endpoints, into: &buffer)
-        let responseCursor = ResponsePaneView.render(state, area: layout.response, into: &buffer)
+        // A zoomed layout has one pane; the others have no room and are not drawn.
+        if !layout.environments.isEmpty { EnvironmentsPaneView.render(state, area: layout.environments, into: &buffer) }
+        let endpointsCursor = layout.endpoints.isEmpty ? nil : EndpointsPaneView.render(state, area: layout.endpoints, into: &buffer)
+        let responseCursor = layout.response.isEmpty ? nil : ResponsePaneView.render(state, area: layout.response, into: &buffer)
         StatusBarView.render(state, area: layout.statusBar, into: &buffer)
         if state.finder.isOpen {
             let cursor = FinderView.render(state, into: &buffer)

@@ -43,6 +43,12 @@ package enum Command: Sendable, Hashable {
     case tests(TestsCommand)
     /// The endpoint tree: fold, unfold, titles or paths.
     case navigation(NavigationCommand)
+    /// The sidebar (environments and endpoints) wider.
+    case widenList
+    /// The sidebar narrower.
+    case narrowList
+    /// The focused pane fills the screen, or the panes come back.
+    case zoom
     /// In a window: send the example or history entry under the cursor.
     case choose
     /// Close the window.
@@ -101,6 +107,8 @@ package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     case requests = "Requests"
     /// The panes: the response pane's tabs.
     case response = "Response"
+    /// The panes: their sizes.
+    case panes = "Panes"
     /// The panes: everything else.
     case other = "Other"
     /// The response pane on the Body tab (these win over the panes' keys there).
@@ -157,7 +165,7 @@ package enum KeyContext: Sendable, Hashable {
             case .variables: [.variablesTab]
             case .tests: [.testsTab]
             }
-            return [.anywhere] + own + [.requests, .response, .other, .moving]
+            return [.anywhere] + own + [.requests, .response, .panes, .other, .moving]
         case .window: return [.anywhere, .windows, .moving]
         case .question: return [.anywhere, .questions]
         case .typing: return [.anywhere, .typing]
@@ -238,7 +246,7 @@ package enum Keymap {
 
     /// Every binding, in the order help lists them within a scope.
     package static let bindings: [KeyBinding] =
-        moving + requests + response + other + bodyTab + editTab + variablesTab + testsTab + windows + questions + typing + anywhere
+        moving + requests + response + panes + other + bodyTab + editTab + variablesTab + testsTab + windows + questions + typing + anywhere
 
     static let moving: [KeyBinding] = [
         KeyBinding(keys("j", "Down"), .moveDown, .moving, label: "j/↓", help: "down"),
@@ -287,6 +295,12 @@ package enum Keymap {
         KeyBinding(keys("]"), .nextTab, .response, help: "next tab"),
         KeyBinding(keys("["), .previousTab, .response, help: "previous tab"),
         KeyBinding(keys("v"), .revealSecrets, .response, help: "reveal / mask secrets (Authorization, cookies, API keys, tokens)"),
+    ]
+
+    static let panes: [KeyBinding] = [
+        KeyBinding(keys(">"), .widenList, .panes, help: "the list wider (so does dragging the border with the mouse; kept for the next launch)"),
+        KeyBinding(keys("<"), .narrowList, .panes, help: "the list narrower"),
+        KeyBinding(keys("."), .zoom, .panes, help: "zoom: the focused pane fills the screen (. again or Esc brings the panes back)"),
     ]
 
     static let other: [KeyBinding] = [

@@ -31,13 +31,19 @@ enum StatusBarView {
             let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")
             left.append(Span(" \(banner) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
         }
-        if state.revealsSecrets { left.append(Span(" SECRETS SHOWN ", style: Style(foreground: .black, background: .magenta, modifiers: .bold))) }
-        if let notice = state.notice {
-            left.append(Span(" \(notice)", style: Theme.notice))
-        } else if let exchange = state.selectedResponse?.exchange, let response = exchange.response {
-            left.append(Span(" \(response.status)", style: Theme.status(response.status)))
-            left.append(Span(" \(ResponseText.time(of: exchange, response)) \(ByteCount.format(response.bodySize))", style: Theme.dim))
+        if state.panes.isZoomed {
+            left.append(Span(" ZOOM ", style: Style(foreground: .black, background: .cyan, modifiers: .bold)))
         }
+        if state.revealsSecrets { left.append(Span(" SECRETS SHOWN ", style: Style(foreground: .black, background: .magenta, modifiers: .bold))) }
+        var timing: Span?
+        if state.notice == nil, let exchange = state.selectedResponse?.exchange, let response = exchange.response {
+            left.append(Span(" \(response.status)", style: Theme.status(response.status)))
+            timing = Span(" \(ResponseText.time(of: exchange, response)) \(ByteCount.format(response.bodySize))", style: Theme.dim)
+        }
+        // What must stay whatever the width: activity, the mode, the service and environment,
+        // badges, the last status.
+        let essentials = Line(left).width
+        if let timing { left.append(timing) }
         // In the Edit and Vars tabs Enter changes the row under the cursor.
         // Key names from the keymap in effect: a key the config file moved shows where it went.
         func key(_ command: Command, _ shown: String) -> String {
@@ -48,24 +54,35 @@ enum StatusBarView {
         }
         let send: [(String, String)] = state.isInEditor || state.isInVariables
             ? [(key(state.isInEditor ? .editor(.change) : .variables(.change), "↵"), "change"), (key(.send, "C-s"), "send")] : [(key(.send, "↵"), "send")]
-        let hints: [(String, String)] = send + [
+        let unzoom: [(String, String)] = state.panes.isZoomed ? [(key(.zoom, "."), "unzoom")] : []
+        let hints: [(String, String)] = unzoom + send + [
             (key(.toggleMode, "s"), "stub/live"), (key(.nextEnvironment, "e"), "env"), (key(.pickExample, "x"), "example"), (key(.help, "?"), "help"),
             (key(.quit, "q"), "quit"),
         ]
+        // Help stays longest: everything else is found from there.
         var right = hints.enumerated().map { index, hint in
-            StatusBar.Segment(Line([Span(hint.0, style: Theme.key), Span(" \(hint.1)", style: Theme.dim)]), priority: hints.count - index)
+            StatusBar.Segment(
+                Line([Span(hint.0, style: Theme.key), Span(" \(hint.1)", style: Theme.dim)]), priority: hint.1 == "help" ? hints.count + 1 : hints.count - index)
         }
-        // A notice cut to the bar's width says where its full text is.
-        if state.notice != nil {
+        // Hints give way to the essentials.
+        func rightWidth() -> Int {
             let bar = StatusBar(left: Line(left), right: right, separator: Span("  "))
-            let rightWidth = bar.visibleSegments(width: area.width).reduce(0) { $0 + right[$1].line.width + 2 }
-            if Line(left).width > area.width - rightWidth - 1 {
-                // The message matters more than the hints: only help stays, after where the rest is.
+            let kept = bar.visibleSegments(width: max(0, area.width - essentials - 1))
+            right = kept.map { right[$0] }
+            return right.isEmpty ? 0 : right.reduce(0) { $0 + $1.line.width + 2 } - 2
+        }
+        let hintsWidth = rightWidth()
+        if let notice = state.notice {
+            // A notice too long for the bar: only where its full text is and help stay, and it is
+            // cut with an ellipsis.
+            if Line(left).width + 1 + notice.displayWidth > area.width - hintsWidth - 2 {
                 right = [
                     StatusBar.Segment(Line([Span(key(.showMessages, "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
                     StatusBar.Segment(Line([Span(key(.help, "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
                 ]
+                _ = rightWidth()
             }
+            left.append(Span(" " + notice, style: Theme.notice))
         }
         StatusBar(left: Line(left), right: right, separator: Span("  "), style: Theme.statusBar).render(into: &buffer, area: area)
     }

@@ -44,6 +44,7 @@ final class EffectRunner: Sendable {
         history = HistoryEffects(store: services.history)
         drift = DriftEffects(store: services.drift)
         body = BodyEffects(device: device, environment: services.environment)
+        panes = PanesEffects(file: services.panes)
         let activity = NetworkActivityPlugin { _, inFlight in inbox.post(.activityChanged(inFlight)) }
         // Entries are formatted by the reducer, off the request path.
         let logger = NetworkLoggerPlugin(options: .standard, redactor: Redactor.standard.knowing(secretRegistry)) { entry in
@@ -68,6 +69,7 @@ final class EffectRunner: Sendable {
     private let webSocket = WebSocketEffects()
     private let drift: DriftEffects
     private let body: BodyEffects
+    private let panes: PanesEffects
 
     /// Scratch requests' handler: it reads and writes the catalogs the runner loaded.
     private var scratch: ScratchEffects {
@@ -102,6 +104,7 @@ final class EffectRunner: Sendable {
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
         case .tests(let effect): tests.perform(effect, context)
+        case .panes(let effect): panes.perform(effect, context)
         case .loadCatalog:
             load {
                 let (catalog, secrets) = self.services.loadCatalog()
@@ -371,6 +374,7 @@ final class EffectRunner: Sendable {
         await draftWriter.flush()
         await valueWriter.flush()
         await capturedWriter.flush()
+        await panes.writer.flush()
     }
 
     /// Keeps a state file up to date in the background; a failed write is said on the status bar.

@@ -32,6 +32,8 @@ package struct ExplorerServices: Sendable {
     package var values: EnvironmentStateFile<[String: String]>?
     /// Where values captured from responses are kept between runs; nil keeps none.
     package var captured: EnvironmentStateFile<CapturedValues>?
+    /// Where the sidebar's width is kept between runs; nil keeps none.
+    package var panes: PanesFile?
     /// Where live OAuth 2.0 tokens of catalogs that say `persist: true` are kept; nil keeps none.
     package var tokens: (any TokenPersistence)?
     /// Where live cookie jars of catalogs that say `cookies: { persist: true }` are kept; nil keeps none.

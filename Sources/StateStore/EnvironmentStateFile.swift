@@ -72,14 +72,7 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
 
     /// Runs `body` holding the file's lock (blocking until another process lets it go).
     private func withLock<T>(_ body: () throws(SystemError) -> T) throws(SystemError) -> T {
-        let lockPath = URL.joinedFilePath(directoryPath, ".\(name).lock")
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SystemError("cannot open \(lockPath)") }
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw SystemError("cannot lock \(lockPath)") }
-        }
-        return try body()
+        try StateFileLock.holding(name, in: directoryPath, body)
     }
 
     /// Writes every value (an empty map removes the file), replacing what the file holds: `update`

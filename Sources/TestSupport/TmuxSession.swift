@@ -41,6 +41,11 @@ package final class TmuxSession: @unchecked Sendable {
         _ = try await runAway(["send-keys", "-t", name] + keys)
     }
 
+    /// Types raw bytes (`send-keys -H`), such as a terminal's mouse report.
+    package func send(bytes: [UInt8]) async throws {
+        _ = try await runAway(["send-keys", "-t", name, "-H"] + bytes.map { String($0, radix: 16) })
+    }
+
     /// Replaces the pane's program with `command` (run by `sh -c`, the pane's size kept), as
     /// typing it at a shell in an already running tmux does.
     package func respawn(_ command: String) async throws {

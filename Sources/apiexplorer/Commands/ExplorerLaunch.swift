@@ -57,6 +57,7 @@ struct ExplorerLaunch: Equatable {
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
+        services.panes = PanesFile(directoryPath: state)
         var launch = startingPoint
         launch.config = ExplorerConfigFile.read(environment: environment)
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: launch)

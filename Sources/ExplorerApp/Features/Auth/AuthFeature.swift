@@ -90,7 +90,8 @@ enum AuthFeature: AppFeature {
             // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
             return [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
         case .requestFinished(let environment, let succeeded, let signedOut):
-            state.signInPrompts[environment] = nil
+            // The code and URL of a sign-in that ended are no longer something to do.
+            if let prompt = state.signInPrompts.removeValue(forKey: environment), shell.notice == prompt.sentence { shell.notice = nil }
             if let signedOut {
                 state.signedOut[environment] = signedOut
             } else if succeeded {

@@ -173,7 +173,7 @@ enum FinderFeature: AppFeature {
     }
 
     /// The scopes whose commands the palette runs: those of the panes, whatever has focus.
-    static let paletteScopes: [KeyScope] = [.requests, .response, .other]
+    static let paletteScopes: [KeyScope] = [.requests, .response, .panes, .other]
 
     /// The keymap's commands whose key or help matches `query`, best first (keymap order on ties).
     static func commands(matching query: String) -> [FinderResult] {
