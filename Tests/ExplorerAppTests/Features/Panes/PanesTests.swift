@@ -157,7 +157,7 @@ import TestTraits
         let bar = Self.row(state, 23)
         #expect(bar.contains("STUB") && bar.contains("shop · local") && bar.contains("? help"))
         let long = "Not sent: the JSON body does not parse: line 3, column 17: expected ',' or '}' after an object's value."
-        _ = AppReducer.reduce(&state, .bodyMessage(long))
+        _ = AppReducer.reduce(&state, .body(.message(long)))
         let cut = Self.row(state, 23)
         #expect(cut.contains("STUB") && cut.contains("shop · local") && cut.contains("M full message"))
         #expect(cut.contains("Not sent: the JSON") && cut.contains("…"))
