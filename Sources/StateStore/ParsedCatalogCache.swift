@@ -3,6 +3,12 @@ import FoundationEssentials
 import SystemSupport
 import YAMLSupport
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The state folder's `catalog-cache/`: one file per catalog file, holding its parsed YAML, so a
 /// launch on unchanged catalogs parses none. A kept file is used only when everything it was
 /// made from is unchanged: the catalog file's path, size, modification time (to the
@@ -55,6 +61,23 @@ package struct ParsedCatalogCache: CatalogParseCache {
             try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: filePath(for: path)), permissions: 0o600)
         } catch {
             // Not kept: the next load parses the file again.
+        }
+        removeStaleEntries()
+    }
+
+    /// How long an entry not written again is kept: entries of catalog files that were moved or
+    /// deleted go after this; one still in use is only parsed once more.
+    package static let entryLifetime: Duration = .seconds(30 * 24 * 3600)
+
+    /// Removes entries written longer ago than `entryLifetime`. Done when an entry is written (a
+    /// file parsed), never on a launch that finds everything kept.
+    package func removeStaleEntries(now: Int = Int(time(nil))) {
+        guard let names = try? DirectoryEntries.names(in: folderPath) else { return }
+        let cutoff = now - Int(Self.entryLifetime.components.seconds)
+        for name in names where name.hasSuffix(".yamlcache") {
+            let entry = URL.joinedFilePath(folderPath, name)
+            guard let modified = FileStatus.modified(entry, type: S_IFREG), Int(modified) < cutoff else { continue }
+            unlink(entry)
         }
     }
 

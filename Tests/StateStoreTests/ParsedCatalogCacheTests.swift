@@ -170,6 +170,27 @@ import TestTraits
         #expect(!text.contains("dotenv-secret-value"))
     }
 
+    @Test func entriesNotWrittenForAMonthGoWhenAnotherIsWritten() throws {
+        let folder = try TemporaryCatalog(["shop.yaml": Self.catalog("shop", endpoints: 3), "fixtures/item.json": "{}"])
+        let state = try TemporaryDirectory()
+        let cache = ParsedCatalogCache(directoryPath: state.path)
+        _ = load(folder, cache)
+        let kept = cache.filePath(for: folder.directory.appendingPathComponent("shop.yaml").path)
+        let stale = URL.joinedFilePath(cache.folderPath, "00000000deadbeef.yamlcache")
+        let unrelated = URL.joinedFilePath(cache.folderPath, "notes.txt")
+        for path in [stale, unrelated] {
+            try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-40 * 24 * 3600)], ofItemAtPath: path)
+        }
+        // A launch finding everything kept removes nothing.
+        #expect(load(folder, cache).readCounts == CatalogReadCounts(parsed: 0, cached: 1))
+        #expect(FileManager.default.fileExists(atPath: stale))
+        try touch(folder.directory.appendingPathComponent("shop.yaml"))
+        #expect(load(folder, cache).readCounts == CatalogReadCounts(parsed: 1, cached: 0))
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: kept) && FileManager.default.fileExists(atPath: unrelated))
+    }
+
     /// Many writers and readers of the same kept file at once, as two explorers launching on the
     /// same catalog: every read is a whole file, old or new (each writer's own content), never a mix.
     @Test func writersAtOnceLeaveAWholeFile() throws {
