@@ -110,7 +110,7 @@ let package = Package(
         .target(name: "LoadExport", dependencies: ["Catalog", "DispatcherCore", "Expectations", "JSONSupport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
         .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
-        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport"]),
+        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]),
         .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
         .target(
@@ -267,7 +267,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogAuthoringTests", dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
-        .testTarget(name: "StateStoreTests", dependencies: ["TestTraits", "StateStore", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
+            name: "StateStoreTests",
+            dependencies: ["TestTraits", "StateStore", "Catalog", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),
         .testTarget(

@@ -2,6 +2,7 @@ import DispatcherCore
 import FoundationEssentials
 import Synchronization
 import Dispatch
+import SystemSupport
 import YAMLSupport
 
 /// Loads every catalog file of a folder. One broken file never stops the others: it yields
@@ -46,6 +47,32 @@ public enum CatalogLoader {
     public static func reload(
         fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust = .nothing
     ) -> CatalogSet {
+        reload(fileSystem: fileSystem, source: source, previous: previous, changedFiles: changedFiles, trust: trust, cache: nil)
+    }
+
+    /// `load(_:trust:)` keeping what parsing each file gave in `cache`, so that files unchanged
+    /// since are not parsed again.
+    package static func load(_ source: CatalogSource, trust: CatalogTrust = .nothing, cache: (any CatalogParseCache)?) -> CatalogSet {
+        guard let directory = source.directory else { return load(source, trust: trust) }
+        return reload(fileSystem: DiskFileSystem(root: directory), source: source, previous: nil, changedFiles: nil, trust: trust, cache: cache)
+    }
+
+    /// `reload(_:previous:changedFiles:trust:)` with `cache` (see `load(_:trust:cache:)`).
+    package static func reload(
+        _ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil, cache: (any CatalogParseCache)?
+    ) -> CatalogSet {
+        guard let directory = source.directory else { return load(source) }
+        return reload(
+            fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles,
+            trust: trust ?? previous?.trust ?? .nothing, cache: cache)
+    }
+
+    /// `reload(fileSystem:source:previous:changedFiles:trust:)` with `cache`, used for files on
+    /// disk only (a folder in memory has no file to key it by).
+    package static func reload(
+        fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust,
+        cache: (any CatalogParseCache)?
+    ) -> CatalogSet {
         // A folder in memory is the program's own; trust decides only for files on disk.
         let trust = fileSystem is DiskFileSystem ? trust : .everything
         let names: [String]
@@ -69,7 +96,7 @@ public enum CatalogLoader {
         DispatchQueue.concurrentPerform(iterations: toRead.count) { position in
             let index = toRead[position]
             let name = files[index]
-            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust)
+            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust, cache: cache)
             if let lastGood = earlier[name]?.lastGood, parsed.diagnostics.contains(where: \.isError) {
                 parsed.keep(lastGood, file: source.displayPath(of: name))
             }
@@ -104,6 +131,10 @@ public enum CatalogLoader {
         var catalog = CatalogSet(services: services, diagnostics: diagnostics, source: source)
         catalog.parsedFiles = parsedFiles
         catalog.trust = trust
+        for index in toRead {
+            catalog.readCounts.parsed += outcomes[index]?.wasParsed == true ? 1 : 0
+            catalog.readCounts.cached += outcomes[index]?.wasCached == true ? 1 : 0
+        }
         return catalog
     }
 
@@ -114,6 +145,10 @@ public enum CatalogLoader {
         var idLocation: SourceLocation
         /// The service as the file last loaded without errors (itself when it has none).
         var lastGood: Service?
+        /// Whether its YAML was parsed (not found in the cache).
+        var wasParsed = false
+        /// Whether its parsed YAML came from the cache.
+        var wasCached = false
 
         init(service: Service?, diagnostics: [Diagnostic], idLocation: SourceLocation) {
             self.service = service
@@ -139,7 +174,10 @@ public enum CatalogLoader {
     /// by its size before a byte is read, so loading stays quick whatever is in the folder.
     public static let maximumFileSize = 16 << 20
 
-    static func parseFile(named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything) -> ParsedFile {
+    static func parseFile(
+        named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything,
+        cache: (any CatalogParseCache)? = nil
+    ) -> ParsedFile {
         let shown = source.displayPath(of: name)
         if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
             let message = "the file is \(ByteCount.format(size)), more than the \(ByteCount.format(maximumFileSize)) a catalog file may hold: "
@@ -148,40 +186,83 @@ public enum CatalogLoader {
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: message)],
                 idLocation: SourceLocation(file: shown, line: 1, column: 1))
         }
+        // The file's identity is taken before its bytes are read: a write in between changes it
+        // after, and the parse is then not kept.
+        let cached = cache.flatMap { cache in
+            fileSystem is DiskFileSystem ? fileSystem.filePath(for: name).flatMap { path in
+                FileIdentity(path: path).map { CachedFile(cache: cache, path: path, identity: $0) }
+            } : nil
+        }
         guard let data = fileSystem.contents(of: name) else {
             return ParsedFile(
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],
                 idLocation: SourceLocation(file: shown, line: 1, column: 1))
         }
-        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust)
+        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust, cached: cached)
+    }
+
+    /// A file on disk whose parse a cache may hold, as it was before it was read.
+    struct CachedFile {
+        var cache: any CatalogParseCache
+        var path: String
+        var identity: FileIdentity
+
+        /// What the cache holds for the file, when the bytes read are as large as it was.
+        func composition(ofBytes count: Int) -> YAMLComposer.Composition? {
+            guard identity.size == Int64(count) else { return nil }
+            return cache.composition(forFile: path, identity: identity)
+        }
+
+        /// Keeps `composition` when the file is still as it was before it was read.
+        func keep(_ composition: YAMLComposer.Composition, ofBytes count: Int) {
+            guard identity.size == Int64(count), FileIdentity(path: path) == identity else { return }
+            cache.keep(composition, forFile: path, identity: identity)
+        }
     }
 
     /// Reads one catalog file's bytes into a service and its diagnostics (sorted by position).
     static func parse(
-        data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything
+        data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything,
+        cached: CachedFile? = nil
     ) -> ParsedFile {
         // Hashed only when a decision needs it: a copy of a bundled file or `--trust` needs none.
         let contentHash = directory == nil || trust.trustsEverything ? nil : CatalogTrust.contentHash(of: data)
         let isTrusted = trust.trustsEverything || contentHash.map { trust.trusts(data, contentHash: $0, fileName: fileName) } ?? true
         var location = SourceLocation(file: file, line: 1, column: 1)
-        guard let text = String(validating: data, as: UTF8.self) else {
-            let line = firstInvalidUTF8Line(data)
-            return ParsedFile(
-                service: nil, diagnostics: [Diagnostic(file: file, line: line, column: 1, severity: .error, message: "the file is not UTF-8 text")],
-                idLocation: location)
-        }
         let composition: YAMLComposer.Composition
-        do {
-            composition = try YAMLComposer.compose(text, markingScalarsContaining: UInt8(ascii: "{"))
-        } catch {
-            let diagnostic = Diagnostic(file: file, line: error.line, column: error.column, severity: .error, message: error.message)
-            return ParsedFile(service: nil, diagnostics: [diagnostic], idLocation: location)
+        let wasCached: Bool
+        if let kept = cached?.composition(ofBytes: data.count) {
+            // Only a file that was UTF-8 and composed was kept.
+            composition = kept
+            wasCached = true
+        } else {
+            guard let text = String(validating: data, as: UTF8.self) else {
+                let line = firstInvalidUTF8Line(data)
+                var parsed = ParsedFile(
+                    service: nil, diagnostics: [Diagnostic(file: file, line: line, column: 1, severity: .error, message: "the file is not UTF-8 text")],
+                    idLocation: location)
+                parsed.wasParsed = true
+                return parsed
+            }
+            do {
+                composition = try YAMLComposer.compose(text, markingScalarsContaining: UInt8(ascii: "{"))
+            } catch {
+                let diagnostic = Diagnostic(file: file, line: error.line, column: error.column, severity: .error, message: error.message)
+                var parsed = ParsedFile(service: nil, diagnostics: [diagnostic], idLocation: location)
+                parsed.wasParsed = true
+                return parsed
+            }
+            cached?.keep(composition, ofBytes: data.count)
+            wasCached = false
         }
         guard let root = composition.root else {
-            return ParsedFile(
+            var parsed = ParsedFile(
                 service: nil,
                 diagnostics: [Diagnostic(file: file, line: 1, column: 1, severity: .warning, message: "the file is empty, so it describes no service")],
                 idLocation: location)
+            parsed.wasParsed = !wasCached
+            parsed.wasCached = wasCached
+            return parsed
         }
         let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
         decoder.isTrusted = isTrusted
@@ -196,7 +277,10 @@ public enum CatalogLoader {
         loaded?.diagnostics = diagnostics
         loaded?.isTrusted = isTrusted
         loaded?.contentHash = contentHash
-        return ParsedFile(service: loaded, diagnostics: diagnostics, idLocation: location)
+        var parsed = ParsedFile(service: loaded, diagnostics: diagnostics, idLocation: location)
+        parsed.wasParsed = !wasCached
+        parsed.wasCached = wasCached
+        return parsed
     }
 
     /// The line of the first byte that is not valid UTF-8.

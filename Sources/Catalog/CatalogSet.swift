@@ -13,6 +13,9 @@ public struct CatalogSet: Sendable {
     var parsedFiles: [String: CatalogLoader.ParsedFile] = [:]
     /// What was trusted when the files were read (a reload keeps it unless told otherwise).
     public internal(set) var trust = CatalogTrust.everything
+    /// How the files this load read were read: parsed from their YAML, or taken parsed from the
+    /// cache (files a reload kept count in neither). What tests check a launch's work by.
+    package internal(set) var readCounts = CatalogReadCounts()
 
     /// Makes a catalog set.
     public init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {
@@ -50,5 +53,16 @@ public struct CatalogSet: Sendable {
         let folder = source.origin == .bundled || source.displayPath.hasSuffix("/") ? source.displayPath : source.displayPath + "/"
         return "\(plural(services.count, "service")), \(plural(endpointCount, "endpoint")); "
             + "\(plural(diagnostics.errorCount, "error")), \(plural(diagnostics.warningCount, "warning")) in \(folder)"
+    }
+}
+
+/// How many catalog files a load parsed, and how many it took parsed from the cache.
+package struct CatalogReadCounts: Sendable, Hashable {
+    package var parsed = 0
+    package var cached = 0
+
+    package init(parsed: Int = 0, cached: Int = 0) {
+        self.parsed = parsed
+        self.cached = cached
     }
 }

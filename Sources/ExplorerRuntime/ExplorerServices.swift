@@ -86,23 +86,27 @@ package struct ExplorerServices: Sendable {
     /// Reads the catalogs of `source` and the secrets of its folder; `maximumBodySize` replaces every
     /// environment's body cap (`--max-body-size`). Files are trusted as `trust` remembers (read at
     /// every load, so a catalog trusted elsewhere meanwhile counts), or all of them (`--trust`).
+    /// `cache` keeps each file's parsed YAML, so files unchanged since the last launch are not parsed.
     package static func catalogs(
-        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
+        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false,
+        cache: (any CatalogParseCache)? = nil
     ) -> @Sendable () -> (CatalogSet, SecretStore) {
         {
             let trusted = trustingEverything ? .everything : trusted(source, trust)
-            return (CatalogLoader.load(source, trust: trusted).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
+            return (CatalogLoader.load(source, trust: trusted, cache: cache).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
         }
     }
 
     /// Reads the changed catalog files of `source` again (all of them for nil), and its secrets.
     package static func reloading(
-        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false
+        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false,
+        cache: (any CatalogParseCache)? = nil
     ) -> @Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore) {
         { previous, changed in
             let trusted = trustingEverything ? .everything : trusted(source, trust)
             return (
-                CatalogLoader.reload(source, previous: previous, changedFiles: changed, trust: trusted).limitingBodies(to: maximumBodySize),
+                CatalogLoader.reload(source, previous: previous, changedFiles: changed, trust: trusted, cache: cache)
+                    .limitingBodies(to: maximumBodySize),
                 SecretStore.load(for: source)
             )
         }

@@ -11,13 +11,14 @@ import Darwin
 /// history, the drafts and the catalogs are read so at launch).
 public enum FileContents {
     /// The bytes of the regular file at `path`; nil when it is missing, not a regular file, or
-    /// cannot be read.
-    public static func read(atPath path: String) -> Data? {
+    /// cannot be read, or holds more than `limit` bytes (checked before memory is spent, and
+    /// again as it is read).
+    public static func read(atPath path: String, atMost limit: Int = .max) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) <= limit else { return nil }
         // The size is a hint: a file may grow or shrink while it is read. One byte more, so the
         // end is seen without growing the buffer.
         var data = Data(count: max(Int(info.st_size), 0) + 1)
@@ -28,6 +29,7 @@ public enum FileContents {
             let count = data.withUnsafeMutableBytes { raw in readBytes(descriptor, raw.baseAddress! + length, capacity) }
             if count > 0 {
                 length += count
+                if length > limit { return nil }
             } else if count == 0 {
                 break
             } else if errno != EINTR {

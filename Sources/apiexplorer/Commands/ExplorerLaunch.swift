@@ -47,13 +47,16 @@ struct ExplorerLaunch: Equatable {
         }
         let transport = HTTPTransport()
         // Writes a killed explorer or `call` left half done (temporary files) go first.
-        for folder in [state] + (source.directory.map { [$0.path] } ?? []) { AtomicFile.removeLeftovers(inFolder: folder) }
+        let parseCache = ParsedCatalogCache(directoryPath: state)
+        for folder in [state, parseCache.folderPath] + (source.directory.map { [$0.path] } ?? []) { AtomicFile.removeLeftovers(inFolder: folder) }
         var services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust),
+            loadCatalog: ExplorerServices.catalogs(
+                from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache),
             transport: transport,
             history: HistoryStore(directoryPath: state), drift: DriftStore(directoryPath: state), environment: environment,
             drafts: ExplorerStateFiles.drafts(inFolder: state), values: ExplorerStateFiles.values(inFolder: state),
-            reloadCatalog: ExplorerServices.reloading(from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust),
+            reloadCatalog: ExplorerServices.reloading(
+                from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache),
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
