@@ -267,6 +267,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogAuthoringTests", dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
+        .testTarget(
             name: "StateStoreTests",
             dependencies: ["TestTraits", "StateStore", "Catalog", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
