@@ -272,7 +272,7 @@ package enum Keymap {
         KeyBinding(keys("c"), .copyCurl, .requests, help: "copy the request as curl (OSC 52: works over SSH and in tmux)"),
         KeyBinding(keys("C"), .copyAs, .requests, help: "copy the request as HTTPie, Python requests or JavaScript fetch"),
         KeyBinding(keys("/"), .filter, .requests, help: "filter endpoints as you type, best match first"),
-        KeyBinding(keys("C-p"), .findEndpoint, .requests, help: "find any endpoint of any service by a part of its id, title, path, method or group, or a request sent before"),
+        KeyBinding(keys("C-p"), .findEndpoint, .requests, help: "find an endpoint (id, title, path, method, group) or a past request, in any service"),
         KeyBinding(keys("F1", "C-k"), .commandPalette, .requests, label: "F1/C-k", help: "the command palette: every command with its key, run from a list"),
         KeyBinding(keys("-"), .navigation(.fold), .requests, help: "endpoints: fold the group (Enter on a group folds / unfolds it)"),
         KeyBinding(keys("+", "="), .navigation(.unfold), .requests, label: "+", help: "endpoints: unfold the group"),

@@ -55,12 +55,12 @@ extension EndToEnd {
         ) async throws -> (ChildProcess.Captured, Stats) {
             let stopper = folder.appendingPathComponent("stop_when_seen.py")
             try """
-                import json
-                import os
-                import signal
+                from json import dump
+                from os import environ, getpid, kill
+                from signal import SIGTERM
                 from locust import events
 
-                wanted = set(os.environ["STOP_AFTER"].split(","))
+                wanted = set(environ["STOP_AFTER"].split(","))
                 seen = set()
                 environment = None
 
@@ -72,13 +72,13 @@ extension EndToEnd {
                 def stop_when_seen(name, **kwargs):
                     seen.add(name)
                     if wanted <= seen:
-                        os.kill(os.getpid(), signal.SIGTERM)
+                        kill(getpid(), SIGTERM)
 
                 @events.quit.add_listener
                 def write_stats(exit_code, **kwargs):
                     stats = environment.runner.stats
-                    with open(os.environ["STATS_OUT"], "w") as file:
-                        json.dump({
+                    with open(environ["STATS_OUT"], "w") as file:
+                        dump({
                             "requests": {entry.name: [entry.num_requests, entry.num_failures] for entry in stats.entries.values()},
                             "errors": [[error.name, str(error.error)] for error in stats.errors.values()],
                         }, file)
