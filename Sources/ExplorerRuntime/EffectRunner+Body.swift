@@ -3,6 +3,7 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import FoundationEssentials
+import Sessions
 import Synchronization
 import SystemSupport
 import TerminalKit
