@@ -15,7 +15,8 @@ let package = Package(
         .library(name: "RequestExport", targets: ["RequestExport"]),
         /// Live HTTP for the dispatcher core, over AsyncHTTPClient.
         .library(name: "LiveTransport", targets: ["LiveTransport"]),
-        .library(name: "Catalog", targets: ["Catalog"]),
+        /// Catalogs read into the core's types, and the sessions that send their endpoints.
+        .library(name: "Catalog", targets: ["Catalog", "Sessions"]),
         /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
         .library(name: "JSONSupport", targets: ["JSONSupport"]),
         .library(name: "JSONSchema", targets: ["JSONSchema"]),
@@ -57,6 +58,19 @@ let package = Package(
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
         .target(name: "HTTPEcho", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(
+            name: "OAuth2",
+            dependencies: [
+                "DispatcherCore", "JSONSupport", "CryptoSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "DigestAuth",
+            dependencies: ["DispatcherCore", "TextSupport", "CryptoSupport"]
+        ),
+        .target(
             name: "LiveTransport",
             dependencies: [
                 "DispatcherCore",
@@ -82,10 +96,9 @@ let package = Package(
         .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
-            dependencies: [
-                "CPSL", "DispatcherCore", "DigestAuth", "HTTPEcho", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport",
-                "Expectations",
-            ]),
+            dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport", "Expectations"]),
+        // Sends catalog endpoints: a session per service and environment with its auth, tokens and cookies.
+        .target(name: "Sessions", dependencies: ["Catalog", "CPSL", "DigestAuth", "DispatcherCore", "HTTPEcho", "JSONSupport", "OAuth2"]),
         .target(
             name: "MockServer",
             dependencies: [
@@ -105,27 +118,14 @@ let package = Package(
 
         // MARK: State kept between runs, drift checks, catalog authoring
         // Runs catalogs as tests: endpoints' and examples' `expect:`, and flows.
-        .target(name: "TestRunner", dependencies: ["Catalog", "DispatcherCore", "Expectations", "RequestExport"]),
+        .target(name: "TestRunner", dependencies: ["Catalog", "Sessions", "DispatcherCore", "Expectations", "RequestExport"]),
         // Flows as load tests for an engine that scales out (a Locust locustfile).
-        .target(name: "LoadExport", dependencies: ["Catalog", "DispatcherCore", "Expectations", "JSONSupport"]),
+        .target(name: "LoadExport", dependencies: ["Catalog", "Sessions", "DispatcherCore", "Expectations", "JSONSupport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
         .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
-        .target(name: "StateStore", dependencies: ["Catalog", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]),
+        .target(name: "StateStore", dependencies: ["Catalog", "Sessions", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]),
         .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
-        .target(name: "DriftCheck", dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
-        .target(
-            name: "OAuth2",
-            dependencies: [
-                "DispatcherCore", "JSONSupport", "CryptoSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
-        .target(
-            name: "DigestAuth",
-            dependencies: ["DispatcherCore", "TextSupport", "CryptoSupport"]
-        ),
+        .target(name: "DriftCheck", dependencies: ["Catalog", "Sessions", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
         .target(
             name: "CatalogAuthoring",
             dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]
@@ -136,12 +136,12 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Expectations", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Sessions", "Expectations", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
         ),
         .target(
             name: "ExplorerRuntime",
             dependencies: [
-                "ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "CatalogAuthoring", "StateStore", "SystemSupport",
+                "ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Sessions", "CatalogAuthoring", "StateStore", "SystemSupport",
                 "TestRunner", "TextSupport",
             ]
         ),
@@ -155,7 +155,7 @@ let package = Package(
         .executableTarget(
             name: "apiexplorer",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
+                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
                 "TestRunner", "TestReports", "ContractCheck", "LoadExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -175,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
+                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
                 "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -235,8 +235,8 @@ let package = Package(
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "RequestExport", "TestSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["TestTraits", "Expectations", "DispatcherCore", "JSONSupport"]),
-        .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "DispatcherCore", "TestSupport"]),
-        .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "DispatcherCore", "SystemSupport", "TestSupport"]),
+        .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "TestSupport"]),
+        .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "SystemSupport", "TestSupport"]),
         .testTarget(name: "DigestAuthTests", dependencies: ["TestTraits", "DigestAuth", "DispatcherCore"]),
         .testTarget(name: "OAuth2Tests", dependencies: ["TestTraits", "OAuth2", "DispatcherCore", "LiveTransport", "TestSupport", .product(name: "NIOHTTP1", package: "swift-nio")]),
         .testTarget(
@@ -253,15 +253,22 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "TestTraits", "Catalog", "CatalogTestSupport", "DigestAuth", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer", "OAuth2", "TestSupport", "YAMLSupport",
-                "CryptoSupport",
+                "TestTraits", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer",
+                "TestSupport", "YAMLSupport",
+            ]
+        ),
+        .testTarget(
+            name: "SessionsTests",
+            dependencies: [
+                "TestTraits", "Sessions", "Catalog", "CatalogTestSupport", "CryptoSupport", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer",
+                "OAuth2", "TestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "TestTraits", "MockServer", "Catalog", "CatalogTestSupport", "DispatcherCore", "LiveTransport", "TestSupport",
+                "TestTraits", "MockServer", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "LiveTransport", "TestSupport",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -269,13 +276,13 @@ let package = Package(
             name: "CatalogAuthoringTests", dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
-            dependencies: ["TestTraits", "StateStore", "Catalog", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
+            dependencies: ["TestTraits", "StateStore", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
         .testTarget(name: "TerminalKitTests", dependencies: ["TestTraits", "TerminalKit"]),
         .testTarget(name: "BodyViewerTests", dependencies: ["TestTraits", "BodyViewer", "JSONSupport"]),
         .testTarget(
             name: "ExplorerAppTests",
             dependencies: [
-                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "TestSupport",
+                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "Sessions", "DispatcherCore", "TestSupport",
             ],
             exclude: ["Snapshots"]),
         .testTarget(
@@ -287,7 +294,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
+                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "Sessions", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
                 "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

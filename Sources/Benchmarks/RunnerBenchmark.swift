@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import DispatcherCore
 import Foundation
+import Sessions
 import TestRunner
 
 /// What the test runner adds per step over a plain in-process call: a flow of N steps (each with

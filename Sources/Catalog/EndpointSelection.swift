@@ -71,11 +71,6 @@ public struct EndpointSelection: Sendable {
     /// The endpoint's key.
     public var key: EndpointKey { endpoint.key }
 
-    /// The call that sends this selection.
-    public func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
-        EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
-    }
-
     /// The endpoint's example named `name` (nil or `default`: the stub), or an error.
     public func example(_ name: String?) throws(CatalogLookupError) -> CatalogExample {
         if let example = endpoint.example(named: name) { return example }

@@ -149,7 +149,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// Every secret value a request of this service can carry, for the redactor.
-    var secretValues: [String] {
+    package var secretValues: [String] {
         service.secretNames.compactMap { name in secrets.value(name, for: service) ?? service.secretDefaults[environment.name]?[name] }
             + (service.secretDefaults[environment.name].map { Array($0.values) } ?? [])
     }

@@ -10,7 +10,7 @@ extension Service {
     ///
     /// A catalog without a folder on disk (built into the binary, made in memory) reads only the
     /// files it names literally, which the loader placed and checked.
-    func confining(_ body: RequestBody, of endpoint: CatalogEndpoint) -> Result<RequestBody, RequestFileProblem> {
+    package func confining(_ body: RequestBody, of endpoint: CatalogEndpoint) -> Result<RequestBody, RequestFileProblem> {
         let literal = Set(endpoint.bodyFilePaths.filter { !$0.hasPlaceholderOpening })
         func confine(_ path: String) -> Result<String, RequestFileProblem> {
             directory == nil && literal.contains(path) ? .success(path) : self.confine(path)
@@ -37,7 +37,7 @@ extension Service {
     /// An environment's certificate files (CA, client certificate and key) checked as a live request
     /// is about to use them, as a body's files are: each becomes its canonical path. A catalog
     /// without a folder on disk names only files the loader placed.
-    func confining(_ trust: ServerTrust) -> Result<ServerTrust, RequestFileProblem> {
+    package func confining(_ trust: ServerTrust) -> Result<ServerTrust, RequestFileProblem> {
         guard directory != nil else { return .success(trust) }
         var confined = trust
         do throws(RequestFileProblem) {
@@ -70,12 +70,12 @@ extension Service {
 }
 
 /// A file a request would read that it may not.
-struct RequestFileProblem: Error, Sendable, Hashable {
+package struct RequestFileProblem: Error, Sendable, Hashable {
     /// The path as the request named it (placeholders filled).
-    var path: String
+    package var path: String
     /// Why (`is outside the catalog folder …`).
-    var reason: String
+    package var reason: String
 
     /// `the file '/etc/shadow' is outside …: nothing was sent`.
-    var sentence: String { "the file '\(path)' \(reason); nothing was sent" }
+    package var sentence: String { "the file '\(path)' \(reason); nothing was sent" }
 }

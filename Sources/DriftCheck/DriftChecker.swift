@@ -3,6 +3,7 @@ import ContractCheck
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import Sessions
 import StateStore
 
 /// Compares what an API answers live with what its stub says: status, content type, and the

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import RequestExport
+import Sessions
 import TerminalKit
 
 extension AppReducer {

@@ -1,6 +1,7 @@
 import BodyViewer
 import Catalog
 import DispatcherCore
+import Sessions
 import TerminalKit
 
 /// The one place state changes: an action in, the new state and the effects to perform out.

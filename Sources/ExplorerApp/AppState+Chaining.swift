@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 
 extension AppState {
     /// The values captured in the active service and environment for the current mode, with the

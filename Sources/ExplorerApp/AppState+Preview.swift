@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 
 /// The request Enter would send now, built as the dispatcher builds it (before plugins).
 struct RequestPreview {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Catalog
 import DispatcherCore
+import Sessions
 import TerminalKit
 import TextSupport
 

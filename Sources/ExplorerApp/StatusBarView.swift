@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 import TerminalKit
 
 /// The bottom row: activity, where requests go, the mode, the last result and the main keys.

@@ -1,5 +1,6 @@
 import Catalog
 import ExplorerApp
+import Sessions
 import SystemSupport
 
 extension EffectRunner {

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import FoundationEssentials
+import Sessions
 import StateStore
 import Synchronization
 import SystemSupport

@@ -2,6 +2,7 @@ import Catalog
 import Dispatch
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import StateStore
 import TextSupport
 

@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 import Synchronization
 
 /// One `ServiceSession` per service, environment and mode, made on first use and kept, so

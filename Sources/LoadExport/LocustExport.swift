@@ -3,6 +3,7 @@ import DispatcherCore
 import Expectations
 import FoundationEssentials
 import JSONSupport
+import Sessions
 
 /// A flow as a locustfile: one Locust user class whose task sends the flow's steps in order
 /// (parallel steps one after another: concurrency comes from Locust's users), carrying captures

@@ -59,7 +59,7 @@ struct MockPlanner: Sendable {
             }
             return plan
         case .endpoint(let route):
-            let requested = headers.first { $0.0.lowercased() == ServiceSession.mockExampleHeader.lowercased() }?.1
+            let requested = headers.first { $0.0.lowercased() == MockServer.exampleHeader.lowercased() }?.1
                 ?? FormEncoding.decode(query).first { $0.name == MockPlanner.exampleQueryItem }?.value
             let endpoint = route.endpoint
             guard let example = endpoint.example(named: requested) else {
@@ -75,7 +75,7 @@ struct MockPlanner: Sendable {
             if case .echo(let status, let fixtureHeaders) = example.sample {
                 let echoed = RequestEcho.body(method: method, uri: uri, headers: headers, body: body, truncated: bodyTruncated)
                 let fields = fixtureHeaders.filter { $0.name.lowercased() != "content-type" }.map { ($0.name, $0.value) }
-                    + [("Content-Type", "application/json"), (ServiceSession.mockExampleHeader, example.name)]
+                    + [("Content-Type", "application/json"), (MockServer.exampleHeader, example.name)]
                 return MockPlan(action: .respond(status: status, headers: fields, body: echoed), delay: delay, endpoint: endpoint.key, example: example.name, outcome: "echo")
             }
             let answer = plan(for: example, endpoint: endpoint, service: route.service, method: method, uri: uri, delay: delay)
@@ -113,7 +113,7 @@ struct MockPlanner: Sendable {
     private func plan(
         for example: CatalogExample, endpoint: CatalogEndpoint, service: MockService, method: String, uri: String, delay: Duration?
     ) -> MockPlan {
-        let exampleHeader = (ServiceSession.mockExampleHeader, example.name)
+        let exampleHeader = (MockServer.exampleHeader, example.name)
         func make(_ action: MockPlan.Action, _ outcome: String? = nil) -> MockPlan {
             MockPlan(action: action, delay: delay, endpoint: endpoint.key, example: example.name, outcome: outcome)
         }
@@ -177,7 +177,7 @@ struct MockPlanner: Sendable {
         guard tags.contains("*") || tags.contains(weak(etag[...])) else { return nil }
         let kept = fixtureHeaders.filter { ["etag", "cache-control", "expires", "last-modified", "vary"].contains($0.name.lowercased()) }
         return MockPlan(
-            action: .respond(status: 304, headers: kept.map { ($0.name, $0.value) } + [(ServiceSession.mockExampleHeader, example.name)], body: Data()),
+            action: .respond(status: 304, headers: kept.map { ($0.name, $0.value) } + [(MockServer.exampleHeader, example.name)], body: Data()),
             delay: nil, endpoint: endpoint.key, example: example.name, outcome: "not modified: If-None-Match \(asked)")
     }
 
@@ -208,7 +208,7 @@ struct MockPlanner: Sendable {
                         ("path", .string("/\(item.service.id)")), ("endpoints", .integer(item.service.endpoints.count)),
                     ]))
                 })),
-                ("pickExample", .string("send the header \(ServiceSession.mockExampleHeader): NAME or the query item \(MockPlanner.exampleQueryItem)=NAME")),
+                ("pickExample", .string("send the header \(MockServer.exampleHeader): NAME or the query item \(MockPlanner.exampleQueryItem)=NAME")),
             ]))
         }
         return .object(JSONObject([

@@ -14,6 +14,9 @@ import Synchronization
 package final class MockServer: Sendable {
     /// The port the bundled catalogs' `local` environments point at.
     package static let defaultPort = 4010
+    /// The header that picks a named example. Never added by the app: a picked example answers in
+    /// stub mode only, and a live send goes as the catalog says.
+    package static let exampleHeader = "X-Mock-Example"
 
     /// Where and how to serve.
     package struct Configuration: Sendable {

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import Synchronization
 
 /// Live cookie jars kept between runs (`cookies: { persist: true }`): the state folder's

@@ -1,5 +1,6 @@
 import Catalog
 import FoundationEssentials
+import Sessions
 
 extension HistoryEntry {
     /// Writes the entry `call --json` prints for `outcome`, in pieces, with the response body

@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import Sessions
 import SystemSupport
 import TextSupport
 

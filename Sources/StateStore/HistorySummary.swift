@@ -1,6 +1,7 @@
 import Catalog
 import FoundationEssentials
 import JSONSupport
+import Sessions
 
 /// One line of the history's index: what the history list shows and what sending the request
 /// again needs, and nothing else (no headers, no bodies), so reading 500 of them at launch costs

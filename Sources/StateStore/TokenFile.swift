@@ -1,6 +1,7 @@
 import Catalog
 import OAuth2
 import FoundationEssentials
+import Sessions
 import Synchronization
 
 /// Live OAuth 2.0 tokens kept between runs (`persist: true`): the state folder's `tokens.json`,

@@ -3,6 +3,7 @@ import DispatcherCore
 import Expectations
 import FoundationEssentials
 import RequestExport
+import Sessions
 
 /// Runs tests: each endpoint, example or flow through an `EndpointCaller` (stub, the mock or
 /// live), checking `expect:`, carrying captures from step to step and polling `until:` on an

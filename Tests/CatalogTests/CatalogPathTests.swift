@@ -1,6 +1,7 @@
 import CatalogTestSupport
 import DispatcherCore
 import Foundation
+import Sessions
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import JSONSupport
+import Sessions
 import Testing
 
 @testable import Catalog

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import TestSupport
 import Testing
@@ -34,7 +35,7 @@ import TestTraits
 
     var seeds: [Data] {
         Self.fileSystem.files.filter { $0.key.hasSuffix(".yaml") }.sorted { $0.key < $1.key }.map(\.value)
-            + [Data(ConceptParsingTests.catalog.utf8), Data(SessionTests.catalog.utf8)]
+            + [Data(ConceptParsingTests.catalog.utf8), Data(SessionCatalog.text.utf8)]
     }
 
     @Test func everyTruncationIsHandled() async {

@@ -1,4 +1,5 @@
 import CatalogTestSupport
+import Sessions
 import TestTraits
 import DispatcherCore
 import Foundation

@@ -89,10 +89,11 @@ import TestTraits
 
     @Test func theTableReadsTargetsTheirDependenciesAndProducts() {
         let manifest = #"""
-            products: [.library(name: "Core", targets: ["Core"])],
+            products: [.library(name: "Core", targets: ["Core", "Calls"])],
             targets: [
                 .target(name: "Text"),
                 .target(name: "Core", dependencies: ["Text", .product(name: "Logging", package: "swift-log")]),
+                .target(name: "Calls", dependencies: ["Core"]),
                 .executableTarget(name: "tool", dependencies: ["Core"], linkerSettings: [.unsafeFlags(["-x"])]),
                 .testTarget(name: "CoreTests", dependencies: ["Core"]),
             ]
@@ -102,6 +103,7 @@ import TestTraits
             |---|---|---|---|
             | `Text` | module | — | — |
             | `Core` | library product | `Text` | Logging |
+            | `Calls` | library product | `Core` | — |
             | `tool` | executable | `Core` | — |
             """)
     }
@@ -109,7 +111,8 @@ import TestTraits
     /// The targets of a manifest written as Package.swift is (`.target(name: "X", dependencies: [...])`), tests left out.
     static func moduleTable(_ manifest: String) -> String {
         let kinds = [".target(": "module", ".executableTarget(": "executable", ".systemLibrary(": "system library", ".testTarget(": "test"]
-        let libraries = Set(matches(of: #"\.library\(name: "([^"]+)""#, in: manifest))
+        // A target in any library product (the `Catalog` product has two) is one programs outside may use.
+        let libraries = Set(matches(of: #"\.library\(name: "[^"]+", targets: \[([^\]]*)\]"#, in: manifest).flatMap { matches(of: #""([^"]+)""#, in: $0) })
         var starts: [(range: Range<String.Index>, kind: String)] = []
         for (opener, kind) in kinds {
             var from = manifest.startIndex

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import MockServer
+import Sessions
 import TestSupport
 import NIOHTTP1
 import Testing

@@ -4,6 +4,7 @@ import Foundation
 import CatalogAuthoring
 import DriftCheck
 import RequestExport
+import Sessions
 import StateStore
 import JSONSupport
 import TestSupport

@@ -3,6 +3,7 @@ import CatalogAuthoring
 import DispatcherCore
 import Foundation
 import JSONSupport
+import Sessions
 import TestSupport
 import Testing
 import TestTraits

@@ -4,6 +4,7 @@ import DispatcherCore
 import ExplorerTestSupport
 import Foundation
 import JSONSupport
+import Sessions
 import TestSupport
 import Testing
 import TestTraits

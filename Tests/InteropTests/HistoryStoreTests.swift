@@ -4,6 +4,7 @@ import Foundation
 import CatalogAuthoring
 import DriftCheck
 @testable import StateStore
+import Sessions
 import TestSupport
 import Testing
 import TestTraits

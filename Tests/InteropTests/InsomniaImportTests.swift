@@ -2,6 +2,7 @@ import Catalog
 import CatalogAuthoring
 import DispatcherCore
 import Foundation
+import Sessions
 import TestSupport
 import Testing
 import TestTraits

@@ -4,6 +4,7 @@ import Foundation
 import JSONSupport
 import CatalogAuthoring
 import DriftCheck
+import Sessions
 import StateStore
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import RequestExport
 import Catalog
 import DispatcherCore
 import Foundation
+import Sessions
 import SystemSupport
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import CatalogAuthoring
 import DispatcherCore
 import Foundation
 import RequestExport
+import Sessions
 import SystemSupport
 import TestSupport
 import Testing

@@ -4,6 +4,7 @@ import DispatcherCore
 import Foundation
 import JSONSupport
 import RequestExport
+import Sessions
 import TestSupport
 import TestTraits
 import Testing

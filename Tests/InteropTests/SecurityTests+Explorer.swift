@@ -1,3 +1,4 @@
+import Sessions
 import TestTraits
 import Catalog
 import CatalogAuthoring

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import Foundation
+import Sessions
 import StateStore
 import SystemSupport
 import TestSupport

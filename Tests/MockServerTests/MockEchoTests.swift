@@ -3,6 +3,7 @@ import DispatcherCore
 import Foundation
 import LiveTransport
 @testable import MockServer
+import Sessions
 import Testing
 
 @testable import Catalog

@@ -2,6 +2,7 @@ import CatalogTestSupport
 import DispatcherCore
 import Foundation
 @testable import MockServer
+import Sessions
 import Synchronization
 import TestSupport
 import Testing
@@ -266,7 +267,7 @@ final class AskingMock: Transport {
             }
             return repeats && first == path
         }
-        if asks { request.headers.set(ServiceSession.mockExampleHeader, example, origin: .edited) }
+        if asks { request.headers.set(MockServer.exampleHeader, example, origin: .edited) }
         return try await base.send(request)
     }
 }

@@ -2,6 +2,7 @@ import CatalogTestSupport
 import DispatcherCore
 import Foundation
 @testable import MockServer
+import Sessions
 import Testing
 
 @testable import Catalog

@@ -3,6 +3,7 @@ import Foundation
 import LiveTransport
 @testable import MockServer
 import NIOSSL
+import Sessions
 import Testing
 
 @testable import Catalog

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import Foundation
+import Sessions
 import SystemSupport
 import TestSupport
 import Testing

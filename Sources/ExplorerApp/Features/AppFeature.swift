@@ -1,4 +1,5 @@
 import Catalog
+import Sessions
 import TerminalKit
 
 /// A slice of the app: its own state, its own actions and a pure reducer over them, in its own

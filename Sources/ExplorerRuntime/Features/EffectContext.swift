@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import Sessions
 
 /// What a feature's effect handler may use of the runner: posting an action, work in the
 /// background that must end before the explorer does, and the sessions of the loaded catalogs.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import StateStore
 import SystemSupport
 

@@ -2,6 +2,7 @@ import Catalog
 import ArgumentParser
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import SystemSupport
 
 extension CallArguments {

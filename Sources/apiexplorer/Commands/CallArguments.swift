@@ -3,6 +3,8 @@ import Catalog
 import DispatcherCore
 import FoundationEssentials
 import LiveTransport
+import MockServer
+import Sessions
 import StateStore
 import SystemSupport
 
@@ -56,7 +58,7 @@ struct CallArguments: Equatable, Sendable {
             let why = live ? "--live" : "\(selection.environment.name) has fixtures: never"
             Console.error(
                 "error: --example \(example) picks a fixture, which answers in stub mode only, and this call is live (\(why)): "
-                    + "add --stub to get the example (the mock server picks one by the header \(ServiceSession.mockExampleHeader) or the query item mock-example).")
+                    + "add --stub to get the example (the mock server picks one by the header \(MockServer.exampleHeader) or the query item mock-example).")
             throw ExitStatus.usage
         }
         // Reaching outside an untrusted catalog (the network, its download file) asks first.

@@ -3,6 +3,7 @@ import Catalog
 import DispatcherCore
 import DriftCheck
 import FoundationEssentials
+import Sessions
 import StateStore
 import SystemSupport
 

@@ -3,6 +3,7 @@ import Catalog
 import CatalogAuthoring
 import DispatcherCore
 import RequestExport
+import Sessions
 
 /// What `export curl|httpie|python|javascript` share: the endpoint, rendered exactly as `call`
 /// would send it (environment, group and endpoint headers, placeholders filled, the body

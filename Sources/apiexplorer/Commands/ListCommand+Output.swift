@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import JSONSupport
+import Sessions
 import TextSupport
 
 /// What `apiexplorer list` shows: services, their environments and endpoints.

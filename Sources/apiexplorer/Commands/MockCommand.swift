@@ -18,7 +18,7 @@ struct MockCommand: AsyncParsableCommand {
         discussion: """
             Each service is served under /<service id> (the bundled catalogs' local environments point \
             at http://127.0.0.1:\(MockServer.defaultPort)/<service id>). A request picks an example with the header \
-            \(ServiceSession.mockExampleHeader): NAME or the query item mock-example=NAME. Each request is logged to \
+            \(MockServer.exampleHeader): NAME or the query item mock-example=NAME. Each request is logged to \
             standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM. With --tls it serves HTTPS too             (port \(MockTLS.defaultPort)) with a certificate made at start for 127.0.0.1 and localhost, signed by the mock's             own CA: the bundled catalogs' tls environments trust it through that CA and pin its key.
             """)
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import CatalogAuthoring
 import DispatcherCore
+import Sessions
 import StateStore
 
 /// `apiexplorer record SERVICE/ENDPOINT`: the live response becomes the endpoint's fixture.

@@ -3,6 +3,7 @@ import Catalog
 import ContractCheck
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import SystemSupport
 import TestReports
 import TestRunner

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 
 /// Cookies and tokens: the windows that show them (`K`, `T`), signing in again and out, device
 /// sign-ins waiting for the person, and environments a handler signed out of.

@@ -2,6 +2,7 @@ import Catalog
 import BodyViewer
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import TerminalKit
 import TextSupport
 

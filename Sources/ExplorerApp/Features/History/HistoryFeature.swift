@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import TerminalKit
 
 /// Requests sent, newest first: this run's and (loaded at launch) earlier ones; `H` lists them

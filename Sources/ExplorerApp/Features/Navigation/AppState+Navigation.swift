@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 import TerminalKit
 
 /// What the navigation slice says about the whole state: the active service and environment, the

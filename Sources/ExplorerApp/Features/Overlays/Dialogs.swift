@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 import TerminalKit
 
 /// A floating window over the panes.

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import RequestExport
+import Sessions
 import TerminalKit
 
 /// The window over the panes. Every feature opens and closes it through `AppShell.overlay`; this

@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import Sessions
 
 /// A flow, or every test of a service, run from the palette, step by step (test by test) as its
 /// progress arrives.

@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import Expectations
+import Sessions
 import TerminalKit
 
 /// The Tests tab: each `expect:` assertion of an endpoint checked on its last response, as the

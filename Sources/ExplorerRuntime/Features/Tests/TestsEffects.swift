@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import Sessions
 import Synchronization
 import TestRunner
 

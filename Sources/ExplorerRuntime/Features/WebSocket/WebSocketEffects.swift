@@ -1,6 +1,7 @@
 import Catalog
 import DispatcherCore
 import ExplorerApp
+import Sessions
 import Synchronization
 
 /// The open WebSocket conversations, by ticket: where `m` messages and Esc's close go. A request

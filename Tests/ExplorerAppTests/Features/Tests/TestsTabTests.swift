@@ -3,6 +3,7 @@ import DispatcherCore
 import ExplorerApp
 import ExplorerTestSupport
 import Foundation
+import Sessions
 import TerminalKit
 import Testing
 import TestTraits

@@ -1,3 +1,4 @@
+import Catalog
 import OAuth2
 
 /// Where live OAuth 2.0 tokens are kept between runs (`auth.oauth2.persist: true`), by service and

@@ -2,6 +2,7 @@ import CatalogTestSupport
 import DigestAuth
 import DispatcherCore
 import Foundation
+import Sessions
 import Testing
 
 @testable import Catalog

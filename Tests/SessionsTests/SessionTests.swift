@@ -2,6 +2,8 @@ import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import JSONSupport
+import MockServer
+import Sessions
 import Synchronization
 import Testing
 
@@ -10,51 +12,7 @@ import TestTraits
 
 /// `ServiceSession`: the one wiring of catalog, dispatcher, error rules and token refresh.
 @Suite(.offPool) struct SessionTests {
-    static let catalog = """
-        service: shop
-        environments:
-          local:
-            baseURL: http://127.0.0.1:1/api
-            fixtures: immediate
-            secretDefaults: { SHOP_TOKEN: old-token, SHOP_PASSWORD: pw }
-          bare:
-            baseURL: http://127.0.0.1:1/api
-        groups:
-          signedIn: { headers: { Authorization: "Bearer {{secret.SHOP_TOKEN}}" } }
-        auth:
-          refresh: { endpoint: login, on: [401, sessionExpired], token: $.data.token, into: SHOP_TOKEN }
-        errors:
-          - status: 400
-            error: badRequest
-            message: $.errors[*].message
-          - status: 419
-            error: sessionExpired
-          - status: 2xx
-            when: $.error
-            error: applicationError
-            message: $.error.message
-        endpoints:
-          login:
-            method: POST
-            path: /login
-            body: { password: "{{secret.SHOP_PASSWORD}}" }
-            stub: { body: { data: { token: stub-fresh } } }
-          me:
-            group: signedIn
-            path: /me
-            stub: { body: { name: Ann } }
-            examples:
-              unauthorized: { status: 401, body: { message: bad token } }
-              invalid: { status: 400, body: { errors: [{ message: one }, { message: two }] } }
-              hidden: { status: 200, body: { error: { message: quota exceeded } } }
-              slow: { body: { name: Ann }, delay: 1.5 }
-          search:
-            path: /search
-            query: { access_token: "{{secret.SHOP_TOKEN}}", q: pets }
-            stub: { body: [] }
-          open:
-            path: /open/{{id}}
-        """
+    static let catalog = SessionCatalog.text
 
     let service: Service
 
@@ -186,10 +144,10 @@ import TestTraits
         let session = session(transport: server)
         let live = await session.send("search", options: RequestOptions(stubBehavior: .never, example: "empty"))
         _ = await session.send("search", options: RequestOptions(stubBehavior: .never))
-        #expect(server.requests.map { $0.headers[ServiceSession.mockExampleHeader] } == [nil, nil])
+        #expect(server.requests.map { $0.headers[MockServer.exampleHeader] } == [nil, nil])
         #expect(live.request.options.example == nil)
         let stub = await session.send("me", options: RequestOptions(example: "hidden"))
-        #expect(stub.request.headers[ServiceSession.mockExampleHeader] == nil)
+        #expect(stub.request.headers[MockServer.exampleHeader] == nil)
         #expect(stub.response?.source == .stub(example: "hidden"))
     }
 

@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 
 /// One request to make: an endpoint, the environment it goes to, stub or live, the example to
@@ -104,5 +105,12 @@ public struct CallOutcome: Sendable {
     public var exitStatus: Int32 {
         guard let error = exchange.error else { return 0 }
         return error.kind.answeredNothing ? 2 : 1
+    }
+}
+
+extension EndpointSelection {
+    /// The call that sends this selection.
+    public func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
+        EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
     }
 }

@@ -2,6 +2,7 @@ import Catalog
 import CatalogTestSupport
 import DispatcherCore
 import Foundation
+import Sessions
 import Testing
 import TestTraits
 

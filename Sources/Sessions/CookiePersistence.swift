@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 
 /// Where live cookie jars are kept between runs (`cookies: { persist: true }`), by service and

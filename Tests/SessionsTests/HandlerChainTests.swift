@@ -1,5 +1,6 @@
 import DispatcherCore
 import Foundation
+import Sessions
 import Testing
 
 @testable import Catalog

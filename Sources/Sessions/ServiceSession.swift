@@ -1,3 +1,4 @@
+import Catalog
 import DigestAuth
 import DispatcherCore
 import FoundationEssentials
@@ -9,10 +10,6 @@ import Synchronization
 /// the auth refresh rule wired to its endpoint, the given plugins and transport. The TUI, the CLI
 /// and tests all send catalog endpoints through this.
 public final class ServiceSession: Sendable {
-    /// The header that asks the mock server (`apiexplorer mock`) for a named example. Never added by
-    /// the app: a picked example answers in stub mode only, and a live send goes as the catalog says.
-    public static let mockExampleHeader = "X-Mock-Example"
-
     /// The service.
     public let service: Service
     /// The environment as written in the catalog.

@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport

@@ -2,6 +2,7 @@ import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import NIOHTTP1
+import Sessions
 import Synchronization
 import TestSupport
 import Testing

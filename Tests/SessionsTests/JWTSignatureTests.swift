@@ -3,6 +3,7 @@ import DispatcherCore
 import Foundation
 import CryptoSupport
 import OAuth2
+import Sessions
 import Synchronization
 import TestSupport
 import Testing

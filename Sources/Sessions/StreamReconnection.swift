@@ -1,3 +1,4 @@
+import Catalog
 import DispatcherCore
 
 /// Opens a Server-Sent Events stream again after the server closed it, as a browser's EventSource
