@@ -2,6 +2,7 @@ import BodyViewer
 import Catalog
 import DispatcherCore
 import FoundationEssentials
+import Sessions
 import TerminalKit
 
 /// The Body tab of every endpoint's latest answer: its document, built off the UI thread, with the

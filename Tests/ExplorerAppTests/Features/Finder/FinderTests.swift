@@ -2,6 +2,7 @@ import Catalog
 import DispatcherCore
 @testable import ExplorerApp
 import ExplorerTestSupport
+import Sessions
 import TerminalKit
 import Testing
 import TestTraits
