@@ -204,7 +204,7 @@ struct TestSupportSelfTests {
         // zlib trailer = Adler-32, big-endian; "Wikipedia" is the textbook example (0x11E60398).
         #expect(Array(TestCompression.zlib(Array("Wikipedia".utf8)).suffix(4)) == [0x11, 0xE6, 0x03, 0x98])
         // The run encoders checksum without materialising the run; they must agree with the plain ones.
-        for count in [0, 1, 2, 3, 4, 258, 259, 260, 261, 70_000, 1_048_583] {
+        for count in [0, 1, 2, 3, 4, 258, 259, 260, 261, 70_000, 1_048_583, (32 << 20) + 3] {
             let run = [UInt8](repeating: 7, count: count)
             #expect(TestCompression.gzip(repeating: 7, count: count).suffix(8) == TestCompression.gzip(run).suffix(8))
             #expect(TestCompression.zlib(repeating: 7, count: count).suffix(4) == TestCompression.zlib(run).suffix(4))
