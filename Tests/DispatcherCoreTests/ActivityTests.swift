@@ -43,7 +43,7 @@ import TestTraits
             tasks.append(Task { await dispatcher.send(target, options: options) })
         }
         // 25 delayed stubs + 50 live requests sleep on the clock; the 25 immediate 404s are done.
-        #expect(await clock.waitForSleepers(75))
+        try #require(await clock.waitForSleepers(75))
         // The immediate 404s end on their own tasks; give a busy machine time to finish them.
         for _ in 0..<2_000 where activity.inFlight != 75 { try await Task.sleep(for: .milliseconds(5)) }
         #expect(activity.inFlight == 75)
@@ -83,7 +83,7 @@ import TestTraits
             environment: environment(fixtures: .never), transport: transport, clock: DispatchClock(clock), trackInflights: true)
         let tasks = (0..<10).map { _ in Task { await dispatcher.send(Target(.get, "/shared")) } }
         let other = Task { await dispatcher.send(Target(.get, "/other")) }
-        #expect(await clock.waitForSleepers(2))
+        try #require(await clock.waitForSleepers(2))
         try await Task.sleep(for: .milliseconds(20))  // let every waiter join
         tasks[0].cancel()
         #expect(await tasks[0].value.error?.kind == .cancelled)
@@ -94,7 +94,7 @@ import TestTraits
         #expect(transport.count == 2)
     }
 
-    @Test func whenEveryWaiterLeavesTheSharedRequestIsCancelled() async {
+    @Test func whenEveryWaiterLeavesTheSharedRequestIsCancelled() async throws {
         let clock = ManualClock()
         let activity = NetworkActivityPlugin()
         let transport = ScriptedTransport { request, _ throws(TransportError) in
@@ -105,7 +105,7 @@ import TestTraits
             environment: environment(fixtures: .never), transport: transport, plugins: [activity], clock: DispatchClock(clock),
             trackInflights: true)
         let tasks = (0..<3).map { _ in Task { await dispatcher.send(Target(.get, "/shared")) } }
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         for task in tasks { task.cancel() }
         for task in tasks { #expect(await task.value.error?.kind == .cancelled) }
         let deadline = ContinuousClock.now + .seconds(5)

@@ -22,12 +22,12 @@ import TestTraits
             environment: environment(fixtures: .never, retry: policy), transport: transport, clock: DispatchClock(clock))
         let request = Task { await dispatcher.send(Target(.get, "/flaky")) }
 
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.count == 1)
         clock.advance(by: .milliseconds(99))
         #expect(transport.count == 1)
         clock.advance(by: .milliseconds(1))
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         #expect(transport.count == 2)
         clock.advance(by: .milliseconds(200))
         let exchange = await request.value
@@ -50,13 +50,13 @@ import TestTraits
         #expect(exchange.error?.kind == .serverError(503))
     }
 
-    @Test func honoursRetryAfter() async {
+    @Test func honoursRetryAfter() async throws {
         let clock = ManualClock()
         let transport = flaky(failures: 1, headers: Headers([("Retry-After", "3")], origin: .server))
         let dispatcher = Dispatcher<Target>(
             environment: environment(fixtures: .never, retry: RetryPolicy()), transport: transport, clock: DispatchClock(clock))
         let request = Task { await dispatcher.send(Target(.get, "/limited")) }
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(2999))
         #expect(transport.count == 1)
         clock.advance(by: .milliseconds(1))
@@ -97,13 +97,13 @@ import TestTraits
         #expect(policy.backoff(beforeRetry: 3) == .seconds(30))
     }
 
-    @Test func cancellingDuringBackoffStopsRetrying() async {
+    @Test func cancellingDuringBackoffStopsRetrying() async throws {
         let clock = ManualClock()
         let transport = flaky(failures: 5)
         let dispatcher = Dispatcher<Target>(
             environment: environment(fixtures: .never, retry: RetryPolicy(limit: 5)), transport: transport, clock: DispatchClock(clock))
         let request = Task { await dispatcher.send(Target(.get, "/flaky")) }
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         request.cancel()
         let exchange = await request.value
         #expect(exchange.error?.kind == .cancelled)

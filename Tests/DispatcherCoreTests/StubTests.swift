@@ -27,7 +27,7 @@ import TestTraits
         let clock = ManualClock()
         let dispatcher = Dispatcher<Target>(environment: environment(fixtures: .delayed(.seconds(2))), clock: DispatchClock(clock))
         let request = Task { await dispatcher.send(target) }
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         clock.advance(by: .milliseconds(1999))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .milliseconds(1))
@@ -36,13 +36,13 @@ import TestTraits
         #expect(exchange.response?.timing.total == .seconds(2))
     }
 
-    @Test func cancellingADelayedStubEndsItAsCancelled() async {
+    @Test func cancellingADelayedStubEndsItAsCancelled() async throws {
         let clock = ManualClock()
         let activity = NetworkActivityPlugin()
         let dispatcher = Dispatcher<Target>(
             environment: environment(fixtures: .delayed(.seconds(5))), plugins: [activity], clock: DispatchClock(clock))
         let request = Task { await dispatcher.send(target) }
-        #expect(await clock.waitForSleepers(1))
+        try #require(await clock.waitForSleepers(1))
         #expect(activity.inFlight == 1)
         request.cancel()
         let exchange = await request.value

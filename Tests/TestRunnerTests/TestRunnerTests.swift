@@ -200,7 +200,7 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
         let testCase = try #require(TestSelection.cases(["shop/flow:poll"], environment: nil, in: catalog).first)
         let running = Task { await runner(catalog, transport: transport, mode: .live, clock: DispatchClock(clock)).run(testCase) }
         for _ in 0..<2 {
-            #expect(await clock.waitForSleepers(1, timeout: .seconds(600)))
+            try #require(await clock.waitForSleepers(1, timeout: .seconds(600)))
             clock.advance(by: .seconds(1))
         }
         let result = await running.value
@@ -216,7 +216,7 @@ func loadCatalog(_ text: String) throws -> (CatalogSet, TemporaryDirectory) {
         let testCase = try #require(TestSelection.cases(["shop/flow:poll"], environment: nil, in: catalog).first)
         let running = Task { await runner(catalog, transport: transport, mode: .live, clock: DispatchClock(clock)).run(testCase) }
         for _ in 0..<3 {
-            #expect(await clock.waitForSleepers(1, timeout: .seconds(600)))
+            try #require(await clock.waitForSleepers(1, timeout: .seconds(600)))
             clock.advance(by: .seconds(1))
         }
         let result = await running.value
