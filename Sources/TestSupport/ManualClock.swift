@@ -78,9 +78,10 @@ package final class ManualClock: Clock, Sendable {
     }
 
     /// Waits (in real time, briefly) until at least `count` tasks sleep on the clock.
-    /// Returns false if that did not happen within `timeout`.
+    /// Returns false if that did not happen within `timeout`: long, because a test process
+    /// starting ~1,300 tests on a loaded 2-core machine can wait a minute for its first slice.
     @discardableResult
-    package func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(30)) async -> Bool {
+    package func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(120)) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while sleeperCount < count {
