@@ -49,19 +49,6 @@ static inline bool nc_can_address_cursor(void) {
     return sequence != NULL && sequence != (char *)-1;
 }
 
-// Mouse masks: the BUTTON* macros are expressions Swift cannot import.
-static inline mmask_t nc_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t nc_button1_released(void) { return BUTTON1_RELEASED; }
-static inline mmask_t nc_button2_pressed(void) { return BUTTON2_PRESSED; }
-static inline mmask_t nc_button2_released(void) { return BUTTON2_RELEASED; }
-static inline mmask_t nc_button3_pressed(void) { return BUTTON3_PRESSED; }
-static inline mmask_t nc_button3_released(void) { return BUTTON3_RELEASED; }
-static inline mmask_t nc_button4_pressed(void) { return BUTTON4_PRESSED; }
-static inline mmask_t nc_button5_pressed(void) { return BUTTON5_PRESSED; }
-static inline mmask_t nc_button_shift(void) { return BUTTON_SHIFT; }
-static inline mmask_t nc_button_ctrl(void) { return BUTTON_CTRL; }
-static inline mmask_t nc_button_alt(void) { return BUTTON_ALT; }
-
 // One cell: text is a NUL-terminated spacing character followed by non-spacing ones.
 static inline int nc_setcchar(cchar_t *cell, const wchar_t *text, attr_t attrs, int pair) {
     if (pair <= SHRT_MAX) return setcchar(cell, text, attrs, (short)pair, NULL);

@@ -2,8 +2,16 @@ import TerminalKit
 
 extension AppReducer {
     /// Clicks focus a pane and select the row under the pointer; the wheel scrolls the pane under it;
-    /// the border between the sidebar and the response pane is dragged to where the button goes up.
+    /// the border between the sidebar and the response pane follows a drag; other motion does nothing.
     static func handleMouse(_ event: MouseEvent, state: inout AppState) -> [AppEffect] {
+        if event.kind == .motion {
+            guard state.panes.drag != nil else { return [] }
+            return scope(PanesFeature.self, \.panes, .drag(column: event.position.x), &state)
+        }
+        // A drag under way ends where the button goes up, whatever opened meanwhile.
+        if event.kind == .release, state.panes.drag != nil {
+            return scope(PanesFeature.self, \.panes, .release(column: event.position.x), &state)
+        }
         guard state.overlay == nil else {
             if case .press = event.kind { state.overlay = nil }
             return []
@@ -12,11 +20,9 @@ extension AppReducer {
         if event.kind == .press(.left), layout.isOnSidebarBorder(event.position) {
             return scope(PanesFeature.self, \.panes, .pressBorder(column: event.position.x), &state)
         }
-        if event.kind == .release, state.panes.dragStart != nil {
-            return scope(PanesFeature.self, \.panes, .release(column: event.position.x), &state)
-        }
-        if case .press = event.kind, state.panes.dragStart != nil { _ = scope(PanesFeature.self, \.panes, .pressElsewhere, &state) }
-        guard let pane = layout.pane(at: event.position) else { return [] }
+        var effects: [AppEffect] = []
+        if case .press = event.kind, state.panes.drag != nil { effects = scope(PanesFeature.self, \.panes, .pressElsewhere, &state) }
+        guard let pane = layout.pane(at: event.position) else { return effects }
         switch event.kind {
         case .wheelUp, .wheelDown:
             let previous = state.focus
@@ -27,9 +33,9 @@ extension AppReducer {
             state.focus = pane
             switch pane {
             case .environments:
-                return navigate(.click(.environments, line: event.position.y - layout.environments.y - 1), state: &state)
+                return effects + navigate(.click(.environments, line: event.position.y - layout.environments.y - 1), state: &state)
             case .endpoints:
-                return navigate(.click(.endpoints, line: event.position.y - layout.endpoints.y - 1), state: &state)
+                return effects + navigate(.click(.endpoints, line: event.position.y - layout.endpoints.y - 1), state: &state)
             case .response:
                 let inner = layout.responseInner
                 if event.position.y == inner.y, let tab = ResponsePaneView.tabs(for: state).tab(atColumn: event.position.x, in: inner.row(0)) {
@@ -39,6 +45,6 @@ extension AppReducer {
         default:
             break
         }
-        return []
+        return effects
     }
 }

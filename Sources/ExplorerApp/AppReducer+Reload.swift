@@ -30,7 +30,11 @@ extension AppReducer {
         let files = changed.isEmpty ? "the catalogs" : changed.count <= 2 ? changed.joined(separator: ", ") : "\(changed.count) files"
         let errors = catalog.diagnostics.errorCount
         if errors > previous.diagnostics.errorCount || (errors > 0 && catalog.diagnostics.contains { $0.message.contains("last good version") }) {
-            return "\(files) has errors: the last good version stays loaded (D shows them)."
+            // The first new error as the launch names it (file:line:column), so the bar says what and where.
+            let known = Set(previous.diagnostics)
+            let summary = "\(files) has errors: the last good version stays loaded (D shows them)."
+            guard let first = catalog.diagnostics.first(where: { $0.isError && !known.contains($0) }) else { return summary }
+            return "\(first.description) — \(summary)"
         }
         let before = Set(previous.services.flatMap { $0.endpoints.map(\.key) })
         let after = Set(catalog.services.flatMap { $0.endpoints.map(\.key) })

@@ -73,15 +73,15 @@ enum StatusBarView {
             return right.isEmpty ? 0 : right.reduce(0) { $0 + $1.line.width + 2 } - 2
         }
         let hintsWidth = rightWidth()
-        if let notice = state.notice {
+        if var notice = state.notice {
             // A notice too long for the bar: only where its full text is and help stay, and it is
-            // cut with an ellipsis.
+            // cut with an ellipsis (a diagnostic's location kept).
             if Line(left).width + 1 + notice.displayWidth > area.width - hintsWidth - 2 {
                 right = [
                     StatusBar.Segment(Line([Span(key(.showMessages, "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
                     StatusBar.Segment(Line([Span(key(.help, "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
                 ]
-                _ = rightWidth()
+                notice = MessagesFeature.keepingLocation(notice, width: area.width - rightWidth() - 2 - Line(left).width - 1)
             }
             left.append(Span(" " + notice, style: Theme.notice))
         }

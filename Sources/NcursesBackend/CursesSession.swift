@@ -10,15 +10,19 @@ import Darwin
 
 /// Everything that touches curses, owned by the terminal's one thread and never shared.
 ///
-/// Curses sets the terminal up (modes, alternate screen, keypad, mouse), reads keys and restores
-/// the terminal; frames are drawn by a `FrameEncoder` and reach the tty in one write each. Curses
-/// itself never draws: keys are read from a pad, which `wget_wch` does not refresh.
+/// Curses sets the terminal up (modes, alternate screen, keypad), reads keys and restores the
+/// terminal; frames are drawn by a `FrameEncoder` and reach the tty in one write each. Curses
+/// itself never draws: keys are read from a pad, which `wget_wch` does not refresh. Mouse reports
+/// are asked for and read here, not by curses: curses merges a press into the motion that follows
+/// it in the same read, and a drag of the border would then never start.
 final class CursesSession {
     private unowned let terminal: NcursesTerminal
     private let screen: OpaquePointer
     /// Where keys are read (a 1×1 pad).
     private let input: UnsafeMutablePointer<WINDOW>
     private var keys: CursesKeyDecoder
+    /// The start of an escape sequence read so far (a mouse report may arrive in two reads).
+    private var prefix = InputPrefix.none
     private var encoder: FrameEncoder
     /// True when the screen no longer shows the last frame (a resize, a suspension).
     private var isScreenStale = false
@@ -65,18 +69,26 @@ final class CursesSession {
         intrflush(input, false)
         set_escdelay(Int32(clamping: terminal.options.escapeDelay))
         curs_set(0)
-        if terminal.options.enablesMouse {
-            let clicks = nc_button1_pressed() | nc_button1_released() | nc_button2_pressed() | nc_button2_released()
-                | nc_button3_pressed() | nc_button3_released()
-            mousemask(clicks | nc_button4_pressed() | nc_button5_pressed(), nil)
-            mouseinterval(0)
-        }
+        // Mouse reports come in as plain characters (`ESC [ <` is no key), read by `readInput`.
+        keyok(KEY_MOUSE, false)
         let usesColor = terminal.options.usesColor ?? !Self.noColorRequested()
         encoder = FrameEncoder(
             colorCount: usesColor ? Int(max(0, nc_terminal_colors())) : 0,
             terminalWidth: { Int(nc_wcwidth(wchar_t(bitPattern: $0.value))) })
         keys = CursesKeyDecoder()
         size = Size(width: Int(nc_cols()), height: Int(nc_lines()))
+        setMouseReports(on: true)
+    }
+
+    /// Asks the terminal for mouse reports, or stops them: presses, releases and the wheel, and the
+    /// motion of a held button (xterm mode 1002, for drags; 1003, every motion, stays off so moving
+    /// the pointer over the app sends nothing), in the SGR format (1006: any column, and which
+    /// button went up).
+    private func setMouseReports(on: Bool) {
+        guard terminal.options.enablesMouse else { return }
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: (on ? "\u{1B}[?1000;1002;1006h" : "\u{1B}[?1006;1002;1000l").utf8)
+        writeOutput()
     }
 
     /// `NO_COLOR` set to anything non-empty (https://no-color.org).
@@ -139,63 +151,94 @@ final class CursesSession {
     }
 
     private func readInput() {
-        var pendingEscape = false
         while true {
             var character: wint_t = 0
             let status = wget_wch(input, &character)
             if status == ERR { break }
-            var event: TerminalEvent?
             if status == KEY_CODE_YES {
-                switch Int32(character) {
-                case KEY_RESIZE: checkSize()
-                case KEY_MOUSE: event = readMouse()
-                default: event = keys.functionKey(Int32(character)).map(TerminalEvent.key)
+                let code = Int32(character)
+                if code == KEY_RESIZE {
+                    endSequence()
+                    checkSize()
+                } else {
+                    let event = keys.functionKey(code)
+                    endSequence(before: event)
                 }
-            } else if character == 27 && !pendingEscape {
-                // Esc followed at once by another key is Alt plus that key.
-                pendingEscape = true
-                continue
             } else {
-                event = keys.character(UInt32(character)).map(TerminalEvent.key)
+                read(UInt32(character))
             }
-            if pendingEscape, case .key(var key)? = event {
-                key.modifiers.insert(.alt)
-                event = .key(key)
-            } else if pendingEscape {
-                terminal.continuation.yield(.key(KeyEvent(.escape)))
-            }
-            pendingEscape = false
-            if let event { terminal.continuation.yield(event) }
         }
-        if pendingEscape { terminal.continuation.yield(.key(KeyEvent(.escape))) }
+        // Esc alone, or Alt-[ alone: curses waited for the rest already. A mouse report cut
+        // between two reads goes on with the next.
+        switch prefix {
+        case .escape, .bracket: endSequence()
+        case .none, .sgr, .x10: break
+        }
     }
 
-    private func readMouse() -> TerminalEvent? {
-        var mouse = MEVENT()
-        guard getmouse(&mouse) == OK else { return nil }
-        let state = mouse.bstate
-        let position = Position(x: Int(mouse.x), y: Int(mouse.y))
-        var modifiers: KeyModifiers = []
-        if state & nc_button_shift() != 0 { modifiers.insert(.shift) }
-        if state & nc_button_ctrl() != 0 { modifiers.insert(.ctrl) }
-        if state & nc_button_alt() != 0 { modifiers.insert(.alt) }
-        let kind: MouseEvent.Kind
-        if state & nc_button4_pressed() != 0 {
-            kind = .wheelUp
-        } else if state & nc_button5_pressed() != 0 {
-            kind = .wheelDown
-        } else if state & nc_button1_pressed() != 0 {
-            kind = .press(.left)
-        } else if state & nc_button2_pressed() != 0 {
-            kind = .press(.middle)
-        } else if state & nc_button3_pressed() != 0 {
-            kind = .press(.right)
-        } else if state & (nc_button1_released() | nc_button2_released() | nc_button3_released()) != 0 {
-            kind = .release
-        } else {
-            return nil
+    /// One character: a key, or part of an escape sequence.
+    private func read(_ character: UInt32) {
+        switch prefix {
+        case .none:
+            if character == 27 {
+                prefix = .escape
+                return
+            }
+        case .escape:
+            if character == 0x5B {  // [
+                prefix = .bracket
+                return
+            }
+        case .bracket:
+            if character == 0x3C {  // <
+                prefix = .sgr("")
+                return
+            }
+            if character == 0x4D {  // M
+                prefix = .x10([])
+                return
+            }
+        case .sgr(var text):
+            prefix = .none
+            if let scalar = Unicode.Scalar(character), scalar == ";" || ("0"..."9").contains(scalar), text.count < MouseReport.maximumLength {
+                text.unicodeScalars.append(scalar)
+                prefix = .sgr(text)
+            } else if character == 0x4D || character == 0x6D {  // M, m
+                if let event = MouseReport.sgr(text, released: character == 0x6D) { terminal.continuation.yield(.mouse(event)) }
+            }
+            // Anything else ends a malformed report, and is dropped with it.
+            return
+        case .x10(var bytes):
+            bytes.append(character)
+            if bytes.count < 3 {
+                prefix = .x10(bytes)
+            } else {
+                prefix = .none
+                if let event = MouseReport.x10(bytes) { terminal.continuation.yield(.mouse(event)) }
+            }
+            return
         }
-        return .mouse(MouseEvent(kind, at: position, modifiers: modifiers))
+        endSequence(before: keys.character(character))
+    }
+
+    /// Ends what `prefix` held before `key` (nil: nothing follows): Esc then a key is Alt plus
+    /// that key, `ESC [` not followed by a mouse report is Alt-[; a cut report is dropped.
+    private func endSequence(before key: KeyEvent? = nil) {
+        var key = key
+        switch prefix {
+        case .none, .sgr, .x10:
+            break
+        case .escape:
+            if key != nil {
+                key?.modifiers.insert(.alt)
+            } else {
+                terminal.continuation.yield(.key(KeyEvent(.escape)))
+            }
+        case .bracket:
+            terminal.continuation.yield(.key(KeyEvent(.character("["), modifiers: .alt)))
+        }
+        prefix = .none
+        if let key { terminal.continuation.yield(.key(key)) }
     }
 
     // MARK: Size
@@ -236,6 +279,7 @@ final class CursesSession {
 
     private func runSuspended(_ job: @Sendable () -> Void) {
         terminal.shared.withLock { $0.isSuspended = true }
+        setMouseReports(on: false)
         def_prog_mode()
         endwin()
         job()
@@ -243,6 +287,7 @@ final class CursesSession {
         // Curses takes the terminal back (alternate screen, keypad, mouse, hidden cursor) on its
         // first update after endwin; the screen it updates is blank.
         doupdate()
+        setMouseReports(on: true)
         terminal.shared.withLock { $0.isSuspended = false }
         // The child drew over everything: repaint the whole screen, not just the changes.
         encoder.invalidate()
@@ -251,6 +296,7 @@ final class CursesSession {
     }
 
     private func tearDown() {
+        setMouseReports(on: false)
         output.removeAll(keepingCapacity: true)
         output.append(contentsOf: "\u{1B}[0m".utf8)
         writeOutput()
@@ -270,4 +316,17 @@ final class CursesSession {
         for job in orphans { job() }
         terminal.continuation.finish()
     }
+}
+
+/// What `CursesSession` has read of an escape sequence curses passed on as characters.
+private enum InputPrefix {
+    case none
+    /// Esc.
+    case escape
+    /// `ESC [`.
+    case bracket
+    /// `ESC [ <` and the report's text so far.
+    case sgr(String)
+    /// `ESC [ M` and the report's bytes so far.
+    case x10([UInt32])
 }

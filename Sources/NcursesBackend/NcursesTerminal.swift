@@ -62,7 +62,7 @@ package enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConve
 package final class NcursesTerminal: TerminalDevice {
     /// Start-up choices.
     package struct Options: Sendable {
-        /// Report mouse clicks and the wheel (terminal text selection then needs Shift-drag).
+        /// Report mouse clicks, drags and the wheel (terminal text selection then needs Shift-drag).
         package var enablesMouse: Bool
         /// Use colours; nil decides from the environment (`NO_COLOR` set and non-empty → no colours).
         package var usesColor: Bool?

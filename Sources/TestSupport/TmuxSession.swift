@@ -52,6 +52,11 @@ package final class TmuxSession: @unchecked Sendable {
         _ = try await runAway(["respawn-pane", "-k", "-t", name, "env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 sh -c \(TmuxSession.quote(command))"])
     }
 
+    /// A tmux format expanded for the pane (`#{mouse_button_flag}`: the modes its program set).
+    package func format(_ format: String) async throws -> String {
+        try await runAway(["display-message", "-p", "-t", name, format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Resizes the window.
     package func resize(width: Int, height: Int) async throws {
         _ = try await runAway(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])

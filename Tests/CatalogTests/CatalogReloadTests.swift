@@ -64,4 +64,17 @@ import TestTraits
         let broken = Self.load(["a.yaml": "service: a\nendpoints: ["])
         #expect(broken.service("a") == nil && broken.hasErrors)
     }
+
+    /// The errors a reload reports for a file are the ones a launch on that file reports, with
+    /// the same file:line:column (the reload adds only its note about the last good version).
+    @Test func aReloadReportsTheErrorsALaunchReports() {
+        let good = Self.service("a", endpoints: ["one", "two"])
+        for broken in [good + "\n    heders: {}", good + "\n  three: [unclosed", "service: a\nendpoints: ["] {
+            let launch = Self.load(["a.yaml": broken])
+            let reloaded = Self.load(["a.yaml": broken], previous: Self.load(["a.yaml": good]), changed: ["a.yaml"])
+            let reported = reloaded.diagnostics.filter { !$0.message.contains("last good version") }
+            #expect(!launch.diagnostics.isEmpty)
+            #expect(reported == launch.diagnostics, "\(broken)")
+        }
+    }
 }

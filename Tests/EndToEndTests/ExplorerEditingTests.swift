@@ -88,7 +88,8 @@ extension EndToEnd {
             try await session.waitFor("/added-while-running")
             try await session.waitFor("Reloaded httpbin.yaml")
             try (text + "\n  broken: [unclosed\n").write(to: file, atomically: true, encoding: .utf8)
-            try await session.waitFor("has errors")
+            try await session.waitFor("/httpbin.yaml:")  // the first error, file:line:column as at launch
+            try await session.waitFor(": error: ")
             try await session.waitFor("/added-while-running")  // the last good version stays
             try await session.send("q")
             try await session.waitFor("EXIT=0")

@@ -21,10 +21,14 @@ extension EndToEnd {
             }
         }
 
-        /// The left button pressed (`M`) or released (`m`) at a cell (0-based), as an SGR mouse report.
-        static func mouse(_ session: TmuxSession, x: Int, y: Int, pressed: Bool) async throws {
-            let report = "\u{1B}[<0;\(x + 1);\(y + 1)\(pressed ? "M" : "m")"
-            try await session.send(bytes: Array(report.utf8))
+        /// The left button pressed (`M`) or released (`m`) at a cell (0-based), as an SGR mouse report;
+        /// `moved`: the pointer moved there with the button held (button code 32, as xterm reports it).
+        static func report(x: Int, y: Int, pressed: Bool, moved: Bool = false) -> String {
+            "\u{1B}[<\(moved ? 32 : 0);\(x + 1);\(y + 1)\(pressed ? "M" : "m")"
+        }
+
+        static func mouse(_ session: TmuxSession, x: Int, y: Int, pressed: Bool, moved: Bool = false) async throws {
+            try await session.send(bytes: Array(report(x: x, y: y, pressed: pressed, moved: moved).utf8))
         }
 
         @Test func theWidthKeysAndADragOfTheBorderSetTheWidthKeptForTheNextLaunch() async throws {
@@ -36,9 +40,16 @@ extension EndToEnd {
             try await Self.waitForWidth(38, in: session)
             try await session.send(">", ">", ">")
             try await Self.waitForWidth(50, in: session)
-            // Dragged from its border (column 49) to column 29.
-            try await Self.mouse(session, x: 49, y: 12, pressed: true)
-            try await Self.mouse(session, x: 29, y: 12, pressed: false)
+            // The app asked for the motion of a held button (1002), not every motion (1003).
+            #expect(try await session.format("#{mouse_button_flag}#{mouse_all_flag}#{mouse_sgr_flag}") == "101")
+            // Dragged from its border (column 49): the border follows before the button goes up.
+            // The press and the first motion in one read, as a quick hand sends them.
+            let start = Self.report(x: 49, y: 12, pressed: true) + Self.report(x: 39, y: 12, pressed: true, moved: true)
+            try await session.send(bytes: Array(start.utf8))
+            try await Self.waitForWidth(40, in: session)
+            try await Self.mouse(session, x: 29, y: 14, pressed: true, moved: true)
+            try await Self.waitForWidth(30, in: session)
+            try await Self.mouse(session, x: 29, y: 14, pressed: false)
             try await Self.waitForWidth(30, in: session)
             try await session.send(".")
             try await session.waitFor("ZOOM")
@@ -46,6 +57,8 @@ extension EndToEnd {
             try await session.waitForAbsence("ZOOM")
             try await session.send("q")
             try await session.waitFor("EXIT=0")
+            // The terminal is given back with no mouse reporting left on.
+            #expect(try await session.format("#{mouse_any_flag}#{mouse_button_flag}") == "00")
 
             let again = try ExplorerSessionTests.launch(environment: ["XDG_STATE_HOME": state.path])
             defer { again.close() }

@@ -164,7 +164,8 @@ import TestTraits
 
         // Broken: the last good version stays, with its errors.
         try Data((added + "\n  broken: [unclosed\n").utf8).write(to: file)
-        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("has errors") }
+        // The bar names the first error where it is, as the launch does.
+        _ = try await BodyRuntimeTests.waitForFrame(terminal) { $0.contains("/shop.yaml:") && $0.contains(": error: ") }
         let state = runtime.currentState
         #expect(state.catalog.service("shop")?.endpoints.count == 5)
         #expect(state.catalog.diagnostics.contains { $0.isError })

@@ -89,6 +89,8 @@ public struct MouseEvent: Hashable, Sendable {
         case press(MouseButton)
         /// A button went up (terminals do not always say which).
         case release
+        /// The pointer moved to another cell while a button is held (a drag).
+        case motion
         /// The wheel turned away from the user.
         case wheelUp
         /// The wheel turned towards the user.

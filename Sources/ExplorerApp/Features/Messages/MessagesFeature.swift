@@ -57,6 +57,17 @@ enum MessagesFeature: AppFeature {
         if state.entries.count > MessagesState.limit { state.entries.removeFirst(state.entries.count - MessagesState.limit) }
     }
 
+    /// A notice for `width` columns: a diagnostic's location (`path:line:column: …`) stays readable
+    /// when the notice is cut, its folders giving way first (`…/hb.yaml:98:5: …`).
+    static func keepingLocation(_ notice: String, width: Int) -> String {
+        guard notice.displayWidth > width, let end = notice.firstRange(of: ": ")?.lowerBound else { return notice }
+        let parts = notice[..<end].split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts.suffix(2).allSatisfy({ part in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }) else { return notice }
+        let path = parts.dropLast(2).joined(separator: ":")
+        guard let slash = path.lastIndex(of: "/") else { return notice }
+        return "…" + path[slash...] + notice[notice.index(end, offsetBy: -(parts[parts.count - 2].count + parts[parts.count - 1].count + 2))...]
+    }
+
     /// Whether a notice reports a failure: the app's notices of that kind start with these words.
     static func isErrorText(_ text: String) -> Bool {
         ["Not ", "Could not", "Cannot", "Warning", "No "].contains { text.hasPrefix($0) } || text.contains("has errors") || text.contains("failed")

@@ -126,4 +126,15 @@ import TestTraits
         _ = state.press("C-p i t e m")
         assertSnapshot(state.screen, named: "finder-\(size)")
     }
+
+    /// The palette at each size: every command with its key, then narrowed to what matches "env".
+    @Test(arguments: ScreenSnapshotTests.sizes)
+    func thePaletteOnScreen(size: Size) {
+        var state = TestCatalog.state(size: size)
+        _ = state.press("F1")
+        #expect(state.finder.mode == .commands)
+        assertSnapshot(state.screen, named: "palette-\(size)")
+        _ = state.press("e n v")
+        assertSnapshot(state.screen, named: "palette-env-\(size)")
+    }
 }

@@ -1,5 +1,5 @@
 import Catalog
-import ExplorerApp
+@testable import ExplorerApp
 import ExplorerTestSupport
 import TerminalKit
 import Testing
@@ -68,5 +68,32 @@ import TestTraits
         assertSnapshot(state.screen, named: "message-cut-\(size)")
         _ = state.press("M")
         assertSnapshot(state.screen, named: "messages-\(size)")
+    }
+
+    /// A reload that breaks a file: the bar names the first error as the launch does
+    /// (file:line:column), and a cut keeps that location readable, the folders giving way.
+    @Test(arguments: ScreenSnapshotTests.sizes)
+    func aReloadThatBreaksAFileSaysWhereAsAtLaunch(size: Size) {
+        var state = TestCatalog.state(size: size)
+        let error = Diagnostic(file: "environments/teams/payments/hb.yaml", line: 98, column: 5, severity: .error, message: "unknown key 'heders'")
+        let broken = CatalogSet(services: state.catalog.services, diagnostics: [error], source: state.catalog.source)
+        _ = AppReducer.reduce(&state, .catalogReloaded(broken, SecretStore(), changed: ["hb.yaml"]))
+        #expect(state.notice?.hasPrefix(error.description + " — hb.yaml has errors") == true, "\(state.notice ?? "")")
+        #expect(state.messages.entries.contains { $0.text == error.description && $0.isError })
+        let bar = state.screen.split(separator: "\n", omittingEmptySubsequences: false)[size.height - 1]
+        #expect(bar.contains("hb.yaml:98:5: error: unkn"), "\(bar)")
+        // Cut: the ellipsis and where the full text is.
+        #expect(bar.contains("(D shows them).") || (bar.contains("…") && bar.contains("M full message")), "\(bar)")
+        #expect(bar.contains("environments/teams/payments/hb.yaml:98:5") || bar.contains("…/hb.yaml:98:5"))
+        assertSnapshot(state.screen, named: "message-reload-error-\(size)")
+    }
+
+    @Test func onlyALeadingLocationIsShortened() {
+        let notice = "environments/teams/payments/hb.yaml:98:5: error: unknown key 'heders'"
+        #expect(MessagesFeature.keepingLocation(notice, width: 40) == "…/hb.yaml:98:5: error: unknown key 'heders'")
+        #expect(MessagesFeature.keepingLocation(notice, width: 200) == notice, "it fits: nothing changes")
+        for other in [Self.long, "hb.yaml:98:5: no folders to drop, and more text than fits", "a/b: c:d: e", "a/b:x:5: text that is long"] {
+            #expect(MessagesFeature.keepingLocation(other, width: 10) == other)
+        }
     }
 }

@@ -64,10 +64,60 @@ import TestTraits
         #expect(state.layout.sidebarWidth == AppLayout.sidebarWidths(forWidth: 120).upperBound)
     }
 
+    static func mouse(_ state: inout AppState, _ kind: MouseEvent.Kind, x: Int, y: Int = 10) -> [AppEffect] {
+        AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(kind, at: Position(x: x, y: y)))))
+    }
+
+    @Test func theBorderFollowsThePointerAndTheWidthIsKeptOnlyOnRelease() {
+        var state = TestCatalog.state(size: Size(width: 120, height: 40))
+        #expect(Self.mouse(&state, .press(.left), x: 37).isEmpty)
+        for (column, width) in [(40, 41), (45, 46), (30, 31)] {
+            #expect(Self.mouse(&state, .motion, x: column).isEmpty, "nothing is written while the button is held")
+            #expect(state.layout.sidebarWidth == width)
+            #expect(Array(Self.row(state, 0))[width - 1] == "╮", "the border is drawn where the pointer is")
+        }
+        // Past the bounds the border stops, with no notice per motion.
+        let notice = state.notice
+        _ = Self.mouse(&state, .motion, x: 119)
+        #expect(state.layout.sidebarWidth == AppLayout.sidebarWidths(forWidth: 120).upperBound && state.notice == notice)
+        _ = Self.mouse(&state, .motion, x: 50)
+        #expect(Self.mouse(&state, .release, x: 52) == [.panes(.save(listWidth: 53))])
+        #expect(state.layout.sidebarWidth == 53 && state.panes.drag == nil)
+        // Motion with no drag under way (the button held elsewhere, or after the release) moves nothing.
+        let before = state
+        _ = Self.mouse(&state, .motion, x: 70)
+        _ = Self.mouse(&state, .press(.left), x: 80)
+        let focused = state
+        _ = Self.mouse(&state, .motion, x: 90)
+        _ = Self.mouse(&state, .motion, x: 20, y: 5)
+        #expect(state.panes == before.panes && state.focus == focused.focus && state.screen == focused.screen)
+    }
+
+    @Test func aDragThatComesBackToWhereItBeganChangesNothing() {
+        var state = TestCatalog.state(size: Size(width: 120, height: 40))
+        _ = Self.mouse(&state, .press(.left), x: 37)
+        _ = Self.mouse(&state, .motion, x: 60)
+        #expect(state.layout.sidebarWidth == 61)
+        #expect(Self.mouse(&state, .release, x: 37).isEmpty)
+        #expect(state.panes.listWidth == nil && state.layout.sidebarWidth == 38)
+        // The zoom key in the middle of a drag cancels it.
+        _ = Self.mouse(&state, .press(.left), x: 37)
+        _ = Self.mouse(&state, .motion, x: 50)
+        _ = state.press(".")
+        #expect(state.panes.drag == nil && state.panes.listWidth == nil)
+        _ = state.press(".")
+        #expect(state.layout.sidebarWidth == 38)
+        // A release the terminal never reported: the next press keeps what was drawn last.
+        _ = Self.mouse(&state, .press(.left), x: 37)
+        _ = Self.mouse(&state, .motion, x: 47)
+        #expect(Self.mouse(&state, .press(.left), x: 10, y: 12).contains(.panes(.save(listWidth: 48))))
+        #expect(state.panes.drag == nil && state.layout.sidebarWidth == 48 && state.focus == .endpoints)
+    }
+
     @Test func aClickOnTheBorderThatDoesNotMoveChangesNothing() {
         var state = TestCatalog.state(size: Size(width: 120, height: 40))
         let effects = Self.drag(&state, from: 37, to: 37)
-        #expect(effects.isEmpty && state.panes.listWidth == nil && state.panes.dragStart == nil)
+        #expect(effects.isEmpty && state.panes.listWidth == nil && state.panes.drag == nil)
         // A release with no press on the border before is no drag.
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 60, y: 10)))))
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.release, at: Position(x: 80, y: 10)))))
@@ -75,7 +125,7 @@ import TestTraits
         // A press on the border whose release never came ends with the next press elsewhere.
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 37, y: 10)))))
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.press(.left), at: Position(x: 10, y: 12)))))
-        #expect(state.panes.dragStart == nil && state.focus == .endpoints)
+        #expect(state.panes.drag == nil && state.focus == .endpoints)
         _ = AppReducer.reduce(&state, .terminal(.mouse(MouseEvent(.release, at: Position(x: 60, y: 12)))))
         #expect(state.panes.listWidth == nil)
     }
