@@ -3,6 +3,8 @@ import PackageDescription
 
 // Every target lists exactly the modules its sources import (scripts/check-imports checks it).
 // Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
+// Only the library products declare `public`; modules share the rest with `package` (scripts/check-access).
+let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring"]
 let package = Package(
     name: "apiexplorer",
     platforms: [.macOS(.v15)],
@@ -11,20 +13,12 @@ let package = Package(
         .executable(name: "apiexplorer-bench", targets: ["Benchmarks"]),
         /// The Moya-style dispatcher core: any Swift program can use it on its own.
         .library(name: "DispatcherCore", targets: ["DispatcherCore"]),
-        /// A request as a curl command, an HTTPie command, a Python or a JavaScript program.
-        .library(name: "RequestExport", targets: ["RequestExport"]),
         /// Live HTTP for the dispatcher core, over AsyncHTTPClient.
         .library(name: "LiveTransport", targets: ["LiveTransport"]),
         /// Catalogs read into the core's types, and the sessions that send their endpoints.
         .library(name: "Catalog", targets: ["Catalog", "Sessions"]),
-        /// For the fuzz targets (Fuzz/): the parsers and importers they feed.
-        .library(name: "JSONSupport", targets: ["JSONSupport"]),
-        .library(name: "JSONSchema", targets: ["JSONSchema"]),
-        .library(name: "YAMLSupport", targets: ["YAMLSupport"]),
-        .library(name: "HTTPEcho", targets: ["HTTPEcho"]),
-        .library(name: "BodyViewer", targets: ["BodyViewer"]),
-        .library(name: "CatalogAuthoring", targets: ["CatalogAuthoring"]),
-        .library(name: "TerminalKit", targets: ["TerminalKit"]),
+        /// Only for the fuzz targets (Fuzz/), which import these modules `@testable`: nothing in them is public.
+        .library(name: "FuzzedModules", targets: fuzzedModules),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

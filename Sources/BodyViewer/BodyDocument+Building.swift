@@ -7,30 +7,30 @@ import Darwin
 #endif
 
 /// How far a build has come.
-public struct BodyBuildProgress: Sendable {
+package struct BodyBuildProgress: Sendable {
     /// Bytes indexed so far.
-    public var bytesProcessed: Int
+    package var bytesProcessed: Int
     /// Size of the body.
-    public var totalBytes: Int
+    package var totalBytes: Int
     /// A document of the lines indexed so far (`isComplete == false`), published once, early, for large
     /// JSON bodies: show it at once and swap in the final document when the build returns. Line numbers
     /// and fold positions agree between the two, so a view state carries over (unless the final `kind`
     /// differs, when the body turned out not to be valid JSON).
-    public var preview: BodyDocument?
+    package var preview: BodyDocument?
 
     /// Share of the body indexed, 0...1.
-    public var fraction: Double { totalBytes == 0 ? 1 : Double(bytesProcessed) / Double(totalBytes) }
+    package var fraction: Double { totalBytes == 0 ? 1 : Double(bytesProcessed) / Double(totalBytes) }
 }
 
 /// Tuning for builds.
-public struct BodyBuildOptions: Sendable {
+package struct BodyBuildOptions: Sendable {
     /// Bytes indexed between cancellation checks and progress reports.
-    public var chunkSize: Int
+    package var chunkSize: Int
     /// Bytes indexed before a preview is published (JSON bodies larger than this only).
-    public var previewAfterBytes: Int
+    package var previewAfterBytes: Int
 
     /// Makes options; the defaults suit interactive use.
-    public init(chunkSize: Int = 1 << 20, previewAfterBytes: Int = 256 << 10) {
+    package init(chunkSize: Int = 1 << 20, previewAfterBytes: Int = 256 << 10) {
         self.chunkSize = max(4096, chunkSize)
         self.previewAfterBytes = previewAfterBytes
     }
@@ -40,7 +40,7 @@ extension BodyDocument {
     /// Lays out a body off the caller's thread. Reports progress after each chunk (and a preview early on
     /// for large JSON bodies); checks Task cancellation between chunks and throws `CancellationError`.
     @concurrent
-    public static func build(
+    package static func build(
         data: Data, contentType: String?, options: BodyBuildOptions = BodyBuildOptions(),
         progress: @escaping @Sendable (BodyBuildProgress) -> Void = { _ in }
     ) async throws -> BodyDocument {
@@ -52,7 +52,7 @@ extension BodyDocument {
     }
 
     /// What `builds(data:contentType:)` reports.
-    public enum BuildEvent: Sendable {
+    package enum BuildEvent: Sendable {
         /// Progress, possibly with a preview.
         case progress(BodyBuildProgress)
         /// The finished document.
@@ -61,7 +61,7 @@ extension BodyDocument {
 
     /// The same build as a stream of events, for runtimes that turn events into actions. Ending the
     /// iteration (or cancelling its task) cancels the build.
-    public static func builds(data: Data, contentType: String?, options: BodyBuildOptions = BodyBuildOptions())
+    package static func builds(data: Data, contentType: String?, options: BodyBuildOptions = BodyBuildOptions())
         -> AsyncThrowingStream<BuildEvent, any Error>
     {
         AsyncThrowingStream { continuation in

@@ -8,14 +8,14 @@ import Darwin
 #endif
 
 /// Why a body could not be written.
-public enum BodySaveError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BodySaveError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The destination exists and overwriting was not asked for.
     case fileExists(path: String)
     /// Writing failed.
     case couldNotWrite(path: String, reason: String)
 
     /// What went wrong, for the person.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fileExists(let path): "\(path) already exists"
         case .couldNotWrite(let path, let reason): "could not write \(path): \(reason)"
@@ -24,7 +24,7 @@ public enum BodySaveError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// How a value is written out for copying.
-public enum BodyValueFormat: Sendable, Hashable {
+package enum BodyValueFormat: Sendable, Hashable {
     /// One line, no insignificant whitespace.
     case compact
     /// Indented by two spaces per level, as the view shows it.
@@ -34,7 +34,7 @@ public enum BodyValueFormat: Sendable, Hashable {
 extension BodyDocument {
     /// Writes the raw body to `url` atomically (a temporary file in the same directory, then a link or
     /// rename). Never replaces an existing file unless `overwrite` is true: it throws `.fileExists` instead.
-    public func save(to url: URL, overwrite: Bool = false) throws(BodySaveError) {
+    package func save(to url: URL, overwrite: Bool = false) throws(BodySaveError) {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         let temporary = try Self.writeTemporary(data, directory: directory, prefix: ".\(url.lastPathComponent).",
@@ -64,7 +64,7 @@ extension BodyDocument {
     /// Writes the body to a new file in `directory` (default: the temporary directory) for `$PAGER` or
     /// `$EDITOR`; `pretty` writes the JSON view's text instead of the raw bytes. The caller runs the
     /// program and removes the file.
-    public func writeTemporaryFile(directory: URL? = nil, pretty: Bool = false) throws(BodySaveError) -> URL {
+    package func writeTemporaryFile(directory: URL? = nil, pretty: Bool = false) throws(BodySaveError) -> URL {
         let directory = directory?.path ?? TemporaryFile.directory
         let contents = pretty && isFoldable ? Data(prettyText().utf8) : data
         let path = try Self.writeTemporary(contents, directory: directory, prefix: "apiexplorer-body-",
@@ -73,7 +73,7 @@ extension BodyDocument {
     }
 
     /// A file name extension for the body's kind.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch kind {
         case .json: "json"
         case .text(.xml): "xml"
@@ -95,7 +95,7 @@ extension BodyDocument {
 
     /// The JSON text of the value on `line` (a closing bracket stands for its container), for copying;
     /// `includingKey` prefixes a member's key. Text and hex lines give their own text. Nil outside the body.
-    public func valueText(atLine line: Int, format: BodyValueFormat = .pretty, includingKey: Bool = false) -> String? {
+    package func valueText(atLine line: Int, format: BodyValueFormat = .pretty, includingKey: Bool = false) -> String? {
         guard line >= 0, line < lineCount else { return nil }
         guard case .json(let index) = storage else { return plainText(ofLine: line) }
         return withBytes { bytes in

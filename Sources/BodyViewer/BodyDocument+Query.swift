@@ -2,7 +2,7 @@ import FoundationEssentials
 import JSONSupport
 
 /// Why a query could not produce a result.
-public enum BodyQueryError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BodyQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path expression does not parse; `column` is 1-based.
     case invalidPath(reason: String, column: Int)
     /// The body is not shown as JSON.
@@ -11,7 +11,7 @@ public enum BodyQueryError: Error, Sendable, Hashable, CustomStringConvertible {
     case resultTooLarge(limit: Int)
 
     /// What went wrong, for the person.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidPath(let reason, let column): "column \(column): \(reason)"
         case .notJSON: "the body is not JSON"
@@ -22,13 +22,13 @@ public enum BodyQueryError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a JSONPath query selected, as a document of its own.
-public struct BodyQueryResult: Sendable {
+package struct BodyQueryResult: Sendable {
     /// The selected values: the value itself for a singular path that matched, else a JSON array of them.
-    public var document: BodyDocument
+    package var document: BodyDocument
     /// How many values were selected.
-    public var count: Int
+    package var count: Int
     /// Whether the path was singular and matched, so `document` is the value itself.
-    public var isSingleValue: Bool
+    package var isSingleValue: Bool
 }
 
 extension BodyDocument {
@@ -37,7 +37,7 @@ extension BodyDocument {
     /// path that matched, otherwise a JSON array of every selected value (`[]` when nothing matched).
     /// Results larger than `maximumResultBytes` (default: the body's size, at least 16 MiB) are refused.
     @concurrent
-    public func query(_ expression: String, maximumResultBytes: Int? = nil) async throws -> BodyQueryResult {
+    package func query(_ expression: String, maximumResultBytes: Int? = nil) async throws -> BodyQueryResult {
         let path: JSONPath
         do {
             path = try JSONPath(expression)
@@ -49,7 +49,7 @@ extension BodyDocument {
 
     /// Evaluates a parsed path; see `query(_:maximumResultBytes:)`.
     @concurrent
-    public func query(_ path: JSONPath, maximumResultBytes: Int? = nil) async throws -> BodyQueryResult {
+    package func query(_ path: JSONPath, maximumResultBytes: Int? = nil) async throws -> BodyQueryResult {
         guard case .json(let index) = storage, isComplete else { throw BodyQueryError.notJSON }
         let limit = maximumResultBytes ?? max(data.count, 16 << 20)
         let (output, count) = try withBytes { bytes throws -> (Data, Int) in

@@ -2,7 +2,7 @@ extension BodyDocument {
     /// The rows on screen for `state`: at most `viewportHeight` rows, each at most `viewportWidth` columns,
     /// with the gutter, syntax roles and search highlights. Only these rows are formatted; a row of a huge
     /// line costs the columns skipped to reach it (eight bytes per step for ASCII) plus its own width.
-    public func renderVisible(_ state: BodyViewState) -> [BodyRenderedLine] {
+    package func renderVisible(_ state: BodyViewState) -> [BodyRenderedLine] {
         var state = state
         return state.navigate(self) { navigator, state in
             let renderer = RowRenderer(document: self, navigator: navigator, state: state)
@@ -11,7 +11,7 @@ extension BodyDocument {
     }
 
     /// A line's full text, unfolded and unwrapped, as `renderVisible` would show it with a wide enough viewport.
-    public func plainText(ofLine line: Int) -> String {
+    package func plainText(ofLine line: Int) -> String {
         guard line >= 0, line < lineCount else { return "" }
         return withBytes { bytes in Self.text(of: layout(ofLine: line, folded: false, bytes: bytes).pieces, bytes: bytes) }
     }

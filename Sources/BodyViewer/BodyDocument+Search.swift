@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The outcome of moving to a match.
-public enum BodySearchOutcome: Sendable, Hashable {
+package enum BodySearchOutcome: Sendable, Hashable {
     /// A match was found; `wrapped` when the search went past the end (or start) to find it.
     case found(wrapped: Bool)
     /// Nothing matches.
@@ -12,7 +12,7 @@ public enum BodySearchOutcome: Sendable, Hashable {
 }
 
 /// Where a scan for the first match at or after an offset (wrapping) ended.
-public enum BodyMatchScan: Sendable, Hashable {
+package enum BodyMatchScan: Sendable, Hashable {
     /// A match starts at `offset`; `wrapped` when it lies before where the scan began.
     case found(offset: Int, wrapped: Bool)
     /// Nothing matches anywhere.
@@ -42,7 +42,7 @@ extension BodyDocument {
     /// complete count at the end. Ending the iteration cancels the count. Once complete, next/previous
     /// for this query are binary searches over the recorded matches. The count runs on the caller's task
     /// executor preference, if any (so a UI can keep it off the threads its run loop needs).
-    public func matchCounts(for query: BodySearchQuery, chunkSize: Int = 4 << 20) -> AsyncStream<BodyMatchCount> {
+    package func matchCounts(for query: BodySearchQuery, chunkSize: Int = 4 << 20) -> AsyncStream<BodyMatchCount> {
         AsyncStream { continuation in
             let task = Task(priority: .utility) { [self] in
                 _ = self.collectMatches(of: query, chunkSize: chunkSize) { count in
@@ -56,12 +56,12 @@ extension BodyDocument {
     }
 
     /// Counts the matches of `query` on the calling thread (for small bodies and tests).
-    public func countMatches(for query: BodySearchQuery) -> Int {
+    package func countMatches(for query: BodySearchQuery) -> Int {
         collectMatches(of: query, chunkSize: .max) { _ in true } ?? 0
     }
 
     /// The 1-based number of the match starting at `offset`, once the query has been fully counted.
-    public func matchNumber(at offset: Int, for query: BodySearchQuery) -> Int? {
+    package func matchNumber(at offset: Int, for query: BodySearchQuery) -> Int? {
         guard let offsets = searchCache.offsets(for: query) else { return nil }
         let position = Self.firstIndex(in: offsets, notBelow: offset)
         return position < offsets.count && Int(offsets[position]) == offset ? position + 1 : nil
@@ -133,7 +133,7 @@ extension BodyDocument {
 
     /// The first match at or after `offset`, wrapping to the start, scanned chunk by chunk on the
     /// calling task: `.unfinished` as soon as that task is cancelled (a newer query replaced it).
-    public func firstMatch(of query: BodySearchQuery, from offset: Int, chunkSize: Int = 4 << 20) -> BodyMatchScan {
+    package func firstMatch(of query: BodySearchQuery, from offset: Int, chunkSize: Int = 4 << 20) -> BodyMatchScan {
         if searchCache.offsets(for: query) != nil {
             return nextMatch(of: query, from: offset).map { .found(offset: $0.offset, wrapped: $0.wrapped) } ?? .none
         }
@@ -183,7 +183,7 @@ extension BodyViewState {
     /// began (the cursor line when it started), wrapping. A match hidden in folds is revealed by unfolding
     /// the folds around it. An empty or nil query ends the search.
     @discardableResult
-    public mutating func search(for query: BodySearchQuery?, in document: BodyDocument) -> BodySearchOutcome {
+    package mutating func search(for query: BodySearchQuery?, in document: BodyDocument) -> BodySearchOutcome {
         guard let query, !query.isEmpty else {
             search = nil
             return .notFound
@@ -197,7 +197,7 @@ extension BodyViewState {
     /// `.pending`, the cursor left where it was until `showMatch(_:for:in:)` brings the background
     /// scan's answer.
     @discardableResult
-    public mutating func search(for query: BodySearchQuery?, in document: BodyDocument, scanning limit: Int) -> BodySearchOutcome {
+    package mutating func search(for query: BodySearchQuery?, in document: BodyDocument, scanning limit: Int) -> BodySearchOutcome {
         guard let query, !query.isEmpty else {
             search = nil
             return .notFound
@@ -210,7 +210,7 @@ extension BodyViewState {
     /// Moves to a match a background scan found for `query`; nil when the search has moved on
     /// (another query, or none) or the scan did not finish, and nothing changes.
     @discardableResult
-    public mutating func showMatch(_ scan: BodyMatchScan, for query: BodySearchQuery, in document: BodyDocument) -> BodySearchOutcome? {
+    package mutating func showMatch(_ scan: BodyMatchScan, for query: BodySearchQuery, in document: BodyDocument) -> BodySearchOutcome? {
         guard search?.query == query, scan != .unfinished else { return nil }
         return show(scan, in: document)
     }
@@ -234,7 +234,7 @@ extension BodyViewState {
 
     /// Moves to the next match after the cursor (after the current match when the cursor is on it).
     @discardableResult
-    public mutating func findNext(in document: BodyDocument) -> BodySearchOutcome {
+    package mutating func findNext(in document: BodyDocument) -> BodySearchOutcome {
         guard let search else { return .notFound }
         if let match = search.currentMatch, document.line(containingOffset: match.lowerBound) == cursorLine {
             return find(forward: true, from: match.lowerBound + 1, in: document)
@@ -244,7 +244,7 @@ extension BodyViewState {
 
     /// Moves to the previous match before the cursor (before the current match when the cursor is on it).
     @discardableResult
-    public mutating func findPrevious(in document: BodyDocument) -> BodySearchOutcome {
+    package mutating func findPrevious(in document: BodyDocument) -> BodySearchOutcome {
         guard let search else { return .notFound }
         if let match = search.currentMatch, document.line(containingOffset: match.lowerBound) == cursorLine {
             return find(forward: false, from: match.lowerBound, in: document)
@@ -253,13 +253,13 @@ extension BodyViewState {
     }
 
     /// Records a count from `BodyDocument.matchCounts(for:)` if it is for the current query.
-    public mutating func updateMatchCount(_ count: BodyMatchCount, for query: BodySearchQuery) {
+    package mutating func updateMatchCount(_ count: BodyMatchCount, for query: BodySearchQuery) {
         guard search?.query == query else { return }
         search?.count = count
     }
 
     /// Ends the search.
-    public mutating func clearSearch() { search = nil }
+    package mutating func clearSearch() { search = nil }
 
     private mutating func find(forward: Bool, from offset: Int, in document: BodyDocument) -> BodySearchOutcome {
         guard let query = search?.query else { return .notFound }

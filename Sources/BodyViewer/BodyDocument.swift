@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// What kind of view a body gets.
-public enum BodyKind: Sendable, Hashable {
+package enum BodyKind: Sendable, Hashable {
     /// Pretty-printed, foldable JSON (one value, or a sequence of values for NDJSON and jq output).
     case json
     /// Lines as they are.
@@ -12,7 +12,7 @@ public enum BodyKind: Sendable, Hashable {
 
 /// The flavour of a text body. XML and HTML are shown exactly as sent (not re-indented): re-indenting
 /// markup needs a forgiving parser and would hide what the server really returned.
-public enum BodyTextFormat: Sendable, Hashable {
+package enum BodyTextFormat: Sendable, Hashable {
     /// Any other text.
     case plain
     /// XML (`<?xml`, `application/xml`, `+xml` types).
@@ -22,9 +22,9 @@ public enum BodyTextFormat: Sendable, Hashable {
 }
 
 /// Something the viewer wants the person to know about the body.
-public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
+package struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
     /// What the notice is about.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The body was labelled JSON but is not valid JSON; it is shown as text.
         case invalidJSON
         /// Some bytes are not valid UTF-8; they are shown as U+FFFD.
@@ -38,16 +38,16 @@ public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the notice is about.
-    public var kind: Kind
+    package var kind: Kind
     /// A sentence for the person.
-    public var message: String
+    package var message: String
     /// 1-based line of the place it concerns, if any.
-    public var line: Int?
+    package var line: Int?
     /// 1-based column (in bytes) of the place it concerns, if any.
-    public var column: Int?
+    package var column: Int?
 
     /// Makes a notice.
-    public init(kind: Kind, message: String, line: Int? = nil, column: Int? = nil) {
+    package init(kind: Kind, message: String, line: Int? = nil, column: Int? = nil) {
         self.kind = kind
         self.message = message
         self.line = line
@@ -55,7 +55,7 @@ public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A response body laid out for viewing: immutable and shareable across threads. It keeps the original
@@ -64,7 +64,7 @@ public struct BodyNotice: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Build one with `BodyDocument.build(data:contentType:)` (async, off the caller's thread, with progress,
 /// a preview and cancellation) or, for small bodies, `BodyDocument(data:contentType:)`.
-public final class BodyDocument: Sendable {
+package final class BodyDocument: Sendable {
     enum Storage: Sendable {
         case json(JSONLineIndex)
         case text(TextLineIndex)
@@ -72,17 +72,17 @@ public final class BodyDocument: Sendable {
     }
 
     /// The body exactly as received.
-    public let data: Data
+    package let data: Data
     /// The Content-Type header it came with.
-    public let contentType: String?
+    package let contentType: String?
     /// How it is shown.
-    public let kind: BodyKind
+    package let kind: BodyKind
     /// Things worth telling the person (invalid JSON, invalid UTF-8, a lying header …).
-    public let notices: [BodyNotice]
+    package let notices: [BodyNotice]
     /// False for a preview published while the rest is still being indexed: it holds the first lines only.
-    public let isComplete: Bool
+    package let isComplete: Bool
     /// How many top-level values a JSON view holds (more than 1 for NDJSON); 0 for other kinds.
-    public let rootCount: Int
+    package let rootCount: Int
     let storage: Storage
     /// Per-query match lists filled by counting, so next/previous become binary searches.
     let searchCache = SearchCache()
@@ -100,7 +100,7 @@ public final class BodyDocument: Sendable {
     }
 
     /// Lays out a body on the calling thread, without progress or a preview. Prefer `build` for anything large.
-    public convenience init(data: Data, contentType: String? = nil) {
+    package convenience init(data: Data, contentType: String? = nil) {
         let builder = BodyDocumentBuilder(data: data, contentType: contentType, options: BodyBuildOptions())
         // Only cancellation stops a build, and this one cannot be cancelled.
         self.init(builder.run(shouldCancel: { false }, progress: { _ in }) ?? builder.binaryFallback())
@@ -112,7 +112,7 @@ public final class BodyDocument: Sendable {
     }
 
     /// Number of lines in the unfolded view (hex rows for binary bodies).
-    public var lineCount: Int {
+    package var lineCount: Int {
         switch storage {
         case .json(let index): index.lineCount
         case .text(let index): index.lineCount
@@ -121,10 +121,10 @@ public final class BodyDocument: Sendable {
     }
 
     /// Size of the body in bytes.
-    public var byteCount: Int { data.count }
+    package var byteCount: Int { data.count }
 
     /// Approximate bytes of memory the layout uses on top of the body.
-    public var indexByteCount: Int {
+    package var indexByteCount: Int {
         switch storage {
         case .json(let index): index.byteCount
         case .text(let index): index.starts.capacity * 4
@@ -133,7 +133,7 @@ public final class BodyDocument: Sendable {
     }
 
     /// Whether the view has foldable containers (JSON).
-    public var isFoldable: Bool {
+    package var isFoldable: Bool {
         if case .json = storage { return true }
         return false
     }

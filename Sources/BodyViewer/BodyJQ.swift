@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Why running `jq` failed.
-public enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No `jq` executable on PATH.
     case notInstalled
     /// `jq` could not be started.
@@ -18,7 +18,7 @@ public enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
     case failed(status: Int32, message: String)
 
     /// What went wrong, for the person.
-    public var description: String {
+    package var description: String {
         switch self {
         case .notInstalled: "jq is not installed (no jq on PATH)"
         case .couldNotStart(let reason): "jq could not be started: \(reason)"
@@ -29,18 +29,18 @@ public enum BodyJQError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Runs the `jq` command over bodies.
-public enum BodyJQ {
+package enum BodyJQ {
     /// The `jq` executable on `PATH`, if any.
-    public static func locate(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
+    package static func locate(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> URL? {
         ExecutableSearch.locate("jq", searchPath: path).map { URL(fileURLWithPath: $0) }
     }
 
     /// Whether `jq` is on PATH.
-    public static var isInstalled: Bool { locate() != nil }
+    package static var isInstalled: Bool { locate() != nil }
 
     /// Feeds `input` to `jq -c <filter>` and returns its stdout. Uses `executable`, else the `jq` found on
     /// `path`. Kills jq when the task is cancelled.
-    public static func run(_ filter: String, input: Data, executable: URL? = nil,
+    package static func run(_ filter: String, input: Data, executable: URL? = nil,
         path: String? = ProcessInfo.processInfo.environment["PATH"]) async throws -> Data
     {
         guard let executable = executable ?? locate(path: path) else { throw BodyJQError.notInstalled }
@@ -96,7 +96,7 @@ extension BodyDocument {
     /// Pipes the raw body through `jq -c <filter>` and lays out its output as a JSON document (several
     /// results become a sequence of values). Throws `BodyJQError` (`.notInstalled`, or `.failed` with jq's
     /// message) and `CancellationError`; cancelling terminates jq.
-    public func jq(_ filter: String, executable: URL? = nil) async throws -> BodyDocument {
+    package func jq(_ filter: String, executable: URL? = nil) async throws -> BodyDocument {
         let output = try await BodyJQ.run(filter, input: data, executable: executable)
         return try await BodyDocument.build(data: output, contentType: "application/x-ndjson")
     }

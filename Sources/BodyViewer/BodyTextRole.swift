@@ -1,5 +1,5 @@
 /// What a piece of rendered body text is, so the terminal pane can pick its style.
-public enum BodyTextRole: Sendable, Hashable, CaseIterable {
+package enum BodyTextRole: Sendable, Hashable, CaseIterable {
     /// Ordinary text (text bodies, indentation).
     case plain
     /// An object key, with its quotes.
@@ -33,37 +33,37 @@ public enum BodyTextRole: Sendable, Hashable, CaseIterable {
 }
 
 /// A stretch of rendered text with one role.
-public struct BodyTextRun: Sendable, Hashable, CustomStringConvertible {
+package struct BodyTextRun: Sendable, Hashable, CustomStringConvertible {
     /// The characters, already laid out (tabs expanded, control bytes made visible).
-    public var text: String
+    package var text: String
     /// What the text is.
-    public var role: BodyTextRole
+    package var role: BodyTextRole
 
     /// Makes a run.
-    public init(_ text: String, _ role: BodyTextRole) {
+    package init(_ text: String, _ role: BodyTextRole) {
         self.text = text
         self.role = role
     }
 
     /// `role(text)`, for test failures.
-    public var description: String { "\(role)(\(text))" }
+    package var description: String { "\(role)(\(text))" }
 }
 
 /// One screen row of the body view.
-public struct BodyRenderedLine: Sendable, Hashable {
+package struct BodyRenderedLine: Sendable, Hashable {
     /// 0-based index of the document line this row shows.
-    public var line: Int
+    package var line: Int
     /// 1-based line number shown in the gutter; nil on the continuation rows of a wrapped line.
-    public var lineNumber: Int?
+    package var lineNumber: Int?
     /// Which wrapped row of the line this is (0 for the first, always 0 when not wrapping).
-    public var row: Int
+    package var row: Int
     /// The row's text, gutter first when line numbers are shown; never wider than the viewport.
-    public var runs: [BodyTextRun]
+    package var runs: [BodyTextRun]
     /// Whether the cursor is on this row's line.
-    public var isCursorLine: Bool
+    package var isCursorLine: Bool
     /// Whether the line is a folded container shown as one line.
-    public var isFolded: Bool
+    package var isFolded: Bool
 
     /// The row as plain text, without roles.
-    public var text: String { runs.map(\.text).joined() }
+    package var text: String { runs.map(\.text).joined() }
 }

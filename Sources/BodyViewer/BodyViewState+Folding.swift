@@ -1,7 +1,7 @@
 extension BodyViewState {
     /// Folds the container the cursor is on (the one it opens or closes, else the one it is in); on a line
     /// that is already folded, folds the enclosing container, so repeating climbs outwards.
-    public mutating func foldAtCursor(in document: BodyDocument) {
+    package mutating func foldAtCursor(in document: BodyDocument) {
         guard case .json(let index) = document.storage, cursorLine < index.lineCount else { return }
         guard var container = index.container(at: cursorLine) else { return }
         let open = index.openLine(of: container)
@@ -13,7 +13,7 @@ extension BodyViewState {
     }
 
     /// Unfolds the folded container on the cursor line (its children keep their own folds).
-    public mutating func unfoldAtCursor(in document: BodyDocument) {
+    package mutating func unfoldAtCursor(in document: BodyDocument) {
         guard case .json(let index) = document.storage, cursorLine < index.lineCount,
             let container = index.container(openedAt: cursorLine)
         else { return }
@@ -21,7 +21,7 @@ extension BodyViewState {
     }
 
     /// Unfolds the line at the cursor if it is folded, else folds the container the cursor is on.
-    public mutating func toggleFoldAtCursor(in document: BodyDocument) {
+    package mutating func toggleFoldAtCursor(in document: BodyDocument) {
         guard case .json(let index) = document.storage, cursorLine < index.lineCount,
             let container = index.container(at: cursorLine)
         else { return }
@@ -31,25 +31,25 @@ extension BodyViewState {
     }
 
     /// Folds every container below the top level, so each top-level member or element shows as one line. O(1).
-    public mutating func foldAll(in document: BodyDocument) {
+    package mutating func foldAll(in document: BodyDocument) {
         fold(toDepth: 1, in: document)
     }
 
     /// Folds every container at `depth` or deeper (0 folds the root itself). O(1).
-    public mutating func fold(toDepth depth: Int, in document: BodyDocument) {
+    package mutating func fold(toDepth depth: Int, in document: BodyDocument) {
         guard document.isFoldable else { return }
         folds = BodyFoldSet(foldedFromDepth: depth)
         navigate(document) { navigator, state in state.settle(navigator) }
     }
 
     /// Unfolds everything. O(1).
-    public mutating func unfoldAll(in document: BodyDocument) {
+    package mutating func unfoldAll(in document: BodyDocument) {
         folds = BodyFoldSet()
         navigate(document) { navigator, state in state.settle(navigator) }
     }
 
     /// Jumps between a container's opening and closing bracket (unfolding it when folded).
-    public mutating func jumpToMatchingBracket(in document: BodyDocument) {
+    package mutating func jumpToMatchingBracket(in document: BodyDocument) {
         guard case .json(let index) = document.storage, cursorLine < index.lineCount else { return }
         if let container = index.container(openedAt: cursorLine), let close = index.closeLine(of: container) {
             folds.set(false, line: cursorLine, depth: index.depth(ofLine: cursorLine))
@@ -63,7 +63,7 @@ extension BodyViewState {
     }
 
     /// Moves the cursor to the opening line of the container around it.
-    public mutating func moveToParent(in document: BodyDocument) {
+    package mutating func moveToParent(in document: BodyDocument) {
         guard case .json(let index) = document.storage, cursorLine < index.lineCount,
             var container = index.enclosingContainer(ofLine: cursorLine)
         else { return }
@@ -76,7 +76,7 @@ extension BodyViewState {
     }
 
     /// Whether the container opened at `line` is shown folded.
-    public func isFolded(line: Int, in document: BodyDocument) -> Bool {
+    package func isFolded(line: Int, in document: BodyDocument) -> Bool {
         guard case .json(let index) = document.storage, line >= 0, line < index.lineCount,
             let container = index.container(openedAt: line), index.closeLine(of: container) != nil
         else { return false }

@@ -1,7 +1,7 @@
 extension BodyViewState {
     /// Moves the cursor down `count` lines. When wrapping and the cursor line runs past the bottom, the view
     /// scrolls by a row instead, so every row of a long line can be read.
-    public mutating func moveDown(_ count: Int = 1, in document: BodyDocument) {
+    package mutating func moveDown(_ count: Int = 1, in document: BodyDocument) {
         navigate(document) { navigator, state in
             for _ in 0..<max(0, count) {
                 if state.isWrapping, let row = state.cursorScreenRow(navigator),
@@ -18,7 +18,7 @@ extension BodyViewState {
     }
 
     /// Moves the cursor up `count` lines (scrolling a row at a time through a long wrapped line first).
-    public mutating func moveUp(_ count: Int = 1, in document: BodyDocument) {
+    package mutating func moveUp(_ count: Int = 1, in document: BodyDocument) {
         navigate(document) { navigator, state in
             for _ in 0..<max(0, count) {
                 if state.isWrapping, state.topLine == state.cursorLine, state.topRow > 0 {
@@ -33,7 +33,7 @@ extension BodyViewState {
     }
 
     /// Scrolls a screenful down, the cursor with it.
-    public mutating func pageDown(in document: BodyDocument) {
+    package mutating func pageDown(in document: BodyDocument) {
         navigate(document) { navigator, state in
             state.cursorLine = navigator.advance(RowPosition(line: state.cursorLine, row: 0), by: state.height).line
             state.top = navigator.advance(state.top, by: state.height)
@@ -43,7 +43,7 @@ extension BodyViewState {
     }
 
     /// Scrolls a screenful up, the cursor with it.
-    public mutating func pageUp(in document: BodyDocument) {
+    package mutating func pageUp(in document: BodyDocument) {
         navigate(document) { navigator, state in
             state.cursorLine = navigator.retreat(RowPosition(line: state.cursorLine, row: 0), by: state.height).line
             state.top = navigator.retreat(state.top, by: state.height)
@@ -52,14 +52,14 @@ extension BodyViewState {
     }
 
     /// Goes to the first line.
-    public mutating func moveToTop(in document: BodyDocument) {
+    package mutating func moveToTop(in document: BodyDocument) {
         cursorLine = 0
         topLine = 0
         topRow = 0
     }
 
     /// Goes to the last line: O(screen height × depth), however long the body.
-    public mutating func moveToEnd(in document: BodyDocument) {
+    package mutating func moveToEnd(in document: BodyDocument) {
         navigate(document) { navigator, state in
             state.cursorLine = navigator.lastVisibleLine
             state.top = navigator.maximumTop(height: state.height)
@@ -67,7 +67,7 @@ extension BodyViewState {
     }
 
     /// Scrolls the view by `rows` (negative: up) without moving the cursor unless it would leave the view.
-    public mutating func scroll(by rows: Int, in document: BodyDocument) {
+    package mutating func scroll(by rows: Int, in document: BodyDocument) {
         navigate(document) { navigator, state in
             if rows > 0 {
                 state.top = navigator.advance(state.top, by: rows)
@@ -84,13 +84,13 @@ extension BodyViewState {
     }
 
     /// Puts the cursor on `line` (or the fold that hides it) and scrolls to it.
-    public mutating func moveCursor(toLine line: Int, in document: BodyDocument) {
+    package mutating func moveCursor(toLine line: Int, in document: BodyDocument) {
         cursorLine = line
         navigate(document) { navigator, state in state.settle(navigator) }
     }
 
     /// Turns wrapping on or off.
-    public mutating func toggleWrap(in document: BodyDocument) {
+    package mutating func toggleWrap(in document: BodyDocument) {
         isWrapping.toggle()
         topRow = 0
         horizontalOffset = 0
@@ -98,14 +98,14 @@ extension BodyViewState {
     }
 
     /// Shows or hides the line-number gutter.
-    public mutating func toggleLineNumbers(in document: BodyDocument) {
+    package mutating func toggleLineNumbers(in document: BodyDocument) {
         showsLineNumbers.toggle()
         navigate(document) { navigator, state in state.settle(navigator) }
     }
 
     /// Scrolls sideways by `columns` (negative: left) when not wrapping, no further than the widest line
     /// on screen allows.
-    public mutating func scrollHorizontally(by columns: Int, in document: BodyDocument) {
+    package mutating func scrollHorizontally(by columns: Int, in document: BodyDocument) {
         guard !isWrapping else { return }
         let requested = max(0, horizontalOffset + columns)
         guard columns > 0 else {
@@ -127,7 +127,7 @@ extension BodyViewState {
     }
 
     /// Adapts to a new viewport size.
-    public mutating func resize(height: Int, width: Int, in document: BodyDocument) {
+    package mutating func resize(height: Int, width: Int, in document: BodyDocument) {
         viewportHeight = height
         viewportWidth = width
         navigate(document) { navigator, state in state.settle(navigator) }

@@ -4,30 +4,30 @@
 ///
 /// Fields may be set directly; operations re-establish the invariants they rely on (a visible cursor,
 /// a top row that fills the viewport).
-public struct BodyViewState: Sendable, Hashable {
+package struct BodyViewState: Sendable, Hashable {
     /// Rows available for the body.
-    public var viewportHeight: Int
+    package var viewportHeight: Int
     /// Columns available for the body, gutter included.
-    public var viewportWidth: Int
+    package var viewportWidth: Int
     /// The line on the first row.
-    public var topLine = 0
+    package var topLine = 0
     /// Which wrapped row of `topLine` is on the first row (0 when not wrapping).
-    public var topRow = 0
+    package var topRow = 0
     /// The line the cursor is on (always a visible line: never inside a fold).
-    public var cursorLine = 0
+    package var cursorLine = 0
     /// Whether long lines wrap instead of scrolling sideways.
-    public var isWrapping: Bool
+    package var isWrapping: Bool
     /// Columns scrolled to the right when not wrapping.
-    public var horizontalOffset = 0
+    package var horizontalOffset = 0
     /// Whether the line-number gutter is shown.
-    public var showsLineNumbers: Bool
+    package var showsLineNumbers: Bool
     /// Which containers are folded.
-    public var folds = BodyFoldSet()
+    package var folds = BodyFoldSet()
     /// The active search, if any.
-    public var search: BodySearchState?
+    package var search: BodySearchState?
 
     /// Makes a state at the top of a body.
-    public init(viewportHeight: Int = 24, viewportWidth: Int = 80, isWrapping: Bool = false, showsLineNumbers: Bool = true) {
+    package init(viewportHeight: Int = 24, viewportWidth: Int = 80, isWrapping: Bool = false, showsLineNumbers: Bool = true) {
         self.viewportHeight = viewportHeight
         self.viewportWidth = viewportWidth
         self.isWrapping = isWrapping
@@ -35,12 +35,12 @@ public struct BodyViewState: Sendable, Hashable {
     }
 
     /// Columns taken by the line-number gutter (digits of the last line number and a space).
-    public func gutterWidth(for document: BodyDocument) -> Int {
+    package func gutterWidth(for document: BodyDocument) -> Int {
         showsLineNumbers ? String(max(1, document.lineCount)).count + 1 : 0
     }
 
     /// Columns left for text.
-    public func textWidth(for document: BodyDocument) -> Int {
+    package func textWidth(for document: BodyDocument) -> Int {
         max(1, viewportWidth - gutterWidth(for: document))
     }
 
@@ -130,18 +130,18 @@ public struct BodyViewState: Sendable, Hashable {
 }
 
 /// A search in progress: the query, where it started and the match the cursor is on.
-public struct BodySearchState: Sendable, Hashable {
+package struct BodySearchState: Sendable, Hashable {
     /// What is searched for.
-    public var query: BodySearchQuery
+    package var query: BodySearchQuery
     /// Byte offset the search started from; typing more of the query searches again from here.
-    public var origin: Int
+    package var origin: Int
     /// The match the cursor is on, as body bytes.
-    public var currentMatch: Range<Int>?
+    package var currentMatch: Range<Int>?
     /// Matches counted so far, as reported by `BodyDocument.matchCounts(for:)`.
-    public var count: BodyMatchCount?
+    package var count: BodyMatchCount?
 
     /// Makes a search state.
-    public init(query: BodySearchQuery, origin: Int, currentMatch: Range<Int>? = nil, count: BodyMatchCount? = nil) {
+    package init(query: BodySearchQuery, origin: Int, currentMatch: Range<Int>? = nil, count: BodyMatchCount? = nil) {
         self.query = query
         self.origin = origin
         self.currentMatch = currentMatch

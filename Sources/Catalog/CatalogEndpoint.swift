@@ -61,7 +61,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     /// Set when the endpoint is a WebSocket (`websocket:`): sending it opens a conversation.
     public var webSocket: WebSocketSettings?
     /// What its responses should be (`expect:`), checked by `apiexplorer test`.
-    public var expectations = ResponseExpectations()
+    package var expectations = ResponseExpectations()
 
     /// Makes an endpoint.
     public init(
@@ -167,7 +167,7 @@ public struct CatalogExample: Sendable, Hashable {
     public var repeats = false
     /// What the response should be when this example is asked for (`expect:`): it replaces the
     /// endpoint's for this example.
-    public var expectations = ResponseExpectations()
+    package var expectations = ResponseExpectations()
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name

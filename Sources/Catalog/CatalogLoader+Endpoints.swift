@@ -8,7 +8,7 @@ extension CatalogLoader {
     /// (groups, environments, variables, trust, the auth refresh rule): how `W` checks an edit of
     /// one endpoint without reading a large file again. Diagnostics are at the file's lines. Nil
     /// when the piece is not YAML, or uses anchors or aliases (what they refer to may be elsewhere).
-    public static func decodeEndpoints(
+    package static func decodeEndpoints(
         ofPiece text: String, firstLine: Int, of service: Service, fileSystem: any CatalogFileSystem
     ) -> (endpoints: [CatalogEndpoint], diagnostics: [Diagnostic])? {
         guard let composition = try? YAMLComposer.compose(text, markingScalarsContaining: UInt8(ascii: "{")), let root = composition.root,

@@ -56,7 +56,7 @@ public struct CatalogTrust: Sendable, Hashable {
 }
 
 /// Where trust is remembered between runs (the state folder's `trust.json`, in `StateStore`).
-public protocol TrustPersistence: Sendable {
+package protocol TrustPersistence: Sendable {
     /// What is trusted in `folder`.
     func trust(for folder: URL) -> CatalogTrust
     /// Remembers that the files with these contents are trusted in `folder`.

@@ -1,8 +1,8 @@
 /// Suggests the known word a misspelt one was probably meant to be.
-public enum DidYouMean {
+package enum DidYouMean {
     /// The closest candidate within a small edit distance (case differences count little), or nil.
     /// Lengths and distances are counted in Unicode scalars.
-    public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+    package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
         let lower = Array(word.lowercased().unicodeScalars)
         // ASCII words (nearly all) are compared byte by byte: a catalog load asks this of every
         // custom error kind's name.
@@ -32,7 +32,7 @@ public enum DidYouMean {
     }
 
     /// `; did you mean 'x'?` or nothing.
-    public static func hint(for word: String, among candidates: some Sequence<String>) -> String {
+    package static func hint(for word: String, among candidates: some Sequence<String>) -> String {
         suggestion(for: word, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 

@@ -1,19 +1,19 @@
 /// Reads `.env` files: `NAME=value` lines, `#` comments, an optional `export ` prefix, single
 /// quotes (literal), double quotes (with `\n`, `\t`, `\"`, `\\` escapes, may span lines) and
 /// unquoted values ending at ` #`. Problems are reported by position, never with the value.
-public enum DotEnv {
+package enum DotEnv {
     /// A line that could not be read.
-    public struct Problem: Sendable, Hashable {
+    package struct Problem: Sendable, Hashable {
         /// 1-based line.
-        public var line: Int
+        package var line: Int
         /// 1-based column.
-        public var column: Int
+        package var column: Int
         /// What is wrong (never the value).
-        public var message: String
+        package var message: String
     }
 
     /// The values in file order (a later name replaces an earlier one) and the problems.
-    public static func parse(_ text: String) -> (values: [String: String], problems: [Problem]) {
+    package static func parse(_ text: String) -> (values: [String: String], problems: [Problem]) {
         var values: [String: String] = [:]
         var problems: [Problem] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in

@@ -5,18 +5,18 @@ import JSONSupport
 /// A credential typed into an edit (a header, query item, form field or JSON member written out,
 /// see `LiteralCredential`): the explorer never writes one into a catalog file; it asks the
 /// secret's name and writes `{{secret.NAME}}` instead.
-public struct TypedCredential: Sendable, Hashable {
+package struct TypedCredential: Sendable, Hashable {
     /// Where it is, for people (`header Authorization`, `query item api_key`, `body member token`).
-    public var place: String
+    package var place: String
     /// The credential itself (after an auth scheme); never shown.
-    public var value: String
+    package var value: String
     /// The name first offered for its secret (`SHOP_TOKEN`).
-    public var suggestedName: String
+    package var suggestedName: String
 }
 
 extension EndpointEdits {
     /// Every credential the edits write out, in order (headers, query, body).
-    public func typedCredentials(service: String) -> [TypedCredential] {
+    package func typedCredentials(service: String) -> [TypedCredential] {
         var found: [TypedCredential] = []
         _ = replacingCredentials(service: service) { credential in
             found.append(credential)
@@ -27,7 +27,7 @@ extension EndpointEdits {
 
     /// The edits with the credentials `typedCredentials` lists replaced, in the same order, by
     /// `{{secret.NAME}}` for each of `names` (a bearer token keeps its scheme: `Bearer {{secret.NAME}}`).
-    public func replacingCredentials(service: String, names: [String]) -> EndpointEdits {
+    package func replacingCredentials(service: String, names: [String]) -> EndpointEdits {
         var remaining = names[...]
         return replacingCredentials(service: service) { _ in remaining.popFirst().map { Placeholder.secret($0) } }
     }

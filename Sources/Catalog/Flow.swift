@@ -59,9 +59,9 @@ public struct FlowStep: Sendable, Hashable {
     /// What it captures for later steps, beside the endpoint's own captures.
     public var captures: [Capture] = []
     /// What the response should be; nil checks the endpoint's (or the example's) `expect:`.
-    public var expectations: ResponseExpectations?
+    package var expectations: ResponseExpectations?
     /// Polling: the request is sent again until these hold (`until:`), every `interval`, for at most `limit`.
-    public var until: ResponseExpectations?
+    package var until: ResponseExpectations?
     /// Time between polls.
     public var interval: Duration = .seconds(1)
     /// Longest time spent polling before the step fails.

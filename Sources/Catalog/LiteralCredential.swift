@@ -6,9 +6,9 @@ import TextSupport
 /// `token`, `password` …, as the redactor masks them) or whose value looks like a token (a JWT, a
 /// GitHub, Slack, AWS or OpenAI key), holding no placeholder. Catalogs are shared and committed:
 /// `validate` warns about them, and the explorer never writes one (`EndpointEdits.typedCredentials`).
-public enum LiteralCredential {
+package enum LiteralCredential {
     /// Whether `value`, under `name`, is a credential written out.
-    public static func isCredential(name: String, value: String) -> Bool {
+    package static func isCredential(name: String, value: String) -> Bool {
         isCredential(name: name, value: value, nameIsSensitive: { Redactor.standard.isSensitiveQuery($0) })
     }
 
@@ -25,7 +25,7 @@ public enum LiteralCredential {
 
     /// The part of a header value that is the credential: after an auth scheme (`Bearer abc` →
     /// `abc`), else all of it; nil when there is none.
-    public static func secretPart(of value: String, name: String) -> Substring? {
+    package static func secretPart(of value: String, name: String) -> Substring? {
         let lower = name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization" {
             guard let space = value.firstIndex(of: " ") else {
@@ -39,7 +39,7 @@ public enum LiteralCredential {
     }
 
     /// Whether a value looks like a token whatever its name: a JWT, or a key with a well-known prefix.
-    public static func looksLikeToken(_ value: String) -> Bool {
+    package static func looksLikeToken(_ value: String) -> Bool {
         // Runs for every value of every request a catalog loads: most are over at the first byte.
         guard value.utf8.count >= 16, let first = value.utf8.first,
             [UInt8(ascii: "e"), UInt8(ascii: "g"), UInt8(ascii: "x"), UInt8(ascii: "s"), UInt8(ascii: "A")].contains(first)
@@ -57,7 +57,7 @@ public enum LiteralCredential {
 
     /// A secret name for a credential of `service` found under `label` (`shop`, `X-API-Key` →
     /// `SHOP_X_API_KEY`; an Authorization's bearer token → `SHOP_TOKEN`).
-    public static func suggestedName(service: String, label: String) -> String {
+    package static func suggestedName(service: String, label: String) -> String {
         func upper(_ text: String) -> String {
             var result = ""
             for scalar in text.unicodeScalars {

@@ -2,7 +2,7 @@ import Catalog
 import SystemSupport
 
 /// Why an import, a recording or a catalog edit failed, sorted by what the command line makes of it.
-public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The command was used wrongly or names something the catalog does not have (exit 2).
     case usage(String)
     /// A file could not be read or written.
@@ -13,21 +13,21 @@ public enum AuthoringError: Error, Sendable, Hashable, CustomStringConvertible {
     case wouldOverwrite(String)
 
     /// The message for a person.
-    public var message: String {
+    package var message: String {
         switch self {
         case .usage(let message), .file(let message), .invalidInput(let message), .wouldOverwrite(let message): message
         }
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension AuthoringError {
     /// A failed file operation.
-    public init(_ error: SystemError) { self = .file(error.description) }
+    package init(_ error: SystemError) { self = .file(error.description) }
 }
 
 extension AuthoringError {
     /// A name the catalog does not have.
-    public init(_ error: CatalogLookupError) { self = .usage(error.message) }
+    package init(_ error: CatalogLookupError) { self = .usage(error.message) }
 }

@@ -3,9 +3,9 @@ import JSONSupport
 /// The `expect:` an import writes on an endpoint: checks other tools state in their own way
 /// (Postman's `pm.test`, Hurl's asserts), each a comparison (`equals`, `lessThan` …, as
 /// environments/README.md names them) on the status, a header, a JSONPath or the response time.
-public struct ExpectDraft: Sendable {
+package struct ExpectDraft: Sendable {
     /// What a check reads.
-    public enum Subject: Sendable, Hashable {
+    package enum Subject: Sendable, Hashable {
         case status
         case header(String)
         case body(String)
@@ -17,13 +17,13 @@ public struct ExpectDraft: Sendable {
     private(set) var checks: [(subject: Subject, comparisons: [(String, JSONValue)])] = []
 
     /// An empty `expect:`.
-    public init() {}
+    package init() {}
 
     /// Whether there is no check.
-    public var isEmpty: Bool { checks.isEmpty }
+    package var isEmpty: Bool { checks.isEmpty }
 
     /// Adds `comparison: value` for `subject`; the same comparison said again replaces the first.
-    public mutating func add(_ subject: Subject, _ comparison: String, _ value: JSONValue) {
+    package mutating func add(_ subject: Subject, _ comparison: String, _ value: JSONValue) {
         guard let index = checks.firstIndex(where: { $0.subject == subject }) else {
             checks.append((subject, [(comparison, value)]))
             return

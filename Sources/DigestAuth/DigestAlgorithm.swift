@@ -1,7 +1,7 @@
 import CryptoSupport
 
 /// The hash a Digest challenge names (RFC 7616 §3.3); `-sess` variants hash the client nonce in.
-public enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
+package enum DigestAlgorithm: String, Sendable, Hashable, CaseIterable {
     case md5 = "MD5"
     case md5Session = "MD5-sess"
     case sha256 = "SHA-256"

@@ -6,8 +6,8 @@ import Synchronization
 /// HTTP Digest authentication (RFC 7616, `qop=auth`, MD5, SHA-256 and SHA-512-256): on a 401 with a Digest
 /// challenge it resumes the request once, answered; later requests answer the same challenge
 /// (the nonce count goes up) until the server sends a new one.
-public final class DigestAuthenticator: ErrorHandler, Sendable {
-    public let name = "digest authentication"
+package final class DigestAuthenticator: ErrorHandler, Sendable {
+    package let name = "digest authentication"
     private let username: String
     private let password: String
     private let makeClientNonce: @Sendable () -> String
@@ -15,13 +15,13 @@ public final class DigestAuthenticator: ErrorHandler, Sendable {
     private let state = Mutex<(challenge: DigestChallenge, count: Int)?>(nil)
 
     /// An authenticator for these credentials; `clientNonce` makes each request's cnonce (random by default).
-    public init(username: String, password: String, clientNonce: (@Sendable () -> String)? = nil) {
+    package init(username: String, password: String, clientNonce: (@Sendable () -> String)? = nil) {
         self.username = username
         self.password = password
         makeClientNonce = clientNonce ?? { (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 16) }.joined() }
     }
 
-    public func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
+    package func handle(_ error: DispatchError, request: Request) async -> ErrorResolution? {
         guard error.status == 401, let response = error.response else { return nil }
         let values = response.headers.filter { Headers.sameName($0.name, "WWW-Authenticate") }.map(\.value)
         guard let challenge = DigestChallenge.parse(values).first else {
@@ -42,7 +42,7 @@ public final class DigestAuthenticator: ErrorHandler, Sendable {
     }
 
     /// Adds the answer to the current challenge, when there is one.
-    public var adapter: Interceptor.Adapter {
+    package var adapter: Interceptor.Adapter {
         Interceptor.Adapter(name: name) { request in
             guard let (challenge, count) = self.state.withLock({ state -> (DigestChallenge, Int)? in
                 guard var current = state else { return nil }
@@ -60,7 +60,7 @@ public final class DigestAuthenticator: ErrorHandler, Sendable {
     }
 
     /// The `Authorization` value answering `challenge` (RFC 7616 §3.4).
-    public static func authorization(
+    package static func authorization(
         _ challenge: DigestChallenge, username: String, password: String, method: String, uri: String, nonceCount: Int,
         clientNonce: String
     ) -> String {

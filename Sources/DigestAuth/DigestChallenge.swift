@@ -1,31 +1,31 @@
 import TextSupport
 
 /// A `WWW-Authenticate: Digest …` challenge (RFC 7616 §3.3).
-public struct DigestChallenge: Sendable, Hashable {
+package struct DigestChallenge: Sendable, Hashable {
     /// The protection space.
-    public var realm: String
+    package var realm: String
     /// The server's nonce.
-    public var nonce: String
+    package var nonce: String
     /// Returned as is.
-    public var opaque: String?
+    package var opaque: String?
     /// The hash to use (MD5 when the server names none).
-    public var algorithm: DigestAlgorithm
+    package var algorithm: DigestAlgorithm
     /// The qop values offered (`auth`, `auth-int`).
-    public var qop: [String]
+    package var qop: [String]
     /// Whether the nonce went stale (the credentials were right).
-    public var isStale: Bool
+    package var isStale: Bool
     /// Whether the username is to be hashed (`userhash=true`).
-    public var userhash: Bool
+    package var userhash: Bool
 
     /// Reads the Digest challenges among `WWW-Authenticate` values, strongest algorithm first;
     /// challenges of other schemes and algorithms it cannot compute are skipped.
-    public static func parse(_ values: [String]) -> [DigestChallenge] {
+    package static func parse(_ values: [String]) -> [DigestChallenge] {
         values.flatMap(challenges).sorted { $0.algorithm.strength > $1.algorithm.strength }
     }
 
     /// The algorithms of Digest challenges among `WWW-Authenticate` values that cannot be answered
     /// (`SHA-512`, not an RFC 7616 one), in order, each once.
-    public static func unsupportedAlgorithms(_ values: [String]) -> [String] {
+    package static func unsupportedAlgorithms(_ values: [String]) -> [String] {
         var names: [String] = []
         for value in values {
             var digest = false

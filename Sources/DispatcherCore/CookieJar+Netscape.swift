@@ -5,23 +5,23 @@ import FoundationEssentials
 /// 0 for a session cookie, name, value); `#HttpOnly_` before the domain marks an HttpOnly cookie.
 extension CookieJar {
     /// A line that is not a cookie, with where it is.
-    public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
         /// 1-based line.
-        public var line: Int
+        package var line: Int
         /// What is wrong.
-        public var message: String
+        package var message: String
 
         /// Makes an error.
-        public init(line: Int, message: String) {
+        package init(line: Int, message: String) {
             self.line = line
             self.message = message
         }
 
-        public var description: String { "line \(line): \(message)" }
+        package var description: String { "line \(line): \(message)" }
     }
 
     /// The cookies of a `cookies.txt` text (comments and blank lines skipped).
-    public static func cookies(netscape text: String, at now: Date) throws(FileError) -> [Cookie] {
+    package static func cookies(netscape text: String, at now: Date) throws(FileError) -> [Cookie] {
         var cookies: [Cookie] = []
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             var line = Substring(rawLine)
@@ -56,7 +56,7 @@ extension CookieJar {
     }
 
     /// `cookies` as a `cookies.txt` text, with curl's header line.
-    public static func netscapeText(_ cookies: [Cookie]) -> String {
+    package static func netscapeText(_ cookies: [Cookie]) -> String {
         var text = "# Netscape HTTP Cookie File\n# Written by apiexplorer: curl -b reads it.\n\n"
         for cookie in cookies {
             let domain = (cookie.isHTTPOnly ? "#HttpOnly_" : "") + (cookie.isHostOnly ? cookie.domain : "." + cookie.domain)

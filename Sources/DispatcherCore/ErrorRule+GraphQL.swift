@@ -2,16 +2,16 @@ import JSONSupport
 
 extension ErrorRule {
     /// The kind GraphQL errors are mapped into.
-    public static let graphQLErrorKind = ErrorKind.custom("graphQLError")
+    package static let graphQLErrorKind = ErrorKind.custom("graphQLError")
 
     /// The rule's name, shown as the error's source.
-    public static let graphQLRuleName = "graphQL errors (built in)"
+    package static let graphQLRuleName = "graphQL errors (built in)"
 
     /// The built-in rule for GraphQL endpoints: a 2xx whose JSON body holds a non-empty `errors`
     /// list is a `graphQLError` (GraphQL answers a failed operation inside a successful response).
     /// `targets` are the identifiers of the requests that carry GraphQL operations, so a REST
     /// endpoint answering `errors: […]` is left to the catalog's own rules.
-    public static func graphQL(targets: Set<String>) -> ErrorRule {
+    package static func graphQL(targets: Set<String>) -> ErrorRule {
         ErrorRule(
             name: graphQLRuleName, statuses: .range(200...299), when: firstGraphQLError, kind: graphQLErrorKind,
             message: .graphQLErrors, targets: targets)
@@ -25,7 +25,7 @@ extension ErrorRule {
     /// Each of the body's `errors` as `message (at pet.owner)`, the path written as GraphQL
     /// responses give it (`pets[0].name` for list positions); an error without a `message`
     /// member gives what the usual members say.
-    public static func graphQLMessages(in body: JSONValue) -> [String] {
+    package static func graphQLMessages(in body: JSONValue) -> [String] {
         guard case .object(let object) = body, case .array(let errors)? = object["errors"] else { return [] }
         var messages: [String] = []
         for error in errors {

@@ -3,13 +3,13 @@
 /// between the CR and the LF; a leading BOM is skipped; `:` lines are comments; an event is
 /// dispatched at a blank line and only when it has data; `id` values with NUL are ignored; `retry`
 /// takes ASCII digits only. An event the stream ends in the middle of is dropped, as the standard says.
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     /// The reconnection time the stream asked for with `retry`, in milliseconds.
-    public private(set) var retry: Int?
+    package private(set) var retry: Int?
     /// The last event ID so far (sent back as `Last-Event-ID` when reconnecting).
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// Comment lines seen (servers send them to keep a connection open).
-    public private(set) var commentCount = 0
+    package private(set) var commentCount = 0
 
     private var line: [UInt8] = []
     private var data: [UInt8] = []
@@ -21,10 +21,10 @@ public struct ServerSentEventParser: Sendable {
     private var startChecked = false
 
     /// Makes a parser for a new stream (a reconnection keeps `lastEventID` by using the same parser).
-    public init() {}
+    package init() {}
 
     /// Reads the next bytes of the stream; returns the events they complete.
-    public mutating func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [ServerSentEvent] {
+    package mutating func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var bytes = Array(bytes)[...]
         if !startChecked {
@@ -59,7 +59,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Forgets a partly read event (the connection ended); the last event ID and retry stay.
-    public mutating func reset() {
+    package mutating func reset() {
         line = []
         data = []
         hasData = false

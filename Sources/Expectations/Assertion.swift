@@ -2,52 +2,52 @@ import JSONSupport
 
 /// What a response should be: the `expect:` of an endpoint, an example or a flow step, as a list
 /// of assertions that must all hold.
-public struct ResponseExpectations: Sendable, Hashable {
+package struct ResponseExpectations: Sendable, Hashable {
     /// Every assertion, in the order the catalog wrote them.
-    public var assertions: [Assertion]
+    package var assertions: [Assertion]
 
     /// Makes a list.
-    public init(_ assertions: [Assertion] = []) {
+    package init(_ assertions: [Assertion] = []) {
         self.assertions = assertions
     }
 
     /// Whether nothing is expected.
-    public var isEmpty: Bool { assertions.isEmpty }
+    package var isEmpty: Bool { assertions.isEmpty }
 }
 
 /// One thing a response must satisfy: a predicate on a part of it.
-public struct Assertion: Sendable, Hashable, CustomStringConvertible {
+package struct Assertion: Sendable, Hashable, CustomStringConvertible {
     /// The part of the response it reads.
-    public var subject: Subject
+    package var subject: Subject
     /// What must hold of it.
-    public var predicate: ValuePredicate
+    package var predicate: ValuePredicate
     /// Where the catalog says it (`environments/petstore.yaml:12:7`), for failure messages.
-    public var place: String
+    package var place: String
 
     /// Makes an assertion.
-    public init(_ subject: Subject, _ predicate: ValuePredicate, place: String = "") {
+    package init(_ subject: Subject, _ predicate: ValuePredicate, place: String = "") {
         self.subject = subject
         self.predicate = predicate
         self.place = place
     }
 
     /// `$.id equals 7`, `status is 2xx`.
-    public var description: String { "\(subject) \(predicate)" }
+    package var description: String { "\(subject) \(predicate)" }
 
     // Where it is written is not what it checks: an edit above it moves it, and the catalog's
     // write-back compares endpoints before and after.
-    public static func == (lhs: Assertion, rhs: Assertion) -> Bool {
+    package static func == (lhs: Assertion, rhs: Assertion) -> Bool {
         lhs.subject == rhs.subject && lhs.predicate == rhs.predicate
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(subject)
         hasher.combine(predicate)
     }
 }
 
 /// The part of a response an assertion reads.
-public enum Subject: Sendable, Hashable, CustomStringConvertible {
+package enum Subject: Sendable, Hashable, CustomStringConvertible {
     /// The status code, as a number.
     case status
     /// A header's values (a name may repeat).
@@ -60,7 +60,7 @@ public enum Subject: Sendable, Hashable, CustomStringConvertible {
     /// The response time in milliseconds.
     case time
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .status: "status"
         case .header(let name): "header \(name)"
@@ -72,14 +72,14 @@ public enum Subject: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A status or a class of statuses (`2xx`).
-public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
+package enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
     /// Exactly this status.
     case code(Int)
     /// Any status of this hundred (2 for `2xx`).
     case hundreds(Int)
 
     /// Whether `status` matches.
-    public func matches(_ status: Int) -> Bool {
+    package func matches(_ status: Int) -> Bool {
         switch self {
         case .code(let code): status == code
         case .hundreds(let digit): status / 100 == digit
@@ -87,7 +87,7 @@ public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads `200` or `2xx`; nil for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let lower = text.lowercased()
         if lower.count == 3, lower.hasSuffix("xx"), let digit = lower.first?.wholeNumberValue, (1...5).contains(digit) {
             self = .hundreds(digit)
@@ -98,7 +98,7 @@ public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .code(let code): String(code)
         case .hundreds(let digit): "\(digit)xx"
@@ -107,11 +107,11 @@ public enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The JSON types `type:` names (`integer` is a number without a fraction).
-public enum JSONKind: String, Sendable, Hashable, CaseIterable {
+package enum JSONKind: String, Sendable, Hashable, CaseIterable {
     case string, number, integer, boolean, array, object, null
 
     /// Whether `value` is of this kind.
-    public func matches(_ value: JSONValue) -> Bool {
+    package func matches(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.number, .number), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null): true
         case (.integer, .number(let literal)): !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
@@ -121,7 +121,7 @@ public enum JSONKind: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What must hold of a subject's value.
-public indirect enum ValuePredicate: Sendable, Hashable, CustomStringConvertible {
+package indirect enum ValuePredicate: Sendable, Hashable, CustomStringConvertible {
     /// Equal as JSON (numbers by value: `1` equals `1.0`).
     case equals(JSONValue)
     /// Not equal as JSON.
@@ -153,7 +153,7 @@ public indirect enum ValuePredicate: Sendable, Hashable, CustomStringConvertible
     /// A status among these.
     case statusIn([StatusPattern])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .equals(let value): "equals \(value.compactText)"
         case .notEquals(let value): "is not \(value.compactText)"

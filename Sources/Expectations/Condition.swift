@@ -2,7 +2,7 @@ import JSONSupport
 
 /// Reads a condition written as one line (`$.status == "done"`, `status == 200`,
 /// `header ETag exists`): a subject, an operator and a JSON literal (bare words are text).
-public enum Condition {
+package enum Condition {
     /// The operators, longest first so `<=` is not read as `<`.
     static let operators = ["==", "!=", "<=", ">=", "<", ">"]
 
@@ -19,7 +19,7 @@ public enum Condition {
     }
 
     /// The assertion a condition states, or why it cannot be read.
-    public static func parse(_ text: String) -> Result<Assertion, ConditionError> {
+    package static func parse(_ text: String) -> Result<Assertion, ConditionError> {
         let trimmed = text.trimmingSpaces
         if trimmed.hasSuffix(" exists") {
             return subject(String(trimmed.dropLast(" exists".count))).map { Assertion($0, .exists(true)) }
@@ -88,9 +88,9 @@ public enum Condition {
 }
 
 /// Why a condition cannot be read.
-public struct ConditionError: Error, Sendable, Hashable {
+package struct ConditionError: Error, Sendable, Hashable {
     /// What is wrong.
-    public var message: String
+    package var message: String
 }
 
 extension StringProtocol {

@@ -6,11 +6,11 @@ import TextSupport
 /// Checks assertions against one response. The body is parsed once, on the first body assertion.
 /// Every text it reports goes through the redactor: secret headers and JSON members, and known
 /// secret values, are masked in failure messages as everywhere else.
-public struct ExpectationEvaluator {
+package struct ExpectationEvaluator {
     /// The response.
-    public let facts: ResponseFacts
+    package let facts: ResponseFacts
     /// Masks secrets in what is reported.
-    public let redactor: Redactor
+    package let redactor: Redactor
     private var parsedBody: JSONValue??
 
     /// Most characters of an actual value shown.
@@ -19,23 +19,23 @@ public struct ExpectationEvaluator {
     static let matchLimit = 256 * 1024
 
     /// An evaluator for `facts`.
-    public init(_ facts: ResponseFacts, redactor: Redactor = .standard) {
+    package init(_ facts: ResponseFacts, redactor: Redactor = .standard) {
         self.facts = facts
         self.redactor = redactor
     }
 
     /// The outcome of each assertion, in order.
-    public mutating func evaluate(_ expectations: ResponseExpectations) -> [AssertionOutcome] {
+    package mutating func evaluate(_ expectations: ResponseExpectations) -> [AssertionOutcome] {
         expectations.assertions.map { evaluate($0) }
     }
 
     /// Whether every assertion holds (for polling: nothing is formatted).
-    public mutating func allHold(_ expectations: ResponseExpectations) -> Bool {
+    package mutating func allHold(_ expectations: ResponseExpectations) -> Bool {
         expectations.assertions.allSatisfy { evaluate($0).passed }
     }
 
     /// The outcome of one assertion.
-    public mutating func evaluate(_ assertion: Assertion) -> AssertionOutcome {
+    package mutating func evaluate(_ assertion: Assertion) -> AssertionOutcome {
         let expected = redactor.text(assertion.predicate.description)
         switch assertion.subject {
         case .status:
@@ -116,7 +116,7 @@ public struct ExpectationEvaluator {
     }
 
     /// Whether `predicate` holds of `value` (nil: absent; only `exists: false` holds of that).
-    public static func holds(_ predicate: ValuePredicate, _ value: JSONValue?) -> Bool {
+    package static func holds(_ predicate: ValuePredicate, _ value: JSONValue?) -> Bool {
         guard let value else { return predicate == .exists(false) }
         switch predicate {
         case .exists(let present): return present
@@ -172,7 +172,7 @@ public struct ExpectationEvaluator {
     }
 
     /// JSON equality with numbers compared by value and object members in any order.
-    public static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    package static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.number(let x), .number(let y)): return x == y || (Double(x) != nil && Double(x) == Double(y))
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }

@@ -2,18 +2,18 @@ import DispatcherCore
 import FoundationEssentials
 
 /// What assertions read of a response: its status, headers, body and time.
-public struct ResponseFacts: Sendable {
+package struct ResponseFacts: Sendable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The headers, in order (a name may repeat).
-    public var headers: [HeaderField]
+    package var headers: [HeaderField]
     /// The body.
-    public var body: Data
+    package var body: Data
     /// How long the response took (stub responses: their delay, usually zero).
-    public var time: Duration
+    package var time: Duration
 
     /// Makes facts.
-    public init(status: Int, headers: [HeaderField] = [], body: Data = Data(), time: Duration = .zero) {
+    package init(status: Int, headers: [HeaderField] = [], body: Data = Data(), time: Duration = .zero) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -21,7 +21,7 @@ public struct ResponseFacts: Sendable {
     }
 
     /// The facts of a core response.
-    public init(_ response: Response) {
+    package init(_ response: Response) {
         self.init(status: response.status, headers: response.headers.fields, body: response.body, time: response.timing.total)
     }
 }

@@ -6,13 +6,13 @@ import TextSupport
 /// What an example with `echo: true` answers, in stub mode and from the mock, as httpbin's
 /// `/anything` does: the request as it arrived, with the fields of a form or a multipart body
 /// (files by name, type and size, never their bytes), so an upload can be checked end to end.
-public enum RequestEcho {
+package enum RequestEcho {
     /// Request bodies past this are echoed by size only.
-    public static let bodyLimit = 16 << 20
+    package static let bodyLimit = 16 << 20
 
     /// The echo (pretty JSON) of a request as it came over the wire; `truncated` when its body
     /// passed `bodyLimit` and was not kept.
-    public static func body(method: String, uri: String, headers: [(String, String)], body: Data, truncated: Bool) -> Data {
+    package static func body(method: String, uri: String, headers: [(String, String)], body: Data, truncated: Bool) -> Data {
         let mark = uri.firstIndex(of: "?")
         let path = mark.map { String(uri[..<$0]) } ?? uri
         let query = mark.map { String(uri[uri.index(after: $0)...]) } ?? ""
@@ -52,7 +52,7 @@ public enum RequestEcho {
 
     /// The echo of a request a stub answers: its method, target and headers as the transport would
     /// send them, and its body (a streamed one read when it is within `bodyLimit`).
-    public static func body(for request: Request) -> Data {
+    package static func body(for request: Request) -> Data {
         var headers = request.headers.map { ($0.name, $0.value) }
         var bytes = request.body ?? Data()
         var truncated = false

@@ -1,7 +1,7 @@
 import JSONSupport
 
 /// The rules a schema is read by.
-public enum SchemaDialect: String, Sendable, Hashable, Codable {
+package enum SchemaDialect: String, Sendable, Hashable, Codable {
     /// OpenAPI 3.0's Schema Object: JSON Schema draft 4 with `nullable`; `$ref` replaces its
     /// siblings, `exclusiveMinimum`/`exclusiveMaximum` are Booleans beside `minimum`/`maximum`.
     case openAPI30 = "openapi-3.0"
@@ -9,43 +9,43 @@ public enum SchemaDialect: String, Sendable, Hashable, Codable {
     case draft2020_12 = "2020-12"
 
     /// The dialect of an OpenAPI (or Swagger, converted to 3.0) document of `version` (`3.0.3`, `3.1.0`).
-    public static func openAPI(version: String) -> SchemaDialect {
+    package static func openAPI(version: String) -> SchemaDialect {
         version.hasPrefix("3.0") || version.hasPrefix("2") || version.hasPrefix("Swagger") ? .openAPI30 : .draft2020_12
     }
 }
 
 /// One way an instance breaks a schema.
-public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
+package struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// Where in the instance, as a JSON Pointer (RFC 6901): `""` is the whole value, `/pets/0/id` a member.
-    public var instancePointer: String
+    package var instancePointer: String
     /// The keyword that failed, as a URI fragment into the schema's document (`#/components/schemas/Pet/required`).
-    public var schemaLocation: String
+    package var schemaLocation: String
     /// What is wrong, for a person.
-    public var message: String
+    package var message: String
 
-    public init(instancePointer: String, schemaLocation: String, message: String) {
+    package init(instancePointer: String, schemaLocation: String, message: String) {
         self.instancePointer = instancePointer
         self.schemaLocation = schemaLocation
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         "\(instancePointer.isEmpty ? "(the whole value)" : instancePointer): \(message) [\(schemaLocation)]"
     }
 }
 
 /// Bounds on one validation, so a hostile schema or instance costs bounded time and memory.
-public struct ValidationLimits: Sendable, Hashable {
+package struct ValidationLimits: Sendable, Hashable {
     /// Violations collected before stopping.
-    public var violations: Int
+    package var violations: Int
     /// Nested schemas evaluated at once (through subschemas and `$ref`s).
-    public var depth: Int
+    package var depth: Int
     /// `$ref`s followed one after another without moving into the instance: a longer chain is a cycle.
-    public var referenceChain: Int
+    package var referenceChain: Int
     /// Schemas evaluated in all (`anyOf` inside `anyOf` … grows exponentially).
-    public var steps: Int
+    package var steps: Int
 
-    public init(violations: Int = 100, depth: Int = 300, referenceChain: Int = 64, steps: Int = 20_000_000) {
+    package init(violations: Int = 100, depth: Int = 300, referenceChain: Int = 64, steps: Int = 20_000_000) {
         self.violations = violations
         self.depth = depth
         self.referenceChain = referenceChain
@@ -56,22 +56,22 @@ public struct ValidationLimits: Sendable, Hashable {
 /// A JSON Schema inside a document (an OpenAPI document, a schemas file or a schema of its own):
 /// `$ref`s are followed as JSON Pointers within that document (`#/components/schemas/Pet`).
 /// `format`, `description`, `example`, `readOnly` and other annotations are not checked.
-public struct JSONSchema: Sendable {
+package struct JSONSchema: Sendable {
     /// The whole document the schema's `$ref`s point into.
-    public let document: JSONValue
+    package let document: JSONValue
     /// Where the schema is in `document`, a JSON Pointer (`""`: the document is the schema).
-    public let pointer: String
-    public let dialect: SchemaDialect
+    package let pointer: String
+    package let dialect: SchemaDialect
 
     /// A schema that is a whole document.
-    public init(_ schema: JSONValue, dialect: SchemaDialect = .draft2020_12) {
+    package init(_ schema: JSONValue, dialect: SchemaDialect = .draft2020_12) {
         self.document = schema
         self.pointer = ""
         self.dialect = dialect
     }
 
     /// The schema at `pointer` in `document`; nil when nothing is there.
-    public init?(document: JSONValue, pointer: String, dialect: SchemaDialect) {
+    package init?(document: JSONValue, pointer: String, dialect: SchemaDialect) {
         guard let tokens = JSONPointer.tokens(pointer), JSONPointer.value(at: tokens, in: document) != nil else { return nil }
         self.document = document
         self.pointer = pointer
@@ -79,7 +79,7 @@ public struct JSONSchema: Sendable {
     }
 
     /// Every way `instance` breaks the schema (empty: it conforms), at most `limits.violations`.
-    public func validate(_ instance: JSONValue, limits: ValidationLimits = ValidationLimits()) -> [SchemaViolation] {
+    package func validate(_ instance: JSONValue, limits: ValidationLimits = ValidationLimits()) -> [SchemaViolation] {
         let tokens = JSONPointer.tokens(pointer) ?? []
         guard let schema = JSONPointer.value(at: tokens, in: document) else {
             return [SchemaViolation(instancePointer: "", schemaLocation: "#" + pointer, message: "there is no schema at #\(pointer)")]
@@ -90,7 +90,7 @@ public struct JSONSchema: Sendable {
     }
 
     /// Whether `instance` conforms (stops at the first violation).
-    public func isValid(_ instance: JSONValue, limits: ValidationLimits = ValidationLimits()) -> Bool {
+    package func isValid(_ instance: JSONValue, limits: ValidationLimits = ValidationLimits()) -> Bool {
         validate(instance, limits: ValidationLimits(violations: 1, depth: limits.depth, referenceChain: limits.referenceChain, steps: limits.steps)).isEmpty
     }
 }

@@ -17,7 +17,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension JSONValue {
     /// Deepest nesting accepted; deeper documents are rejected instead of exhausting the stack.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Parses UTF-8 JSON text. A UTF-8 byte order mark is skipped; anything after the value other
     /// than whitespace is an error.

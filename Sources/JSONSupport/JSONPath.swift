@@ -14,7 +14,7 @@
 /// A leading `$` may be left out (`errors[*].message` means `$.errors[*].message`).
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step of the path.
-    public enum Segment: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         /// Applies the selectors to the current nodes' children.
         case child([Selector])
         /// Applies the selectors to every descendant of the current nodes (and the nodes themselves' children).
@@ -22,7 +22,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What a step picks among a node's children.
-    public enum Selector: Sendable, Hashable {
+    package enum Selector: Sendable, Hashable {
         case name(String)
         case index(Int)
         case wildcard
@@ -31,18 +31,18 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A filter test on each child: `@.path` exists, or `@.path OP literal`.
-    public struct Filter: Sendable, Hashable {
+    package struct Filter: Sendable, Hashable {
         /// Relative path from the child (`@`), as segments.
-        public var path: [Segment]
+        package var path: [Segment]
         /// The comparison, or nil for an existence test.
-        public var comparison: (op: Comparison, literal: JSONValue)?
+        package var comparison: (op: Comparison, literal: JSONValue)?
 
-        public static func == (lhs: Filter, rhs: Filter) -> Bool {
+        package static func == (lhs: Filter, rhs: Filter) -> Bool {
             lhs.path == rhs.path && lhs.comparison?.op == rhs.comparison?.op
                 && lhs.comparison?.literal == rhs.comparison?.literal
         }
 
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(path)
             hasher.combine(comparison?.op)
             hasher.combine(comparison?.literal)
@@ -50,12 +50,12 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A comparison operator in a filter.
-    public enum Comparison: String, Sendable, Hashable {
+    package enum Comparison: String, Sendable, Hashable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     }
 
     /// The steps of the path after `$`.
-    public let segments: [Segment]
+    package let segments: [Segment]
     /// The text the path was parsed from.
     public let expression: String
 
@@ -69,7 +69,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     public var description: String { expression }
 
     /// Whether the path can select at most one node (no wildcards, slices, filters, unions or descent).
-    public var isSingular: Bool {
+    package var isSingular: Bool {
         segments.allSatisfy { segment in
             guard case .child(let selectors) = segment, selectors.count == 1 else { return false }
             switch selectors[0] {
@@ -147,7 +147,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The indices a slice selects in an array of `count` elements (Python semantics).
-    public static func sliceIndices(count: Int, start: Int?, end: Int?, step: Int?) -> [Int] {
+    package static func sliceIndices(count: Int, start: Int?, end: Int?, step: Int?) -> [Int] {
         let step = step ?? 1
         guard step != 0, count > 0 else { return [] }
         func clamp(_ value: Int, low: Int, high: Int) -> Int { Swift.min(Swift.max(value, low), high) }
@@ -165,7 +165,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
 extension JSONPath.Filter {
     /// Whether `node` passes the filter.
-    public func matches(_ node: JSONValue) -> Bool {
+    package func matches(_ node: JSONValue) -> Bool {
         let found = path.isEmpty ? [node] : JSONPath.apply(path, to: [node])
         guard let comparison else { return !found.isEmpty }
         guard let value = found.first else { return comparison.op == .notEqual }

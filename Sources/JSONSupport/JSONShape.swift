@@ -1,49 +1,49 @@
 /// The shape of JSON values: which types were seen, the members of objects (and whether each
 /// was always there), and the merged shape of array elements. Several values merge into one
 /// shape, so an array's elements are compared as one element shape.
-public struct JSONShape: Sendable, Hashable {
+package struct JSONShape: Sendable, Hashable {
     /// A JSON type.
-    public enum Kind: String, Sendable, Hashable, Codable, Comparable {
+    package enum Kind: String, Sendable, Hashable, Codable, Comparable {
         case null, boolean, number, string, array, object
 
-        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// A member of an object shape.
-    public struct Member: Sendable, Hashable {
+    package struct Member: Sendable, Hashable {
         /// The merged shape of its values.
-        public var shape: JSONShape
+        package var shape: JSONShape
         /// Whether some merged object lacked it.
-        public var optional: Bool
+        package var optional: Bool
     }
 
     /// Every type seen.
-    public var kinds: Set<Kind> = []
+    package var kinds: Set<Kind> = []
     /// Object members in first-seen order (when objects were seen).
-    public var members: [(key: String, member: Member)] = []
+    package var members: [(key: String, member: Member)] = []
     /// The merged shape of array elements (nil when no element was seen).
-    public var element: Box?
+    package var element: Box?
 
     /// An indirect holder, so shapes can nest.
-    public final class Box: Sendable, Hashable {
+    package final class Box: Sendable, Hashable {
         /// The shape.
-        public let shape: JSONShape
+        package let shape: JSONShape
         init(_ shape: JSONShape) { self.shape = shape }
-        public static func == (lhs: Box, rhs: Box) -> Bool { lhs.shape == rhs.shape }
-        public func hash(into hasher: inout Hasher) { hasher.combine(shape) }
+        package static func == (lhs: Box, rhs: Box) -> Bool { lhs.shape == rhs.shape }
+        package func hash(into hasher: inout Hasher) { hasher.combine(shape) }
     }
 
     /// Makes an empty shape (no value seen).
-    public init() {}
+    package init() {}
 
     /// The shape of one value.
-    public init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         self.init()
         merge(value)
     }
 
     /// Adds a value to the shape.
-    public mutating func merge(_ value: JSONValue) {
+    package mutating func merge(_ value: JSONValue) {
         switch value {
         case .null: kinds.insert(.null)
         case .bool: kinds.insert(.boolean)
@@ -76,7 +76,7 @@ public struct JSONShape: Sendable, Hashable {
     }
 
     /// Merges another shape into this one.
-    public mutating func merge(_ other: JSONShape) {
+    package mutating func merge(_ other: JSONShape) {
         let hadObject = kinds.contains(.object)
         kinds.formUnion(other.kinds)
         if other.kinds.contains(.object) {
@@ -110,21 +110,21 @@ public struct JSONShape: Sendable, Hashable {
     }
 
     /// The member named `key`.
-    public func member(_ key: String) -> Member? {
+    package func member(_ key: String) -> Member? {
         members.first { $0.key == key }?.member
     }
 
     /// `string`, `number or null` …
-    public var kindText: String {
+    package var kindText: String {
         kinds.isEmpty ? "nothing" : kinds.sorted().map(\.rawValue).joined(separator: " or ")
     }
 
-    public static func == (lhs: JSONShape, rhs: JSONShape) -> Bool {
+    package static func == (lhs: JSONShape, rhs: JSONShape) -> Bool {
         lhs.kinds == rhs.kinds && lhs.element == rhs.element && lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.member == $1.member }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(kinds)
         hasher.combine(members.count)
         for (key, member) in members {

@@ -53,7 +53,7 @@ extension JSONValue {
     /// Appends `string` as a quoted JSON string literal. A string that needs no escape (nearly
     /// all) is appended whole; the others are escaped byte by byte (a catalog load quotes every
     /// stub body's strings).
-    public static func writeQuoted(_ string: String, to output: inout String) {
+    package static func writeQuoted(_ string: String, to output: inout String) {
         var string = string
         let needsEscape = string.withUTF8 { bytes in bytes.contains(where: JSONValue.needsEscape) }
         guard needsEscape else {
@@ -69,7 +69,7 @@ extension JSONValue {
     }
 
     /// Appends `string` as a quoted JSON string literal, as UTF-8 bytes.
-    public static func writeQuoted(_ string: String, to output: inout [UInt8]) {
+    package static func writeQuoted(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in

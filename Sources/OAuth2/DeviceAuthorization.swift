@@ -2,22 +2,22 @@ import FoundationEssentials
 
 /// What the device authorization endpoint answered (RFC 8628 §3.2): the code the user types at the
 /// verification URL, and how often to ask whether they did.
-public struct DeviceAuthorization: Sendable, Hashable {
+package struct DeviceAuthorization: Sendable, Hashable {
     /// The code the client polls with (never shown).
-    public var deviceCode: String
+    package var deviceCode: String
     /// The code the user types.
-    public var userCode: String
+    package var userCode: String
     /// Where the user goes.
-    public var verificationURI: String
+    package var verificationURI: String
     /// The same with the code in it, when the server gives one.
-    public var verificationURIComplete: String?
+    package var verificationURIComplete: String?
     /// How long the codes are good for.
-    public var expiresIn: Duration
+    package var expiresIn: Duration
     /// Time between polls (§3.5: 5 s unless the server says).
-    public var interval: Duration
+    package var interval: Duration
 
     /// Makes one.
-    public init(
+    package init(
         deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil,
         expiresIn: Duration = .seconds(900), interval: Duration = .seconds(5)
     ) {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import JSONSupport
 
 /// What is known of a JWT's signature, for the token view.
-public enum JWTSignature: Sendable, Hashable {
+package enum JWTSignature: Sendable, Hashable {
     /// It verifies with one of the issuer's published keys.
     case verified(algorithm: String, keyID: String?)
     /// It does not: the reason (no such key, a bad signature, an algorithm the keys do not allow).
@@ -17,9 +17,9 @@ public enum JWTSignature: Sendable, Hashable {
 /// SHA-256/384/512 and EdDSA (Ed25519), by the system's libcrypto. Only the signature: the claims
 /// (expiry, audience) are shown, not judged, since the token view is for reading tokens, expired
 /// ones included.
-public enum JWTSignatureCheck {
+package enum JWTSignatureCheck {
     /// The signature of `token` checked against the keys of `jwks` (the JWKS document's bytes).
-    public static func check(_ token: String, jwks: Data) -> JWTSignature {
+    package static func check(_ token: String, jwks: Data) -> JWTSignature {
         let published: [JSONValue]
         do {
             guard case .array(let keys)? = try JSONValue.parse(jwks)["keys"] else {
@@ -73,7 +73,7 @@ public enum JWTSignatureCheck {
     }
 
     /// Fetches an issuer's key set.
-    public static func fetchKeys(at url: URL, transport: any Transport) async throws(OAuth2Error) -> Data {
+    package static func fetchKeys(at url: URL, transport: any Transport) async throws(OAuth2Error) -> Data {
         let request = Request(
             identifier: "oauth2 jwks", method: .get, url: url, headers: Headers([("Accept", "application/json")], origin: .plugin("oauth2")),
             settings: TransportSettings(environment: Environment(name: "oauth2", baseURL: url, cachePolicy: .reloadIgnoringCache)))

@@ -4,9 +4,9 @@ import JSONSupport
 
 /// Asks a token endpoint for tokens (RFC 6749 §3.2, §4.3, §4.4, §6) through a `Transport`, so the
 /// live transport's TLS, proxy and limits apply and no second HTTP stack is needed.
-public struct OAuth2Client: Sendable {
+package struct OAuth2Client: Sendable {
     /// The configuration.
-    public let configuration: OAuth2Configuration
+    package let configuration: OAuth2Configuration
     private let transport: any Transport
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -16,7 +16,7 @@ public struct OAuth2Client: Sendable {
 
     /// Makes a client. `prompt` shows the device flow's code and URL to the user; `sleep` waits
     /// between its polls (tests give their own).
-    public init(
+    package init(
         configuration: OAuth2Configuration, transport: any Transport, now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         prompt: @escaping @Sendable (DeviceAuthorization) -> Void = { _ in },
@@ -32,7 +32,7 @@ public struct OAuth2Client: Sendable {
     }
 
     /// A new token by the configured grant.
-    public func signIn() async throws(OAuth2Error) -> OAuth2Token {
+    package func signIn() async throws(OAuth2Error) -> OAuth2Token {
         var form = [("grant_type", configuration.grant.type)]
         switch configuration.grant {
         case .clientCredentials: break
@@ -48,7 +48,7 @@ public struct OAuth2Client: Sendable {
     }
 
     /// Asks for a device code and a user code (RFC 8628 §3.1).
-    public func authorizeDevice(at url: URL) async throws(OAuth2Error) -> DeviceAuthorization {
+    package func authorizeDevice(at url: URL) async throws(OAuth2Error) -> DeviceAuthorization {
         let json = try await post([], to: url, what: "device authorization endpoint")
         guard let deviceCode = json["device_code"]?.stringValue, let userCode = json["user_code"]?.stringValue,
             let uri = json["verification_uri"]?.stringValue ?? json["verification_url"]?.stringValue
@@ -62,7 +62,7 @@ public struct OAuth2Client: Sendable {
 
     /// Polls until the user approved (§3.4–3.5): `authorization_pending` waits another interval,
     /// `slow_down` adds 5 s to it, `access_denied` and `expired_token` end it.
-    public func pollDeviceToken(_ authorization: DeviceAuthorization) async throws(OAuth2Error) -> OAuth2Token {
+    package func pollDeviceToken(_ authorization: DeviceAuthorization) async throws(OAuth2Error) -> OAuth2Token {
         var interval = authorization.interval
         var waited = Duration.zero
         while true {
@@ -92,7 +92,7 @@ public struct OAuth2Client: Sendable {
     /// The authorization code flow: the browser is sent to the authorization endpoint with a PKCE
     /// challenge and a `state`; the redirect to 127.0.0.1 brings the code back, which is exchanged
     /// with the verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
-    public func signInWithBrowser(authorizationURL: URL) async throws(OAuth2Error) -> OAuth2Token {
+    package func signInWithBrowser(authorizationURL: URL) async throws(OAuth2Error) -> OAuth2Token {
         let redirect: LoopbackRedirect
         do {
             redirect = try await LoopbackRedirect.start()
@@ -155,7 +155,7 @@ public struct OAuth2Client: Sendable {
 
     /// A new token from a refresh token (§6); a server that rotates refresh tokens sends a new one,
     /// else the old one stays.
-    public func refresh(_ refreshToken: String) async throws(OAuth2Error) -> OAuth2Token {
+    package func refresh(_ refreshToken: String) async throws(OAuth2Error) -> OAuth2Token {
         var token = try await request([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         if token.refreshToken == nil { token.refreshToken = refreshToken }
         return token

@@ -4,18 +4,18 @@ import JSONSupport
 
 /// The endpoints an authorization server publishes (OpenID Connect Discovery 1.0 §4, RFC 8414 §3):
 /// read from `ISSUER/.well-known/openid-configuration`, else `ISSUER/.well-known/oauth-authorization-server`.
-public struct OAuth2Discovery: Sendable, Hashable {
+package struct OAuth2Discovery: Sendable, Hashable {
     /// The token endpoint.
-    public var tokenURL: URL
+    package var tokenURL: URL
     /// The authorization endpoint (browser sign-in), if published.
-    public var authorizationURL: URL?
+    package var authorizationURL: URL?
     /// The device authorization endpoint, if published.
-    public var deviceAuthorizationURL: URL?
+    package var deviceAuthorizationURL: URL?
     /// The signing keys' location, if published.
-    public var jwksURL: URL?
+    package var jwksURL: URL?
 
     /// Reads the issuer's metadata; the issuer it states must be the one asked for (§4.3).
-    public static func discover(issuer: URL, transport: any Transport) async throws(OAuth2Error) -> OAuth2Discovery {
+    package static func discover(issuer: URL, transport: any Transport) async throws(OAuth2Error) -> OAuth2Discovery {
         let base = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
         var failures: [String] = []
         for path in ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"] {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// How a client gets a token from the token endpoint (RFC 6749 §4).
-public enum OAuth2Grant: Sendable, Hashable {
+package enum OAuth2Grant: Sendable, Hashable {
     /// The client's own credentials (§4.4): service APIs.
     case clientCredentials
     /// A user's name and password (§4.3): legacy first-party apps.
@@ -13,7 +13,7 @@ public enum OAuth2Grant: Sendable, Hashable {
     case authorizationCode(authorizationURL: URL)
 
     /// The `grant_type` parameter.
-    public var type: String {
+    package var type: String {
         switch self {
         case .clientCredentials: "client_credentials"
         case .password: "password"
@@ -24,7 +24,7 @@ public enum OAuth2Grant: Sendable, Hashable {
 }
 
 /// How the client authenticates at the token endpoint (RFC 6749 §2.3.1).
-public enum OAuth2ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+package enum OAuth2ClientAuthentication: String, Sendable, Hashable, CaseIterable {
     /// HTTP Basic with the form-encoded id and secret (`client_secret_basic`, the default).
     case basic
     /// `client_id` and `client_secret` in the form body (`client_secret_post`).
@@ -32,28 +32,28 @@ public enum OAuth2ClientAuthentication: String, Sendable, Hashable, CaseIterable
 }
 
 /// What the client needs to ask for tokens.
-public struct OAuth2Configuration: Sendable, Hashable {
+package struct OAuth2Configuration: Sendable, Hashable {
     /// The token endpoint.
-    public var tokenURL: URL
+    package var tokenURL: URL
     /// The grant used to sign in.
-    public var grant: OAuth2Grant
+    package var grant: OAuth2Grant
     /// The client id.
-    public var clientID: String
+    package var clientID: String
     /// The client secret, if the client has one.
-    public var clientSecret: String?
+    package var clientSecret: String?
     /// How the client authenticates.
-    public var clientAuthentication: OAuth2ClientAuthentication
+    package var clientAuthentication: OAuth2ClientAuthentication
     /// Scopes asked for.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The `audience` parameter some servers want (Auth0 and others).
-    public var audience: String?
+    package var audience: String?
     /// More parameters for the token request.
-    public var parameters: [(String, String)]
+    package var parameters: [(String, String)]
     /// Tokens are refreshed this long before they expire.
-    public var refreshMargin: Duration
+    package var refreshMargin: Duration
 
     /// Makes a configuration.
-    public init(
+    package init(
         tokenURL: URL, grant: OAuth2Grant, clientID: String, clientSecret: String? = nil,
         clientAuthentication: OAuth2ClientAuthentication = .basic, scopes: [String] = [], audience: String? = nil,
         parameters: [(String, String)] = [], refreshMargin: Duration = .seconds(30)
@@ -69,13 +69,13 @@ public struct OAuth2Configuration: Sendable, Hashable {
         self.refreshMargin = refreshMargin
     }
 
-    public static func == (lhs: OAuth2Configuration, rhs: OAuth2Configuration) -> Bool {
+    package static func == (lhs: OAuth2Configuration, rhs: OAuth2Configuration) -> Bool {
         lhs.tokenURL == rhs.tokenURL && lhs.grant == rhs.grant && lhs.clientID == rhs.clientID && lhs.clientSecret == rhs.clientSecret
             && lhs.clientAuthentication == rhs.clientAuthentication && lhs.scopes == rhs.scopes && lhs.audience == rhs.audience
             && lhs.parameters.map { "\($0.0)=\($0.1)" } == rhs.parameters.map { "\($0.0)=\($0.1)" } && lhs.refreshMargin == rhs.refreshMargin
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(tokenURL)
         hasher.combine(clientID)
     }

@@ -5,7 +5,7 @@ import Synchronization
 /// The token of one service, environment and mode: obtained when first needed, refreshed before it
 /// expires (with the refresh token when there is one, else by signing in again), dropped when a
 /// request carrying it is refused. Concurrent requests share one sign-in or refresh.
-public final class OAuth2Session: Sendable {
+package final class OAuth2Session: Sendable {
     private struct State {
         var token: OAuth2Token?
         var pending: Task<OAuth2Token, any Error>?
@@ -21,7 +21,7 @@ public final class OAuth2Session: Sendable {
 
     /// A session over a client; `now` tells the time (tests give their own). `initial` is a token
     /// kept from an earlier run; `onChange` hears every new token (and nil on sign-out), to keep it.
-    public convenience init(
+    package convenience init(
         client: OAuth2Client, now: @escaping @Sendable () -> Date = { Date() }, initial: OAuth2Token? = nil,
         onChange: @escaping @Sendable (OAuth2Token?) -> Void = { _ in }
     ) {
@@ -32,7 +32,7 @@ public final class OAuth2Session: Sendable {
 
     /// A token from `client`: refreshed when there is a refresh token, else (or when the server
     /// refuses it as `invalid_grant`: expired or revoked) by signing in again.
-    public static func obtain(with client: OAuth2Client, refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token {
+    package static func obtain(with client: OAuth2Client, refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token {
         if let refreshToken {
             do throws(OAuth2Error) {
                 return try await client.refresh(refreshToken)
@@ -44,7 +44,7 @@ public final class OAuth2Session: Sendable {
     }
 
     /// A session over any way of getting tokens (a stub's fixed token, say).
-    public init(
+    package init(
         margin: Duration = .seconds(30), now: @escaping @Sendable () -> Date = { Date() }, initial: OAuth2Token? = nil,
         onChange: @escaping @Sendable (OAuth2Token?) -> Void = { _ in },
         obtain: @escaping @Sendable (_ refreshToken: String?) async throws(OAuth2Error) -> OAuth2Token
@@ -57,13 +57,13 @@ public final class OAuth2Session: Sendable {
     }
 
     /// The current token, if any (for the token view; it may be expired).
-    public var token: OAuth2Token? { state.withLock { $0.token } }
+    package var token: OAuth2Token? { state.withLock { $0.token } }
 
     /// How many times it signed in and refreshed.
-    public var counts: (signIns: Int, refreshes: Int) { state.withLock { ($0.signIns, $0.refreshes) } }
+    package var counts: (signIns: Int, refreshes: Int) { state.withLock { ($0.signIns, $0.refreshes) } }
 
     /// A token that is good now: the current one, or a new one (shared with concurrent callers).
-    public func validToken() async throws(OAuth2Error) -> OAuth2Token {
+    package func validToken() async throws(OAuth2Error) -> OAuth2Token {
         let now = self.now()
         let task = state.withLock { state -> Task<OAuth2Token, any Error>? in
             if let token = state.token, !token.isExpired(at: now, margin: margin) { return nil }
@@ -102,7 +102,7 @@ public final class OAuth2Session: Sendable {
 
     /// Forgets `accessToken` if it is still the current one (a request carrying it was refused):
     /// the next request gets a new token; its refresh token is kept for that.
-    public func invalidate(_ accessToken: String) {
+    package func invalidate(_ accessToken: String) {
         state.withLock { state in
             guard state.token?.accessToken == accessToken, var token = state.token else { return }
             token.expiresAt = .distantPast
@@ -111,7 +111,7 @@ public final class OAuth2Session: Sendable {
     }
 
     /// Signs out: the token and its refresh token are forgotten.
-    public func signOut() {
+    package func signOut() {
         state.withLock { $0.token = nil }
         onChange(nil)
     }

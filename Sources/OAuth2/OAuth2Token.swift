@@ -29,7 +29,7 @@ public struct OAuth2Token: Sendable, Hashable, Codable {
     }
 
     /// Whether it is expired, or will be within `margin`, at `now`.
-    public func isExpired(at now: Date, margin: Duration = .zero) -> Bool {
+    package func isExpired(at now: Date, margin: Duration = .zero) -> Bool {
         guard let expiresAt else { return false }
         let seconds = Double(margin.components.seconds) + Double(margin.components.attoseconds) / 1e18
         return now.addingTimeInterval(seconds) >= expiresAt
@@ -37,22 +37,22 @@ public struct OAuth2Token: Sendable, Hashable, Codable {
 }
 
 /// Why no token came (RFC 6749 §5.2), in words a person can act on.
-public struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OAuth2Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// The error code (`invalid_client`, `invalid_grant` …), or `transport` / `invalid_response`.
-    public var code: String
+    package var code: String
     /// What went wrong.
-    public var message: String
+    package var message: String
     /// The token endpoint's status, when it answered.
-    public var status: Int?
+    package var status: Int?
 
     /// Makes an error.
-    public init(code: String, message: String, status: Int? = nil) {
+    package init(code: String, message: String, status: Int? = nil) {
         self.code = code
         self.message = message
         self.status = status
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// The sentence for an RFC 6749 §5.2 error code.
     static func explanation(_ code: String) -> String {

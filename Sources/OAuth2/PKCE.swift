@@ -3,32 +3,32 @@ import FoundationEssentials
 
 /// Proof Key for Code Exchange (RFC 7636): a random verifier kept here and its S256 challenge sent
 /// with the authorization request, so a stolen code is useless without the verifier.
-public struct PKCE: Sendable, Hashable {
+package struct PKCE: Sendable, Hashable {
     /// 43–128 characters of `[A-Za-z0-9-._~]` (§4.1): 32 random bytes, base64url.
-    public let verifier: String
+    package let verifier: String
     /// `BASE64URL(SHA256(verifier))` (§4.2).
-    public var challenge: String { Self.challenge(for: verifier) }
+    package var challenge: String { Self.challenge(for: verifier) }
     /// Always `S256`.
-    public let method = "S256"
+    package let method = "S256"
 
     /// A new random verifier.
-    public init() {
+    package init() {
         var generator = SystemRandomNumberGenerator()
         verifier = Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// A given verifier (tests use RFC 7636's own example).
-    public init(verifier: String) {
+    package init(verifier: String) {
         self.verifier = verifier
     }
 
     /// The S256 challenge of a verifier.
-    public static func challenge(for verifier: String) -> String {
+    package static func challenge(for verifier: String) -> String {
         Base64URL.encode(HashFunction.sha256.hash(verifier.utf8))
     }
 
     /// A random `state` value, checked when the redirect comes back (RFC 6749 §10.12).
-    public static func randomState() -> String {
+    package static func randomState() -> String {
         var generator = SystemRandomNumberGenerator()
         return Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }

@@ -3,7 +3,7 @@ import DispatcherCore
 
 extension Request {
     /// The request as a curl command line, secrets masked by `redactor` (nil shows them in clear).
-    public func curlCommand(redactor: Redactor? = .standard) -> String {
+    package func curlCommand(redactor: Redactor? = .standard) -> String {
         var parts = ["curl"]
         if method == .head {
             parts.append("--head")
@@ -61,9 +61,9 @@ extension Request {
 }
 
 /// POSIX shell quoting.
-public enum ShellQuoting {
+package enum ShellQuoting {
     /// `it's` → `'it'\''s'`; plain words stay as they are.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         if !text.isEmpty, text.utf8.allSatisfy(isSafe) { return text }
         return "'" + text.replacing("'", with: "'\\''") + "'"
     }

@@ -5,7 +5,7 @@ import JSONSupport
 /// A request as code for other tools: an HTTPie command, a Python `requests` script, a JavaScript
 /// `fetch` module. Each sends the same method, URL, headers and body as the request; secrets
 /// are masked by the redactor (nil shows them in clear).
-public enum RequestCode: String, CaseIterable, Sendable {
+package enum RequestCode: String, CaseIterable, Sendable {
     /// `http --ignore-stdin METHOD URL Name:value … --raw BODY` (HTTPie 3.2 or later).
     case httpie
     /// A Python 3 script using `requests`.
@@ -14,7 +14,7 @@ public enum RequestCode: String, CaseIterable, Sendable {
     case javascript
 
     /// The format's name for people.
-    public var title: String {
+    package var title: String {
         switch self {
         case .httpie: "HTTPie"
         case .python: "Python requests"
@@ -23,7 +23,7 @@ public enum RequestCode: String, CaseIterable, Sendable {
     }
 
     /// What the code is, in a few words.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .httpie: "an http command (HTTPie 3.2+)"
         case .python: "a script using requests"
@@ -32,7 +32,7 @@ public enum RequestCode: String, CaseIterable, Sendable {
     }
 
     /// The code for `request`.
-    public func render(_ request: Request, redactor: Redactor? = .standard) -> String {
+    package func render(_ request: Request, redactor: Redactor? = .standard) -> String {
         let url = redactor?.url(request.url) ?? request.url.absoluteString
         let streamed = request.streamedBody?.source
         // Each tool makes a multipart form's boundary itself: ours in a header would not match its body.

@@ -25,7 +25,7 @@ public struct SessionToken: Sendable, Hashable {
     /// A JWT's header and claims.
     public var jwt: (header: JSONValue, claims: JSONValue)?
     /// A JWT's signature, once checked (`checkedTokens`).
-    public var signature: JWTSignature?
+    package var signature: JWTSignature?
 
     /// Makes a token description, decoding `value` when it is a JWT.
     public init(source: String, value: String, type: String? = nil, scope: String? = nil, expiresAt: Date? = nil, hasRefreshToken: Bool = false) {

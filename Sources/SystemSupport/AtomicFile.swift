@@ -9,12 +9,12 @@ import Darwin
 /// Writes files so a reader (or a crash) sees the old contents or the new, never a mix: the
 /// bytes go to a temporary file in the same folder (`.NAME.PID.XXXXXX`, PID the writer's), are
 /// flushed to disk, and replace the target with `rename`.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to `url` atomically. `beforeRename` runs once the temporary file is complete;
     /// if it throws, the temporary file is removed and the target is left as it was (tests use it
     /// to simulate an interruption).
     /// Unless `replacing`, an existing file at `url` stays and the write fails (`EEXIST`).
-    public static func write(
+    package static func write(
         _ data: Data, to url: URL, permissions: mode_t = 0o644, replacing: Bool = true, beforeRename: () throws -> Void = {}
     ) throws(SystemError) {
         let temporary = try writeTemporary(data, beside: url, permissions: permissions)
@@ -28,7 +28,7 @@ public enum AtomicFile {
     }
 
     /// Writes `data` to a new temporary file beside `url` and returns it; `commit` moves it in place.
-    public static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t = 0o644) throws(SystemError) -> URL {
+    package static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t = 0o644) throws(SystemError) -> URL {
         let folder = url.deletingLastPathComponent().path
         let prefix = ".\(url.lastPathComponent).\(getpid())."
         return URL(fileURLWithPath: try TemporaryFile.create(data, in: folder, prefix: prefix, permissions: permissions))
@@ -36,7 +36,7 @@ public enum AtomicFile {
 
     /// Moves a temporary file made by `writeTemporary` over `url`; unless `replacing`, a file
     /// already at `url` stays and the temporary file is removed (`EEXIST`).
-    public static func commit(_ temporary: URL, to url: URL, replacing: Bool = true) throws(SystemError) {
+    package static func commit(_ temporary: URL, to url: URL, replacing: Bool = true) throws(SystemError) {
         if !replacing {
             // A hard link is made only where nothing is: no check-then-rename race.
             guard link(temporary.path, url.path) == 0 else {
@@ -58,7 +58,7 @@ public enum AtomicFile {
     /// before its rename (`.NAME.PID.XXXXXX` whose process is gone, or any older than `age`: a
     /// younger one may be another writer's, still at work). Returns how many were removed.
     @discardableResult
-    public static func removeLeftovers(beside url: URL, olderThan age: Duration = .seconds(60)) -> Int {
+    package static func removeLeftovers(beside url: URL, olderThan age: Duration = .seconds(60)) -> Int {
         removeLeftovers(in: url.deletingLastPathComponent().path, olderThan: age) { $0 == url.lastPathComponent }
     }
 
@@ -67,7 +67,7 @@ public enum AtomicFile {
     /// someone else's is touched). What a start cleans in the state folder and the catalog folder.
     /// Returns how many were removed.
     @discardableResult
-    public static func removeLeftovers(inFolder folder: String) -> Int {
+    package static func removeLeftovers(inFolder folder: String) -> Int {
         removeLeftovers(in: folder, olderThan: nil) { _ in true }
     }
 
@@ -111,12 +111,12 @@ public enum AtomicFile {
     }
 
     /// Removes a temporary file that will not be committed.
-    public static func discard(_ temporary: URL) {
+    package static func discard(_ temporary: URL) {
         unlink(temporary.path)
     }
 
     /// Creates `directory` and its parents when missing, with `permissions` for the ones it makes.
-    public static func createDirectory(_ directory: URL, permissions: mode_t = 0o700) throws(SystemError) {
+    package static func createDirectory(_ directory: URL, permissions: mode_t = 0o700) throws(SystemError) {
         var path = ""
         for component in directory.path.split(separator: "/", omittingEmptySubsequences: true) {
             path += "/\(component)"

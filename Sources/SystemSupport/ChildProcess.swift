@@ -7,9 +7,9 @@ import Darwin
 /// A child process started with `posix_spawn`: no inherited descriptor above 2 (a child must not
 /// keep the parent's sockets open), no blocked signal and every signal at its default action
 /// (threads of a Swift program block some, and a pager must see Ctrl-C).
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Where a standard stream of the child goes.
-    public enum Stream: Sendable, Hashable {
+    package enum Stream: Sendable, Hashable {
         /// `/dev/null`.
         case null
         /// A pipe to this process (`input`, `output` or `errors` holds its end).
@@ -19,23 +19,23 @@ public final class ChildProcess: Sendable {
     }
 
     /// How a process ended: its exit status, or 128 + the signal that ended it, as shells say.
-    public typealias Status = Int32
+    package typealias Status = Int32
 
     private typealias FileAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     private typealias ChdirAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 
     /// The child's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// The write end of the child's standard input, when it is `.pipe`.
-    public let input: Int32?
+    package let input: Int32?
     /// The read end of the child's standard output, when it is `.pipe`.
-    public let output: Int32?
+    package let output: Int32?
     /// The read end of the child's standard error, when it is `.pipe`.
-    public let errors: Int32?
+    package let errors: Int32?
 
     /// Starts `path` with `arguments` and `environment`, in `directory` (nil: this process's); in a
     /// session of its own when `newSession` (no controlling terminal: nothing can ask on it).
-    public init(
+    package init(
         _ path: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
         input: Stream = .null, output: Stream = .pipe, errors: Stream = .pipe, newSession: Bool = false
     ) throws(SystemError) {
@@ -95,13 +95,13 @@ public final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to end and reaps it (blocks: call off the cooperative pool).
-    public func wait() -> Status {
+    package func wait() -> Status {
         waitMeasuring().status
     }
 
     /// Waits for the child to end and reaps it, with its own peak resident memory in bytes
     /// (`wait4`'s rusage: this child's alone, not the largest of all children).
-    public func waitMeasuring() -> (status: Status, peakMemory: Int) {
+    package func waitMeasuring() -> (status: Status, peakMemory: Int) {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
@@ -114,12 +114,12 @@ public final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` to the child (SIGKILL by default: it cannot be blocked or ignored).
-    public func kill(_ signal: Int32 = SIGKILL) {
+    package func kill(_ signal: Int32 = SIGKILL) {
         sendSignal(signal, to: pid)
     }
 
     /// Starts the child with the terminal as its standard streams and waits for it: a pager or editor.
-    public static func runInTerminal(_ path: String, _ arguments: [String], environment: [String: String]) throws(SystemError) -> Status {
+    package static func runInTerminal(_ path: String, _ arguments: [String], environment: [String: String]) throws(SystemError) -> Status {
         try ChildProcess(path, arguments, environment: environment, input: .inherit, output: .inherit, errors: .inherit).wait()
     }
 

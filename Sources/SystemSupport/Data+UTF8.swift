@@ -5,7 +5,7 @@ extension Data {
     /// which asks at run time whether the view is contiguous bytes: the first such question for
     /// each type scans the binary's 9,000 conformance records (tens of microseconds in a
     /// one-shot `call`, a dynamic cast per body in a catalog load).
-    public init(utf8 text: String) {
+    package init(utf8 text: String) {
         var text = text
         self = text.withUTF8 { Data(buffer: $0) }
     }

@@ -6,10 +6,10 @@ import Darwin
 
 /// The names in a folder, read with `opendir`/`readdir`: FileManager's listing costs a tenth of a
 /// millisecond on first use in a process (a `call` lists its catalog folder once).
-public enum DirectoryEntries {
+package enum DirectoryEntries {
     /// The names of everything in the folder at `path` (`.` and `..` left out), in the order the
     /// file system gives them.
-    public static func names(in path: String) throws(SystemError) -> [String] {
+    package static func names(in path: String) throws(SystemError) -> [String] {
         guard let directory = opendir(path) else { throw SystemError("cannot read \(path)") }
         defer { closedir(directory) }
         var names: [String] = []

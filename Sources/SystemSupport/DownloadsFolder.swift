@@ -10,12 +10,12 @@ import Darwin
 /// the XDG download folder (`$XDG_DOWNLOAD_DIR`, else `XDG_DOWNLOAD_DIR` in
 /// `~/.config/user-dirs.dirs`), else `~/Downloads`. A catalog names a file in it, never a path
 /// elsewhere: the name is confined to the folder once symbolic links are followed.
-public enum DownloadsFolder {
+package enum DownloadsFolder {
     /// The variable that sets the folder.
-    public static let environmentVariable = "APIEXPLORER_DOWNLOADS"
+    package static let environmentVariable = "APIEXPLORER_DOWNLOADS"
 
     /// The folder's path for a process environment.
-    public static func path(environment: [String: String]) -> String {
+    package static func path(environment: [String: String]) -> String {
         if let folder = environment[environmentVariable], !folder.isEmpty {
             return HomeDirectory.expandingTilde(folder, environment: environment)
         }
@@ -43,7 +43,7 @@ public enum DownloadsFolder {
 
     /// The file `name` names in `folder` (created when missing), or why it may not be written:
     /// an absolute path, a `..` or a symbolic link leading out of the folder.
-    public static func file(_ name: String, in folder: String) -> Result<String, DownloadPathError> {
+    package static func file(_ name: String, in folder: String) -> Result<String, DownloadPathError> {
         guard !name.hasPrefix("/"), !name.split(separator: "/").contains(where: { $0 == ".." }), !name.isEmpty, !name.hasSuffix("/") else {
             return .failure(DownloadPathError(name: name, reason: "names a file outside the downloads folder \(folder)"))
         }
@@ -76,11 +76,11 @@ public enum DownloadsFolder {
 }
 
 /// A download name that may not be written.
-public struct DownloadPathError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DownloadPathError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The name as the catalog wrote it.
-    public var name: String
+    package var name: String
     /// Why not.
-    public var reason: String
+    package var reason: String
 
-    public var description: String { "the download '\(name)' \(reason)" }
+    package var description: String { "the download '\(name)' \(reason)" }
 }

@@ -9,11 +9,11 @@ import Darwin
 /// Whole files read with `open`, `fstat` and `read`: what `FileManager.contents(atPath:)` does,
 /// without the ~600,000 instructions its first call spends instantiating generic metadata (the
 /// history, the drafts and the catalogs are read so at launch).
-public enum FileContents {
+package enum FileContents {
     /// The bytes of the regular file at `path`; nil when it is missing, not a regular file, or
     /// cannot be read, or holds more than `limit` bytes (checked before memory is spent, and
     /// again as it is read).
-    public static func read(atPath path: String, atMost limit: Int = .max) -> Data? {
+    package static func read(atPath path: String, atMost limit: Int = .max) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

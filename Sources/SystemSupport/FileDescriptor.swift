@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// Reading and writing whole buffers on file descriptors, retrying after signals.
-public enum FileDescriptor {
+package enum FileDescriptor {
     /// Writes every byte of `bytes` to `descriptor`.
-    public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) throws(SystemError) {
+    package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) throws(SystemError) {
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -28,7 +28,7 @@ public enum FileDescriptor {
     }
 
     /// Writes every byte of `bytes` to the file at `path` open as `descriptor`; an error names the file.
-    public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws(SystemError) {
+    package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32, path: String) throws(SystemError) {
         do throws(SystemError) {
             try writeAll(bytes, to: descriptor)
         } catch {
@@ -37,7 +37,7 @@ public enum FileDescriptor {
     }
 
     /// Reads `descriptor` to its end (blocks; call off the cooperative pool).
-    public static func readAll(_ descriptor: Int32) -> [UInt8] {
+    package static func readAll(_ descriptor: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// What is at a path, as `stat` says (following symbolic links).
-public enum FileStatus: Sendable, Hashable {
+package enum FileStatus: Sendable, Hashable {
     /// Nothing (or nothing this process may look at).
     case missing
     /// A regular file of `size` bytes.
@@ -16,7 +16,7 @@ public enum FileStatus: Sendable, Hashable {
     case other
 
     /// The status of `path`.
-    public init(path: String) {
+    package init(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             self = .missing
@@ -30,13 +30,13 @@ public enum FileStatus: Sendable, Hashable {
     }
 
     /// Whether `path` is a folder.
-    public static func isDirectory(_ path: String) -> Bool { FileStatus(path: path) == .directory }
+    package static func isDirectory(_ path: String) -> Bool { FileStatus(path: path) == .directory }
 
     /// Whether anything is at `path`.
-    public static func exists(_ path: String) -> Bool { FileStatus(path: path) != .missing }
+    package static func exists(_ path: String) -> Bool { FileStatus(path: path) != .missing }
 
     /// Whether `path` is a file this process may execute.
-    public static func isExecutable(_ path: String) -> Bool {
+    package static func isExecutable(_ path: String) -> Bool {
         guard case .file = FileStatus(path: path) else { return false }
         return access(path, X_OK) == 0
     }
@@ -44,7 +44,7 @@ public enum FileStatus: Sendable, Hashable {
 
 extension FileStatus {
     /// The permission bits of what is at `path` (`0o644`), nil when nothing is there.
-    public static func permissions(_ path: String) -> mode_t? {
+    package static func permissions(_ path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mode & 0o7777

@@ -10,18 +10,18 @@ import Darwin
 /// from the kernel's own notifications (inotify on Linux, kqueue on macOS), never by polling.
 /// Changes are reported in batches: an editor's save (write a temporary file, rename it over the
 /// old one) arrives as one batch of paths relative to the folder.
-public final class FileWatcher: Sendable {
+package final class FileWatcher: Sendable {
     /// Batches of changed paths, relative to the folder (`petstore.yaml`, `fixtures/pets.json`).
-    public let changes: AsyncStream<Set<String>>
+    package let changes: AsyncStream<Set<String>>
     private let continuation: AsyncStream<Set<String>>.Continuation
     private let stopPipe: (read: Int32, write: Int32)
     private let isStopped = Atomic<Bool>(false)
 
     /// How long the watcher waits for more changes after one arrives before reporting the batch.
-    public static let batchWindow: Duration = .milliseconds(30)
+    package static let batchWindow: Duration = .milliseconds(30)
 
     /// Starts watching `directory`; fails when the kernel cannot watch it (missing folder, no watches left).
-    public init(directory: String) throws(SystemError) {
+    package init(directory: String) throws(SystemError) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw SystemError("cannot make a pipe") }
         stopPipe = (pipeEnds[0], pipeEnds[1])
@@ -46,7 +46,7 @@ public final class FileWatcher: Sendable {
     }
 
     /// Stops watching and ends `changes`.
-    public func stop() {
+    package func stop() {
         guard !isStopped.exchange(true, ordering: .relaxed) else { return }
         var byte: UInt8 = 1
         _ = write(stopPipe.write, &byte, 1)

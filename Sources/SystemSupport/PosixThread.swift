@@ -6,7 +6,7 @@ import Darwin
 
 /// A plain thread of its own, for work that blocks for good (a `poll` loop, a signal pipe) and so
 /// must never hold a thread of Swift's cooperative pool.
-public enum PosixThread {
+package enum PosixThread {
     private final class Box {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
@@ -14,7 +14,7 @@ public enum PosixThread {
 
     /// Starts `body` on a new detached thread. Returns false when no thread could be made.
     @discardableResult
-    public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { argument in

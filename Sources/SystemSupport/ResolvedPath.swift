@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A path with every symbolic link, `.` and `..` resolved (`realpath`), or why it cannot be.
-public enum ResolvedPath: Sendable, Hashable {
+package enum ResolvedPath: Sendable, Hashable {
     /// The canonical absolute path.
     case resolved(String)
     /// Nothing at the path (or a link to nothing).
@@ -18,7 +18,7 @@ public enum ResolvedPath: Sendable, Hashable {
     case failed(Int32)
 
     /// Resolves `path`.
-    public init(_ path: String) {
+    package init(_ path: String) {
         guard let pointer = realpath(path, nil) else {
             switch errno {
             case ENOENT, ENOTDIR: self = .missing
@@ -33,7 +33,7 @@ public enum ResolvedPath: Sendable, Hashable {
     }
 
     /// Whether `path` (already resolved) is `folder` (already resolved) or inside it.
-    public static func isInside(_ path: String, folder: String) -> Bool {
+    package static func isInside(_ path: String, folder: String) -> Bool {
         if path == folder { return true }
         return path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
@@ -42,7 +42,7 @@ public enum ResolvedPath: Sendable, Hashable {
 extension ResolvedPath {
     /// The symbolic links followed from `path`, each target as written, until one repeats (a loop)
     /// or `limit` links: `["a.json", "b.json", "a.json"]`.
-    public static func linkChain(from path: String, limit: Int = 8) -> [String] {
+    package static func linkChain(from path: String, limit: Int = 8) -> [String] {
         var chain = [path]
         var visited = [path]
         var current = path
@@ -63,5 +63,5 @@ extension ResolvedPath {
 
 extension FileStatus {
     /// Whether this process may read the file at `path`.
-    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+    package static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 }

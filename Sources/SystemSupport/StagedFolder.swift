@@ -13,11 +13,11 @@ import Darwin
 /// crash leaves complete files or none (and a staging folder, which `write` of the next run
 /// removes once it is old); never one file half written. A flush per file cost an import of 2,900
 /// fixtures seconds on disk.
-public enum StagedFolder {
+package enum StagedFolder {
     /// Writes `files` (paths relative to `folder`, `/`-separated, no `..`) into `folder`, creating
     /// it; an existing file is replaced. `order` of the renames: the files' order, folders when
     /// their first file comes (write what others name first).
-    public static func write(_ files: [(path: String, data: Data)], into folder: URL, permissions: mode_t = 0o644) throws(SystemError) {
+    package static func write(_ files: [(path: String, data: Data)], into folder: URL, permissions: mode_t = 0o644) throws(SystemError) {
         try AtomicFile.createDirectory(folder, permissions: 0o755)
         removeLeftovers(in: folder.path)
         var template = Array((folder.path + "/.staging-XXXXXX").utf8CString)

@@ -8,24 +8,24 @@ import Darwin
 
 /// The process's standard input, output and error, unbuffered (what `print` does not cover: bytes,
 /// and text for standard error).
-public enum StandardStreams {
+package enum StandardStreams {
     /// Writes bytes to standard output.
-    public static func writeOutput(_ bytes: some ContiguousBytes) {
+    package static func writeOutput(_ bytes: some ContiguousBytes) {
         try? FileDescriptor.writeAll(bytes, to: STDOUT_FILENO)
     }
 
     /// Writes text to standard output.
-    public static func writeOutput(_ text: String) {
+    package static func writeOutput(_ text: String) {
         writeOutput(Array(text.utf8))
     }
 
     /// Writes text to standard error.
-    public static func writeError(_ text: String) {
+    package static func writeError(_ text: String) {
         try? FileDescriptor.writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
     /// Ends the process with `status`, after what `print` buffered is written.
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         fflush(nil)
         #if canImport(Glibc)
         Glibc.exit(status)
@@ -35,18 +35,18 @@ public enum StandardStreams {
     }
 
     /// Everything on standard input, to its end.
-    public static func readInput() -> [UInt8] {
+    package static func readInput() -> [UInt8] {
         FileDescriptor.readAll(STDIN_FILENO)
     }
 
     /// Whether standard input and output are both terminals.
-    public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    package static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 }
 
 extension StandardStreams {
     /// Whether standard output is a terminal.
-    public static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var isOutputTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// Whether standard error is a terminal.
-    public static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    package static var isErrorTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 }

@@ -7,16 +7,16 @@ import Darwin
 #endif
 
 /// New files with unique names (`mkstemps`), written and flushed in full before their path is returned.
-public enum TemporaryFile {
+package enum TemporaryFile {
     /// The folder temporary files go to: `$TMPDIR`, else `/tmp`.
-    public static var directory: String {
+    package static var directory: String {
         guard let value = getenv("TMPDIR").map({ String(cString: $0) }), !value.isEmpty else { return "/tmp" }
         return value.hasSuffix("/") && value.count > 1 ? String(value.dropLast()) : value
     }
 
     /// Writes `contents` to a new file `PREFIXxxxxxxSUFFIX` in `directory` (the temporary folder by
     /// default), readable by the owner only unless `permissions` say otherwise; returns its path.
-    public static func create(
+    package static func create(
         _ contents: Data, in directory: String? = nil, prefix: String, suffix: String = "", permissions: mode_t = 0o600
     ) throws(SystemError) -> String {
         let folder = directory ?? Self.directory

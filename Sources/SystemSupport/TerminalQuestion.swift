@@ -6,9 +6,9 @@ import Darwin
 
 /// Asks a question on the controlling terminal (`/dev/tty`), so it works while standard input
 /// and output are redirected; a secret answer is not echoed.
-public enum TerminalQuestion {
+package enum TerminalQuestion {
     /// Whether a terminal can be asked (the process has a controlling terminal).
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         close(descriptor)
@@ -16,7 +16,7 @@ public enum TerminalQuestion {
     }
 
     /// Writes `question`, reads one line; nil when there is no terminal or it was closed (Ctrl-D).
-    public static func ask(_ question: String, secret: Bool = false) -> String? {
+    package static func ask(_ question: String, secret: Bool = false) -> String? {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

@@ -4,12 +4,12 @@ extension URL {
     /// The file URL of `name` (a file name, or a relative path such as `fixtures/ca.pem`) in this
     /// folder. Joined as text: `appendingPathComponent`'s first call builds URL's percent-encoding
     /// tables, ~600,000 instructions that a launch would spend only to name its state files.
-    public func appendingFilePath(_ name: String) -> URL {
+    package func appendingFilePath(_ name: String) -> URL {
         URL(fileURLWithPath: URL.joinedFilePath(path, name))
     }
 
     /// `folder/name`, with one slash between them.
-    public static func joinedFilePath(_ folder: String, _ name: String) -> String {
+    package static func joinedFilePath(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

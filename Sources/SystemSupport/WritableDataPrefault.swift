@@ -20,10 +20,10 @@ import Glibc
 /// A layout it cannot read, a position-independent executable, a kernel without
 /// `MADV_POPULATE_WRITE` (Linux < 5.14) or another system: nothing happens, and the pages fault
 /// in as before.
-public enum WritableDataPrefault {
+package enum WritableDataPrefault {
     /// Populates the executable's `.data` and `.bss`. Call it first thing, while the process has
     /// one thread.
-    public static func run() {
+    package static func run() {
         #if os(Linux)
         for range in writableDataRanges() {
             _ = madvise(UnsafeMutableRawPointer(bitPattern: range.lowerBound), range.count, populateWrite)

@@ -6,22 +6,22 @@
 /// tried twice), and the search stops after `budget` steps. A pattern using anything else
 /// (lookaround, back-references, flags, Unicode properties) goes to Swift's `Regex`, but only when
 /// no quantified part holds a quantifier of its own (the shape of catastrophic backtracking).
-public struct BoundedRegex: Sendable {
+package struct BoundedRegex: Sendable {
     /// What a search found.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         case found, notFound
         /// The search stopped at its budget: the pattern costs too much on this text.
         case tooCostly
     }
 
     /// Why a pattern is refused.
-    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// Not a regular expression.
         case invalid(String)
         /// Readable, but its shape could take exponential time, or it is too large.
         case tooCostly(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .invalid(let reason): reason
             case .tooCostly(let reason): "pattern too costly: \(reason)"
@@ -30,7 +30,7 @@ public struct BoundedRegex: Sendable {
     }
 
     /// Steps a search may take by default (a step: one automaton state at one text position).
-    public static let defaultBudget = 20_000_000
+    package static let defaultBudget = 20_000_000
     /// Most instructions a pattern compiles to (`a{1000}{1000}` would be a million).
     static let maximumProgram = 20_000
 
@@ -42,10 +42,10 @@ public struct BoundedRegex: Sendable {
 
     private let engine: Engine
     /// The steps a search may take.
-    public var budget: Int
+    package var budget: Int
 
     /// Compiles `pattern`; `configure` adjusts the Swift `Regex` a pattern outside the common syntax gets.
-    public init(
+    package init(
         _ pattern: String, budget: Int = defaultBudget, configure: (Regex<AnyRegexOutput>) -> Regex<AnyRegexOutput> = { $0 }
     ) throws(Refusal) {
         self.budget = budget
@@ -76,7 +76,7 @@ public struct BoundedRegex: Sendable {
     }
 
     /// Whether `text` holds a match anywhere.
-    public func search(_ text: some StringProtocol) -> Outcome {
+    package func search(_ text: some StringProtocol) -> Outcome {
         switch engine {
         case .swift(let regex): return String(text).contains(regex) ? .found : .notFound
         case .automaton(let program): return Self.run(program, Array(text.unicodeScalars), budget: budget)

@@ -1,9 +1,9 @@
 /// Dates of the proleptic Gregorian calendar from day counts and back (Howard Hinnant's
 /// `civil_from_days` and `days_from_civil`): what writing a time as text needs, without a calendar
 /// or zone database.
-public enum CivilDate {
+package enum CivilDate {
     /// Year, month (1–12) and day (1–31) of a count of days since 1970-01-01.
-    public static func fromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func fromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
@@ -16,7 +16,7 @@ public enum CivilDate {
     }
 
     /// The count of days since 1970-01-01 of a date.
-    public static func days(year: Int, month: Int, day: Int) -> Int {
+    package static func days(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400

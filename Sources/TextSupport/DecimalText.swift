@@ -1,8 +1,8 @@
 /// Numbers written for people with a fixed number of decimals, as `String(format: "%.1f")` did
 /// (FoundationEssentials has no `String(format:)`): rounded half away from zero.
-public enum DecimalText {
+package enum DecimalText {
     /// `value` with exactly `digits` decimals (`1.25`, 1 → `1.3`; 2, 0 → `2`).
-    public static func fixed(_ value: Double, digits: Int) -> String {
+    package static func fixed(_ value: Double, digits: Int) -> String {
         guard value.isFinite else { return "\(value)" }
         var scale = 1.0
         for _ in 0..<max(0, digits) { scale *= 10 }
@@ -17,7 +17,7 @@ public enum DecimalText {
     }
 
     /// `value` zero-padded to `width` digits (`7`, 2 → `07`).
-    public static func zeroPadded(_ value: Int, width: Int) -> String {
+    package static func zeroPadded(_ value: Int, width: Int) -> String {
         value < 0 ? "-" + String(-value).leftPadded(to: width - 1, with: "0") : String(value).leftPadded(to: width, with: "0")
     }
 }

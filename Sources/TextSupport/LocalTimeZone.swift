@@ -6,35 +6,35 @@ import FoundationEssentials
 /// FoundationEssentials' `TimeZone` has no zone database without ICU: there `TimeZone.current` is
 /// always GMT. The system's zone is sampled from the C library instead (`LocalTimeZone.system` in
 /// SystemSupport), around the present; outside the sampled years the nearest period's offset holds.
-public struct LocalTimeZone: Sendable, Hashable {
+package struct LocalTimeZone: Sendable, Hashable {
     /// From `start` (seconds since 1970) on, until the next period, local time is UTC plus `secondsFromGMT`.
-    public struct Period: Sendable, Hashable {
+    package struct Period: Sendable, Hashable {
         /// When the period begins, in seconds since 1970 (UTC).
-        public var start: Int64
+        package var start: Int64
         /// Local time minus UTC, in seconds.
-        public var secondsFromGMT: Int
+        package var secondsFromGMT: Int
 
         /// Makes a period.
-        public init(start: Int64, secondsFromGMT: Int) {
+        package init(start: Int64, secondsFromGMT: Int) {
             self.start = start
             self.secondsFromGMT = secondsFromGMT
         }
     }
 
     /// The periods, by start; the first one's offset also holds before it.
-    public let periods: [Period]
+    package let periods: [Period]
 
     /// UTC.
-    public static let utc = LocalTimeZone(secondsFromGMT: 0)
+    package static let utc = LocalTimeZone(secondsFromGMT: 0)
 
     /// A zone that keeps one offset.
-    public init(secondsFromGMT: Int) {
+    package init(secondsFromGMT: Int) {
         periods = [Period(start: .min, secondsFromGMT: secondsFromGMT)]
     }
 
     /// A zone from its periods (sorted here; an empty list is UTC). Periods that keep the
     /// offset of the one before are merged.
-    public init(periods: [Period]) {
+    package init(periods: [Period]) {
         var merged: [Period] = []
         for period in periods.sorted(by: { $0.start < $1.start }) where merged.last?.secondsFromGMT != period.secondsFromGMT {
             merged.append(period)
@@ -43,12 +43,12 @@ public struct LocalTimeZone: Sendable, Hashable {
     }
 
     /// Local time minus UTC at `date`, in seconds.
-    public func secondsFromGMT(for date: Date) -> Int {
+    package func secondsFromGMT(for date: Date) -> Int {
         secondsFromGMT(at: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Local time minus UTC at `instant` (seconds since 1970), in seconds.
-    public func secondsFromGMT(at instant: Int64) -> Int {
+    package func secondsFromGMT(at instant: Int64) -> Int {
         // The last period starting at or before the instant.
         var low = 0
         var high = periods.count
@@ -62,7 +62,7 @@ public struct LocalTimeZone: Sendable, Hashable {
     /// Samples a zone's offsets from `start` to `end` (seconds since 1970): every `step` seconds,
     /// and to the second where two samples differ. Changes closer together than `step` may be
     /// missed (no zone changes twice in a week).
-    public static func sampling(
+    package static func sampling(
         from start: Int64, to end: Int64, step: Int64 = 7 * 86_400, offsetAt: (Int64) -> Int
     ) -> LocalTimeZone {
         var periods = [Period(start: .min, secondsFromGMT: offsetAt(start))]

@@ -1,7 +1,7 @@
 /// Percent-encoding of URL parts (RFC 3986 §2.1), on bytes: FoundationEssentials leaves these out.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Unreserved characters (RFC 3986 §2.3): never encoded.
-    public static func isUnreserved(_ byte: UInt8) -> Bool {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
@@ -14,12 +14,12 @@ public enum PercentEncoding {
 
     /// Characters a URL path keeps as they are (RFC 3986 §3.3 `pchar` and `/`): unreserved,
     /// sub-delimiters, `:` and `@`. What Foundation calls `urlPathAllowed`.
-    public static func isPathAllowed(_ byte: UInt8) -> Bool {
+    package static func isPathAllowed(_ byte: UInt8) -> Bool {
         isUnreserved(byte) || "!$&'()*+,;=:@/".utf8.contains(byte)
     }
 
     /// `text` with every byte for which `keep` is false written as `%XX` (upper-case hex).
-    public static func encode(_ text: some StringProtocol, keeping keep: (UInt8) -> Bool = isUnreserved) -> String {
+    package static func encode(_ text: some StringProtocol, keeping keep: (UInt8) -> Bool = isUnreserved) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
@@ -35,7 +35,7 @@ public enum PercentEncoding {
     }
 
     /// `text` with every `%XX` decoded; nil when an escape is malformed or the bytes are not UTF-8.
-    public static func decode(_ text: some StringProtocol) -> String? {
+    package static func decode(_ text: some StringProtocol) -> String? {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
@@ -53,14 +53,14 @@ public enum PercentEncoding {
 }
 
 /// Hexadecimal digits.
-public enum Hex {
+package enum Hex {
     /// The upper-case ASCII digit for a value 0–15.
-    public static func digit(_ value: UInt8) -> UInt8 {
+    package static func digit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// The value of an ASCII hex digit (either case); nil for anything else.
-    public static func value(_ byte: UInt8) -> UInt8? {
+    package static func value(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
@@ -70,7 +70,7 @@ public enum Hex {
     }
 
     /// `value` in upper-case hex, zero-padded to `width` digits.
-    public static func text(_ value: some BinaryInteger, width: Int = 2) -> String {
+    package static func text(_ value: some BinaryInteger, width: Int = 2) -> String {
         String(value, radix: 16, uppercase: true).leftPadded(to: width, with: "0")
     }
 }

@@ -1,7 +1,7 @@
 extension String {
     /// How many lines the text has (one more than its line breaks), counted over its UTF-8 bytes
     /// in place: views call it on every frame, on bodies of megabytes.
-    public var lineCount: Int {
+    package var lineCount: Int {
         var text = self
         return text.withUTF8 { bytes in
             var count = 1
@@ -11,7 +11,7 @@ extension String {
     }
 
     /// The text up to its first line break (all of it when there is none).
-    public var firstLine: Substring {
+    package var firstLine: Substring {
         let end = utf8.firstIndex(of: 0x0A) ?? utf8.endIndex
         return self[..<end]
     }

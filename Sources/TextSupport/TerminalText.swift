@@ -2,15 +2,15 @@
 /// server or a catalog cannot move the cursor, retitle the window or rewrite the clipboard
 /// (OSC 52). Control characters are shown in caret notation, as `cat -v` does (ESC as `^[`);
 /// C1 controls as U+FFFD; bytes that are not UTF-8 as U+FFFD.
-public enum TerminalText {
+package enum TerminalText {
     /// `text` cleaned; line feeds and tabs are kept, and a carriage return before a line feed.
-    public static func cleaned(_ text: String) -> String {
+    package static func cleaned(_ text: String) -> String {
         guard needsCleaning(text.utf8) else { return text }
         return clean(Array(text.utf8))
     }
 
     /// `bytes` decoded as UTF-8 and cleaned, as UTF-8 bytes.
-    public static func cleaned(bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func cleaned(bytes: some Collection<UInt8>) -> [UInt8] {
         guard needsCleaning(bytes) || String(validating: Array(bytes), as: UTF8.self) == nil else { return Array(bytes) }
         return Array(clean(Array(bytes)).utf8)
     }

@@ -7,16 +7,16 @@ import CYAML
 /// every mapping's keys through its tag resolver, which made loading large catalog folders
 /// several times slower; this also reports duplicate keys where the duplicate is, not where the
 /// first one was.
-public enum YAMLComposer {
+package enum YAMLComposer {
     /// What composing a text gives.
-    public struct Composition: Sendable {
+    package struct Composition: Sendable {
         /// The document (nil when the text has none).
-        public var root: YAMLNode?
+        package var root: YAMLNode?
         /// Keys written twice in a mapping, where the second one is.
-        public var duplicates: [YAMLSyntaxError]
+        package var duplicates: [YAMLSyntaxError]
         /// The values (not keys) whose text holds the marker byte, in document order, each written
         /// once (an alias adds none). Lets a check that cares about a few values skip a walk.
-        public var markedScalars: [YAMLNode]
+        package var markedScalars: [YAMLNode]
 
         /// Everything the decoder and the editor can read of the composition, a line per node
         /// (position, kind, style, tag, text), then the duplicates and marks: what the tests and
@@ -47,7 +47,7 @@ public enum YAMLComposer {
     }
 
     /// The document of `text`, its duplicate keys, and its scalars holding `marker` (none when nil).
-    public static func compose(_ text: String, markingScalarsContaining marker: UInt8? = nil) throws(YAMLSyntaxError) -> Composition {
+    package static func compose(_ text: String, markingScalarsContaining marker: UInt8? = nil) throws(YAMLSyntaxError) -> Composition {
         try compose(text, markingScalarsContaining: marker, parser: .automatic)
     }
 
@@ -108,9 +108,9 @@ public enum YAMLComposer {
     /// The most text a document may hold once its aliases are expanded: a file of 1 MB can repeat
     /// a 1 MiB string thousands of times, and every reader of the tree (the catalog decoder, JSON
     /// conversion) would spend that much memory. Counted as the document is read.
-    public static let maximumExpandedBytes = 64 << 20
+    package static let maximumExpandedBytes = 64 << 20
     /// The most values (scalars and collections) a document may hold once its aliases are expanded.
-    public static let maximumExpandedNodes = 5_000_000
+    package static let maximumExpandedNodes = 5_000_000
 
     /// Passes one of libyaml's events to the builder.
     private static func handle(_ event: yaml_event_t, into builder: inout YAMLTreeBuilder) throws(YAMLSyntaxError) {
@@ -155,16 +155,16 @@ public enum YAMLComposer {
 }
 
 /// A YAML problem at a position.
-public struct YAMLSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct YAMLSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// 1-based column.
-    public var column: Int
+    package var column: Int
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// `line:column: message`.
-    public var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
 
     init(line: Int, column: Int, message: String) {
         self.line = line

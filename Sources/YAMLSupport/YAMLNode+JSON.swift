@@ -4,7 +4,7 @@ extension YAMLNode {
     /// The node as JSON: mappings become objects (order kept, keys must be scalars), sequences
     /// arrays, scalars by the YAML 1.2 core schema. Visits at most `budget` nodes, so an alias
     /// bomb fails instead of exhausting memory. What an importer reads a YAML document with.
-    public func jsonValue(budget: Int = 5_000_000) throws(YAMLSyntaxError) -> JSONValue {
+    package func jsonValue(budget: Int = 5_000_000) throws(YAMLSyntaxError) -> JSONValue {
         var remaining = budget
         return try json(remaining: &remaining)
     }

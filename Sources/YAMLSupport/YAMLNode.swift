@@ -3,9 +3,9 @@
 /// arrays, made and freed at once, rather than an object and an array per node (most of a large
 /// catalog's load was allocating and freeing those). An alias is a node of its own (at the
 /// alias) sharing the anchored node's content.
-public struct YAMLNode: Sendable {
+package struct YAMLNode: Sendable {
     /// How a scalar was written.
-    public enum Style: Sendable {
+    package enum Style: Sendable {
         /// Unquoted: resolved by the core schema (`7` is a number, `true` a boolean).
         case plain
         /// Quoted or a block scalar: always text.
@@ -13,33 +13,33 @@ public struct YAMLNode: Sendable {
     }
 
     /// A scalar's text, style and explicit tag (`tag:yaml.org,2002:str` for `!!str`).
-    public struct Scalar: Sendable {
+    package struct Scalar: Sendable {
         /// The text, after YAML's quoting and folding.
-        public let text: String
+        package let text: String
         /// How it was written.
-        public let style: Style
+        package let style: Style
         /// An explicit tag, if any.
-        public let tag: String?
+        package let tag: String?
     }
 
     /// A key and its value in a mapping.
-    public struct Pair: Sendable {
+    package struct Pair: Sendable {
         /// The key (a scalar in catalogs).
-        public let key: YAMLNode
+        package let key: YAMLNode
         /// The value.
-        public let value: YAMLNode
+        package let value: YAMLNode
     }
 
     /// A mapping's pairs, in document order.
-    public struct Pairs: RandomAccessCollection, Sendable {
+    package struct Pairs: RandomAccessCollection, Sendable {
         let document: YAMLDocumentStorage
         /// Where the mapping's keys and values start in `document.children` (key, value, key …).
         let start: Int
-        public let count: Int
+        package let count: Int
 
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { count }
-        public subscript(position: Int) -> Pair {
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { count }
+        package subscript(position: Int) -> Pair {
             precondition(position >= 0 && position < count, "YAMLNode.Pairs index out of range")
             let child = start + 2 * position
             return Pair(key: YAMLNode(document, document.children[child]), value: YAMLNode(document, document.children[child + 1]))
@@ -68,22 +68,22 @@ public struct YAMLNode: Sendable {
     }
 
     /// A sequence's items, in document order.
-    public struct Items: RandomAccessCollection, Sendable {
+    package struct Items: RandomAccessCollection, Sendable {
         let document: YAMLDocumentStorage
         /// Where the items start in `document.children`.
         let start: Int
-        public let count: Int
+        package let count: Int
 
-        public var startIndex: Int { 0 }
-        public var endIndex: Int { count }
-        public subscript(position: Int) -> YAMLNode {
+        package var startIndex: Int { 0 }
+        package var endIndex: Int { count }
+        package subscript(position: Int) -> YAMLNode {
             precondition(position >= 0 && position < count, "YAMLNode.Items index out of range")
             return YAMLNode(document, document.children[start + position])
         }
     }
 
     /// What the node holds.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         case scalar(Scalar)
         case mapping(Pairs)
         case sequence(Items)
@@ -100,7 +100,7 @@ public struct YAMLNode: Sendable {
     private var record: YAMLDocumentStorage.Record { document.records[Int(index)] }
 
     /// What the node holds.
-    public var content: Content {
+    package var content: Content {
         let record = record
         switch record.kind {
         case .scalar: return .scalar(document.scalars[Int(record.first)])
@@ -110,22 +110,22 @@ public struct YAMLNode: Sendable {
     }
 
     /// 1-based line where the node starts.
-    public var line: Int { Int(record.line) }
+    package var line: Int { Int(record.line) }
     /// 1-based column where the node starts, counted in characters.
-    public var column: Int { Int(record.column) }
+    package var column: Int { Int(record.column) }
     /// 1-based line of the node's last character.
-    public var lastLine: Int { Int(record.lastLine) }
+    package var lastLine: Int { Int(record.lastLine) }
     /// Whether the node is a flow collection (`{ … }` or `[ … ]`).
-    public var isFlow: Bool { record.isFlow }
+    package var isFlow: Bool { record.isFlow }
 
     /// The scalar, when this is one.
-    public var scalar: Scalar? {
+    package var scalar: Scalar? {
         let record = record
         return record.kind == .scalar ? document.scalars[Int(record.first)] : nil
     }
 
     /// Whether this is a mapping.
-    public var isMapping: Bool { record.kind == .mapping }
+    package var isMapping: Bool { record.kind == .mapping }
 
     /// The mapping's pairs when this is one. The decoder's hot paths read these and
     /// `scalarText` rather than `content`, which copies a whole scalar (text and tag) each time.
@@ -148,19 +148,19 @@ public struct YAMLNode: Sendable {
     }
 
     /// The mapping's pairs whose keys are scalars, with the keys' text (empty for anything else).
-    public var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] {
+    package var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] {
         guard case .mapping(let pairs) = content else { return [] }
         return pairs.compactMap { pair in pair.key.scalar.map { ($0.text, pair.key, pair.value) } }
     }
 
     /// The entry for `key` when this is a mapping.
-    public func entry(_ key: String) -> (key: String, keyNode: YAMLNode, value: YAMLNode)? {
+    package func entry(_ key: String) -> (key: String, keyNode: YAMLNode, value: YAMLNode)? {
         guard case .mapping(let pairs) = content, let pair = pairs.first(where: { $0.key.scalar?.text == key }) else { return nil }
         return (key, pair.key, pair.value)
     }
 
     /// The value for `key` when this is a mapping.
-    public func value(_ key: String) -> YAMLNode? { entry(key)?.value }
+    package func value(_ key: String) -> YAMLNode? { entry(key)?.value }
 }
 
 /// The nodes of one composed document: a record per node, the children of every collection

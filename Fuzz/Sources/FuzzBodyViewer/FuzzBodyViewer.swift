@@ -1,4 +1,4 @@
-import BodyViewer
+@testable import BodyViewer
 import FoundationEssentials
 import FuzzDriver
 

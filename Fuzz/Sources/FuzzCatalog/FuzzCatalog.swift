@@ -1,4 +1,4 @@
-import Catalog
+@testable import Catalog
 import FoundationEssentials
 import FuzzDriver
 

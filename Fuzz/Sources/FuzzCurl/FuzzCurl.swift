@@ -1,4 +1,4 @@
-import CatalogAuthoring
+@testable import CatalogAuthoring
 import FoundationEssentials
 import FuzzDriver
 

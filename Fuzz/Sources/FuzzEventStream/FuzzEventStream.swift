@@ -1,4 +1,4 @@
-import DispatcherCore
+@testable import DispatcherCore
 import FoundationEssentials
 import FuzzDriver
 

@@ -1,9 +1,9 @@
 import Dispatch
-import DispatcherCore
+@testable import DispatcherCore
 import FoundationEssentials
 import FuzzDriver
 import Glibc
-import LiveTransport
+@testable import LiveTransport
 
 @_cdecl("FuzzHTTPResponse_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

@@ -1,4 +1,4 @@
-import JSONSupport
+@testable import JSONSupport
 import FoundationEssentials
 import FuzzDriver
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import FuzzDriver
-import JSONSchema
-import JSONSupport
+@testable import JSONSchema
+@testable import JSONSupport
 
 @_cdecl("FuzzJSONSchema_main")
 func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

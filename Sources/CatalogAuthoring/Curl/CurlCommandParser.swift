@@ -3,24 +3,24 @@ import FoundationEssentials
 import TextSupport
 
 /// A request read from a curl command line (as browsers' "Copy as cURL" and API docs write them).
-public struct CurlRequest: Sendable, Hashable {
+package struct CurlRequest: Sendable, Hashable {
     /// The method (`-X`, else POST with data, HEAD with `-I`, else GET).
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The URL, with `-G` data appended as its query.
-    public var url: URL
+    package var url: URL
     /// Headers in order (`-H`, `-A`, `-e`, `-b`, `-u`).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body (`-d`, `--data-*`, `--json`), when given.
-    public var body: String?
+    package var body: String?
     /// Multipart fields (`-F`, `--form-string`), when given; then `body` is nil.
-    public var form: [CurlFormField] = []
+    package var form: [CurlFormField] = []
     /// Whether `-k` / `--insecure` was given.
-    public var insecure: Bool
+    package var insecure: Bool
     /// Options that were understood but have no equivalent here (`--compressed`, `-L` …).
-    public var ignoredOptions: [String]
+    package var ignoredOptions: [String]
 
     /// Makes a request.
-    public init(
+    package init(
         method: HTTPMethod, url: URL, headers: [(name: String, value: String)] = [], body: String? = nil, insecure: Bool = false,
         ignoredOptions: [String] = []
     ) {
@@ -33,16 +33,16 @@ public struct CurlRequest: Sendable, Hashable {
     }
 
     /// The first value of a header, compared case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { Headers.sameName($0.name, name) }?.value
     }
 
-    public static func == (lhs: CurlRequest, rhs: CurlRequest) -> Bool {
+    package static func == (lhs: CurlRequest, rhs: CurlRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body && lhs.insecure == rhs.insecure && lhs.form == rhs.form
             && lhs.headers.map { "\($0.name.lowercased()):\($0.value)" } == rhs.headers.map { "\($0.name.lowercased()):\($0.value)" }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(body)
@@ -52,7 +52,7 @@ public struct CurlRequest: Sendable, Hashable {
 /// A field of curl's `-F`: `name=value`, `name=@file;type=…;filename=…` (a file), `name=<file`
 /// (the file's contents as the value; kept as a file field here), or `--form-string name=value`:
 /// the fields a catalog's `multipart:` writes.
-public typealias CurlFormField = CatalogDraft.MultipartDraftField
+package typealias CurlFormField = CatalogDraft.MultipartDraftField
 
 extension CatalogDraft.MultipartDraftField {
     /// Reads `-F`'s argument (`literal`: `--form-string`, where `@` and `<` mean nothing).
@@ -85,7 +85,7 @@ extension CatalogDraft.MultipartDraftField {
 
 /// Reads curl command lines: POSIX shell words (quotes, `$'…'`, backslash line continuations)
 /// and the curl options that describe a request.
-public enum CurlCommandParser {
+package enum CurlCommandParser {
     /// Parses a command line starting with `curl`.
     /// `query` with what a query may not hold percent-encoded: a space, a quote, a `%` that starts no `%XX`.
     static func validQuery(_ query: String) -> String {
@@ -103,7 +103,7 @@ public enum CurlCommandParser {
         return String(decoding: output, as: UTF8.self)
     }
 
-    public static func parse(_ commandLine: String) throws(AuthoringError) -> CurlRequest {
+    package static func parse(_ commandLine: String) throws(AuthoringError) -> CurlRequest {
         var words = try ShellWords.split(commandLine)
         guard let first = words.first, first == "curl" || first.hasSuffix("/curl") else {
             throw .invalidInput("a curl command line starts with `curl`")

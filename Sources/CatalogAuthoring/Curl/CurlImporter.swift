@@ -6,11 +6,11 @@ import TextSupport
 /// Turns a curl command into a catalog endpoint. Secrets in the command (Authorization, cookies,
 /// API keys, token-like query items) become `{{secret.NAME}}` placeholders, never text in the file;
 /// numeric path segments become `{{…Id}}` placeholders with the number as their default.
-public enum CurlImporter {
+package enum CurlImporter {
     /// The endpoint for `request`, relative to `baseURL` (the URL's origin when nil), and the names
     /// of the secrets it needs with the values the command held (for the caller to show or set,
     /// never to write).
-    public static func endpoint(
+    package static func endpoint(
         for request: CurlRequest, service: String, id: String? = nil, baseURL: URL? = nil, redactor: Redactor = .standard
     ) throws(AuthoringError) -> (endpoint: CatalogDraft.Endpoint, secrets: [(name: String, value: String)]) {
         var secrets: [(name: String, value: String)] = []
@@ -97,7 +97,7 @@ public enum CurlImporter {
     /// A whole catalog for one curl command: a service named after the host, one environment at
     /// the URL's origin (live by default, as the command was), the endpoint, and notes naming the
     /// secrets to set.
-    public static func catalog(for request: CurlRequest, service: String? = nil, id: String? = nil) throws(AuthoringError) -> CatalogDraft {
+    package static func catalog(for request: CurlRequest, service: String? = nil, id: String? = nil) throws(AuthoringError) -> CatalogDraft {
         let serviceID = service ?? serviceName(for: request.url)
         let (endpoint, secrets) = try Self.endpoint(for: request, service: serviceID, id: id)
         var draft = CatalogDraft(service: serviceID)
@@ -113,7 +113,7 @@ public enum CurlImporter {
     }
 
     /// `api.example.com` → `example`; `localhost` → `localhost`; an IP address → `local`.
-    public static func serviceName(for url: URL) -> String {
+    package static func serviceName(for url: URL) -> String {
         guard let host = url.host, !host.isEmpty else { return "imported" }
         if host.allSatisfy({ $0.isNumber || $0 == "." || $0 == ":" }) { return "local" }
         let labels = host.split(separator: ".")

@@ -5,30 +5,30 @@ import TextSupport
 
 /// A catalog file being written by an importer (curl, OpenAPI): the service, its environments,
 /// groups and endpoints, and fixture files, rendered as YAML in the format of environments/README.md.
-public struct CatalogDraft: Sendable {
+package struct CatalogDraft: Sendable {
     /// An environment.
-    public struct Environment: Sendable {
+    package struct Environment: Sendable {
         /// Its name.
-        public var name: String
+        package var name: String
         /// `development`, `staging`, `production` or a label.
-        public var type: String
+        package var type: String
         /// The base URL.
-        public var baseURL: String
+        package var baseURL: String
         /// What the environment is, written as a comment.
-        public var comment: String?
+        package var comment: String?
         /// Common headers.
-        public var headers: [(String, String)] = []
+        package var headers: [(String, String)] = []
         /// Values of placeholders in this environment.
-        public var variables: [(String, String)] = []
+        package var variables: [(String, String)] = []
         /// Harmless stand-ins for secrets (never for production).
-        public var secretDefaults: [(String, String)] = []
+        package var secretDefaults: [(String, String)] = []
         /// `never`, `immediate` … when not the default.
-        public var fixtures: String?
+        package var fixtures: String?
         /// Turns TLS verification off (`curl -k`).
-        public var insecure = false
+        package var insecure = false
 
         /// Makes an environment.
-        public init(name: String, type: String = "development", baseURL: String, comment: String? = nil) {
+        package init(name: String, type: String = "development", baseURL: String, comment: String? = nil) {
             self.name = name
             self.type = type
             self.baseURL = baseURL
@@ -37,18 +37,18 @@ public struct CatalogDraft: Sendable {
     }
 
     /// A group of endpoints sharing headers.
-    public struct Group: Sendable {
+    package struct Group: Sendable {
         /// The id.
-        public var id: String
+        package var id: String
         /// A title.
-        public var title: String?
+        package var title: String?
         /// A description.
-        public var description: String?
+        package var description: String?
         /// The headers (none is allowed: a group can only gather).
-        public var headers: [(String, String)]
+        package var headers: [(String, String)]
 
         /// Makes a group.
-        public init(id: String, title: String? = nil, headers: [(String, String)]) {
+        package init(id: String, title: String? = nil, headers: [(String, String)]) {
             self.id = id
             self.title = title
             self.headers = headers
@@ -56,7 +56,7 @@ public struct CatalogDraft: Sendable {
     }
 
     /// A request body.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// A JSON document.
         case json(JSONValue)
         /// Text sent as written.
@@ -72,20 +72,20 @@ public struct CatalogDraft: Sendable {
     }
 
     /// A field of a multipart form as a catalog writes it.
-    public struct MultipartDraftField: Sendable, Hashable {
+    package struct MultipartDraftField: Sendable, Hashable {
         /// The field's name.
-        public var name: String
+        package var name: String
         /// Its text (nil for a file field).
-        public var value: String?
+        package var value: String?
         /// Its file, relative to the catalog or absolute (nil for a text field).
-        public var file: String?
+        package var file: String?
         /// The filename sent, when not the file's own.
-        public var filename: String?
+        package var filename: String?
         /// Its Content-Type, when given.
-        public var contentType: String?
+        package var contentType: String?
 
         /// Makes a field.
-        public init(name: String, value: String? = nil, file: String? = nil, filename: String? = nil, contentType: String? = nil) {
+        package init(name: String, value: String? = nil, file: String? = nil, filename: String? = nil, contentType: String? = nil) {
             self.name = name
             self.value = value
             self.file = file
@@ -105,22 +105,22 @@ public struct CatalogDraft: Sendable {
     }
 
     /// A fixture: status, headers, and a body file or inline JSON.
-    public struct Example: Sendable {
+    package struct Example: Sendable {
         /// The name (`default` for the stub).
-        public var name: String
+        package var name: String
         /// A sentence.
-        public var description: String?
+        package var description: String?
         /// The status.
-        public var status: Int
+        package var status: Int
         /// Headers.
-        public var headers: [(String, String)] = []
+        package var headers: [(String, String)] = []
         /// A fixture file, relative to the catalog.
-        public var bodyFile: String?
+        package var bodyFile: String?
         /// An inline JSON body.
-        public var body: JSONValue?
+        package var body: JSONValue?
 
         /// Makes an example.
-        public init(name: String, description: String? = nil, status: Int, bodyFile: String? = nil, body: JSONValue? = nil) {
+        package init(name: String, description: String? = nil, status: Int, bodyFile: String? = nil, body: JSONValue? = nil) {
             self.name = name
             self.description = description
             self.status = status
@@ -129,7 +129,7 @@ public struct CatalogDraft: Sendable {
         }
 
         /// The example's keys, one per line, not indented.
-        public var lines: [String] {
+        package var lines: [String] {
             var lines: [String] = []
             if let description { lines.append("description: \(YAMLText.scalar(description))") }
             lines.append("status: \(status)")
@@ -141,55 +141,55 @@ public struct CatalogDraft: Sendable {
     }
 
     /// An endpoint.
-    public struct Endpoint: Sendable {
+    package struct Endpoint: Sendable {
         /// The id.
-        public var id: String
+        package var id: String
         /// A title.
-        public var title: String?
+        package var title: String?
         /// A description.
-        public var description: String?
+        package var description: String?
         /// The method.
-        public var method: String
+        package var method: String
         /// The path, with `{{placeholders}}`.
-        public var path: String
+        package var path: String
         /// The group.
-        public var group: String?
+        package var group: String?
         /// Query items (nil value: a bare name).
-        public var query: [(String, String?)] = []
+        package var query: [(String, String?)] = []
         /// Headers.
-        public var headers: [(String, String)] = []
+        package var headers: [(String, String)] = []
         /// Default values of placeholders.
-        public var parameters: [(String, String)] = []
+        package var parameters: [(String, String)] = []
         /// The body.
-        public var body: Body?
+        package var body: Body?
         /// The stub.
-        public var stub: Example?
+        package var stub: Example?
         /// Named examples.
-        public var examples: [Example] = []
+        package var examples: [Example] = []
         /// Lines written as a YAML comment above the endpoint (what the catalog cannot say, such as scripts).
-        public var comment: [String] = []
+        package var comment: [String] = []
         /// Optional query items, headers, form fields and JSON body members the document describes
         /// but that are not sent: written as commented-out lines the user can turn on.
-        public var optionalQuery: [(String, String)] = []
-        public var optionalHeaders: [(String, String)] = []
-        public var optionalForm: [(String, String)] = []
-        public var optionalBody: [(String, JSONValue)] = []
+        package var optionalQuery: [(String, String)] = []
+        package var optionalHeaders: [(String, String)] = []
+        package var optionalForm: [(String, String)] = []
+        package var optionalBody: [(String, JSONValue)] = []
         /// Values taken from its responses for later requests (`captures:`), selector text by name.
-        public var captures: [(String, String)] = []
+        package var captures: [(String, String)] = []
         /// What its responses should be (`expect:`), from the source's tests.
-        public var expect = ExpectDraft()
+        package var expect = ExpectDraft()
         /// Where the endpoint comes from in the source document (`FILE POINTER` or `FILE:LINE`).
-        public var source: String?
+        package var source: String?
 
         /// Makes an endpoint.
-        public init(id: String, method: String, path: String) {
+        package init(id: String, method: String, path: String) {
             self.id = id
             self.method = method
             self.path = path
         }
 
         /// The endpoint's keys, one per line, not indented (nested keys indented by `step`).
-        public func lines(step: Int = 2) -> [String] {
+        package func lines(step: Int = 2) -> [String] {
             let pad = String(repeating: " ", count: step)
             var lines: [String] = []
             if let title { lines.append("title: \(YAMLText.scalar(title))") }
@@ -247,7 +247,7 @@ public struct CatalogDraft: Sendable {
         }
 
         /// Every text that may hold placeholders (path, query, headers, parameters, body) passed through `transform`.
-        public mutating func mapTexts(_ transform: (String) -> String) {
+        package mutating func mapTexts(_ transform: (String) -> String) {
             path = transform(path)
             query = query.map { ($0.0, $0.1.map(transform)) }
             headers = headers.map { ($0.0, transform($0.1)) }
@@ -321,20 +321,20 @@ public struct CatalogDraft: Sendable {
     }
 
     /// An error rule: responses matching `status` (and `when`, a JSONPath) are the error `error`.
-    public struct ErrorRule: Sendable {
+    package struct ErrorRule: Sendable {
         /// Shown as the error's source.
-        public var name: String?
+        package var name: String?
         /// `2xx`, `404` …
-        public var status: String
+        package var status: String
         /// A JSONPath that must match the body.
-        public var when: String?
+        package var when: String?
         /// The error kind (built-in or custom).
-        public var error: String
+        package var error: String
         /// A JSONPath to the message.
-        public var message: String?
+        package var message: String?
 
         /// Makes a rule.
-        public init(name: String? = nil, status: String, when: String? = nil, error: String, message: String? = nil) {
+        package init(name: String? = nil, status: String, when: String? = nil, error: String, message: String? = nil) {
             self.name = name
             self.status = status
             self.when = when
@@ -355,39 +355,39 @@ public struct CatalogDraft: Sendable {
     }
 
     /// The service id.
-    public var service: String
+    package var service: String
     /// A title.
-    public var title: String?
+    package var title: String?
     /// A description.
-    public var description: String?
+    package var description: String?
     /// A comment for the top of the file (where it came from).
-    public var header: String?
+    package var header: String?
     /// Values of placeholders for every environment.
-    public var variables: [(String, String)] = []
+    package var variables: [(String, String)] = []
     /// Error rules, in order.
-    public var errors: [ErrorRule] = []
+    package var errors: [ErrorRule] = []
     /// The environments (the first is the default).
-    public var environments: [Environment] = []
+    package var environments: [Environment] = []
     /// Groups.
-    public var groups: [Group] = []
+    package var groups: [Group] = []
     /// Endpoints.
-    public var endpoints: [Endpoint] = []
+    package var endpoints: [Endpoint] = []
     /// The file of response schemas kept for contract checks (`schemas:`), relative to the catalog folder.
-    public var schemas: String?
+    package var schemas: String?
     /// Fixture files by path relative to the catalog folder.
-    public var fixtures: [(path: String, data: Data)] = []
+    package var fixtures: [(path: String, data: Data)] = []
     /// What the user should know (secrets to set, what was left out).
-    public var notes: [ImportNote] = []
+    package var notes: [ImportNote] = []
     /// The notes as text (`SOURCE: message`).
-    public var messages: [String] { notes.map(\.description) }
+    package var messages: [String] { notes.map(\.description) }
 
     /// Makes a draft.
-    public init(service: String) {
+    package init(service: String) {
         self.service = service
     }
 
     /// The catalog file's text.
-    public var yaml: String { rendered.text }
+    package var yaml: String { rendered.text }
 
     /// A part of the catalog file, for finding what a loader's diagnostic is about.
     enum Part: Hashable {
@@ -472,7 +472,7 @@ public struct CatalogDraft: Sendable {
     /// Writes the catalog file and its fixtures into `folder` (each atomically); existing files
     /// are replaced only when `force`. Returns the catalog file's URL.
     @discardableResult
-    public func write(into folder: URL, fileName: String? = nil, force: Bool) throws(AuthoringError) -> URL {
+    package func write(into folder: URL, fileName: String? = nil, force: Bool) throws(AuthoringError) -> URL {
         let file = folder.appendingPathComponent(fileName ?? "\(service).yaml")
         let targets = [(file, Data(yaml.utf8))] + fixtures.map { (folder.appendingPathComponent($0.path), $0.data) }
         if !force {

@@ -17,7 +17,7 @@ extension CatalogUpdate {
     /// Fails, writing nothing, for an endpoint written in flow style, for edits a catalog cannot
     /// hold (a JSON body that is one string, a query name repeated around others) and when the
     /// new text would not load as asked.
-    public static func writing(_ edits: EndpointEdits, endpoint id: String, of service: Service) throws(AuthoringError) -> CatalogUpdate {
+    package static func writing(_ edits: EndpointEdits, endpoint id: String, of service: Service) throws(AuthoringError) -> CatalogUpdate {
         guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }
         let expected = try edited(endpoint, with: edits)
         var update = try CatalogUpdate(service: service) { $0 }
@@ -34,7 +34,7 @@ extension CatalogUpdate {
     /// The update adding endpoint `id` edited by `edits` as a new endpoint `newID` at the end of
     /// `service`'s endpoints: a copy of its text (stub, examples and parameters included) in the
     /// same group, titled `title` or "<old title> (copy)". Refuses an id the service has.
-    public static func copying(
+    package static func copying(
         _ id: String, of service: Service, as newID: String, title: String? = nil, with edits: EndpointEdits
     ) throws(AuthoringError) -> CatalogUpdate {
         guard let endpoint = service.endpoint(id) else { throw .usage("\(service.id) has no endpoint '\(id)'") }

@@ -6,15 +6,15 @@ import SystemSupport
 /// written and written so an interruption never loses what was there: every new file goes to a
 /// temporary file first; only when all are complete are they renamed into place, fixtures
 /// before the catalog that references them.
-public struct CatalogUpdate: Sendable {
+package struct CatalogUpdate: Sendable {
     /// The catalog folder.
-    public let directory: URL
+    package let directory: URL
     /// The catalog file's name in the folder.
-    public let fileName: String
+    package let fileName: String
     /// The catalog file's new text.
-    public var text: String
+    package var text: String
     /// Fixture files, by path relative to the folder.
-    public var files: [(path: String, data: Data)] = []
+    package var files: [(path: String, data: Data)] = []
 
     /// The update of `service`'s file; fails for catalogs that are not files on disk (the bundled ones).
     init(service: Service, text: (String) throws(AuthoringError) -> String) throws(AuthoringError) {
@@ -32,7 +32,7 @@ public struct CatalogUpdate: Sendable {
 
     /// Loads the folder as it would be after the update and returns the service; fails when the
     /// update adds errors to the file (so a bad edit is never written).
-    public func validate(serviceID: String) throws(AuthoringError) -> Service {
+    package func validate(serviceID: String) throws(AuthoringError) -> Service {
         let source = CatalogSource(origin: .option, directory: directory, displayPath: directory.path)
         let before = CatalogLoader.load(fileSystem: DiskFileSystem(root: directory), source: source)
         let after = CatalogLoader.load(fileSystem: OverlayFileSystem(base: DiskFileSystem(root: directory), overlay: overlay), source: source)
@@ -46,19 +46,19 @@ public struct CatalogUpdate: Sendable {
     }
 
     /// The SHA-256 of the catalog file as the update writes it.
-    public var contentHash: String { CatalogTrust.contentHash(of: Data(text.utf8)) }
+    package var contentHash: String { CatalogTrust.contentHash(of: Data(text.utf8)) }
 
     /// Writes the update and, when `service` was trusted, trusts the file as written (apiexplorer
     /// wrote it: a trusted catalog edited by the explorer, `record` or `import curl --into` stays
     /// trusted; an untrusted one stays untrusted). A trust that cannot be kept is not an error.
-    public func commit(keepingTrustOf service: Service, in trust: (any TrustPersistence)?) throws(AuthoringError) {
+    package func commit(keepingTrustOf service: Service, in trust: (any TrustPersistence)?) throws(AuthoringError) {
         try commit()
         if service.isTrusted, service.contentHash != nil { try? trust?.trust([contentHash], in: directory) }
     }
 
     /// Writes the files. `beforeRename` runs once every temporary file is complete; if it throws
     /// (or anything fails before), the temporaries are removed and every file is as it was.
-    public func commit(beforeRename: () throws -> Void = {}) throws(AuthoringError) {
+    package func commit(beforeRename: () throws -> Void = {}) throws(AuthoringError) {
         var pending: [(temporary: URL, target: URL)] = []
         // Temporary files of an earlier run killed before its renames would stay hidden forever.
         for path in files.map(\.path) + [fileName] { AtomicFile.removeLeftovers(beside: directory.appendingPathComponent(path)) }
@@ -143,7 +143,7 @@ struct OverlayFileSystem: CatalogFileSystem {
 
 extension CatalogUpdate {
     /// The update adding `endpoint` at the end of `service`'s endpoints, checked.
-    public static func adding(_ endpoint: CatalogDraft.Endpoint, to service: Service) throws(AuthoringError) -> CatalogUpdate {
+    package static func adding(_ endpoint: CatalogDraft.Endpoint, to service: Service) throws(AuthoringError) -> CatalogUpdate {
         let update = try CatalogUpdate(service: service) { text throws(AuthoringError) in
             var editor = CatalogTextEditor(text)
             try editor.addEndpoint(endpoint.id, body: endpoint.lines())

@@ -8,19 +8,19 @@ import JSONSupport
 /// `force`, the edited catalog is loaded before anything is written, and files are written
 /// through `CatalogUpdate` (temporary files, then renames), so an interruption never loses the
 /// old fixture.
-public enum FixtureRecorder {
+package enum FixtureRecorder {
     /// A recording ready to be written.
-    public struct Recording: Sendable {
+    package struct Recording: Sendable {
         /// The fixture file, relative to the catalog folder (nil for an empty body).
-        public var fixturePath: String?
+        package var fixturePath: String?
         /// The example recorded (`default` for the stub).
-        public var example: String
+        package var example: String
         /// The files to write.
-        public var update: CatalogUpdate
+        package var update: CatalogUpdate
     }
 
     /// Prepares the recording of `response` for the selection's endpoint as `example` (nil: the stub).
-    public static func prepare(
+    package static func prepare(
         _ response: Response, for selection: EndpointSelection, example: String?, redactor: Redactor, force: Bool
     ) throws(AuthoringError) -> Recording {
         let name = example ?? CatalogExample.defaultName

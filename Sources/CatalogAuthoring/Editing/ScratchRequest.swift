@@ -7,9 +7,9 @@ import TextSupport
 /// A request typed or pasted in the explorer, outside any catalog: `METHOD URL`, a bare URL, or a
 /// curl command. It is sent as the only endpoint of a service of its own, so it goes through the
 /// same core (plugins, error filter, history) as catalog endpoints.
-public enum ScratchRequest {
+package enum ScratchRequest {
     /// Reads `curl …`, `METHOD URL` or `URL` (without a scheme: see `assumedScheme(for:)`).
-    public static func parse(_ text: String) throws(AuthoringError) -> CurlRequest {
+    package static func parse(_ text: String) throws(AuthoringError) -> CurlRequest {
         let trimmed = text.trimmed
         guard !trimmed.isEmpty else { throw .invalidInput("type a URL (GET by default), METHOD URL, or paste a curl command") }
         if trimmed.hasPrefix("curl ") || trimmed == "curl" { return try CurlCommandParser.parse(trimmed) }
@@ -62,7 +62,7 @@ public enum ScratchRequest {
     /// environment of every service — the request is sent there with that environment's settings
     /// (headers, TLS, timeouts, secrets, auth refresh) and its path made relative; otherwise it
     /// goes to an environment named `direct` at the URL's origin, with default settings.
-    public static func service(for request: CurlRequest, id: String, title: String, in catalog: CatalogSet, preferring preferred: EnvironmentKey?)
+    package static func service(for request: CurlRequest, id: String, title: String, in catalog: CatalogSet, preferring preferred: EnvironmentKey?)
         -> (service: Service, matched: EnvironmentKey?)
     {
         let match = matchingEnvironment(for: request.url, in: catalog, preferring: preferred)
@@ -119,7 +119,7 @@ public enum ScratchRequest {
     }
 
     /// The request a scratch endpoint sends from `baseURL`, as a curl command would give it (for saving).
-    public static func curlRequest(for endpoint: CatalogEndpoint, baseURL: URL) -> CurlRequest {
+    package static func curlRequest(for endpoint: CatalogEndpoint, baseURL: URL) -> CurlRequest {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let prefix = components.percentEncodedPath.hasSuffix("/") ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         components.percentEncodedPath = prefix + endpoint.path
@@ -142,7 +142,7 @@ public enum ScratchRequest {
     }
 
     /// Whether `base` holds `url`: same scheme, host and port, and its path a prefix of the URL's.
-    public static func holds(_ base: URL, _ url: URL) -> Bool {
+    package static func holds(_ base: URL, _ url: URL) -> Bool {
         guard base.scheme?.lowercased() == url.scheme?.lowercased(), base.host?.lowercased() == url.host?.lowercased(),
             (base.port ?? defaultPort(base)) == (url.port ?? defaultPort(url))
         else { return false }

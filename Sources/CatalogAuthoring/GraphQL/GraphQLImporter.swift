@@ -6,7 +6,7 @@ import JSONSupport
 /// every argument as a variable and selects the field's scalar members two levels deep. Required
 /// arguments get `{{placeholders}}` (sample values as parameters), optional ones `null`. The
 /// stub answers a sample of the selection, so every endpoint runs in stub mode.
-public enum GraphQLImporter {
+package enum GraphQLImporter {
     /// How deep selection sets go below the root field.
     static let selectionDepth = 2
     /// Fields selected per type at most (huge types stay readable).
@@ -16,7 +16,7 @@ public enum GraphQLImporter {
     /// - Parameters:
     ///   - url: the GraphQL endpoint the environment sends to (`http://localhost:4000/graphql`).
     ///   - service: the service id; by default from the document's name.
-    public static func catalog(schema data: Data, documentName: String, url: URL, service: String? = nil) throws(AuthoringError) -> CatalogImport {
+    package static func catalog(schema data: Data, documentName: String, url: URL, service: String? = nil) throws(AuthoringError) -> CatalogImport {
         let text = String(decoding: data, as: UTF8.self)
         let schema: GraphQLSchema
         do throws(GraphQLSchemaError) {

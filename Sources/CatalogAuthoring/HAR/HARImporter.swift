@@ -8,7 +8,7 @@ import JSONSupport
 /// key headers, secret-named query items, form fields and JSON members become
 /// `{{secret.NAME}}`: the captured values are never written (secret-named members of response
 /// bodies are masked).
-public enum HARImporter {
+package enum HARImporter {
     /// Headers a browser or client adds on its own, which an endpoint should not pin.
     static let ignoredHeaders: Set<String> = [
         "host", "content-length", "connection", "accept-encoding", "user-agent", "referer", "origin", "pragma", "cache-control",
@@ -18,7 +18,7 @@ public enum HARImporter {
     /// The catalogs of a capture's bytes. Pure: nothing is read or written. Entries that are not
     /// requests a catalog can send are left out, each named in a note; repeated headers are
     /// joined, pseudo-headers and names that are not header names dropped, with notes.
-    public static func catalog(har data: Data, documentName: String) throws(AuthoringError) -> CatalogImport {
+    package static func catalog(har data: Data, documentName: String) throws(AuthoringError) -> CatalogImport {
         let root = try ImportedDocument.json(data, what: "the HAR file \(documentName)")
         guard let entries = root.member("log")?.member("entries")?.elements else {
             throw .invalidInput("\(documentName) is not a HAR file (no log.entries)")

@@ -6,9 +6,9 @@ import TextSupport
 /// (`METHOD URL [HTTP/version]`, or a URL alone for GET) continued on indented `?`/`&` lines,
 /// headers, an empty line, and a body (`< path` reads it from a file). Response handlers
 /// (`> {% … %}`, `> script.js`) and response references (`<> file`) are kept apart, never run.
-public struct HTTPFile: Sendable, Equatable {
+package struct HTTPFile: Sendable, Equatable {
     /// A request's body.
-    public enum Body: Sendable, Equatable {
+    package enum Body: Sendable, Equatable {
         /// Text as written.
         case text(String)
         /// `< path`: read from a file, relative to the `.http` file.
@@ -16,34 +16,34 @@ public struct HTTPFile: Sendable, Equatable {
     }
 
     /// One request.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The text after `###`, if any.
-        public var title: String?
+        package var title: String?
         /// The `# @name` tag, if any.
-        public var name: String?
+        package var name: String?
         /// The method (GET when the line has only a URL).
-        public var method: String
+        package var method: String
         /// The URL as written, continuation lines joined.
-        public var url: String
+        package var url: String
         /// Headers in order.
-        public var headers: [Header]
+        package var headers: [Header]
         /// The body.
-        public var body: Body?
+        package var body: Body?
         /// Response handler scripts and references, as written.
-        public var handlers: [String]
+        package var handlers: [String]
         /// Variables set just before this request (`@name = value`), which apply from here on.
-        public var variables: [Header]
+        package var variables: [Header]
         /// The 1-based line of its request line in the file.
-        public var line: Int
+        package var line: Int
         /// Scripts run before it (`< {% … %}`, `< script.js`) and directives other clients add
         /// (`import`, `run`), as written: never run.
-        public var preRequest: [String]
+        package var preRequest: [String]
         /// Hurl's response part, as written: `HTTP 200`, the header lines under it, and the lines
         /// of its sections (`[Asserts]`, `[Captures]` …).
-        public var response: [ResponseLine]
+        package var response: [ResponseLine]
 
         /// Makes a request.
-        public init(title: String? = nil, name: String? = nil, method: String, url: String, headers: [Header] = [], body: Body? = nil) {
+        package init(title: String? = nil, name: String? = nil, method: String, url: String, headers: [Header] = [], body: Body? = nil) {
             self.title = title
             self.name = name
             self.method = method
@@ -59,39 +59,39 @@ public struct HTTPFile: Sendable, Equatable {
     }
 
     /// A line of Hurl's response part.
-    public struct ResponseLine: Sendable, Equatable {
+    package struct ResponseLine: Sendable, Equatable {
         /// `status` for `HTTP 200`, `header` for a header line under it, else the section's name (`Asserts`).
-        public var section: String
+        package var section: String
         /// The line as written, trimmed.
-        public var text: String
+        package var text: String
         /// The 1-based line in the file.
-        public var line: Int
+        package var line: Int
     }
 
     /// A name and a value (a header or a variable).
-    public struct Header: Sendable, Equatable {
-        public var name: String
-        public var value: String
+    package struct Header: Sendable, Equatable {
+        package var name: String
+        package var value: String
 
         /// Makes one.
-        public init(_ name: String, _ value: String) {
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// The requests in file order.
-    public var requests: [Request]
+    package var requests: [Request]
 
     /// Every variable of the file in order (a later one wins).
-    public var variables: [Header] { requests.flatMap(\.variables) + trailingVariables }
+    package var variables: [Header] { requests.flatMap(\.variables) + trailingVariables }
     /// Variables after the last request.
     private(set) var trailingVariables: [Header] = []
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "GRAPHQL", "QUERY"]
 
     /// Reads a file's text.
-    public init(parsing text: String) {
+    package init(parsing text: String) {
         requests = []
         var pending = Block()
         for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {

@@ -7,22 +7,22 @@ import JSONSupport
 /// `@baseUrl` from the environment, the service's and environment's variables as `@name = value`,
 /// each endpoint a `###` block with its `# @name`, headers (environment, group, endpoint) and
 /// body. Placeholders stay placeholders; `{{secret.NAME}}` values are never written.
-public enum HTTPFileExporter {
+package enum HTTPFileExporter {
     /// The variable holding the environment's base URL.
-    public static let baseVariable = "baseUrl"
+    package static let baseVariable = "baseUrl"
     /// The file JetBrains' HTTP Client reads secrets from, beside the `.http` file.
-    public static let privateEnvironmentFile = "http-client.private.env.json"
+    package static let privateEnvironmentFile = "http-client.private.env.json"
 
     /// The file for `endpoints` of `service` in `environment` (all endpoints when nil), with every
     /// `{{secret.NAME}}` written `{{NAME}}` (see `privateEnvironment`).
-    public static func text(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> String {
+    package static func text(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> String {
         var text = rawText(service: service, environment: environment, endpoints: endpoints)
         for name in secretNames(in: text) { text = text.replacing("{{secret.\(name)}}", with: "{{\(name)}}") }
         return text
     }
 
     /// The secrets the file for these endpoints uses, in order.
-    public static func secrets(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> [String] {
+    package static func secrets(service: Service, environment: Environment, endpoints: [CatalogEndpoint]? = nil) -> [String] {
         secretNames(in: rawText(service: service, environment: environment, endpoints: endpoints))
     }
 
@@ -30,7 +30,7 @@ public enum HTTPFileExporter {
     /// environment with an empty value to fill in (JetBrains' HTTP Client and VS Code REST Client
     /// read it beside the file, and git should not keep it). `existing` keeps what the user
     /// already filled in; secret values are never written.
-    public static func privateEnvironment(secrets: [String], environment: String, existing: Data? = nil) -> String {
+    package static func privateEnvironment(secrets: [String], environment: String, existing: Data? = nil) -> String {
         var root = existing.flatMap { try? JSONValue.parse($0) }?.objectValue ?? JSONObject()
         var values = root[environment]?.objectValue ?? JSONObject()
         for name in secrets where values[name] == nil { values[name] = "" }

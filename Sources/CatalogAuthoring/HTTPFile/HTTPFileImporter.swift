@@ -15,12 +15,12 @@ import TextSupport
 /// own generators. Values of the private environment file, and variables with secret-like names,
 /// become `{{secret.NAME}}` and are never written. The file is read into the shape of a Postman
 /// collection and built by the same code.
-public enum HTTPFileImporter {
+package enum HTTPFileImporter {
     /// The catalogs for a file's text. `environments` is the JSON of `http-client.env.json`,
     /// `privateEnvironments` of `http-client.private.env.json`, `settings` a VS Code settings file
     /// (JSON with comments) holding `rest-client.environmentVariables`; `readFile` reads the files
     /// that `< path` bodies name (relative to the `.http` file). Pure apart from `readFile`.
-    public static func catalog(
+    package static func catalog(
         text: String, documentName: String, environments: Data? = nil, privateEnvironments: Data? = nil, settings: Data? = nil,
         service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {

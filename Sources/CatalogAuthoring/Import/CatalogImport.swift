@@ -6,41 +6,41 @@ import SystemSupport
 /// with their fixtures, and notes for the person importing (what was repaired or left out and
 /// where it is in the document, secrets to set). Never all or nothing: `checked()` leaves out the
 /// parts the catalog loader would refuse, each with a note, and keeps the rest.
-public struct CatalogImport: Sendable {
+package struct CatalogImport: Sendable {
     /// One draft per service.
-    public var drafts: [CatalogDraft]
+    package var drafts: [CatalogDraft]
     /// What the person should know, in order.
-    public var notes: [ImportNote]
+    package var notes: [ImportNote]
 
     /// Makes an import.
-    public init(drafts: [CatalogDraft], notes: [ImportNote] = []) {
+    package init(drafts: [CatalogDraft], notes: [ImportNote] = []) {
         self.drafts = drafts
         self.notes = notes
     }
 
     /// The notes as text (`SOURCE: message`).
-    public var messages: [String] { notes.map(\.description) }
+    package var messages: [String] { notes.map(\.description) }
 
     /// Whether some part of the document did not come in.
-    public var isPartial: Bool { notes.contains { $0.kind == .skipped } }
+    package var isPartial: Bool { notes.contains { $0.kind == .skipped } }
 
     /// How many endpoints the drafts hold.
-    public var endpointCount: Int { drafts.reduce(0) { $0 + $1.endpoints.count } }
+    package var endpointCount: Int { drafts.reduce(0) { $0 + $1.endpoints.count } }
 
     /// The SHA-256 of each catalog file the import writes (not its fixtures): what trusting them
     /// remembers, since apiexplorer wrote them.
-    public var catalogContentHashes: [String] {
+    package var catalogContentHashes: [String] {
         files.filter { !$0.path.contains("/") && CatalogLoader.isCatalogFile($0.path) }.map { CatalogTrust.contentHash(of: $0.data) }
     }
 
     /// Every file to write, by path relative to the catalog folder: each catalog file, then its fixtures.
-    public var files: [(path: String, data: Data)] {
+    package var files: [(path: String, data: Data)] {
         drafts.flatMap { draft in [("\(draft.service).yaml", Data(draft.yaml.utf8))] + draft.fixtures }
     }
 
     /// The catalogs as the loader reads them from the files (nothing is written); fails listing
     /// the errors when there is one (`checked()` first leaves such parts out).
-    public func load() throws(AuthoringError) -> CatalogSet {
+    package func load() throws(AuthoringError) -> CatalogSet {
         let catalog = try Self.load(files)
         let errors = catalog.diagnostics.filter(\.isError)
         guard errors.isEmpty else {
@@ -63,7 +63,7 @@ public struct CatalogImport: Sendable {
     /// The import with every part the catalog loader would refuse left out (an endpoint, an
     /// environment, a group, a variable …), each named in a note with its place in the source
     /// document and the loader's reason; the rest is kept. Fails only when nothing is left to write.
-    public func checked() throws(AuthoringError) -> CatalogImport {
+    package func checked() throws(AuthoringError) -> CatalogImport {
         var result = self
         var errors = try Self.load(result.files).diagnostics.filter(\.isError)
         // Each pass leaves out what the loader refused; a part left out whole cannot make new errors, so few passes are needed.
@@ -109,7 +109,7 @@ public struct CatalogImport: Sendable {
     /// `StagedFolder`), and the notes as `IMPORT-NOTES.md` beside them. Existing catalog and
     /// fixture files are replaced only when `force`. Returns what was written.
     @discardableResult
-    public func write(into folder: URL, force: Bool, command: String? = nil) throws(AuthoringError) -> CatalogImport {
+    package func write(into folder: URL, force: Bool, command: String? = nil) throws(AuthoringError) -> CatalogImport {
         let result = try checked()
         let files = result.files
         if !force {
@@ -130,7 +130,7 @@ public struct CatalogImport: Sendable {
     }
 
     /// The file the notes of an import are kept in, beside the catalogs.
-    public static let notesFileName = "IMPORT-NOTES.md"
+    package static let notesFileName = "IMPORT-NOTES.md"
 
     /// `IMPORT-NOTES.md`: what was left out, what was repaired, what to do.
     func notesDocument(command: String?) -> String {

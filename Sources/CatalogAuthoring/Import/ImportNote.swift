@@ -1,9 +1,9 @@
 /// Something the person importing should know: a part of the document that was repaired or left
 /// out (with where it is in the source document: `capture.har /log/entries/12`, `api.http:34`),
 /// or a plain remark (secrets to set, scripts not run).
-public struct ImportNote: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+package struct ImportNote: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
     /// What happened to the part the note is about.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// A remark: nothing of the document was lost.
         case info
         /// The part came in, changed so that a catalog can say it (the note says how).
@@ -13,26 +13,26 @@ public struct ImportNote: Sendable, Hashable, CustomStringConvertible, Expressib
     }
 
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// Where the part is in the source document: `FILE POINTER` or `FILE:LINE`; nil for remarks about the whole.
-    public var source: String?
+    package var source: String?
     /// What happened and why, in words.
-    public var message: String
+    package var message: String
 
     /// Makes a note.
-    public init(_ kind: Kind, at source: String? = nil, _ message: String) {
+    package init(_ kind: Kind, at source: String? = nil, _ message: String) {
         self.kind = kind
         self.source = source
         self.message = message
     }
 
     /// A remark written as a string.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(.info, value)
     }
 
     /// `SOURCE: MESSAGE` (the source first, as a compiler writes a place).
-    public var description: String {
+    package var description: String {
         source.map { "\($0): \(message)" } ?? message
     }
 }

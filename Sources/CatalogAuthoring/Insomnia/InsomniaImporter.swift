@@ -7,11 +7,11 @@ import TextSupport
 /// the base environment the service's variables and each sub-environment an environment. The
 /// export is read into the shape of a Postman collection and built by the same code, so both
 /// imports treat secrets, auth and bodies alike.
-public enum InsomniaImporter {
+package enum InsomniaImporter {
     /// The catalogs of an export's bytes (JSON or YAML, as Insomnia writes both); `service` overrides the id taken from the
     /// workspace's name (with one workspace). Pure: nothing is read or written.
     /// `readFile` reads the files multipart fields and file bodies name (nil: left out with a note).
-    public static func catalog(
+    package static func catalog(
         export data: Data, documentName: String, service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {
         let root = try ImportedDocument.jsonOrYAML(data, what: "the Insomnia export \(documentName)")

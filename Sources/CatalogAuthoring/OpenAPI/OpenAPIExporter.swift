@@ -11,22 +11,22 @@ import SystemSupport
 /// response examples. Endpoints that share a method and path with an earlier one are kept in the
 /// first one's `x-apiexplorer-alternatives` (other tools see only the first; a note says so).
 /// `import openapi` reads it back to the same endpoints.
-public enum OpenAPIExporter {
+package enum OpenAPIExporter {
     /// The extension holding the operations of endpoints that share a method and path with the one it is on.
-    public static let alternativesKey = "x-apiexplorer-alternatives"
+    package static let alternativesKey = "x-apiexplorer-alternatives"
     /// The extension marking an operation whose credentials belong to it alone (its endpoint has no group).
     static let ungroupedKey = "x-apiexplorer-ungrouped"
     /// Bodies inlined up to this size; a larger file is described, not copied.
     static let inlineLimit = 1 << 20
 
     /// The document for `service`.
-    public static func document(_ service: Service) -> JSONValue {
+    package static func document(_ service: Service) -> JSONValue {
         export(service).document
     }
 
     /// The document for `service` and what the person should know about it (endpoints only this
     /// importer sees, bodies not inlined).
-    public static func export(_ service: Service) -> (document: JSONValue, notes: [String]) {
+    package static func export(_ service: Service) -> (document: JSONValue, notes: [String]) {
         var exporter = Builder(service: service)
         let document = exporter.document()
         return (document, exporter.notes)

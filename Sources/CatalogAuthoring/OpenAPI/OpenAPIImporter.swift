@@ -10,12 +10,12 @@ import TextSupport
 /// a `local` one pointing at `apiexplorer mock`), the first security requirement's schemes as
 /// headers holding `{{secret.NAME}}`, and example responses (or samples built from their schemas)
 /// as fixtures.
-public enum OpenAPIImporter {
+package enum OpenAPIImporter {
     /// The operations of a path item, in the order they are imported.
     static let methods = ["get", "post", "patch", "put", "delete", "head", "options", "trace", "query"]
 
     /// The import of a document's bytes (JSON or YAML): the catalog and the notes.
-    public static func catalog(
+    package static func catalog(
         from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
     ) throws(AuthoringError) -> CatalogImport {
         let draft = try draft(from: data, documentName: documentName, service: service, readFile: readFile)
@@ -25,7 +25,7 @@ public enum OpenAPIImporter {
     /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the
     /// title; `readFile` reads the files its `$ref`s name, relative to the document (nil: only
     /// references within the document are followed).
-    public static func draft(
+    package static func draft(
         from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
     ) throws(AuthoringError) -> CatalogDraft {
         let document = try OpenAPIDocument(data: data, documentName: documentName, readFile: readFile)

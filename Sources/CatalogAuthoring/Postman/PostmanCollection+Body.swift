@@ -116,7 +116,7 @@ extension PostmanCollection {
 
 extension CatalogDraft.Endpoint {
     /// The value of a header the endpoint sets (the name compared without case).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 }

@@ -8,16 +8,16 @@ import JSONSupport
 /// and each environment file an environment. Requests are grouped by the base of their URL
 /// (`{{baseUrl}}`, or an origin): one service per base. Secret values are never written.
 /// Pre-request and test scripts are not run: they are kept as comments and listed in the notes.
-public enum PostmanImporter {
+package enum PostmanImporter {
     /// A Postman environment file (`{"name": …, "values": [{"key", "value", "type", "enabled"}]}`).
-    public struct EnvironmentFile: Sendable {
+    package struct EnvironmentFile: Sendable {
         /// Shown in notes when the file has no name of its own.
-        public var fileName: String
+        package var fileName: String
         /// The file's bytes.
-        public var data: Data
+        package var data: Data
 
         /// Makes one.
-        public init(fileName: String, data: Data) {
+        package init(fileName: String, data: Data) {
             self.fileName = fileName
             self.data = data
         }
@@ -26,7 +26,7 @@ public enum PostmanImporter {
     /// The catalogs for a collection's bytes and its environment files; `service` overrides the
     /// id taken from the collection's name; `readFile` reads the files that `file` bodies and
     /// form-data fields name (nil: left out with a note). Pure apart from `readFile`.
-    public static func catalog(
+    package static func catalog(
         collection data: Data, documentName: String, environments: [EnvironmentFile] = [], service: String? = nil,
         readFile: @escaping (String) -> Data? = { _ in nil }
     ) throws(AuthoringError) -> CatalogImport {

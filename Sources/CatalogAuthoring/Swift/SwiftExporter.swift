@@ -7,9 +7,9 @@ import JSONSupport
 /// conforming to `TargetType` with a case per endpoint, each placeholder an associated value (the
 /// catalog's value as its default), and an `Environment` per environment. Secrets are read from
 /// the process environment when a request is made, never written.
-public enum SwiftExporter {
+package enum SwiftExporter {
     /// The Swift source for `service`.
-    public static func source(_ service: Service) -> String {
+    package static func source(_ service: Service) -> String {
         let type = typeName(service.id)
         var cases: [(endpoint: CatalogEndpoint, labels: [(placeholder: String, label: String)])] = []
         for endpoint in service.endpoints {

@@ -1,26 +1,26 @@
 /// A run of changed cells on one row, left to right from `position`.
-public struct CellUpdate: Hashable, Sendable {
+package struct CellUpdate: Hashable, Sendable {
     /// Where the first cell of the run goes.
-    public var position: Position
+    package var position: Position
     /// The cells, one per column; continuation cells are included so indices match columns.
-    public var cells: [Cell]
+    package var cells: [Cell]
 
     /// Creates an update.
-    public init(position: Position, cells: [Cell]) {
+    package init(position: Position, cells: [Cell]) {
         self.position = position
         self.cells = cells
     }
 }
 
 /// A run of changed columns on one row (what `Buffer.changedRuns(from:)` finds).
-public struct ChangedRun: Hashable, Sendable {
+package struct ChangedRun: Hashable, Sendable {
     /// The row.
-    public var y: Int
+    package var y: Int
     /// The columns, left to right.
-    public var columns: Range<Int>
+    package var columns: Range<Int>
 
     /// Creates a run.
-    public init(y: Int, columns: Range<Int>) {
+    package init(y: Int, columns: Range<Int>) {
         self.y = y
         self.columns = columns
     }
@@ -32,7 +32,7 @@ extension Buffer {
     /// A run never starts on the right half of a wide glyph (the glyph's left half is included)
     /// and never ends on the left half (its continuation is included), so a backend can print
     /// each run in one go. When the sizes differ, every row is one run.
-    public func diff(from previous: Buffer) -> [CellUpdate] {
+    package func diff(from previous: Buffer) -> [CellUpdate] {
         changedRuns(from: previous).map { run in
             CellUpdate(position: Position(x: run.columns.lowerBound, y: run.y), cells: Array(cells[(run.y * size.width + run.columns.lowerBound)..<(run.y * size.width + run.columns.upperBound)]))
         }
@@ -40,7 +40,7 @@ extension Buffer {
 
     /// The runs `diff(from:)` makes, as column ranges: no cells copied (the frame encoder reads
     /// them from the buffer). A nil `previous` is a blank screen of this size.
-    public func changedRuns(from previous: Buffer?) -> [ChangedRun] {
+    package func changedRuns(from previous: Buffer?) -> [ChangedRun] {
         if let previous, previous.size != size {
             return (0..<size.height).map { ChangedRun(y: $0, columns: 0..<size.width) }
         }

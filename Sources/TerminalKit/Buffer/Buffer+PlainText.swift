@@ -3,7 +3,7 @@ extension Buffer {
     ///
     /// Trailing spaces of each row are removed by default so snapshots do not depend on how far a
     /// blank background was painted; pass `trimmingTrailingSpaces: false` to keep every column.
-    public func plainText(trimmingTrailingSpaces: Bool = true) -> String {
+    package func plainText(trimmingTrailingSpaces: Bool = true) -> String {
         var lines: [String] = []
         lines.reserveCapacity(size.height)
         for y in 0..<size.height { lines.append(rowText(y, trimmingTrailingSpaces: trimmingTrailingSpaces)) }
@@ -11,7 +11,7 @@ extension Buffer {
     }
 
     /// One row as text (empty for a row outside the grid).
-    public func rowText(_ y: Int, trimmingTrailingSpaces: Bool = true) -> String {
+    package func rowText(_ y: Int, trimmingTrailingSpaces: Bool = true) -> String {
         guard y >= 0, y < size.height else { return "" }
         var line = ""
         for x in 0..<size.width {

@@ -1,21 +1,21 @@
 /// Colours and metrics for SVG export.
-public struct SVGTheme: Hashable, Sendable {
+package struct SVGTheme: Hashable, Sendable {
     /// Colour of `.default` foreground cells.
-    public var foreground: String
+    package var foreground: String
     /// Colour of `.default` background cells (and the whole image).
-    public var background: String
+    package var background: String
     /// Font stack for the `font-family` attribute.
-    public var fontFamily: String
+    package var fontFamily: String
     /// Font size in pixels; common monospace fonts advance 0.6 em, so 15 px fits 9 px cells even
     /// for renderers that ignore `textLength`.
-    public var fontSize: Int
+    package var fontSize: Int
     /// Width of one cell in pixels.
-    public var cellWidth: Int
+    package var cellWidth: Int
     /// Height of one cell in pixels.
-    public var cellHeight: Int
+    package var cellHeight: Int
 
     /// Creates a theme.
-    public init(
+    package init(
         foreground: String = "#d0d0d0", background: String = "#1c1c1c",
         fontFamily: String = "'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace",
         fontSize: Int = 15, cellWidth: Int = 9, cellHeight: Int = 18
@@ -29,7 +29,7 @@ public struct SVGTheme: Hashable, Sendable {
     }
 
     /// A dark theme close to common terminal defaults.
-    public static let dark = SVGTheme()
+    package static let dark = SVGTheme()
 }
 
 extension Buffer {
@@ -38,7 +38,7 @@ extension Buffer {
     /// One `rect` per run of equal non-default background, one `text` per run of equal style (each
     /// stretched to its exact column span with `textLength`), and one `text` per wide glyph so it
     /// lands on its two columns whatever the font's advance. Reverse video swaps the colours.
-    public func svg(theme: SVGTheme = .dark) -> String {
+    package func svg(theme: SVGTheme = .dark) -> String {
         let pixelWidth = size.width * theme.cellWidth
         let pixelHeight = size.height * theme.cellHeight
         var out = """

@@ -2,36 +2,36 @@
 ///
 /// Every write clips at every edge: text, fills and styles outside the grid are dropped, and a
 /// wide glyph that does not fit entirely is replaced by a space, so a wide pair is never split.
-public struct Buffer: Hashable, Sendable {
+package struct Buffer: Hashable, Sendable {
     /// Columns and rows.
-    public private(set) var size: Size
+    package private(set) var size: Size
     /// The cells, row by row.
-    public private(set) var cells: [Cell]
+    package private(set) var cells: [Cell]
 
     /// A blank buffer.
-    public init(size: Size) {
+    package init(size: Size) {
         self.size = size
         self.cells = Array(repeating: .blank, count: size.area)
     }
 
     /// A blank buffer.
-    public init(width: Int, height: Int) { self.init(size: Size(width: width, height: height)) }
+    package init(width: Int, height: Int) { self.init(size: Size(width: width, height: height)) }
 
     /// Columns.
-    public var width: Int { size.width }
+    package var width: Int { size.width }
     /// Rows.
-    public var height: Int { size.height }
+    package var height: Int { size.height }
     /// The whole grid as a rectangle at the origin.
-    public var area: Rect { Rect(size: size) }
+    package var area: Rect { Rect(size: size) }
 
     /// The cell at a position, or nil outside the grid.
-    public func cell(at position: Position) -> Cell? {
+    package func cell(at position: Position) -> Cell? {
         guard contains(position.x, position.y) else { return nil }
         return cells[position.y * size.width + position.x]
     }
 
     /// The cell at column `x`, row `y`; reads outside the grid give a blank cell and writes are dropped.
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         get { contains(x, y) ? cells[y * size.width + x] : .blank }
         set {
             guard contains(x, y) else { return }
@@ -57,7 +57,7 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Resets every cell in `rect` to a space whose look is the default look with `style` laid on top.
-    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+    package mutating func fill(_ rect: Rect, style: Style = .plain) {
         var blank = Cell.blank
         blank.apply(style)
         forEachCell(in: rect) { buffer, x, y in
@@ -67,7 +67,7 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Lays `style` over every cell in `rect`, keeping the symbols.
-    public mutating func setStyle(_ style: Style, in rect: Rect) {
+    package mutating func setStyle(_ style: Style, in rect: Rect) {
         forEachCell(in: rect) { buffer, x, y in
             buffer.cells[y * buffer.size.width + x].apply(style)
         }
@@ -80,7 +80,7 @@ public struct Buffer: Hashable, Sendable {
     /// not drawn: the columns it would have used up to the limit become spaces in `style`.
     /// - Returns: the columns advanced, at most `maxWidth`, including clipped ones left of the grid.
     @discardableResult
-    public mutating func write(
+    package mutating func write(
         _ text: some StringProtocol, at position: Position, style: Style = .plain, maxWidth: Int? = nil
     ) -> Int {
         let limit = min(size.width, position.x + max(0, maxWidth ?? Int.max / 4))
@@ -121,14 +121,14 @@ public struct Buffer: Hashable, Sendable {
 
     /// Writes a styled span; see `write(_:at:style:maxWidth:)`.
     @discardableResult
-    public mutating func write(_ span: Span, at position: Position, maxWidth: Int? = nil) -> Int {
+    package mutating func write(_ span: Span, at position: Position, maxWidth: Int? = nil) -> Int {
         write(span.text, at: position, style: span.style, maxWidth: maxWidth)
     }
 
     /// Writes a line's spans left to right from `position`, ignoring its alignment.
     /// - Returns: the columns advanced, at most `maxWidth`.
     @discardableResult
-    public mutating func write(_ line: Line, at position: Position, maxWidth: Int? = nil) -> Int {
+    package mutating func write(_ line: Line, at position: Position, maxWidth: Int? = nil) -> Int {
         let budget = max(0, maxWidth ?? Int.max / 4)
         var used = 0
         for span in line.spans {
@@ -144,7 +144,7 @@ public struct Buffer: Hashable, Sendable {
     /// Draws a line in the first row of `area`, placed by its alignment and clipped to the area.
     /// A line wider than the area keeps its start, whatever the alignment.
     @discardableResult
-    public mutating func write(_ line: Line, in area: Rect) -> Int {
+    package mutating func write(_ line: Line, in area: Rect) -> Int {
         guard !area.isEmpty else { return 0 }
         let free = max(0, area.width - line.width)
         let offset: Int
@@ -157,7 +157,7 @@ public struct Buffer: Hashable, Sendable {
     }
 
     /// Copies another buffer's cells to `origin`, clipped to this grid.
-    public mutating func paste(_ other: Buffer, at origin: Position) {
+    package mutating func paste(_ other: Buffer, at origin: Position) {
         for y in 0..<other.height {
             for x in 0..<other.width {
                 let cell = other.cells[y * other.width + x]

@@ -10,25 +10,25 @@
 ///
 /// Text from responses never reaches the terminal as control characters: a `Buffer` keeps none
 /// (its cells drop them), so every escape sequence in the output is the encoder's own.
-public struct FrameEncoder {
+package struct FrameEncoder {
     /// Columns the terminal itself gives a scalar (the C library's `wcwidth`), so a glyph our
     /// table measures differently (an emoji with U+FE0F, an East Asian ambiguous character) does
     /// not shift the rest of its row: the cursor is placed again after it.
-    public typealias TerminalWidth = (Unicode.Scalar) -> Int
+    package typealias TerminalWidth = (Unicode.Scalar) -> Int
 
     private let colorCodes: [Int16]
     private let terminalWidth: TerminalWidth?
     private var drawn: Buffer?
     private var pen: Pen?
     /// Whether the terminal shows its cursor now (set it when something else showed or hid it).
-    public var isCursorVisible: Bool
+    package var isCursorVisible: Bool
 
     /// Makes an encoder.
     /// - Parameters:
     ///   - colorCount: colours the terminal has (256, 16, 8, or 0 for none: then only modifiers are drawn).
     ///   - terminalWidth: the terminal's width of a scalar, when it may differ from `DisplayWidth`.
     ///   - isCursorVisible: whether the terminal shows its cursor now.
-    public init(colorCount: Int, terminalWidth: TerminalWidth? = nil, isCursorVisible: Bool = false) {
+    package init(colorCount: Int, terminalWidth: TerminalWidth? = nil, isCursorVisible: Bool = false) {
         colorCodes = (0...255).map { index in
             Color.indexed(UInt8(index)).fitted(toColorCount: colorCount).map(Int16.init) ?? -1
         }
@@ -37,13 +37,13 @@ public struct FrameEncoder {
     }
 
     /// Forgets what the screen shows: the next frame clears the screen and draws every cell.
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         drawn = nil
         pen = nil
     }
 
     /// The bytes that turn the screen into `frame`; empty when nothing changed.
-    public mutating func encode(_ frame: Frame, screenSize: Size? = nil) -> [UInt8] {
+    package mutating func encode(_ frame: Frame, screenSize: Size? = nil) -> [UInt8] {
         var output: [UInt8] = []
         encode(frame, screenSize: screenSize, into: &output)
         return output
@@ -51,7 +51,7 @@ public struct FrameEncoder {
 
     /// Appends the bytes that turn the screen into `frame` to `output`. Cells beyond `screenSize`
     /// (the terminal's size, when a frame drawn for an older size arrives) are left out.
-    public mutating func encode(_ frame: Frame, screenSize: Size? = nil, into output: inout [UInt8]) {
+    package mutating func encode(_ frame: Frame, screenSize: Size? = nil, into output: inout [UInt8]) {
         let buffer = frame.buffer
         let screen = screenSize ?? buffer.size
         let runs: [ChangedRun]

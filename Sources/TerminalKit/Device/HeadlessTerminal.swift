@@ -2,7 +2,7 @@ import Synchronization
 
 /// A terminal in memory: a fixed (but resizable) size, recorded frames and injectable events.
 /// Used by tests and by the `snapshot` command.
-public final class HeadlessTerminal: TerminalDevice {
+package final class HeadlessTerminal: TerminalDevice {
     private struct State {
         var size: Size
         var frames: [Frame] = []
@@ -14,22 +14,22 @@ public final class HeadlessTerminal: TerminalDevice {
     private let state: Mutex<State>
     private let continuation: AsyncStream<TerminalEvent>.Continuation
     /// Events sent with `send(_:)` and `resize(to:)`.
-    public let events: AsyncStream<TerminalEvent>
+    package let events: AsyncStream<TerminalEvent>
     /// How many presented frames to keep (the oldest are dropped first).
-    public let frameHistoryLimit: Int
+    package let frameHistoryLimit: Int
 
     /// Creates a headless terminal of `size`, keeping at most `frameHistoryLimit` frames.
-    public init(size: Size, frameHistoryLimit: Int = 64) {
+    package init(size: Size, frameHistoryLimit: Int = 64) {
         state = Mutex(State(size: size))
         self.frameHistoryLimit = max(1, frameHistoryLimit)
         (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
     }
 
     /// The current size.
-    public var size: Size { state.withLock { $0.size } }
+    package var size: Size { state.withLock { $0.size } }
 
     /// Records the frame.
-    public func present(_ frame: Frame) {
+    package func present(_ frame: Frame) {
         state.withLock { state in
             guard !state.isShutDown else { return }
             state.frames.append(frame)
@@ -38,18 +38,18 @@ public final class HeadlessTerminal: TerminalDevice {
     }
 
     /// Records the bytes.
-    public func writeControlSequence(_ bytes: String) {
+    package func writeControlSequence(_ bytes: String) {
         state.withLock { $0.controlSequences.append(bytes) }
     }
 
     /// Runs `body` at once and counts the suspension.
-    public func suspend<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+    package func suspend<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         state.withLock { $0.suspensions += 1 }
         return try body()
     }
 
     /// Finishes the event stream; later frames are ignored.
-    public func shutdown() {
+    package func shutdown() {
         state.withLock { $0.isShutDown = true }
         continuation.finish()
     }
@@ -57,27 +57,27 @@ public final class HeadlessTerminal: TerminalDevice {
     // MARK: Test controls
 
     /// Delivers an event as if the user had caused it.
-    public func send(_ event: TerminalEvent) { continuation.yield(event) }
+    package func send(_ event: TerminalEvent) { continuation.yield(event) }
 
     /// Delivers key events parsed from a description like "j j Enter".
-    public func send(keys: String) throws(KeyParseError) {
+    package func send(keys: String) throws(KeyParseError) {
         for key in try KeyEvent.parseSequence(keys) { continuation.yield(.key(key)) }
     }
 
     /// Changes the size and delivers the `.resize` event.
-    public func resize(to size: Size) {
+    package func resize(to size: Size) {
         state.withLock { $0.size = size }
         continuation.yield(.resize(size))
     }
 
     /// Frames presented so far, oldest first (at most `frameHistoryLimit`).
-    public var frames: [Frame] { state.withLock { $0.frames } }
+    package var frames: [Frame] { state.withLock { $0.frames } }
     /// The most recent frame.
-    public var lastFrame: Frame? { state.withLock { $0.frames.last } }
+    package var lastFrame: Frame? { state.withLock { $0.frames.last } }
     /// Control sequences written so far.
-    public var controlSequences: [String] { state.withLock { $0.controlSequences } }
+    package var controlSequences: [String] { state.withLock { $0.controlSequences } }
     /// How many times `suspend` ran.
-    public var suspensionCount: Int { state.withLock { $0.suspensions } }
+    package var suspensionCount: Int { state.withLock { $0.suspensions } }
     /// True after `shutdown()`.
-    public var isShutDown: Bool { state.withLock { $0.isShutDown } }
+    package var isShutDown: Bool { state.withLock { $0.isShutDown } }
 }

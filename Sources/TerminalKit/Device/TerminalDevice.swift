@@ -2,7 +2,7 @@
 /// (tests, `snapshot`) and the ncurses backend.
 ///
 /// All methods may be called from any thread or task.
-public protocol TerminalDevice: AnyObject, Sendable {
+package protocol TerminalDevice: AnyObject, Sendable {
     /// The current size in cells.
     var size: Size { get }
 

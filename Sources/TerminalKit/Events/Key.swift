@@ -1,5 +1,5 @@
 /// A key on the keyboard, independent of modifiers.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// A printable character (a space is `.character(" ")`).
     case character(Character)
     /// Return / Enter.
@@ -37,42 +37,42 @@ public enum Key: Hashable, Sendable {
 }
 
 /// Modifier keys held with a key.
-public struct KeyModifiers: OptionSet, Hashable, Sendable {
+package struct KeyModifiers: OptionSet, Hashable, Sendable {
     /// The raw bit set.
-    public let rawValue: UInt8
+    package let rawValue: UInt8
     /// Creates a set from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Control.
-    public static let ctrl = KeyModifiers(rawValue: 1 << 0)
+    package static let ctrl = KeyModifiers(rawValue: 1 << 0)
     /// Alt / Meta (terminals send it as an Esc prefix).
-    public static let alt = KeyModifiers(rawValue: 1 << 1)
+    package static let alt = KeyModifiers(rawValue: 1 << 1)
     /// Shift (only for non-character keys: a shifted letter is its capital).
-    public static let shift = KeyModifiers(rawValue: 1 << 2)
+    package static let shift = KeyModifiers(rawValue: 1 << 2)
 }
 
 /// A key press: the key and the modifiers held.
-public struct KeyEvent: Hashable, Sendable {
+package struct KeyEvent: Hashable, Sendable {
     /// The key.
-    public var key: Key
+    package var key: Key
     /// The modifiers.
-    public var modifiers: KeyModifiers
+    package var modifiers: KeyModifiers
 
     /// Creates a key event.
-    public init(_ key: Key, modifiers: KeyModifiers = []) {
+    package init(_ key: Key, modifiers: KeyModifiers = []) {
         self.key = key
         self.modifiers = modifiers
     }
 
     /// A plain character key.
-    public static func character(_ character: Character) -> KeyEvent { KeyEvent(.character(character)) }
+    package static func character(_ character: Character) -> KeyEvent { KeyEvent(.character(character)) }
     /// Control plus a character, e.g. `.ctrl("c")`.
-    public static func ctrl(_ character: Character) -> KeyEvent { KeyEvent(.character(character), modifiers: .ctrl) }
+    package static func ctrl(_ character: Character) -> KeyEvent { KeyEvent(.character(character), modifiers: .ctrl) }
     /// Alt plus a character.
-    public static func alt(_ character: Character) -> KeyEvent { KeyEvent(.character(character), modifiers: .alt) }
+    package static func alt(_ character: Character) -> KeyEvent { KeyEvent(.character(character), modifiers: .alt) }
 }
 
 /// A mouse button.
-public enum MouseButton: Hashable, Sendable {
+package enum MouseButton: Hashable, Sendable {
     /// Primary button.
     case left
     /// Middle button / wheel click.
@@ -82,9 +82,9 @@ public enum MouseButton: Hashable, Sendable {
 }
 
 /// A mouse action at a cell.
-public struct MouseEvent: Hashable, Sendable {
+package struct MouseEvent: Hashable, Sendable {
     /// What happened.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A button went down.
         case press(MouseButton)
         /// A button went up (terminals do not always say which).
@@ -98,14 +98,14 @@ public struct MouseEvent: Hashable, Sendable {
     }
 
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// The cell under the pointer.
-    public var position: Position
+    package var position: Position
     /// Modifiers held, where the terminal reports them.
-    public var modifiers: KeyModifiers
+    package var modifiers: KeyModifiers
 
     /// Creates a mouse event.
-    public init(_ kind: Kind, at position: Position, modifiers: KeyModifiers = []) {
+    package init(_ kind: Kind, at position: Position, modifiers: KeyModifiers = []) {
         self.kind = kind
         self.position = position
         self.modifiers = modifiers
@@ -113,7 +113,7 @@ public struct MouseEvent: Hashable, Sendable {
 }
 
 /// Everything a terminal reports to the app.
-public enum TerminalEvent: Hashable, Sendable {
+package enum TerminalEvent: Hashable, Sendable {
     /// A key press.
     case key(KeyEvent)
     /// A mouse action.

@@ -1,11 +1,11 @@
 /// Why a key description could not be read.
-public struct KeyParseError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct KeyParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The text that was not understood.
-    public var text: String
+    package var text: String
     /// What is wrong with it.
-    public var reason: String
+    package var reason: String
     /// "cannot read key 'X': reason".
-    public var description: String { "cannot read key '\(text)': \(reason)" }
+    package var description: String { "cannot read key '\(text)': \(reason)" }
 }
 
 extension KeyEvent: CustomStringConvertible, LosslessStringConvertible {
@@ -22,7 +22,7 @@ extension KeyEvent: CustomStringConvertible, LosslessStringConvertible {
     /// Reads a key description: an optional chain of `C-`, `M-` (or `A-`), `S-` prefixes, then a
     /// single character, `Space`, a key name (`Enter`, `Esc`, `Tab`, `Up`, `PageDown`, `F1` …).
     /// `S-Tab` is Shift-Tab. Names are case-insensitive; a lone character is taken as it is.
-    public init(parsing text: String) throws(KeyParseError) {
+    package init(parsing text: String) throws(KeyParseError) {
         var rest = Substring(text)
         var modifiers: KeyModifiers = []
         while rest.count > 2, rest.dropFirst().first == "-" {
@@ -59,13 +59,13 @@ extension KeyEvent: CustomStringConvertible, LosslessStringConvertible {
     }
 
     /// Reads a key description, or nil when it is not one.
-    public init?(_ description: String) {
+    package init?(_ description: String) {
         guard let event = try? KeyEvent(parsing: description) else { return nil }
         self = event
     }
 
     /// Reads a whitespace-separated sequence such as "j j Enter C-c".
-    public static func parseSequence(_ text: String) throws(KeyParseError) -> [KeyEvent] {
+    package static func parseSequence(_ text: String) throws(KeyParseError) -> [KeyEvent] {
         var events: [KeyEvent] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
             events.append(try KeyEvent(parsing: String(word)))
@@ -75,7 +75,7 @@ extension KeyEvent: CustomStringConvertible, LosslessStringConvertible {
 
     /// The canonical description, which `init(parsing:)` reads back: "j", "C-c", "M-x", "S-Tab",
     /// "Enter", "Space", "F5", "C-Left".
-    public var description: String {
+    package var description: String {
         var prefix = ""
         if modifiers.contains(.ctrl) { prefix += "C-" }
         if modifiers.contains(.alt) { prefix += "M-" }

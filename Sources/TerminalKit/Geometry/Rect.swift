@@ -1,16 +1,16 @@
 /// A rectangle of cells. Zero-sized rectangles are valid and simply contain nothing.
-public struct Rect: Hashable, Sendable, CustomStringConvertible {
+package struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// Left column.
-    public var x: Int
+    package var x: Int
     /// Top row.
-    public var y: Int
+    package var y: Int
     /// Columns; never negative.
-    public var width: Int
+    package var width: Int
     /// Rows; never negative.
-    public var height: Int
+    package var height: Int
 
     /// Creates a rectangle; negative sizes become zero.
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = max(0, width)
@@ -18,34 +18,34 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A rectangle at the origin.
-    public init(size: Size) { self.init(x: 0, y: 0, width: size.width, height: size.height) }
+    package init(size: Size) { self.init(x: 0, y: 0, width: size.width, height: size.height) }
 
     /// The empty rectangle at the origin.
-    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    package static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     /// One past the last column.
-    public var right: Int { x + width }
+    package var right: Int { x + width }
     /// One past the last row.
-    public var bottom: Int { y + height }
+    package var bottom: Int { y + height }
     /// Top-left corner.
-    public var origin: Position { Position(x: x, y: y) }
+    package var origin: Position { Position(x: x, y: y) }
     /// Width and height.
-    public var size: Size { Size(width: width, height: height) }
+    package var size: Size { Size(width: width, height: height) }
     /// Number of cells.
-    public var area: Int { width * height }
+    package var area: Int { width * height }
     /// True when the rectangle holds no cell.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 
     /// True when the cell lies inside.
-    public func contains(_ position: Position) -> Bool {
+    package func contains(_ position: Position) -> Bool {
         position.x >= x && position.x < right && position.y >= y && position.y < bottom
     }
 
     /// Shrinks every side by `amount`, never below zero size.
-    public func inset(by amount: Int) -> Rect { inset(top: amount, left: amount, bottom: amount, right: amount) }
+    package func inset(by amount: Int) -> Rect { inset(top: amount, left: amount, bottom: amount, right: amount) }
 
     /// Shrinks each side separately, never below zero size (the top-left edge wins when too small).
-    public func inset(top: Int = 0, left: Int = 0, bottom: Int = 0, right: Int = 0) -> Rect {
+    package func inset(top: Int = 0, left: Int = 0, bottom: Int = 0, right: Int = 0) -> Rect {
         let newX = x + min(max(0, left), width)
         let newY = y + min(max(0, top), height)
         return Rect(
@@ -56,7 +56,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The cells both rectangles share (empty, placed inside self, when they do not overlap).
-    public func intersection(_ other: Rect) -> Rect {
+    package func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x), top = max(y, other.y)
         let right = min(self.right, other.right), bottom = min(self.bottom, other.bottom)
         if right <= left || bottom <= top {
@@ -66,10 +66,10 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True when both rectangles share at least one cell.
-    public func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
+    package func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
 
     /// This rectangle moved and shrunk to fit inside `bounds`, keeping its size where possible.
-    public func clamped(to bounds: Rect) -> Rect {
+    package func clamped(to bounds: Rect) -> Rect {
         let width = min(self.width, bounds.width), height = min(self.height, bounds.height)
         let newX = min(max(x, bounds.x), bounds.right - width)
         let newY = min(max(y, bounds.y), bounds.bottom - height)
@@ -77,11 +77,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The single-row rectangle at `offset` rows from the top (empty when out of range).
-    public func row(_ offset: Int) -> Rect {
+    package func row(_ offset: Int) -> Rect {
         guard offset >= 0, offset < height else { return Rect(x: x, y: y, width: 0, height: 0) }
         return Rect(x: x, y: y + offset, width: width, height: 1)
     }
 
     /// "WxH@(x,y)".
-    public var description: String { "\(width)x\(height)@(\(x),\(y))" }
+    package var description: String { "\(width)x\(height)@(\(x),\(y))" }
 }

@@ -1,5 +1,5 @@
 /// How much of a split one segment wants.
-public enum Constraint: Hashable, Sendable {
+package enum Constraint: Hashable, Sendable {
     /// Exactly `n` cells.
     case length(Int)
     /// `p` percent of the whole, rounded down.
@@ -13,7 +13,7 @@ public enum Constraint: Hashable, Sendable {
 }
 
 /// Which way a layout splits.
-public enum Direction: Hashable, Sendable {
+package enum Direction: Hashable, Sendable {
     /// Segments stacked top to bottom.
     case vertical
     /// Segments side by side, left to right.
@@ -29,25 +29,25 @@ public enum Direction: Hashable, Sendable {
 /// - Space left over: it goes to `.fill` segments by weight, else to `.min` segments equally, else to the
 ///   last segment.
 /// Shares are rounded by the largest remainder, ties to the earlier segment, so results are deterministic.
-public struct Layout: Hashable, Sendable {
+package struct Layout: Hashable, Sendable {
     /// Split direction.
-    public var direction: Direction
+    package var direction: Direction
     /// One constraint per segment.
-    public var constraints: [Constraint]
+    package var constraints: [Constraint]
 
     /// Creates a layout.
-    public init(_ direction: Direction, _ constraints: [Constraint]) {
+    package init(_ direction: Direction, _ constraints: [Constraint]) {
         self.direction = direction
         self.constraints = constraints
     }
 
     /// Segments stacked top to bottom.
-    public static func vertical(_ constraints: [Constraint]) -> Layout { Layout(.vertical, constraints) }
+    package static func vertical(_ constraints: [Constraint]) -> Layout { Layout(.vertical, constraints) }
     /// Segments side by side.
-    public static func horizontal(_ constraints: [Constraint]) -> Layout { Layout(.horizontal, constraints) }
+    package static func horizontal(_ constraints: [Constraint]) -> Layout { Layout(.horizontal, constraints) }
 
     /// The segments of `area`, one per constraint, in order.
-    public func split(_ area: Rect) -> [Rect] {
+    package func split(_ area: Rect) -> [Rect] {
         let total = direction == .vertical ? area.height : area.width
         let sizes = Self.sizes(for: constraints, total: total)
         var rects: [Rect] = []
@@ -64,7 +64,7 @@ public struct Layout: Hashable, Sendable {
     }
 
     /// The segment lengths for `total` cells; they always add up to `total` when there is a segment.
-    public static func sizes(for constraints: [Constraint], total: Int) -> [Int] {
+    package static func sizes(for constraints: [Constraint], total: Int) -> [Int] {
         guard !constraints.isEmpty else { return [] }
         let total = Swift.max(0, total)
         var sizes = constraints.map { constraint -> Int in
@@ -135,14 +135,14 @@ public struct Layout: Hashable, Sendable {
     }
 
     /// A `width`×`height` rectangle centred in `area`, shrunk to fit it.
-    public static func centered(width: Int, height: Int, in area: Rect) -> Rect {
+    package static func centered(width: Int, height: Int, in area: Rect) -> Rect {
         let width = Swift.min(Swift.max(0, width), area.width)
         let height = Swift.min(Swift.max(0, height), area.height)
         return Rect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
     }
 
     /// A rectangle centred in `area` taking the given percentages of its width and height.
-    public static func centered(widthPercent: Int, heightPercent: Int, in area: Rect) -> Rect {
+    package static func centered(widthPercent: Int, heightPercent: Int, in area: Rect) -> Rect {
         centered(
             width: area.width * Swift.min(100, Swift.max(0, widthPercent)) / 100,
             height: area.height * Swift.min(100, Swift.max(0, heightPercent)) / 100, in: area

@@ -5,7 +5,7 @@ extension Color {
     ///
     /// On 8-colour terminals bright ANSI colours become their normal twins and greys become black
     /// or white, so dim text stays readable; other entries take the nearest ANSI colour by RGB.
-    public func fitted(toColorCount count: Int) -> UInt8? {
+    package func fitted(toColorCount count: Int) -> UInt8? {
         guard let index, count > 0 else { return nil }
         if Int(index) < count { return index }
         if count < 16 {

@@ -1,5 +1,5 @@
 /// The standard xterm 256-colour palette, used for SVG export and RGB approximation.
-public enum XtermPalette {
+package enum XtermPalette {
     /// The 16 ANSI colours as xterm draws them by default.
     static let ansi: [(UInt8, UInt8, UInt8)] = [
         (0x00, 0x00, 0x00), (0xCD, 0x00, 0x00), (0x00, 0xCD, 0x00), (0xCD, 0xCD, 0x00),
@@ -12,7 +12,7 @@ public enum XtermPalette {
     static let cubeLevels: [UInt8] = [0, 95, 135, 175, 215, 255]
 
     /// The red, green and blue components of a palette entry.
-    public static func rgb(of index: UInt8) -> (red: UInt8, green: UInt8, blue: UInt8) {
+    package static func rgb(of index: UInt8) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let index = Int(index)
         if index < 16 { return ansi[index] }
         if index < 232 {
@@ -24,7 +24,7 @@ public enum XtermPalette {
     }
 
     /// `#rrggbb` for a palette entry.
-    public static func hex(of index: UInt8) -> String { hexStrings[Int(index)] }
+    package static func hex(of index: UInt8) -> String { hexStrings[Int(index)] }
 
     private static let hexStrings: [String] = (0...255).map { index in
         let (r, g, b) = rgb(of: UInt8(index))
@@ -32,7 +32,7 @@ public enum XtermPalette {
     }
 
     /// The cube or grey entry closest to a 24-bit colour (squared distance; ties pick the lower index).
-    public static func nearestIndex(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
+    package static func nearestIndex(red: UInt8, green: UInt8, blue: UInt8) -> UInt8 {
         func level(_ value: UInt8) -> Int {
             var best = 0
             for (i, candidate) in cubeLevels.enumerated()

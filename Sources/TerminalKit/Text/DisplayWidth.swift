@@ -7,13 +7,13 @@
 ///   and skin-tone modifiers add nothing: a ZWJ family or a toned emoji is one 2-wide cluster;
 /// - a text-style symbol followed by U+FE0F (emoji presentation selector) is 2, as is a flag.
 /// Tabs are not handled here: `String.displayWidth` expands them to the next multiple of `tabWidth`.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Columns between tab stops.
-    public static let tabWidth = 8
+    package static let tabWidth = 8
 
     /// Columns one scalar occupies on its own.
     @inlinable
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x7F { return value >= 0x20 ? 1 : 0 }
         if value < 0xA0 { return 0 }
@@ -23,7 +23,7 @@ public enum DisplayWidth {
 
     /// Columns one grapheme cluster occupies.
     @inlinable
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue {
             return ascii >= 0x20 && ascii < 0x7F ? 1 : 0
         }
@@ -33,13 +33,13 @@ public enum DisplayWidth {
     /// True for a tab. A tab is always a cluster of its own, so its first byte tells; comparing
     /// `Character`s compares strings, ~200 instructions, once per character of every line drawn.
     @inlinable
-    public static func isTab(_ character: Character) -> Bool {
+    package static func isTab(_ character: Character) -> Bool {
         character.utf8.first == 0x09
     }
 
     /// True for characters that must never reach the terminal as they are (C0, DEL, C1, CR LF).
     @inlinable
-    public static func isControl(_ character: Character) -> Bool {
+    package static func isControl(_ character: Character) -> Bool {
         guard let first = character.unicodeScalars.first?.value else { return false }
         return first < 0x20 || (first >= 0x7F && first < 0xA0)
     }

@@ -1,5 +1,5 @@
 /// Horizontal placement of a line inside its area.
-public enum Alignment: Hashable, Sendable {
+package enum Alignment: Hashable, Sendable {
     /// Flush left.
     case left
     /// Centred; an odd leftover column goes to the right.
@@ -9,52 +9,52 @@ public enum Alignment: Hashable, Sendable {
 }
 
 /// One row of styled text.
-public struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
+package struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
     /// The runs, left to right.
-    public var spans: [Span]
+    package var spans: [Span]
     /// Placement inside the area it is drawn in.
-    public var alignment: Alignment
+    package var alignment: Alignment
     /// A style laid under every span (spans patch over it).
-    public var style: Style
+    package var style: Style
 
     /// Creates a line from spans.
-    public init(_ spans: [Span], alignment: Alignment = .left, style: Style = .plain) {
+    package init(_ spans: [Span], alignment: Alignment = .left, style: Style = .plain) {
         self.spans = spans
         self.alignment = alignment
         self.style = style
     }
 
     /// A line of one span.
-    public init(_ text: String, style: Style = .plain, alignment: Alignment = .left) {
+    package init(_ text: String, style: Style = .plain, alignment: Alignment = .left) {
         self.init([Span(text)], alignment: alignment, style: style)
     }
 
     /// A plain line from a literal.
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// A plain value from an interpolated literal.
-    public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
+    package init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
 
     /// The empty line.
-    public static let empty = Line([Span]())
+    package static let empty = Line([Span]())
 
     /// Columns the line occupies.
-    public var width: Int { spans.reduce(0) { $0 + $1.width } }
+    package var width: Int { spans.reduce(0) { $0 + $1.width } }
 
     /// The text without styles.
-    public var plainText: String { spans.map(\.text).joined() }
+    package var plainText: String { spans.map(\.text).joined() }
 
     /// A copy with another alignment.
-    public func aligned(_ alignment: Alignment) -> Line { var copy = self; copy.alignment = alignment; return copy }
+    package func aligned(_ alignment: Alignment) -> Line { var copy = self; copy.alignment = alignment; return copy }
 
     /// A copy with `style` laid under every span.
-    public func styled(_ style: Style) -> Line { var copy = self; copy.style = self.style.patched(with: style); return copy }
+    package func styled(_ style: Style) -> Line { var copy = self; copy.style = self.style.patched(with: style); return copy }
 
     /// A copy with a span appended.
-    public func appending(_ span: Span) -> Line { var copy = self; copy.spans.append(span); return copy }
+    package func appending(_ span: Span) -> Line { var copy = self; copy.spans.append(span); return copy }
 
     /// The columns `start ..< start + width` of the line, keeping styles (for horizontal scrolling).
-    public func slice(columns start: Int, width: Int) -> Line {
+    package func slice(columns start: Int, width: Int) -> Line {
         var result = Line([], alignment: alignment, style: style)
         var column = 0
         for span in spans {
@@ -70,7 +70,7 @@ public struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
 
     /// The longest prefix that fits in `width` columns, keeping styles; a wide character that would
     /// cross the edge is left out.
-    public func prefix(columns width: Int) -> Line {
+    package func prefix(columns width: Int) -> Line {
         var result = Line([], alignment: alignment, style: style)
         var used = 0
         for span in spans {
@@ -86,7 +86,7 @@ public struct Line: Hashable, Sendable, ExpressibleByStringInterpolation {
     }
 
     /// The line cut to at most `width` columns, ending in `ellipsis` (in the cut span's style) when cut.
-    public func truncated(toWidth width: Int, ellipsis: String = "…") -> Line {
+    package func truncated(toWidth width: Int, ellipsis: String = "…") -> Line {
         guard self.width > width else { return self }
         let ellipsisWidth = ellipsis.displayWidth
         guard width > 0 else { return Line([], alignment: alignment, style: style) }

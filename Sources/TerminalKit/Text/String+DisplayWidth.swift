@@ -21,7 +21,7 @@ extension StringProtocol {
     }
 
     /// Columns this text occupies on one line; tabs advance to the next multiple of `DisplayWidth.tabWidth`.
-    public var displayWidth: Int {
+    package var displayWidth: Int {
         if let columns = printableASCIIWidth { return columns }
         var columns = 0
         for character in self {
@@ -36,7 +36,7 @@ extension StringProtocol {
 
     /// The text cut to at most `width` columns, ending in `ellipsis` when something was cut.
     /// Tabs are expanded to spaces first so the result measures exactly what it will occupy.
-    public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
+    package func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
         let expanded = String(self).expandingTabs()
         if expanded.displayWidth <= width { return expanded }
@@ -47,7 +47,7 @@ extension StringProtocol {
 
     /// The columns `start ..< start + width` of the text, for horizontal scrolling.
     /// A wide character cut in half by either edge is replaced by a space so columns stay aligned.
-    public func slice(columns start: Int, width: Int) -> String {
+    package func slice(columns start: Int, width: Int) -> String {
         guard width > 0 else { return "" }
         let start = Swift.max(0, start)
         let end = start + width
@@ -71,7 +71,7 @@ extension StringProtocol {
     }
 
     /// The longest prefix that fits in `width` columns; a wide character that would cross the edge is left out.
-    public func prefix(columns width: Int) -> String {
+    package func prefix(columns width: Int) -> String {
         if let columns = printableASCIIWidth {
             return columns <= width ? String(self) : String(decoding: utf8.prefix(Swift.max(0, width)), as: UTF8.self)
         }
@@ -87,7 +87,7 @@ extension StringProtocol {
     }
 
     /// The text with each tab replaced by spaces up to the next tab stop.
-    public func expandingTabs() -> String {
+    package func expandingTabs() -> String {
         guard utf8.contains(0x09) else { return String(self) }
         var result = ""
         var column = 0

@@ -1,12 +1,12 @@
 /// The characters of a border.
-public struct BorderSet: Hashable, Sendable {
+package struct BorderSet: Hashable, Sendable {
     /// Top-left, top-right, bottom-left, bottom-right corners.
-    public var topLeft, topRight, bottomLeft, bottomRight: String
+    package var topLeft, topRight, bottomLeft, bottomRight: String
     /// Horizontal and vertical edges.
-    public var horizontal, vertical: String
+    package var horizontal, vertical: String
 
     /// Creates a border set.
-    public init(topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
+    package init(topLeft: String, topRight: String, bottomLeft: String, bottomRight: String, horizontal: String, vertical: String) {
         self.topLeft = topLeft
         self.topRight = topRight
         self.bottomLeft = bottomLeft
@@ -16,36 +16,36 @@ public struct BorderSet: Hashable, Sendable {
     }
 
     /// ╭─╮ │ ╰─╯
-    public static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
+    package static let rounded = BorderSet(topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯", horizontal: "─", vertical: "│")
     /// ┌─┐ │ └─┘
-    public static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
+    package static let plain = BorderSet(topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", horizontal: "─", vertical: "│")
     /// ┏━┓ ┃ ┗━┛, for emphasis.
-    public static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
+    package static let thick = BorderSet(topLeft: "┏", topRight: "┓", bottomLeft: "┗", bottomRight: "┛", horizontal: "━", vertical: "┃")
     /// ╔═╗ ║ ╚═╝
-    public static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
+    package static let double = BorderSet(topLeft: "╔", topRight: "╗", bottomLeft: "╚", bottomRight: "╝", horizontal: "═", vertical: "║")
 }
 
 /// A bordered box with an optional title on the left and another on the right of its top edge.
-public struct Block: Widget, Hashable, Sendable {
+package struct Block: Widget, Hashable, Sendable {
     /// The title drawn after the top-left corner (padded with a space on each side).
-    public var title: Line?
+    package var title: Line?
     /// The title drawn before the top-right corner; the left title wins when both do not fit.
-    public var rightTitle: Line?
+    package var rightTitle: Line?
     /// Border characters.
-    public var borders: BorderSet
+    package var borders: BorderSet
     /// True when the block has the focus: its border uses `focusedBorderStyle`.
-    public var isFocused: Bool
+    package var isFocused: Bool
     /// Border style without focus.
-    public var borderStyle: Style
+    package var borderStyle: Style
     /// Border style with focus.
-    public var focusedBorderStyle: Style
+    package var focusedBorderStyle: Style
     /// Style laid under the titles (spans patch over it).
-    public var titleStyle: Style
+    package var titleStyle: Style
     /// Style of the whole area, laid before anything is drawn (e.g. a background).
-    public var style: Style
+    package var style: Style
 
     /// Creates a block.
-    public init(
+    package init(
         title: Line? = nil, rightTitle: Line? = nil, borders: BorderSet = .rounded, isFocused: Bool = false,
         borderStyle: Style = Style(foreground: .brightBlack),
         focusedBorderStyle: Style = Style(foreground: .cyan),
@@ -62,10 +62,10 @@ public struct Block: Widget, Hashable, Sendable {
     }
 
     /// The area inside the border.
-    public func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
+    package func inner(_ area: Rect) -> Rect { area.inset(by: 1) }
 
     /// Draws the border and titles; the inside keeps whatever it had (see `Overlay` to clear it).
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         if style != .plain { buffer.setStyle(style, in: area) }
         let border = isFocused ? focusedBorderStyle : borderStyle

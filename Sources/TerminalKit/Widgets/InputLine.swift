@@ -1,16 +1,16 @@
 /// A one-line text input that scrolls horizontally to keep the cursor visible.
-public struct InputLine: StatefulWidget, Sendable {
+package struct InputLine: StatefulWidget, Sendable {
     /// Drawn before the text, e.g. "/ " or "> ".
-    public var prompt: Span?
+    package var prompt: Span?
     /// Shown, dimmed, while the text is empty.
-    public var placeholder: String?
+    package var placeholder: String?
     /// Style of the text.
-    public var style: Style
+    package var style: Style
     /// Style of the placeholder.
-    public var placeholderStyle: Style
+    package var placeholderStyle: Style
 
     /// Creates an input line.
-    public init(
+    package init(
         prompt: Span? = nil, placeholder: String? = nil, style: Style = .plain,
         placeholderStyle: Style = Style(foreground: .brightBlack)
     ) {
@@ -22,7 +22,7 @@ public struct InputLine: StatefulWidget, Sendable {
 
     /// The first visible text column for a state in an area, moved as little as possible from the
     /// stored one so the cursor cell is visible and no space is wasted past the end.
-    public func scrollOffset(for state: InputState, in area: Rect) -> Int {
+    package func scrollOffset(for state: InputState, in area: Rect) -> Int {
         let visible = textWidth(in: area)
         guard visible > 0 else { return 0 }
         let column = state.cursorColumn
@@ -35,14 +35,14 @@ public struct InputLine: StatefulWidget, Sendable {
     }
 
     /// The cell where the terminal cursor belongs, or nil when the area cannot show it.
-    public func cursorPosition(in area: Rect, state: InputState) -> Position? {
+    package func cursorPosition(in area: Rect, state: InputState) -> Position? {
         guard !area.isEmpty, textWidth(in: area) > 0 else { return nil }
         let offset = scrollOffset(for: state, in: area)
         return Position(x: area.x + promptWidth(in: area) + state.cursorColumn - offset, y: area.y)
     }
 
     /// Draws the prompt and the visible part of the text; stores the scroll offset used.
-    public func render(into buffer: inout Buffer, area: Rect, state: inout InputState) {
+    package func render(into buffer: inout Buffer, area: Rect, state: inout InputState) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         var x = row.x
@@ -59,7 +59,7 @@ public struct InputLine: StatefulWidget, Sendable {
     }
 
     /// Draws without keeping the offset.
-    public func render(into buffer: inout Buffer, area: Rect, state: InputState) {
+    package func render(into buffer: inout Buffer, area: Rect, state: InputState) {
         var copy = state
         render(into: &buffer, area: area, state: &copy)
     }

@@ -3,35 +3,35 @@
 /// The cursor counts grapheme clusters (0 … count), so wide characters and emoji move as one.
 /// Word motions stop at the edges of runs of letters and digits; deleting a word backward stops
 /// at the previous whitespace, as in a shell. Which keys do what is the app's keymap's business.
-public struct InputState: Hashable, Sendable {
+package struct InputState: Hashable, Sendable {
     /// The characters, edited in place.
-    public private(set) var characters: [Character]
+    package private(set) var characters: [Character]
     /// The cursor, between characters: 0 is before the first.
-    public private(set) var cursor: Int
+    package private(set) var cursor: Int
     /// The first visible column; kept by `InputLine` so the cursor stays visible.
-    public var scrollOffset: Int
+    package var scrollOffset: Int
 
     /// Creates a state with the cursor at the end (or at `cursor`).
-    public init(text: String = "", cursor: Int? = nil) {
+    package init(text: String = "", cursor: Int? = nil) {
         characters = Array(text)
         self.cursor = min(max(0, cursor ?? characters.count), characters.count)
         scrollOffset = 0
     }
 
     /// The text.
-    public var text: String { String(characters) }
+    package var text: String { String(characters) }
 
     /// Replaces the text and puts the cursor at the end.
-    public mutating func setText(_ text: String) {
+    package mutating func setText(_ text: String) {
         characters = Array(text)
         cursor = characters.count
     }
 
     /// Columns taken by the characters before the cursor.
-    public var cursorColumn: Int { columns(upTo: cursor) }
+    package var cursorColumn: Int { columns(upTo: cursor) }
 
     /// Inserts text at the cursor; control characters (newlines from a paste …) are dropped.
-    public mutating func insert(_ text: String) {
+    package mutating func insert(_ text: String) {
         let clean = text.filter { !DisplayWidth.isControl($0) }
         guard !clean.isEmpty else { return }
         // Rebuild around the cursor so a combining mark joins the character before it.
@@ -42,32 +42,32 @@ public struct InputState: Hashable, Sendable {
     }
 
     /// Deletes the character before the cursor.
-    public mutating func backspace() {
+    package mutating func backspace() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)
         cursor -= 1
     }
 
     /// Deletes the character under the cursor.
-    public mutating func deleteForward() {
+    package mutating func deleteForward() {
         guard cursor < characters.count else { return }
         characters.remove(at: cursor)
     }
 
     /// Moves one character left.
-    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
+    package mutating func moveLeft() { cursor = max(0, cursor - 1) }
     /// Moves one character right.
-    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
+    package mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
     /// Moves to the start.
-    public mutating func moveHome() { cursor = 0 }
+    package mutating func moveHome() { cursor = 0 }
     /// Moves to the end.
-    public mutating func moveEnd() { cursor = characters.count }
+    package mutating func moveEnd() { cursor = characters.count }
 
     /// Moves to the start of the word before the cursor.
-    public mutating func moveWordLeft() { cursor = wordStart(before: cursor, isWord: Self.isWordCharacter) }
+    package mutating func moveWordLeft() { cursor = wordStart(before: cursor, isWord: Self.isWordCharacter) }
 
     /// Moves past the end of the word after the cursor.
-    public mutating func moveWordRight() {
+    package mutating func moveWordRight() {
         var index = cursor
         while index < characters.count && !Self.isWordCharacter(characters[index]) { index += 1 }
         while index < characters.count && Self.isWordCharacter(characters[index]) { index += 1 }
@@ -75,25 +75,25 @@ public struct InputState: Hashable, Sendable {
     }
 
     /// Deletes back to the previous whitespace (C-w).
-    public mutating func deleteWordBackward() {
+    package mutating func deleteWordBackward() {
         let start = wordStart(before: cursor) { !$0.isWhitespace }
         characters.removeSubrange(start..<cursor)
         cursor = start
     }
 
     /// Deletes from the start to the cursor (C-u).
-    public mutating func killToStart() {
+    package mutating func killToStart() {
         characters.removeSubrange(0..<cursor)
         cursor = 0
     }
 
     /// Deletes from the cursor to the end (C-k).
-    public mutating func killToEnd() {
+    package mutating func killToEnd() {
         characters.removeSubrange(cursor...)
     }
 
     /// Applies an edit.
-    public mutating func apply(_ edit: InputEdit) {
+    package mutating func apply(_ edit: InputEdit) {
         switch edit {
         case .insert(let text): insert(text)
         case .backspace: backspace()
@@ -129,7 +129,7 @@ public struct InputState: Hashable, Sendable {
 }
 
 /// One editing operation on an input line (what a key does while typing).
-public enum InputEdit: Hashable, Sendable {
+package enum InputEdit: Hashable, Sendable {
     /// Type text at the cursor.
     case insert(String)
     /// Delete the character before the cursor.

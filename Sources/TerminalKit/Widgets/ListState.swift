@@ -1,24 +1,24 @@
 /// Selection and scroll position of a `ListView`, owned by the app state.
-public struct ListState: Hashable, Sendable {
+package struct ListState: Hashable, Sendable {
     /// The selected row, or nil when nothing is selected.
-    public var selected: Int?
+    package var selected: Int?
     /// The first row shown.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates a state.
-    public init(selected: Int? = nil, offset: Int = 0) {
+    package init(selected: Int? = nil, offset: Int = 0) {
         self.selected = selected
         self.offset = max(0, offset)
     }
 
     /// Selects a row, clamped to the list; nil or an empty list clears the selection.
-    public mutating func select(_ index: Int?, itemCount: Int) {
+    package mutating func select(_ index: Int?, itemCount: Int) {
         guard let index, itemCount > 0 else { selected = nil; return }
         selected = min(max(0, index), itemCount - 1)
     }
 
     /// Moves the selection down by `step` rows (selects the first row when nothing was selected).
-    public mutating func selectNext(itemCount: Int, step: Int = 1, wraps: Bool = false) {
+    package mutating func selectNext(itemCount: Int, step: Int = 1, wraps: Bool = false) {
         guard itemCount > 0 else { selected = nil; return }
         guard let current = selected else { selected = 0; return }
         if wraps && current + step >= itemCount { selected = 0; return }
@@ -26,7 +26,7 @@ public struct ListState: Hashable, Sendable {
     }
 
     /// Moves the selection up by `step` rows (selects the last row when nothing was selected).
-    public mutating func selectPrevious(itemCount: Int, step: Int = 1, wraps: Bool = false) {
+    package mutating func selectPrevious(itemCount: Int, step: Int = 1, wraps: Bool = false) {
         guard itemCount > 0 else { selected = nil; return }
         guard let current = selected else { selected = itemCount - 1; return }
         if wraps && current - step < 0 { selected = itemCount - 1; return }
@@ -34,13 +34,13 @@ public struct ListState: Hashable, Sendable {
     }
 
     /// Selects the first row.
-    public mutating func selectFirst(itemCount: Int) { select(0, itemCount: itemCount) }
+    package mutating func selectFirst(itemCount: Int) { select(0, itemCount: itemCount) }
 
     /// Selects the last row.
-    public mutating func selectLast(itemCount: Int) { select(itemCount - 1, itemCount: itemCount) }
+    package mutating func selectLast(itemCount: Int) { select(itemCount - 1, itemCount: itemCount) }
 
     /// Moves one page down, keeping the selection on the same screen row where possible.
-    public mutating func pageDown(itemCount: Int, pageHeight: Int) {
+    package mutating func pageDown(itemCount: Int, pageHeight: Int) {
         let page = max(1, pageHeight)
         offset = min(offset + page, max(0, itemCount - page))
         selectNext(itemCount: itemCount, step: page)
@@ -48,7 +48,7 @@ public struct ListState: Hashable, Sendable {
     }
 
     /// Moves one page up, keeping the selection on the same screen row where possible.
-    public mutating func pageUp(itemCount: Int, pageHeight: Int) {
+    package mutating func pageUp(itemCount: Int, pageHeight: Int) {
         let page = max(1, pageHeight)
         offset = max(0, offset - page)
         selectPrevious(itemCount: itemCount, step: page)
@@ -57,12 +57,12 @@ public struct ListState: Hashable, Sendable {
 
     /// Adjusts `offset` as little as possible so the selection is visible and no blank space
     /// shows below the last row.
-    public mutating func scrollToSelection(viewportHeight: Int, itemCount: Int) {
+    package mutating func scrollToSelection(viewportHeight: Int, itemCount: Int) {
         offset = visibleOffset(viewportHeight: viewportHeight, itemCount: itemCount)
     }
 
     /// The offset a viewport of this height should use: the stored one, moved just enough.
-    public func visibleOffset(viewportHeight: Int, itemCount: Int) -> Int {
+    package func visibleOffset(viewportHeight: Int, itemCount: Int) -> Int {
         guard viewportHeight > 0, itemCount > 0 else { return 0 }
         var result = min(offset, max(0, itemCount - viewportHeight))
         if let selected = selected.map({ min(max(0, $0), itemCount - 1) }) {

@@ -2,24 +2,24 @@
 ///
 /// Rows are asked for only when they are on screen, so a list of 10,000 endpoints costs what the
 /// 30 rows shown cost (`init(count:item:)`).
-public struct ListView: StatefulWidget, Sendable {
+package struct ListView: StatefulWidget, Sendable {
     /// How many rows the list has.
-    public var itemCount: Int
+    package var itemCount: Int
     /// The row at an index; called for the rows on screen only.
-    public var item: @Sendable (Int) -> Line
+    package var item: @Sendable (Int) -> Line
     /// An optional border around the list.
-    public var block: Block?
+    package var block: Block?
     /// Style laid over the selected row, across the full width.
-    public var highlightStyle: Style
+    package var highlightStyle: Style
     /// Drawn before the selected row (other rows get as many spaces), e.g. "▶ "; nil for none.
-    public var highlightSymbol: String?
+    package var highlightSymbol: String?
     /// Draws a scrollbar in the rightmost column when the items do not fit.
-    public var showsScrollbar: Bool
+    package var showsScrollbar: Bool
     /// Shown, dimmed, when there are no items.
-    public var placeholder: Line?
+    package var placeholder: Line?
 
     /// Creates a list of lines made beforehand.
-    public init(
+    package init(
         _ items: [Line], block: Block? = nil, highlightStyle: Style = Style(modifiers: .reverse),
         highlightSymbol: String? = nil, showsScrollbar: Bool = false, placeholder: Line? = nil
     ) {
@@ -29,7 +29,7 @@ public struct ListView: StatefulWidget, Sendable {
     }
 
     /// Creates a list of `count` rows, each made by `item` when it is drawn.
-    public init(
+    package init(
         count: Int, block: Block? = nil, highlightStyle: Style = Style(modifiers: .reverse),
         highlightSymbol: String? = nil, showsScrollbar: Bool = false, placeholder: Line? = nil,
         item: @escaping @Sendable (Int) -> Line
@@ -44,7 +44,7 @@ public struct ListView: StatefulWidget, Sendable {
     }
 
     /// Draws the visible rows and stores the offset actually used back into `state`.
-    public func render(into buffer: inout Buffer, area: Rect, state: inout ListState) {
+    package func render(into buffer: inout Buffer, area: Rect, state: inout ListState) {
         var area = area
         if let block {
             block.render(into: &buffer, area: area)
@@ -81,7 +81,7 @@ public struct ListView: StatefulWidget, Sendable {
     }
 
     /// Draws without keeping the corrected offset (it is recomputed the same way every frame).
-    public func render(into buffer: inout Buffer, area: Rect, state: ListState) {
+    package func render(into buffer: inout Buffer, area: Rect, state: ListState) {
         var copy = state
         render(into: &buffer, area: area, state: &copy)
     }

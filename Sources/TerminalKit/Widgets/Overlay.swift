@@ -1,7 +1,7 @@
 /// A box drawn over whatever is beneath (help, pickers): its area is cleared first.
-public struct Overlay: Widget, Sendable {
+package struct Overlay: Widget, Sendable {
     /// One dimension of the overlay.
-    public enum Dimension: Hashable, Sendable {
+    package enum Dimension: Hashable, Sendable {
         /// A fixed number of cells (shrunk to fit the screen).
         case cells(Int)
         /// A percentage of the screen.
@@ -16,16 +16,16 @@ public struct Overlay: Widget, Sendable {
     }
 
     /// The border and titles.
-    public var block: Block
+    package var block: Block
     /// Width of the box.
-    public var width: Dimension
+    package var width: Dimension
     /// Height of the box.
-    public var height: Dimension
+    package var height: Dimension
     /// Style the cleared area gets (e.g. a background).
-    public var style: Style
+    package var style: Style
 
     /// Creates an overlay.
-    public init(block: Block, width: Dimension, height: Dimension, style: Style = .plain) {
+    package init(block: Block, width: Dimension, height: Dimension, style: Style = .plain) {
         self.block = block
         self.width = width
         self.height = height
@@ -33,15 +33,15 @@ public struct Overlay: Widget, Sendable {
     }
 
     /// The box's rectangle, centred in `screen`.
-    public func area(in screen: Rect) -> Rect {
+    package func area(in screen: Rect) -> Rect {
         Layout.centered(width: width.resolve(screen.width), height: height.resolve(screen.height), in: screen)
     }
 
     /// Where the content goes: inside the border of the box.
-    public func inner(in screen: Rect) -> Rect { block.inner(area(in: screen)) }
+    package func inner(in screen: Rect) -> Rect { block.inner(area(in: screen)) }
 
     /// Clears the box and draws its border; `area` is the whole screen (or region) to centre in.
-    public func render(into buffer: inout Buffer, area screen: Rect) {
+    package func render(into buffer: inout Buffer, area screen: Rect) {
         let box = area(in: screen)
         buffer.fill(box, style: style)
         block.render(into: &buffer, area: box)

@@ -1,22 +1,22 @@
 /// A vertical scrollbar drawn in the first column of its area.
-public struct Scrollbar: Widget, Hashable, Sendable {
+package struct Scrollbar: Widget, Hashable, Sendable {
     /// Total rows of content.
-    public var contentLength: Int
+    package var contentLength: Int
     /// Rows visible at once.
-    public var viewportLength: Int
+    package var viewportLength: Int
     /// First visible row.
-    public var position: Int
+    package var position: Int
     /// Symbol of the track.
-    public var trackSymbol: String
+    package var trackSymbol: String
     /// Symbol of the thumb.
-    public var thumbSymbol: String
+    package var thumbSymbol: String
     /// Style of the track.
-    public var trackStyle: Style
+    package var trackStyle: Style
     /// Style of the thumb.
-    public var thumbStyle: Style
+    package var thumbStyle: Style
 
     /// Creates a scrollbar.
-    public init(
+    package init(
         contentLength: Int, viewportLength: Int, position: Int,
         trackSymbol: String = "│", thumbSymbol: String = "█",
         trackStyle: Style = Style(foreground: .brightBlack), thumbStyle: Style = .plain
@@ -31,11 +31,11 @@ public struct Scrollbar: Widget, Hashable, Sendable {
     }
 
     /// True when the content does not fit, so a scrollbar means something.
-    public var isNeeded: Bool { contentLength > viewportLength && viewportLength >= 0 }
+    package var isNeeded: Bool { contentLength > viewportLength && viewportLength >= 0 }
 
     /// The rows of a track of `trackLength` covered by the thumb; nil when everything fits.
     /// The thumb touches the top exactly at position 0 and the bottom exactly at the last position.
-    public func thumb(trackLength: Int) -> Range<Int>? {
+    package func thumb(trackLength: Int) -> Range<Int>? {
         guard isNeeded, trackLength > 0 else { return nil }
         let viewport = max(0, viewportLength)
         let length = min(trackLength, max(1, (trackLength * viewport + contentLength / 2) / contentLength))
@@ -49,7 +49,7 @@ public struct Scrollbar: Widget, Hashable, Sendable {
     }
 
     /// Draws the track and thumb down the first column of `area`; nothing when everything fits.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard let thumb = thumb(trackLength: area.height), area.width > 0 else { return }
         for row in 0..<area.height {
             let onThumb = thumb.contains(row)

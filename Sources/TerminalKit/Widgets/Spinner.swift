@@ -1,21 +1,21 @@
 /// An activity indicator that shows the frame it is told to: no timers inside widgets.
-public struct Spinner: Widget, Hashable, Sendable {
+package struct Spinner: Widget, Hashable, Sendable {
     /// The braille dots frames ⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏.
-    public static let dots = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    package static let dots = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// A plain ASCII fallback.
-    public static let line = ["-", "\\", "|", "/"]
+    package static let line = ["-", "\\", "|", "/"]
 
     /// The frames, cycled through.
-    public var frames: [String]
+    package var frames: [String]
     /// Which frame to show; any integer, taken modulo the frame count.
-    public var frameIndex: Int
+    package var frameIndex: Int
     /// Text after the glyph, separated by a space.
-    public var label: Line?
+    package var label: Line?
     /// Style of the glyph.
-    public var style: Style
+    package var style: Style
 
     /// Creates a spinner.
-    public init(frameIndex: Int, frames: [String] = Spinner.dots, label: Line? = nil, style: Style = Style(foreground: .cyan)) {
+    package init(frameIndex: Int, frames: [String] = Spinner.dots, label: Line? = nil, style: Style = Style(foreground: .cyan)) {
         self.frames = frames
         self.frameIndex = frameIndex
         self.label = label
@@ -23,14 +23,14 @@ public struct Spinner: Widget, Hashable, Sendable {
     }
 
     /// The glyph for the current frame ("" without frames).
-    public var symbol: String {
+    package var symbol: String {
         guard !frames.isEmpty else { return "" }
         let count = frames.count
         return frames[((frameIndex % count) + count) % count]
     }
 
     /// Draws the glyph and label in the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         var used = buffer.write(symbol, at: area.origin, style: style, maxWidth: area.width)
         if let label, label.width > 0, used < area.width {

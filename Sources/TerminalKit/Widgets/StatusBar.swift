@@ -3,31 +3,31 @@
 /// The right side is served first: segments are kept in order of priority (highest first, ties to
 /// the earlier) while they fit, and shown in their original order; the left side gets what remains
 /// and is truncated with an ellipsis.
-public struct StatusBar: Widget, Sendable {
+package struct StatusBar: Widget, Sendable {
     /// A right-hand segment.
-    public struct Segment: Hashable, Sendable {
+    package struct Segment: Hashable, Sendable {
         /// The text.
-        public var line: Line
+        package var line: Line
         /// Higher priorities keep their place when space is short.
-        public var priority: Int
+        package var priority: Int
         /// Creates a segment.
-        public init(_ line: Line, priority: Int = 0) {
+        package init(_ line: Line, priority: Int = 0) {
             self.line = line
             self.priority = priority
         }
     }
 
     /// Left-hand text.
-    public var left: Line
+    package var left: Line
     /// Right-hand segments, left to right.
-    public var right: [Segment]
+    package var right: [Segment]
     /// Drawn between right-hand segments.
-    public var separator: Span
+    package var separator: Span
     /// Style of the whole row.
-    public var style: Style
+    package var style: Style
 
     /// Creates a status bar.
-    public init(
+    package init(
         left: Line, right: [Segment] = [], separator: Span = Span(" │ ", style: Style(foreground: .brightBlack)),
         style: Style = .plain
     ) {
@@ -38,7 +38,7 @@ public struct StatusBar: Widget, Sendable {
     }
 
     /// The indices of the right segments that fit in `width` columns.
-    public func visibleSegments(width: Int) -> [Int] {
+    package func visibleSegments(width: Int) -> [Int] {
         let order = right.indices.sorted { right[$0].priority != right[$1].priority ? right[$0].priority > right[$1].priority : $0 < $1 }
         var kept: [Int] = []
         var used = 0
@@ -52,7 +52,7 @@ public struct StatusBar: Widget, Sendable {
     }
 
     /// Draws the bar in the first row of `area`.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         let row = area.row(0)
         buffer.fill(row, style: style)

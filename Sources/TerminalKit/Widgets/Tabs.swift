@@ -1,26 +1,26 @@
 /// A row of tab titles, optionally numbered, with the selected one highlighted.
-public struct Tabs: Widget, Hashable, Sendable {
+package struct Tabs: Widget, Hashable, Sendable {
     /// The titles, left to right.
-    public var titles: [String]
+    package var titles: [String]
     /// Shorter titles used when the titles do not fit (nil: the titles, trimmed of padding only).
-    public var shortTitles: [String]?
+    package var shortTitles: [String]?
     /// The selected tab.
-    public var selected: Int
+    package var selected: Int
     /// Prefixes each title with its 1-based number (the key that selects it).
-    public var isNumbered: Bool
+    package var isNumbered: Bool
     /// Drawn between tabs.
-    public var divider: String
+    package var divider: String
     /// Style of unselected titles.
-    public var style: Style
+    package var style: Style
     /// Style of the selected title.
-    public var highlightStyle: Style
+    package var highlightStyle: Style
     /// Style of the numbers.
-    public var numberStyle: Style
+    package var numberStyle: Style
     /// Style of the divider.
-    public var dividerStyle: Style
+    package var dividerStyle: Style
 
     /// Creates tabs.
-    public init(
+    package init(
         _ titles: [String], shortTitles: [String]? = nil, selected: Int, isNumbered: Bool = true, divider: String = "│",
         style: Style = .plain, highlightStyle: Style = Style(modifiers: [.bold, .reverse]),
         numberStyle: Style = Style(foreground: .yellow), dividerStyle: Style = Style(foreground: .brightBlack)
@@ -37,7 +37,7 @@ public struct Tabs: Widget, Hashable, Sendable {
     }
 
     /// The tab under a column of `area`'s first row, for mouse clicks.
-    public func tab(atColumn column: Int, in area: Rect) -> Int? {
+    package func tab(atColumn column: Int, in area: Rect) -> Int? {
         var x = area.x
         for (index, label) in labels(fitting: area.width).enumerated() {
             let width = label.width
@@ -49,7 +49,7 @@ public struct Tabs: Widget, Hashable, Sendable {
 
     /// Draws " 1 Title │ 2 Title " in the first row of `area` ("1 Title│2 Title", then the short
     /// titles, when that does not fit), clipped at its right edge.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         guard !area.isEmpty else { return }
         var x = area.x
         for (index, label) in labels(fitting: area.width).enumerated() {

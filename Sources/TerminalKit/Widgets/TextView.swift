@@ -1,20 +1,20 @@
 /// Styled lines with vertical scrolling, and either word wrapping or horizontal scrolling.
-public struct TextView: Widget, Sendable {
+package struct TextView: Widget, Sendable {
     /// The content.
-    public var lines: [Line]
+    package var lines: [Line]
     /// An optional border.
-    public var block: Block?
+    package var block: Block?
     /// Wraps long lines at word boundaries (hard-breaking words wider than the area).
-    public var wraps: Bool
+    package var wraps: Bool
     /// First visible row (of wrapped rows when wrapping); clamped so the last page stays full.
-    public var verticalOffset: Int
+    package var verticalOffset: Int
     /// First visible column when not wrapping.
-    public var horizontalOffset: Int
+    package var horizontalOffset: Int
     /// Style laid over the area before drawing.
-    public var style: Style
+    package var style: Style
 
     /// Creates a text view.
-    public init(
+    package init(
         _ lines: [Line], block: Block? = nil, wraps: Bool = false,
         verticalOffset: Int = 0, horizontalOffset: Int = 0, style: Style = .plain
     ) {
@@ -27,18 +27,18 @@ public struct TextView: Widget, Sendable {
     }
 
     /// The rows the content takes at a given width (wrapped or not).
-    public func rows(width: Int) -> [Line] {
+    package func rows(width: Int) -> [Line] {
         guard wraps else { return lines }
         return lines.flatMap { TextWrapper.wrap($0, width: width) }
     }
 
     /// The largest useful vertical offset for a viewport.
-    public func maxVerticalOffset(viewport: Size) -> Int {
+    package func maxVerticalOffset(viewport: Size) -> Int {
         max(0, rows(width: viewport.width).count - viewport.height)
     }
 
     /// Draws the visible rows.
-    public func render(into buffer: inout Buffer, area: Rect) {
+    package func render(into buffer: inout Buffer, area: Rect) {
         var area = area
         if let block {
             block.render(into: &buffer, area: area)
@@ -58,10 +58,10 @@ public struct TextView: Widget, Sendable {
 }
 
 /// Word wrapping of styled lines by display width.
-public enum TextWrapper {
+package enum TextWrapper {
     /// Splits a line into rows of at most `width` columns, breaking after spaces where possible.
     /// The space a row breaks at is dropped; an empty line gives one empty row.
-    public static func wrap(_ line: Line, width: Int) -> [Line] {
+    package static func wrap(_ line: Line, width: Int) -> [Line] {
         guard width > 0 else { return [line] }
         if line.width <= width { return [line] }
         var glyphs: [(character: Character, style: Style, width: Int)] = []
