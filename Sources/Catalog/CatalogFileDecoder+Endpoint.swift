@@ -275,6 +275,7 @@ extension CatalogFileDecoder {
         var status = 200
         var headers = Headers()
         var body = Data()
+        var bodyFile: FixtureFile?
         var bodyKeys: [Entry] = []
         var networkError: (code: TransportError.Code, node: YAMLNode)?
         var message: String?
@@ -307,8 +308,15 @@ extension CatalogFileDecoder {
             error("\(what()) has both 'body' and 'bodyFile': give one body only", at: bodyKeys[1].keyNode)
         } else if let field = bodyKeys.first {
             if field.key == "bodyFile" {
-                if let file = fileData(field.value, "the body file of \(what())") {
-                    body = file.data
+                if let file = fixtureFile(field.value, "the body file of \(what())") {
+                    switch fixtureReading {
+                    case .atLoad:
+                        switch file.read() {
+                        case .success(let data): body = data
+                        case .failure(let problem): report(.error, problem.diagnostic.message, line: problem.diagnostic.line, column: problem.diagnostic.column)
+                        }
+                    case .whenNeeded: bodyFile = file
+                    }
                     impliedContentType = CatalogFileDecoder.contentType(forFile: file.path)
                 }
             } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
@@ -348,6 +356,7 @@ extension CatalogFileDecoder {
         }
         var example = CatalogExample(
             name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
+        example.bodyFile = bodyFile
         example.repeats = repeats
         example.expectations = expectations
         return example
