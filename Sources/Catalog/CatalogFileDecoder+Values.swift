@@ -221,12 +221,12 @@ extension CatalogFileDecoder {
         }
     }
 
-    /// A fixture's body file, with what it is for messages: checked where the catalog names it.
-    func fixtureFile(_ node: YAMLNode, _ what: @autoclosure () -> String) -> FixtureFile? {
-        guard let path = nonEmptyText(node, what()) else { return nil }
+    /// The body file of an endpoint's stub or example, named at `node`.
+    func fixtureFile(_ node: YAMLNode, example: String, endpointID: String) -> FixtureFile? {
+        guard let path = nonEmptyText(node, FixtureFile.describe(example: example, endpointID: endpointID)) else { return nil }
         return FixtureFile(
-            path: path, location: SourceLocation(file: file, line: node.line, column: node.column), what: what(), limit: bodyFileLimit,
-            allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted, fileSystem: fileSystem)
+            path: path, location: SourceLocation(file: file, line: node.line, column: node.column), example: example, endpointID: endpointID,
+            limit: bodyFileLimit, allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted, fileSystem: fileSystem)
     }
 
     /// The size (nil when unknown) of a file the catalog may read; nil after an error saying why not.

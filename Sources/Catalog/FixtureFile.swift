@@ -20,8 +20,9 @@ public struct FixtureFile: Sendable, Hashable {
     public let path: String
     /// Where the catalog names it.
     public let location: SourceLocation
-    /// What it is, for messages (`the body file of example 'notFound' of endpoint 'getPet'`).
-    let what: String
+    /// Whose it is: the example's name (`default` for the stub) and the endpoint's id.
+    let example: String
+    let endpointID: String
     /// The largest file read.
     let limit: Int
     /// Whether the catalog says `allowOutsidePaths: true`, and whether it is trusted.
@@ -31,20 +32,29 @@ public struct FixtureFile: Sendable, Hashable {
     let fileSystem: any CatalogFileSystem
 
     init(
-        path: String, location: SourceLocation, what: String, limit: Int, allowsOutsidePaths: Bool, isTrusted: Bool,
+        path: String, location: SourceLocation, example: String, endpointID: String, limit: Int, allowsOutsidePaths: Bool, isTrusted: Bool,
         fileSystem: any CatalogFileSystem
     ) {
         self.path = path
         self.location = location
-        self.what = what
+        self.example = example
+        self.endpointID = endpointID
         self.limit = limit
         self.allowsOutsidePaths = allowsOutsidePaths
         self.isTrusted = isTrusted
         self.fileSystem = fileSystem
     }
 
+    /// What it is, for messages (`the body file of example 'notFound' of endpoint 'getPet'`): made
+    /// only for a message, not for each of a thousand fixtures at load.
+    static func describe(example: String, endpointID: String) -> String {
+        example == CatalogExample.defaultName
+            ? "the body file of the stub of endpoint '\(endpointID)'" : "the body file of example '\(example)' of endpoint '\(endpointID)'"
+    }
+
     /// The file's bytes, or why they may not be used.
     public func read() -> Result<Data, FixtureProblem> {
+        let what = Self.describe(example: example, endpointID: endpointID)
         func failure(_ message: String) -> Result<Data, FixtureProblem> {
             .failure(FixtureProblem(diagnostic: Diagnostic(
                 file: location.file, line: location.line, column: location.column, severity: .error, message: message)))
@@ -82,7 +92,7 @@ public struct FixtureFile: Sendable, Hashable {
     }
 
     public static func == (lhs: FixtureFile, rhs: FixtureFile) -> Bool {
-        lhs.path == rhs.path && lhs.location == rhs.location && lhs.what == rhs.what && lhs.limit == rhs.limit
+        lhs.path == rhs.path && lhs.location == rhs.location && lhs.example == rhs.example && lhs.endpointID == rhs.endpointID && lhs.limit == rhs.limit
             && lhs.allowsOutsidePaths == rhs.allowsOutsidePaths && lhs.isTrusted == rhs.isTrusted
     }
 
