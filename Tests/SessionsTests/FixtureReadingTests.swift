@@ -142,4 +142,14 @@ import TestTraits
         let grown = await session.send("grows")
         #expect(grown.error?.message.contains("cat/test.yaml:16:") == true && grown.error?.message.contains("larger than maxBodySize") == true)
     }
+
+    /// A fixture's type from its extension: `.json` without the general lookup, the rest by it.
+    @Test func aFixturesContentTypeComesFromItsExtension() {
+        #expect(CatalogFileDecoder.contentType(forFile: "fixtures/pet.json") == "application/json")
+        #expect(CatalogFileDecoder.contentType(forFile: "PET.JSON") == "application/json")
+        #expect(CatalogFileDecoder.contentType(forFile: "fixtures/.json") == nil, "a hidden file has no extension")
+        #expect(CatalogFileDecoder.contentType(forFile: ".json") == nil)
+        #expect(CatalogFileDecoder.contentType(forFile: "page.html") == "text/html; charset=utf-8")
+        #expect(CatalogFileDecoder.contentType(forFile: "notes") == nil)
+    }
 }
