@@ -152,4 +152,23 @@ import TestTraits
         #expect(CatalogFileDecoder.contentType(forFile: "page.html") == "text/html; charset=utf-8")
         #expect(CatalogFileDecoder.contentType(forFile: "notes") == nil)
     }
+
+    /// A stubbed 401 refreshes with the login's fixture file, read then (the refresh does not go
+    /// through `send`), and resumes to the stub's.
+    @Test func aStubbedRefreshReadsTheLoginsFixtureFile() async throws {
+        let text = SessionCatalog.text
+            .replacingOccurrences(of: "stub: { body: { data: { token: stub-fresh } } }", with: "stub: { bodyFile: fixtures/login.json }")
+            .replacingOccurrences(of: "unauthorized: { status: 401, body: { message: bad token } }", with: "unauthorized: { status: 401, bodyFile: fixtures/401.json }")
+        let folder = try TemporaryCatalog([
+            "shop.yaml": text, "fixtures/login.json": #"{"data": {"token": "stub-fresh"}}"#, "fixtures/401.json": #"{"message": "bad token"}"#,
+        ])
+        let files = CountingFileSystem(root: folder.directory)
+        let catalog = Self.load(folder, files, .whenNeeded)
+        #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
+        let session = try Self.session(catalog)
+        let exchange = await session.send("me", options: RequestOptions(example: "unauthorized"))
+        #expect(try exchange.result.get().status == 200)
+        #expect(session.credentials.token == "stub-fresh")
+        #expect(files.reads == 2, "the example's file and the login's")
+    }
 }
