@@ -168,6 +168,9 @@ public struct CatalogExample: Sendable, Hashable {
     /// What the response should be when this example is asked for (`expect:`): it replaces the
     /// endpoint's for this example.
     package var expectations = ResponseExpectations()
+    /// The body file a load left unread (`FixtureReading.whenNeeded`): `sample`'s body is empty
+    /// until `readingBodyFile()` reads it.
+    public var bodyFile: FixtureFile?
     /// Makes an example.
     public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name

@@ -14,6 +14,8 @@ extension CatalogFileDecoder {
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
     static let exampleKeys = ["description", "status", "headers", "body", "bodyFile", "networkError", "message", "delay", "streamInterval", "repeats", "echo"]
+    static let namedExampleKeys = exampleKeys + ["expect"]
+    static let movedFromStub = ["expect": "the endpoint, beside 'stub' (the stub's expectations are the endpoint's)"]
 
     func decodeEndpoints(_ node: YAMLNode, serviceID: String, groups: [EndpointGroup], environments: [Environment]) -> [CatalogEndpoint] {
         guard let entries = entries(node, "'endpoints'") else { return [] }
@@ -70,8 +72,10 @@ extension CatalogFileDecoder {
                 if field.key == "body" || field.key == "form" { warnAboutLiteralCredentials(in: value, "the \(field.key) of \(subject)") }
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
-                if let stub = decodeExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)") { endpoint.stub = stub }
-            case "examples": endpoint.examples = decodeExamples(value, subject)
+                if let stub = decodeExample(value, name: CatalogExample.defaultName, endpointID: id, what: "the stub of \(subject)") {
+                    endpoint.stub = stub
+                }
+            case "examples": endpoint.examples = decodeExamples(value, endpointID: id, subject)
             case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
             case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
             case "expectsBody": endpoint.expectsResponseBody = boolean(value, "'expectsBody' of \(subject)")
@@ -248,7 +252,7 @@ extension CatalogFileDecoder {
 
     // MARK: Examples
 
-    private func decodeExamples(_ node: YAMLNode, _ what: @autoclosure () -> String) -> [CatalogExample] {
+    private func decodeExamples(_ node: YAMLNode, endpointID: String, _ what: @autoclosure () -> String) -> [CatalogExample] {
         guard let entries = entries(node, "the examples of \(what())") else { return [] }
         var examples: [CatalogExample] = []
         for entry in entries {
@@ -257,7 +261,7 @@ extension CatalogFileDecoder {
                 error("'\(CatalogExample.defaultName)' names the stub: give this example another name, or make it the 'stub'", at: entry.keyNode)
                 continue
             }
-            if let example = decodeExample(entry.value, name: entry.key, what: "example '\(entry.key)' of \(what())") {
+            if let example = decodeExample(entry.value, name: entry.key, endpointID: endpointID, what: "example '\(entry.key)' of \(what())") {
                 examples.append(example)
             }
         }
@@ -265,16 +269,17 @@ extension CatalogFileDecoder {
     }
 
     /// A fixture: a response (`status`, `headers`, `body` or `bodyFile`) or a `networkError`.
-    func decodeExample(_ node: YAMLNode, name: String, what: @autoclosure () -> String) -> CatalogExample? {
+    func decodeExample(_ node: YAMLNode, name: String, endpointID: String, what: @autoclosure () -> String) -> CatalogExample? {
         // The stub's expectations are the endpoint's; a named example has its own.
         let isStub = name == CatalogExample.defaultName
-        let allowed = isStub ? Self.exampleKeys : Self.exampleKeys + ["expect"]
-        let moved = isStub ? ["expect": "the endpoint, beside 'stub' (the stub's expectations are the endpoint's)"] : [:]
+        let allowed = isStub ? Self.exampleKeys : Self.namedExampleKeys
+        let moved = isStub ? Self.movedFromStub : [:]
         guard let fields = entries(node, what(), allowed: allowed, moved: moved) else { return nil }
         let before = errorCount
         var status = 200
         var headers = Headers()
         var body = Data()
+        var bodyFile: FixtureFile?
         var bodyKeys: [Entry] = []
         var networkError: (code: TransportError.Code, node: YAMLNode)?
         var message: String?
@@ -307,8 +312,15 @@ extension CatalogFileDecoder {
             error("\(what()) has both 'body' and 'bodyFile': give one body only", at: bodyKeys[1].keyNode)
         } else if let field = bodyKeys.first {
             if field.key == "bodyFile" {
-                if let file = fileData(field.value, "the body file of \(what())") {
-                    body = file.data
+                if let file = fixtureFile(field.value, example: name, endpointID: endpointID) {
+                    switch fixtureReading {
+                    case .atLoad:
+                        switch file.read() {
+                        case .success(let data): body = data
+                        case .failure(let problem): report(.error, problem.diagnostic.message, line: problem.diagnostic.line, column: problem.diagnostic.column)
+                        }
+                    case .whenNeeded: bodyFile = file
+                    }
                     impliedContentType = CatalogFileDecoder.contentType(forFile: file.path)
                 }
             } else if case .scalar(let scalar) = field.value.content, case .string(let text) = YAMLScalar(scalar) {
@@ -348,6 +360,7 @@ extension CatalogFileDecoder {
         }
         var example = CatalogExample(
             name: name, summary: summary, sample: .response(status: status, headers: headers, body: body), delay: delay, streamInterval: streamInterval)
+        example.bodyFile = bodyFile
         example.repeats = repeats
         example.expectations = expectations
         return example
@@ -369,5 +382,10 @@ extension CatalogFileDecoder {
     }
 
     /// The media type a file's extension implies, for fixtures without a Content-Type.
-    static func contentType(forFile path: String) -> String? { MediaType.forFile(path) }
+    static func contentType(forFile path: String) -> String? {
+        // Most fixtures are JSON: their type without lowercasing and hashing the extension.
+        let tail = path.utf8.suffix(6)
+        if tail.count == 6, tail.dropFirst().elementsEqual(".json".utf8), tail.first != UInt8(ascii: "/") { return "application/json" }
+        return MediaType.forFile(path)
+    }
 }

@@ -221,21 +221,12 @@ extension CatalogFileDecoder {
         }
     }
 
-    /// The bytes of a file beside the catalog; nil (after an error naming the file) when missing.
-    /// Only files inside the catalog folder are read (unless `allowOutsidePaths`), and none larger
-    /// than the largest `maxBodySize` of the service's environments (checked before reading).
-    func fileData(_ node: YAMLNode, _ what: @autoclosure () -> String) -> (path: String, data: Data)? {
-        guard let path = nonEmptyText(node, what()), let size = readableSize(path, node, what()) else { return nil }
-        if let size, size > bodyFileLimit {
-            error(
-                "\(what()) is \(ByteCount.format(size)), larger than maxBodySize (\(ByteCount.format(bodyFileLimit))): '\(path)'", at: node)
-            return nil
-        }
-        guard let data = fileSystem.contents(of: path) else {
-            error("\(what()) cannot be read: '\(path)'", at: node)
-            return nil
-        }
-        return (path, data)
+    /// The body file of an endpoint's stub or example, named at `node`.
+    func fixtureFile(_ node: YAMLNode, example: String, endpointID: String) -> FixtureFile? {
+        guard let path = nonEmptyText(node, FixtureFile.describe(example: example, endpointID: endpointID)) else { return nil }
+        return FixtureFile(
+            path: path, location: SourceLocation(file: file, line: node.line, column: node.column), example: example, endpointID: endpointID,
+            limit: bodyFileLimit, allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted, fileSystem: fileSystem)
     }
 
     /// The size (nil when unknown) of a file the catalog may read; nil after an error saying why not.
@@ -252,20 +243,11 @@ extension CatalogFileDecoder {
     /// Why a file cannot be used; for a file outside the folder of a catalog that allows it but is
     /// not trusted yet, says so.
     func problem(of access: CatalogFileAccess) -> String {
-        if case .outside(let resolved) = access, allowsOutsidePaths, !isTrusted {
-            return "is outside the catalog folder (it resolves to '\(resolved)'); the catalog says 'allowOutsidePaths: true', "
-                + "which takes effect once you trust it (apiexplorer trust)"
-        }
-        return access.problem ?? "cannot be read"
+        FixtureFile.problem(of: access, allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted)
     }
 
     /// `; did you mean 'fixtures/pet.json'?` when a file in the same folder has a close name.
-    func siblingHint(for path: String) -> String {
-        let folder = PathText.parent(of: path)
-        let name = PathText.lastComponent(of: path)
-        guard let suggestion = DidYouMean.suggestion(for: name, among: fileSystem.fileNames(in: folder)) else { return "" }
-        return "; did you mean '\(folder.isEmpty ? suggestion : folder + "/" + suggestion)'?"
-    }
+    func siblingHint(for path: String) -> String { FixtureFile.siblingHint(for: path, in: fileSystem) }
 
     /// A file the transport reads itself (CA, client certificate): must exist.
     func fileReference(_ node: YAMLNode, _ what: @autoclosure () -> String) -> URL? {

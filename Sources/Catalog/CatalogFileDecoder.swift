@@ -48,6 +48,8 @@ final class CatalogFileDecoder {
     var readsOutsidePaths: Bool { allowsOutsidePaths && isTrusted }
     /// The largest body file read: the largest `maxBodySize` of the service's environments.
     var bodyFileLimit = Environment.defaultMaximumBodySize
+    /// Whether fixtures' body files are read now or left for when they are needed.
+    var fixtureReading = FixtureReading.atLoad
 
     /// Most nodes visited per file before giving up (a generated 10,000-endpoint catalog visits far fewer).
     static let nodeBudget = 1_000_000

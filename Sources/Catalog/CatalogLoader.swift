@@ -51,27 +51,32 @@ public enum CatalogLoader {
     }
 
     /// `load(_:trust:)` keeping what parsing each file gave in `cache`, so that files unchanged
-    /// since are not parsed again.
-    package static func load(_ source: CatalogSource, trust: CatalogTrust = .nothing, cache: (any CatalogParseCache)?) -> CatalogSet {
+    /// since are not parsed again; fixture files of a folder on disk read as `fixtures` says.
+    package static func load(
+        _ source: CatalogSource, trust: CatalogTrust = .nothing, cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad
+    ) -> CatalogSet {
         guard let directory = source.directory else { return load(source, trust: trust) }
-        return reload(fileSystem: DiskFileSystem(root: directory), source: source, previous: nil, changedFiles: nil, trust: trust, cache: cache)
+        return reload(
+            fileSystem: DiskFileSystem(root: directory), source: source, previous: nil, changedFiles: nil, trust: trust, cache: cache,
+            fixtures: fixtures)
     }
 
     /// `reload(_:previous:changedFiles:trust:)` with `cache` (see `load(_:trust:cache:)`).
     package static func reload(
-        _ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil, cache: (any CatalogParseCache)?
+        _ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil, cache: (any CatalogParseCache)?,
+        fixtures: FixtureReading = .atLoad
     ) -> CatalogSet {
         guard let directory = source.directory else { return load(source) }
         return reload(
             fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles,
-            trust: trust ?? previous?.trust ?? .nothing, cache: cache)
+            trust: trust ?? previous?.trust ?? .nothing, cache: cache, fixtures: fixtures)
     }
 
     /// `reload(fileSystem:source:previous:changedFiles:trust:)` with `cache`, used for files on
-    /// disk only (a folder in memory has no file to key it by).
+    /// disk only (a folder in memory has no file to key it by), reading fixture files as `fixtures` says.
     package static func reload(
         fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust,
-        cache: (any CatalogParseCache)?
+        cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad
     ) -> CatalogSet {
         // A folder in memory is the program's own; trust decides only for files on disk.
         let trust = fileSystem is DiskFileSystem ? trust : .everything
@@ -96,7 +101,7 @@ public enum CatalogLoader {
         DispatchQueue.concurrentPerform(iterations: toRead.count) { position in
             let index = toRead[position]
             let name = files[index]
-            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust, cache: cache)
+            var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust, cache: cache, fixtures: fixtures)
             if let lastGood = earlier[name]?.lastGood, parsed.diagnostics.contains(where: \.isError) {
                 parsed.keep(lastGood, file: source.displayPath(of: name))
             }
@@ -176,7 +181,7 @@ public enum CatalogLoader {
 
     static func parseFile(
         named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything,
-        cache: (any CatalogParseCache)? = nil
+        cache: (any CatalogParseCache)? = nil, fixtures: FixtureReading = .atLoad
     ) -> ParsedFile {
         let shown = source.displayPath(of: name)
         if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
@@ -198,7 +203,9 @@ public enum CatalogLoader {
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],
                 idLocation: SourceLocation(file: shown, line: 1, column: 1))
         }
-        return parse(data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust, cached: cached)
+        return parse(
+            data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust, cached: cached,
+            fixtures: fixtures)
     }
 
     /// A file on disk whose parse a cache may hold, as it was before it was read.
@@ -223,7 +230,7 @@ public enum CatalogLoader {
     /// Reads one catalog file's bytes into a service and its diagnostics (sorted by position).
     static func parse(
         data: Data, fileName: String, file: String, directory: URL?, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything,
-        cached: CachedFile? = nil
+        cached: CachedFile? = nil, fixtures: FixtureReading = .atLoad
     ) -> ParsedFile {
         // Hashed only when a decision needs it: a copy of a bundled file or `--trust` needs none.
         let contentHash = directory == nil || trust.trustsEverything ? nil : CatalogTrust.contentHash(of: data)
@@ -266,6 +273,7 @@ public enum CatalogLoader {
         }
         let decoder = CatalogFileDecoder(file: file, fileName: fileName, fileSystem: fileSystem)
         decoder.isTrusted = isTrusted
+        decoder.fixtureReading = fixtures
         // A duplicated key makes the file ambiguous: reported where it is, and the file is not loaded.
         for duplicate in composition.duplicates { decoder.report(.error, duplicate.message, line: duplicate.line, column: duplicate.column) }
         let service = decoder.decodeService(root, directory: directory, scalarsWithBraces: composition.markedScalars)

@@ -88,13 +88,17 @@ package struct ExplorerServices: Sendable {
     /// environment's body cap (`--max-body-size`). Files are trusted as `trust` remembers (read at
     /// every load, so a catalog trusted elsewhere meanwhile counts), or all of them (`--trust`).
     /// `cache` keeps each file's parsed YAML, so files unchanged since the last launch are not parsed.
+    /// Fixture files are read when a stub answers (`ServiceSession.send`), not at load.
     package static func catalogs(
         from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false,
         cache: (any CatalogParseCache)? = nil
     ) -> @Sendable () -> (CatalogSet, SecretStore) {
         {
             let trusted = trustingEverything ? .everything : trusted(source, trust)
-            return (CatalogLoader.load(source, trust: trusted, cache: cache).limitingBodies(to: maximumBodySize), SecretStore.load(for: source))
+            return (
+                CatalogLoader.load(source, trust: trusted, cache: cache, fixtures: .whenNeeded).limitingBodies(to: maximumBodySize),
+                SecretStore.load(for: source)
+            )
         }
     }
 
@@ -106,7 +110,7 @@ package struct ExplorerServices: Sendable {
         { previous, changed in
             let trusted = trustingEverything ? .everything : trusted(source, trust)
             return (
-                CatalogLoader.reload(source, previous: previous, changedFiles: changed, trust: trusted, cache: cache)
+                CatalogLoader.reload(source, previous: previous, changedFiles: changed, trust: trusted, cache: cache, fixtures: .whenNeeded)
                     .limitingBodies(to: maximumBodySize),
                 SecretStore.load(for: source)
             )

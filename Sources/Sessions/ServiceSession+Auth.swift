@@ -13,6 +13,15 @@ extension ServiceSession {
             throw DispatchError(kind: .cancelled, message: "the session was closed", source: "token refresh")
         }
         let context = RefreshContext.current
+        var endpoint = endpoint
+        // A stubbed refresh answers from the login's fixture, which a load may have left unread.
+        if (context?.stubBehavior ?? builder.environment.fixtures).isStubbed {
+            switch endpoint.readingFixtures(for: nil) {
+            case .success(let read): endpoint = read
+            case .failure(let problem):
+                throw DispatchError(kind: .invalidRequest, message: "\(endpoint.key): \(problem)", source: "token refresh")
+            }
+        }
         let prepared: PreparedRequest
         do {
             prepared = try builder.prepare(endpoint, values: context?.values ?? [:])

@@ -86,7 +86,16 @@ extension ServiceSession {
             return .failed(failed, note: "message replaced by the catalog")
         case .recover(let name):
             let endpointID = request.identifier.split(separator: "/", maxSplits: 1).last.map(String.init) ?? ""
-            guard let example = context.service.endpoint(endpointID)?.example(named: name) else { return nil }
+            guard let named = context.service.endpoint(endpointID)?.example(named: name) else { return nil }
+            // Its body file, when the load left it unread: a problem with it fails the request, saying so.
+            let example: CatalogExample
+            switch named.readingBodyFile() {
+            case .success(let read): example = read
+            case .failure(let problem):
+                var failed = error
+                failed.message = "\(error.message) (the example '\(name)' cannot recover it: \(problem))"
+                return .failed(failed, note: "the example '\(name)' cannot be read")
+            }
             let response: Response
             switch example.sample {
             case .status(let status, let body):

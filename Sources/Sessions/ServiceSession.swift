@@ -180,7 +180,7 @@ public final class ServiceSession: Sendable {
         options: RequestOptions = RequestOptions()
     ) async -> Exchange {
         let original = endpoint
-        let endpoint: CatalogEndpoint
+        var endpoint: CatalogEndpoint
         do throws(EditsError) {
             if let edits { endpoint = try original.applying(edits) } else { endpoint = original }
         } catch {
@@ -194,6 +194,17 @@ public final class ServiceSession: Sendable {
         // A picked example is a fixture: it answers in stub mode only, and a live send carries none.
         if !behavior.isStubbed { options.example = nil }
         if behavior.isStubbed, let delay = endpoint.example(named: options.example)?.delay { behavior = .delayed(delay) }
+        if behavior.isStubbed {
+            // Fixture files a load left unread are read now: the stub's and the picked example's.
+            switch endpoint.readingFixtures(for: options.example) {
+            case .success(let read): endpoint = read
+            case .failure(let problem):
+                options.stubBehavior = behavior
+                return failedExchange(
+                    identifier: endpoint.key.description, method: endpoint.method, options: options,
+                    error: .invalidRequest("\(endpoint.key): \(problem)"))
+            }
+        }
         options.stubBehavior = behavior
         if !endpoint.showsActivity { options.countsTowardsActivity = false }
         // Headers holding one of these never follow a redirect to another origin.

@@ -29,4 +29,30 @@ import TestTraits
         #expect(reloaded.services == first.services)
         #expect(launch().0.readCounts == CatalogReadCounts(parsed: 0, cached: 1))
     }
+
+    /// The launch and a reload leave fixture files unread (a stub send reads its own: `FixtureReadingTests`).
+    @Test func aLaunchAndAReloadLeaveFixtureFilesUnread() throws {
+        let folder = try TemporaryDirectory()
+        let text = """
+            service: shop
+            environments:
+              local: { baseURL: "http://127.0.0.1:9" }
+            endpoints:
+              pet:
+                path: /pet
+                stub: { bodyFile: fixtures/pet.json }
+                examples:
+                  missing: { status: 404, bodyFile: fixtures/missing.json }
+            """
+        try folder.write("shop.yaml", text)
+        try folder.write("fixtures/pet.json", "{}")
+        let source = CatalogSource(origin: .option, directory: folder.url, displayPath: folder.url.path)
+        let launched = ExplorerServices.catalogs(from: source, trustingEverything: true)().0
+        let reloaded = ExplorerServices.reloading(from: source, trustingEverything: true)(launched, nil).0
+        for catalog in [launched, reloaded] {
+            let pet = try #require(catalog.services.first?.endpoint("pet"))
+            #expect(pet.stub.bodyFile?.path == "fixtures/pet.json" && pet.examples.first?.bodyFile?.path == "fixtures/missing.json")
+            #expect(catalog.diagnostics.isEmpty, "a missing fixture is the error of the send that needs it")
+        }
+    }
 }
