@@ -33,7 +33,7 @@ public struct Template: Sendable, Hashable {
         _ = text.utf8.withContiguousStorageIfAvailable { bytes in
             Template.forEachPart(of: bytes) { part in
                 if case .literal(let range) = part, !found {
-                    // A plain loop: `Slice.indices` is generic code the first call pays ~400,000 instructions for.
+                    // A plain loop: `Slice.indices` is generic code with a costly first call (docs/performance.md).
                     var index = range.lowerBound
                     while index + 1 < range.upperBound, !found {
                         found = bytes[index] == UInt8(ascii: "{") && bytes[index + 1] == UInt8(ascii: "{")

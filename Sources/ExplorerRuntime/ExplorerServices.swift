@@ -47,10 +47,7 @@ package struct ExplorerServices: Sendable {
     /// keys took, or a busy machine draws the spinner a step further.
     package var animatesSpinner = true
     /// Runs `work` once `delay` has passed: how the spinner's ticks and the end of the launch's
-    /// loading-screen grace reach the reducer. A dispatch timer, not `Task.sleep`: a process's first
-    /// `Task.sleep` scans every conformance record to ask whether the executor is a
-    /// `SchedulingExecutor`, and the launch's grace timer would pay that while the catalogs load.
-    /// Tests hold it back to decide when time has passed.
+    /// loading-screen grace reach the reducer. Tests hold it back to decide when time has passed.
     package var schedule: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void = { delay, work in
         let (seconds, attoseconds) = delay.components
         let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000

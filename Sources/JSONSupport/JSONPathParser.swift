@@ -195,7 +195,7 @@ struct JSONPathParser {
     }
 
     /// The text of `range`, scalar by scalar: `String.UnicodeScalarView(slice)` is generic code
-    /// whose first call costs ~450,000 instructions, at every launch (error rules name paths).
+    /// whose first call is paid at every launch (error rules name paths; docs/performance.md).
     func string(_ range: Range<Int>) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text[range] { scalars.append(scalar) }
@@ -204,7 +204,7 @@ struct JSONPathParser {
 
     func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
         // Every non-ASCII scalar may start a name, so of the Unicode properties only ASCII's
-        // letters matter (asking the properties was ~50,000 instructions a name).
+        // letters matter (asking the properties costs more than the rest of reading a name).
         scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar.value > 0x7F
     }
 

@@ -108,7 +108,7 @@ final class ClientPool: Sendable {
             decompression: .disabled)
         configuration.connectionPool.retryConnectionEstablishment = false
         // No distributed tracing: the transport records its own timings. Without a tracer the
-        // client makes no span per request (whose first one costs seven conformance scans).
+        // client makes no span per request (the first one costs several conformance scans).
         configuration.tracing.tracer = nil
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
         let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer

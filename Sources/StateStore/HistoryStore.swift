@@ -53,8 +53,8 @@ package struct HistoryStore: Sendable {
     package var fileURL: URL { URL(fileURLWithPath: indexPath) }
     /// The folder of whole entries.
     package var entriesURL: URL { URL(fileURLWithPath: entriesPath) }
-    // The same as paths, for the system calls: built as text, since each URL joining costs
-    // microseconds (a tenth of a millisecond over an append), and a URL's first `path` far more.
+    // The same as paths, for the system calls: built as text, since each URL joining costs more
+    // than the append it names, and a URL's first `path` far more.
     private var indexPath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
     private var entriesPath: String { URL.joinedFilePath(directoryPath, Self.entriesFolderName) }
     private var lockPath: String { URL.joinedFilePath(directoryPath, ".history.lock") }

@@ -10,9 +10,9 @@ package enum StateDirectory {
     /// The state directory's path for a process environment. A relative `$XDG_STATE_HOME` is
     /// ignored, as the XDG specification asks.
     ///
-    /// The stores keep their folder as this text: a URL's first `path` costs ~600,000
-    /// instructions (FoundationEssentials builds its tables and checks generic conformances),
-    /// which a launch that only reads a few small files should not spend.
+    /// The stores keep their folder as this text: a URL's first `path` builds FoundationEssentials'
+    /// tables and checks generic conformances, which a launch that only reads a few small files
+    /// should not pay for (docs/performance.md, "Start-up rules").
     package static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return URL.joinedFilePath(state, folderName)

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The names in a folder, read with `opendir`/`readdir`: FileManager's listing costs a tenth of a
-/// millisecond on first use in a process (a `call` lists its catalog folder once).
+/// The names in a folder, read with `opendir`/`readdir`: FileManager's listing has a first-use
+/// cost in a process (a `call` lists its catalog folder once; docs/performance.md).
 package enum DirectoryEntries {
     /// The names of everything in the folder at `path` (`.` and `..` left out), in the order the
     /// file system gives them.

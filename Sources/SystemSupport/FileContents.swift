@@ -7,8 +7,7 @@ import Darwin
 #endif
 
 /// Whole files read with `open`, `fstat` and `read`: what `FileManager.contents(atPath:)` does,
-/// without the ~600,000 instructions its first call spends instantiating generic metadata (the
-/// history, the drafts and the catalogs are read so at launch).
+/// with a size bound checked before memory is spent.
 package enum FileContents {
     /// The bytes of the regular file at `path`; nil when it is missing, not a regular file, or
     /// cannot be read, or holds more than `limit` bytes (checked before memory is spent, and

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension URL {
     /// The file URL of `name` (a file name, or a relative path such as `fixtures/ca.pem`) in this
     /// folder. Joined as text: `appendingPathComponent`'s first call builds URL's percent-encoding
-    /// tables, ~600,000 instructions that a launch would spend only to name its state files.
+    /// tables, which a launch would build only to name its state files (docs/performance.md).
     package func appendingFilePath(_ name: String) -> URL {
         URL(fileURLWithPath: URL.joinedFilePath(path, name))
     }

@@ -54,7 +54,7 @@ struct APIExplorerCommand: AsyncParsableCommand {
             }
         } catch let status as ExitCode {
             // A command's own status (1 for a mapped error): argument-parser would first build the
-            // root command's help, ~30 conformance scans, to find it has no message to print.
+            // root command's help, dozens of conformance scans, to find it has no message to print.
             StandardStreams.exit(status.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {

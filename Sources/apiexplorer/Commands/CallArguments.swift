@@ -10,7 +10,7 @@ import SystemSupport
 
 /// What `call` was given, as plain values, and what it does with them. Kept apart from
 /// `CallCommand`: the first use of that type looks up a conformance for each of its property
-/// wrappers (each lookup a scan of the binary's 9,000 conformance records), so a plain command
+/// wrappers (each lookup a scan of the binary's conformance records), so a plain command
 /// line is read straight into this (`quickParse`) and run without touching it.
 struct CallArguments: Equatable, Sendable {
     /// The command's name, as `CallCommand` declares it (a test checks they agree).

@@ -7,6 +7,7 @@ import LiveTransport
 import NcursesBackend
 import StateStore
 import SystemSupport
+import TerminalKit
 import TextSupport
 
 /// `apiexplorer explore`'s options as plain values, and the explorer they open. Plain so that the
@@ -37,9 +38,10 @@ struct ExplorerLaunch: Equatable {
         let trustFile = TrustFile(directoryPath: state)
         let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source, trust: trust ? .everything : source.trust(in: trustFile))) : nil
 
-        let terminal: NcursesTerminal
+        let headless = environment[Self.headlessVariable]?.isEmpty == false
+        let terminal: any TerminalDevice
         do {
-            terminal = try NcursesTerminal(options: .init(enablesMouse: !noMouse))
+            terminal = headless ? HeadlessTerminal(size: Self.headlessSize, frameHistoryLimit: 1) : try NcursesTerminal(options: .init(enablesMouse: !noMouse))
         } catch {
             Console.error("error: \(error)")
             await mockServer?.stop()
@@ -61,15 +63,28 @@ struct ExplorerLaunch: Equatable {
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
         services.panes = PanesFile(directoryPath: state)
+        if headless {
+            // What is counted must not depend on the machine's speed: under valgrind the catalogs
+            // take longer than the loading screen's grace, which would then be drawn.
+            let schedule = services.schedule
+            services.schedule = { _, work in schedule(.seconds(3_600), work) }
+        }
         var launch = startingPoint
         launch.config = ExplorerConfigFile.read(environment: environment)
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: launch)
-        await runtime.run()
+        if headless {
+            let running = Task { await runtime.run() }
+            await runtime.waitUntilIdle()
+            runtime.post(.terminalClosed)
+            await running.value
+        } else {
+            await runtime.run()
+        }
         terminal.shutdown()
         try? await transport.shutdown()
         await mockServer?.stop()
-        if let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
-        if let error = terminal.startupError {
+        if let terminal = terminal as? NcursesTerminal, let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
+        if let terminal = terminal as? NcursesTerminal, let error = terminal.startupError {
             Console.error("error: \(error)")
             throw ExitStatus.usage
         }
@@ -77,5 +92,14 @@ struct ExplorerLaunch: Equatable {
             Console.error("error: \(failure)")
             throw ExitStatus.usage
         }
+        if let frame = (terminal as? HeadlessTerminal)?.lastFrame { StandardStreams.writeOutput(frame.buffer.plainText() + "\n") }
     }
+
+    /// `APIEXPLORER_HEADLESS_LAUNCH=1`: the same launch on an in-memory terminal of `headlessSize`
+    /// instead of the real one; once everything a launch reads (catalogs, history, drafts, drift
+    /// marks, panes) is shown, the explorer quits and prints that frame as text. For counting a
+    /// launch's instructions (`scripts/count-launch-instructions`, `LaunchBudgetTests`): read
+    /// here rather than as an option, so that the launch measured is `apiexplorer` with no arguments.
+    static let headlessVariable = "APIEXPLORER_HEADLESS_LAUNCH"
+    static let headlessSize = Size(width: 120, height: 40)
 }
