@@ -14,13 +14,15 @@ struct LaunchBudgetTests {
     /// Instructions of a headless launch of the debug build on the bundled catalogs (Swift 6.3.1,
     /// valgrind 3.19). Measured 163.22–163.29 M over 5 runs while other builds loaded the machine,
     /// and 163.29–164.06 M over 5 runs with two busy processes on both cores besides: the spread
-    /// is under 0.5 % (threads the runtime starts when the machine is slow). The budget is 1.6 %
-    /// over the median (2.7 M, ~0.7 ms of the debug build's CPU at ~4 M instructions a ms): over
-    /// that spread, under 1 ms of added work.
+    /// is under 0.5 % (threads the runtime starts when the machine is slow); 162.02–162.08 M on
+    /// main after the round's merges. About 14 % of the count is libc and the dynamic loader, whose
+    /// string routines glibc picks by the CPU (as valgrind presents it), so another machine can
+    /// count a few percent more: the budget is ~5 % over the median (170 M). It fails on ~2 ms of
+    /// added work (a deliberate 6 ms regression counted 210 M).
     /// Re-measure after a change that is meant to move it (after `swift build --product
     /// apiexplorerPackageTests`): `scripts/count-launch-instructions --binary .build/debug/apiexplorer
-    /// --runs 5`, then set this to the median plus 1.6 %, and say why in the commit.
-    static let budget = 166_000_000
+    /// --runs 5`, then set this to the median plus 5 %, and say why in the commit.
+    static let budget = 170_000_000
 
     @Test func launchStaysWithinItsInstructionBudget() async throws {
         let script = Products.repositoryRoot.appendingPathComponent("scripts/count-launch-instructions").path
