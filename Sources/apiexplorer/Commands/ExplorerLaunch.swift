@@ -83,10 +83,12 @@ struct ExplorerLaunch: Equatable {
         terminal.shutdown()
         try? await transport.shutdown()
         await mockServer?.stop()
-        if let terminal = terminal as? NcursesTerminal, let signal = terminal.terminationSignal { throw ExitCode(128 + signal) }
-        if let terminal = terminal as? NcursesTerminal, let error = terminal.startupError {
-            Console.error("error: \(error)")
-            throw ExitStatus.usage
+        if let curses = terminal as? NcursesTerminal {
+            if let signal = curses.terminationSignal { throw ExitCode(128 + signal) }
+            if let error = curses.startupError {
+                Console.error("error: \(error)")
+                throw ExitStatus.usage
+            }
         }
         if let failure = runtime.currentState.failure {
             Console.error("error: \(failure)")
