@@ -24,20 +24,28 @@ struct LaunchBudgetTests {
     /// --runs 5`, then set this to the median plus 5 %, and say why in the commit.
     static let budget = 170_000_000
 
+    /// Launches counted; the fewest instructions is compared with the budget. Now and then a
+    /// launch counts ~10 M more (172.2 M among 162.1 M ones on an idle machine: work that a race
+    /// of the launch's threads sometimes adds); the fewest of five is the launch's own cost.
+    static let runs = 5
+
     @Test func launchStaysWithinItsInstructionBudget() async throws {
         let script = Products.repositoryRoot.appendingPathComponent("scripts/count-launch-instructions").path
         // The script fails with a message naming what is missing (valgrind, a C compiler, objcopy):
         // this test fails with it rather than skipping (CI installs valgrind: scripts/install-dependencies).
         let child = try ChildProcess(
-            "/bin/bash", [script, "--binary", Products.apiexplorer.path], environment: ProcessInfo.processInfo.environment,
+            "/bin/bash", [script, "--binary", Products.apiexplorer.path, "--runs", "\(Self.runs)"], environment: ProcessInfo.processInfo.environment,
             directory: Products.repositoryRoot.path)
         let result = await child.finish()
         try #require(result.status == 0, "scripts/count-launch-instructions failed: \(result.errors)")
-        let count = try #require(Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "not a count: \(result.output)")
+        let counts = result.output.split(whereSeparator: \.isNewline).compactMap { Int($0) }
+        try #require(counts.count == Self.runs, "not \(Self.runs) counts: \(result.output)")
+        let count = counts.min() ?? 0
         #expect(
             count <= Self.budget,
             """
-            The launch took \(count) instructions, over its budget of \(Self.budget) (+\(count - Self.budget)): \
+            The launch took at least \(count) instructions in \(Self.runs) runs (\(counts)), over its budget of \(Self.budget) \
+            (+\(count - Self.budget)): \
             find what it runs now that it did not (`valgrind --tool=callgrind` on the same launch, \
             scripts/count-launch-instructions shows how), or raise LaunchBudgetTests.budget with a reason.
             """)
