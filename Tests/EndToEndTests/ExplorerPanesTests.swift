@@ -65,5 +65,38 @@ extension EndToEnd {
             try await again.waitFor("Enter sends GET /get to local (STUB)")
             try await Self.waitForWidth(30, in: again)
         }
+
+        /// While a pager has the terminal the app asks for no mouse reports (the pager's own
+        /// selection and scrolling work); back in the app they are on again and a drag still works.
+        @Test func mouseReportsStopWhileThePagerHasTheTerminalAndResumeAfter() async throws {
+            let folder = ExplorerEditingTests.stateFolder()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let pager = folder.appendingPathComponent("pager.sh")
+            try "#!/bin/sh\nclear\necho PAGER-RAN; read answer\n".write(to: pager, atomically: true, encoding: .utf8)
+            chmod(pager.path, 0o755)
+            let session = try ExplorerSessionTests.launch(environment: ["PAGER": pager.path, "XDG_STATE_HOME": folder.path])
+            defer { session.close() }
+            try await session.waitFor("Enter sends GET /get to local (STUB)")
+            #expect(try await session.format("#{mouse_button_flag}#{mouse_all_flag}#{mouse_sgr_flag}") == "101")
+            try await session.send("Enter")
+            try await session.waitFor("200 OK")
+            try await session.send("Tab")  // to the response pane, whose Body tab opens the pager
+            try await session.send("o")
+            try await session.waitFor("PAGER-RAN")
+            #expect(try await session.format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}") == "000")
+            try await session.send("Enter")
+            try await session.waitForAbsence("PAGER-RAN")
+            try await session.waitFor("╭  Endpoints")
+            #expect(try await session.format("#{mouse_button_flag}#{mouse_all_flag}#{mouse_sgr_flag}") == "101")
+            try await Self.waitForWidth(38, in: session)
+            try await Self.mouse(session, x: 37, y: 12, pressed: true)
+            try await Self.mouse(session, x: 45, y: 12, pressed: true, moved: true)
+            try await Self.waitForWidth(46, in: session)
+            try await Self.mouse(session, x: 45, y: 12, pressed: false)
+            try await session.send("q")
+            try await session.waitFor("EXIT=0")
+            #expect(try await session.format("#{mouse_any_flag}#{mouse_button_flag}") == "00")
+        }
     }
 }
