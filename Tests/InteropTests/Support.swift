@@ -7,12 +7,6 @@ import SystemSupport
 import TestSupport
 import Testing
 
-extension TemporaryDirectory {
-    var catalogSource: CatalogSource {
-        CatalogSource(origin: .option, directory: url, displayPath: url.path)
-    }
-}
-
 /// A small catalog: one service `shop` whose `local` environment points at `baseURL`.
 enum ShopCatalog {
     static func text(baseURL: String = "http://127.0.0.1:9/shop", fixtures: String = "immediate") -> String {
