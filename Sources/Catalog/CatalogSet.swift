@@ -48,7 +48,7 @@ public struct CatalogSet: Sendable {
     public var endpointCount: Int { services.reduce(0) { $0 + $1.endpoints.count } }
 
     /// `2 services, 31 endpoints; 1 error, 0 warnings in environments/`.
-    public var summary: String {
+    package var summary: String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         let folder = source.origin == .bundled || source.displayPath.hasSuffix("/") ? source.displayPath : source.displayPath + "/"
         return "\(plural(services.count, "service")), \(plural(endpointCount, "endpoint")); "
