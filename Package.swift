@@ -199,7 +199,7 @@ let package = Package(
         .target(
             name: "CatalogTestSupport",
             dependencies: [
-                "Catalog", "DispatcherCore", "TestSupport",
+                "Catalog", "CatalogAuthoring", "DispatcherCore", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -267,7 +267,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "CatalogAuthoringTests", dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "DispatcherCore", "JSONSupport", "TestSupport"]),
+            name: "CatalogAuthoringTests",
+            dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "SystemSupport", "TestSupport"]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["TestTraits", "StateStore", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
@@ -288,7 +289,7 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
-                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "Sessions", "ContractCheck", "JSONSchema", "DispatcherCore", "LiveTransport", "TestSupport",
+                "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "DispatcherCore", "LiveTransport", "TestSupport",
                 "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -10,9 +10,9 @@ import Darwin
 /// The catalogs compiled into the binary (from `environments/` in the repository), so an
 /// installed `apiexplorer` works from any folder. The files are in
 /// `BundledCatalogFiles.generated.swift`, written by `scripts/generate-bundled-catalogs`.
-public enum BundledCatalogs {
+package enum BundledCatalogs {
     /// The bundled files as a catalog folder.
-    public static let fileSystem = InMemoryFileSystem(
+    package static let fileSystem = InMemoryFileSystem(
         files: Dictionary(BundledCatalogFiles.files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }),
         materializedIn: privateFolder())
 
@@ -29,7 +29,7 @@ public enum BundledCatalogs {
     }
 
     /// Loads the bundled catalogs.
-    public static func load() -> CatalogSet {
+    package static func load() -> CatalogSet {
         CatalogLoader.load(fileSystem: fileSystem, source: .bundled)
     }
 }

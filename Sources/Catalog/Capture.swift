@@ -4,7 +4,7 @@ import JSONSupport
 import TextSupport
 
 /// Where a value is taken from in a response: a member of the JSON body, a header, the status.
-public enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
+package enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
     /// The first value a JSONPath selects in the body (`$.id`).
     case body(JSONPath)
     /// A header's value (`header ETag`).
@@ -15,7 +15,7 @@ public enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
     case wholeBody
 
     /// Reads `$.id`, `header ETag`, `status` or `body`; nil with a message when it is none of them.
-    public static func parse(_ text: String) -> Result<ResponseSelector, SelectorError> {
+    package static func parse(_ text: String) -> Result<ResponseSelector, SelectorError> {
         let trimmed = text.trimmed
         if trimmed == "status" { return .success(.status) }
         if trimmed == "body" || trimmed.isEmpty { return .success(.wholeBody) }
@@ -35,7 +35,7 @@ public enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The selected value as text (strings as they are, other JSON compact); nil when absent.
-    public func value(in response: CapturedResponse) -> String? {
+    package func value(in response: CapturedResponse) -> String? {
         switch self {
         case .status: return String(response.status)
         case .header(let name): return response.headers.first { Headers.sameName($0.name, name) }?.value
@@ -51,7 +51,7 @@ public enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .body(let path): path.description
         case .header(let name): "header \(name)"
@@ -61,59 +61,59 @@ public enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Why a selector cannot be read.
-    public struct SelectorError: Error, Sendable, Hashable {
+    package struct SelectorError: Error, Sendable, Hashable {
         /// What is wrong.
-        public var message: String
+        package var message: String
     }
 }
 
 /// A value an endpoint takes from its responses for later requests (`captures: { petId: $.id }`).
-public struct Capture: Sendable, Hashable {
+package struct Capture: Sendable, Hashable {
     /// The variable it fills (`{{petId}}`).
-    public var name: String
+    package var name: String
     /// Where in the response.
-    public var selector: ResponseSelector
+    package var selector: ResponseSelector
 
     /// Makes a capture.
-    public init(name: String, selector: ResponseSelector) {
+    package init(name: String, selector: ResponseSelector) {
         self.name = name
         self.selector = selector
     }
 }
 
 /// What captures and response references read of a response.
-public struct CapturedResponse: Sendable, Hashable {
+package struct CapturedResponse: Sendable, Hashable {
     /// The status.
-    public var status: Int
+    package var status: Int
     /// The headers.
-    public var headers: [HeaderField]
+    package var headers: [HeaderField]
     /// The body.
-    public var body: Data
+    package var body: Data
 
     /// Makes one.
-    public init(status: Int, headers: [HeaderField], body: Data) {
+    package init(status: Int, headers: [HeaderField], body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// What captures read of a core response.
-    public init(_ response: Response) {
+    package init(_ response: Response) {
         self.init(status: response.status, headers: response.headers.fields, body: response.body)
     }
 }
 
 /// A value taken from a response, with where and when.
-public struct CapturedValue: Sendable, Hashable, Codable {
+package struct CapturedValue: Sendable, Hashable, Codable {
     /// The value.
-    public var value: String
+    package var value: String
     /// The endpoint whose response it came from.
-    public var endpoint: EndpointKey
+    package var endpoint: EndpointKey
     /// When that response arrived.
-    public var date: Date
+    package var date: Date
 
     /// Makes one.
-    public init(value: String, endpoint: EndpointKey, date: Date) {
+    package init(value: String, endpoint: EndpointKey, date: Date) {
         self.value = value
         self.endpoint = endpoint
         self.date = date
@@ -122,7 +122,7 @@ public struct CapturedValue: Sendable, Hashable, Codable {
 
 extension CatalogEndpoint {
     /// The values this endpoint's captures take from `response` (captures that find nothing are left out).
-    public func capturedValues(from response: CapturedResponse, at date: Date) -> [String: CapturedValue] {
+    package func capturedValues(from response: CapturedResponse, at date: Date) -> [String: CapturedValue] {
         var values: [String: CapturedValue] = [:]
         for capture in captures {
             guard let value = capture.selector.value(in: response) else { continue }
@@ -134,17 +134,17 @@ extension CatalogEndpoint {
 
 /// `{{response.addPet $.id}}`: a value read from the latest response of another endpoint (of the
 /// same service, or `service/endpoint`) in the same environment.
-public struct ResponseReference: Sendable, Hashable {
+package struct ResponseReference: Sendable, Hashable {
     /// The prefix of such placeholders.
-    public static let prefix = "response."
+    package static let prefix = "response."
 
     /// The endpoint whose response is read.
-    public var endpoint: EndpointKey
+    package var endpoint: EndpointKey
     /// What is read of it.
-    public var selector: ResponseSelector
+    package var selector: ResponseSelector
 
     /// Reads a placeholder's name; nil when it is not a response reference, an error when it is a broken one.
-    public static func parse(_ name: String, service: String) -> Result<ResponseReference, ResponseSelector.SelectorError>? {
+    package static func parse(_ name: String, service: String) -> Result<ResponseReference, ResponseSelector.SelectorError>? {
         guard name.hasPrefix(prefix) else { return nil }
         let rest = name.dropFirst(prefix.count)
         let target = rest.prefix { $0 != " " }
@@ -159,7 +159,7 @@ public struct ResponseReference: Sendable, Hashable {
 
     /// The values of every response reference in `names`, read from the responses `latest` gives
     /// (nil: that endpoint has no response yet); references that find nothing are left out.
-    public static func values(
+    package static func values(
         for names: some Sequence<String>, service: String, latest: (EndpointKey) -> (response: CapturedResponse, date: Date)?
     ) -> [String: CapturedValue] {
         var values: [String: CapturedValue] = [:]
@@ -174,23 +174,23 @@ public struct ResponseReference: Sendable, Hashable {
 }
 
 /// `{{prompt.NAME}}`: a value asked for each time the request is sent.
-public struct Prompt: Sendable, Hashable {
+package struct Prompt: Sendable, Hashable {
     /// The prefix of such placeholders.
-    public static let prefix = "prompt."
+    package static let prefix = "prompt."
 
     /// The name after `prompt.`.
-    public var name: String
+    package var name: String
     /// The question shown (the name when the catalog gives none).
-    public var message: String?
+    package var message: String?
     /// The answer offered.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// The only answers allowed, when given.
-    public var choices: [String]
+    package var choices: [String]
     /// Typed answers are masked and never kept.
-    public var isSecret: Bool
+    package var isSecret: Bool
 
     /// Makes a prompt.
-    public init(name: String, message: String? = nil, defaultValue: String? = nil, choices: [String] = [], isSecret: Bool = false) {
+    package init(name: String, message: String? = nil, defaultValue: String? = nil, choices: [String] = [], isSecret: Bool = false) {
         self.name = name
         self.message = message
         self.defaultValue = defaultValue
@@ -199,12 +199,12 @@ public struct Prompt: Sendable, Hashable {
     }
 
     /// The placeholder's full name, `prompt.NAME`.
-    public var placeholder: String { Prompt.prefix + name }
+    package var placeholder: String { Prompt.prefix + name }
 }
 
 extension CatalogEndpoint {
     /// The prompts a request of this endpoint asks (declared ones with their settings, others plain), in order of use.
-    public func prompts(among names: [String]) -> [Prompt] {
+    package func prompts(among names: [String]) -> [Prompt] {
         names.filter { $0.hasPrefix(Prompt.prefix) }.map { name in
             let short = String(name.dropFirst(Prompt.prefix.count))
             return declaredPrompts.first { $0.name == short } ?? Prompt(name: short)
@@ -214,21 +214,21 @@ extension CatalogEndpoint {
 
 /// The values captured in one service and environment, stub and live apart (a token captured from
 /// a fixture must never be sent to a real server, nor the other way round).
-public struct CapturedValues: Sendable, Hashable, Codable {
+package struct CapturedValues: Sendable, Hashable, Codable {
     /// Captured from stub responses.
-    public var stub: [String: CapturedValue] = [:]
+    package var stub: [String: CapturedValue] = [:]
     /// Captured from live responses.
-    public var live: [String: CapturedValue] = [:]
+    package var live: [String: CapturedValue] = [:]
 
     /// None yet.
-    public init() {}
+    package init() {}
 
     /// The values of one mode.
-    public subscript(mode: RequestMode) -> [String: CapturedValue] {
+    package subscript(mode: RequestMode) -> [String: CapturedValue] {
         get { mode == .live ? live : stub }
         set { if mode == .live { live = newValue } else { stub = newValue } }
     }
 
     /// Whether nothing was captured.
-    public var isEmpty: Bool { stub.isEmpty && live.isEmpty }
+    package var isEmpty: Bool { stub.isEmpty && live.isEmpty }
 }

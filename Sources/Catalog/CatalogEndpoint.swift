@@ -21,50 +21,50 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     /// The path template (`/pet/{{petId}}`).
     public var path: String
     /// Query items; values may hold placeholders.
-    public var query: [QueryItem]
+    package var query: [QueryItem]
     /// Headers the endpoint declares; values may hold placeholders.
-    public var headers: Headers
+    package var headers: Headers
     /// Inherited headers (the environment's, the group's) this endpoint does not send, by name (any case).
-    public var omittedHeaders: Set<String>
+    package var omittedHeaders: Set<String>
     /// The body; strings inside may hold placeholders.
-    public var body: RequestBody
+    package var body: RequestBody
     /// Default values for this endpoint's placeholders (below run-time values, above environment variables).
-    public var parameters: [String: String]
+    package var parameters: [String: String]
     /// The default fixture (Moya's sample data).
-    public var stub: CatalogExample
+    package var stub: CatalogExample
     /// The other fixtures, in file order.
-    public var examples: [CatalogExample]
+    package var examples: [CatalogExample]
     /// Which statuses count as success.
-    public var validation: ValidationType
+    package var validation: ValidationType
     /// Timeouts over the environment's.
-    public var timeouts: Timeouts?
+    package var timeouts: Timeouts?
     /// Whether a success must carry a body; nil means "for GET".
-    public var expectsResponseBody: Bool?
+    package var expectsResponseBody: Bool?
     /// Where the endpoint is defined (`file:line:column` of its key).
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Values taken from its responses for later requests (`captures:`).
-    public var captures: [Capture] = []
+    package var captures: [Capture] = []
     /// The `{{prompt.NAME}}` questions it declares (`prompts:`), with defaults and choices.
-    public var declaredPrompts: [Prompt] = []
+    package var declaredPrompts: [Prompt] = []
     /// The GraphQL operation when the endpoint has a `graphql:` body (then `body` is its JSON);
     /// such endpoints get the built-in rule for errors inside a 200.
-    public var graphQL: GraphQLOperation?
+    package var graphQL: GraphQLOperation?
     /// Set when the endpoint answers with a stream read as it arrives (`stream:`).
-    public var stream: StreamSettings?
+    package var stream: StreamSettings?
     /// Its own error handlers (`handlers:`): asked before the service's chain, they stop it when they act.
-    public var handlers: [HandlerRule] = []
+    package var handlers: [HandlerRule] = []
     /// Where its body is downloaded to (`download:`), relative to where the explorer or `call` runs:
     /// the body goes to this file as it arrives instead of memory.
-    public var download: String?
+    package var download: String?
     /// Whether its requests turn the activity spinner (`showsActivity: false` for a background poll).
-    public var showsActivity = true
+    package var showsActivity = true
     /// Set when the endpoint is a WebSocket (`websocket:`): sending it opens a conversation.
-    public var webSocket: WebSocketSettings?
+    package var webSocket: WebSocketSettings?
     /// What its responses should be (`expect:`), checked by `apiexplorer test`.
     package var expectations = ResponseExpectations()
 
     /// Makes an endpoint.
-    public init(
+    package init(
         id: String, serviceID: String, title: String? = nil, summary: String? = nil, group: String? = nil,
         method: HTTPMethod = .get, path: String, query: [QueryItem] = [], headers: Headers = Headers(),
         omittedHeaders: Set<String> = [], body: RequestBody = .none, parameters: [String: String] = [:], stub: CatalogExample = .defaultStub,
@@ -95,14 +95,14 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var key: EndpointKey { EndpointKey(service: serviceID, endpoint: id) }
 
     /// The example named `name`; `default` (or nil) is the stub.
-    public func example(named name: String?) -> CatalogExample? {
+    package func example(named name: String?) -> CatalogExample? {
         guard let name, name != CatalogExample.defaultName else { return stub }
         return examples.first { $0.name == name }
     }
 
     /// How to get an answer when stub mode has no fixture for the endpoint: where to add one, the
     /// examples it does have, or `live` (how the caller switches to live mode).
-    public func noFixtureAdvice(live: String) -> String {
+    package func noFixtureAdvice(live: String) -> String {
         let place = location.file.isEmpty ? "" : " (\(location))"
         let named = examples.map(\.name)
         let pick = named.isEmpty ? "" : ", pick one of its examples (\(named.joined(separator: ", ")))"
@@ -113,7 +113,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     public var exampleNames: [String] { [stub.name] + examples.map(\.name) }
 
     /// Every text that may hold placeholders: path, query values, header values and body strings.
-    public var templateTexts: [String] {
+    package var templateTexts: [String] {
         var texts = [path]
         texts += query.compactMap(\.value)
         texts += headers.map(\.value)
@@ -137,7 +137,7 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     }
 
     /// The placeholder names the endpoint itself uses (not its environment's headers), in order, without repeats.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         var names: [String] = []
         for text in templateTexts where text.hasPlaceholderOpening {
             for name in Template(text).placeholders where !names.contains(name) { names.append(name) }
@@ -147,32 +147,32 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
 }
 
 /// A fixture: what a stub (or the mock server) answers for an endpoint.
-public struct CatalogExample: Sendable, Hashable {
+package struct CatalogExample: Sendable, Hashable {
     /// The name the default fixture goes by.
-    public static let defaultName = "default"
+    package static let defaultName = "default"
 
     /// The example's name (`default` for the stub).
-    public var name: String
+    package var name: String
     /// A sentence for people, when the file gives one.
-    public var summary: String?
+    package var summary: String?
     /// The answer.
-    public var sample: SampleResponse
+    package var sample: SampleResponse
     /// How long the answer takes, over the environment's fixture delay.
-    public var delay: Duration?
+    package var delay: Duration?
     /// When set, the mock server sends the body piece by piece this far apart: event by event for
     /// `text/event-stream`, line by line otherwise (to try a stream offline).
-    public var streamInterval: Duration?
+    package var streamInterval: Duration?
     /// Whether it answers the attempts a handler resumes or retries too (`repeats: true`): a
     /// session revoked for good, where a refresh does not help.
-    public var repeats = false
+    package var repeats = false
     /// What the response should be when this example is asked for (`expect:`): it replaces the
     /// endpoint's for this example.
     package var expectations = ResponseExpectations()
     /// The body file a load left unread (`FixtureReading.whenNeeded`): `sample`'s body is empty
     /// until `readingBodyFile()` reads it.
-    public var bodyFile: FixtureFile?
+    package var bodyFile: FixtureFile?
     /// Makes an example.
-    public init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
+    package init(name: String, summary: String? = nil, sample: SampleResponse, delay: Duration? = nil, streamInterval: Duration? = nil) {
         self.name = name
         self.summary = summary
         self.sample = sample
@@ -181,33 +181,33 @@ public struct CatalogExample: Sendable, Hashable {
     }
 
     /// What an endpoint that declares no `stub:` has: no fixture, so stub mode says so.
-    public static let defaultStub = CatalogExample(name: defaultName, sample: .noFixture)
+    package static let defaultStub = CatalogExample(name: defaultName, sample: .noFixture)
 
     /// Whether there is an answer (an endpoint without `stub:` has none).
-    public var isFixture: Bool { sample != .noFixture }
+    package var isFixture: Bool { sample != .noFixture }
 
     /// The core's named sample.
-    public var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }
+    package var namedSample: NamedSample { NamedSample(name: name, sample: sample, repeats: repeats) }
 }
 
 /// A place in a catalog file.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+package struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file as shown to the user.
-    public var file: String
+    package var file: String
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// 1-based column.
-    public var column: Int
+    package var column: Int
 
     /// Makes a location.
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
     }
 
     /// `file:line:column`.
-    public var description: String { "\(file):\(line):\(column)" }
+    package var description: String { "\(file):\(line):\(column)" }
 }
 
 extension JSONValue {
@@ -227,32 +227,32 @@ extension JSONValue {
 }
 
 /// A WebSocket endpoint's settings (`websocket:`).
-public struct WebSocketSettings: Sendable, Hashable {
+package struct WebSocketSettings: Sendable, Hashable {
     /// A message the person can send by name; placeholders are filled when it is sent.
-    public struct NamedMessage: Sendable, Hashable {
+    package struct NamedMessage: Sendable, Hashable {
         /// Its name.
-        public var name: String
+        package var name: String
         /// Its text (JSON written compactly).
-        public var text: String
+        package var text: String
 
         /// Makes one.
-        public init(name: String, text: String) {
+        package init(name: String, text: String) {
             self.name = name
             self.text = text
         }
     }
 
     /// Offered in `Sec-WebSocket-Protocol`, in order of preference.
-    public var subprotocols: [String]
+    package var subprotocols: [String]
     /// Named messages, in file order.
-    public var messages: [NamedMessage]
+    package var messages: [NamedMessage]
     /// What the far end does in stub mode and on the mock server; nil echoes.
-    public var script: WebSocketScript?
+    package var script: WebSocketScript?
     /// How often an idle connection is pinged; nil: never.
-    public var pingInterval: Duration?
+    package var pingInterval: Duration?
 
     /// Makes settings.
-    public init(subprotocols: [String] = [], messages: [NamedMessage] = [], script: WebSocketScript? = nil, pingInterval: Duration? = nil) {
+    package init(subprotocols: [String] = [], messages: [NamedMessage] = [], script: WebSocketScript? = nil, pingInterval: Duration? = nil) {
         self.subprotocols = subprotocols
         self.messages = messages
         self.script = script
@@ -261,13 +261,13 @@ public struct WebSocketSettings: Sendable, Hashable {
 }
 
 /// How an endpoint's streamed answer is read (`stream: true` or `stream: { reconnect: true }`).
-public struct StreamSettings: Sendable, Hashable {
+package struct StreamSettings: Sendable, Hashable {
     /// Whether a Server-Sent Events stream that the server closes is opened again after its `retry`
     /// time, with `Last-Event-ID`, as a browser's EventSource does.
-    public var reconnect: Bool
+    package var reconnect: Bool
 
     /// Makes settings.
-    public init(reconnect: Bool = false) {
+    package init(reconnect: Bool = false) {
         self.reconnect = reconnect
     }
 }

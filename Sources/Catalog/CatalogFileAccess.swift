@@ -2,7 +2,7 @@ import FoundationEssentials
 import SystemSupport
 
 /// Whether a file a catalog names (a `bodyFile`, a certificate) may be read, and if not, why.
-public enum CatalogFileAccess: Sendable, Hashable {
+package enum CatalogFileAccess: Sendable, Hashable {
     /// A regular file inside the catalog folder (or allowed outside it) of `size` bytes, nil when unknown.
     case readable(size: Int?)
     /// Nothing at the path.
@@ -21,7 +21,7 @@ public enum CatalogFileAccess: Sendable, Hashable {
     case unreadable(String)
 
     /// Why the file cannot be used, for a diagnostic ending `: '<path>'`; nil when it can.
-    public var problem: String? {
+    package var problem: String? {
         switch self {
         case .readable: nil
         case .missing: "does not exist"
@@ -39,7 +39,7 @@ public enum CatalogFileAccess: Sendable, Hashable {
 
 extension CatalogFileSystem {
     /// By default a file exists or not (an in-memory folder cannot be left: `..` stays inside).
-    public func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
+    package func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
         fileExists(path) ? .readable(size: nil) : .missing
     }
 }
@@ -47,13 +47,13 @@ extension CatalogFileSystem {
 extension DiskFileSystem {
     /// Resolves `path` with every symbolic link (realpath) and checks that it stays in the catalog
     /// folder unless `allowingOutside`, and that it is a regular file this process may read.
-    public func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
+    package func access(_ path: String, allowingOutside: Bool) -> CatalogFileAccess {
         resolve(path, allowingOutside: allowingOutside).access
     }
 
     /// `access(_:allowingOutside:)`, with the file's canonical path when it may be read: what is
     /// opened, so a link changed after the check cannot lead elsewhere.
-    public func resolve(_ path: String, allowingOutside: Bool) -> (access: CatalogFileAccess, resolved: String?) {
+    package func resolve(_ path: String, allowingOutside: Bool) -> (access: CatalogFileAccess, resolved: String?) {
         guard let url = fileURL(for: path) else { return (.missing, nil) }
         let resolved: String
         switch ResolvedPath(url.path) {

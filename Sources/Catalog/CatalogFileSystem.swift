@@ -2,7 +2,7 @@ import FoundationEssentials
 import SystemSupport
 
 /// Reads a catalog folder: a folder on disk, or the files compiled into the binary.
-public protocol CatalogFileSystem: Sendable {
+package protocol CatalogFileSystem: Sendable {
     /// The names of the files directly in the folder.
     func fileNames() throws(CatalogFolderError) -> [String]
     /// A file's bytes; the path is relative to the folder (or absolute); nil when it cannot be read.
@@ -22,29 +22,29 @@ public protocol CatalogFileSystem: Sendable {
 }
 
 extension CatalogFileSystem {
-    public func filePath(for path: String) -> String? { fileURL(for: path)?.path }
+    package func filePath(for path: String) -> String? { fileURL(for: path)?.path }
 }
 
 /// The catalog folder could not be listed.
-public struct CatalogFolderError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct CatalogFolderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public var message: String
+    package var message: String
 
     /// Makes the error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A catalog folder on disk.
-public struct DiskFileSystem: CatalogFileSystem {
+package struct DiskFileSystem: CatalogFileSystem {
     /// The folder.
-    public let root: URL
+    package let root: URL
 
     /// Makes a file system rooted at `root`.
-    public init(root: URL) { self.root = root }
+    package init(root: URL) { self.root = root }
 
-    public func fileNames() throws(CatalogFolderError) -> [String] {
+    package func fileNames() throws(CatalogFolderError) -> [String] {
         switch FileStatus(path: root.path) {
         case .missing: throw CatalogFolderError("the catalog folder does not exist")
         case .directory: break
@@ -57,63 +57,63 @@ public struct DiskFileSystem: CatalogFileSystem {
         }
     }
 
-    public func contents(of path: String) -> Data? {
+    package func contents(of path: String) -> Data? {
         guard let url = fileURL(for: path) else { return nil }
         return FileContents.read(atPath: url.path)
     }
 
-    public func fileExists(_ path: String) -> Bool {
+    package func fileExists(_ path: String) -> Bool {
         guard let url = fileURL(for: path) else { return false }
         if case .file = FileStatus(path: url.path) { return true }
         return false
     }
 
-    public func fileURL(for path: String) -> URL? {
+    package func fileURL(for path: String) -> URL? {
         CatalogSource.absoluteURL(path, currentDirectory: root.path)
     }
 
-    public func fileNames(in folder: String) -> [String] {
+    package func fileNames(in folder: String) -> [String] {
         guard let url = fileURL(for: folder.isEmpty ? "." : folder) else { return [] }
         return (try? DirectoryEntries.names(in: url.path)) ?? []
     }
 }
 
 /// A catalog folder held in memory: the bundled catalogs, and tests.
-public struct InMemoryFileSystem: CatalogFileSystem {
+package struct InMemoryFileSystem: CatalogFileSystem {
     /// File contents by path relative to the folder (`petstore.yaml`, `fixtures/pet.json`).
-    public let files: [String: Data]
+    package let files: [String: Data]
     /// The folder (its path) where files the transport reads itself (a CA certificate) are written
     /// when a catalog names them; nil when they cannot be used (tests).
-    public var materializedIn: String?
+    package var materializedIn: String?
 
     /// Makes a file system from contents by relative path.
-    public init(files: [String: Data], materializedIn: String? = nil) {
+    package init(files: [String: Data], materializedIn: String? = nil) {
         self.files = files
         self.materializedIn = materializedIn
     }
 
     /// Makes a file system from text contents by relative path.
-    public init(texts: [String: String]) {
+    package init(texts: [String: String]) {
         self.files = texts.mapValues { Data(utf8: $0) }
     }
 
-    public func fileNames() throws(CatalogFolderError) -> [String] {
+    package func fileNames() throws(CatalogFolderError) -> [String] {
         files.keys.filter { !$0.contains("/") }
     }
 
-    public func contents(of path: String) -> Data? {
+    package func contents(of path: String) -> Data? {
         files[InMemoryFileSystem.normalize(path)]
     }
 
-    public func fileExists(_ path: String) -> Bool {
+    package func fileExists(_ path: String) -> Bool {
         files[InMemoryFileSystem.normalize(path)] != nil
     }
 
-    public func fileURL(for path: String) -> URL? {
+    package func fileURL(for path: String) -> URL? {
         filePath(for: path).map { URL(fileURLWithPath: $0) }
     }
 
-    public func filePath(for path: String) -> String? {
+    package func filePath(for path: String) -> String? {
         guard let folder = materializedIn, let data = contents(of: path) else { return nil }
         // Paths as text: the bundled catalogs name a CA and a multipart file, read at launch, and
         // a URL's first `path` costs ~580,000 instructions.
@@ -130,7 +130,7 @@ public struct InMemoryFileSystem: CatalogFileSystem {
         return filePath
     }
 
-    public func fileNames(in folder: String) -> [String] {
+    package func fileNames(in folder: String) -> [String] {
         let prefix = InMemoryFileSystem.normalize(folder)
         return files.keys.compactMap { path in
             let parent = PathText.parent(of: path)

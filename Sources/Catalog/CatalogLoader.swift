@@ -9,10 +9,10 @@ import YAMLSupport
 /// diagnostics (and no service, or the service without its broken endpoints and environments).
 public enum CatalogLoader {
     /// Catalog files are the `*.yaml` and `*.yml` files directly in the folder; fixtures live in subfolders.
-    public static let fileExtensions: Set<String> = ["yaml", "yml"]
+    package static let fileExtensions: Set<String> = ["yaml", "yml"]
 
     /// Whether a name in the folder is a catalog file (`*.yaml`, `*.yml`, not hidden).
-    public static func isCatalogFile(_ name: String) -> Bool {
+    package static func isCatalogFile(_ name: String) -> Bool {
         !name.hasPrefix(".") && !name.contains("/") && fileExtensions.contains(PathText.fileExtension(of: name).lowercased())
     }
 
@@ -27,7 +27,7 @@ public enum CatalogLoader {
 
     /// Loads the catalogs of a file system, reading files in parallel. Files of a folder held in
     /// memory are trusted (the program made them); files on disk as `trust` says.
-    public static func load(fileSystem: any CatalogFileSystem, source: CatalogSource, trust: CatalogTrust = .nothing) -> CatalogSet {
+    package static func load(fileSystem: any CatalogFileSystem, source: CatalogSource, trust: CatalogTrust = .nothing) -> CatalogSet {
         reload(fileSystem: fileSystem, source: source, previous: nil, changedFiles: nil, trust: trust)
     }
 
@@ -36,7 +36,7 @@ public enum CatalogLoader {
     /// `previous`. A changed file that now has errors keeps the service it last loaded without
     /// errors, with its new diagnostics and a warning saying so, until it is fixed.
     /// `trust` is the previous load's when not given; a file whose trust changed is read again.
-    public static func reload(_ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil) -> CatalogSet {
+    package static func reload(_ source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust? = nil) -> CatalogSet {
         guard let directory = source.directory else { return load(source) }
         return reload(
             fileSystem: DiskFileSystem(root: directory), source: source, previous: previous, changedFiles: changedFiles,
@@ -44,7 +44,7 @@ public enum CatalogLoader {
     }
 
     /// `reload(_:previous:changedFiles:trust:)` on a file system.
-    public static func reload(
+    package static func reload(
         fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust = .nothing
     ) -> CatalogSet {
         reload(fileSystem: fileSystem, source: source, previous: previous, changedFiles: changedFiles, trust: trust, cache: nil)
@@ -177,7 +177,7 @@ public enum CatalogLoader {
 
     /// The largest catalog file read (a 10,000-endpoint catalog is ~2 MB): a larger one is refused
     /// by its size before a byte is read, so loading stays quick whatever is in the folder.
-    public static let maximumFileSize = 16 << 20
+    package static let maximumFileSize = 16 << 20
 
     static func parseFile(
         named name: String, source: CatalogSource, fileSystem: any CatalogFileSystem, trust: CatalogTrust = .everything,

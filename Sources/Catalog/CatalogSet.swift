@@ -12,13 +12,13 @@ public struct CatalogSet: Sendable {
     /// Each catalog file's outcome by file name, so a reload reads only the files that changed.
     var parsedFiles: [String: CatalogLoader.ParsedFile] = [:]
     /// What was trusted when the files were read (a reload keeps it unless told otherwise).
-    public internal(set) var trust = CatalogTrust.everything
+    package internal(set) var trust = CatalogTrust.everything
     /// How the files this load read were read: parsed from their YAML, or taken parsed from the
     /// cache (files a reload kept count in neither). What tests check a launch's work by.
     package internal(set) var readCounts = CatalogReadCounts()
 
     /// Makes a catalog set.
-    public init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {
+    package init(services: [Service], diagnostics: [Diagnostic], source: CatalogSource) {
         self.services = services
         self.diagnostics = diagnostics
         self.source = source
@@ -48,7 +48,7 @@ public struct CatalogSet: Sendable {
     public var endpointCount: Int { services.reduce(0) { $0 + $1.endpoints.count } }
 
     /// `2 services, 31 endpoints; 1 error, 0 warnings in environments/`.
-    public var summary: String {
+    package var summary: String {
         func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
         let folder = source.origin == .bundled || source.displayPath.hasSuffix("/") ? source.displayPath : source.displayPath + "/"
         return "\(plural(services.count, "service")), \(plural(endpointCount, "endpoint")); "

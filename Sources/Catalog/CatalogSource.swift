@@ -17,11 +17,11 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The environment variable naming a catalog folder.
-    public static let environmentVariable = "APIEXPLORER_CATALOG"
+    package static let environmentVariable = "APIEXPLORER_CATALOG"
     /// The folder looked for in the current directory.
-    public static let defaultFolderName = "environments"
+    package static let defaultFolderName = "environments"
     /// How bundled files are shown in diagnostics.
-    public static let bundledDisplayPath = "<bundled>"
+    package static let bundledDisplayPath = "<bundled>"
 
     /// Which rule chose it.
     public var origin: Origin
@@ -51,7 +51,7 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     /// does not exist (loading then reports it), so a typo never silently falls back to other catalogs.
     /// `environment` and `currentDirectory` default to the process's, read only when the lookup
     /// gets to them (copying the environment into a dictionary is most of resolving `--catalog`).
-    public static func resolve(
+    package static func resolve(
         option: String?, environment: [String: String]? = nil, currentDirectory: String? = nil,
         directoryExists: (String) -> Bool = CatalogSource.directoryExists(atPath:)
     ) -> CatalogSource {
@@ -72,12 +72,12 @@ public struct CatalogSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a folder exists on disk.
-    public static func directoryExists(atPath path: String) -> Bool {
+    package static func directoryExists(atPath path: String) -> Bool {
         FileStatus.isDirectory(path)
     }
 
     /// How a file of this source is shown: `environments/petstore.yaml`.
-    public func displayPath(of fileName: String) -> String {
+    package func displayPath(of fileName: String) -> String {
         displayPath == "/" ? "/\(fileName)" : "\(displayPath)/\(fileName)"
     }
 

@@ -33,18 +33,18 @@ public struct CatalogTrust: Sendable, Hashable {
     }
 
     /// This trust with `other`'s added.
-    public func merging(_ other: CatalogTrust) -> CatalogTrust {
+    package func merging(_ other: CatalogTrust) -> CatalogTrust {
         CatalogTrust(contentHashes: contentHashes.union(other.contentHashes), trustsEverything: trustsEverything || other.trustsEverything)
     }
 
     /// Why an untrusted catalog may not do something, and how to trust it.
-    public static func refusal(_ service: Service, doing what: String) -> String {
+    package static func refusal(_ service: Service, doing what: String) -> String {
         "\(service.file) is not trusted, so it may not \(what): check what it declares and trust it "
             + "(`apiexplorer trust FOLDER`, `--trust`, or in the explorer when it asks)"
     }
 
     /// The SHA-256 of a file's bytes, in lowercase hexadecimal.
-    public static func contentHash(of data: Data) -> String {
+    package static func contentHash(of data: Data) -> String {
         HashFunction.sha256.hexHash(data)
     }
 
@@ -65,35 +65,35 @@ package protocol TrustPersistence: Sendable {
 
 extension CatalogSet {
     /// The services that are not trusted.
-    public var untrustedServices: [Service] { services.filter { !$0.isTrusted } }
+    package var untrustedServices: [Service] { services.filter { !$0.isTrusted } }
 
     /// What each untrusted service declares, for the question asked before trusting them.
-    public var untrustedDeclarations: [TrustDeclaration] { untrustedServices.map(TrustDeclaration.init) }
+    package var untrustedDeclarations: [TrustDeclaration] { untrustedServices.map(TrustDeclaration.init) }
 
     /// The content hashes of the untrusted services (what trusting them remembers).
-    public var untrustedContentHashes: [String] { untrustedServices.compactMap(\.contentHash) }
+    package var untrustedContentHashes: [String] { untrustedServices.compactMap(\.contentHash) }
 }
 
 /// What a catalog would reach outside itself once trusted: the hosts it sends to, the secrets it
 /// reads and from where, the files it reads outside its folder, the files it downloads.
-public struct TrustDeclaration: Sendable, Hashable {
+package struct TrustDeclaration: Sendable, Hashable {
     /// The service and its file, as shown.
-    public var service: String
-    public var file: String
+    package var service: String
+    package var file: String
     /// Origins (`https://api.example.com`) it sends requests to.
-    public var hosts: [String]
+    package var hosts: [String]
     /// Each secret it reads, with where from (`$APIEXPLORER_SECRET_TOKEN`, `$GITHUB_TOKEN`).
-    public var secrets: [(name: String, variables: [String])]
+    package var secrets: [(name: String, variables: [String])]
     /// Files outside its folder it names (absolute paths as written), and paths made from
     /// placeholders (checked in its folder when sent).
-    public var files: [String]
+    package var files: [String]
     /// Whether it may read any file the person can (`allowOutsidePaths: true`).
-    public var readsAnyFile: Bool
+    package var readsAnyFile: Bool
     /// Files it writes responses to (`download:`), in the downloads folder.
-    public var downloads: [String]
+    package var downloads: [String]
 
     /// What `service` declares.
-    public init(_ service: Service) {
+    package init(_ service: Service) {
         self.service = service.id
         file = service.file
         var hosts: [String] = []
@@ -136,7 +136,7 @@ public struct TrustDeclaration: Sendable, Hashable {
     }
 
     /// The declaration as lines for a person: what trusting the catalog allows.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines = ["\(service) (\(file))"]
         lines += hosts.map { "  sends requests to \($0)" }
         lines += secrets.map { "  reads secret \($0.name) from \($0.variables.map { "$" + $0 }.joined(separator: " or ")) (or .env beside it)" }
@@ -147,8 +147,8 @@ public struct TrustDeclaration: Sendable, Hashable {
         return lines
     }
 
-    public static func == (lhs: TrustDeclaration, rhs: TrustDeclaration) -> Bool { lhs.lines == rhs.lines }
-    public func hash(into hasher: inout Hasher) { hasher.combine(lines) }
+    package static func == (lhs: TrustDeclaration, rhs: TrustDeclaration) -> Bool { lhs.lines == rhs.lines }
+    package func hash(into hasher: inout Hasher) { hasher.combine(lines) }
 
     /// `https://host:port` of a URL (the port when it is not the scheme's).
     static func origin(_ url: URL) -> String? {
@@ -167,7 +167,7 @@ public struct TrustDeclaration: Sendable, Hashable {
 extension CatalogEndpoint {
     /// The files its request body reads when sent (`bodyFile`, multipart files), as kept: absolute
     /// after load, or with placeholders.
-    public var bodyFilePaths: [String] {
+    package var bodyFilePaths: [String] {
         switch body {
         case .file(let path, _): return [path]
         case .multipart(let fields):

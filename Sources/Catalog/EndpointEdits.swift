@@ -5,18 +5,18 @@ import JSONSupport
 /// method, the path, the query items and the endpoint's headers (each can be turned off), the
 /// body, and inherited headers (environment, group) turned off. A part that was not changed is
 /// nil and keeps following the catalog.
-public struct EndpointEdits: Sendable, Hashable, Codable {
+package struct EndpointEdits: Sendable, Hashable, Codable {
     /// A query item, header or form field as edited: off items stay listed but are not sent.
-    public struct Item: Sendable, Hashable, Codable {
+    package struct Item: Sendable, Hashable, Codable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value (nil: a bare query name); may hold placeholders.
-        public var value: String?
+        package var value: String?
         /// Whether it is sent.
-        public var isEnabled: Bool
+        package var isEnabled: Bool
 
         /// Makes an item.
-        public init(name: String, value: String?, isEnabled: Bool = true) {
+        package init(name: String, value: String?, isEnabled: Bool = true) {
             self.name = name
             self.value = value
             self.isEnabled = isEnabled
@@ -24,7 +24,7 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     }
 
     /// A body as edited.
-    public enum Body: Sendable, Hashable, Codable {
+    package enum Body: Sendable, Hashable, Codable {
         /// No body.
         case none
         /// Text as typed, sent byte for byte; as JSON when `isJSON` (it must then parse).
@@ -34,21 +34,21 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     }
 
     /// The method, when changed.
-    public var method: HTTPMethod?
+    package var method: HTTPMethod?
     /// The path template, when changed.
-    public var path: String?
+    package var path: String?
     /// Every query item, when any was changed.
-    public var query: [Item]?
+    package var query: [Item]?
     /// Every header the endpoint itself sends, when any was changed (an inherited header edited
     /// becomes one of these, which wins over it).
-    public var headers: [Item]?
+    package var headers: [Item]?
     /// Inherited headers (environment's, group's) not to send, by name.
-    public var removedHeaders: Set<String>
+    package var removedHeaders: Set<String>
     /// The body, when changed.
-    public var body: Body?
+    package var body: Body?
 
     /// No change.
-    public init(
+    package init(
         method: HTTPMethod? = nil, path: String? = nil, query: [Item]? = nil, headers: [Item]? = nil, removedHeaders: Set<String> = [],
         body: Body? = nil
     ) {
@@ -61,22 +61,22 @@ public struct EndpointEdits: Sendable, Hashable, Codable {
     }
 
     /// Whether nothing was changed.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         method == nil && path == nil && query == nil && headers == nil && removedHeaders.isEmpty && body == nil
     }
 
     /// The edits that describe the catalog's own endpoint (a starting point to change).
-    public static func items(of query: [QueryItem]) -> [Item] {
+    package static func items(of query: [QueryItem]) -> [Item] {
         query.map { Item(name: $0.name, value: $0.value) }
     }
 
     /// The endpoint's own headers as items.
-    public static func items(of headers: Headers) -> [Item] {
+    package static func items(of headers: Headers) -> [Item] {
         headers.map { Item(name: $0.name, value: $0.value) }
     }
 
     /// The endpoint's body as edited text.
-    public static func body(of body: RequestBody) -> Body {
+    package static func body(of body: RequestBody) -> Body {
         switch body {
         // A file or a multipart form is changed in the catalog, not in the Edit tab.
         case .none, .data, .file, .multipart: .none
@@ -93,18 +93,18 @@ extension EndpointEdits {
 }
 
 /// Why edits cannot be sent as they are.
-public struct EditsError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct EditsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, with a line and column for a JSON body.
-    public var message: String
+    package var message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension CatalogEndpoint {
     /// The endpoint with `edits` applied (inherited headers turned off are applied when the request
     /// is prepared: see `RequestBuilder.prepare(_:values:removingHeaders:)`). A JSON body that does
     /// not parse is an error saying where.
-    public func applying(_ edits: EndpointEdits) throws(EditsError) -> CatalogEndpoint {
+    package func applying(_ edits: EndpointEdits) throws(EditsError) -> CatalogEndpoint {
         var endpoint = self
         if let method = edits.method { endpoint.method = method }
         if let path = edits.path { endpoint.path = path }

@@ -54,5 +54,5 @@ public enum RequestMode: String, Sendable, Hashable, Codable, CaseIterable {
     public var toggled: RequestMode { self == .stub ? .live : .stub }
 
     /// `STUB` or `LIVE`, as the status bar shows it.
-    public var badge: String { rawValue.uppercased() }
+    package var badge: String { rawValue.uppercased() }
 }

@@ -23,7 +23,7 @@ public struct EndpointSelection: Sendable {
     public var environment: Environment
 
     /// Makes a selection.
-    public init(service: Service, endpoint: CatalogEndpoint, environment: Environment) {
+    package init(service: Service, endpoint: CatalogEndpoint, environment: Environment) {
         self.service = service
         self.endpoint = endpoint
         self.environment = environment
@@ -48,7 +48,7 @@ public struct EndpointSelection: Sendable {
     }
 
     /// The service with id `id`, or an error naming the known ones.
-    public static func resolveService(_ id: String, in catalog: CatalogSet) throws(CatalogLookupError) -> Service {
+    package static func resolveService(_ id: String, in catalog: CatalogSet) throws(CatalogLookupError) -> Service {
         if let service = catalog.service(id) { return service }
         let known = catalog.services.map(\.id)
         let hint = DidYouMean.hint(for: id, among: known)
@@ -57,7 +57,7 @@ public struct EndpointSelection: Sendable {
     }
 
     /// The environment named `name` (nil: the first), or an error naming the known ones.
-    public static func resolveEnvironment(_ name: String?, of service: Service) throws(CatalogLookupError) -> Environment {
+    package static func resolveEnvironment(_ name: String?, of service: Service) throws(CatalogLookupError) -> Environment {
         guard let name else {
             guard let first = service.environments.first else { throw CatalogLookupError("service '\(service.id)' has no environment") }
             return first
@@ -72,7 +72,7 @@ public struct EndpointSelection: Sendable {
     public var key: EndpointKey { endpoint.key }
 
     /// The endpoint's example named `name` (nil or `default`: the stub), or an error.
-    public func example(_ name: String?) throws(CatalogLookupError) -> CatalogExample {
+    package func example(_ name: String?) throws(CatalogLookupError) -> CatalogExample {
         if let example = endpoint.example(named: name) { return example }
         let names = endpoint.exampleNames
         throw CatalogLookupError(
@@ -81,9 +81,9 @@ public struct EndpointSelection: Sendable {
 }
 
 /// Parses `NAME=VALUE` run-time values as given with `--var`.
-public enum RuntimeValues {
+package enum RuntimeValues {
     /// The values, later ones winning; a malformed item is an error.
-    public static func parse(_ items: [String]) throws(CatalogLookupError) -> [String: String] {
+    package static func parse(_ items: [String]) throws(CatalogLookupError) -> [String: String] {
         var values: [String: String] = [:]
         for item in items {
             guard let equals = item.firstIndex(of: "="), equals != item.startIndex else {

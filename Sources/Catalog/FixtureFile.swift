@@ -15,11 +15,11 @@ package enum FixtureReading: Sendable, Hashable {
 /// it is read — confined to the catalog folder, no larger than the service's largest
 /// `maxBodySize` — and a problem is the diagnostic the load would have given, at the `bodyFile:`
 /// value's line and column.
-public struct FixtureFile: Sendable, Hashable {
+package struct FixtureFile: Sendable, Hashable {
     /// The path as the catalog wrote it.
-    public let path: String
+    package let path: String
     /// Where the catalog names it.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// Whose it is: the example's name (`default` for the stub) and the endpoint's id.
     let example: String
     let endpointID: String
@@ -53,7 +53,7 @@ public struct FixtureFile: Sendable, Hashable {
     }
 
     /// The file's bytes, or why they may not be used.
-    public func read() -> Result<Data, FixtureProblem> {
+    package func read() -> Result<Data, FixtureProblem> {
         let what = Self.describe(example: example, endpointID: endpointID)
         func failure(_ message: String) -> Result<Data, FixtureProblem> {
             .failure(FixtureProblem(diagnostic: Diagnostic(
@@ -91,28 +91,28 @@ public struct FixtureFile: Sendable, Hashable {
         return "; did you mean '\(folder.isEmpty ? suggestion : folder + "/" + suggestion)'?"
     }
 
-    public static func == (lhs: FixtureFile, rhs: FixtureFile) -> Bool {
+    package static func == (lhs: FixtureFile, rhs: FixtureFile) -> Bool {
         lhs.path == rhs.path && lhs.location == rhs.location && lhs.example == rhs.example && lhs.endpointID == rhs.endpointID && lhs.limit == rhs.limit
             && lhs.allowsOutsidePaths == rhs.allowsOutsidePaths && lhs.isTrusted == rhs.isTrusted
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(path)
         hasher.combine(location)
     }
 }
 
 /// Why a fixture's body file cannot be used: the diagnostic a load would have given.
-public struct FixtureProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FixtureProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// `file:line:column: error: …`.
-    public var diagnostic: Diagnostic
+    package var diagnostic: Diagnostic
 
-    public var description: String { diagnostic.description }
+    package var description: String { diagnostic.description }
 }
 
 extension CatalogExample {
     /// The example with its body file read, when a load left it unread; itself otherwise.
-    public func readingBodyFile() -> Result<CatalogExample, FixtureProblem> {
+    package func readingBodyFile() -> Result<CatalogExample, FixtureProblem> {
         guard let bodyFile else { return .success(self) }
         switch bodyFile.read() {
         case .success(let data):
@@ -128,7 +128,7 @@ extension CatalogExample {
 extension CatalogEndpoint {
     /// The endpoint with the body files of its stub and of the example named `example` read (those
     /// a stub send may answer with), or the first problem with one.
-    public func readingFixtures(for example: String?) -> Result<CatalogEndpoint, FixtureProblem> {
+    package func readingFixtures(for example: String?) -> Result<CatalogEndpoint, FixtureProblem> {
         var read = self
         switch stub.readingBodyFile() {
         case .success(let stub): read.stub = stub

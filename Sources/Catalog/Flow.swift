@@ -3,20 +3,20 @@ import Expectations
 /// A named, ordered list of requests of one service (`flows:`): each step sends an endpoint with
 /// its own values, captures what later steps use, checks its response and may poll until a
 /// condition holds. `apiexplorer test` runs flows in stub mode, against the mock or live.
-public struct Flow: Sendable, Hashable, Identifiable {
+package struct Flow: Sendable, Hashable, Identifiable {
     /// The id, unique within the service.
-    public var id: String
+    package var id: String
     /// Shown in reports.
-    public var title: String
+    package var title: String
     /// A sentence for people.
-    public var summary: String?
+    package var summary: String?
     /// What runs, in order: a step, or steps that run at the same time.
-    public var stages: [FlowStage]
+    package var stages: [FlowStage]
     /// Where the flow is defined.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Makes a flow.
-    public init(id: String, title: String? = nil, summary: String? = nil, stages: [FlowStage], location: SourceLocation) {
+    package init(id: String, title: String? = nil, summary: String? = nil, stages: [FlowStage], location: SourceLocation) {
         self.id = id
         self.title = title ?? id
         self.summary = summary
@@ -25,7 +25,7 @@ public struct Flow: Sendable, Hashable, Identifiable {
     }
 
     /// Every step, in order.
-    public var steps: [FlowStep] {
+    package var steps: [FlowStep] {
         stages.flatMap { stage in
             switch stage {
             case .step(let step): [step]
@@ -36,7 +36,7 @@ public struct Flow: Sendable, Hashable, Identifiable {
 }
 
 /// One stage of a flow.
-public enum FlowStage: Sendable, Hashable {
+package enum FlowStage: Sendable, Hashable {
     /// One step.
     case step(FlowStep)
     /// Steps sent at the same time; the next stage starts when all have finished, and sees what
@@ -45,32 +45,32 @@ public enum FlowStage: Sendable, Hashable {
 }
 
 /// One request of a flow.
-public struct FlowStep: Sendable, Hashable {
+package struct FlowStep: Sendable, Hashable {
     /// The step's name, unique in its flow (the endpoint's id unless given).
-    public var name: String
+    package var name: String
     /// The endpoint's id in the flow's service.
-    public var endpoint: String
+    package var endpoint: String
     /// The example asked for (stub mode, the mock).
-    public var example: String?
+    package var example: String?
     /// Run-time values for its placeholders (`variables:`), above captured ones.
-    public var values: [String: String] = [:]
+    package var values: [String: String] = [:]
     /// A body sent instead of the endpoint's.
-    public var body: EndpointEdits.Body?
+    package var body: EndpointEdits.Body?
     /// What it captures for later steps, beside the endpoint's own captures.
-    public var captures: [Capture] = []
+    package var captures: [Capture] = []
     /// What the response should be; nil checks the endpoint's (or the example's) `expect:`.
     package var expectations: ResponseExpectations?
     /// Polling: the request is sent again until these hold (`until:`), every `interval`, for at most `limit`.
     package var until: ResponseExpectations?
     /// Time between polls.
-    public var interval: Duration = .seconds(1)
+    package var interval: Duration = .seconds(1)
     /// Longest time spent polling before the step fails.
-    public var limit: Duration = .seconds(30)
+    package var limit: Duration = .seconds(30)
     /// Where the step is written.
-    public var location: SourceLocation
+    package var location: SourceLocation
 
     /// Makes a step.
-    public init(name: String, endpoint: String, location: SourceLocation) {
+    package init(name: String, endpoint: String, location: SourceLocation) {
         self.name = name
         self.endpoint = endpoint
         self.location = location
@@ -79,7 +79,7 @@ public struct FlowStep: Sendable, Hashable {
 
 extension Service {
     /// The flow with id `id`.
-    public func flow(_ id: String) -> Flow? {
+    package func flow(_ id: String) -> Flow? {
         flows.first { $0.id == id }
     }
 }

@@ -3,16 +3,16 @@ import JSONSupport
 /// A GraphQL request as a catalog writes it (`graphql: { query, variables, operationName }`). It
 /// is sent as the JSON body GraphQL servers read over HTTP, so placeholders render as in any JSON
 /// body; the endpoint keeps it to know its errors come inside a 200 (see `ErrorRule.graphQL`).
-public struct GraphQLOperation: Sendable, Hashable {
+package struct GraphQLOperation: Sendable, Hashable {
     /// The document (`query GetPet($id: ID!) { pet(id: $id) { name } }`); may hold placeholders.
-    public var query: String
+    package var query: String
     /// The variables, in file order; strings inside may hold placeholders.
-    public var variables: JSONObject?
+    package var variables: JSONObject?
     /// Which operation of the document to run, when it holds several.
-    public var operationName: String?
+    package var operationName: String?
 
     /// Makes an operation.
-    public init(query: String, variables: JSONObject? = nil, operationName: String? = nil) {
+    package init(query: String, variables: JSONObject? = nil, operationName: String? = nil) {
         self.query = query
         self.variables = variables
         self.operationName = operationName
@@ -20,7 +20,7 @@ public struct GraphQLOperation: Sendable, Hashable {
 
     /// Reads an operation back from the body it is sent as: a non-empty text `query`, and beside
     /// it only a mapping of `variables` and a text `operationName`; nil for any other JSON.
-    public init?(requestBody: JSONValue) {
+    package init?(requestBody: JSONValue) {
         guard case .object(let object) = requestBody, case .string(let query)? = object["query"], !query.isEmpty else { return nil }
         self.init(query: query)
         for member in object {
@@ -34,7 +34,7 @@ public struct GraphQLOperation: Sendable, Hashable {
     }
 
     /// The body sent: `{"query": …, "variables": …, "operationName": …}`, absent members left out.
-    public var requestBody: JSONValue {
+    package var requestBody: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("query", .string(query))]
         if let variables { members.append(("variables", .object(variables))) }
         if let operationName { members.append(("operationName", .string(operationName))) }

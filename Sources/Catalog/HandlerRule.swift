@@ -2,9 +2,9 @@ import DispatcherCore
 
 /// One link of a catalog's error-handler chain (`handlers:`), result handlers (`results:`) or an
 /// endpoint's own handlers, which run before the chain and stop it when they act.
-public struct HandlerRule: Sendable, Hashable {
+package struct HandlerRule: Sendable, Hashable {
     /// Which errors the rule takes.
-    public enum Matcher: Sendable, Hashable {
+    package enum Matcher: Sendable, Hashable {
         /// Responses whose status matches.
         case statuses(ErrorRule.StatusMatch)
         /// Errors of these kinds (built-in or custom names).
@@ -17,7 +17,7 @@ public struct HandlerRule: Sendable, Hashable {
         case refreshTriggers
 
         /// Whether the rule takes `error`.
-        public func matches(_ error: DispatchError) -> Bool {
+        package func matches(_ error: DispatchError) -> Bool {
             switch self {
             case .statuses(let match): error.status.map(match.matches) ?? false
             case .kinds(let names): names.contains(error.kind.name)
@@ -28,7 +28,7 @@ public struct HandlerRule: Sendable, Hashable {
     }
 
     /// What the rule does.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Refresh the token (`auth.refresh`) and resume the request once.
         case refresh
         /// Forget the environment's credentials and cookies; the error stands and says so.
@@ -42,7 +42,7 @@ public struct HandlerRule: Sendable, Hashable {
         case recover(example: String)
 
         /// Its name in catalogs.
-        public var name: String {
+        package var name: String {
             switch self {
             case .refresh: "refresh"
             case .signOut: "signOut"
@@ -53,18 +53,18 @@ public struct HandlerRule: Sendable, Hashable {
         }
 
         /// Every action's name, for diagnostics.
-        public static let names = ["refresh", "signOut", "retry", "message", "recover"]
+        package static let names = ["refresh", "signOut", "retry", "message", "recover"]
     }
 
     /// Which errors it takes.
-    public var matcher: Matcher
+    package var matcher: Matcher
     /// What it does.
-    public var action: Action
+    package var action: Action
     /// How the trace and the Errors tab name it: `retry on 429 (shop.yaml:12)`.
-    public var name: String
+    package var name: String
 
     /// Makes a rule.
-    public init(matcher: Matcher, action: Action, name: String) {
+    package init(matcher: Matcher, action: Action, name: String) {
         self.matcher = matcher
         self.action = action
         self.name = name

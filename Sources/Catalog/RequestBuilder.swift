@@ -11,21 +11,21 @@ import TextSupport
 /// `{{secret.NAME}}` is looked up in: run-time values (`secret.NAME`), the environment variable the
 /// catalog declares for it or `APIEXPLORER_SECRET_NAME` (a trusted catalog only), the `.env` beside
 /// the catalog, the environment's `secretDefaults`. Values put in the path are percent-encoded (a `/` is kept).
-public struct RequestBuilder: Sendable {
+package struct RequestBuilder: Sendable {
     /// The service.
-    public let service: Service
+    package let service: Service
     /// The environment as written in the catalog.
-    public let environment: Environment
+    package let environment: Environment
     /// Where secrets come from.
-    public let secrets: SecretStore
+    package let secrets: SecretStore
     /// When set, `{{secret.NAME}}`/`{{NAME}}` for this name is left as `{{secret.NAME}}` for the
     /// session's adapter to fill per attempt from the credential store (the auth refresh rule's `into`).
-    public let deferredToken: String?
+    package let deferredToken: String?
     /// What `{{$uuid}}`, `{{$timestamp}}` … are made from.
-    public var generators: TemplateGenerators
+    package var generators: TemplateGenerators
 
     /// Makes a builder.
-    public init(
+    package init(
         service: Service, environment: Environment, secrets: SecretStore, deferredToken: String? = nil, generators: TemplateGenerators = .system
     ) {
         self.service = service
@@ -39,7 +39,7 @@ public struct RequestBuilder: Sendable {
     /// `captured` from responses (response references included, by placeholder name); inherited
     /// headers (the environment's, the group's) named in the endpoint's `omittedHeaders` or in
     /// `removingHeaders` are left out.
-    public func prepare(
+    package func prepare(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], removingHeaders: Set<String> = []
     ) throws(UnresolvedPlaceholderError) -> PreparedRequest {
         let removingHeaders = removingHeaders.union(endpoint.omittedHeaders)
@@ -73,7 +73,7 @@ public struct RequestBuilder: Sendable {
     }
 
     /// A WebSocket message with its placeholders filled as the endpoint's request would fill them.
-    public func renderMessage(
+    package func renderMessage(
         _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:]
     ) throws(UnresolvedPlaceholderError) -> String {
         guard text.hasPlaceholderOpening else { return text }
@@ -90,13 +90,13 @@ public struct RequestBuilder: Sendable {
     /// unless `revealingSecrets`.
     /// `text` with its placeholders filled from the environment, the service and the secrets
     /// (credentials of `auth`, outside any endpoint); nil when one has no value.
-    public func render(serviceText text: String) -> String? {
+    package func render(serviceText text: String) -> String? {
         var renderer = Renderer(builder: self, endpoint: CatalogEndpoint(id: "", serviceID: service.id, path: "/"), values: [:], captured: [:])
         let rendered = renderer.render(text, at: "auth")
         return renderer.unresolved.isEmpty ? rendered : nil
     }
 
-    public func variables(
+    package func variables(
         for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], revealingSecrets: Bool = false
     ) -> [ResolvedVariable] {
         var texts = endpoint.templateTexts + environment.headers.removing(endpoint.omittedHeaders).map(\.value)
@@ -164,17 +164,17 @@ extension Headers {
 }
 
 /// A rendered request: the core target and the environment (its headers rendered) to send it in.
-public struct PreparedRequest: Sendable {
+package struct PreparedRequest: Sendable {
     /// The target, every placeholder filled (but the deferred token's).
-    public var target: Target
+    package var target: Target
     /// The environment with its headers and the endpoint's group headers rendered.
-    public var environment: Environment
+    package var environment: Environment
     /// The catalog endpoint it came from.
-    public var endpoint: CatalogEndpoint
+    package var endpoint: CatalogEndpoint
 }
 
 /// Where a placeholder's value came from.
-public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
+package enum VariableSource: Sendable, Hashable, CustomStringConvertible {
     /// Set by the user at run time.
     case runtime
     /// The endpoint's `parameters`.
@@ -196,7 +196,7 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
     /// Made by a built-in generator (`{{$uuid}}`, `{{$timestamp}}` …) for this request.
     case generated
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .runtime: "run-time value"
         case .endpointParameter: "endpoint parameters"
@@ -213,36 +213,36 @@ public enum VariableSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A placeholder with its value (masked for secrets) and source; nil value means unresolved.
-public struct ResolvedVariable: Sendable, Hashable {
+package struct ResolvedVariable: Sendable, Hashable {
     /// The name as written (`petId`, `secret.PETSTORE_TOKEN`).
-    public var name: String
+    package var name: String
     /// The value, `••••` for secrets, nil when it has none (or is filled at send time).
-    public var value: String?
+    package var value: String?
     /// Where the value comes from; nil when it has none.
-    public var source: VariableSource?
+    package var source: VariableSource?
     /// Whether this is a secret.
-    public var isSecret: Bool
+    package var isSecret: Bool
 }
 
 /// Placeholders without a value: names each one and where it is used. Never holds a value.
-public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// One use of a placeholder without a value.
-    public struct Use: Sendable, Hashable {
+    package struct Use: Sendable, Hashable {
         /// The name as written (`petId`, `secret.PETSTORE_TOKEN`).
-        public var name: String
+        package var name: String
         /// Where it is used (`path`, `header Authorization`, `query item status`, `body`).
-        public var location: String
+        package var location: String
     }
 
     /// `service/endpoint`.
-    public var endpoint: String
+    package var endpoint: String
     /// Every use without a value, in order.
-    public var uses: [Use]
+    package var uses: [Use]
     /// Where secrets can be set.
-    public var secretHint: SecretHint
+    package var secretHint: SecretHint
 
     /// One line per use: `petstore/findPet: header Authorization uses {{secret.PETSTORE_TOKEN}}, which has no value (…)`.
-    public var description: String {
+    package var description: String {
         uses.map { use in
             let hint: String
             let service = endpoint.split(separator: "/").first.map(String.init) ?? ""
@@ -267,7 +267,7 @@ public struct UnresolvedPlaceholderError: Error, Sendable, Hashable, CustomStrin
     }
 
     /// The error as the dispatcher reports it (`invalidRequest`).
-    public var dispatchError: DispatchError { .invalidRequest(description) }
+    package var dispatchError: DispatchError { .invalidRequest(description) }
 }
 
 /// Renders the texts of one request, collecting every unresolved use.

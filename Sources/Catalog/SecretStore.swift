@@ -9,7 +9,7 @@ import SystemSupport
 /// or diagnostics.
 public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable {
     /// Where a secret's value was found.
-    public enum Source: Sendable, Hashable, CustomStringConvertible {
+    package enum Source: Sendable, Hashable, CustomStringConvertible {
         /// The credential store of the auth refresh rule (a token obtained at run time).
         case refreshedToken
         /// The process environment, with the variable's name.
@@ -19,7 +19,7 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
         /// The environment's `secretDefaults` in the catalog (demo values).
         case catalogDefault(environment: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .refreshedToken: "the refreshed token"
             case .processEnvironment(let variable): "$\(variable)"
@@ -30,12 +30,12 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     /// The prefix of the environment variables any trusted catalog may read secrets from.
-    public static let environmentPrefix = "APIEXPLORER_SECRET_"
+    package static let environmentPrefix = "APIEXPLORER_SECRET_"
 
     private let processEnvironment: [String: String]
     private let dotEnv: [String: String]
     /// The `.env` file as shown to the user (`environments/.env`), when the catalog has a folder.
-    public let dotEnvPath: String?
+    package let dotEnvPath: String?
 
     /// Makes a store from the process environment and `.env` values.
     public init(processEnvironment: [String: String] = ProcessEnvironment.variables, dotEnv: [String: String] = [:], dotEnvPath: String? = nil) {
@@ -58,13 +58,13 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
 
     /// The environment variables `service` may read `name` from, in order: the variable it
     /// declares for it, then `APIEXPLORER_SECRET_NAME`. None when the service is not trusted.
-    public static func environmentVariables(for name: String, in service: Service) -> [String] {
+    package static func environmentVariables(for name: String, in service: Service) -> [String] {
         guard service.isTrusted else { return [] }
         return (service.secretVariables[name].map { [$0] } ?? []) + [environmentPrefix + name]
     }
 
     /// A secret's value for `service` and where it was found.
-    public func lookup(_ name: String, for service: Service) -> (value: String, source: Source)? {
+    package func lookup(_ name: String, for service: Service) -> (value: String, source: Source)? {
         for variable in Self.environmentVariables(for: name, in: service) {
             if let value = processEnvironment[variable] { return (value, .processEnvironment(variable)) }
         }
@@ -73,15 +73,15 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
     }
 
     /// A secret's value for `service`.
-    public func value(_ name: String, for service: Service) -> String? { lookup(name, for: service)?.value }
+    package func value(_ name: String, for service: Service) -> String? { lookup(name, for: service)?.value }
 
     /// Where a missing secret can be set, for error messages.
-    public func hint(for service: Service) -> SecretHint {
+    package func hint(for service: Service) -> SecretHint {
         SecretHint(dotEnvPath: dotEnvPath, readsEnvironment: service.isTrusted, declaredVariables: service.secretVariables)
     }
 
     /// The standard redactor masking every `.env` value and the values of `names` wherever they appear.
-    public func redactor(masking names: some Sequence<String>, for service: Service, base: Redactor = .standard) -> Redactor {
+    package func redactor(masking names: some Sequence<String>, for service: Service, base: Redactor = .standard) -> Redactor {
         base.adding(secretValues: Array(dotEnv.values) + names.compactMap { value($0, for: service) })
     }
 
@@ -93,16 +93,16 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
 }
 
 /// Where a secret without a value can be set, said in an error.
-public struct SecretHint: Sendable, Hashable {
+package struct SecretHint: Sendable, Hashable {
     /// The `.env` beside the catalog, as shown.
-    public var dotEnvPath: String?
+    package var dotEnvPath: String?
     /// Whether the catalog is trusted to read secrets from the process environment.
-    public var readsEnvironment: Bool
+    package var readsEnvironment: Bool
     /// The environment variables the catalog declares, by secret name.
-    public var declaredVariables: [String: String]
+    package var declaredVariables: [String: String]
 
     /// `set $APIEXPLORER_SECRET_TOKEN, or TOKEN in cat/.env`.
-    public func sentence(for name: String) -> String {
+    package func sentence(for name: String) -> String {
         let file = dotEnvPath.map { " or \(name) in \($0)" } ?? ""
         guard readsEnvironment else {
             return "the catalog is not trusted, so no secret is read from the environment: set \(name) in \(dotEnvPath ?? ".env"), "

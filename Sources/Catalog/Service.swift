@@ -12,63 +12,63 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// What the API is, when the file says.
     public var summary: String?
     /// The catalog file as shown to the user.
-    public var file: String
+    package var file: String
     /// The folder holding the file, for `.env` and fixture paths; nil for bundled catalogs.
-    public var directory: URL?
+    package var directory: URL?
     /// Variables every environment starts from (an environment's own variables win).
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// The environments, in file order (the first is the default).
     public var environments: [Environment]
     /// Harmless stand-ins for secrets, per environment name (never allowed in production).
-    public var secretDefaults: [String: [String: String]]
+    package var secretDefaults: [String: [String: String]]
     /// The groups of endpoints, in file order.
-    public var groups: [EndpointGroup]
+    package var groups: [EndpointGroup]
     /// The endpoints, in file order.
     public var endpoints: [CatalogEndpoint]
     /// The error filter's rules, in file order (first match wins).
-    public var errorRules: [ErrorRule]
+    package var errorRules: [ErrorRule]
     /// How an expired token is refreshed, if the service says.
-    public var authRefresh: AuthRefreshRule?
+    package var authRefresh: AuthRefreshRule?
     /// The credentials answering a Digest challenge (`auth.digest`), if the service says.
-    public var digest: DigestCredentials?
+    package var digest: DigestCredentials?
     /// The error-handler chain in order (`handlers:`); nil for the default: the token refresh when
     /// `auth.refresh` is given.
-    public var handlers: [HandlerRule]?
+    package var handlers: [HandlerRule]?
     /// What runs on every result before the caller sees it (`results:`).
-    public var resultRules: [HandlerRule]
+    package var resultRules: [HandlerRule]
     /// Environments' own `handlers:`, replacing `handlers` there, by environment name.
-    public var environmentHandlers: [String: [HandlerRule]]
+    package var environmentHandlers: [String: [HandlerRule]]
     /// Environments' own `results:`, replacing `resultRules` there, by environment name.
-    public var environmentResultRules: [String: [HandlerRule]]
+    package var environmentResultRules: [String: [HandlerRule]]
     /// OAuth 2.0 sign-in (`auth.oauth2`), if the service says; texts may hold placeholders.
-    public var oauth2: OAuth2Settings?
+    package var oauth2: OAuth2Settings?
     /// How the mock server keeps sessions for this service (`mock: { session: … }`), if asked.
-    public var mockSession: MockSessionRule?
+    package var mockSession: MockSessionRule?
     /// Whether its live cookie jars are kept between runs (`cookies: { persist: true }`).
-    public var persistsCookies = false
+    package var persistsCookies = false
     /// Whether the catalog may read files outside its folder (`allowOutsidePaths: true`); honoured
     /// only once the catalog is trusted.
-    public var allowsOutsidePaths = false
+    package var allowsOutsidePaths = false
     /// The environment variable each secret is read from, by secret name (`secrets: { NAME: { env:
     /// VARIABLE } }`), besides `APIEXPLORER_SECRET_NAME`.
-    public var secretVariables: [String: String] = [:]
+    package var secretVariables: [String: String] = [:]
     /// The response schemas kept beside the catalog when it was imported (`schemas:`), read when
     /// the catalog loaded (confined to its folder like every file it names); nil when it names none.
-    public var responseSchemas: ResponseSchemasFile?
+    package var responseSchemas: ResponseSchemasFile?
     /// SHA-256 of the catalog file's bytes (hexadecimal): what trusting the catalog remembers. Nil
     /// for catalogs that are not files on disk (bundled, made in memory).
-    public var contentHash: String?
+    package var contentHash: String?
     /// Whether the person trusts the file (or the program made it): an untrusted catalog loads and
     /// answers from its fixtures, but reads no secret from the environment, no file outside its
     /// folder, writes no download and sends nothing over the network (see `CatalogTrust`).
-    public var isTrusted = true
+    package var isTrusted = true
     /// Its flows (`flows:`): ordered requests checked by `apiexplorer test`.
-    public var flows: [Flow] = []
+    package var flows: [Flow] = []
     /// Problems found in this service's file (a service with errors was loaded without the broken parts).
     public var diagnostics: [Diagnostic]
 
     /// Makes a service.
-    public init(
+    package init(
         id: String, title: String? = nil, summary: String? = nil, file: String = "", directory: URL? = nil,
         variables: [String: String] = [:], environments: [Environment] = [], secretDefaults: [String: [String: String]] = [:],
         groups: [EndpointGroup] = [], endpoints: [CatalogEndpoint] = [], errorRules: [ErrorRule] = [],
@@ -97,14 +97,14 @@ public struct Service: Sendable, Hashable, Identifiable {
     }
 
     /// The error-handler chain in environment `name`: its own, else the service's (nil: the default).
-    public func handlers(in name: String) -> [HandlerRule]? { environmentHandlers[name] ?? handlers }
+    package func handlers(in name: String) -> [HandlerRule]? { environmentHandlers[name] ?? handlers }
 
     /// The result handlers in environment `name`: its own, else the service's.
-    public func resultRules(in name: String) -> [HandlerRule] { environmentResultRules[name] ?? resultRules }
+    package func resultRules(in name: String) -> [HandlerRule] { environmentResultRules[name] ?? resultRules }
 
     /// Ids of the endpoints that send the `auth.refresh` token in their own, their group's or the
     /// environment's headers (the login endpoint left out).
-    public func endpointsSendingRefreshedToken(in environment: Environment?) -> Set<String> {
+    package func endpointsSendingRefreshedToken(in environment: Environment?) -> Set<String> {
         guard let rule = authRefresh else { return [] }
         var found: Set<String> = []
         for endpoint in endpoints where endpoint.id != rule.endpoint {
@@ -128,22 +128,22 @@ public struct Service: Sendable, Hashable, Identifiable {
     }
 
     /// The group with id `id`.
-    public func group(_ id: String) -> EndpointGroup? {
+    package func group(_ id: String) -> EndpointGroup? {
         groups.first { $0.id == id }
     }
 
     /// The error filter made of this service's rules, then the built-in rule for its GraphQL
     /// endpoints (so a rule of the catalog can still say otherwise).
-    public var errorFilter: ErrorFilter {
+    package var errorFilter: ErrorFilter {
         let graphQL = Set(endpoints.filter { $0.graphQL != nil }.map(\.key.description))
         return ErrorFilter(rules: graphQL.isEmpty ? errorRules : errorRules + [.graphQL(targets: graphQL)])
     }
 
     /// Whether this service's file had errors (the broken parts were left out).
-    public var isPartial: Bool { diagnostics.contains(where: \.isError) }
+    package var isPartial: Bool { diagnostics.contains(where: \.isError) }
 
     /// Every secret name used by a `{{secret.NAME}}` placeholder anywhere in the service.
-    public var secretNames: Set<String> {
+    package var secretNames: Set<String> {
         var names = Set<String>()
         func collect(_ text: String) {
             guard text.hasPlaceholderOpening else { return }
@@ -164,16 +164,16 @@ public struct Service: Sendable, Hashable, Identifiable {
 }
 
 /// A named group of endpoints sharing headers (e.g. `authenticated`).
-public struct EndpointGroup: Sendable, Hashable, Identifiable {
+package struct EndpointGroup: Sendable, Hashable, Identifiable {
     /// The id endpoints refer to.
-    public var id: String
+    package var id: String
     /// A name for people.
-    public var title: String
+    package var title: String
     /// Headers every endpoint of the group sends (environments may override them).
-    public var headers: Headers
+    package var headers: Headers
 
     /// Makes a group.
-    public init(id: String, title: String? = nil, headers: Headers = Headers()) {
+    package init(id: String, title: String? = nil, headers: Headers = Headers()) {
         self.id = id
         self.title = title ?? id
         self.headers = headers
@@ -181,14 +181,14 @@ public struct EndpointGroup: Sendable, Hashable, Identifiable {
 }
 
 /// `auth.digest`: who answers a Digest challenge; either may hold placeholders (`{{secret.…}}`).
-public struct DigestCredentials: Sendable, Hashable {
+package struct DigestCredentials: Sendable, Hashable {
     /// The user name, as written.
-    public var username: String
+    package var username: String
     /// The password, as written (a `{{secret.…}}` placeholder, normally).
-    public var password: String
+    package var password: String
 
     /// Makes credentials.
-    public init(username: String, password: String) {
+    package init(username: String, password: String) {
         self.username = username
         self.password = password
     }
@@ -196,20 +196,20 @@ public struct DigestCredentials: Sendable, Hashable {
 
 /// How an expired token is refreshed: which endpoint is sent, on which errors, where the new
 /// token is read from and which placeholder it fills.
-public struct AuthRefreshRule: Sendable, Hashable {
+package struct AuthRefreshRule: Sendable, Hashable {
     /// The endpoint (of the same service) that returns a new token.
-    public var endpoint: String
+    package var endpoint: String
     /// Statuses that trigger a refresh.
-    public var statuses: Set<Int>
+    package var statuses: Set<Int>
     /// Error kinds that trigger a refresh (e.g. a rule's `expiredUserSession`).
-    public var kinds: Set<ErrorKind>
+    package var kinds: Set<ErrorKind>
     /// Where the token is in the refresh response's JSON body.
-    public var token: JSONPath
+    package var token: JSONPath
     /// The variable the token goes into: fills `{{secret.NAME}}` and `{{NAME}}`.
-    public var into: String
+    package var into: String
 
     /// Makes a rule.
-    public init(endpoint: String, statuses: Set<Int> = [401], kinds: Set<ErrorKind> = [], token: JSONPath, into: String) {
+    package init(endpoint: String, statuses: Set<Int> = [401], kinds: Set<ErrorKind> = [], token: JSONPath, into: String) {
         self.endpoint = endpoint
         self.statuses = statuses
         self.kinds = kinds
@@ -220,55 +220,55 @@ public struct AuthRefreshRule: Sendable, Hashable {
 
 /// `mock: { session: { expiresAfter: 3 } }`: the mock issues a token from the `auth.refresh`
 /// endpoint and lets protected endpoints use it this many times before they answer "expired".
-public struct MockSessionRule: Sendable, Hashable {
+package struct MockSessionRule: Sendable, Hashable {
     /// Uses of a token before it expires.
-    public var expiresAfter: Int
+    package var expiresAfter: Int
 
     /// Makes a rule.
-    public init(expiresAfter: Int = 3) {
+    package init(expiresAfter: Int = 3) {
         self.expiresAfter = expiresAfter
     }
 }
 
 /// `auth.oauth2` as written: every text may hold placeholders (a client secret is `{{secret.X}}`).
-public struct OAuth2Settings: Sendable, Hashable {
+package struct OAuth2Settings: Sendable, Hashable {
     /// `client_credentials` or `password`.
-    public var grant: String
+    package var grant: String
     /// The token endpoint.
-    public var tokenURL: String
+    package var tokenURL: String
     /// The client id.
-    public var clientID: String
+    package var clientID: String
     /// The client secret, if any.
-    public var clientSecret: String?
+    package var clientSecret: String?
     /// `basic` (default) or `post`.
-    public var clientAuth: String
+    package var clientAuth: String
     /// Scopes asked for.
-    public var scopes: [String]
+    package var scopes: [String]
     /// The `audience` parameter.
-    public var audience: String?
+    package var audience: String?
     /// More token request parameters.
-    public var parameters: [String: String]
+    package var parameters: [String: String]
     /// The user, for the password grant.
-    public var username: String?
+    package var username: String?
     /// The user's password, for the password grant.
-    public var password: String?
+    package var password: String?
     /// The header the token goes in (`Authorization`).
-    public var header: String
+    package var header: String
     /// What comes before the token in it (`Bearer `).
-    public var prefix: String
+    package var prefix: String
     /// The token stub mode uses (stub and live never share one).
-    public var stubToken: String
+    package var stubToken: String
     /// The device authorization endpoint, for the device_code grant.
-    public var deviceAuthorizationURL: String?
+    package var deviceAuthorizationURL: String?
     /// The authorization endpoint, for the authorization_code grant (PKCE, loopback redirect).
-    public var authorizationURL: String?
+    package var authorizationURL: String?
     /// The issuer whose published metadata gives the endpoints not written here (OpenID Connect Discovery).
-    public var issuer: String?
+    package var issuer: String?
     /// Whether live tokens are kept between runs (in the state folder, owner-only).
-    public var persist = false
+    package var persist = false
 
     /// Makes settings.
-    public init(
+    package init(
         grant: String = "client_credentials", tokenURL: String, clientID: String, clientSecret: String? = nil, clientAuth: String = "basic",
         scopes: [String] = [], audience: String? = nil, parameters: [String: String] = [:], username: String? = nil, password: String? = nil,
         header: String = "Authorization", prefix: String = "Bearer ", stubToken: String = "stub-oauth2-access-token"
@@ -316,13 +316,13 @@ public struct SignInPrompt: Sendable, Hashable {
 }
 
 /// The file of response schemas a catalog names (`schemas:`): JSON that `ContractCheck` reads.
-public struct ResponseSchemasFile: Sendable, Hashable {
+package struct ResponseSchemasFile: Sendable, Hashable {
     /// The path as the catalog writes it, relative to its folder.
-    public var path: String
+    package var path: String
     /// The file's bytes.
-    public var data: Data
+    package var data: Data
 
-    public init(path: String, data: Data) {
+    package init(path: String, data: Data) {
         self.path = path
         self.data = data
     }

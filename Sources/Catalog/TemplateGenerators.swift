@@ -7,18 +7,18 @@ import TextSupport
 /// `{{$randomInt 1 100}}`, `{{$datetime iso8601 -1 d}}` … make a new value each time a request is
 /// built, under the names the JetBrains HTTP Client, VS Code REST Client and Postman use, so their
 /// files keep working after an import. Clock, randomness and zone are injected (tests pin them).
-public struct TemplateGenerators: Sendable {
+package struct TemplateGenerators: Sendable {
     /// The current time.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// A random integer in the range.
-    public var randomInt: @Sendable (ClosedRange<Int>) -> Int
+    package var randomInt: @Sendable (ClosedRange<Int>) -> Int
     /// A random UUID.
-    public var uuid: @Sendable () -> UUID
+    package var uuid: @Sendable () -> UUID
     /// Local time minus UTC at an instant (seconds since 1970), for `$localDatetime`.
-    public var localOffset: @Sendable (Int64) -> Int
+    package var localOffset: @Sendable (Int64) -> Int
 
     /// Makes generators from their sources.
-    public init(
+    package init(
         now: @escaping @Sendable () -> Date, randomInt: @escaping @Sendable (ClosedRange<Int>) -> Int, uuid: @escaping @Sendable () -> UUID,
         localOffset: @escaping @Sendable (Int64) -> Int
     ) {
@@ -29,29 +29,29 @@ public struct TemplateGenerators: Sendable {
     }
 
     /// The system clock, random numbers and zone.
-    public static let system = TemplateGenerators(
+    package static let system = TemplateGenerators(
         now: { Date() }, randomInt: { Int.random(in: $0) }, uuid: { UUID() },
         localOffset: { instant in LocalTimeZone.system(now: instant, yearsBefore: 0, yearsAfter: 0).secondsFromGMT(at: instant) })
 
     /// The names `{{$name …}}` may use, for messages.
-    public static let names = ["$uuid", "$guid", "$random.uuid", "$randomUUID", "$timestamp", "$isoTimestamp", "$randomInt", "$datetime", "$localDatetime"]
+    package static let names = ["$uuid", "$guid", "$random.uuid", "$randomUUID", "$timestamp", "$isoTimestamp", "$randomInt", "$datetime", "$localDatetime"]
 
     /// Whether a placeholder's name is a generator's (`$uuid`, `$randomInt 1 10` …); `$processEnv`
     /// and `$dotenv` are secrets, not generators.
-    public static func isGenerator(_ name: String) -> Bool {
+    package static func isGenerator(_ name: String) -> Bool {
         guard name.hasPrefix("$") else { return false }
         return names.contains(String(name.prefix { $0 != " " }))
     }
 
     /// `NAME` when a placeholder reads the environment as the REST Client writes it
     /// (`$processEnv NAME`, `$dotenv NAME`): a secret, read by the secret rules.
-    public static func secretRead(_ name: String) -> String? {
+    package static func secretRead(_ name: String) -> String? {
         name.hasPrefix("$") ? Placeholder(name).secretName : nil
     }
 
     /// The value of a generator placeholder; nil when the name is not a generator's, a failure
     /// saying how to write it when its arguments are wrong.
-    public func value(for name: String) -> Result<String, GeneratorError>? {
+    package func value(for name: String) -> Result<String, GeneratorError>? {
         guard Self.isGenerator(name) else { return nil }
         let words = Self.words(name)
         let arguments = Array(words.dropFirst())
@@ -130,9 +130,9 @@ public struct TemplateGenerators: Sendable {
     }
 
     /// Why a generator's arguments cannot be read.
-    public struct GeneratorError: Error, Sendable, Hashable {
+    package struct GeneratorError: Error, Sendable, Hashable {
         /// What is wrong and how to write it.
-        public var message: String
+        package var message: String
 
         init(_ message: String) { self.message = message }
     }

@@ -6,13 +6,13 @@ import TextSupport
 /// domain cookies (never for a public suffix: see `DomainRule`), path matching, Secure (neither set
 /// over http nor sent over it, but for a loopback host, as curl and browsers), Expires and
 /// Max-Age (Max-Age wins; a past date deletes), and replacement by name, domain and path.
-public final class CookieJar: Sendable {
+package final class CookieJar: Sendable {
     /// Whether a response from `host` may set a cookie for `domain`, a domain `host` is within
     /// (§5.3 step 5: not a public suffix).
-    public typealias DomainRule = @Sendable (_ domain: String, _ host: String) -> Bool
+    package typealias DomainRule = @Sendable (_ domain: String, _ host: String) -> Bool
 
     /// Without a public suffix list: a domain of one label (`com`) is refused, unless it is the host.
-    public static let refusingSingleLabels: DomainRule = { domain, host in domain.contains(".") || domain == host }
+    package static let refusingSingleLabels: DomainRule = { domain, host in domain.contains(".") || domain == host }
 
     private let cookies = Mutex<[Cookie]>([])
     /// Hears every change (to keep the jar between runs).
@@ -21,18 +21,18 @@ public final class CookieJar: Sendable {
 
     /// An empty jar; `acceptingDomain` decides which `Domain` attributes are allowed (Catalog's
     /// `PublicSuffixList.cookieDomainRule` refuses every public suffix, with libpsl).
-    public init(acceptingDomain: @escaping DomainRule = CookieJar.refusingSingleLabels) {
+    package init(acceptingDomain: @escaping DomainRule = CookieJar.refusingSingleLabels) {
         acceptsDomain = acceptingDomain
     }
 
     /// Calls `onChange` with every cookie after each change (a response set or deleted one, a
     /// removal, an addition), from the thread that changed it.
-    public func observe(_ onChange: @escaping @Sendable ([Cookie]) -> Void) {
+    package func observe(_ onChange: @escaping @Sendable ([Cookie]) -> Void) {
         observer.withLock { $0 = onChange }
     }
 
     /// Adds cookies (read from a file, kept from an earlier run), replacing any of the same name, domain and path.
-    public func add(_ added: [Cookie]) {
+    package func add(_ added: [Cookie]) {
         guard !added.isEmpty else { return }
         cookies.withLock { cookies in
             for cookie in added {
@@ -49,7 +49,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Every cookie that has not expired at `now`, in the order they would be sent.
-    public func all(at now: Date) -> [Cookie] {
+    package func all(at now: Date) -> [Cookie] {
         cookies.withLock { cookies in
             cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
             return cookies
@@ -57,19 +57,19 @@ public final class CookieJar: Sendable {
     }
 
     /// Removes one cookie (by its name, domain and path).
-    public func remove(_ cookie: Cookie) {
+    package func remove(_ cookie: Cookie) {
         cookies.withLock { cookies in cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path } }
         changed()
     }
 
     /// Removes the cookies named `name` (every cookie when nil).
-    public func remove(named name: String? = nil) {
+    package func remove(named name: String? = nil) {
         cookies.withLock { cookies in cookies.removeAll { name == nil || $0.name == name } }
         changed()
     }
 
     /// Stores what `Set-Cookie` headers of a response to `url` ask for.
-    public func store(setCookie values: [String], from url: URL, at now: Date) {
+    package func store(setCookie values: [String], from url: URL, at now: Date) {
         guard let host = url.host?.lowercased(), !host.isEmpty else { return }
         let isSecure = Self.isSecureChannel(url, host: host)
         for value in values {
@@ -91,7 +91,7 @@ public final class CookieJar: Sendable {
     }
 
     /// The `Cookie` header value for a request to `url`; nil when no cookie matches.
-    public func header(for url: URL, at now: Date) -> String? {
+    package func header(for url: URL, at now: Date) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
         let isSecure = Self.isSecureChannel(url, host: host)
         let path = url.path.isEmpty ? "/" : url.path

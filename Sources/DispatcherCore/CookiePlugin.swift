@@ -4,25 +4,25 @@ import TextSupport
 /// Keeps a `CookieJar`: stores `Set-Cookie` of every response and adds the matching cookies to
 /// every request (after headers the request set itself, which win). The transport goes through the
 /// same jar on each redirect it follows (`RequestOptions.cookies`).
-public struct CookiePlugin: Plugin {
+package struct CookiePlugin: Plugin {
     /// The jar with how it is used (one per service, environment and mode).
     let cookies: RedirectCookies
     /// The jar.
-    public var jar: CookieJar { cookies.jar }
+    package var jar: CookieJar { cookies.jar }
 
     /// A plugin keeping `jar`. Cookie values are registered in `secrets` (a session cookie is a
     /// credential): masked wherever they appear, echoed in a body too. `now` tells the time
     /// (injected by tests).
-    public init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         cookies = RedirectCookies(jar: jar, secrets: secrets, now: now)
     }
 
-    public func prepare(_ request: inout Request, target: any TargetType) {
+    package func prepare(_ request: inout Request, target: any TargetType) {
         cookies.apply(to: &request.headers, for: request.url)
         request.options.cookies = cookies
     }
 
-    public func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
+    package func didReceive(_ result: Result<Response, DispatchError>, request: Request, target: any TargetType) {
         // A response mapped to an error (a 401, a body-less 200) sets cookies all the same.
         let received: Response?
         switch result {
@@ -37,15 +37,15 @@ public struct CookiePlugin: Plugin {
 /// A cookie jar as every hop of a request uses it: the response of each hop (a redirect's too)
 /// stores its `Set-Cookie` before the next hop is sent, and each hop carries the jar's cookies
 /// for its own URL, as `curl -L` with a cookie jar does.
-public struct RedirectCookies: Sendable {
+package struct RedirectCookies: Sendable {
     /// The jar.
-    public let jar: CookieJar
+    package let jar: CookieJar
     /// Where cookie values are registered as secrets.
     let secrets: SecretRegistry?
     let now: @Sendable () -> Date
 
     /// Uses `jar`, registering every cookie value in `secrets`; `now` tells the time.
-    public init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(jar: CookieJar, secrets: SecretRegistry? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.jar = jar
         self.secrets = secrets
         self.now = now
@@ -53,7 +53,7 @@ public struct RedirectCookies: Sendable {
 
     /// Gives `headers` the jar's `Cookie` for `url`, replacing the one the jar gave an earlier hop.
     /// A `Cookie` header the request set itself wins (and is not mixed with the jar's).
-    public func apply(to headers: inout Headers, for url: URL) {
+    package func apply(to headers: inout Headers, for url: URL) {
         if headers.field(named: "Cookie")?.origin == RedirectCookies.origin { headers.remove("Cookie") }
         guard !headers.contains("Cookie"), let value = jar.header(for: url, at: now()) else { return }
         secrets?.register(RedirectCookies.values(ofPairs: value.split(separator: ";")))
@@ -61,7 +61,7 @@ public struct RedirectCookies: Sendable {
     }
 
     /// Stores the `Set-Cookie` fields of `headers`, a response from `url`.
-    public func store(_ headers: Headers, from url: URL) {
+    package func store(_ headers: Headers, from url: URL) {
         let values = headers.filter { Headers.sameName($0.name, "Set-Cookie") }.map(\.value)
         guard !values.isEmpty else { return }
         secrets?.register(RedirectCookies.values(ofPairs: values.compactMap { $0.split(separator: ";").first }))

@@ -51,13 +51,13 @@ public struct Endpoint: Sendable {
     }
 
     /// The sample answer named `name`, or the default when nil; nil when no example has that name.
-    public func sample(named name: String?) -> SampleResponse? {
+    package func sample(named name: String?) -> SampleResponse? {
         guard let name else { return sampleResponse }
         return examples.first { $0.name == name }?.sample
     }
 
     /// Whether the example named `name` answers resumed and retried attempts too.
-    public func repeats(_ name: String?) -> Bool {
+    package func repeats(_ name: String?) -> Bool {
         guard let name else { return false }
         return examples.first { $0.name == name }?.repeats ?? false
     }
@@ -101,9 +101,9 @@ extension Endpoint {
 }
 
 /// Joins a base URL, a path and query items without losing the base's own path or query.
-public enum URLBuilder {
+package enum URLBuilder {
     /// `https://h/v3` + `/pet/7` + `[a=1]` → `https://h/v3/pet/7?a=1`.
-    public static func url(base: URL, path: String, query: [QueryItem]) throws(DispatchError) -> URL {
+    package static func url(base: URL, path: String, query: [QueryItem]) throws(DispatchError) -> URL {
         // Joined as UTF-8 bytes (the separators are ASCII): String searches, affixes and appends
         // cost more than all the rest.
         var bytes: [UInt8] = []

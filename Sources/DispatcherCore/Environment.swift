@@ -245,7 +245,7 @@ public struct ServerTrust: Sendable, Hashable {
 
     /// What weakens the connection's protection, one sentence each, for warnings: verification off,
     /// a TLS version older than 1.2 accepted. Empty for the defaults.
-    public var weaknesses: [String] {
+    package var weaknesses: [String] {
         var found: [String] = []
         if allowInsecure {
             found.append("certificate verification is off (tls.insecure): anyone on the network can read and change the traffic")

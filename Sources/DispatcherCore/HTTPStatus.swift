@@ -1,12 +1,12 @@
 /// Reason phrases for HTTP status codes.
-public enum HTTPStatus {
+package enum HTTPStatus {
     /// The standard reason phrase for `status`, or nil when it has none.
-    public static func reasonPhrase(for status: Int) -> String? {
+    package static func reasonPhrase(for status: Int) -> String? {
         phrases[status]
     }
 
     /// `404 Not Found`, or just `599` when the code has no phrase.
-    public static func line(for status: Int) -> String {
+    package static func line(for status: Int) -> String {
         reasonPhrase(for: status).map { "\(status) \($0)" } ?? String(status)
     }
 

@@ -142,7 +142,7 @@ public struct Headers: Sendable, Hashable, RandomAccessCollection, ExpressibleBy
     }
 
     /// Whether two header names are the same (ASCII case-insensitive).
-    public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         // Runs for every header against every name looked up or set: the bytes are compared in
         // place (small strings lend theirs from the stack), not through two string iterators.
         let left = lhs.utf8, right = rhs.utf8

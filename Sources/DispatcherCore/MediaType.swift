@@ -1,9 +1,9 @@
 import TextSupport
 
 /// Content types implied by file extensions.
-public enum MediaType {
+package enum MediaType {
     /// The content type a file's extension implies, if it is a common one.
-    public static func forFile(_ path: String) -> String? {
+    package static func forFile(_ path: String) -> String? {
         let utf8 = path.utf8
         let nameStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
         guard let dot = utf8[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot != nameStart else { return nil }
@@ -11,18 +11,18 @@ public enum MediaType {
     }
 
     /// The media type of a `Content-Type` value, parameters dropped, lowercased (`text/event-stream`).
-    public static func essence(of contentType: String?) -> String? {
+    package static func essence(of contentType: String?) -> String? {
         contentType?.split(separator: ";", maxSplits: 1).first.map { $0.trimmedSpaces.lowercased() }
     }
 
     /// Server-Sent Events.
-    public static let eventStream = "text/event-stream"
+    package static let eventStream = "text/event-stream"
 
     /// Bodies worth showing as they arrive without `stream:` in the catalog: event streams, NDJSON, JSON Lines.
-    public static let streamed: Set = [eventStream, "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
+    package static let streamed: Set = [eventStream, "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 
     /// `application/octet-stream` when the extension says nothing.
-    public static func forFileOrBinary(_ path: String) -> String { forFile(path) ?? "application/octet-stream" }
+    package static func forFileOrBinary(_ path: String) -> String { forFile(path) ?? "application/octet-stream" }
 
     private static let byExtension = [
         "json": "application/json", "xml": "application/xml", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",

@@ -195,9 +195,9 @@ public struct NetworkLogEntry: Sendable {
 }
 
 /// Sizes for people: `512 B`, `1.2 kB`, `3.4 MB`.
-public enum ByteCount {
+package enum ByteCount {
     /// Formats a byte count with decimal units.
-    public static func format(_ bytes: Int) -> String {
+    package static func format(_ bytes: Int) -> String {
         if bytes < 1000 { return "\(bytes) B" }
         let units = ["kB", "MB", "GB", "TB"]
         var value = Double(bytes) / 1000

@@ -19,21 +19,20 @@ public struct Redactor: Sendable, Hashable {
     public var secretValues: Set<String>
     /// Secret values in use, shared with the sessions that resolve them (tokens refreshed later
     /// included): masked wherever they appear, like `secretValues`.
-    public var registry: SecretRegistry?
+    package var registry: SecretRegistry?
 
     /// Values shorter than this are never masked by value.
-    public static let minimumSecretLength = 4
+    package static let minimumSecretLength = 4
 
     /// Makes a redactor; the defaults cover the usual suspects.
     public init(
         headerNames: Set<String> = Redactor.defaultHeaderNames, nameFragments: [String] = Redactor.defaultNameFragments,
-        queryNames: Set<String> = ["key", "sig", "code", "auth", "jwt"], secretValues: Set<String> = [], registry: SecretRegistry? = nil
+        queryNames: Set<String> = ["key", "sig", "code", "auth", "jwt"], secretValues: Set<String> = []
     ) {
         self.headerNames = headerNames
         self.nameFragments = nameFragments
         self.queryNames = queryNames
         self.secretValues = secretValues
-        self.registry = registry
     }
 
     /// The default redactor.
@@ -63,27 +62,27 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// This redactor also masking every value `registry` knows, now and later.
-    public func knowing(_ registry: SecretRegistry) -> Redactor {
+    package func knowing(_ registry: SecretRegistry) -> Redactor {
         var copy = self
         copy.registry = registry
         return copy
     }
 
     /// Every value masked by value, longest first.
-    public var knownValues: [String] {
+    package var knownValues: [String] {
         let registered = registry?.values ?? []
         if secretValues.isEmpty { return registered }
         return Set(registered).union(secretValues).sorted { $0.utf8.count > $1.utf8.count }
     }
 
     /// Whether a header, query or member name is secret.
-    public func isSensitive(name: String) -> Bool {
+    package func isSensitive(name: String) -> Bool {
         // No allocation: this runs for every header of every logged request.
         headerNames.contains { Headers.sameName($0, name) } || nameFragments.contains { name.utf8ContainsIgnoringASCIICase($0) }
     }
 
     /// A header value as it may be shown: an auth scheme stays visible (`Bearer ••••`).
-    public func header(name: String, value: String) -> String {
+    package func header(name: String, value: String) -> String {
         guard isSensitive(name: name) else { return text(value) }
         let lower = name.asciiLowercased
         if lower == "authorization" || lower == "proxy-authorization",
@@ -109,17 +108,17 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// Every header as `(name, shown value)`.
-    public func headers(_ headers: Headers) -> [(name: String, value: String)] {
+    package func headers(_ headers: Headers) -> [(name: String, value: String)] {
         headers.map { ($0.name, header(name: $0.name, value: $0.value)) }
     }
 
     /// A URL with secret query values and any password masked.
-    public func url(_ url: URL) -> String {
+    package func url(_ url: URL) -> String {
         self.url(url.absoluteString)
     }
 
     /// A URL text with secret query values and any password masked.
-    public func url(_ text: String) -> String {
+    package func url(_ text: String) -> String {
         var result = text
         if let offset = result.utf8FirstOffset(of: "://") {
             let authority = result.utf8.index(result.utf8.startIndex, offsetBy: offset + 3)
@@ -142,12 +141,12 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// Whether a query item's name is secret.
-    public func isSensitiveQuery(_ name: String) -> Bool {
+    package func isSensitiveQuery(_ name: String) -> Bool {
         queryNames.contains(name.asciiLowercased) || isSensitive(name: name)
     }
 
     /// Free text with every known secret value masked.
-    public func text(_ text: String) -> String {
+    package func text(_ text: String) -> String {
         guard !secretValues.isEmpty || registry?.isEmpty == false else { return text }
         var result = text
         // Longest first, so a secret containing another is masked whole.
@@ -158,7 +157,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// Bytes with every known secret value masked (exact bytes; nothing else changes).
-    public func data(_ data: Data) -> Data {
+    package func data(_ data: Data) -> Data {
         let secrets = knownValues
         guard !secrets.isEmpty, !data.isEmpty else { return data }
         var result = data
@@ -183,7 +182,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// A body as text to show: JSON members and form fields with secret names masked, known
     /// secrets masked; binary bodies summarised.
-    public func body(_ data: Data, contentType: String?) -> String {
+    package func body(_ data: Data, contentType: String?) -> String {
         let type = contentType?.asciiLowercased ?? ""
         if type.utf8Contains("x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
@@ -205,7 +204,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A JSON value with members whose names are secret masked, at any depth.
-    public func json(_ value: JSONValue) -> JSONValue {
+    package func json(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let object):
             return .object(JSONObject(object.map { member in

@@ -41,7 +41,7 @@ public struct Request: Sendable {
         _modify { yield &storage.value.body }
     }
     /// A body read from disk as it is sent (a file, a multipart form with files); `body` is then nil.
-    public var streamedBody: StreamedBody? {
+    package var streamedBody: StreamedBody? {
         get { storage.value.streamedBody }
         _modify { yield &storage.value.streamedBody }
     }

@@ -21,7 +21,7 @@ public struct RequestOptions: Sendable {
     public var isStream = false
     /// Write a successful body to this file as it arrives instead of keeping it in memory; the
     /// memory cap (`maximumBodySize`) does not apply, free disk space does.
-    public var download: DownloadDestination?
+    package var download: DownloadDestination?
     /// When set, a successful (2xx) body whose parts `onResponsePart` asked for is not held: only its
     /// first `streamedBodyKept` bytes stay in the response (for the history; `Response.streamedByteCount`
     /// says the whole size), so memory stays bounded whatever the size, and the memory cap does not
@@ -29,13 +29,13 @@ public struct RequestOptions: Sendable {
     public var streamedBodyKept: Int?
     /// Makes the request a WebSocket conversation (an upgrade): the transport, or the stub's script,
     /// carries the conversation's frames until it closes, and the response's body is its transcript.
-    public var webSocket: WebSocketConversation?
+    package var webSocket: WebSocketConversation?
     /// The secret values the request may carry (resolved `{{secret.…}}` values, tokens, typed and
     /// captured secrets): a header holding one never follows a redirect to another origin.
-    public var secrets: SecretRegistry?
+    package var secrets: SecretRegistry?
     /// The cookie jar each redirect hop goes through (set by `CookiePlugin`): the transport stores a
     /// redirect's `Set-Cookie` and sends the jar's cookies on the next hop.
-    public var cookies: RedirectCookies?
+    package var cookies: RedirectCookies?
     /// Whether an error handler already had this request resumed: set by the dispatcher, so a
     /// handler that resumes (a token refresh) leaves a second failure to the rest of the chain.
     public internal(set) var isResumed = false

@@ -53,7 +53,7 @@ public struct Response: Sendable, Hashable {
         _modify { yield &storage.value.isTruncated }
     }
     /// Set when the body went to a file (`RequestOptions.download`) instead of `body`.
-    public var downloadedFile: DownloadedFile? {
+    package var downloadedFile: DownloadedFile? {
         get { storage.value.downloadedFile }
         _modify { yield &storage.value.downloadedFile }
     }

@@ -81,9 +81,9 @@ public enum RetryDecision: Sendable, Hashable {
 }
 
 /// Reads `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
-public enum RetryAfter {
+package enum RetryAfter {
     /// The wait the header asks for, relative to `now`; nil when it cannot be read.
-    public static func parse(_ value: String, now: Date = Date()) -> Duration? {
+    package static func parse(_ value: String, now: Date = Date()) -> Duration? {
         let trimmed = value.trimmedSpaces
         if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
         if let seconds = Double(trimmed), seconds >= 0 { return .seconds(seconds) }
@@ -94,12 +94,12 @@ public enum RetryAfter {
 }
 
 /// The IMF-fixdate form of HTTP dates: `Sun, 06 Nov 1994 08:49:37 GMT`.
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// Reads an IMF-fixdate.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
             let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
@@ -120,7 +120,7 @@ public enum HTTPDate {
     }
 
     /// Writes an IMF-fixdate.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "GMT") ?? .current
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)

@@ -6,22 +6,22 @@ import Synchronization
 /// A `Redactor` that knows a registry masks each of these values wherever it appears (any header,
 /// query item or body field, whatever its name), including values registered after the redactor
 /// was made — so a log entry formatted later still masks a token obtained in between.
-public final class SecretRegistry: Sendable, Hashable, CustomStringConvertible {
+package final class SecretRegistry: Sendable, Hashable, CustomStringConvertible {
     /// The values, longest first (a secret containing another is masked whole).
     private let state = Mutex<[String]>([])
 
     /// Makes an empty registry.
-    public init() {}
+    package init() {}
 
     /// Makes a registry that knows `values`.
-    public convenience init(_ values: some Sequence<String>) {
+    package convenience init(_ values: some Sequence<String>) {
         self.init()
         register(values)
     }
 
     /// Adds values to mask, each also as it appears percent-encoded in a URL or a form. Values
     /// shorter than 4 characters are ignored: masking every `a` would destroy the text and hide nothing.
-    public func register(_ values: some Sequence<String>) {
+    package func register(_ values: some Sequence<String>) {
         var added: [String] = []
         for value in values where value.count >= Redactor.minimumSecretLength {
             added.append(value)
@@ -40,17 +40,17 @@ public final class SecretRegistry: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Adds one value to mask.
-    public func register(_ value: String) { register(CollectionOfOne(value)) }
+    package func register(_ value: String) { register(CollectionOfOne(value)) }
 
     /// The values, longest first.
-    public var values: [String] { state.withLock { $0 } }
+    package var values: [String] { state.withLock { $0 } }
 
     /// Whether the registry knows no value.
-    public var isEmpty: Bool { state.withLock { $0.isEmpty } }
+    package var isEmpty: Bool { state.withLock { $0.isEmpty } }
 
-    public static func == (lhs: SecretRegistry, rhs: SecretRegistry) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package static func == (lhs: SecretRegistry, rhs: SecretRegistry) -> Bool { lhs === rhs }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// Never the values themselves.
-    public var description: String { "SecretRegistry(\(values.count) values)" }
+    package var description: String { "SecretRegistry(\(values.count) values)" }
 }

@@ -1,15 +1,15 @@
 /// One event of a `text/event-stream` response, as the WHATWG HTML standard's event stream
 /// interpretation dispatches it (§9.2.6).
-public struct ServerSentEvent: Sendable, Hashable {
+package struct ServerSentEvent: Sendable, Hashable {
     /// The `event` field, `message` when none was given.
-    public var type: String
+    package var type: String
     /// The `data` fields joined with line feeds.
-    public var data: String
+    package var data: String
     /// The last event ID at dispatch (the stream's, not only this event's: it carries over).
-    public var lastEventID: String
+    package var lastEventID: String
 
     /// Makes an event.
-    public init(type: String = "message", data: String, lastEventID: String = "") {
+    package init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID

@@ -9,9 +9,9 @@ import Darwin
 /// A request body read from disk as it is sent — a file, or a multipart form (RFC 7578) with
 /// files — described by its pieces in order. Files are measured here, never read: a 2 GB upload
 /// costs a chunk of memory at a time, and the length is known for `Content-Length` beforehand.
-public struct StreamedBody: Sendable, Hashable {
+package struct StreamedBody: Sendable, Hashable {
     /// A run of the body.
-    public enum Piece: Sendable, Hashable {
+    package enum Piece: Sendable, Hashable {
         /// Bytes (a part's boundary and headers, a text field).
         case bytes(Data)
         /// A file's contents, read as they are sent.
@@ -19,21 +19,21 @@ public struct StreamedBody: Sendable, Hashable {
     }
 
     /// The pieces, in order.
-    public var pieces: [Piece]
+    package var pieces: [Piece]
     /// The `Content-Type` (a multipart form's carries its boundary).
-    public var contentType: String
+    package var contentType: String
     /// Bytes in all, the files measured when the body was described.
-    public var length: Int
+    package var length: Int
     /// Files that could not be measured (missing, unreadable): sending fails and says which.
-    public var unreadableFiles: [String]
+    package var unreadableFiles: [String]
     /// What the body is, for the log, the Request tab and exports: `<file photo.png, 12 kB, image/png>`.
-    public var summary: String
+    package var summary: String
     /// The body it was made from (curl and code exports write its fields, not bytes).
-    public var source: RequestBody
+    package var source: RequestBody
 
     /// The streamed form of a file or multipart body; nil for bodies held in memory. A multipart
     /// form gets `boundary`, else a new random one (made only then: every request comes through here).
-    public init?(_ body: RequestBody, boundary: String? = nil) {
+    package init?(_ body: RequestBody, boundary: String? = nil) {
         source = body
         switch body {
         case .file(let path, let contentType):
@@ -86,14 +86,14 @@ public struct StreamedBody: Sendable, Hashable {
     }
 
     /// A boundary no field is likely to contain: 30 random letters and digits after a fixed prefix.
-    public static func makeBoundary() -> String {
+    package static func makeBoundary() -> String {
         let characters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         return "apiexplorer-" + String((0..<30).map { _ in characters.randomElement()! })
     }
 
     /// The whole body in memory, files read: for small bodies (tests, the mock, exports that must
     /// show bytes). Throws past `limit` bytes or when a file cannot be read.
-    public func collect(limit: Int) throws(StreamedBodyError) -> Data {
+    package func collect(limit: Int) throws(StreamedBodyError) -> Data {
         guard unreadableFiles.isEmpty else { throw StreamedBodyError.unreadable(unreadableFiles[0]) }
         guard length <= limit else { throw StreamedBodyError.tooLarge(length) }
         var data = Data()
@@ -118,13 +118,13 @@ public struct StreamedBody: Sendable, Hashable {
 }
 
 /// Why a streamed body could not be read.
-public enum StreamedBodyError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum StreamedBodyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file of the body is missing or cannot be read.
     case unreadable(String)
     /// The body is larger than the caller can take in memory.
     case tooLarge(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path): "the file \(path) cannot be read"
         case .tooLarge(let length): "the body is \(ByteCount.format(length)), too large to hold in memory"

@@ -22,7 +22,7 @@ public enum StubBehavior: Sendable, Hashable, CustomStringConvertible {
 
 extension Duration {
     /// Seconds as a short decimal text: `0.3`, `2`, `1.25`.
-    public var secondsText: String {
+    package var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         if seconds.rounded() == seconds { return String(Int(seconds)) }
         var text = DecimalText.fixed(seconds, digits: 3)

@@ -53,7 +53,7 @@ extension TargetType {
     public var webSocketScript: WebSocketScript? { nil }
 
     /// The sample answer named `name`, or the default sample when `name` is nil.
-    public func sample(named name: String?) -> SampleResponse? {
+    package func sample(named name: String?) -> SampleResponse? {
         guard let name else { return sampleResponse }
         return examples.first { $0.name == name }?.sample
     }

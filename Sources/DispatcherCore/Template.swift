@@ -1,14 +1,14 @@
 /// A text with `{{name}}` placeholders (spaces inside the braces are allowed). Names may contain
 /// dots (`{{secret.TOKEN}}`): what a name means is up to the resolver.
-public struct Template: Sendable, Hashable {
+package struct Template: Sendable, Hashable {
     /// The text as written.
-    public let text: String
+    package let text: String
 
     /// Makes a template.
-    public init(_ text: String) { self.text = text }
+    package init(_ text: String) { self.text = text }
 
     /// The placeholder names in order of appearance (repeats kept).
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         var names: [String] = []
         var text = self.text
         text.makeContiguousUTF8()
@@ -21,11 +21,11 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Whether the text has any placeholder.
-    public var hasPlaceholders: Bool { text.utf8Contains("{{") && !placeholders.isEmpty }
+    package var hasPlaceholders: Bool { text.utf8Contains("{{") && !placeholders.isEmpty }
 
     /// Whether a `{{` is left as text: no `}}` closes it, or nothing is between them (`{{}}`).
     /// Such text is sent as written, which is rarely what was meant.
-    public var hasUnclosedOpening: Bool {
+    package var hasUnclosedOpening: Bool {
         guard text.utf8Contains("{{") else { return false }
         var text = self.text
         text.makeContiguousUTF8()
@@ -47,7 +47,7 @@ public struct Template: Sendable, Hashable {
 
     /// Renders the text, replacing each placeholder by `resolve(name)`.
     /// Every name the resolver cannot resolve is reported together.
-    public func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {
+    package func render(_ resolve: (String) -> String?) throws(TemplateError) -> String {
         guard text.utf8Contains("{{") else { return text }
         // Built as bytes: every request renders its path through here, and String slicing and
         // appending cost more than the rest of it.
@@ -114,19 +114,19 @@ public struct Template: Sendable, Hashable {
 }
 
 /// Placeholders that had no value.
-public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The unresolved names, in order of first appearance.
-    public var unresolved: [String]
+    package var unresolved: [String]
     /// The template they appear in.
-    public var template: String
+    package var template: String
 
     /// Makes the error.
-    public init(unresolved: [String], template: String) {
+    package init(unresolved: [String], template: String) {
         self.unresolved = unresolved
         self.template = template
     }
 
-    public var description: String {
+    package var description: String {
         let names = unresolved.map { "{{\($0)}}" }.joined(separator: ", ")
         return "no value for \(names) in \"\(template)\""
     }

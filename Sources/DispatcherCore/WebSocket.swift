@@ -8,7 +8,7 @@ public enum WebSocketMessage: Sendable, Hashable {
     case binary(Data)
 
     /// Its payload's size in bytes.
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .text(let text): text.utf8.count
         case .binary(let data): data.count
@@ -17,7 +17,7 @@ public enum WebSocketMessage: Sendable, Hashable {
 }
 
 /// What a WebSocket frame carried, as the explorer shows it: a message, a control frame, or the close.
-public enum WebSocketFrameContent: Sendable, Hashable {
+package enum WebSocketFrameContent: Sendable, Hashable {
     case message(WebSocketMessage)
     /// A ping (answered with a pong by whoever received it).
     case ping(Data)
@@ -28,7 +28,7 @@ public enum WebSocketFrameContent: Sendable, Hashable {
 }
 
 /// Which way a frame went.
-public enum WebSocketDirection: String, Sendable, Hashable {
+package enum WebSocketDirection: String, Sendable, Hashable {
     /// From this program to the server.
     case sent
     /// From the server.
@@ -36,16 +36,16 @@ public enum WebSocketDirection: String, Sendable, Hashable {
 }
 
 /// One frame of a conversation, with when it went (since the request was sent).
-public struct WebSocketFrameRecord: Sendable, Hashable {
+package struct WebSocketFrameRecord: Sendable, Hashable {
     /// Time since the request was sent.
-    public var at: Duration
+    package var at: Duration
     /// Which way it went.
-    public var direction: WebSocketDirection
+    package var direction: WebSocketDirection
     /// What it carried.
-    public var content: WebSocketFrameContent
+    package var content: WebSocketFrameContent
 
     /// Makes a record.
-    public init(at: Duration, direction: WebSocketDirection, content: WebSocketFrameContent) {
+    package init(at: Duration, direction: WebSocketDirection, content: WebSocketFrameContent) {
         self.at = at
         self.direction = direction
         self.content = content
@@ -101,7 +101,7 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     }
 
     /// What the code means, for a person.
-    public var meaning: String {
+    package var meaning: String {
         switch rawValue {
         case 1000: "normal closure"
         case 1001: "going away (the server is shutting down or the page left)"
@@ -129,7 +129,7 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     public var isClean: Bool { rawValue == 1000 || rawValue == 1001 || rawValue == 1005 }
 
     /// Whether a program may send it (1005, 1006 and 1015 are never put on the wire).
-    public var isSendable: Bool {
+    package var isSendable: Bool {
         switch rawValue {
         case 1000...1003, 1007...1014, 3000..<5000: true
         default: false
@@ -159,7 +159,7 @@ public struct WebSocketClose: Sendable, Hashable, CustomStringConvertible {
 
 /// What happens in a conversation, as the transport reports it to whoever watches (the explorer
 /// lists frames as they come; `call` prints them).
-public enum WebSocketEvent: Sendable, Hashable {
+package enum WebSocketEvent: Sendable, Hashable {
     /// The server accepted the upgrade (`101 Switching Protocols`), with the subprotocol it chose.
     case opened(headers: Headers, subprotocol: String?)
     /// A frame went one way or the other.

@@ -8,21 +8,21 @@ import Synchronization
 /// transport takes what to send with `nextOutgoing()` and reports with `record`. Give it to a
 /// request as `RequestOptions.webSocket`: the request stays in flight (the spinner turns) until
 /// the conversation closes, and its response is the handshake's head with the transcript as body.
-public final class WebSocketConversation: Sendable {
+package final class WebSocketConversation: Sendable {
     /// What the caller asks the transport to put on the wire.
-    public enum Outgoing: Sendable, Hashable {
+    package enum Outgoing: Sendable, Hashable {
         case message(WebSocketMessage)
         case ping(Data)
         case close(WebSocketClose)
     }
 
     /// How many frames the transcript (the response body, history) keeps; later ones are counted only.
-    public static let transcriptLimit = 1000
+    package static let transcriptLimit = 1000
 
     /// The subprotocols offered in `Sec-WebSocket-Protocol`, in order of preference.
-    public let subprotocols: [String]
+    package let subprotocols: [String]
     /// How often the transport pings an idle server to keep the connection (and learn it is gone); nil: never.
-    public let pingInterval: Duration?
+    package let pingInterval: Duration?
     private let clock: DispatchClock
     private let started: Duration
     private let onEvent: @Sendable (WebSocketEvent) -> Void
@@ -48,7 +48,7 @@ public final class WebSocketConversation: Sendable {
     ///   - pingInterval: keep-alive pings; nil sends none (pings can always be sent with `ping`).
     ///   - clock: stamps frames (a stepping clock in snapshots).
     ///   - onEvent: hears the opening and every frame, on the transport's thread: return quickly.
-    public init(
+    package init(
         subprotocols: [String] = [], pingInterval: Duration? = nil, clock: DispatchClock = .continuous,
         onEvent: @escaping @Sendable (WebSocketEvent) -> Void = { _ in }
     ) {
@@ -62,37 +62,37 @@ public final class WebSocketConversation: Sendable {
     // MARK: The caller's side
 
     /// Queues a message; sent once the conversation is open (in order).
-    public func send(_ message: WebSocketMessage) { enqueue(.message(message)) }
+    package func send(_ message: WebSocketMessage) { enqueue(.message(message)) }
 
     /// Queues a ping.
-    public func ping(_ payload: Data = Data()) { enqueue(.ping(payload)) }
+    package func ping(_ payload: Data = Data()) { enqueue(.ping(payload)) }
 
     /// Starts the closing handshake (normal closure unless told otherwise).
-    public func close(_ close: WebSocketClose = WebSocketClose()) { enqueue(.close(close)) }
+    package func close(_ close: WebSocketClose = WebSocketClose()) { enqueue(.close(close)) }
 
     /// How it ended, once it has: the close frame's code and reason (`abnormal` when the
     /// connection dropped without one).
-    public var closing: WebSocketClose? { state.withLock { $0.close } }
+    package var closing: WebSocketClose? { state.withLock { $0.close } }
 
     /// Who closed first, once it has ended.
-    public var closedBy: WebSocketDirection? { state.withLock { $0.closedBy } }
+    package var closedBy: WebSocketDirection? { state.withLock { $0.closedBy } }
 
     /// The subprotocol the server chose.
-    public var subprotocol: String? { state.withLock { $0.subprotocol } }
+    package var subprotocol: String? { state.withLock { $0.subprotocol } }
 
     /// The frames so far (the first `transcriptLimit`).
-    public var transcript: [WebSocketFrameRecord] { state.withLock { $0.transcript } }
+    package var transcript: [WebSocketFrameRecord] { state.withLock { $0.transcript } }
 
     /// Whether something the caller queued has not gone out yet (nor been dropped at the end).
-    public var hasUnsentFrames: Bool { state.withLock { $0.unsent > 0 } }
+    package var hasUnsentFrames: Bool { state.withLock { $0.unsent > 0 } }
 
     /// Frames in all, the ones past the transcript's limit included.
-    public var frameCount: Int { state.withLock { $0.frameCount } }
+    package var frameCount: Int { state.withLock { $0.frameCount } }
 
     // MARK: The transport's side
 
     /// The next thing to put on the wire; nil once the conversation has ended (or the task is cancelled).
-    public func nextOutgoing() async -> Outgoing? {
+    package func nextOutgoing() async -> Outgoing? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outgoing?, Never>) in
                 let ready: Outgoing?? = state.withLock { state in
@@ -113,13 +113,13 @@ public final class WebSocketConversation: Sendable {
     }
 
     /// The server accepted the upgrade.
-    public func recordOpened(headers: Headers, subprotocol: String?) {
+    package func recordOpened(headers: Headers, subprotocol: String?) {
         state.withLock { $0.subprotocol = subprotocol }
         onEvent(.opened(headers: headers, subprotocol: subprotocol))
     }
 
     /// A frame went one way or the other; a close frame's first record says who closed.
-    public func record(_ direction: WebSocketDirection, _ content: WebSocketFrameContent) {
+    package func record(_ direction: WebSocketDirection, _ content: WebSocketFrameContent) {
         let record = WebSocketFrameRecord(at: clock.now() - started, direction: direction, content: content)
         state.withLock { state in
             state.frameCount += 1
@@ -136,7 +136,7 @@ public final class WebSocketConversation: Sendable {
 
     /// The conversation is over (closed, dropped, or never opened): `nextOutgoing` answers nil from
     /// now on. A connection that dropped without a close frame is recorded as `abnormal` (1006).
-    public func finish(droppedWithout reason: String? = nil) {
+    package func finish(droppedWithout reason: String? = nil) {
         let (waiter, dropped): (CheckedContinuation<Outgoing?, Never>?, Bool) = state.withLock { state in
             state.finished = true
             state.queue.removeAll()
@@ -149,7 +149,7 @@ public final class WebSocketConversation: Sendable {
     }
 
     /// Whether it has finished.
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 
     private func enqueue(_ outgoing: Outgoing) {
         let waiter: CheckedContinuation<Outgoing?, Never>? = state.withLock { state in
@@ -169,7 +169,7 @@ public final class WebSocketConversation: Sendable {
 
     /// The transcript as NDJSON, one frame per line: what the response body holds (so the Body tab,
     /// `call --json`, history and HAR all read a conversation like any body). Binary payloads are hex.
-    public func transcriptBody() -> Data {
+    package func transcriptBody() -> Data {
         let (records, count) = state.withLock { ($0.transcript, $0.frameCount) }
         var text = ""
         for record in records { text += Self.line(for: record) + "\n" }
@@ -180,7 +180,7 @@ public final class WebSocketConversation: Sendable {
     }
 
     /// One transcript line: `{"at":0.012,"direction":"received","type":"text","data":"hi"}`.
-    public static func line(for record: WebSocketFrameRecord) -> String {
+    package static func line(for record: WebSocketFrameRecord) -> String {
         var members: [(String, JSONValue)] = [
             ("at", .double((record.at.seconds * 1000).rounded() / 1000)), ("direction", .string(record.direction.rawValue)),
         ]
@@ -199,7 +199,7 @@ public final class WebSocketConversation: Sendable {
 
 extension Data {
     /// Lower-case hex, two digits a byte.
-    public var hexText: String {
+    package var hexText: String {
         let digits = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * 2)

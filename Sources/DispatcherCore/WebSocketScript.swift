@@ -29,7 +29,7 @@ public struct WebSocketScript: Sendable, Hashable {
 
 /// The far end's connection, as a script player sees it: the stub's in-process conversation, or
 /// the mock server's socket.
-public protocol WebSocketScriptPeer: Sendable {
+package protocol WebSocketScriptPeer: Sendable {
     /// Sends a frame to the client.
     func send(_ content: WebSocketFrameContent) async
     /// The client's next frame; nil once the client is gone.
@@ -38,11 +38,11 @@ public protocol WebSocketScriptPeer: Sendable {
 
 /// Plays a script against a client: pings are answered with pongs and a client's close with the
 /// same close (the closing handshake), whatever step the script is at.
-public enum WebSocketScriptPlayer {
+package enum WebSocketScriptPlayer {
     /// Plays `script` until it closes, the client closes or goes away, or the task is cancelled.
     /// Returns the close that ended the conversation, nil when the client went away without one.
     @discardableResult
-    public static func play(_ script: WebSocketScript, with peer: some WebSocketScriptPeer, clock: DispatchClock) async -> WebSocketClose? {
+    package static func play(_ script: WebSocketScript, with peer: some WebSocketScriptPeer, clock: DispatchClock) async -> WebSocketClose? {
         for step in script.steps {
             if Task.isCancelled { return nil }
             switch step {

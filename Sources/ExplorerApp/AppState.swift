@@ -5,47 +5,51 @@ import Sessions
 import TerminalKit
 import TextSupport
 
-/// Everything the explorer shows, in one value. Only the reducer changes it.
+/// Everything the explorer shows, in one value. Only the reducer changes it: fields are
+/// `internal(set)` (the reducer and its slices in this module write them; a slice's own state
+/// narrows its fields to `fileprivate(set)` where only its file writes them), and the three
+/// settable ones say why.
 package struct AppState: Sendable {
-    /// The loaded catalogs (services, diagnostics, where they came from).
+    /// The loaded catalogs (services, diagnostics, where they came from). Settable: tests give a
+    /// made-up catalog the folder a write goes to.
     package var catalog: CatalogSet
     /// Terminal size in cells.
-    package var size: Size
+    package internal(set) var size: Size
     /// Which pane has the keyboard.
-    package var focus: Pane = .endpoints
+    package internal(set) var focus: Pane = .endpoints
     /// Stub or live per environment, as `s` switched it; an environment not switched starts as its
     /// `fixtures:` say (`never`: live), as `call` does, or live for all with `--live`.
-    package var chosenModes: [EnvironmentKey: RequestMode] = [:]
+    package internal(set) var chosenModes: [EnvironmentKey: RequestMode] = [:]
     /// `--live`: environments not switched with `s` start live.
-    package var startsLive = false
+    package internal(set) var startsLive = false
     /// The tab shown in the response pane.
-    package var tab: ResponseTab = .body
+    package internal(set) var tab: ResponseTab = .body
     /// Scroll offsets of the text tabs, by tab.
-    package var tabScroll: [ResponseTab: Int] = [:]
+    package internal(set) var tabScroll: [ResponseTab: Int] = [:]
     /// The last result per endpoint.
-    package var responses: [EndpointKey: CallOutcome] = [:]
+    package internal(set) var responses: [EndpointKey: CallOutcome] = [:]
     /// Requests sent and not yet answered, by ticket id.
-    package var inFlight: [Int: RequestTicket] = [:]
+    package internal(set) var inFlight: [Int: RequestTicket] = [:]
     /// The example each endpoint sends; absent means the default.
-    package var chosenExample: [EndpointKey: String] = [:]
+    package internal(set) var chosenExample: [EndpointKey: String] = [:]
     /// Requests on the wire, as the activity plugin counts them.
-    package var activity = 0
+    package internal(set) var activity = 0
     /// The spinner's frame.
-    package var spinnerFrame = 0
+    package internal(set) var spinnerFrame = 0
     /// Ticks carry this generation; a tick of an older one is stale and ignored.
-    package var spinnerGeneration = 0
+    package internal(set) var spinnerGeneration = 0
     /// Whether a spinner tick is scheduled.
-    package var spinnerScheduled = false
+    package internal(set) var spinnerScheduled = false
     /// Whether secrets are shown in clear on screen.
-    package var revealsSecrets = false
+    package internal(set) var revealsSecrets = false
     /// A short message for the status bar (copied, cancelled …).
-    package var notice: String? {
+    package internal(set) var notice: String? {
         didSet { if let notice, notice != oldValue { MessagesFeature.record(notice, in: &messages) } }
     }
     /// The next request ticket id.
-    package var nextTicket = 1
+    package internal(set) var nextTicket = 1
     /// Set when the app should exit.
-    package var isQuitting = false
+    package internal(set) var isQuitting = false
     // Features (Features/): each owns its slice; `AppReducer` scopes actions to it.
     /// The cursors and the endpoint filter (settable from outside only through its own methods,
     /// which tests use to place a cursor).
@@ -79,39 +83,40 @@ package struct AppState: Sendable {
     /// The sidebar's width and the zoom.
     package internal(set) var panes = PanesState()
     /// The time zone times are shown in (the user's; given, so views read no global state).
-    package var timeZone: LocalTimeZone
+    package internal(set) var timeZone: LocalTimeZone
     /// Where the explorer opens once the catalogs are loaded; nil once applied (or for a state made
     /// with its catalogs).
-    package var launch: LaunchOptions?
+    package internal(set) var launch: LaunchOptions?
     /// Where secrets come from (given with the catalogs; values show only when revealed).
-    package var secrets = SecretStore(processEnvironment: [:])
+    package internal(set) var secrets = SecretStore(processEnvironment: [:])
     /// Edits of endpoints not saved to their catalogs, per endpoint and environment (kept in the
     /// state folder as they are made).
-    package var drafts: [DraftKey: EndpointEdits] = [:]
+    package internal(set) var drafts: [DraftKey: EndpointEdits] = [:]
     /// Earlier edits of each draft, newest last, for undo (this run only).
-    package var undoStack: [DraftKey: [EndpointEdits]] = [:]
+    package internal(set) var undoStack: [DraftKey: [EndpointEdits]] = [:]
     /// Undone edits, newest last, for redo.
-    package var redoStack: [DraftKey: [EndpointEdits]] = [:]
+    package internal(set) var redoStack: [DraftKey: [EndpointEdits]] = [:]
     /// Run-time values per service and environment (kept in the state folder, never secrets).
-    package var runtimeValues: [EnvironmentKey: [String: String]] = [:]
-    /// Values captured from responses per service and environment, stub and live apart (kept in the state folder).
+    package internal(set) var runtimeValues: [EnvironmentKey: [String: String]] = [:]
+    /// Values captured from responses per service and environment, stub and live apart (kept in the
+    /// state folder). Settable: tests seed what an earlier run captured.
     package var captured: [EnvironmentKey: CapturedValues] = [:]
     /// When each endpoint's latest response arrived (for `{{response.…}}` references).
-    package var receivedAt: [EndpointKey: Date] = [:]
+    package internal(set) var receivedAt: [EndpointKey: Date] = [:]
     /// The Edit tab.
-    package var editor = EditorState()
+    package internal(set) var editor = EditorState()
     /// The Variables tab.
-    package var variablesTab = VariablesState()
+    package internal(set) var variablesTab = VariablesState()
     /// The Tests tab: assertions checked on each endpoint's last response.
-    package var tests = TestsState()
+    package internal(set) var tests = TestsState()
     /// Effects whose answer has not arrived yet: what `.launched` asked to read (besides the
     /// catalogs), a body open in $EDITOR.
-    package var pendingLoads: Set<AppEffect> = []
+    package internal(set) var pendingLoads: Set<AppEffect> = []
     /// Keys and clicks that came while the catalogs were loading, handled once they are there.
-    package var pendingEvents: [TerminalEvent] = []
+    package internal(set) var pendingEvents: [TerminalEvent] = []
     /// Why the explorer stopped without being asked to (an unknown `--env`); the command line
     /// prints it and exits with status 2.
-    package var failure: String?
+    package internal(set) var failure: String?
 
     /// Makes the state for catalogs already loaded.
     package init(catalog: CatalogSet, size: Size, timeZone: LocalTimeZone = .utc) {
@@ -139,7 +144,7 @@ package struct AppState: Sendable {
     package var isLoadingCatalog: Bool { launch != nil }
 
     /// Set when the grace after launch (`loadingScreenGrace`) ends before the catalogs are read.
-    package var loadingScreenDue = false
+    package internal(set) var loadingScreenDue = false
 
     /// How long the first frame waits for the catalogs: catalogs read sooner are the first thing
     /// drawn, with no loading screen flashing before them (and drawing one would compete with the

@@ -59,24 +59,24 @@ public final class HTTPCache: Sendable {
     }
 
     /// The number of stored responses.
-    public var count: Int { storage.withLock { $0.entries.count } }
+    package var count: Int { storage.withLock { $0.entries.count } }
     /// The bytes stored.
-    public var totalBytes: Int { storage.withLock { $0.totalBytes } }
+    package var totalBytes: Int { storage.withLock { $0.totalBytes } }
 
     /// Whether a response for `url` is stored.
-    public func contains(_ url: URL) -> Bool {
+    package func contains(_ url: URL) -> Bool {
         storage.withLock { $0.entries[HTTPCache.key(url)] != nil }
     }
 
     /// Forgets the response for `url`.
-    public func remove(_ url: URL) {
+    package func remove(_ url: URL) {
         storage.withLock { storage in
             if let old = storage.entries.removeValue(forKey: HTTPCache.key(url)) { storage.totalBytes -= old.size }
         }
     }
 
     /// Forgets everything.
-    public func removeAll() {
+    package func removeAll() {
         storage.withLock { $0 = Storage() }
     }
 

@@ -52,7 +52,7 @@ public final class HTTPTransport: Transport {
     }
 
     /// How many `HTTPClient`s exist now (one per trust configuration and client settings in use).
-    public var clientCount: Int { clients.count }
+    package var clientCount: Int { clients.count }
 
     func failureContext(for url: URL, request: Request) -> FailureContext {
         FailureContext(url: url, timeouts: request.settings.timeouts, proxy: configuration.proxy.server(for: url))

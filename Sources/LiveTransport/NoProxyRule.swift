@@ -20,12 +20,12 @@ public enum NoProxyRule: Sendable, Hashable, CustomStringConvertible {
     case network([UInt8], prefixLength: Int, port: Int?)
 
     /// Reads a comma- or space-separated list; entries that cannot be read are skipped.
-    public static func parseList(_ text: String) -> [NoProxyRule] {
+    package static func parseList(_ text: String) -> [NoProxyRule] {
         text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).compactMap { NoProxyRule(String($0)) }
     }
 
     /// Reads one entry; nil when it is empty.
-    public init?(_ entry: String) {
+    package init?(_ entry: String) {
         var text = entry.trimmedSpaces.lowercased()
         guard !text.isEmpty else { return nil }
         if text == "*" {
@@ -62,7 +62,7 @@ public enum NoProxyRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether a request to `host` on `port` bypasses the proxy.
-    public func matches(host: String, port: Int) -> Bool {
+    package func matches(host: String, port: Int) -> Bool {
         switch self {
         case .everything:
             return true

@@ -59,7 +59,7 @@ public struct ProxyConfiguration: Sendable, Hashable {
     }
 
     /// The proxy for `url`, or nil to connect directly.
-    public func server(for url: URL) -> ProxyServer? {
+    package func server(for url: URL) -> ProxyServer? {
         guard http != nil || https != nil else { return nil }  // the common case, asked on every request
         let scheme = url.scheme?.lowercased()
         guard let proxy = scheme == "https" ? https : scheme == "http" ? http : nil, let host = url.host else { return nil }

@@ -4,29 +4,29 @@ import DispatcherCore
 /// One request to make: an endpoint, the environment it goes to, stub or live, the example to
 /// answer with (or ask the mock server for) and run-time values. The explorer, `call`, history
 /// replays and drift checks all describe requests this way.
-public struct EndpointCall: Sendable, Hashable {
+package struct EndpointCall: Sendable, Hashable {
     /// The endpoint.
-    public var endpoint: EndpointKey
+    package var endpoint: EndpointKey
     /// The environment's name.
-    public var environment: String
+    package var environment: String
     /// Stub or live.
-    public var mode: RequestMode
+    package var mode: RequestMode
     /// The example; nil for the default.
-    public var example: String?
+    package var example: String?
     /// Run-time values for `{{placeholders}}`.
-    public var values: [String: String]
+    package var values: [String: String]
     /// Changes to the endpoint for this request (a draft in the explorer); nil sends it as written.
-    public var edits: EndpointEdits?
+    package var edits: EndpointEdits?
     /// Values captured from earlier responses and response references, by placeholder name
     /// (below run-time values, above the catalog's).
-    public var captured: [String: CapturedValue] = [:]
+    package var captured: [String: CapturedValue] = [:]
     /// Where a successful body is written instead of memory (a download); nil keeps it in memory.
-    public var downloadPath: String?
+    package var downloadPath: String?
     /// What `downloadPath` is relative to, and whether it was checked.
-    public var downloadPlace = DownloadPlace.workingDirectory
+    package var downloadPlace = DownloadPlace.workingDirectory
 
     /// What a download's path is.
-    public enum DownloadPlace: Sendable, Hashable {
+    package enum DownloadPlace: Sendable, Hashable {
         /// Relative to where the explorer runs (a path the person typed).
         case workingDirectory
         /// A name in the downloads folder (the catalog's `download:`, confined to it).
@@ -36,7 +36,7 @@ public struct EndpointCall: Sendable, Hashable {
     }
 
     /// Makes a call.
-    public init(
+    package init(
         endpoint: EndpointKey, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:],
         edits: EndpointEdits? = nil
     ) {
@@ -50,30 +50,30 @@ public struct EndpointCall: Sendable, Hashable {
 
     /// Secret values the call carries beyond the catalog's: typed secrets, secret answers and
     /// captured values whose names look secret (masked like the catalog's secrets).
-    public var secretValues: [String] {
+    package var secretValues: [String] {
         Self.secretValues(values: values, captured: captured, prompts: [])
     }
 
     /// The secret values among run-time `values` (`secret.NAME` and secret-looking names), answers
     /// to secret `prompts` and `captured` values whose names look secret.
-    public static func secretValues(values: [String: String], captured: [String: CapturedValue], prompts: [Prompt]) -> [String] {
+    package static func secretValues(values: [String: String], captured: [String: CapturedValue], prompts: [Prompt]) -> [String] {
         let typed = values.filter { $0.key.hasPrefix("secret.") || Redactor.standard.isSensitive(name: $0.key) }.map(\.value)
         let answers = prompts.filter(\.isSecret).compactMap { values[$0.placeholder] }
         return typed + answers + captured.filter { Redactor.standard.isSensitive(name: $0.key) }.map(\.value.value)
     }
 
     /// Whether a download's path was made absolute and checked.
-    public var downloadIsChecked: Bool {
+    package var downloadIsChecked: Bool {
         if case .checked = downloadPlace { return true }
         return false
     }
 
     /// The service in the environment the call goes to.
-    public var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+    package var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
 
     /// The options that send it this way: live over the network, stub answered at once (an
     /// example's own delay still applies).
-    public var options: RequestOptions {
+    package var options: RequestOptions {
         var options = RequestOptions(stubBehavior: mode == .live ? .never : .immediate, example: example)
         let replaces = if case .checked(true) = downloadPlace { true } else { false }
         options.download = downloadPath.map { DownloadDestination(path: $0, replaces: replaces) }
@@ -83,18 +83,18 @@ public struct EndpointCall: Sendable, Hashable {
 
 /// A finished call: what was asked, what happened, and the redactor that masks every secret the
 /// request could carry.
-public struct CallOutcome: Sendable {
+package struct CallOutcome: Sendable {
     /// What was asked.
-    public var call: EndpointCall
+    package var call: EndpointCall
     /// What happened.
-    public var exchange: Exchange
+    package var exchange: Exchange
     /// Masks the secrets this request could carry.
-    public var redactor: Redactor
+    package var redactor: Redactor
     /// The session's cookie jar after the request (for `call -c cookies.txt`).
-    public var cookies: [Cookie] = []
+    package var cookies: [Cookie] = []
 
     /// Makes an outcome.
-    public init(call: EndpointCall, exchange: Exchange, redactor: Redactor) {
+    package init(call: EndpointCall, exchange: Exchange, redactor: Redactor) {
         self.call = call
         self.exchange = exchange
         self.redactor = redactor
@@ -102,7 +102,7 @@ public struct CallOutcome: Sendable {
 
     /// 0 on success, 1 for a mapped error, 2 when the request could not be built or stub mode has
     /// no fixture for it (nothing was sent, nothing answered).
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         guard let error = exchange.error else { return 0 }
         return error.kind.answeredNothing ? 2 : 1
     }
@@ -110,7 +110,7 @@ public struct CallOutcome: Sendable {
 
 extension EndpointSelection {
     /// The call that sends this selection.
-    public func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
+    package func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
         EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
     }
 }

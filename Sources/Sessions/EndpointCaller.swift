@@ -57,7 +57,7 @@ public struct EndpointCaller: Sendable {
     /// `streamedBodyKept` lets a successful body `onResponsePart` takes pass without being held
     /// (`RequestOptions.streamedBodyKept`); `progress` hears how far the response body is
     /// (`RequestOptions.progress`).
-    public func call(
+    package func call(
         _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
         captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
         onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil, streamedBodyKept: Int? = nil,
@@ -82,7 +82,7 @@ public struct EndpointCaller: Sendable {
     }
 
     /// Sends a call again (a history entry's, say).
-    public func replay(_ call: EndpointCall) async throws(CatalogLookupError) -> CallOutcome {
+    package func replay(_ call: EndpointCall) async throws(CatalogLookupError) -> CallOutcome {
         let selection = try EndpointSelection.resolve(call.endpoint, environment: call.environment, in: catalog)
         return await self.call(selection, mode: call.mode, example: call.example, values: call.values, captured: call.captured, edits: call.edits)
     }

@@ -19,7 +19,7 @@ extension ServiceSession {
     }
 
     /// How a sign-out note begins (the explorer shows such notes as a banner).
-    public static let signedOutPrefix = "signed out of"
+    package static let signedOutPrefix = "signed out of"
 
     /// The chain in the catalog's order, the token refresh where `refresh` stands; a chain that
     /// leaves `refresh` out still refreshes first when `auth.refresh` is given (as before chains).

@@ -19,7 +19,7 @@ extension ServiceSession {
     }
 
     /// The source of the error a failed token renewal gives: the session was signed out.
-    public static let oauth2SignOutSource = "oauth2 sign-out"
+    package static let oauth2SignOutSource = "oauth2 sign-out"
 
     /// The token sessions of `settings`, its texts rendered (secrets resolved and registered).
     static func oauth2Sessions(

@@ -17,18 +17,18 @@ public final class ServiceSession: Sendable {
     /// Where secrets come from.
     public let secrets: SecretStore
     /// Holds the auth refresh rule's token (seeded from its secret, replaced by refreshes).
-    public let credentials: CredentialStore
+    package let credentials: CredentialStore
     /// Cookies its responses set, sent with its later requests (RFC 6265).
-    public let cookies: CookieJar
+    package let cookies: CookieJar
     /// Renders endpoints into targets.
-    public let builder: RequestBuilder
+    package let builder: RequestBuilder
     /// The dispatcher every request of this session goes through.
     public let dispatcher: Dispatcher<Target>
     /// The refresh handler, when the service has an auth refresh rule.
-    public let refreshHandler: TokenRefreshHandler?
+    package let refreshHandler: TokenRefreshHandler?
     /// Every secret value this session has resolved or obtained (shared with other sessions and the
     /// logger when given at init): what `redactor` masks by value.
-    public let secretRegistry: SecretRegistry
+    package let secretRegistry: SecretRegistry
     /// The OAuth 2.0 token sessions, live and stub, when the service signs in with OAuth 2.0.
     let oauth2: OAuth2Sessions?
     /// What the catalog's handlers act on (endpoints' own handlers are made per request).
@@ -46,7 +46,7 @@ public final class ServiceSession: Sendable {
     ///   - tokenPersistence: keeps live OAuth 2.0 tokens between runs when the catalog says `persist: true`.
     ///   - cookiePersistence: keeps the cookie jar between runs when the catalog says `cookies: { persist: true }`
     ///     (give it for live sessions only).
-    public init(
+    package init(
         service: Service, environment: Environment, secrets: SecretStore = SecretStore(), transport: (any Transport)? = nil,
         plugins: [any Plugin] = [], errorHandlers: [any ErrorHandler] = [], resultHandlers: [any ResultHandler] = [],
         clock: DispatchClock = .continuous, credentials: CredentialStore? = nil, secretRegistry: SecretRegistry? = nil,
@@ -134,7 +134,7 @@ public final class ServiceSession: Sendable {
 
     /// A redactor masking every secret this session can send or has sent: the catalog's and the
     /// `.env`'s, tokens (current and refreshed later), secrets typed, answered or captured.
-    public var redactor: Redactor {
+    package var redactor: Redactor {
         if let token = credentials.token { secretRegistry.register(token) }
         return Redactor.standard.knowing(secretRegistry)
     }
@@ -142,18 +142,18 @@ public final class ServiceSession: Sendable {
     /// The redactor for a service in an environment, for plugins made before the session (a
     /// logger): masks every `.env` value and every secret the service can send. Tokens obtained
     /// later are masked by name (`Authorization`, `token` members and query items).
-    public static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
+    package static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
         return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues)
     }
 
     /// The rendered target and environment for an endpoint.
-    public func prepare(_ endpoint: CatalogEndpoint, values: [String: String] = [:]) throws(UnresolvedPlaceholderError) -> PreparedRequest {
+    package func prepare(_ endpoint: CatalogEndpoint, values: [String: String] = [:]) throws(UnresolvedPlaceholderError) -> PreparedRequest {
         try builder.prepare(endpoint, values: values)
     }
 
     /// Every placeholder a request for `endpoint` uses, with where its value comes from.
-    public func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:]) -> [ResolvedVariable] {
+    package func variables(for endpoint: CatalogEndpoint, values: [String: String] = [:]) -> [ResolvedVariable] {
         builder.variables(for: endpoint, values: values)
     }
 
@@ -175,7 +175,7 @@ public final class ServiceSession: Sendable {
     /// an example's own delay applies in stub mode; a chosen example applies to stub mode only (a live
     /// send carries no `X-Mock-Example`). `edits` change the endpoint for this request only;
     /// `captured` are values taken from earlier responses.
-    public func send(
+    package func send(
         _ endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
         options: RequestOptions = RequestOptions()
     ) async -> Exchange {

@@ -6,29 +6,29 @@ import OAuth2
 
 /// A token a session holds, for the token view: where it came from, when it expires, and for a
 /// JWT its header and claims, with its signature checked against the issuer's keys when they are known.
-public struct SessionToken: Sendable, Hashable {
+package struct SessionToken: Sendable, Hashable {
     /// The source of an OpenID Connect ID token, beside its access token's.
-    public static let idTokenSource = "oauth2 id_token"
+    package static let idTokenSource = "oauth2 id_token"
 
     /// `oauth2`, `oauth2 id_token`, or `auth.refresh (PETSTORE_TOKEN)`.
-    public var source: String
+    package var source: String
     /// The token itself (shown masked unless secrets are revealed).
-    public var value: String
+    package var value: String
     /// Its type (`Bearer`), when known.
-    public var type: String?
+    package var type: String?
     /// The scopes granted, when known.
-    public var scope: String?
+    package var scope: String?
     /// When it expires: the token endpoint's `expires_in`, else a JWT's `exp`.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
     /// Whether a refresh token came with it.
-    public var hasRefreshToken: Bool
+    package var hasRefreshToken: Bool
     /// A JWT's header and claims.
-    public var jwt: (header: JSONValue, claims: JSONValue)?
+    package var jwt: (header: JSONValue, claims: JSONValue)?
     /// A JWT's signature, once checked (`checkedTokens`).
     package var signature: JWTSignature?
 
     /// Makes a token description, decoding `value` when it is a JWT.
-    public init(source: String, value: String, type: String? = nil, scope: String? = nil, expiresAt: Date? = nil, hasRefreshToken: Bool = false) {
+    package init(source: String, value: String, type: String? = nil, scope: String? = nil, expiresAt: Date? = nil, hasRefreshToken: Bool = false) {
         self.source = source
         self.value = value
         self.type = type
@@ -42,18 +42,18 @@ public struct SessionToken: Sendable, Hashable {
         }
     }
 
-    public static func == (lhs: SessionToken, rhs: SessionToken) -> Bool {
+    package static func == (lhs: SessionToken, rhs: SessionToken) -> Bool {
         lhs.source == rhs.source && lhs.value == rhs.value && lhs.expiresAt == rhs.expiresAt && lhs.scope == rhs.scope
             && lhs.signature == rhs.signature
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(source)
         hasher.combine(value)
     }
 
     /// The header and claims of a compact JWS (`xxx.yyy.zzz`, base64url JSON), if `token` is one.
-    public static func decodeJWT(_ token: String) -> (header: JSONValue, claims: JSONValue)? {
+    package static func decodeJWT(_ token: String) -> (header: JSONValue, claims: JSONValue)? {
         JWTParts(token).map { ($0.header, $0.claims) }
     }
 }
@@ -61,7 +61,7 @@ public struct SessionToken: Sendable, Hashable {
 extension ServiceSession {
     /// The tokens this session holds for requests of `mode`: the OAuth 2.0 token and the
     /// `auth.refresh` token.
-    public func tokens(stubbed: Bool) -> [SessionToken] {
+    package func tokens(stubbed: Bool) -> [SessionToken] {
         var tokens: [SessionToken] = []
         if let oauth2, let token = (stubbed ? oauth2.stub : oauth2.live)?.token {
             tokens.append(SessionToken(
@@ -78,7 +78,7 @@ extension ServiceSession {
 
     /// The tokens, each JWT's signature checked: a live OAuth 2.0 token against the issuer's keys
     /// (fetched once), a stub token never (fixtures are not signed by anyone).
-    public func checkedTokens(stubbed: Bool) async -> [SessionToken] {
+    package func checkedTokens(stubbed: Bool) async -> [SessionToken] {
         var tokens = tokens(stubbed: stubbed)
         for index in tokens.indices where tokens[index].jwt != nil {
             if stubbed {
@@ -93,7 +93,7 @@ extension ServiceSession {
     }
 
     /// Signs in with OAuth 2.0 now (live), replacing any token held; the new token, or why not.
-    public func signInNow() async throws(DispatchError) -> SessionToken {
+    package func signInNow() async throws(DispatchError) -> SessionToken {
         guard let live = oauth2?.live else {
             throw DispatchError(kind: .invalidRequest, message: "\(service.id) does not sign in with OAuth 2.0 (auth.oauth2) over the network.", source: "oauth2")
         }
@@ -111,7 +111,7 @@ extension ServiceSession {
     }
 
     /// Forgets every token of `mode` (and the cookies): the next request signs in again.
-    public func signOut(stubbed: Bool) {
+    package func signOut(stubbed: Bool) {
         if let oauth2 { (stubbed ? oauth2.stub : oauth2.live)?.signOut() }
         credentials.clear()
         cookies.remove()

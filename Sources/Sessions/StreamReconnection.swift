@@ -5,12 +5,12 @@ import DispatcherCore
 /// does (WHATWG HTML §9.2.3): after the reconnection time (the stream's `retry`, else 3 s), with
 /// `Last-Event-ID` when an event had an id. A stream that ends in anything but a `200` event
 /// stream, or in `204 No Content`, is not reopened: that is how a server says "stop".
-public enum StreamReconnection {
+package enum StreamReconnection {
     /// The reconnection time when the stream gave none.
-    public static let defaultDelay: Duration = .seconds(3)
+    package static let defaultDelay: Duration = .seconds(3)
 
     /// Whether the endpoint asks for it and the stream ended in a way that allows it.
-    public static func shouldReconnect(_ endpoint: CatalogEndpoint, after exchange: Exchange) -> Bool {
+    package static func shouldReconnect(_ endpoint: CatalogEndpoint, after exchange: Exchange) -> Bool {
         guard endpoint.stream?.reconnect == true, exchange.error == nil, let response = exchange.response, response.status == 200 else {
             return false
         }
@@ -24,16 +24,16 @@ public enum StreamReconnection {
 
     /// Reconnections in a row that bring no new event before the stream is given up: a server that
     /// closes at once, over and over, is not asked for ever. Said in each reconnection's note.
-    public static let maximumFruitlessReconnections = 10
+    package static let maximumFruitlessReconnections = 10
 
     /// The wait before reopening: the stream's `retry` in milliseconds, else the default.
-    public static func delay(retry: Int?) -> Duration {
+    package static func delay(retry: Int?) -> Duration {
         retry.map { .milliseconds($0) } ?? defaultDelay
     }
 
     /// The edits that reopen the stream: the person's own, with `Last-Event-ID` set (or left out
     /// when no event had an id).
-    public static func edits(_ edits: EndpointEdits?, endpoint: CatalogEndpoint, lastEventID: String) -> EndpointEdits {
+    package static func edits(_ edits: EndpointEdits?, endpoint: CatalogEndpoint, lastEventID: String) -> EndpointEdits {
         var edits = edits ?? EndpointEdits()
         var headers = edits.headers ?? endpoint.headers.map { EndpointEdits.Item(name: $0.name, value: $0.value) }
         headers.removeAll { $0.name.lowercased() == "last-event-id" }
@@ -47,27 +47,27 @@ public enum StreamReconnection {
 /// stay together: the first connection's head, every connection's body one after the other, and
 /// notes that say how it ended. A `204` (the server's "stop"), an error or giving up ends it with
 /// the events kept; an error is named in a note, since the events are the answer.
-public struct ReconnectingStream: Sendable {
+package struct ReconnectingStream: Sendable {
     /// The stream so far, as one exchange.
-    public var exchange: Exchange
+    package var exchange: Exchange
     /// Connections opened, the first included.
-    public private(set) var connections = 1
+    package private(set) var connections = 1
     /// Reconnections in a row that brought no event.
-    public private(set) var fruitless = 0
+    package private(set) var fruitless = 0
     /// Events seen so far (as the caller counted them).
     private var events = 0
 
     /// Starts with the first connection's outcome.
-    public init(_ first: Exchange) { exchange = first }
+    package init(_ first: Exchange) { exchange = first }
 
     /// Whether to open the stream again: the endpoint asks, the last connection ended in a way that
     /// allows it, and the bound on reconnections without an event is not reached.
-    public func shouldReconnect(_ endpoint: CatalogEndpoint, after last: Exchange) -> Bool {
+    package func shouldReconnect(_ endpoint: CatalogEndpoint, after last: Exchange) -> Bool {
         StreamReconnection.shouldReconnect(endpoint, after: last) && fruitless < StreamReconnection.maximumFruitlessReconnections
     }
 
     /// The note for the reconnection about to be made: when, with which event id, which attempt.
-    public func reconnectingNote(delay: Duration, lastEventID: String) -> String {
+    package func reconnectingNote(delay: Duration, lastEventID: String) -> String {
         let milliseconds = Int((delay.seconds * 1000).rounded())
         let id = lastEventID.isEmpty ? "" : " with Last-Event-ID: \(lastEventID)"
         return "The stream closed; reconnecting in \(milliseconds) ms\(id) (connection \(connections + 1); "
@@ -75,7 +75,7 @@ public struct ReconnectingStream: Sendable {
     }
 
     /// Adds the outcome of the next connection; `eventsSoFar` counts every event received, over all connections.
-    public mutating func add(_ next: Exchange, eventsSoFar: Int) {
+    package mutating func add(_ next: Exchange, eventsSoFar: Int) {
         connections += 1
         fruitless = eventsSoFar > events ? 0 : fruitless + 1
         events = eventsSoFar
@@ -102,7 +102,7 @@ public struct ReconnectingStream: Sendable {
     }
 
     /// Adds a note when the bound on reconnections without an event stopped the stream.
-    public mutating func noteWhenGivenUp(_ endpoint: CatalogEndpoint, after last: Exchange) {
+    package mutating func noteWhenGivenUp(_ endpoint: CatalogEndpoint, after last: Exchange) {
         guard StreamReconnection.shouldReconnect(endpoint, after: last), fruitless >= StreamReconnection.maximumFruitlessReconnections else { return }
         exchange.notes.append(
             "Gave up after \(fruitless) reconnections in a row without an event (at most \(StreamReconnection.maximumFruitlessReconnections)); the \(events) events received are kept.")

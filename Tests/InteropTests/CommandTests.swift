@@ -1,4 +1,5 @@
 import Catalog
+import CatalogTestSupport
 import Foundation
 import CatalogAuthoring
 import DriftCheck

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import CatalogAuthoring

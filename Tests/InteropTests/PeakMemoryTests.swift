@@ -1,4 +1,5 @@
 import Catalog
+import CatalogTestSupport
 import Foundation
 import MockServer
 import TestSupport

@@ -1,36 +1,12 @@
 import Catalog
 import CatalogAuthoring
+import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import Sessions
 import TestSupport
 import Testing
 import TestTraits
-
-/// Reads a file of Tests/InteropTests/Resources.
-func interopResource(_ name: String) throws -> Data {
-    let url = try #require(Bundle.module.url(forResource: "Resources/\(name)", withExtension: nil))
-    return try Data(contentsOf: url)
-}
-
-/// Writes an import into a new folder and loads it with the real loader, expecting no error.
-func loadWritten(_ result: CatalogImport) throws -> (folder: TemporaryDirectory, catalog: CatalogSet) {
-    let folder = try TemporaryDirectory()
-    try result.write(into: folder.url, force: false)
-    let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
-    #expect(catalog.diagnostics.filter(\.isError).isEmpty, "\(catalog.diagnostics)")
-    return (folder, catalog)
-}
-
-/// Every file an import wrote, as text.
-func writtenText(_ folder: TemporaryDirectory) -> String {
-    let enumerator = FileManager.default.enumerator(atPath: folder.path)
-    var text = ""
-    while let path = enumerator?.nextObject() as? String {
-        text += folder.read(path) ?? ""
-    }
-    return text
-}
 
 /// Postman Collection v2.1 import (the collection format's folders, variables, auth, bodies,
 /// examples and scripts; environment files), checked through the real loader and a stub call.

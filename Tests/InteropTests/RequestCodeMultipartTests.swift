@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import RequestExport
 import Catalog
 import DispatcherCore

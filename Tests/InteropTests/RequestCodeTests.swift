@@ -1,5 +1,6 @@
 import Catalog
 import CatalogAuthoring
+import CatalogTestSupport
 import DispatcherCore
 import Foundation
 import RequestExport

@@ -67,9 +67,9 @@ struct RecencyStamp: Sendable, Hashable {
 /// The endpoint filter being typed.
 package struct FilterState: Sendable, Hashable {
     /// The text typed so far.
-    package var input = InputState()
+    package internal(set) var input = InputState()
     /// Whether keys go to the input (false once Enter accepted it; the filter stays applied).
-    package var isEditing = true
+    package internal(set) var isEditing = true
 
     /// The query.
     package var query: String { input.text }

@@ -55,16 +55,16 @@ package enum EditRow: Sendable, Hashable {
 /// The Edit tab's cursor, scroll, and the row being typed, if any.
 package struct EditorState: Sendable, Hashable {
     /// The row under the cursor, by position.
-    package var row = 0
+    package internal(set) var row = 0
     /// The first row shown.
-    package var scroll = 0
+    package internal(set) var scroll = 0
     /// The row being typed and its text.
-    package var input: RowInput?
+    package internal(set) var input: RowInput?
     /// The credentials of edits about to be written, being named one by one.
-    package var naming: SecretNaming?
+    package internal(set) var naming: SecretNaming?
     /// The last draft `W` wrote into its catalog file: `u` puts the file back as it was (the runner
     /// kept it beside, as `FILE~`) and the edits back into the draft.
-    package var lastWrite: WrittenDraft?
+    package internal(set) var lastWrite: WrittenDraft?
 
     /// A draft written into its catalog file.
     package struct WrittenDraft: Sendable, Hashable {
@@ -86,9 +86,9 @@ package struct EditorState: Sendable, Hashable {
 /// The Variables tab's cursor and the value being typed, if any.
 package struct VariablesState: Sendable, Hashable {
     /// The variable under the cursor, by position.
-    package var row = 0
+    package internal(set) var row = 0
     /// The value being typed, if any.
-    package var input: ValueInput?
+    package internal(set) var input: ValueInput?
 
     /// A run-time value being typed.
     package struct ValueInput: Sendable, Hashable {

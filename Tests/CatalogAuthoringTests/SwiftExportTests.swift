@@ -1,5 +1,6 @@
 import Catalog
 @testable import CatalogAuthoring
+import CatalogTestSupport
 import Foundation
 import SystemSupport
 import TestSupport

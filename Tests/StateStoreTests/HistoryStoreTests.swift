@@ -1,8 +1,7 @@
 import Catalog
+import CatalogTestSupport
 import DispatcherCore
 import Foundation
-import CatalogAuthoring
-import DriftCheck
 @testable import StateStore
 import Sessions
 import TestSupport
@@ -334,4 +333,9 @@ import TestTraits
             #expect(HistoryStore.timestamp(date) == date.formatted(style), "\(seconds)")
         }
     }
+}
+
+extension CallOutcome {
+    /// The history entry of the call, as `apiexplorer call` keeps it.
+    var historyEntry: HistoryEntry { HistoryEntry(self, date: Date()) }
 }
