@@ -107,8 +107,15 @@ final class EffectRunner: Sendable {
         case .tests(let effect): tests.perform(effect, context)
         case .panes(let effect): panes.perform(effect, context)
         case .loadCatalog:
+            let (launchIndex, inbox) = (services.launchIndex, self.inbox)
             load {
+                // The folder's state is taken before the load: a file changed during it makes the
+                // index written after it a miss.
+                let key = launchIndex?.currentKey()
+                let preview = key.flatMap { launchIndex?.preview(matching: $0) }
+                if let preview { inbox.post(.catalogPreviewed(preview)) }
                 let (catalog, secrets) = self.services.loadCatalog()
+                if preview == nil, let launchIndex, let key, let index = CatalogLaunchIndex(catalog) { launchIndex.write(index, key: key) }
                 self.install(catalog, secrets: secrets)
                 return .catalogLoaded(catalog, secrets)
             }
