@@ -4,8 +4,8 @@ import FoundationEssentials
 /// What the explorer's first frame draws of a catalog folder, and nothing more: services, their
 /// environments' names and types, groups, and each endpoint's id, title, group, method and path.
 /// Kept next to the parsed-catalog cache so a launch on unchanged files draws at once, while the
-/// full load runs behind it. Made only from a load without any diagnostic, so a file with problems
-/// always loads in full and shows them.
+/// full load runs behind it. Made only from a load without errors (a file with errors always loads
+/// in full); its warnings are kept, word for word and place for place.
 package struct CatalogLaunchIndex: Sendable, Equatable {
     package struct ServiceEntry: Sendable, Equatable {
         var id: String
@@ -16,6 +16,7 @@ package struct CatalogLaunchIndex: Sendable, Equatable {
         var environments: [EnvironmentEntry]
         var groups: [GroupEntry]
         var endpoints: [EndpointEntry]
+        var diagnostics: [Diagnostic]
     }
 
     struct EnvironmentEntry: Sendable, Equatable {
@@ -41,10 +42,13 @@ package struct CatalogLaunchIndex: Sendable, Equatable {
     }
 
     package var services: [ServiceEntry]
+    /// The load's warnings.
+    var diagnostics: [Diagnostic]
 
-    /// The index of a load; nil when it has any diagnostic (those are shown by a full load only).
+    /// The index of a load; nil when it has an error (errors are shown by a full load only).
     package init?(_ catalog: CatalogSet) {
-        guard catalog.diagnostics.isEmpty, catalog.source.directory != nil else { return nil }
+        guard !catalog.hasErrors, catalog.source.directory != nil else { return nil }
+        diagnostics = catalog.diagnostics
         services = catalog.services.map { service in
             ServiceEntry(
                 id: service.id, title: service.title, summary: service.summary, file: service.file, isTrusted: service.isTrusted,
@@ -54,7 +58,8 @@ package struct CatalogLaunchIndex: Sendable, Equatable {
                     EndpointEntry(
                         id: $0.id, title: $0.title, summary: $0.summary, group: $0.group, method: $0.method.rawValue, path: $0.path,
                         line: $0.location.line, column: $0.location.column)
-                })
+                },
+                diagnostics: service.diagnostics)
         }
     }
 
@@ -81,11 +86,11 @@ package struct CatalogLaunchIndex: Sendable, Equatable {
             }
             var service = Service(
                 id: entry.id, title: entry.title, summary: entry.summary, file: entry.file, directory: source.directory, environments: environments,
-                groups: entry.groups.map { EndpointGroup(id: $0.id, title: $0.title) }, endpoints: endpoints)
+                groups: entry.groups.map { EndpointGroup(id: $0.id, title: $0.title) }, endpoints: endpoints, diagnostics: entry.diagnostics)
             service.isTrusted = entry.isTrusted
             services.append(service)
         }
-        return CatalogSet(services: services, diagnostics: [], source: source)
+        return CatalogSet(services: services, diagnostics: diagnostics, source: source)
     }
 }
 
@@ -98,6 +103,7 @@ extension CatalogLaunchIndex {
     /// The index as bytes (little-endian counts, length-prefixed UTF-8 texts).
     package func encoded() -> [UInt8] {
         var writer = IndexWriter()
+        writer.diagnostics(diagnostics)
         writer.count(services.count)
         for service in services {
             writer.text(service.id)
@@ -127,6 +133,7 @@ extension CatalogLaunchIndex {
                 writer.count(endpoint.line)
                 writer.count(endpoint.column)
             }
+            writer.diagnostics(service.diagnostics)
         }
         return writer.bytes
     }
@@ -135,7 +142,7 @@ extension CatalogLaunchIndex {
     /// reading past the end or reserving more than the bytes could hold.
     package init?(decoding bytes: UnsafeRawBufferPointer) {
         var reader = IndexReader(bytes: bytes)
-        guard let serviceCount = reader.count(eachAtLeast: 4) else { return nil }
+        guard let diagnostics = reader.diagnostics(), let serviceCount = reader.count(eachAtLeast: 4) else { return nil }
         var services: [ServiceEntry] = []
         for _ in 0..<serviceCount {
             guard let id = reader.text(), let title = reader.text(), let summary = reader.optionalText(), let file = reader.text(),
@@ -162,12 +169,14 @@ extension CatalogLaunchIndex {
                 endpoints.append(EndpointEntry(
                     id: id, title: title, summary: summary, group: group, method: method, path: path, line: line, column: column))
             }
+            guard let serviceDiagnostics = reader.diagnostics() else { return nil }
             services.append(ServiceEntry(
                 id: id, title: title, summary: summary, file: file, isTrusted: trusted == 1, environments: environments, groups: groups,
-                endpoints: endpoints))
+                endpoints: endpoints, diagnostics: serviceDiagnostics))
         }
         guard reader.isAtEnd else { return nil }
         self.services = services
+        self.diagnostics = diagnostics
     }
 }
 
@@ -181,6 +190,17 @@ private struct IndexWriter {
     mutating func text(_ value: String) {
         count(value.utf8.count)
         bytes.append(contentsOf: value.utf8)
+    }
+
+    mutating func diagnostics(_ diagnostics: [Diagnostic]) {
+        count(diagnostics.count)
+        for diagnostic in diagnostics {
+            text(diagnostic.file)
+            count(diagnostic.line)
+            count(diagnostic.column)
+            bytes.append(diagnostic.isError ? 1 : 0)
+            text(diagnostic.message)
+        }
     }
 
     /// A byte saying whether a text follows.
@@ -218,6 +238,17 @@ private struct IndexReader {
         guard let length = count(), length <= bytes.count - offset else { return nil }
         defer { offset += length }
         return String(validating: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+    }
+
+    mutating func diagnostics() -> [Diagnostic]? {
+        guard let number = count(eachAtLeast: 17) else { return nil }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<number {
+            guard let file = text(), let line = count(), let column = count(), let severity = byte(), severity <= 1, let message = text()
+            else { return nil }
+            diagnostics.append(Diagnostic(file: file, line: line, column: column, severity: severity == 1 ? .error : .warning, message: message))
+        }
+        return diagnostics
     }
 
     /// nil: damaged; `.some(nil)`: no text.

@@ -53,12 +53,14 @@ package struct LaunchIndexFile: Sendable {
     package func read(matching key: [UInt8]) -> CatalogLaunchIndex? {
         guard let data = FileContents.read(atPath: filePath, atMost: Self.maximumFileSize) else { return nil }
         return data.withUnsafeBytes { bytes -> CatalogLaunchIndex? in
-            // The header: magic, the key's length, the key; then the index.
-            guard bytes.count >= 8 + key.count, bytes.loadUnaligned(as: UInt32.self) == Self.magic.littleEndian,
+            // The header: magic, the key's length, the key, the index's checksum; then the index.
+            guard bytes.count >= 16 + key.count, bytes.loadUnaligned(as: UInt32.self) == Self.magic.littleEndian,
                 Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))) == key.count,
                 bytes[8..<(8 + key.count)].elementsEqual(key)
             else { return nil }
-            return CatalogLaunchIndex(decoding: UnsafeRawBufferPointer(rebasing: bytes[(8 + key.count)...]))
+            let index = UnsafeRawBufferPointer(rebasing: bytes[(16 + key.count)...])
+            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 + key.count, as: UInt64.self)) == Self.checksum(index) else { return nil }
+            return CatalogLaunchIndex(decoding: index)
         }
     }
 
@@ -74,7 +76,9 @@ package struct LaunchIndexFile: Sendable {
         withUnsafeBytes(of: Self.magic.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt32(key.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes += key
-        bytes += index.encoded()
+        let encoded = index.encoded()
+        encoded.withUnsafeBytes { encoded in withUnsafeBytes(of: Self.checksum(encoded).littleEndian) { bytes.append(contentsOf: $0) } }
+        bytes += encoded
         guard bytes.count <= Self.maximumFileSize else { return }
         let url = URL(fileURLWithPath: filePath)
         do {
@@ -83,6 +87,14 @@ package struct LaunchIndexFile: Sendable {
         } catch {
             // Not kept: the next launch loads in full.
         }
+    }
+
+    /// FNV-1a of the index's bytes: a damaged byte (a title that would show wrong until the full
+    /// load) makes the file ignored.
+    private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
     }
 
     /// The running program's file as `stat` sees it; the empty text where it cannot be found.
