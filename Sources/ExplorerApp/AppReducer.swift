@@ -202,15 +202,14 @@ package enum AppReducer {
     }
 
     /// The launch index arrived while the catalogs are read: drawn as they will be, with the launch's
-    /// options applied (again when the catalogs arrive). Keys keep waiting for the full catalogs.
+    /// options applied (again when the catalogs arrive: an unknown `--env` is reported then). Keys
+    /// keep waiting for the full catalogs. Always drawn: the full load waits for this frame.
     static func catalogPreviewed(_ preview: CatalogSet, state: inout AppState) {
         guard let launch = state.launch, !state.showsCatalogPreview else { return }
-        var previewed = state
-        previewed.catalog = preview
-        previewed.navigation.resetEnvironmentCursor(in: preview)
-        guard launch.apply(to: &previewed) else { return }
-        previewed.showsCatalogPreview = true
-        state = previewed
+        state.catalog = preview
+        state.navigation.resetEnvironmentCursor(in: preview)
+        _ = launch.apply(to: &state)
+        state.showsCatalogPreview = true
     }
 
     /// The config file's problems go to the message log in full; the status bar says the first.

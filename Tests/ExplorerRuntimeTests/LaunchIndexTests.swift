@@ -105,15 +105,21 @@ import TestTraits
         #expect(second.frames.first?.contains("Pets and more") == true)
     }
 
-    /// Keys and clicks that come while the index is shown wait for the full catalogs, then act on them.
-    @Test func keysTypedOverTheIndexWaitForTheCatalogs() throws {
+    /// A launching explorer (`--env environment`) that got the index of the test catalog, and the full load.
+    static func previewed(environment: String) throws -> (AppState, CatalogSet) {
         let launch = try Launch()
         let loaded = launch.loader()().0
         let preview = try #require(CatalogLaunchIndex(loaded)?.preview(source: launch.source))
-        var state = AppState(launching: LaunchOptions(environment: "prod"), size: Size(width: 120, height: 40), timeZone: .utc)
+        var state = AppState(launching: LaunchOptions(environment: environment), size: Size(width: 120, height: 40), timeZone: .utc)
         _ = AppReducer.reduce(&state, .launched)
         #expect(state.holdsFrames)
         _ = AppReducer.reduce(&state, .catalogPreviewed(preview))
+        return (state, loaded)
+    }
+
+    /// Keys and clicks that come while the index is shown wait for the full catalogs, then act on them.
+    @Test func keysTypedOverTheIndexWaitForTheCatalogs() throws {
+        var (state, loaded) = try Self.previewed(environment: "prod")
         #expect(!state.holdsFrames && state.isLoadingCatalog && state.showsCatalogPreview)
         #expect(state.activeEnvironmentKey?.environment == "prod", "the launch's --env applies to the index too")
         var direct = state
@@ -125,6 +131,14 @@ import TestTraits
         for key in ["j", "j", "Enter"] { _ = AppReducer.reduce(&direct, .terminal(.key(try KeyEvent(parsing: key)))) }
         #expect(AppView.render(state).buffer.plainText() == AppView.render(direct).buffer.plainText(), "the keys acted as if typed after the load")
         #expect(state.inFlight.count == direct.inFlight.count)
+    }
+
+    /// An unknown `--env` is reported as without an index, once the catalogs are read.
+    @Test func anUnknownEnvironmentFailsAfterTheIndexAsWithoutIt() throws {
+        var (state, loaded) = try Self.previewed(environment: "nosuch")
+        #expect(state.showsCatalogPreview && !state.holdsFrames && state.failure == nil, "drawn, so the full load that waits for its frame starts")
+        let effects = AppReducer.reduce(&state, .catalogLoaded(loaded, SecretStore(processEnvironment: [:])))
+        #expect(state.failure?.contains("No environment named 'nosuch'") == true && effects.contains(.quit))
     }
 
     @Test func aChangedFileOrAnotherBuildIsAMissAndTheLaunchLoadsInFull() async throws {
