@@ -44,6 +44,8 @@ package enum AppAction: Sendable {
     case launched
     /// The catalogs were read (at launch), with where their secrets come from.
     case catalogLoaded(CatalogSet, SecretStore)
+    /// What the launch index holds of the catalogs, before they are read in full: drawn at once.
+    case catalogPreviewed(CatalogSet)
     /// The grace after launch ended with the catalogs still being read: the loading screen may be drawn.
     case loadingScreenDue
     /// Catalog files changed on disk and the catalogs were read again (`changed`: the files, relative to the folder).

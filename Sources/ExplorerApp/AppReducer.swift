@@ -41,6 +41,9 @@ package enum AppReducer {
         case .catalogLoaded(let catalog, let secrets):
             state.secrets = secrets
             effects = catalogLoaded(catalog, state: &state)
+        case .catalogPreviewed(let preview):
+            effects = []
+            catalogPreviewed(preview, state: &state)
         case .catalogReloaded(let catalog, let secrets, let changed):
             effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
         case .downloadChecked(let call, let path, let exists, let problem):
@@ -183,6 +186,7 @@ package enum AppReducer {
     static func catalogLoaded(_ catalog: CatalogSet, state: inout AppState) -> [AppEffect] {
         let firstLoad = state.isLoadingCatalog
         state.catalog = catalog
+        state.showsCatalogPreview = false
         state.navigation.resetEnvironmentCursor(in: catalog)
         if let launch = state.launch {
             state.launch = nil
@@ -195,6 +199,17 @@ package enum AppReducer {
         state.pendingEvents = []
         let watch: [AppEffect] = firstLoad && catalog.source.directory != nil ? [.watchCatalogs] : []
         return (firstLoad ? [.history(.load)] : []) + watch + pending.flatMap { reduce(&state, .terminal($0)) }
+    }
+
+    /// The launch index arrived while the catalogs are read: drawn as they will be, with the launch's
+    /// options applied (again when the catalogs arrive: an unknown `--env` is reported then). Keys
+    /// keep waiting for the full catalogs. Always drawn: the full load waits for this frame.
+    static func catalogPreviewed(_ preview: CatalogSet, state: inout AppState) {
+        guard let launch = state.launch, !state.showsCatalogPreview else { return }
+        state.catalog = preview
+        state.navigation.resetEnvironmentCursor(in: preview)
+        _ = launch.apply(to: &state)
+        state.showsCatalogPreview = true
     }
 
     /// The config file's problems go to the message log in full; the status bar says the first.

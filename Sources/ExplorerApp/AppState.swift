@@ -151,8 +151,12 @@ package struct AppState: Sendable {
     /// reading for the CPU); slower ones show the loading screen after it.
     package static let loadingScreenGrace = Duration.milliseconds(50)
 
-    /// Whether frames are held back: the catalogs are being read and the grace has not ended.
-    package var holdsFrames: Bool { isLoadingCatalog && !loadingScreenDue }
+    /// Set while the launch index's catalogs are drawn and the full ones are still being read:
+    /// keys wait for them as during any load.
+    package var showsCatalogPreview = false
+
+    /// Whether frames are held back: the catalogs are being read, none is previewed and the grace has not ended.
+    package var holdsFrames: Bool { isLoadingCatalog && !loadingScreenDue && !showsCatalogPreview }
 
     /// Whether anything asked for at launch (catalogs, history, drift results) has not arrived yet.
     package var isLoading: Bool { isLoadingCatalog || !pendingLoads.isEmpty }

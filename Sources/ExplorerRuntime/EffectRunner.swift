@@ -33,6 +33,8 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
+    /// Frames the runtime has drawn: the full load behind a launch index waits for the index's frame.
+    let framesDrawn = Atomic<Int>(0)
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
     let draftWriter = StateFileKeeper<[String: EndpointEdits]>()
     let valueWriter = StateFileKeeper<[String: String]>()
@@ -107,8 +109,24 @@ final class EffectRunner: Sendable {
         case .tests(let effect): tests.perform(effect, context)
         case .panes(let effect): panes.perform(effect, context)
         case .loadCatalog:
+            let (launchIndex, inbox) = (services.launchIndex, self.inbox)
             load {
+                // The folder's state is taken before the load: a file changed during it makes the
+                // index written after it a miss.
+                let key = launchIndex?.currentKey()
+                let preview = key.flatMap { launchIndex?.preview(matching: $0) }
+                if let preview {
+                    // No frame is drawn while the catalogs load without one, so the next is the index's.
+                    let drawn = self.framesDrawn.load(ordering: .acquiring)
+                    inbox.post(.catalogPreviewed(preview))
+                    // Read in full once it is drawn, not competing with it for the CPU (at most a second later).
+                    let deadline = ContinuousClock.now + .seconds(1)
+                    while self.framesDrawn.load(ordering: .acquiring) == drawn, ContinuousClock.now < deadline {
+                        guard (try? await Task.sleep(for: .microseconds(250))) != nil else { break }
+                    }
+                }
                 let (catalog, secrets) = self.services.loadCatalog()
+                if preview == nil, let launchIndex, let key, let index = CatalogLaunchIndex(catalog) { launchIndex.write(index, key: key) }
                 self.install(catalog, secrets: secrets)
                 return .catalogLoaded(catalog, secrets)
             }

@@ -111,5 +111,6 @@ package final class ExplorerRuntime: Sendable {
         guard let frame = state.withLock({ $0.holdsFrames ? nil : AppView.render($0) }) else { return }
         device.present(frame)
         framesDrawn.add(1, ordering: .relaxed)
+        runner.framesDrawn.add(1, ordering: .releasing)
     }
 }

@@ -33,6 +33,9 @@ package struct ExplorerServices: Sendable {
     package var values: EnvironmentStateFile<[String: String]>?
     /// Where values captured from responses are kept between runs; nil keeps none.
     package var captured: EnvironmentStateFile<CapturedValues>?
+    /// The launch index of the catalog folder: drawn before the catalogs are read, and written after
+    /// a load it did not match; nil draws nothing before the catalogs.
+    package var launchIndex: LaunchIndexFile?
     /// Where the sidebar's width is kept between runs; nil keeps none.
     package var panes: PanesFile?
     /// Where live OAuth 2.0 tokens of catalogs that say `persist: true` are kept; nil keeps none.

@@ -74,7 +74,7 @@ package struct ParsedCatalogCache: CatalogParseCache {
     package func removeStaleEntries(now: Int = Int(time(nil))) {
         guard let names = try? DirectoryEntries.names(in: folderPath) else { return }
         let cutoff = now - Int(Self.entryLifetime.components.seconds)
-        for name in names where name.hasSuffix(".yamlcache") {
+        for name in names where name.hasSuffix(".yamlcache") || name.hasSuffix(".launchindex") {
             let entry = URL.joinedFilePath(folderPath, name)
             guard let modified = FileStatus.modified(entry, type: S_IFREG), Int(modified) < cutoff else { continue }
             unlink(entry)

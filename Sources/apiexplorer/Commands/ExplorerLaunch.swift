@@ -63,6 +63,8 @@ struct ExplorerLaunch: Equatable {
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
         services.panes = PanesFile(directoryPath: state)
+        services.launchIndex = LaunchIndexFile(
+            source: source, cacheFolder: parseCache.folderPath, settings: Self.launchIndexSettings(trust: trust, maximumBodySize: maximumBodySize, state: state))
         if headless {
             // What is counted must not depend on the machine's speed: under valgrind the catalogs
             // take longer than the loading screen's grace, which would then be drawn.
@@ -95,6 +97,14 @@ struct ExplorerLaunch: Equatable {
             throw ExitStatus.usage
         }
         if let frame = (terminal as? HeadlessTerminal)?.lastFrame { StandardStreams.writeOutput(frame.buffer.plainText() + "\n") }
+    }
+
+    /// What else the launch index depends on: `--trust`, `--max-body-size` and the trust file as it is.
+    static func launchIndexSettings(trust: Bool, maximumBodySize: Int?, state: String) -> String {
+        let trustFile = FileIdentity(path: URL.joinedFilePath(state, "trust.json")).map {
+            "\($0.size) \($0.modifiedSeconds).\($0.modifiedNanoseconds) \($0.inode) \($0.device)"
+        }
+        return "trust \(trust) max \(maximumBodySize.map(String.init) ?? "-") trust.json \(trustFile ?? "-")"
     }
 
     /// `APIEXPLORER_HEADLESS_LAUNCH=1`: the same launch on an in-memory terminal of `headlessSize`
