@@ -153,7 +153,7 @@ package struct AppState: Sendable {
 
     /// Set while the launch index's catalogs are drawn and the full ones are still being read:
     /// keys wait for them as during any load.
-    package var showsCatalogPreview = false
+    package internal(set) var showsCatalogPreview = false
 
     /// Whether frames are held back: the catalogs are being read, none is previewed and the grace has not ended.
     package var holdsFrames: Bool { isLoadingCatalog && !loadingScreenDue && !showsCatalogPreview }
