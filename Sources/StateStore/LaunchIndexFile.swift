@@ -31,11 +31,8 @@ package struct LaunchIndexFile: Sendable {
         self.source = source
         self.folder = folder
         self.settings = settings
-        self.build = build ?? Self.currentBuild
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in folder.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        filePath = URL.joinedFilePath(cacheFolder, String(repeating: "0", count: 16 - hex.count) + hex + ".launchindex")
+        self.build = build ?? CacheFileKey.currentBuild
+        filePath = CacheFileKey.filePath(in: cacheFolder, for: folder, suffix: ".launchindex")
     }
 
     /// What the folder is now, as the index's key; nil when the folder cannot be listed.
@@ -44,7 +41,7 @@ package struct LaunchIndexFile: Sendable {
         var key = "\(folder)\u{0}\(CatalogLaunchIndex.format) \(build)\u{0}\(settings)\u{0}"
         for name in names.sorted() where !name.hasPrefix(".") || name == ".env" {
             guard let identity = FileIdentity(path: URL.joinedFilePath(folder, name)) else { continue }
-            key += "\(name)\u{0}\(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds) \(identity.inode) \(identity.device)\u{0}"
+            key += "\(name)\u{0}\(CacheFileKey.text(of: identity))\u{0}"
         }
         return Array(key.utf8)
     }
@@ -59,7 +56,7 @@ package struct LaunchIndexFile: Sendable {
                 bytes[8..<(8 + key.count)].elementsEqual(key)
             else { return nil }
             let index = UnsafeRawBufferPointer(rebasing: bytes[(16 + key.count)...])
-            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 + key.count, as: UInt64.self)) == Self.checksum(index) else { return nil }
+            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 + key.count, as: UInt64.self)) == CacheFileKey.fnv1a(index) else { return nil }
             return CatalogLaunchIndex(decoding: index)
         }
     }
@@ -77,7 +74,7 @@ package struct LaunchIndexFile: Sendable {
         withUnsafeBytes(of: UInt32(key.count).littleEndian) { bytes.append(contentsOf: $0) }
         bytes += key
         let encoded = index.encoded()
-        encoded.withUnsafeBytes { encoded in withUnsafeBytes(of: Self.checksum(encoded).littleEndian) { bytes.append(contentsOf: $0) } }
+        encoded.withUnsafeBytes { encoded in withUnsafeBytes(of: CacheFileKey.fnv1a(encoded).littleEndian) { bytes.append(contentsOf: $0) } }
         bytes += encoded
         guard bytes.count <= Self.maximumFileSize else { return }
         let url = URL(fileURLWithPath: filePath)
@@ -88,19 +85,6 @@ package struct LaunchIndexFile: Sendable {
             // Not kept: the next launch loads in full.
         }
     }
-
-    /// FNV-1a of the index's bytes: a damaged byte (a title that would show wrong until the full
-    /// load) makes the file ignored.
-    private static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return hash
-    }
-
-    /// The running program's file as `stat` sees it; the empty text where it cannot be found.
-    private static let currentBuild: String = FileIdentity.currentExecutable.map {
-        "\($0.size) \($0.modifiedSeconds).\($0.modifiedNanoseconds) \($0.inode) \($0.device)"
-    } ?? ""
 
     private static let magic: UInt32 = 0x4C58_5041  // "APXL"
 }

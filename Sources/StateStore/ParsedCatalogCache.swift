@@ -32,7 +32,7 @@ package struct ParsedCatalogCache: CatalogParseCache {
     /// and reads it (by default its own file, as `stat` sees it).
     package init(directoryPath: String = StateDirectory.path(), build: String? = nil) {
         folderPath = URL.joinedFilePath(directoryPath, Self.folderName)
-        self.build = build ?? Self.currentBuild
+        self.build = build ?? CacheFileKey.currentBuild
     }
 
     package func composition(forFile path: String, identity: FileIdentity) -> YAMLComposer.Composition? {
@@ -84,22 +84,14 @@ package struct ParsedCatalogCache: CatalogParseCache {
     /// The kept file for the catalog file at `path`: named by a hash of the path (the path itself
     /// is in the file's key, so two paths with the same hash only replace each other's file).
     package func filePath(for path: String) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return URL.joinedFilePath(folderPath, String(repeating: "0", count: 16 - hex.count) + hex + ".yamlcache")
+        CacheFileKey.filePath(in: folderPath, for: path, suffix: ".yamlcache")
     }
 
     /// Everything a kept file must match, as text.
     private func key(for path: String, identity: FileIdentity) -> String {
-        "\(path)\u{0}\(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds) \(identity.inode) \(identity.device)\u{0}"
+        "\(path)\u{0}\(CacheFileKey.text(of: identity))\u{0}"
             + "\(YAMLComposer.Composition.snapshotFormat) \(build)"
     }
-
-    /// The running program's file as `stat` sees it; the empty text where it cannot be found.
-    private static let currentBuild: String = FileIdentity.currentExecutable.map {
-        "\($0.size) \($0.modifiedSeconds).\($0.modifiedNanoseconds) \($0.inode) \($0.device)"
-    } ?? ""
 
     private static let magic: UInt32 = 0x4358_5041  // "APXC"
 }
