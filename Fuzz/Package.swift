@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzLaunchIndex", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
         .executableTarget(name: "FuzzYAML", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzJSONSchema", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),

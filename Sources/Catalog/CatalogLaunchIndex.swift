@@ -164,7 +164,7 @@ extension CatalogLaunchIndex {
             endpoints.reserveCapacity(endpointCount)
             for _ in 0..<endpointCount {
                 guard let id = reader.text(), let title = reader.text(), let summary = reader.optionalText(), let group = reader.optionalText(),
-                    let method = reader.text(), let path = reader.text(), let line = reader.count(), let column = reader.count()
+                    let method = reader.text(), let path = reader.text(), let line = reader.position(), let column = reader.position()
                 else { return nil }
                 endpoints.append(EndpointEntry(
                     id: id, title: title, summary: summary, group: group, method: method, path: path, line: line, column: column))
@@ -228,6 +228,12 @@ private struct IndexReader {
         return Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 
+    /// A 1-based line or column: 0 is never written, so it marks a damaged index.
+    mutating func position() -> Int? {
+        guard let value = count(), value >= 1 else { return nil }
+        return value
+    }
+
     /// A count of records each at least `size` bytes long: nil when the bytes left cannot hold them.
     mutating func count(eachAtLeast size: Int) -> Int? {
         guard let value = count(), value <= (bytes.count - offset) / size else { return nil }
@@ -244,7 +250,7 @@ private struct IndexReader {
         guard let number = count(eachAtLeast: 17) else { return nil }
         var diagnostics: [Diagnostic] = []
         for _ in 0..<number {
-            guard let file = text(), let line = count(), let column = count(), let severity = byte(), severity <= 1, let message = text()
+            guard let file = text(), let line = position(), let column = position(), let severity = byte(), severity <= 1, let message = text()
             else { return nil }
             diagnostics.append(Diagnostic(file: file, line: line, column: column, severity: severity == 1 ? .error : .warning, message: message))
         }

@@ -202,6 +202,21 @@ import TestTraits
         #expect(bytes.withUnsafeBytes { CatalogLaunchIndex(decoding: $0) }?.services.isEmpty == true)
     }
 
+    /// Found by FuzzLaunchIndex: a warning at column 0 read back as column 1 (a diagnostic's
+    /// positions start at 1), so the index read was not the one written. 0 is never written: it is
+    /// damage, and the index is refused.
+    @Test func aLineOrColumnOfZeroIsDamage() {
+        func warning(line: UInt8, column: UInt8) -> [UInt8] {
+            let file = Array("a.yaml".utf8), message = Array("unknown key".utf8)
+            return [1, 0, 0, 0, UInt8(file.count), 0, 0, 0] + file + [line, 0, 0, 0, column, 0, 0, 0, 0]
+                + [UInt8(message.count), 0, 0, 0] + message + [0, 0, 0, 0]
+        }
+        let good = warning(line: 3, column: 5)
+        #expect(good.withUnsafeBytes { CatalogLaunchIndex(decoding: $0) }?.encoded() == good)
+        #expect(warning(line: 3, column: 0).withUnsafeBytes { CatalogLaunchIndex(decoding: $0) } == nil)
+        #expect(warning(line: 0, column: 5).withUnsafeBytes { CatalogLaunchIndex(decoding: $0) } == nil)
+    }
+
     @Test func aCatalogWithProblemsIsNeverIndexedAndShowsThemAtLaunch() async throws {
         let broken = Self.text.replacingOccurrences(of: "headers: { Accept: application/json }", with: "heders: { Accept: application/json }")
         let launch = try Launch(text: broken)
