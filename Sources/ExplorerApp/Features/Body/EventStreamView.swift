@@ -84,7 +84,9 @@ enum EventStreamView {
 
     /// `+1.234s`.
     static func seconds(_ duration: Duration) -> String {
-        let milliseconds = Int((Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15).rounded())
+        let whole: Double = Double(duration.components.seconds) * 1000
+        let fraction: Double = Double(duration.components.attoseconds) / 1e15
+        let milliseconds = Int((whole + fraction).rounded())
         return "+\(milliseconds / 1000).\(String(milliseconds % 1000).leftPadded(to: 3, with: "0"))s"
     }
 }

@@ -65,7 +65,9 @@ enum MessagesFeature: AppFeature {
         guard parts.count >= 3, parts.suffix(2).allSatisfy({ part in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }) else { return notice }
         let path = parts.dropLast(2).joined(separator: ":")
         guard let slash = path.lastIndex(of: "/") else { return notice }
-        return "…" + path[slash...] + notice[notice.index(end, offsetBy: -(parts[parts.count - 2].count + parts[parts.count - 1].count + 2))...]
+        let locationLength: Int = parts[parts.count - 2].count + parts[parts.count - 1].count + 2
+        let location: Substring = notice[notice.index(end, offsetBy: -locationLength)...]
+        return "…" + String(path[slash...]) + String(location)
     }
 
     /// Whether a notice reports a failure: the app's notices of that kind start with these words.
