@@ -1,4 +1,5 @@
 import Dispatch
+import NIOCore
 import NIOPosix
 
 /// Runs tasks on dispatch threads instead of Swift's cooperative pool.
@@ -40,10 +41,40 @@ package func offPool<Result: Sendable>(_ work: @escaping @Sendable () -> Result)
 
 /// Event loops for tests, apart from NIO's two-thread singleton that the code under test uses:
 /// another test's busy loop (a large body, a TLS handshake, a decompression) must not hold back a
-/// test server's answers or a test client's timers. Never shut down, like the singleton.
+/// test server's answers or a test client's timers.
 package enum TestEventLoops {
-    /// The loops in-process test servers listen and answer on.
+    /// The loops in-process test servers listen and answer on. Never shut down, like the singleton.
     package static let servers = MultiThreadedEventLoopGroup(numberOfThreads: 4)
-    /// The loops test transports connect and time out on.
-    package static let clients = MultiThreadedEventLoopGroup(numberOfThreads: 4)
+
+    /// Runs `body` with a one-thread loop of its own, shut down afterwards, for a transport under
+    /// test: on a loop shared with other tests, their work (a large body, a decompression) delays
+    /// its reads while its read timeout is already due.
+    package static func withOwnLoop<Result>(_ body: (any EventLoopGroup) async throws -> Result) async throws -> Result {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            let result = try await body(group)
+            try await group.shutdownGracefully()
+            return result
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+}
+
+/// Sleeps on a test event loop's timer instead of `Task.sleep`, whose wake-up waits for a thread of
+/// the cooperative pool even under a task executor preference: with the pool held by other tests, a
+/// test server's 50 ms drip woke after 25 s, and the client's read timeout blamed the code under test.
+package func sleepOffPool(for duration: Duration) async throws {
+    let (seconds, attoseconds) = duration.components
+    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let amount: TimeAmount = nanoseconds.overflow ? .hours(24 * 365) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
+    let scheduled = TestEventLoops.servers.next().scheduleTask(in: amount) {}
+    try await withTaskCancellationHandler {
+        try Task.checkCancellation()
+        // The timer fails only when cancelled.
+        do { try await scheduled.futureResult.get() } catch { throw CancellationError() }
+    } onCancel: {
+        scheduled.cancel()
+    }
 }

@@ -12,7 +12,7 @@ struct ResponseWriter: Sendable {
 
     func write(_ response: TestResponse) async {
         do {
-            if response.delay > .zero { try await Task.sleep(for: response.delay) }
+            if response.delay > .zero { try await sleepOffPool(for: response.delay) }
             switch response.behaviour {
             case .neverRespond:
                 return
@@ -65,7 +65,7 @@ struct ResponseWriter: Sendable {
         var sent = 0
         for index in 0..<body.chunkCount {
             if let limit = body.abortAfterBytes, sent >= limit { return connection.end(body.abortEnding) }
-            if index > 0, body.interval > .zero { try await Task.sleep(for: body.interval) }
+            if index > 0, body.interval > .zero { try await sleepOffPool(for: body.interval) }
             if index > 0, let gate = body.gate { await gate(index) }
             let chunk: ByteBuffer
             switch body.source {

@@ -6,21 +6,23 @@ import Synchronization
 import TestSupport
 
 /// A transport without proxies (tests talk to 127.0.0.1 only), shut down after `body`. Its event
-/// loops are the tests' own: other tests' busy loops must not hold its timers and reads back.
+/// loop is its own: other tests' busy loops must not hold its timers and reads back.
 func withTransport<Result>(
     _ configure: (inout HTTPTransport.Configuration) -> Void = { _ in },
     _ body: (HTTPTransport) async throws -> Result
 ) async throws -> Result {
-    var configuration = HTTPTransport.Configuration(proxy: .none, eventLoopGroup: TestEventLoops.clients)
-    configure(&configuration)
-    let transport = HTTPTransport(configuration: configuration)
-    do {
-        let result = try await body(transport)
-        try await transport.shutdown()
-        return result
-    } catch {
-        try? await transport.shutdown()
-        throw error
+    try await TestEventLoops.withOwnLoop { loop in
+        var configuration = HTTPTransport.Configuration(proxy: .none, eventLoopGroup: loop)
+        configure(&configuration)
+        let transport = HTTPTransport(configuration: configuration)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
     }
 }
 

@@ -39,7 +39,7 @@ import TestTraits
 }
 
 /// Two processes changing the same file: each one's changes stay.
-@Suite struct StateFileMergeTests {
+@Suite(.offPool) struct StateFileMergeTests {
     @Test func aSaveKeepsWhatAnotherProcessWroteMeanwhile() throws {
         let folder = try TemporaryDirectory()
         let file = ExplorerStateFiles.drafts(in: folder.url)

@@ -71,7 +71,7 @@ import TestTraits
 }
 
 /// Aliases count as what they repeat, as the document is read.
-@Suite struct YAMLExpansionTests {
+@Suite(.offPool) struct YAMLExpansionTests {
     @Test func aRepeatedCollectionCountsItsWholeSize() throws {
         let item = String(repeating: "x", count: 1 << 20)
         // Each alias of `list` repeats 8 MiB: the seventh brings the text past 64 MiB.
