@@ -36,6 +36,17 @@ package final class TmuxSession: @unchecked Sendable {
         try await runAway(["capture-pane", "-p", "-J", "-t", name])
     }
 
+    /// The pane's text with everything that scrolled off above it (a crash's whole backtrace).
+    package func captureWithHistory() async throws -> String {
+        try await runAway(["capture-pane", "-p", "-J", "-S", "-", "-t", name])
+    }
+
+    /// Whether the pane's program has ended: the session's script printed its exit status and the
+    /// terminal's settings after it, and nothing more will come.
+    package static func programEnded(_ screen: String) -> Bool {
+        screen.split(separator: "\n").contains { $0.hasPrefix("STTY: ") }
+    }
+
     /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).
     package func send(_ keys: String...) async throws {
         _ = try await runAway(["send-keys", "-t", name] + keys)
