@@ -1,6 +1,7 @@
 import DispatcherCore
 import Foundation
 import Testing
+import TestSupport
 import TestTraits
 
 @Suite(.offPool) struct RedactionTests {
@@ -14,8 +15,10 @@ import TestTraits
             sampleResponse: .response(
                 status: 200, headers: Headers([("Set-Cookie", "sid=xyz789; Path=/; HttpOnly")], origin: .server),
                 body: Data(#"{"access_token":"at-42","user":"ann"}"#.utf8)))
+        // A clock that stands still: the logged time is the clock's, not a busy machine's 13 ms.
         let dispatcher = Dispatcher<Target>(
-            environment: environment(), plugins: [BearerAuthPlugin(store: CredentialStore(token: "sekrit-token")), logger])
+            environment: environment(), plugins: [BearerAuthPlugin(store: CredentialStore(token: "sekrit-token")), logger],
+            clock: DispatchClock(ManualClock()))
         _ = await dispatcher.send(target)
 
         let text = log.all.joined(separator: "\n")
