@@ -42,9 +42,10 @@ package final class TmuxSession: @unchecked Sendable {
     }
 
     /// Whether the pane's program has ended: the session's script printed its exit status and the
-    /// terminal's settings after it, and nothing more will come.
+    /// terminal's settings after it, and nothing more will come. (Indented when a crashed program
+    /// left the terminal raw: a newline then moves down without returning to the first column.)
     package static func programEnded(_ screen: String) -> Bool {
-        screen.split(separator: "\n").contains { $0.hasPrefix("STTY: ") }
+        screen.split(separator: "\n").contains { $0.drop { $0 == " " }.hasPrefix("STTY: speed ") }
     }
 
     /// Presses keys (tmux key names: `Enter`, `Down`, `C-c`, `BTab`, or literal characters).

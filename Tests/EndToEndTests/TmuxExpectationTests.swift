@@ -21,6 +21,11 @@ extension EndToEnd {
             #expect(clock.now - started < .seconds(120))
         }
 
+        @Test func aProgramThatLeftTheTerminalRawHasEndedToo() {
+            #expect(TmuxSession.programEnded("crash\n          EXIT=139\n                STTY: speed 38400 baud; rows 40"))
+            #expect(!TmuxSession.programEnded("a screen that mentions STTY: speed in passing"))
+        }
+
         @Test func aWaitForTheExitStatusStillSeesIt() async throws {
             let session = try TmuxSession(command: "true", width: 80, height: 24)
             defer { session.close() }
