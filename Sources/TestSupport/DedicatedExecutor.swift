@@ -51,14 +51,7 @@ package enum TestEventLoops {
     /// its reads while its read timeout is already due.
     package static func withOwnLoop<Result>(_ body: (any EventLoopGroup) async throws -> Result) async throws -> Result {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            let result = try await body(group)
-            try await group.shutdownGracefully()
-            return result
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
-        }
+        return try await withShutdown { try await body(group) } shutdown: { try await group.shutdownGracefully() }
     }
 }
 
@@ -66,10 +59,7 @@ package enum TestEventLoops {
 /// the cooperative pool even under a task executor preference: with the pool held by other tests, a
 /// test server's 50 ms drip woke after 25 s, and the client's read timeout blamed the code under test.
 package func sleepOffPool(for duration: Duration) async throws {
-    let (seconds, attoseconds) = duration.components
-    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let amount: TimeAmount = nanoseconds.overflow ? .hours(24 * 365) : .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
-    let scheduled = TestEventLoops.servers.next().scheduleTask(in: amount) {}
+    let scheduled = TestEventLoops.servers.next().scheduleTask(in: TimeAmount(duration)) {}
     try await withTaskCancellationHandler {
         try Task.checkCancellation()
         // The timer fails only when cancelled.

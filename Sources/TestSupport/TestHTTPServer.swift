@@ -148,12 +148,5 @@ package func withTestHTTPServer<Result>(
     _ body: (TestHTTPServer) async throws -> Result
 ) async throws -> Result {
     let server = try await TestHTTPServer.start(tls: tls, handler: handler)
-    do {
-        let result = try await body(server)
-        try await server.shutdown()
-        return result
-    } catch {
-        try? await server.shutdown()
-        throw error
-    }
+    return try await withShutdown { try await body(server) } shutdown: { try await server.shutdown() }
 }

@@ -23,12 +23,10 @@ import TestTraits
             var environment = Shop.local
             environment.baseURL = try #require(URL(string: environment.baseURL.absoluteString.replacingOccurrences(of: "http://127.0.0.1:9", with: origin)))
             let transport = HTTPTransport(configuration: .init(proxy: .none))
-            do {
+            try await withShutdown {
                 try await Self.compare(Dispatcher<Shop>(environment: environment, transport: transport), server: server, catalog: folder)
+            } shutdown: {
                 try await transport.shutdown()
-            } catch {
-                try? await transport.shutdown()
-                throw error
             }
         }
     }

@@ -24,13 +24,7 @@ extension BinaryTests {
                 default: .status(.notFound)
                 }
             }
-            do {
-                try await body(server)
-            } catch {
-                try? await server.shutdown()
-                throw error
-            }
-            try await server.shutdown()
+            try await withShutdown { try await body(server) } shutdown: { try await server.shutdown() }
         }
 
         @Test func recordsTheStubAndKeepsTheRestOfTheFile() async throws {

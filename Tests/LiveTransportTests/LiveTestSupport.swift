@@ -15,14 +15,7 @@ func withTransport<Result>(
         var configuration = HTTPTransport.Configuration(proxy: .none, eventLoopGroup: loop)
         configure(&configuration)
         let transport = HTTPTransport(configuration: configuration)
-        do {
-            let result = try await body(transport)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
+        return try await withShutdown { try await body(transport) } shutdown: { try await transport.shutdown() }
     }
 }
 
