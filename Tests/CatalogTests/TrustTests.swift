@@ -52,6 +52,7 @@ import Testing
         #expect(TrustDeclaration(service).lines == [
             "shop (cat/shop.yaml)",
             "  sends requests to https://api.shop.example:8443",
+            "  follows redirects from them to any host they name, without its credentials (local)",
             "  reads secret KEY from $APIEXPLORER_SECRET_KEY (or .env beside it)",
             "  reads secret SHOP_TOKEN from $GITHUB_TOKEN or $APIEXPLORER_SECRET_SHOP_TOKEN (or .env beside it)",
             "  reads the file named by files/{{name}}",
