@@ -69,7 +69,9 @@ public struct Redactor: Sendable, Hashable {
         func add(_ form: String) {
             if form.count >= minimumSecretLength, !forms.contains(form) { forms.append(form) }
         }
-        for encoded in [PercentEncoding.encode(value, keeping: PercentEncoding.isPathAllowed), PercentEncoding.encode(value), FormEncoding.escape(value)] {
+        let form = FormEncoding.escape(value)
+        // A form's space is `+` as HTML forms and most clients write it.
+        for encoded in [PercentEncoding.encode(value, keeping: PercentEncoding.isPathAllowed), PercentEncoding.encode(value), form, form.replacing("%20", with: "+")] {
             add(encoded)
             if encoded.utf8.contains(UInt8(ascii: "%")) { add(lowercasingPercentEscapes(encoded)) }
         }

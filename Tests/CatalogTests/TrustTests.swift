@@ -152,7 +152,7 @@ import Testing
               form: { method: POST, path: /f, form: { k: "{{secret.S_FORM}}" } }
               multi: { method: POST, path: /m, multipart: [{ name: a, value: "{{secret.S_MULTIPART}}" }, { name: b, file: "{{name}}" }] }
               gql: { path: /g, graphql: { query: "query { a }", variables: { k: "{{secret.S_GRAPHQL}}" } } }
-              ws: { path: /w, websocket: { messages: [{ name: m, text: "{{secret.S_WEBSOCKET}}" }] } }
+              ws: { path: /w, websocket: { messages: { m: { k: "{{secret.S_WEBSOCKET}}" } } } }
               save: { path: /d, download: reports/out.csv, captures: { id: $.id } }
               refused: { path: /d, download: ../out.csv }
               reads: { path: "/r/{{response.login $.id}}" }
@@ -160,13 +160,16 @@ import Testing
               f:
                 steps:
                   - endpoint: json
-                    values: { z: "{{secret.S_STEP_VALUE}}" }
+                    variables: { z: "{{secret.S_STEP_VALUE}}" }
                   - endpoint: json
-                    body: '{"k": "{{secret.S_STEP_BODY}}"}'
+                    name: again
+                    body: { k: "{{secret.S_STEP_BODY}}" }
             """
         let folder = try TemporaryCatalog(["every.yaml": catalog])
         let loaded = CatalogLoader.load(folder.source, trust: CatalogTrust(contentHashes: [], trustsEverything: false))
         let service = try #require(loaded.service("every"), "\(loaded.diagnostics)")
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
+        #expect(service.endpoints.count == 11 && service.flows.first?.steps.count == 2)
         let lines = TrustDeclaration(service).lines
         let secrets = [
             "S_SERVICE_VARIABLE", "S_GROUP", "S_ENVIRONMENT", "S_ENVIRONMENT_VARIABLE", "S_OAUTH", "S_DIGEST", "S_REFRESH", "S_PATH",
@@ -194,7 +197,9 @@ import Testing
     @Test func aSecretTheWalkDidNotFindIsNotRead() throws {
         let folder = try TemporaryCatalog(["shop.yaml": Self.catalog])
         let service = try #require(CatalogLoader.load(folder.source, trust: .everything).service("shop"))
-        let store = SecretStore(processEnvironment: ["APIEXPLORER_SECRET_KEY": "declared-key", "APIEXPLORER_SECRET_OTHER": "never-read"])
+        let store = SecretStore(processEnvironment: [
+            "APIEXPLORER_SECRET_KEY": "declared-key", "GITHUB_TOKEN": "declared-token", "APIEXPLORER_SECRET_OTHER": "never-read",
+        ])
         let environment = try #require(service.environments.first)
         let builder = RequestBuilder(service: service, environment: environment, secrets: store)
         #expect(builder.declares(secret: "KEY") && !builder.declares(secret: "OTHER"))
