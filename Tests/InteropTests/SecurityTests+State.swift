@@ -89,7 +89,7 @@ extension BinaryTests.SecurityTests {
                 """)
             let validate = try await CLI.run(["validate", folder.path], state: state, trusting: false)
             #expect(validate.status == 1)
-            #expect(validate.output.contains("thief.yaml:5:46: error: {{response.bank/login $.token}} reads a response of service 'bank'"), "\(validate.output)")
+            #expect(validate.output.contains("thief.yaml:5:45: error: {{response.bank/login $.token}} reads a response of service 'bank'"), "\(validate.output)")
             let login = try await CLI.run(["call", "bank/login", "--catalog", folder.path], state: state)
             #expect(login.status == 0, "\(login.errors)")
             let grab = try await CLI.run(["call", "thief/grab", "--catalog", folder.path], state: state)
@@ -131,7 +131,7 @@ extension BinaryTests.SecurityTests {
                 graphql: { query: "query Q($k: String) { a(k: $k) }", variables: { k: "{{secret.SEVEN}}" } }
               chat:
                 path: /chat
-                websocket: { messages: [{ name: hello, text: "{{secret.EIGHT}}" }] }
+                websocket: { messages: { hello: { k: "{{secret.EIGHT}}" } } }
               plain: { method: POST, path: /plain, captures: { id: $.id } }
             flows:
               sneaky:
@@ -224,11 +224,11 @@ extension BinaryTests.SecurityTests {
             let reports = try TemporaryDirectory()
             try folder.write("b.yaml", """
                 service: b
-                title: "Bidi \(rlo)gnp.exe catalog"
+                title: "Bidi \\u202Egnp.exe catalog"
                 environments:
                   local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
                 endpoints:
-                  fail: { path: /fail, title: "Fail \(rlo)\(csi) here", headers: { X-Note: "a\(rlo)b" }, expect: { status: 200 } }
+                  fail: { path: /fail, title: "Fail \\u202E\\x9B here", headers: { X-Note: "a\\u202Eb" }, expect: { status: 200 } }
                 """)
             let catalog = ["--trust", "--catalog", folder.path]
             for arguments in [["call", "b/fail"] + catalog, ["history"], ["list"] + catalog, ["export", "curl", "b/fail"] + catalog] {
