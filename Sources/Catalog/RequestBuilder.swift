@@ -384,7 +384,7 @@ private final class DeclaredSecrets: Sendable {
 
     func contains(_ name: String) -> Bool {
         names.withLock { names in
-            if names == nil { names = Set(ServiceReach(service).secrets) }
+            if names == nil { names = ServiceReach.secrets(of: service) }
             return names?.contains(name) ?? false
         }
     }

@@ -146,7 +146,7 @@ public struct Service: Sendable, Hashable, Identifiable {
     package var isPartial: Bool { diagnostics.contains(where: \.isError) }
 
     /// Every secret name the service reads, wherever it is used (`ServiceReach`).
-    package var secretNames: Set<String> { Set(ServiceReach(self).secrets) }
+    package var secretNames: Set<String> { ServiceReach.secrets(of: self) }
 }
 
 /// A named group of endpoints sharing headers (e.g. `authenticated`).

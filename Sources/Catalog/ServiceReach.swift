@@ -30,15 +30,7 @@ package struct ServiceReach: Sendable, Hashable {
 
     /// The walk of `service`.
     package init(_ service: Service) {
-        var secretNames = Set<String>()
-        ServiceReach.forEachTemplateText(of: service) { text in
-            guard text.hasPlaceholderOpening else { return }
-            for name in Template(text).placeholders {
-                if let secret = Placeholder(name).secretName { secretNames.insert(secret) }
-            }
-        }
-        if let into = service.authRefresh?.into { secretNames.insert(into) }
-        secrets = secretNames.sorted()
+        secrets = ServiceReach.secrets(of: service).sorted()
 
         func addHost(_ text: String?) {
             guard let text, !text.isEmpty else { return }
@@ -81,6 +73,19 @@ package struct ServiceReach: Sendable, Hashable {
             if !readsResponses, text.contains("{{" + ResponseReference.prefix) { readsResponses = true }
         }
         if readsResponses { state.append("reads its own latest responses ({{response.…}})") }
+    }
+
+    /// The secret names of the walk alone (what a session masks and the builder may read).
+    package static func secrets(of service: Service) -> Set<String> {
+        var names = Set<String>()
+        forEachTemplateText(of: service) { text in
+            guard text.hasPlaceholderOpening else { return }
+            for name in Template(text).placeholders {
+                if let secret = Placeholder(name).secretName { names.insert(secret) }
+            }
+        }
+        if let into = service.authRefresh?.into { names.insert(into) }
+        return names
     }
 
     /// Calls `body` with every text of `service` that is rendered as a template when it sends.
