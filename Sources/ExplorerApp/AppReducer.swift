@@ -66,8 +66,9 @@ package enum AppReducer {
                     // This run's edits, if any were made already, win.
                     if state.drafts[key] == nil {
                         state.drafts[key] = edits
-                        // Other catalogs' drafts are kept (and saved back) but never shown here.
-                        if state.catalog.environment(environment) != nil { restored += 1 }
+                        // Other catalogs' drafts are kept (and saved back) but never shown here (the
+                        // catalogs may still be loading: then each counts).
+                        if (state.catalog.service(environment.service)?.catalogID ?? environment.catalog) == environment.catalog { restored += 1 }
                     }
                 }
             }

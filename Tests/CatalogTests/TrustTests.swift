@@ -210,3 +210,38 @@ import Testing
         #expect(try builder.prepare(endpoint).target.path.contains("declared-key"))
     }
 }
+
+/// The smaller messages of issue 47: each said once, where it belongs.
+@Suite(.offPool) struct CatalogMessageTests {
+    /// Two endpoints naming the same templated file that leads out: each is told about once, at
+    /// its own line.
+    @Test func aTemplatedFileErrorIsSaidOnceAtItsOwnLine() throws {
+        let (catalog, _) = try loadCatalog("""
+            service: two
+            variables: { f: "/etc/passwd" }
+            environments:
+              local: { baseURL: "http://127.0.0.1:9" }
+            endpoints:
+              first: { method: PUT, path: /a, bodyFile: "{{f}}" }
+              second: { method: PUT, path: /b, bodyFile: "{{f}}" }
+            """)
+        let errors = catalog.diagnostics.filter { $0.message.contains("the file '{{f}}'") }
+        #expect(errors.map(\.line) == [6, 7], "\(catalog.diagnostics)")
+        #expect(errors[0].message.contains("endpoint 'first'") && errors[1].message.contains("endpoint 'second'"))
+    }
+
+    /// `download: "{{x}}"` would write a file named `{{x}}`: download names are not templates.
+    @Test func aPlaceholderInADownloadNameIsAnError() throws {
+        let (catalog, _) = try loadCatalog("""
+            service: d
+            environments:
+              local: { baseURL: "http://127.0.0.1:9" }
+            endpoints:
+              get: { path: /a, download: "{{x}}.csv" }
+              climb: { path: /a, download: ../up.csv }
+            """)
+        let messages = catalog.diagnostics.map(\.description)
+        #expect(messages.contains { $0.contains("test.yaml:5:30: error: 'download' of endpoint 'get': '{{x}}.csv' holds a placeholder") }, "\(messages)")
+        #expect(messages.contains { $0.contains("warning: 'download' of endpoint 'climb': '../up.csv' names a file outside the downloads folder") }, "\(messages)")
+    }
+}
