@@ -11,9 +11,9 @@ import SystemSupport
 /// folder never does. A bundled catalog is known by its bundled name, a catalog made in memory by
 /// its service id. A file that moves or is renamed starts with no state (what was kept stays under
 /// the old path, found again if the file comes back).
-public struct CatalogID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+package struct CatalogID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// `/home/me/apis/petstore.yaml`, `bundled:petstore.yaml` or `memory:petstore`.
-    public let rawValue: String
+    package let rawValue: String
 
     /// The id written `rawValue`.
     package init(rawValue: String) {
@@ -40,15 +40,15 @@ public struct CatalogID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Whether the id names a file on disk (an absolute path).
     package var isFile: Bool { rawValue.hasPrefix("/") }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: CatalogID, rhs: CatalogID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: CatalogID, rhs: CatalogID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

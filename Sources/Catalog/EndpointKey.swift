@@ -31,14 +31,14 @@ public struct EndpointKey: Sendable, Hashable, Comparable, CustomStringConvertib
 /// `service:` id never share a token, a cookie or a captured value.
 public struct EnvironmentKey: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The catalog that declares the service.
-    public var catalog: CatalogID
+    package var catalog: CatalogID
     /// The service's id.
     public var service: String
     /// The environment's name within the service.
     public var environment: String
 
     /// Makes a key.
-    public init(catalog: CatalogID, service: String, environment: String) {
+    package init(catalog: CatalogID, service: String, environment: String) {
         self.catalog = catalog
         self.service = service
         self.environment = environment

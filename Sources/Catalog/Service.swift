@@ -16,7 +16,7 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// The folder holding the file, for `.env` and fixture paths; nil for bundled catalogs.
     package var directory: URL?
     /// The catalog the service came from: what its kept state is filed under (see `CatalogID`).
-    public var catalogID: CatalogID
+    package var catalogID: CatalogID
     /// Variables every environment starts from (an environment's own variables win).
     package var variables: [String: String]
     /// The environments, in file order (the first is the default).
