@@ -116,7 +116,7 @@ let package = Package(
         // Flows as load tests for an engine that scales out (a Locust locustfile).
         .target(name: "LoadExport", dependencies: ["Catalog", "Sessions", "DispatcherCore", "Expectations", "JSONSupport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
-        .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
+        .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport", "TextSupport"]),
         .target(name: "StateStore", dependencies: ["Catalog", "Sessions", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]),
         .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "Sessions", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),

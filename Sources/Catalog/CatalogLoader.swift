@@ -185,7 +185,8 @@ public enum CatalogLoader {
     ) -> ParsedFile {
         let shown = source.displayPath(of: name)
         if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
-            let message = "the file is \(ByteCount.format(size)), more than the \(ByteCount.format(maximumFileSize)) a catalog file may hold: "
+            let sizes = ByteCount.format(size, over: maximumFileSize)
+            let message = "the file is \(sizes.size), more than the \(sizes.limit) a catalog file may hold: "
                 + "split its endpoints into several files, and keep large bodies in fixture files (bodyFile)"
             return ParsedFile(
                 service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: message)],

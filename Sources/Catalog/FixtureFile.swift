@@ -63,7 +63,8 @@ package struct FixtureFile: Sendable, Hashable {
         switch access {
         case .readable(let size):
             if let size, size > limit {
-                return failure("\(what) is \(ByteCount.format(size)), larger than maxBodySize (\(ByteCount.format(limit))): '\(path)'")
+                let shown = ByteCount.format(size, over: limit)
+                return failure("\(what) is \(shown.size), larger than maxBodySize (\(shown.limit)): '\(path)'")
             }
         case .missing: return failure("\(what) does not exist: '\(path)'\(Self.siblingHint(for: path, in: fileSystem))")
         default: return failure("\(what) \(Self.problem(of: access, allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted)): '\(path)'")

@@ -62,11 +62,13 @@ package enum AppReducer {
             var restored = 0
             for (environment, endpoints) in kept {
                 for (endpoint, edits) in endpoints where !edits.isEmpty {
-                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), environment: environment.environment)
+                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), in: environment)
                     // This run's edits, if any were made already, win.
                     if state.drafts[key] == nil {
                         state.drafts[key] = edits
-                        restored += 1
+                        // Other catalogs' drafts are kept (and saved back) but never shown here (the
+                        // catalogs may still be loading: then each counts).
+                        if (state.catalog.service(environment.service)?.catalogID ?? environment.catalog) == environment.catalog { restored += 1 }
                     }
                 }
             }

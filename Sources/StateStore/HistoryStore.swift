@@ -67,7 +67,13 @@ package struct HistoryStore: Sendable {
     package func append(_ entry: HistoryEntry) throws(SystemError) {
         let line = Array(HistorySummary(entry).json.compactText.utf8) + [UInt8(ascii: "\n")]
         try StateDirectory.create(entriesURL)
-        try writeEntryFiles(entry)
+        do {
+            try writeEntryFiles(entry)
+        } catch {
+            // A full disk must not leave the files of an entry the index will never name.
+            for part in [Part.record, .request, .response] { unlink(path(of: entry.id, part)) }
+            throw error
+        }
         let indexPath = indexPath
         try withLock { (lock: Int32) throws(SystemError) in
             let existed = FileStatus.exists(indexPath)
@@ -224,6 +230,26 @@ package struct HistoryStore: Sendable {
         for name in names where !keptNames.contains(name) {
             unlink(entriesPath + "/" + name)
         }
+    }
+
+    /// Removes the files of entries the index does not name (a process killed between writing
+    /// them and naming them, a disk that filled up), older than `age` so that an entry being
+    /// written right now is left alone. What a start cleans; returns how many were removed.
+    @discardableResult
+    package func removeOrphanedFiles(olderThan age: Duration = .seconds(60)) -> Int {
+        guard let names = try? DirectoryEntries.names(in: entriesPath), !names.isEmpty else { return 0 }
+        let named = Set(readIndex().map { Self.entryFileName(forID: $0.id) })
+        let cutoff = time(nil) - time_t(age.components.seconds)
+        var removed = 0
+        for name in names {
+            guard let dot = name.lastIndex(of: "."), Part(rawValue: String(name[name.index(after: dot)...])) != nil,
+                !named.contains(String(name[..<dot]))
+            else { continue }
+            let path = entriesPath + "/" + name
+            guard let modified = FileStatus.modified(path, type: S_IFREG), modified < cutoff else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// The entry count kept in the lock file; nil when it holds none.

@@ -1,6 +1,7 @@
 import Expectations
 import JSONSupport
 import TestRunner
+import TextSupport
 
 /// The report formats `--report FORMAT:FILE` writes.
 package enum TestReportFormat: String, Sendable, CaseIterable {
@@ -120,11 +121,12 @@ package enum TestReport {
         return xml
     }
 
-    /// Text for XML: markup escaped, and characters XML 1.0 cannot hold (controls) left out.
+    /// Text for XML: markup escaped, controls shown as a terminal shows them (`^[`, `<U+202E>`:
+    /// `TerminalText`), and characters XML 1.0 cannot hold left out.
     static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in TerminalText.cleaned(text).unicodeScalars {
             switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"
@@ -161,7 +163,8 @@ package enum TestReport {
                 lines.append("  ...")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Controls from a server or a catalog are shown, not passed on (`TerminalText`).
+        return TerminalText.cleaned(lines.joined(separator: "\n") + "\n")
     }
 
     /// A TAP description: one line, without `#` (which starts a directive).
@@ -193,7 +196,15 @@ package enum TestReport {
             "total": .integer(tally.total), "passed": .integer(tally.passed), "failed": .integer(tally.failed),
             "errors": .integer(tally.errored), "skipped": .integer(tally.skipped), "exitStatus": .integer(Int(tally.exitStatus)),
         ]
-        return JSONValue.object(JSONObject([("tests", .array(tests)), ("summary", summary)])).prettyText() + "\n"
+        let text = JSONValue.object(JSONObject([("tests", .array(tests)), ("summary", summary)])).prettyText() + "\n"
+        // Such characters occur only inside strings, where `\u` escapes keep their value and show them.
+        return TerminalText.escapingInvisibleControls(text, TestReport.jsonEscape)
+    }
+
+    /// `\u202e`.
+    static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     static func stepJSON(_ step: StepResult) -> JSONValue {

@@ -138,8 +138,10 @@ import TestTraits
         #expect(checks.map { $0["passed"] as? Bool } == [false, false])
     }
 
-    @Test func xmlEscapesMarkupAndDropsControls() {
-        #expect(TestReport.escape("a<b>&\"c\u{1B}[31m\n") == "a&lt;b&gt;&amp;&quot;c[31m\n")
+    @Test func xmlEscapesMarkupAndShowsControls() {
+        #expect(TestReport.escape("a<b>&\"c\u{1B}[31m\n") == "a&lt;b&gt;&amp;&quot;c^[[31m\n")
+        // Bidi and C1 controls are shown too, not written for a viewer to act on.
+        #expect(TestReport.escape("x\u{202E}y\u{9B}z") == "x&lt;U+202E&gt;y&lt;U+009B&gt;z")
     }
 
     /// python3 with `module`, installed with pip when missing; nil (saying why) when neither is possible.

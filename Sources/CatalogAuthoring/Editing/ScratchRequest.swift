@@ -96,7 +96,7 @@ package enum ScratchRequest {
             id: "request", serviceID: id, title: "\(request.method.rawValue) \(request.url.absoluteString)", method: request.method,
             path: path, query: query, headers: headers, body: body(of: request), validation: .none)
         service.endpoints = [endpoint]
-        return (service, match.map { EnvironmentKey(service: $0.service.id, environment: $0.environment.name) })
+        return (service, match.map { EnvironmentKey($0.service, environment: $0.environment.name) })
     }
 
     /// The body as typed, byte for byte: JSON when the command says so (or it parses as JSON), else text.

@@ -84,6 +84,8 @@ struct CallArguments: Equatable, Sendable {
         // (GraphQL's errors in a 200) or it goes to a file or into the --json object.
         let passesBody = !json && download == nil && selection.endpoint.webSocket == nil && selection.endpoint.stream?.reconnect != true
             && !selection.service.errorFilter.readsSuccessfulBodies
+            // A body delivering a secret capture is printed whole, the secret masked in it.
+            && !selection.endpoint.captures.contains(where: \.isSecret)
         let printer = CallStreamPrinter(
             json: json, include: include, reveal: reveal, safe: Console.cleansBody(safe), endpointStreams: selection.endpoint.stream != nil,
             takesSuccessfulBody: passesBody)

@@ -47,6 +47,8 @@ extension CatalogOptions {
         if errors > 0 {
             Console.error("warning: \(errors) catalog error\(errors == 1 ? "" : "s") in \(catalog.source); `apiexplorer validate` shows them")
         }
+        // State kept by service id alone (an older version's) goes to the catalogs that made it, once.
+        for outcome in StateMigration.migrate(into: catalog) { Console.error("note: \(outcome.note)") }
         return catalog
     }
 }

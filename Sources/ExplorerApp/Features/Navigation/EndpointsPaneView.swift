@@ -83,7 +83,7 @@ package enum EndpointsPaneView {
             marker = Span("  ")
         }
         // A draft shows as what Enter sends, marked ✎.
-        let draft = environment.flatMap { state.drafts[DraftKey(endpoint: key, environment: $0.environment)] }
+        let draft = environment.flatMap { state.drafts[DraftKey(endpoint: key, in: $0)] }
         let method = draft?.method ?? endpoint.method
         let path = draft?.path ?? endpoint.path
         var spans = [Span(String(repeating: "  ", count: row.depth)), marker, Span(method.rawValue.padded(to: 7), style: Theme.method(method))]
