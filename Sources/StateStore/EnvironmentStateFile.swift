@@ -36,12 +36,27 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     package var fileURL: URL { URL(fileURLWithPath: filePath) }
     private var filePath: String { URL.joinedFilePath(directoryPath, name) }
 
+    /// The largest state file read: thousands of drafts, values or tokens are a few MiB. A larger
+    /// one (or a FIFO, a device) is not read, and never written over (`update` fails naming it).
+    package static var maximumFileSize: Int { 32 << 20 }
+
     /// Every value, by service and environment; empty when the file is missing or unreadable (a
-    /// damaged file loses its values, never the explorer).
+    /// damaged file loses its values, never the explorer; one too large to read is kept, see `update`).
     package func load() -> [EnvironmentKey: Value] {
-        guard let data = FileContents.read(atPath: filePath),
-            let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data)
-        else { return [:] }
+        (try? read()) ?? [:]
+    }
+
+    /// Every value; empty when the file is missing or damaged. Throws when the file is too large to
+    /// read or not a regular file: what it holds must not be replaced by what a write adds.
+    package func read() throws(FileReadError) -> [EnvironmentKey: Value] {
+        let data: Data
+        do throws(FileReadError) {
+            data = try FileContents.contents(atPath: filePath, limit: Self.maximumFileSize)
+        } catch {
+            if error.isMissing { return [:] }
+            throw error
+        }
+        guard let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data) else { return [:] }
         var values: [EnvironmentKey: Value] = [:]
         for (service, environments) in contents {
             for (environment, value) in environments { values[EnvironmentKey(service: service, environment: environment)] = value }
@@ -53,7 +68,12 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     package func update(_ change: (inout [EnvironmentKey: Value]) -> Void) throws(SystemError) {
         try StateDirectory.create(URL(fileURLWithPath: directoryPath))
         try withLock { () throws(SystemError) in
-            var values = load()
+            var values: [EnvironmentKey: Value]
+            do throws(FileReadError) {
+                values = try read()
+            } catch {
+                throw SystemError("\(error); it was left as it is and nothing was written", number: EFBIG)
+            }
             change(&values)
             try save(values)
         }
