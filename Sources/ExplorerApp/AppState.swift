@@ -149,10 +149,10 @@ package struct AppState: Sendable {
     /// How many catalog files the launch's load has read, while it reads them.
     package internal(set) var catalogLoadProgress: CatalogLoadCount?
 
-    /// What the panes show while the catalogs load: `Loading catalogs… 3412 of 10000 catalog files read`.
+    /// What the panes show while the catalogs load: `Loading 3412/10000 catalog files` (fits the sidebar).
     package var loadingText: String {
         guard let progress = catalogLoadProgress, progress.total > 0 else { return "Loading catalogs…" }
-        return "Loading catalogs… \(progress.read) of \(progress.total) catalog files read"
+        return "Loading \(progress.read)/\(progress.total) catalog files"
     }
 
     /// How long the first frame waits for the catalogs: catalogs read sooner are the first thing

@@ -13,8 +13,8 @@ import Darwin
 /// handled it before (the Swift runtime's backtracer, or the default action): the report lands
 /// on the normal screen, readable, in a shell that echoes again.
 ///
-/// Everything the handler does is async-signal-safe: it reads a block prepared beforehand through
-/// an atomic pointer, calls `write`, `tcsetattr`, `sigaction` and `raise`, and nothing else.
+/// Everything the handler does itself is async-signal-safe: it reads a block prepared beforehand
+/// through an atomic address, calls `write`, `tcsetattr`, `signal`, `pthread_sigmask` and `raise`.
 enum CrashRescue {
     /// What the handler restores: prepared by `arm`, taken once by the handler or `disarm`.
     private struct Block {
@@ -82,22 +82,29 @@ enum CrashRescue {
         for number in signals { sigaction(number, &action, nil) }
     }
 
-    /// The handler: the terminal first, then the signal to its earlier handler. A fault the
-    /// kernel raised happens again when the handler returns (the same instruction runs again,
-    /// now under the earlier handler, which sees the real place); a signal sent is sent again.
-    fileprivate static func handle(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?) {
-        let savedErrno = errno
+    /// The handler: the terminal first, then the earlier handler (the runtime's backtracer prints
+    /// its report, seeing the real place), then the signal's default action, so the process ends
+    /// as the signal says (a signal sent with `kill` would otherwise leave it running).
+    fileprivate static func handle(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         restoreTerminal()
         if let saved = UnsafeMutablePointer<sigaction>(bitPattern: previous.load(ordering: .acquiring)) {
-            sigaction(number, saved + Int(number), nil)
-        } else {
-            signal(number, SIG_DFL)
+            let earlier = saved + Int(number)
+            if earlier.pointee.sa_flags & SA_SIGINFO != 0, let handler = earlier.pointee.__sigaction_handler.sa_sigaction {
+                handler(number, info, context)
+            } else if let handler = earlier.pointee.__sigaction_handler.sa_handler, unsafeBitCast(handler, to: Int.self) > 1 {
+                handler(number)  // neither SIG_DFL (0) nor SIG_IGN (1)
+            }
         }
-        if (info?.pointee.si_code ?? 0) <= 0 { raise(number) }
-        errno = savedErrno
+        signal(number, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, number)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(number)
+        _exit(128 + number)
     }
 }
 
 private func handleFatalSignal(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
-    CrashRescue.handle(number, info)
+    CrashRescue.handle(number, info, context)
 }

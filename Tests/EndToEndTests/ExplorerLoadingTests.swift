@@ -24,7 +24,7 @@ extension EndToEnd {
             let state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
             let session = try ExplorerSessionTests.launch(
                 "--trust --catalog \(TmuxSession.quote(folder.path))", environment: ["XDG_STATE_HOME": state.path])
-            try await session.waitFor("catalog files read")
+            try await session.waitFor("/10000 catalog files")
             return (session, state)
         }
 
@@ -44,7 +44,7 @@ extension EndToEnd {
                     try? FileManager.default.removeItem(at: state)
                 }
                 let loading = try await session.capture()
-                #expect(loading.contains("Loading catalogs…") && loading.contains("of 10000 catalog files read"), "\(loading)")
+                #expect(loading.contains("Loading ") && loading.contains("/10000 catalog files"), "\(loading)")
                 switch ending {
                 case "q": try await session.send("q")
                 default:
