@@ -112,8 +112,9 @@ extension BinaryTests.SecurityTests {
     }
 
     /// A 2 GB `captured.json` and `panes.json` (sparse: no disk is spent) are refused by their
-    /// size before memory is spent, and never written over: a capture fails naming the file and
-    /// its limit, and the file keeps its 2 GB.
+    /// size, and never written over: a capture fails naming the file and its limit, and the file
+    /// keeps its 2 GB. (That no memory is spent on them is `BoundedReadingTests`': a child's peak
+    /// memory measured from here includes this process's, which posix_spawn shares until exec.)
     @Test func aStateFileOfTwoGigabytesIsNeitherReadWholeNorOverwritten() async throws {
         let folder = try TemporaryDirectory()
         let state = try TemporaryDirectory()
@@ -134,11 +135,9 @@ extension BinaryTests.SecurityTests {
         #expect(login.output.contains("t-123"), "\(login.errors)")
         #expect(login.errors.contains("captured.json holds 2147483648 bytes, more than the 33554432 bytes (32 MiB) it may hold"), "\(login.errors)")
         #expect(login.errors.contains("nothing was written"), "\(login.errors)")
-        #expect(login.peakMemory < 512 << 20, "\(login.peakMemory) bytes")
 
         let explorer = try await Self.runReturning(["--catalog", folder.path], state: state, environment: Self.headless)
         #expect(explorer.status == 0, "\(explorer.errors)")
-        #expect(explorer.peakMemory < 512 << 20, "\(explorer.peakMemory) bytes")
         for name in ["captured.json", "panes.json", "drafts.json"] {
             #expect(FileStatus(path: URL.joinedFilePath(stateFolder, name)) == .file(size: Int(size)), "\(name) was rewritten")
         }
