@@ -89,13 +89,7 @@ package struct DriftStore: Sendable {
     }
 
     private func load() throws -> Contents {
-        let data: Data
-        do throws(FileReadError) {
-            data = try FileContents.contents(atPath: filePath, limit: Self.maximumFileSize)
-        } catch {
-            if error.isMissing { return [:] }
-            throw error
-        }
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize) else { return [:] }
         return try HistoryStore.decoder.decode(Contents.self, from: data)
     }
 }

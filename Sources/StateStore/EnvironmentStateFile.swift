@@ -49,14 +49,8 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     /// Every value; empty when the file is missing or damaged. Throws when the file is too large to
     /// read or not a regular file: what it holds must not be replaced by what a write adds.
     package func read() throws(FileReadError) -> [EnvironmentKey: Value] {
-        let data: Data
-        do throws(FileReadError) {
-            data = try FileContents.contents(atPath: filePath, limit: Self.maximumFileSize)
-        } catch {
-            if error.isMissing { return [:] }
-            throw error
-        }
-        guard let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data) else { return [:] }
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize),
+            let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data) else { return [:] }
         var values: [EnvironmentKey: Value] = [:]
         for (service, environments) in contents {
             for (environment, value) in environments { values[EnvironmentKey(service: service, environment: environment)] = value }

@@ -52,6 +52,17 @@ package enum FileContents {
         return data
     }
 
+    /// `contents(atPath:limit:)`, nil when nothing is at the path (state files not written yet);
+    /// every other problem is thrown.
+    package static func contentsIfPresent(atPath path: String, limit: Int) throws(FileReadError) -> Data? {
+        do throws(FileReadError) {
+            return try contents(atPath: path, limit: limit)
+        } catch {
+            if error.isMissing { return nil }
+            throw error
+        }
+    }
+
     /// `contents(atPath:limit:)`, nil for every problem (missing, not a regular file, larger than
     /// `limit`, unreadable): for files whose absence and damage mean the same (caches, hints).
     package static func read(atPath path: String, atMost limit: Int, followingLinks: Bool = true) -> Data? {

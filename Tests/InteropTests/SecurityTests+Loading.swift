@@ -76,12 +76,19 @@ extension BinaryTests.SecurityTests {
         #expect(explorer.output.contains("good"), "\(explorer.output)")
     }
 
-    @Test func aFIFOAtAStateFileOrTheLaunchIndexHangsNoCommand() async throws {
+    /// A catalog folder with `goodCatalog` and its fixture, an empty state home and the state folder in it.
+    static func goodFolders() throws -> (folder: TemporaryDirectory, state: TemporaryDirectory, stateFolder: String) {
         let folder = try TemporaryDirectory()
         let state = try TemporaryDirectory()
         try folder.write("good.yaml", Self.goodCatalog)
         try folder.write("fixtures/item.json", #"{"id": 1}"#)
         let stateFolder = StateDirectory.path(environment: ["XDG_STATE_HOME": state.path])
+        try FileManager.default.createDirectory(atPath: stateFolder, withIntermediateDirectories: true)
+        return (folder, state, stateFolder)
+    }
+
+    @Test func aFIFOAtAStateFileOrTheLaunchIndexHangsNoCommand() async throws {
+        let (folder, state, stateFolder) = try Self.goodFolders()
         let cacheFolder = ParsedCatalogCache(directoryPath: stateFolder).folderPath
         let source = CatalogSource.resolve(option: folder.path)
         let launchIndex = try #require(LaunchIndexFile(source: source, cacheFolder: cacheFolder, settings: ""))
@@ -116,15 +123,10 @@ extension BinaryTests.SecurityTests {
     /// keeps its 2 GB. (That no memory is spent on them is `BoundedReadingTests`': a child's peak
     /// memory measured from here includes this process's, which posix_spawn shares until exec.)
     @Test func aStateFileOfTwoGigabytesIsNeitherReadWholeNorOverwritten() async throws {
-        let folder = try TemporaryDirectory()
-        let state = try TemporaryDirectory()
-        try folder.write("good.yaml", Self.goodCatalog)
-        try folder.write("fixtures/item.json", #"{"id": 1}"#)
-        let stateFolder = StateDirectory.path(environment: ["XDG_STATE_HOME": state.path])
+        let (folder, state, stateFolder) = try Self.goodFolders()
         let size: off_t = 2 << 30
         for name in ["captured.json", "panes.json", "drafts.json"] {
             let path = URL.joinedFilePath(stateFolder, name)
-            try FileManager.default.createDirectory(atPath: stateFolder, withIntermediateDirectories: true)
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             #expect(descriptor >= 0)
             #expect(ftruncate(descriptor, size) == 0)
