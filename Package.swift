@@ -248,14 +248,14 @@ let package = Package(
             name: "CatalogTests",
             dependencies: [
                 "TestTraits", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer",
-                "TestSupport", "YAMLSupport",
+                "SystemSupport", "TestSupport", "YAMLSupport",
             ]
         ),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
                 "TestTraits", "Sessions", "Catalog", "CatalogTestSupport", "CryptoSupport", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer",
-                "OAuth2", "TestSupport",
+                "OAuth2", "SystemSupport", "TestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

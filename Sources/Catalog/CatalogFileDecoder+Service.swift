@@ -136,7 +136,7 @@ extension CatalogFileDecoder {
             warning("the schemas file is \(shown.size), larger than \(shown.limit); responses are not checked against it: '\(path)'", at: node)
             return nil
         case .readable:
-            guard let data = fileSystem.contents(of: path), data.count <= Self.maximumSchemasFileSize else {
+            guard let data = try? fileSystem.contents(of: path, atMost: Self.maximumSchemasFileSize) else {
                 warning("the schemas file cannot be read; responses are not checked against it: '\(path)'", at: node)
                 return nil
             }

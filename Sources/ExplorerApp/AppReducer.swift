@@ -44,6 +44,9 @@ package enum AppReducer {
         case .catalogPreviewed(let preview):
             effects = []
             catalogPreviewed(preview, state: &state)
+        case .catalogLoadProgressed(let read, let total):
+            if state.isLoadingCatalog { state.catalogLoadProgress = CatalogLoadCount(read: read, total: total) }
+            effects = []
         case .catalogReloaded(let catalog, let secrets, let changed):
             effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
         case .downloadChecked(let call, let path, let exists, let problem):
@@ -112,6 +115,10 @@ package enum AppReducer {
             effects = draftWritten(key: key, error: error, state: &state)
         case .catalogFileRestored(let key, let error):
             effects = catalogFileRestored(key: key, error: error, state: &state)
+        case .terminal(.key(let key)) where state.isLoadingCatalog && state.pendingEvents.isEmpty
+            && Keymap.command(for: key, in: state.keyContext, bindings: state.config.bindings) == .quit:
+            // Quitting does not wait for the catalogs (keys typed before it would: they may be text).
+            effects = quit(&state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
             effects = []

@@ -14,6 +14,8 @@ import Darwin
 package struct DriftStore: Sendable {
     /// The file name in the state directory.
     package static let fileName = "drift.json"
+    /// The largest file read: a result per endpoint of every catalog checked is a few MiB.
+    static let maximumFileSize = 32 << 20
 
     /// One endpoint's last result.
     package struct Record: Sendable, Hashable, Codable {
@@ -47,7 +49,15 @@ package struct DriftStore: Sendable {
 
     /// Records every endpoint of a report, replacing earlier results of those endpoints.
     package func save(_ report: DriftReport, of catalog: CatalogID) throws(SystemError) {
-        var all = (try? load()) ?? [:]
+        var all: Contents
+        do {
+            all = try load()
+        } catch let error as FileReadError {
+            // Too large, or not a file: left as it is rather than replaced by this report alone.
+            throw SystemError("\(error); the drift results were not saved", number: EFBIG)
+        } catch {
+            all = [:]  // damaged: what it held is lost already
+        }
         var endpoints = all[catalog.rawValue]?[report.service]?[report.environment] ?? [:]
         for result in report.endpoints { endpoints[result.endpoint] = Record(date: report.date, result: result) }
         all[catalog.rawValue, default: [:]][report.service, default: [:]][report.environment] = endpoints
@@ -82,7 +92,7 @@ package struct DriftStore: Sendable {
     }
 
     private func load() throws -> Contents {
-        guard let data = FileContents.read(atPath: filePath) else { return [:] }
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize) else { return [:] }
         return try HistoryStore.decoder.decode(Contents.self, from: data)
     }
 }

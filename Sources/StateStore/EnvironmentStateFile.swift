@@ -45,6 +45,10 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     /// The file's name in the state folder (`tokens.json`).
     package var fileName: String { name }
 
+    /// The largest state file read: thousands of drafts, values or tokens are a few MiB. A larger
+    /// one (or a FIFO, a device) is not read, and never written over (`update` fails naming it).
+    package static var maximumFileSize: Int { 32 << 20 }
+
     /// The file's contents: values by catalog, service and environment, and entries of the format
     /// before catalogs (by service and environment) not yet migrated.
     struct Contents: Codable {
@@ -55,10 +59,11 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
         var legacy: [String: [String: Value]]?
     }
 
-    /// What the file holds; empty when it is missing or unreadable (a damaged file loses its
-    /// values, never the explorer).
-    func contents() -> Contents {
-        guard let data = FileContents.read(atPath: filePath) else { return Contents() }
+    /// What the file holds; empty when it is missing or damaged (a damaged file loses its values,
+    /// never the explorer). Throws when the file is too large to read or not a regular file: what
+    /// it holds must not be replaced by what a write adds.
+    func readContents() throws(FileReadError) -> Contents {
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize) else { return Contents() }
         if let contents = try? HistoryStore.decoder.decode(Contents.self, from: data), contents.format == Contents.currentFormat {
             return contents
         }
@@ -68,9 +73,19 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
         return Contents()
     }
 
+    /// What the file holds; empty when it cannot be read (one too large to read is kept, see `update`).
+    func contents() -> Contents {
+        (try? readContents()) ?? Contents()
+    }
+
     /// Every value, by catalog, service and environment; empty when the file is missing or unreadable.
     package func load() -> [EnvironmentKey: Value] {
         Self.values(of: contents())
+    }
+
+    /// Every value; throws when the file is too large to read or not a regular file.
+    package func read() throws(FileReadError) -> [EnvironmentKey: Value] {
+        Self.values(of: try readContents())
     }
 
     static func values(of contents: Contents) -> [EnvironmentKey: Value] {
@@ -98,7 +113,12 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     func updateContents(_ change: (inout Contents) -> Void) throws(SystemError) {
         try StateDirectory.create(URL(fileURLWithPath: directoryPath))
         try withLock { () throws(SystemError) in
-            var contents = contents()
+            var contents: Contents
+            do throws(FileReadError) {
+                contents = try readContents()
+            } catch {
+                throw SystemError("\(error); it was left as it is and nothing was written", number: EFBIG)
+            }
             change(&contents)
             try write(contents)
         }

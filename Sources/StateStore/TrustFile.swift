@@ -35,7 +35,12 @@ package struct TrustFile: TrustPersistence {
         let key = Self.key(for: folder)
         try StateDirectory.create(URL(fileURLWithPath: directoryPath))
         try StateFileLock.holding(Self.name, in: directoryPath) { () throws(SystemError) in
-            var folders = load()
+            var folders: Contents
+            do throws(FileReadError) {
+                folders = try read()
+            } catch {
+                throw SystemError("\(error); it was left as it is and nothing was written", number: EFBIG)
+            }
             let kept = Set(folders[key]?["files"] ?? [])
             folders[key] = ["files": kept.union(contentHashes).sorted()]
             guard let data = try? HistoryStore.encoder.encode(folders) else {
@@ -45,8 +50,14 @@ package struct TrustFile: TrustPersistence {
         }
     }
 
+    /// What the file holds; empty when it cannot be read (one too large to read is never written over).
     private func load() -> Contents {
-        guard let data = FileContents.read(atPath: filePath) else { return [:] }
+        (try? read()) ?? [:]
+    }
+
+    /// What the file holds; empty when it is missing or damaged; throws when it is too large or not a regular file.
+    private func read() throws(FileReadError) -> Contents {
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: EnvironmentStateFile<String>.maximumFileSize) else { return [:] }
         return (try? HistoryStore.decoder.decode(Contents.self, from: data)) ?? [:]
     }
 

@@ -22,7 +22,7 @@ package enum DownloadsFolder {
         let home = HomeDirectory.path(environment: environment)
         if let folder = environment["XDG_DOWNLOAD_DIR"], folder.hasPrefix("/") { return folder }
         let configuration = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        if let data = FileContents.read(atPath: configuration + "/user-dirs.dirs"),
+        if let data = FileContents.read(atPath: configuration + "/user-dirs.dirs", atMost: 64 << 10),
             let folder = userDirectory("XDG_DOWNLOAD_DIR", in: String(decoding: data, as: UTF8.self), home: home)
         {
             return folder

@@ -70,6 +70,8 @@ struct ExplorerLaunch: Equatable {
             reloadCatalog: ExplorerServices.reloading(
                 from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache),
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
+        services.loadCatalogCounting = ExplorerServices.countingCatalogs(
+            from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache)
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
         services.panes = PanesFile(directoryPath: state)

@@ -27,7 +27,7 @@ package enum EndpointsPaneView {
             if filter.isEditing { cursor = input.cursorPosition(in: filterRow, state: filter.input) }
         }
         let placeholder =
-            state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
+            state.isLoadingCatalog ? Line(state.loadingText, style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
         // Only the rows on screen are made: a catalog may hold 10,000 endpoints.
         let environment = state.activeEnvironmentKey
         let width = max(1, inner.width - 1)  // the scrollbar's column
