@@ -43,8 +43,8 @@ extension BinaryTests.SecurityTests {
           login:
             method: POST
             path: /login
-            captures: { token: $.token }
-            stub: { status: 200, body: { token: t-123 } }
+            captures: { orderId: $.id }
+            stub: { status: 200, body: { id: o-123 } }
         """
 
     @Test func aFIFONamedLikeACatalogFileOrDotEnvOrAFixtureHangsNoCommand() async throws {
@@ -69,7 +69,7 @@ extension BinaryTests.SecurityTests {
         #expect(item.status != 0)
         let login = try await Self.runReturning(["call", "good/login", "--stub", "--catalog", folder.path], state: state)
         #expect(login.status == 0, "\(login.errors)")
-        #expect(login.output.contains("t-123"))
+        #expect(login.output.contains("o-123"))
 
         let explorer = try await Self.runReturning(["--catalog", folder.path], state: state, environment: Self.headless)
         #expect(explorer.status == 0, "\(explorer.errors)")
@@ -107,7 +107,7 @@ extension BinaryTests.SecurityTests {
         #expect(list.output.contains("good/item"), "\(list.output) \(list.errors)")
         // The capture cannot be kept over a FIFO: said, and the FIFO is left as it is.
         let login = try await Self.runReturning(["call", "good/login", "--stub", "--catalog", folder.path], state: state)
-        #expect(login.output.contains("t-123"), "\(login.errors)")
+        #expect(login.output.contains("o-123"), "\(login.errors)")
         #expect(login.errors.contains("captured.json is not a regular file"), "\(login.errors)")
         _ = try await Self.runReturning(["history"], state: state)
         let explorer = try await Self.runReturning(["--catalog", folder.path], state: state, environment: Self.headless)
@@ -134,7 +134,7 @@ extension BinaryTests.SecurityTests {
         }
 
         let login = try await Self.runReturning(["call", "good/login", "--stub", "--catalog", folder.path], state: state)
-        #expect(login.output.contains("t-123"), "\(login.errors)")
+        #expect(login.output.contains("o-123"), "\(login.errors)")
         #expect(login.errors.contains("captured.json holds 2147483648 bytes, more than the 33554432 bytes (32 MiB) it may hold"), "\(login.errors)")
         #expect(login.errors.contains("nothing was written"), "\(login.errors)")
 
