@@ -9,8 +9,11 @@ import Synchronization
 struct ClientKey: Hashable, Sendable {
     /// Verification, CA, client certificate and pins.
     var trust: ServerTrust
-    /// The proxy chosen for the URL (nil: direct).
+    /// The proxy AsyncHTTPClient connects through (a `CONNECT` tunnel, SOCKS); nil: direct.
     var proxy: ProxyServer?
+    /// The HTTP proxy plain-http requests go to in absolute form (`GET http://host/path`), as curl
+    /// sends them: the client connects to it directly and `RequestTargetWriter` writes the target.
+    var forwardingProxy: ProxyServer?
     /// Connect timeout.
     var connect: Duration?
     /// Read (idle) timeout.
@@ -32,6 +35,8 @@ final class ClientPool: Sendable {
     private struct State {
         var clients: [ClientKey: PooledClient] = [:]
         var isShutDown = false
+        /// The shutdown under way or done: a later call waits for the same one.
+        var shuttingDown: Task<Void, any Error>?
     }
 
     private let state = Mutex(State())
@@ -62,18 +67,25 @@ final class ClientPool: Sendable {
         return try result.get()
     }
 
-    /// Shuts every client down; later requests fail. Safe to call more than once.
+    /// Shuts every client down; later requests fail. Safe to call more than once: every call
+    /// returns when the one shutdown has ended.
     func shutdown() async throws {
-        let clients = state.withLock { state in
+        let task = state.withLock { state in
+            if let running = state.shuttingDown { return running }
             state.isShutDown = true
-            defer { state.clients = [:] }
-            return state.clients.values.map(\.client)
+            let clients = state.clients.values.map(\.client)
+            state.clients = [:]
+            let task = Task {
+                var firstError: (any Error)?
+                for client in clients {
+                    do { try await Self.shutDown(client) } catch { firstError = firstError ?? error }
+                }
+                if let firstError { throw firstError }
+            }
+            state.shuttingDown = task
+            return task
         }
-        var firstError: (any Error)?
-        for client in clients {
-            do { try await Self.shutDown(client) } catch { firstError = firstError ?? error }
-        }
-        if let firstError { throw firstError }
+        try await task.value
     }
 
     /// Shuts a client down, reporting on a queue of its own: AsyncHTTPClient's `shutdown()` reports
@@ -112,15 +124,23 @@ final class ClientPool: Sendable {
         configuration.tracing.tracer = nil
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
         let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer
-        // Every HTTP/1.1 connection gets the status guard (after the pin check, when there is one).
+        let forwarding = key.forwardingProxy != nil
+        // Every HTTP/1.1 connection gets the status guard and the target writer (after the pin
+        // check, when there is one); one to a forwarding proxy writes targets in absolute form.
         configuration.http1_1ConnectionDebugInitializer = { channel in
             let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-            return pinned.flatMapThrowing { try ResponseStatusGuard.install(on: channel) }
+            return pinned.flatMapThrowing {
+                try ResponseStatusGuard.install(on: channel)
+                try RequestTargetWriter.install(on: channel, absoluteForm: forwarding)
+            }
         }
         if let pins { configuration.http2ConnectionDebugInitializer = pins }
         // And every HTTP/2 stream.
         configuration.http2StreamChannelDebugInitializer = { channel in
-            channel.eventLoop.makeCompletedFuture { try ResponseStatusGuard.install(onStream: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try ResponseStatusGuard.install(onStream: channel)
+                try RequestTargetWriter.install(onStream: channel)
+            }
         }
         return configuration
     }

@@ -19,8 +19,8 @@ enum Console {
     }
 
     /// Writes a line to standard error.
-    static func error(_ line: String) {
-        let text = line + "\n"
+    static func error(_ line: String, terminator: String = "\n") {
+        let text = line + terminator
         StandardStreams.writeError(errorIsTerminal ? TerminalText.cleaned(text) : text)
     }
 
