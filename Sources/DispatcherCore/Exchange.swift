@@ -52,7 +52,7 @@ public struct Exchange: Sendable {
     /// failure, never a complete answer. The one rule `call` and `test` share: such an exchange is
     /// never a success, whatever was expected of it (`call` exits 1 with its kind, `test` reports
     /// an error, exit 3) — a status and half a body are not a response to check.
-    public var failedTransfer: TransportError? {
+    package var failedTransfer: TransportError? {
         guard case .failure(let error) = result, error.kind != .noFixture else { return nil }
         return error.transportError
     }

@@ -96,7 +96,7 @@ public struct Response: Sendable, Hashable {
 
     /// The reason phrase as the server sent it (`OK`, `Fine`, empty when it sent none; HTTP/2 has
     /// none); nil when the response did not come from the wire (a stub).
-    public var reasonPhrase: String? {
+    package var reasonPhrase: String? {
         get { storage.value.reasonPhrase }
         _modify { yield &storage.value.reasonPhrase }
     }
@@ -104,7 +104,7 @@ public struct Response: Sendable, Hashable {
     /// The status line as received, without the version (`200 OK`, `200 Fine`, `200 ` for an
     /// empty phrase, as the line carries the space); the standard one for a response that did not
     /// come from the wire.
-    public var receivedStatusLine: String {
+    package var receivedStatusLine: String {
         reasonPhrase.map { "\(status) \($0)" } ?? statusLine
     }
 

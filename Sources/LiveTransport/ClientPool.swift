@@ -35,8 +35,10 @@ final class ClientPool: Sendable {
     private struct State {
         var clients: [ClientKey: PooledClient] = [:]
         var isShutDown = false
-        /// The shutdown under way or done: a later call waits for the same one.
-        var shuttingDown: Task<Void, any Error>?
+        /// Who waits for the shutdown under way (nil: none started, or it has ended).
+        var waiting: [@Sendable ((any Error)?) -> Void]?
+        /// How the shutdown ended, once it has (a later call hears it at once).
+        var ended: (any Error)??
     }
 
     private let state = Mutex(State())
@@ -70,30 +72,61 @@ final class ClientPool: Sendable {
     /// Shuts every client down; later requests fail. Safe to call more than once: every call
     /// returns when the one shutdown has ended.
     func shutdown() async throws {
-        let task = state.withLock { state in
-            if let running = state.shuttingDown { return running }
-            state.isShutDown = true
-            let clients = state.clients.values.map(\.client)
-            state.clients = [:]
-            let task = Task {
-                var firstError: (any Error)?
-                for client in clients {
-                    do { try await Self.shutDown(client) } catch { firstError = firstError ?? error }
-                }
-                if let firstError { throw firstError }
-            }
-            state.shuttingDown = task
-            return task
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            shutdown { continuation.resume(returning: $0) }
         }
-        try await task.value
+        if let error { throw error }
     }
 
-    /// Shuts a client down, reporting on a queue of its own: AsyncHTTPClient's `shutdown()` reports
-    /// on the global queue, whose few threads a busy process can hold for a long time.
-    private static func shutDown(_ client: HTTPClient) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            client.shutdown(queue: DispatchQueue(label: "apiexplorer.client-shutdown")) { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    /// Shuts every client down and tells `done` when all have ended (the first error, if any),
+    /// on a queue of its own: nothing waits on the cooperative pool, which a busy process can hold
+    /// (a bounded wait at exit must end on time).
+    func shutdown(_ done: @escaping @Sendable ((any Error)?) -> Void) {
+        enum Step { case start([HTTPClient]), wait, ended((any Error)?) }
+        let step = state.withLock { state -> Step in
+            if let ended = state.ended { return .ended(ended) }
+            if state.waiting != nil {
+                state.waiting?.append(done)
+                return .wait
+            }
+            state.isShutDown = true
+            state.waiting = [done]
+            defer { state.clients = [:] }
+            return .start(state.clients.values.map(\.client))
+        }
+        guard case .start(let clients) = step else {
+            if case .ended(let error) = step { done(error) }
+            return
+        }
+        guard !clients.isEmpty else { return ended(with: nil) }
+        let remaining = Countdown(clients.count)
+        for client in clients {
+            client.shutdown(queue: DispatchQueue(label: "apiexplorer.client-shutdown")) { [self] error in
+                if let last = remaining.count(error) { ended(with: last) }
+            }
+        }
+    }
+
+    /// Tells everyone waiting how the shutdown ended, and keeps it for later calls.
+    private func ended(with error: (any Error)?) {
+        let waiting = state.withLock { state in
+            defer { state.waiting = nil }
+            state.ended = .some(error)
+            return state.waiting ?? []
+        }
+        for waiter in waiting { waiter(error) }
+    }
+
+    /// Counts the clients' shutdowns down, keeping the first error.
+    private final class Countdown: Sendable {
+        private let state: Mutex<(left: Int, error: (any Error)?)>
+        init(_ count: Int) { state = Mutex((count, nil)) }
+        /// Counts one; when it was the last, the outcome (`.some(nil)`: all ended well).
+        func count(_ error: (any Error)?) -> (any Error)?? {
+            state.withLock { state in
+                if state.error == nil, let error { state.error = error }
+                state.left -= 1
+                return state.left == 0 ? .some(state.error) : nil
             }
         }
     }

@@ -33,7 +33,7 @@ extension HTTPTransport {
             proxy: ProxyConfiguration = .fromEnvironment(),
             allowsHTTP2: Bool = true,
             idleConnectionTimeout: Duration = .seconds(60),
-            maximumConnectionsPerHost: Int = Configuration.defaultConnectionsPerHost,
+            maximumConnectionsPerHost: Int = 8,  // defaultConnectionsPerHost
             cacheLimits: HTTPCache.Limits = .standard,
             now: @escaping @Sendable () -> Date = { Date() },
             userAgent: String? = "apiexplorer",
@@ -52,14 +52,14 @@ extension HTTPTransport {
         }
 
         /// The default of `maximumConnectionsPerHost`.
-        public static let defaultConnectionsPerHost = 8
+        package static let defaultConnectionsPerHost = 8
         /// The most connections per host any configuration asks for: a run of many jobs opens no
         /// more than this to one server.
-        public static let connectionsPerHostCap = 64
+        package static let connectionsPerHostCap = 64
 
         /// The connections per host for `jobs` requests in flight at once: each gets one, at least
         /// the default and at most the cap.
-        public static func connections(forJobs jobs: Int) -> Int {
+        package static func connections(forJobs jobs: Int) -> Int {
             min(max(jobs, defaultConnectionsPerHost), connectionsPerHostCap)
         }
 

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import NIOCore
 import Synchronization
 
 /// Live HTTP for the dispatcher, over AsyncHTTPClient.
@@ -57,19 +58,19 @@ public final class HTTPTransport: Transport {
     /// Shuts every HTTP client down, waiting at most `limit` for it: what a program about to exit
     /// calls. A connection attempt no request needs any more (to a server whose listen queue drops
     /// SYNs, say) would otherwise hold the exit until it connects or its connect timeout fires.
-    public func shutdown(waitingAtMost limit: Duration) async {
+    package func shutdown(waitingAtMost limit: Duration) async {
         let clients = self.clients
+        let timer = configuration.loops.next()
+        // Both ends are told off the cooperative pool (a queue, an event loop), so a busy process
+        // still leaves on time.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resumed = Mutex(false)
             let resume: @Sendable () -> Void = {
                 if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
             }
-            Task {
-                try? await clients.shutdown()
-                resume()
-            }
-            Task {
-                try? await Task.sleep(for: limit)
+            let deadline = timer.scheduleTask(in: TimeAmount(limit)) { resume() }
+            clients.shutdown { _ in
+                deadline.cancel()
                 resume()
             }
         }

@@ -221,26 +221,26 @@ extension CurlScenario {
                 if cookie.contains("n=2") { return .ok("done") }
                 return .redirect(to: "/step", headers: ["Set-Cookie": cookie.contains("n=1") ? "n=2; Path=/" : "n=1; Path=/"])
             }),
-        one("credentials in the base URL", "{ path: /private }", path: "/private", curl: []).with(userinfo: "ann:pw"),
-        one("percent-encoded credentials in the base URL", "{ path: /private }", path: "/private", curl: []).with(userinfo: "ann%40corp:p%3Ass%20w"),
-        one("a user without a password in the base URL", "{ path: /private }", path: "/private", curl: []).with(userinfo: "ann"),
+        one("credentials in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann:pw"),
+        one("percent-encoded credentials in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann%40corp:p%3Ass%20w"),
+        one("a user without a password in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann"),
         one(
             "credentials in the URL stay on a redirect to the same host", "{ path: /r/1 }", path: "/r/1", curl: ["-L"], answer: chain(.found)
-        ).with(userinfo: "ann:pw"),
+        ).changing(\.userinfo, "ann:pw"),
         // curl 7.x adds `Proxy-Connection: Keep-Alive` to what it sends a proxy, a header no RFC
         // defines (HTTP/1.1 connections persist anyway): a documented difference.
         one("plain http through http_proxy", #"{ path: /through, query: { q: "1" } }"#, path: "/through?q=1", curl: [])
-            .with(origin: "http://origin.example:8080").with(differences: ["proxy-connection"]),
+            .changing(\.origin, "http://origin.example:8080").with(differences: ["proxy-connection"]),
         one("plain http through http_proxy, default port", "{ method: POST, path: /form, form: { a: \"1\" } }", path: "/form", curl: ["-d", "a=1"])
-            .with(origin: "http://origin.example").with(differences: ["proxy-connection"]),
+            .changing(\.origin, "http://origin.example").with(differences: ["proxy-connection"]),
         one("an international host through http_proxy", "{ path: /b }", path: "/b", curl: [])
-            .with(origin: "http://bücher.example:8080").with(differences: ["proxy-connection"]),
+            .changing(\.origin, "http://bücher.example:8080").with(differences: ["proxy-connection"]),
         one("an international host with capitals", "{ path: /b }", path: "/b", curl: [])
-            .with(origin: "http://BÜCHER.Example").with(differences: ["proxy-connection"]),
+            .changing(\.origin, "http://BÜCHER.Example").with(differences: ["proxy-connection"]),
         // The CONNECT line is the same; its `Host` is AsyncHTTPClient's, without the port curl writes.
         with(
             one("https through https_proxy: CONNECT", "{ path: /secret }", path: "/secret", curl: [], answer: { _, _ in .status(.forbidden) })
-                .with(origin: "https://origin.example").with(differences: ["proxy-connection", "host"]), curlFails: true),
+                .changing(\.origin, "https://origin.example").with(differences: ["proxy-connection", "host"]), curlFails: true),
         one("OPTIONS *", "{ method: OPTIONS, path: \"*\" }", path: "", curl: ["-X", "OPTIONS", "--request-target", "*"])
             .with(differences: ["content-length"]),
         with(
@@ -281,31 +281,16 @@ extension CurlScenario {
         return copy
     }
 
-    /// The scenario with credentials in its base URL.
-    func with(userinfo: String) -> CurlScenario {
+    /// The scenario with one of its settings changed (`changing(\.origin, "http://origin.example")`).
+    func changing<Value>(_ path: WritableKeyPath<CurlScenario, Value>, _ value: Value) -> CurlScenario {
         var copy = self
-        copy.userinfo = userinfo
-        return copy
-    }
-
-    /// The scenario sent to `origin` through the capture server as the proxy.
-    func with(origin: String) -> CurlScenario {
-        var copy = self
-        copy.origin = origin
+        copy[keyPath: path] = value
         return copy
     }
 
     /// The scenario with header names it differs in on purpose.
-    func with(differences: Set<String>) -> CurlScenario {
-        var copy = self
-        copy.differences = differences
-        return copy
-    }
+    func with(differences: Set<String>) -> CurlScenario { changing(\.differences, differences) }
 
     /// The scenario with extra environment keys.
-    func with(environment: String) -> CurlScenario {
-        var copy = self
-        copy.environment = environment
-        return copy
-    }
+    func with(environment: String) -> CurlScenario { changing(\.environment, environment) }
 }

@@ -44,40 +44,36 @@ import TestTraits
 
     static let body = #"{"args":{"n":"5"},"id":42,"owner":"Ann Smith","label":"pet 42 of Ann","n":42}"#
 
-    func runner(_ catalog: CatalogSet, _ transport: ScriptedTransport, values: [String: String]) -> TestRunner {
-        TestRunner(
+    /// Runs `target` live against a transport answering `body`; the result and the transport.
+    func run(_ target: String, values: [String: String]) async throws -> (TestResult, ScriptedTransport) {
+        let (catalog, _) = try loadCatalog(Self.catalog)
+        let transport = ScriptedTransport { _, _ in json(200, Self.body) }
+        let testCase = try #require(TestSelection.cases([target], environment: nil, in: catalog).first)
+        let runner = TestRunner(
             caller: EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: transport), mode: .live,
             values: values)
+        return (await runner.run(testCase), transport)
     }
 
     @Test func placeholdersInExpectAreFilledLikeTheRequest() async throws {
-        let (catalog, _) = try loadCatalog(Self.catalog)
-        let transport = ScriptedTransport { _, _ in json(200, Self.body) }
-        let testCase = try #require(TestSelection.cases(["shop/echo"], environment: nil, in: catalog).first)
-        let passed = await runner(catalog, transport, values: ["i": "5"]).run(testCase)
+        let (passed, _) = try await run("shop/echo", values: ["i": "5"])
         #expect(passed.status == .passed, "\(passed.summary ?? "")")
         #expect(passed.steps.first?.outcomes.count == 4)
         // The failure shows the value filled in, not the placeholder.
-        let failed = await runner(catalog, transport, values: ["i": "6"]).run(testCase)
+        let (failed, _) = try await run("shop/echo", values: ["i": "6"])
         #expect(failed.status == .failed)
         #expect(failed.summary == #"$.args.n: expected equals "6", got "5""#)
     }
 
     @Test func aPlaceholderWithoutAValueErrsBeforeSending() async throws {
-        let (catalog, _) = try loadCatalog(Self.catalog)
-        let transport = ScriptedTransport { _, _ in json(200, Self.body) }
-        let testCase = try #require(TestSelection.cases(["shop/other"], environment: nil, in: catalog).first)
-        let result = await runner(catalog, transport, values: [:]).run(testCase)
+        let (result, transport) = try await run("shop/other", values: [:])
         #expect(result.status == .errored)
         #expect(result.summary?.contains("expect uses {{nowhere}}, which has no value") == true, "\(result.summary ?? "")")
         #expect(transport.paths.isEmpty, "nothing is sent when an expected value cannot be filled")
     }
 
     @Test func capturesOfEarlierStepsFillLaterExpectations() async throws {
-        let (catalog, _) = try loadCatalog(Self.catalog)
-        let transport = ScriptedTransport { _, _ in json(200, Self.body) }
-        let testCase = try #require(TestSelection.cases(["shop/flow:chain"], environment: nil, in: catalog).first)
-        let result = await runner(catalog, transport, values: ["i": "5"]).run(testCase)
+        let (result, _) = try await run("shop/flow:chain", values: ["i": "5"])
         #expect(result.status == .passed, "\(result.summary ?? "")")
     }
 
