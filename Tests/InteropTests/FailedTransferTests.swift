@@ -40,21 +40,16 @@ import TestTraits
     }
 
     static func catalog(_ baseURL: String) -> String {
-        """
-        service: h
-        environments:
-          local:
-            baseURL: \(baseURL)
-            fixtures: never
-            retry: none
-        endpoints:
-          reset: { path: /reset, expect: { status: 200, bodySize: { greaterThan: 10 } } }
-          deadline: { path: /deadline, timeouts: { total: 1s }, expect: { status: 200 } }
-          declared: { path: /declared, expect: { status: 200, headers: { Content-Type: application/json } } }
-          chunked: { path: /chunked, expect: { status: 200, bodySize: { greaterThan: 10 } } }
-          gzip: { path: /gzip, expect: { status: 200, time: { lessThan: 60s } } }
-          fine: { path: /fine, expect: { status: 200, body: { $.ok: true } } }
-        """
+        liveCatalog(
+            "h", baseURL: baseURL,
+            endpoints: [
+                "reset: { path: /reset, expect: { status: 200, bodySize: { greaterThan: 10 } } }",
+                "deadline: { path: /deadline, timeouts: { total: 1s }, expect: { status: 200 } }",
+                "declared: { path: /declared, expect: { status: 200, headers: { Content-Type: application/json } } }",
+                "chunked: { path: /chunked, expect: { status: 200, bodySize: { greaterThan: 10 } } }",
+                "gzip: { path: /gzip, expect: { status: 200, time: { lessThan: 60s } } }",
+                "fine: { path: /fine, expect: { status: 200, body: { $.ok: true } } }",
+            ])
     }
 
     @Test func aFailedTransferIsAnErrorWhateverItExpected() async throws {

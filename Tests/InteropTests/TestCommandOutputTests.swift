@@ -8,17 +8,7 @@ import TestTraits
 /// about expectations nothing fills and passwords in clear.
 @Suite(.offPool) struct TestCommandOutputTests {
     static func catalog(_ baseURL: String) -> String {
-        """
-        service: o
-        environments:
-          local:
-            baseURL: \(baseURL)
-            fixtures: never
-            retry: none
-        endpoints:
-          one: { path: /one, expect: { status: 200 } }
-          two: { path: /two, expect: { status: 200, body: { $.n: "{{n}}" } } }
-        """
+        liveCatalog("o", baseURL: baseURL, endpoints: ["one: { path: /one, expect: { status: 200 } }", #"two: { path: /two, expect: { status: 200, body: { $.n: "{{n}}" } } }"#])
     }
 
     @Test func aReportOnStandardOutputIsAloneThere() async throws {
