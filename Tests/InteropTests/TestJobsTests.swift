@@ -22,7 +22,9 @@ import TestTraits
             }
             // Until all have arrived (or long after a run that cannot bring them together has failed).
             let deadline = ContinuousClock.now + .seconds(90)
-            while state.withLock({ $0.arrived }) < count, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+            while state.withLock({ $0.arrived }) < count, ContinuousClock.now < deadline, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             state.withLock { $0.inFlight -= 1 }
             return .json(#"{"ok":true}"#)
         }

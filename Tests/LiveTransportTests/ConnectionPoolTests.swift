@@ -21,12 +21,14 @@ struct ConnectionPoolTests {
         let release = LockedValue(false)
         try await withServerAndTransport(handler: { request in
             guard request.path == "/hold" else { return .ok("quick") }
-            // Holds its connection until the test has seen the second request give up.
-            while !release.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+            // Holds its connection until the test has seen the second request give up (or the
+            // server stops: a cancelled sleep returns at once, so the loop must not spin on).
+            while !release.withLock({ $0 }), !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
             return .ok("held")
         }, configure: { $0.maximumConnectionsPerHost = 1 }) { server, transport in
             let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .milliseconds(300), read: .seconds(60), total: .seconds(120)))
             let held = Task { try await transport.send(request(server.url("/hold"), in: environment)) }
+            defer { release.withLock { $0 = true } }
             try await server.waitForRequests(count: 1)
             let error = await failure(of: request(server.url("/next"), in: environment), through: transport)
             #expect(error?.code == .timedOut)
