@@ -71,6 +71,7 @@ let package = Package(
                 "SystemSupport",
                 "TextSupport",
                 "CZlib",
+                "CIDN2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -87,6 +88,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
+        // Internationalized host names in their ASCII form, as curl sends them (libpsl links it too).
+        .systemLibrary(name: "CIDN2", providers: [.apt(["libidn2-dev"]), .brew(["libidn2"])]),
         .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",

@@ -80,13 +80,15 @@ package struct RequestBuilder: Sendable {
         return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)
     }
 
-    /// A WebSocket message with its placeholders filled as the endpoint's request would fill them.
+    /// A WebSocket message (or an expected value, `at` another place) with its placeholders filled
+    /// as the endpoint's request would fill them.
     package func renderMessage(
-        _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:]
+        _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:],
+        at location: String = "message"
     ) throws(UnresolvedPlaceholderError) -> String {
         guard text.hasPlaceholderOpening else { return text }
         var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
-        let rendered = renderer.render(text, at: "message")
+        let rendered = renderer.render(text, at: location)
         if !renderer.unresolved.isEmpty {
             throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.hint(for: service))
         }

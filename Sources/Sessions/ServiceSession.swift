@@ -144,7 +144,9 @@ public final class ServiceSession: Sendable {
     /// later are masked by name (`Authorization`, `token` members and query items).
     package static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
-        return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues)
+        // A password in the base URL (`http://ann:pw@host`) is a secret too, in clear and as sent (Basic).
+        let inURL = URLCredentials(environment.baseURL)?.secretValues ?? []
+        return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues + inURL)
     }
 
     /// The rendered target and environment for an endpoint.

@@ -39,7 +39,9 @@ package enum TestReport {
             }
             let name = result.testCase.id.padding(to: width)
             let environment = result.testCase.environment.name
-            return "\(mark)  \(name)  \(environment)  \(milliseconds(result.duration)) ms"
+            // A skip says why on its line (a failure's reason follows in its details).
+            let reason = result.status == .skipped ? result.summary.map { "  (\($0))" } ?? "" : ""
+            return "\(mark)  \(name)  \(environment)  \(milliseconds(result.duration)) ms\(reason)"
         }
         let tally = TestTally(results)
         lines.append("")
@@ -107,7 +109,7 @@ package enum TestReport {
                 case .passed:
                     xml += open + "/>\n"
                 case .skipped:
-                    xml += open + ">\n" + #"      <skipped message="\#(escape(result.note ?? "skipped"))"/>"# + "\n    </testcase>\n"
+                    xml += open + ">\n" + #"      <skipped message="\#(escape(result.summary ?? "skipped"))"/>"# + "\n    </testcase>\n"
                 case .failed, .errored:
                     let element = result.status == .failed ? "failure" : "error"
                     xml += open + ">\n"
@@ -152,7 +154,7 @@ package enum TestReport {
             let description = tapText(result.testCase.id)
             switch result.status {
             case .passed: lines.append("ok \(number) - \(description)")
-            case .skipped: lines.append("ok \(number) - \(description) # SKIP \(tapText(result.note ?? "skipped"))")
+            case .skipped: lines.append("ok \(number) - \(description) # SKIP \(tapText(result.summary ?? "skipped"))")
             case .failed, .errored:
                 lines.append("not ok \(number) - \(description)")
                 lines.append("  ---")
@@ -192,10 +194,20 @@ package enum TestReport {
             members.append(("steps", .array(result.steps.map(stepJSON))))
             return .object(JSONObject(members))
         }
-        let summary: JSONValue = [
+        var summary: JSONValue = [
             "total": .integer(tally.total), "passed": .integer(tally.passed), "failed": .integer(tally.failed),
             "errors": .integer(tally.errored), "skipped": .integer(tally.skipped), "exitStatus": .integer(Int(tally.exitStatus)),
         ]
+        if let contract = ContractTally(results), case .object(var members) = summary {
+            let reasons = ContractOutcome.NotCheckable.allCases.compactMap { reason in
+                contract.notCheckable[reason].map { (key: reason.rawValue, value: JSONValue.integer($0)) }
+            }
+            members["contract"] = [
+                "operations": .integer(contract.operations), "checked": .integer(contract.checked), "broken": .integer(contract.broken),
+                "findings": .integer(contract.findings), "notCheckable": .object(JSONObject(reasons)),
+            ]
+            summary = .object(members)
+        }
         let text = JSONValue.object(JSONObject([("tests", .array(tests)), ("summary", summary)])).prettyText() + "\n"
         // Such characters occur only inside strings, where `\u` escapes keep their value and show them.
         return TerminalText.escapingInvisibleControls(text, TestReport.jsonEscape)

@@ -20,8 +20,8 @@ enum Console {
 
     /// Writes a line to standard error: cleaned wherever it goes (messages are for people, and a
     /// log read later on a terminal would act on a control it kept).
-    static func error(_ line: String) {
-        StandardStreams.writeError(TerminalText.cleaned(line + "\n"))
+    static func error(_ line: String, terminator: String = "\n") {
+        StandardStreams.writeError(TerminalText.cleaned(line + terminator))
     }
 
     /// Writes a response body (or a piece of one) to standard output: as received, like curl,

@@ -58,3 +58,18 @@ enum CLI {
 func jsonObject(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
 }
+
+/// A catalog of one service with a live `local` environment (no retries) and `endpoints`, each
+/// line indented under `endpoints:`.
+func liveCatalog(_ service: String, baseURL: String, endpoints: [String]) -> String {
+    """
+    service: \(service)
+    environments:
+      local:
+        baseURL: \(baseURL)
+        fixtures: never
+        retry: none
+    endpoints:
+    \(endpoints.map { "  " + $0 }.joined(separator: "\n"))
+    """
+}

@@ -32,7 +32,9 @@ package enum ScratchRequest {
         else {
             throw .invalidInput("'\(address)' is not an http or https URL")
         }
-        return CurlRequest(method: method, url: url)
+        var request = CurlRequest(method: method, url: url)
+        request.moveURLCredentials()
+        return request
     }
 
     /// The scheme of an address typed without one: `http` when it names a port other than 443, or a
