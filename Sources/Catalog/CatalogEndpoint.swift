@@ -62,6 +62,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     package var webSocket: WebSocketSettings?
     /// What its responses should be (`expect:`), checked by `apiexplorer test`.
     package var expectations = ResponseExpectations()
+    /// What `apiexplorer diff` leaves out of a comparison (`compare:`).
+    package var compare = CompareSettings()
 
     /// Makes an endpoint.
     package init(
