@@ -47,6 +47,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Where a request's time went: curl's --write-out, the waterfall, response-time statistics.
+        .target(name: "TimingReport", dependencies: ["DispatcherCore", "TextSupport"]),
+        // Two responses compared: status, headers, a structural JSON diff, ignore rules and noise.
+        .target(name: "ResponseDiff", dependencies: ["JSONSupport", "TextSupport"]),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
         .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
@@ -93,7 +97,7 @@ let package = Package(
         .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
-            dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport", "Expectations"]),
+            dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport", "Expectations", "ResponseDiff"]),
         // Sends catalog endpoints: a session per service and environment with its auth, tokens and cookies.
         .target(name: "Sessions", dependencies: ["Catalog", "CPSL", "DigestAuth", "DispatcherCore", "HTTPEcho", "JSONSupport", "OAuth2"]),
         .target(
@@ -154,7 +158,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports", "ContractCheck", "LoadExport",
+                "TestRunner", "TestReports", "ContractCheck", "LoadExport", "TimingReport", "ResponseDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
@@ -174,6 +178,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
                 "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
+                "ResponseDiff",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -231,6 +236,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "RequestExport", "TestSupport"]),
+        .testTarget(name: "TimingReportTests", dependencies: ["TestTraits", "TimingReport", "DispatcherCore"]),
+        .testTarget(name: "ResponseDiffTests", dependencies: ["TestTraits", "ResponseDiff", "JSONSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["TestTraits", "Expectations", "DispatcherCore", "JSONSupport"]),
         .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "TestSupport"]),
         .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "SystemSupport", "TestSupport"]),

@@ -9,6 +9,7 @@ enum CommandList {
         MockCommand.self,
         ListCommand.self,
         CallCommand.self,
+        DiffCommand.self,
         CheckCommand.self,
         TestCommand.self,
         RecordCommand.self,
