@@ -165,24 +165,26 @@ final class ClientPool: Sendable {
         // Every HTTP/1.1 connection gets the status guard and the target writer (after the pin
         // check, when there is one); one to a forwarding proxy writes targets in absolute form.
         // The transfer tap goes on every connection and stream too, for the phases of each request.
-        let taps = self.taps
+        let taps = settings.recordsPhases ? self.taps : nil
         configuration.http1_1ConnectionDebugInitializer = { channel in
             let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-            return pinned.flatMapThrowing {
+            let installed = pinned.flatMapThrowing {
                 try ResponseStatusGuard.install(on: channel)
                 try RequestTargetWriter.install(on: channel, absoluteForm: forwarding)
-            }.flatMap { TransferTap.install(on: channel, taps: taps, httpVersion: "HTTP/1.1") }
+            }
+            guard let taps else { return installed }
+            return installed.flatMap { TransferTap.install(on: channel, taps: taps, httpVersion: "HTTP/1.1") }
         }
         configuration.http2ConnectionDebugInitializer = { channel in
             let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-            return pinned.flatMap { TransferTap.register(http2: channel) }
+            return taps == nil ? pinned : pinned.flatMap { TransferTap.register(http2: channel) }
         }
         // And every HTTP/2 stream.
         configuration.http2StreamChannelDebugInitializer = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try ResponseStatusGuard.install(onStream: channel)
                 try RequestTargetWriter.install(onStream: channel)
-                try TransferTap.install(onStream: channel, taps: taps)
+                if let taps { try TransferTap.install(onStream: channel, taps: taps) }
             }
         }
         return configuration

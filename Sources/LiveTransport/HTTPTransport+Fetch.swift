@@ -33,13 +33,15 @@ extension HTTPTransport {
             statusLine: request.options.onStatusLine)
 
         let collected: ResponseCollector.Collected
-        let number = clients.taps.number()
-        // Through a proxy the name is the proxy's to resolve.
-        let lookup = context.proxy == nil ? hop.url.host.map { clients.lookups.start($0, on: pooled.eventLoop) } : nil
+        // The hop's number goes to its connection's tap (`TransferTaps`); through a proxy the name
+        // is the proxy's to resolve.
+        let recordsPhases = configuration.recordsPhases
+        let number = recordsPhases ? clients.taps.number() : 0
+        let lookup = recordsPhases && context.proxy == nil ? hop.url.host.map { clients.lookups.start($0, on: pooled.eventLoop) } : nil
         let clock = TransferClock(taps: clients.taps, number: number, lookup: lookup, attemptStarted: started, hopStarted: hopStarted, url: hop.url)
         do {
             var clientRequest = try Self.clientRequest(for: hop, forwardingTo: forwarding, uploadProgress: request.options.uploadProgress)
-            clientRequest.headers.add(name: TransferTaps.header, value: String(number))
+            if recordsPhases { clientRequest.headers.add(name: TransferTaps.header, value: String(number)) }
             let task = pooled.client.execute(
                 request: clientRequest, delegate: collector, eventLoop: .delegate(on: pooled.eventLoop), deadline: deadline)
             collected = try await withTaskCancellationHandler {
@@ -49,12 +51,14 @@ extension HTTPTransport {
             }
         } catch {
             var failed = await failure(error, collector: collector, hop: hop, request: request, started: started, context: context)
-            let partial = collector.partial
-            failed.transfer = TransferTiming(hops: [
-                clock.hop(status: partial.map { Int($0.head.status.code) }, firstByte: partial?.headArrived, ended: nil,
-                    received: failed.partialResponse?.bodySize ?? 0)
-            ])
-            failed.partialResponse?.transfer = failed.transfer
+            if recordsPhases {
+                let partial = collector.partial
+                failed.transfer = TransferTiming(hops: [
+                    clock.hop(status: partial.map { Int($0.head.status.code) }, firstByte: partial?.headArrived, ended: nil,
+                        received: failed.partialResponse?.bodySize ?? 0)
+                ])
+                failed.partialResponse?.transfer = failed.transfer
+            }
             throw failed
         }
         var response = Response(
@@ -65,9 +69,11 @@ extension HTTPTransport {
         response.streamedByteCount = collected.streamedByteCount
         response.reasonPhrase = Self.reasonPhrase(of: collected.head)
         response.isTruncated = (collected.streamedByteCount ?? 0) > response.body.count
-        response.transfer = TransferTiming(hops: [
-            clock.hop(status: response.status, firstByte: collected.headArrived, ended: collected.ended, received: response.bodySize)
-        ])
+        if recordsPhases {
+            response.transfer = TransferTiming(hops: [
+                clock.hop(status: response.status, firstByte: collected.headArrived, ended: collected.ended, received: response.bodySize)
+            ])
+        }
         return response
     }
 
