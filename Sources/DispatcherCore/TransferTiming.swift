@@ -6,7 +6,7 @@ public struct TransferTiming: Sendable, Hashable {
     public var hops: [HopTiming]
 
     /// Makes a timing.
-    public init(hops: [HopTiming] = []) {
+    package init(hops: [HopTiming] = []) {
         self.hops = hops
     }
 
@@ -17,7 +17,7 @@ public struct TransferTiming: Sendable, Hashable {
     /// `time_starttransfer`: each from its hop's start, and added up over the hops when redirects
     /// were followed, as libcurl adds them (its `Curl_pgrsTime`). A hop on a reused connection
     /// counts its connect and handshake as done at its start, as curl's do.
-    public var curl: CurlTimes {
+    package var curl: CurlTimes {
         var times = CurlTimes()
         for hop in hops {
             let lookup = hop.nameLookup ?? .zero
@@ -69,7 +69,7 @@ public struct HopTiming: Sendable, Hashable {
     public var bytesReceived: Int
 
     /// Makes a hop's timing.
-    public init(
+    package init(
         url: String, status: Int? = nil, started: Duration = .zero, nameLookup: Duration? = nil, connect: Duration? = nil,
         tlsHandshake: Duration? = nil, requestStart: Duration? = nil, requestSent: Duration? = nil, firstByte: Duration? = nil,
         lastByte: Duration? = nil, connection: ConnectionFacts? = nil, bytesSent: Int = 0, bytesReceived: Int = 0
@@ -91,7 +91,7 @@ public struct HopTiming: Sendable, Hashable {
 
     /// The hop's phases as consecutive spans, in curl's order, each with its start and end since
     /// the hop started; phases that did not happen are left out.
-    public var phases: [Phase] {
+    package var phases: [Phase] {
         var phases: [Phase] = []
         var at = Duration.zero
         func add(_ name: Phase.Name, _ end: Duration?) {
@@ -110,9 +110,9 @@ public struct HopTiming: Sendable, Hashable {
     }
 
     /// One span of a hop.
-    public struct Phase: Sendable, Hashable {
+    package struct Phase: Sendable, Hashable {
         /// What the time went to.
-        public enum Name: String, Sendable, Hashable, CaseIterable {
+        package enum Name: String, Sendable, Hashable, CaseIterable {
             case nameLookup = "DNS lookup"
             case connect = "TCP connect"
             case tlsHandshake = "TLS handshake"
@@ -121,13 +121,13 @@ public struct HopTiming: Sendable, Hashable {
             case receiving = "Content download"
         }
         /// The phase.
-        public var name: Name
+        package var name: Name
         /// Its start, since the hop started.
-        public var start: Duration
+        package var start: Duration
         /// Its end, since the hop started.
-        public var end: Duration
+        package var end: Duration
         /// How long it took.
-        public var duration: Duration { end - start }
+        package var duration: Duration { end - start }
     }
 }
 
@@ -149,7 +149,7 @@ public struct ConnectionFacts: Sendable, Hashable {
     public var httpVersion: String?
 
     /// Makes connection facts.
-    public init(
+    package init(
         reused: Bool, remoteAddress: String? = nil, remotePort: Int? = nil, localAddress: String? = nil, localPort: Int? = nil,
         tlsVersion: String? = nil, httpVersion: String? = nil
     ) {
@@ -164,15 +164,15 @@ public struct ConnectionFacts: Sendable, Hashable {
 }
 
 /// curl's cumulative `--write-out` times, each from the start of the transfer.
-public struct CurlTimes: Sendable, Hashable {
-    public var nameLookup: Duration = .zero
-    public var connect: Duration = .zero
-    public var appConnect: Duration = .zero
-    public var preTransfer: Duration = .zero
-    public var startTransfer: Duration = .zero
-    public var redirect: Duration = .zero
-    public var total: Duration = .zero
+package struct CurlTimes: Sendable, Hashable {
+    package var nameLookup: Duration = .zero
+    package var connect: Duration = .zero
+    package var appConnect: Duration = .zero
+    package var preTransfer: Duration = .zero
+    package var startTransfer: Duration = .zero
+    package var redirect: Duration = .zero
+    package var total: Duration = .zero
 
     /// All zero.
-    public init() {}
+    package init() {}
 }

@@ -30,7 +30,7 @@ extension HTTPTransport {
         /// Whether each response carries its phases (`Response.transfer`): a handler on every
         /// connection, a name lookup timed beside the client's. Off, neither runs (what the
         /// benchmark compares against).
-        public var recordsPhases = true
+        package var recordsPhases = true
 
         /// Makes a configuration.
         public init(
