@@ -119,7 +119,7 @@ extension AppState {
 extension [AppEffect] {
     /// The tickets of the send effects.
     package var sent: [RequestTicket] {
-        compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }
+        compactMap { if case .exchanges(.send(let ticket)) = $0 { ticket } else { nil } }
     }
 }
 
@@ -127,7 +127,7 @@ extension AppState {
     /// Delivers a finished exchange and performs the body work it asks for, as the runtime would.
     @discardableResult
     package mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
-        let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now))
+        let effects = AppReducer.reduce(&self, .exchanges(.finished(FinishedExchange(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now))))
         performBodyWork(effects)
         return effects
     }

@@ -49,7 +49,7 @@ import TestTraits
         let effects = state.finish(ticket: 1, Self.created())
         #expect(state.captured[local]?.stub.mapValues(\.value) == ["petId": "12", "token": "tok-abcdef"])
         #expect(state.captured[local]?.live.isEmpty == true)  // stub and live never share
-        #expect(effects.contains(.saveCaptured(state.captured)))
+        #expect(effects.contains(.exchanges(.saveCaptured(state.captured))))
         #expect(state.notice == "Captured petId, token from pets/addPet (Vars tab shows them).")
         let ticket = try #require(state.press("j Enter").sent.first)
         #expect(ticket.call.captured["petId"]?.value == "12")
@@ -71,7 +71,7 @@ import TestTraits
         _ = state.press("Enter")
         _ = state.finish(ticket: 1, Self.created())
         #expect(state.press("j j Enter").sent.isEmpty)
-        guard case .prompt(let dialog)? = state.overlay else {
+        guard case .exchanges(.prompt(let dialog))? = state.overlay else {
             Issue.record("no question asked")
             return
         }
@@ -110,7 +110,7 @@ import TestTraits
             "petId": CapturedValue(value: "1", endpoint: EndpointKey(service: "pets", endpoint: "addPet"), date: .distantPast),
             "old": CapturedValue(value: "x", endpoint: EndpointKey(service: "pets", endpoint: "addPet"), date: .distantPast),
         ]
-        _ = AppReducer.reduce(&state, .capturedLoaded([local: kept]))
+        _ = AppReducer.reduce(&state, .exchanges(.capturedLoaded([local: kept])))
         #expect(state.captured[local]?.stub.mapValues(\.value) == ["petId": "12", "token": "tok-abcdef", "old": "x"])
     }
 }

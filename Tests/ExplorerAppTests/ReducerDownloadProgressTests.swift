@@ -18,7 +18,7 @@ import TestTraits
         // A report for a request that is not in flight is dropped.
         _ = AppReducer.reduce(&state, .downloads(.progressed(ticket: 999, received: 5, expected: nil, at: .seconds(11))))
         #expect(state.downloads.progress.count == 1)
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: ticket.id, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(state.downloads.shown == nil)
         #expect(!state.screen.contains("↓ "))
     }

@@ -42,7 +42,7 @@ import TestTraits
 
     /// The draft files the effects ask to keep.
     func kept(_ effects: [AppEffect]) -> [EnvironmentKey: [String: EndpointEdits]]? {
-        effects.lazy.compactMap { if case .saveDrafts(let drafts) = $0 { drafts } else { nil } }.last
+        effects.lazy.compactMap { if case .editing(.saveDrafts(let drafts)) = $0 { drafts } else { nil } }.last
     }
 
     @Test func changingTheMethodAndPathMakesADraftThatIsKept() {
@@ -127,7 +127,7 @@ import TestTraits
         _ = state.press("j j Tab 6")
         let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
         let typed = "{\n  \"name\":   \"Desk\"\n}"
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: typed, message: nil)))
         _ = state.press("j j j j Enter")
         #expect(state.editor.input?.input.text == #"{"name":"Desk"}"#)
         _ = state.press("Enter")
@@ -143,13 +143,13 @@ import TestTraits
         _ = state.press("j j Tab 6")
         let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
         let typed = #"{"name":"Desk","tags":["a",1.50]}"#
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: typed, message: nil)))
         _ = state.press("F")
         #expect(state.drafts[key]?.body == .text("{\n  \"name\": \"Desk\",\n  \"tags\": [\n    \"a\",\n    1.50\n  ]\n}", isJSON: true))
         #expect(state.notice?.contains("formatted") == true, "\(state.notice ?? "")")
         _ = state.press("u")
         #expect(state.drafts[key]?.body == .text(typed, isJSON: true))
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: "{\"name\": ", message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: "{\"name\": ", message: nil)))
         let before = state.drafts[key]
         _ = state.press("F")
         #expect(state.drafts[key] == before)
@@ -182,14 +182,14 @@ import TestTraits
         #expect(rows == ["id", "secret.SHOP_TOKEN"])
         var effects = state.press("Enter C-u 9 Enter")
         #expect(state.activeValues["id"] == "9")
-        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        #expect(effects.contains(.editing(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]]))))
         effects = state.press("j Enter C-u s 3 c r 3 t")
         // A fixed mask while typed: neither the value nor its length shows.
         #expect(state.screen.contains("••••") && !state.screen.contains("•••••"))
         #expect(!state.screen.contains("s3cr3t"))
         effects = state.press("Enter")
         #expect(state.activeValues["secret.SHOP_TOKEN"] == "s3cr3t")
-        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        #expect(effects.contains(.editing(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]]))))
         _ = state.press("k d")
         #expect(state.activeValues["id"] == nil)
     }
@@ -202,14 +202,14 @@ import TestTraits
             "[\n" + (0..<items).map { "{\"id\": \($0), \"name\": \"item \($0)\"}" }.joined(separator: ",\n") + "\n]"
         }
         // Past 16 kB: the start of the encoded body, and how much is sent.
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 1_000), message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: body(items: 1_000), message: nil)))
         _ = state.press("Tab 4")
         #expect(state.screen.contains("JSON, 1002 lines: [ …"))
         // The body is shown as it is sent, line by line: the summary is at the end of the tab.
         _ = state.press("G")
         #expect(state.screen.contains("the first 16 kB are shown, the whole body is sent"))
         // Past 64 kB: not built on every frame, only its size.
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body(items: 4_000), message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: body(items: 4_000), message: nil)))
         #expect(state.screen.contains("Body: 138 kB from the draft, filled in and encoded when it"))
         #expect(state.screen.contains("Content-Type  application/json"))
     }
@@ -217,7 +217,7 @@ import TestTraits
     @Test func draftsFromTheLastRunAreRestoredWithANotice() {
         var state = TestCatalog.state()
         let environment = EnvironmentKey(service: "shop", environment: "local")
-        _ = AppReducer.reduce(&state, .draftsLoaded([environment: ["getItem": EndpointEdits(method: .head)]]))
+        _ = AppReducer.reduce(&state, .editing(.draftsLoaded([environment: ["getItem": EndpointEdits(method: .head)]])))
         #expect(state.drafts[key] == EndpointEdits(method: .head))
         #expect(state.notice?.contains("Restored 1 draft") == true)
         #expect(state.screen.contains("HEAD   /items/{{id}} ✎"))
@@ -227,7 +227,7 @@ import TestTraits
         var state = Self.editingGetItem()
         _ = state.press("Enter C-u P U T Enter")
         let effects = state.press("W")
-        #expect(!effects.contains { if case .writeDraft = $0 { true } else { false } })
+        #expect(!effects.contains { if case .editing(.writeDraft) = $0 { true } else { false } })
         #expect(state.notice?.contains("bundled catalogs cannot be written") == true)
     }
 
@@ -247,20 +247,20 @@ import TestTraits
         #expect(state.press("n").isEmpty && state.drafts[key] != nil)
         #expect(state.notice?.hasPrefix("Not written:") == true)
         let effects = state.press("W y")
-        #expect(effects == [.writeDraft(key: key, edits: EndpointEdits(method: .put))])
-        _ = AppReducer.reduce(&state, .draftWritten(key: key, error: "the file changed"))
+        #expect(effects == [.editing(.writeDraft(key: key, edits: EndpointEdits(method: .put)))])
+        _ = AppReducer.reduce(&state, .editing(.draftWritten(key: key, error: "the file changed")))
         #expect(state.drafts[key] != nil)
         #expect(state.notice == "Not written: the file changed")
-        let written = AppReducer.reduce(&state, .draftWritten(key: key, error: nil))
+        let written = AppReducer.reduce(&state, .editing(.draftWritten(key: key, error: nil)))
         #expect(state.drafts[key] == nil)
         #expect(kept(written)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"] == nil)
         #expect(state.notice?.contains("Wrote shop/getItem") == true)
         // u puts the file back (the runner kept it as FILE~) and the edits back into the draft.
-        #expect(state.press("u") == [.restoreCatalogFile(key: key)])
-        _ = AppReducer.reduce(&state, .catalogFileRestored(key: key, error: nil))
+        #expect(state.press("u") == [.editing(.restoreCatalogFile(key: key))])
+        _ = AppReducer.reduce(&state, .editing(.catalogFileRestored(key: key, error: nil)))
         #expect(state.drafts[key] == EndpointEdits(method: .put))
         #expect(state.notice?.contains("edits are a draft again") == true)
-        #expect(state.press("u") != [.restoreCatalogFile(key: key)])
+        #expect(state.press("u") != [.editing(.restoreCatalogFile(key: key))])
     }
 
     @Test func savingAsANewEndpointAsksForAnIdAndChecksIt() {
@@ -273,17 +273,17 @@ import TestTraits
         _ = state.press("N C-u d e l e t e I t e m Enter")
         #expect(state.notice?.contains("exists already") == true)
         let effects = state.press("N C-u p u t I t e m Enter")
-        #expect(effects == [.saveDraftAsEndpoint(key: key, edits: EndpointEdits(method: .put), id: "putItem")])
+        #expect(effects == [.editing(.saveDraftAsEndpoint(key: key, edits: EndpointEdits(method: .put), id: "putItem"))])
     }
 
     @Test func aSavedCopyTakesTheDraftAwayFromTheOriginal() {
         var state = Self.editingGetItemInAFolder()
         _ = state.press("Enter C-u P U T Enter")
-        let effects = AppReducer.reduce(&state, .draftSavedAsEndpoint(key: key, id: "putItem", error: nil))
+        let effects = AppReducer.reduce(&state, .editing(.draftSavedAsEndpoint(key: key, id: "putItem", error: nil)))
         #expect(state.drafts[key] == nil)
         #expect(kept(effects) != nil)
         #expect(state.notice?.contains("Saved as shop/putItem") == true)
-        _ = AppReducer.reduce(&state, .draftSavedAsEndpoint(key: key, id: "other", error: "shop already has an endpoint 'other'"))
+        _ = AppReducer.reduce(&state, .editing(.draftSavedAsEndpoint(key: key, id: "other", error: "shop already has an endpoint 'other'")))
         #expect(state.notice == "Not saved: shop already has an endpoint 'other'")
     }
 }

@@ -12,7 +12,7 @@ import TestTraits
         let ticket = state.press("Enter").sent.first
         #expect(ticket?.call.mode == .stub)
         let exchange = TestCatalog.exchange(status: 0, error: .noFixture("shop/listItems"))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket?.id ?? 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: ticket?.id ?? 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))))
         let notice = state.notice ?? ""
         #expect(notice.hasPrefix("No fixture for shop/listItems: add a 'stub:' to listItems ("), "\(notice)")
         #expect(notice.hasSuffix("or send it live (s switches to live)."), "\(notice)")

@@ -17,7 +17,7 @@ import TestTraits
         let ticket = RequestTicket(id: 1, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .stub, example: nil))
         #expect(effects.sent == [ticket])
         #expect(state.inFlight == [1: ticket])
-        #expect(effects.contains(.scheduleSpinnerTick(generation: 1, after: AppReducer.spinnerInterval)))
+        #expect(effects.contains(.exchanges(.scheduleSpinnerTick(generation: 1, after: ExchangesState.spinnerInterval))))
         #expect(state.screen.contains("Sending to local (STUB)"))
     }
 
@@ -47,7 +47,7 @@ import TestTraits
     @Test func xPicksANamedExampleAndSendsIt() {
         var state = TestCatalog.state()
         _ = state.press("x")
-        guard case .examplePicker(let key, _) = state.overlay else {
+        guard case .exchanges(.examplePicker(let key, _))? = state.overlay else {
             Issue.record("no picker")
             return
         }
@@ -112,7 +112,7 @@ import TestTraits
             response.timing = Timing(total: .milliseconds(50))
             exchange.result = .success(response)
         }
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(state.screen.contains("200 OK · 2450 ms · 3 attempts"), "\(state.screen)")
         #expect(!state.screen.contains("· 50 ms"))
     }
@@ -120,15 +120,15 @@ import TestTraits
     @Test func escCancelsTheRequestInFlightThenClosesNothingElse() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        #expect(state.press("Esc") == [.cancel(ticket: 1)])
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 0, error: .cancelled), redactor: .standard, finishedAt: TestCatalog.now))
+        #expect(state.press("Esc") == [.exchanges(.cancel(ticket: 1))])
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 0, error: .cancelled), redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(state.press("Esc").isEmpty)
     }
 
     @Test func rResendsTheLastRequestAsItWasSentEvenAfterSwitching() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         _ = state.press("e s")
         let resent = state.press("r").sent
         #expect(resent.first?.call.environment == "local")
@@ -141,7 +141,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         _ = state.press("e")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(state.screen.contains("from local · STUB"))
         _ = state.press("E")
         #expect(!state.screen.contains("from local"))
@@ -151,7 +151,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("E j j")  // production (live: its fixtures are `never`), createItem
         #expect(state.press("Enter").isEmpty)
-        guard case .confirmSend(let call) = state.overlay else {
+        guard case .exchanges(.confirmSend(let call))? = state.overlay else {
             Issue.record("no confirmation")
             return
         }
@@ -169,7 +169,7 @@ import TestTraits
         #expect(state.press("c").isEmpty)
         #expect(state.notice?.contains("Send the request first") == true)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))))
         guard case .copyToClipboard(let masked, _) = state.press("c").first else {
             Issue.record("nothing copied")
             return
@@ -191,7 +191,7 @@ import TestTraits
         _ = state.press("C")
         #expect(state.overlay == nil && state.notice?.contains("then C copies it as code") == true)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))))
         _ = state.press("C")
         #expect(state.screen.contains("Copy the request as") && state.screen.contains("Python requests"))
         guard case .copyToClipboard(let python, let description) = state.press("j Enter").first else {
@@ -212,7 +212,7 @@ import TestTraits
     @Test func theRequestTabMasksSecretsUntilRevealed() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: Self.redactor, finishedAt: TestCatalog.now))))
         _ = state.press("4")
         #expect(state.screen.contains("Bearer ••••"))
         #expect(state.screen.contains("← group signedIn"))
@@ -230,7 +230,7 @@ import TestTraits
         var exchange = TestCatalog.exchange(status: 429, error: error)
         exchange.notes = ["session expired: signed out"]
         exchange.trace = [TraceEvent(at: .zero, kind: .retryScheduled(attempt: 1, after: .seconds(2)))]
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))))
         _ = state.press("3")
         let screen = state.screen
         #expect(screen.contains("✗ tooManyRequests"))
@@ -251,7 +251,7 @@ import TestTraits
         let request = TestCatalog.exchange(status: 200).request
         let filter = ErrorFilter(rules: [.graphQL(targets: [request.identifier])])
         let error = try #require(filter.error(for: response, request: request))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: body, error: error), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: body, error: error), redactor: .standard, finishedAt: TestCatalog.now))))
         _ = state.press("3")
         let screen = state.screen
         #expect(screen.contains("✗ graphQLError"))
@@ -264,17 +264,17 @@ import TestTraits
     @Test func theSpinnerTicksOnlyWhileRequestsAreInFlightAndIgnoresStaleTicks() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        #expect(state.spinnerScheduled)
-        #expect(AppReducer.reduce(&state, .activityChanged(1)).isEmpty)
-        #expect(AppReducer.reduce(&state, .spinnerTick(generation: 0)).isEmpty, "stale")
+        #expect(state.exchanges.spinner.isScheduled)
+        #expect(AppReducer.reduce(&state, .exchanges(.activityChanged(1))).isEmpty)
+        #expect(AppReducer.reduce(&state, .exchanges(.spinnerTick(generation: 0))).isEmpty, "stale")
         #expect(state.spinnerFrame == 0)
-        let next = AppReducer.reduce(&state, .spinnerTick(generation: 1))
+        let next = AppReducer.reduce(&state, .exchanges(.spinnerTick(generation: 1)))
         #expect(state.spinnerFrame == 1)
-        #expect(next == [.scheduleSpinnerTick(generation: 2, after: AppReducer.spinnerInterval)])
-        _ = AppReducer.reduce(&state, .activityChanged(0))
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
-        #expect(AppReducer.reduce(&state, .spinnerTick(generation: 2)).isEmpty)
-        #expect(!state.spinnerScheduled)
+        #expect(next == [.exchanges(.scheduleSpinnerTick(generation: 2, after: ExchangesState.spinnerInterval))])
+        _ = AppReducer.reduce(&state, .exchanges(.activityChanged(0)))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
+        #expect(AppReducer.reduce(&state, .exchanges(.spinnerTick(generation: 2))).isEmpty)
+        #expect(!state.exchanges.spinner.isScheduled)
         #expect(state.spinnerFrame == 1)
     }
 
@@ -288,7 +288,7 @@ import TestTraits
     @Test func theHistoryFileJoinsBehindThisRunsRequestsAndTheDriftMarksArrive() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         let earlier = HistoryItem(
             call: EndpointCall(endpoint: "echo/echo", environment: "local", mode: .stub, example: nil),
             requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))

@@ -130,7 +130,7 @@ import Testing
         // Named, the edits are asked about once more before they are written.
         #expect(press("Enter").isEmpty)
         let effects = press("y")
-        guard case .writeDraft(let key, let edits)? = effects.first else {
+        guard case .editing(.writeDraft(let key, let edits))? = effects.first else {
             Issue.record("nothing written: \(effects)")
             return
         }
@@ -169,7 +169,7 @@ import Testing
             for key in (try? KeyEvent.parseSequence(keys)) ?? [] { effects += AppReducer.reduce(&state, .terminal(.key(key))) }
             return effects
         }
-        #expect(press("Enter").contains { if case .send = $0 { true } else { false } }, "stub mode needs no trust")
+        #expect(press("Enter").contains { if case .exchanges(.send) = $0 { true } else { false } }, "stub mode needs no trust")
         #expect(press("s Enter").isEmpty)
         let screen = AppView.render(state).buffer.plainText()
         #expect(screen.contains("shop.yaml is not trusted."), "\(screen)")
@@ -179,7 +179,7 @@ import Testing
         #expect(state.notice?.hasPrefix("Not sent:") == true)
         _ = press("Enter")
         let trusted = press("y")
-        guard case .trustCatalog(let hashes, let call)? = trusted.first else {
+        guard case .exchanges(.trustCatalog(let hashes, let call))? = trusted.first else {
             Issue.record("not trusted: \(trusted)")
             return
         }

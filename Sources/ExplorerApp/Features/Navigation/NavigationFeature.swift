@@ -38,16 +38,6 @@ package enum EndpointRowStyle: Sendable, Hashable {
     case paths
 }
 
-/// What a key does to the endpoint tree.
-package enum NavigationCommand: Sendable, Hashable {
-    /// Fold the group under the cursor (on an endpoint: its group, the cursor going to the heading).
-    case fold
-    /// Unfold the group under the cursor.
-    case unfold
-    /// Rows lead with titles or with paths.
-    case toggleRowStyle
-}
-
 /// The rows of a service as they were made, and what they were made of.
 struct RowsCache: Sendable {
     var serviceID: String
@@ -102,7 +92,7 @@ package enum NavigationAction: Sendable {
     case click(Pane, line: Int)
     /// Show an endpoint in an environment: its environment becomes the active one, the filter closes.
     case show(EndpointKey, in: EnvironmentKey)
-    /// A key of the tree.
+    /// A key of the tree (fold, unfold, titles or paths).
     case tree(NavigationCommand)
     /// Enter on a group's heading: fold or unfold it.
     case toggleGroup
@@ -201,6 +191,8 @@ enum NavigationFeature: AppFeature {
             shell.notice = state.rowStyle == .titles ? "Rows lead with titles (t: paths)." : "Rows lead with paths (t: titles)."
         case .tree(.fold), .tree(.unfold), .toggleGroup:
             state.fold(action, catalog: catalog, viewport: context.endpointViewport)
+        case .tree(.nextEnvironment), .tree(.previousEnvironment), .tree(.filter):
+            break  // their own actions: `.switchEnvironment`, `.openFilter`
         }
         return []
     }

@@ -44,14 +44,11 @@ package enum ExpectationSource: Sendable, Hashable {
 package enum TestsAction: Sendable {
     /// A response of an endpoint arrived (or its request failed): its assertions are checked.
     case responseArrived(CallOutcome)
-    /// The palette's "run a flow": the active service's only flow runs, or a window lists them.
-    case runFlow
+    /// A key: "run a flow" (the active service's only flow runs, or a window lists them), "run
+    /// every test of the service" (in the active environment and mode), or one of the Tests tab's.
+    case command(TestsCommand)
     /// A key in the window of flows.
     case window(Command)
-    /// A key of the Tests tab.
-    case key(TestsCommand)
-    /// The palette's "run every test of the service", in the active environment and mode.
-    case runServiceTests
     /// The tests run `run` holds, named, with their endpoints (a flow's: `flow:ID`), before any runs.
     case runListed(run: Int, tests: [(name: String, endpoint: EndpointKey)])
     /// A step of run `run` was sent.
@@ -99,14 +96,14 @@ enum TestsFeature: AppFeature {
     }
 
     static func context(of app: AppState) -> Context {
-        Context(catalog: app.catalog, environment: app.activeEnvironmentKey, mode: AppReducer.sendMode(app))
+        Context(catalog: app.catalog, environment: app.activeEnvironmentKey, mode: app.sendMode)
     }
 
     static func reduce(_ state: inout TestsState, _ action: TestsAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
         case .responseArrived(let record):
             state.checks[record.call.endpoint] = check(record, in: context.catalog)
-        case .runFlow:
+        case .command(.runFlow):
             guard let environment = context.environment, let service = context.catalog.service(environment.service) else {
                 shell.notice = "Pick an environment first: a flow runs in the active one."
                 return []
@@ -114,9 +111,9 @@ enum TestsFeature: AppFeature {
             switch service.flows.count {
             case 0: shell.notice = "\(service.id) has no flows: add one under flows: in its catalog file (environments/README.md, Tests)."
             case 1: return start(service.flows[0], of: service, in: environment, &state, &shell, context)
-            default: shell.overlay = .flows(list: ListState(selected: 0))
+            default: shell.present(.tests(flows: ListState(selected: 0)))
             }
-        case .runServiceTests:
+        case .command(.runServiceTests):
             guard let environment = context.environment, let service = context.catalog.service(environment.service) else {
                 shell.notice = "Pick an environment first: the tests run in the active one."
                 return []
@@ -130,20 +127,21 @@ enum TestsFeature: AppFeature {
             run.steps = tests.map { FlowStepRow(name: $0.name, endpoint: $0.endpoint) }
             state.run = run
         case .window(let command):
-            guard case .flows(var list)? = shell.overlay, let environment = context.environment,
+            guard case .tests(var list)? = shell.window, let environment = context.environment,
                 let service = context.catalog.service(environment.service)
             else { return [] }
             switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: service.flows.count)
+            case .moveDown, .moveUp, .moveToTop, .moveToBottom:
+                OverlaysFeature.move(&list, command, count: service.flows.count)
+                shell.present(.tests(flows: list))
             case .choose:
-                shell.overlay = nil
+                shell.dismiss()
                 guard let index = list.selected, service.flows.indices.contains(index) else { return [] }
                 return start(service.flows[index], of: service, in: environment, &state, &shell, context)
-            case .close: shell.overlay = nil
+            case .close: shell.dismiss()
             default: break
             }
-            if case .flows? = shell.overlay { shell.overlay = .flows(list: list) }
-        case .key(let command):
+        case .command(let command):
             return key(command, &state, &shell)
         case .stepStarted(let id, let name):
             guard var run = state.run, run.id == id, let index = run.steps.firstIndex(where: { $0.name == name }) else { return [] }
@@ -205,6 +203,8 @@ enum TestsFeature: AppFeature {
     /// The Tests tab's own keys.
     private static func key(_ command: TestsCommand, _ state: inout TestsState, _ shell: inout AppShell) -> [AppEffect] {
         switch command {
+        case .runFlow, .runServiceTests:
+            break  // handled by `reduce`
         case .toggleFlow:
             guard state.run != nil else {
                 shell.notice = "No flow run yet: the palette's \"run a flow\" (F) starts one."

@@ -12,7 +12,7 @@ enum TestsTabView {
         let example = state.selectedExample
         if state.selectedInFlight != nil { return [Line("Waiting for the response: its assertions are checked as it arrives.", style: Theme.dim)] }
         guard let checks = state.tests.checks[endpoint.key] else {
-            let declared = TestsFeature.expectations(for: endpoint.key, mode: AppReducer.sendMode(state), example: example, in: state.catalog)
+            let declared = TestsFeature.expectations(for: endpoint.key, mode: state.sendMode, example: example, in: state.catalog)
             guard let (expectations, _) = declared, !expectations.isEmpty else { return noExpectations(endpoint) }
             let count = expectations.assertions.count
             return [Line([

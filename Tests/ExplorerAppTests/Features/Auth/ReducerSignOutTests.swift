@@ -14,7 +14,7 @@ import TestTraits
         let environment = EnvironmentKey(service: "shop", environment: "local")
         var captured = CapturedValues()
         captured.stub = ["itemId": CapturedValue(value: "7", endpoint: "shop/createItem", date: TestCatalog.now)]
-        state.captured[environment] = captured
+        _ = AppReducer.reduce(&state, .exchanges(.capturedLoaded([environment: captured])))
         _ = state.press("Enter")
         var expired = TestCatalog.exchange(status: 0, error: DispatchError(kind: .forbidden, message: "no", status: 403, source: "status 403"))
         expired.trace.append(TraceEvent(at: .zero, kind: .handled(by: "signOut on 403 (shop.yaml:9)", note: "signed out of shop · local")))

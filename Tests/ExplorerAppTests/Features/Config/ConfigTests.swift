@@ -35,9 +35,9 @@ import TestTraits
             theme: light
             """)
         #expect(config.diagnostics.isEmpty)
-        #expect(Self.keys(config, .showMessages) == ["L"])
-        #expect(Self.keys(config, .send) == ["C-s", "Enter"])
-        #expect(Self.keys(config, .resend) == ["r"])
+        #expect(Self.keys(config, .messages(.showMessages)) == ["L"])
+        #expect(Self.keys(config, .exchanges(.send)) == ["C-s", "Enter"])
+        #expect(Self.keys(config, .exchanges(.resend)) == ["r"])
         #expect(config.theme == .light)
         var state = Self.state(config)
         _ = state.press("M")
@@ -46,7 +46,7 @@ import TestTraits
         if case .messages? = state.overlay {} else { Issue.record("L opens no message log") }
         // Help and the status bar say the keys in effect.
         _ = state.press("Esc X")
-        if case .examplePicker? = state.overlay {} else { Issue.record("X picks no example") }
+        if case .exchanges(.examplePicker)? = state.overlay {} else { Issue.record("X picks no example") }
         // The help window is made from the effective keymap (its rows are checked below; the key
         // is below the window's first page now that the keymap is longer).
         _ = state.press("Esc ?")
@@ -58,7 +58,7 @@ import TestTraits
     @Test func twoCommandsMaySwapKeys() {
         let config = Self.parse("keys: { toggleMode: x, pickExample: s }")
         #expect(config.diagnostics.isEmpty)
-        #expect(Self.keys(config, .toggleMode) == ["x"] && Self.keys(config, .pickExample) == ["s"])
+        #expect(Self.keys(config, .exchanges(.toggleMode)) == ["x"] && Self.keys(config, .exchanges(.pickExample)) == ["s"])
     }
 
     @Test func aConflictIsReportedWhereItIsAndTheDefaultStays() {
@@ -70,7 +70,7 @@ import TestTraits
         #expect(config.diagnostics.map(\.description) == [
             "\(Self.file):3:3: error: s is toggleMode's key too where both apply (requests); pickExample keeps its default keys"
         ])
-        #expect(Self.keys(config, .pickExample) == ["x"] && Self.keys(config, .resend) == ["R"])
+        #expect(Self.keys(config, .exchanges(.pickExample)) == ["x"] && Self.keys(config, .exchanges(.resend)) == ["R"])
     }
 
     @Test func aTabsOwnKeyMayShadowThePanesAndATypingKeyIsItsOwn() {
@@ -94,7 +94,7 @@ import TestTraits
         #expect(config.diagnostics[0].message.contains("no command 'sendd'"))
         #expect(config.diagnostics[1].message.contains("'Ctrl+H' is not a key"))
         #expect(config.diagnostics[2].message.contains("no theme 'solarized': one of dark, high-contrast, light"))
-        #expect(Self.keys(config, .quit) == ["Q"] && Self.keys(config, .help) == ["?"])
+        #expect(Self.keys(config, .quit) == ["Q"] && Self.keys(config, .overlays(.help)) == ["?"])
         #expect(config.theme == .dark)
     }
 

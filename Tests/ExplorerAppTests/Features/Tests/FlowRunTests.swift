@@ -32,7 +32,7 @@ import TestTraits
     @Test func severalFlowsAreListedAndTheChosenOneRunsInTheActiveEnvironmentAndMode() throws {
         var state = Self.state()
         #expect(state.press("F").isEmpty)
-        guard case .flows? = state.overlay else { throw Failure("no flow window") }
+        guard case .tests? = state.overlay else { throw Failure("no flow window") }
         #expect(state.screen.contains("Flows of pets"))
         #expect(state.screen.contains("adopt  Sign in and read a pet · 2 steps"))
         let effects = state.press("Enter")
@@ -52,7 +52,7 @@ import TestTraits
         for character in "run a flow" { _ = state.press(character == " " ? "Space" : String(character)) }
         #expect(state.screen.contains("run a flow of the service"))
         _ = state.press("Enter")
-        guard case .flows? = state.overlay else { throw Failure("the palette did not open the flow window") }
+        guard case .tests? = state.overlay else { throw Failure("the palette did not open the flow window") }
     }
 
     @Test func stepsMoveFromPendingToRunningToPassedOrFailedAndTheFailingOneIsSelected() throws {

@@ -1,5 +1,7 @@
+import Catalog
 import DispatcherCore
 import ExplorerApp
+import Sessions
 import FoundationEssentials
 import Synchronization
 
@@ -22,7 +24,7 @@ final class StreamRelay: Sendable {
     private let state = Mutex(State())
     private let timer = ReportTimer()
     private let ticket: Int
-    private let inbox: ActionInbox
+    private let post: @Sendable (AppAction) -> Void
     /// The explorer's clock (a stepping one in snapshots, so their times do not move).
     private let clock: DispatchClock
     private let started: Duration
@@ -33,10 +35,10 @@ final class StreamRelay: Sendable {
     /// (the whole body, once it has arrived, is masked until `v` as any body is).
     private let masking: Redactor
 
-    init(ticket: Int, inbox: ActionInbox, endpointStreams: Bool, clock: DispatchClock, masking: Redactor) {
+    init(ticket: Int, post: @escaping @Sendable (AppAction) -> Void, endpointStreams: Bool, clock: DispatchClock, masking: Redactor) {
         self.ticket = ticket
         self.masking = masking
-        self.inbox = inbox
+        self.post = post
         self.endpointStreams = endpointStreams
         self.clock = clock
         started = clock.now()
@@ -98,7 +100,7 @@ final class StreamRelay: Sendable {
                 masked.event.data = masking.text(streamed.event.data)
                 return masked
             }
-            inbox.post(.body(.streamed(
+            post(.body(.streamed(
                 ticket: ticket, update: StreamUpdate(head: state.head, events: events, bytes: masking.data(state.bytes), byteCount: state.byteCount))))
             state.head = nil
             state.events = []
@@ -109,4 +111,51 @@ final class StreamRelay: Sendable {
     private func scheduleFlush() {
         timer.schedule { [self] in flush() }
     }
+}
+
+/// Bodies read as they arrive (event streams, NDJSON, any body of an endpoint that says `stream:`),
+/// as a kind of exchange: every HTTP request may turn out to be one (the head's type tells), so
+/// each gets a relay; an event stream that says `reconnect: true` is opened again when it closes.
+struct StreamedBodies: ExchangeKind {
+    func part(in request: OutgoingRequest) -> (any ExchangePart)? {
+        let relay = StreamRelay(
+            ticket: request.ticket.id, post: request.post, endpointStreams: request.endpoint.stream != nil, clock: request.clock,
+            masking: request.session.redactor)
+        return StreamedBody(relay: relay, endpoint: request.endpoint)
+    }
+}
+
+/// One request's body read as it arrives.
+struct StreamedBody: ExchangePart {
+    let relay: StreamRelay
+    let endpoint: CatalogEndpoint
+
+    func prepare(_ options: inout RequestOptions) {
+        options.onResponsePart = relay.observer
+        options.isStream = endpoint.stream != nil
+    }
+
+    /// `stream: { reconnect: true }`: a closed event stream is opened again, as EventSource does;
+    /// the connections' events stay one response, however the stream ends.
+    func transfer(edits: EndpointEdits?, next: @escaping ExchangeTransfer) async -> Exchange {
+        var edits = edits
+        var last = await next(edits)
+        var stream = ReconnectingStream(last)
+        while stream.shouldReconnect(endpoint, after: last), !Task.isCancelled {
+            let (lastEventID, retry) = relay.resumePoint
+            do {
+                try await Task.sleep(for: StreamReconnection.delay(retry: retry))
+            } catch {
+                stream.exchange.notes.append("The stream was closed by you while it waited to reconnect.")
+                break
+            }
+            edits = StreamReconnection.edits(edits, endpoint: endpoint, lastEventID: lastEventID)
+            last = await next(edits)
+            stream.add(last, eventsSoFar: relay.eventCount)
+        }
+        stream.noteWhenGivenUp(endpoint, after: last)
+        return stream.exchange
+    }
+
+    func ended(_ exchange: inout Exchange) { relay.flush() }
 }

@@ -158,24 +158,10 @@ struct EditedRequest {
     }
 }
 
-extension AppState {
-    /// How many edits of one draft can be undone.
-    package static let undoLimit = 200
-
-    /// The draft key of the selected endpoint in the active environment.
-    package var selectedDraftKey: DraftKey? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
-        return DraftKey(endpoint: endpoint.key, environment: environment.name)
-    }
-
-    /// The selected endpoint's edits in the active environment (none: empty).
-    package var selectedEdits: EndpointEdits {
-        selectedDraftKey.flatMap { drafts[$0] } ?? EndpointEdits()
-    }
-
-    /// The selected endpoint's request as the Edit tab shows it.
-    var editedRequest: EditedRequest? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
+extension EditedRequest {
+    /// The environment's and the group's headers an endpoint's request gets, in order, with where
+    /// they come from (less those the catalog turns off for the endpoint).
+    static func inherited(_ endpoint: CatalogEndpoint, in environment: Environment) -> [HeaderField] {
         var inherited = environment.headers.fields
         if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
             for field in groupHeaders.fields {
@@ -190,42 +176,92 @@ extension AppState {
         }
         // Headers the catalog turns off for this endpoint are not sent, so not offered.
         inherited.removeAll { field in endpoint.omittedHeaders.contains { Headers.sameName($0, field.name) } }
-        return EditedRequest(endpoint: endpoint, edits: selectedEdits, inherited: inherited)
+        return inherited
+    }
+}
+
+/// What the editing slice says of the whole state.
+extension AppState {
+    /// Edits of endpoints not saved to their catalogs, per endpoint and environment.
+    package var drafts: [DraftKey: EndpointEdits] { editing.drafts }
+
+    /// The Edit tab.
+    package var editor: EditorState { editing.editor }
+
+    /// The Variables tab.
+    package var variablesTab: VariablesState { editing.variables }
+
+    /// The draft key of the selected endpoint in the active environment.
+    package var selectedDraftKey: DraftKey? {
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
+        return DraftKey(endpoint: endpoint.key, environment: environment.name)
+    }
+
+    /// The selected endpoint's edits in the active environment (none: empty).
+    package var selectedEdits: EndpointEdits {
+        selectedDraftKey.flatMap { editing.drafts[$0] } ?? EndpointEdits()
+    }
+
+    /// The selected endpoint's request as the Edit tab shows it.
+    var editedRequest: EditedRequest? {
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
+        return EditedRequest(endpoint: endpoint, edits: selectedEdits, inherited: EditedRequest.inherited(endpoint, in: environment))
     }
 
     /// The run-time values of the active service and environment.
     package var activeValues: [String: String] {
-        activeEnvironmentKey.flatMap { runtimeValues[$0] } ?? [:]
+        activeEnvironmentKey.flatMap { editing.runtimeValues[$0] } ?? [:]
     }
 
     /// Whether the endpoint has a draft in the active environment.
     func hasDraft(_ endpoint: CatalogEndpoint) -> Bool {
         guard let environment = activeEnvironment else { return false }
-        return drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
-    }
-
-    /// The drafts as the state folder keeps them: per service and environment, by endpoint id.
-    var draftsByEnvironment: [EnvironmentKey: [String: EndpointEdits]] {
-        var result: [EnvironmentKey: [String: EndpointEdits]] = [:]
-        for (key, edits) in drafts { result[key.environmentKey, default: [:]][key.endpoint.endpoint] = edits }
-        return result
+        return editing.drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
     }
 
     /// Every secret typed as a run-time value (`secret.NAME`), to mask wherever it could appear.
     var typedSecrets: Set<String> {
         var values = Set<String>()
-        for environment in runtimeValues.values {
+        for environment in editing.runtimeValues.values {
             for (name, value) in environment where name.hasPrefix("secret.") && value.count >= 4 { values.insert(value) }
         }
         return values
     }
 
-    /// The run-time values the state folder keeps: never secrets.
-    var persistableValues: [EnvironmentKey: [String: String]] {
-        runtimeValues.compactMapValues { values in
-            let kept = values.filter { !$0.key.hasPrefix("secret.") && !Redactor.standard.isSensitive(name: $0.key) }
-            return kept.isEmpty ? nil : kept
+    /// Whether the Edit tab's keys apply: the response pane shows the Edit tab.
+    /// Whatever pane has focus: the tab is where the eye is, so Enter changes its row rather than
+    /// sending (C-s sends); moving keys still move in the focused pane.
+    var isInEditor: Bool { tab == .edit && selectedEndpoint != nil }
+
+    /// Whether the Vars tab's keys apply.
+    var isInVariables: Bool { tab == .variables && selectedEndpoint != nil }
+
+    /// The placeholders of the selected endpoint's request (with its edits), with their values and sources.
+    package var variableRows: [ResolvedVariable] {
+        guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return [] }
+        let edited = (try? endpoint.applying(selectedEdits)) ?? endpoint
+        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)
+        let captured = activeEnvironmentKey.map { capturedValues(for: edited, environment: $0, mode: mode) } ?? [:]
+        var rows = builder.variables(for: edited, values: activeValues, captured: captured, revealingSecrets: revealsSecrets)
+        // Captured values that look like secrets are masked like secrets.
+        for index in rows.indices where !revealsSecrets && rows[index].value != nil && Redactor.standard.isSensitive(name: rows[index].name) {
+            rows[index].value = Redactor.mask
         }
+        return rows
+    }
+}
+
+extension EndpointEdits {
+    /// What the edits change, one short line each, for the question before they are written.
+    var changeSummary: [String] {
+        var lines: [String] = []
+        if let method { lines.append("method: \(method.rawValue)") }
+        if let path { lines.append("path: \(path)") }
+        if let query { lines.append("query: " + query.map(\.name).joined(separator: ", ")) }
+        if let headers { lines.append("headers: " + headers.map(\.name).joined(separator: ", ")) }
+        if !removedHeaders.isEmpty { lines.append("headers turned off: " + removedHeaders.sorted().joined(separator: ", ")) }
+        if body != nil { lines.append("body") }
+        return lines
     }
 }
 
