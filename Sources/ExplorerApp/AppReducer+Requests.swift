@@ -100,9 +100,8 @@ extension AppReducer {
         effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finished.finishedAt), &state)
         effects += scope(TestsFeature.self, \.tests, .responseArrived(record), &state)
         effects += scope(BodyFeature.self, \.body, .responseArrived(record), &state)
-        let signedOut = AuthFeature.signOutMessage(for: record)
         effects += scope(
-            AuthFeature.self, \.auth, .requestFinished(record.call.environmentKey, succeeded: record.exchange.error == nil, signedOut: signedOut), &state)
-        return effects + scope(ExchangesFeature.self, \.exchanges, .answered(record, at: finished.finishedAt, signedOut: signedOut != nil), &state)
+            AuthFeature.self, \.auth, .requestFinished(record.call.environmentKey, succeeded: record.exchange.error == nil, signedOut: finished.signOut), &state)
+        return effects + scope(ExchangesFeature.self, \.exchanges, .answered(record, at: finished.finishedAt, signedOut: finished.signOut != nil), &state)
     }
 }

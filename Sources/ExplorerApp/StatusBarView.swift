@@ -29,8 +29,7 @@ enum StatusBarView {
             let signedOut = state.auth.signedOut[EnvironmentKey(service: service.id, environment: environment.name)]
         {
             // The service and environment are named just before.
-            let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")
-            left.append(Span(" \(banner) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
+            left.append(Span(" signed out: \(signedOut.reason) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
         }
         if state.panes.isZoomed {
             left.append(Span(" ZOOM ", style: Style(foreground: .black, background: .cyan, modifiers: .bold)))

@@ -9,9 +9,9 @@ package struct AuthState: Sendable {
     /// Sign-ins waiting for the person (device codes), by service and environment; gone once a
     /// request there finishes.
     package fileprivate(set) var signInPrompts: [EnvironmentKey: SignInPrompt] = [:]
-    /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
-    /// there succeeds again.
-    package fileprivate(set) var signedOut: [EnvironmentKey: String] = [:]
+    /// Environments signed out of (a handler's `signOut`, a token not renewed, the person), and
+    /// why; shown until a request there succeeds again.
+    package fileprivate(set) var signedOut: [EnvironmentKey: SignOut] = [:]
 }
 
 /// What happens to cookies, tokens and sign-ins.
@@ -28,9 +28,8 @@ package enum AuthAction: Sendable {
     case signInFailed(String)
     /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
     case signInPrompted(SignInPrompt)
-    /// A request there finished; `signedOut` is what a handler said when it signed the session out
-    /// (`signOutMessage(for:)`).
-    case requestFinished(EnvironmentKey, succeeded: Bool, signedOut: String?)
+    /// A request there finished; `signedOut` when it signed its session out, and why.
+    case requestFinished(EnvironmentKey, succeeded: Bool, signedOut: SignOut?)
 }
 
 /// Work on the sessions' cookies and tokens.
@@ -137,7 +136,7 @@ enum AuthFeature: AppFeature {
             case .moveToTop: window.scroll = 0
             case .choose:
                 shell.dismiss()
-                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
+                state.signedOut[window.environment] = .byPerson
                 return [.auth(.signOut(environment: window.environment, mode: window.mode))]
             case .auth(.signInAgain):
                 shell.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
@@ -149,22 +148,6 @@ enum AuthFeature: AppFeature {
             break
         }
         return []
-    }
-
-    /// What a catalog handler that signed out (`do: signOut`) said of a finished request, nil when
-    /// none did. The session forgot its token and cookies; the explorer says so until a request
-    /// there succeeds, and forgets what it captured there.
-    static func signOutMessage(for record: CallOutcome) -> String? {
-        var notes = record.exchange.notes + record.exchange.trace.compactMap { event -> String? in
-            if case .handled(_, let note) = event.kind { note } else { nil }
-        }
-        // An OAuth 2.0 token that could not be renewed signed the session out too.
-        if let error = record.exchange.error, error.source == ServiceSession.oauth2SignOutSource {
-            notes.append(String(error.message.prefix { $0 != ";" }))
-        }
-        guard let note = notes.first(where: { $0.hasPrefix(ServiceSession.signedOutPrefix) }) else { return nil }
-        let reason = record.exchange.error.map { ": \($0.kind)" } ?? ""
-        return note.contains(":") ? note : note + reason
     }
 }
 

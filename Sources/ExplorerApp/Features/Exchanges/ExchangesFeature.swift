@@ -94,13 +94,16 @@ package struct FinishedExchange: Sendable {
     package var redactor: Redactor
     /// When it finished.
     package var finishedAt: Date
+    /// Whether it signed its session out, and why.
+    package var signOut: SignOut?
 
     /// Makes a report.
-    package init(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date) {
+    package init(ticket: Int, exchange: Exchange, redactor: Redactor, finishedAt: Date, signOut: SignOut? = nil) {
         self.ticket = ticket
         self.exchange = exchange
         self.redactor = redactor
         self.finishedAt = finishedAt
+        self.signOut = signOut
     }
 }
 

@@ -118,8 +118,9 @@ final class ExchangesEffects: Sendable {
                 // Knows every secret value the session resolved, typed secrets and secret answers included.
                 let redactor = session.redactor
                 let finished = Date()
+                let signOut = session.signOut(of: exchange)
                 _ = self.tasks.withLock { $0.removeValue(forKey: ticket.id) }
-                post(.exchanges(.finished(FinishedExchange(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished))))
+                post(.exchanges(.finished(FinishedExchange(ticket: ticket.id, exchange: exchange, redactor: redactor, finishedAt: finished, signOut: signOut))))
                 // Kept for `apiexplorer history` and the next run's H list.
                 keep(exchange, call, redactor, finished)
             }

@@ -32,7 +32,7 @@ import TestTraits
         #expect(screen.contains(String(jwt.prefix(20))))
         #expect(state.press("Enter") == [.auth(.signOut(environment: environment, mode: .stub))])
         #expect(state.overlay == nil)
-        #expect(state.auth.signedOut[environment] == "signed out of shop · local: by you")
+        #expect(state.auth.signedOut[environment] == .byPerson)
     }
 
     @Test func theIDTokensClaimsShowWithTimesAsDatesAndDistances() {
