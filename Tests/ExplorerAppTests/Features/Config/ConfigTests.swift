@@ -209,4 +209,28 @@ import TestTraits
         let config = Self.parse("keys:\n" + all.joined(separator: "\n"))
         #expect(config.diagnostics.isEmpty, "\(config.diagnostics.map(\.description))")
     }
+
+    /// The names a config file rebinds keys with are the person's: they stay the same whichever
+    /// feature declares the command (a file written for an earlier version keeps working).
+    @Test func theConfigNamesStayTheSame() {
+        #expect(Keymap.configNames(of: Keymap.bindings) == [
+            "moveDown", "moveUp", "pageDown", "pageUp", "moveToTop", "moveToBottom", "focusNext", "focusPrevious", "send", "resend",
+            "cancelOrClose", "download", "sendMessage", "toggleMode", "nextEnvironment", "previousEnvironment", "pickExample", "copyCurl",
+            "copyAs", "filter", "findEndpoint", "commandPalette", "navigation(ExplorerApp.NavigationCommand.fold)",
+            "navigation(ExplorerApp.NavigationCommand.unfold)", "navigation(ExplorerApp.NavigationCommand.toggleRowStyle)", "newRequest",
+            "saveRequest", "setQueryItem", "setHeader", "tab.body", "tab.headers", "tab.errors", "tab.request", "tab.log", "tab.edit",
+            "tab.vars", "tab.tests", "nextTab", "previousTab", "revealSecrets", "widenList", "narrowList", "zoom", "showDiagnostics",
+            "showMessages", "showHistory", "showTokens", "showCookies", "runFlow", "runServiceTests", "help", "quit", "body.scrollLeft",
+            "body.scrollRight", "body.toggleFold", "body.foldAll", "body.unfoldAll", "body.matchingBracket", "body.toggleWrap",
+            "body.toggleLineNumbers", "body.search", "body.nextMatch", "body.previousMatch", "body.query", "body.jq", "body.copyValue",
+            "body.save", "body.openInPager", "body.openInEditor", "editor.change", "editor.add", "editor.delete", "editor.toggle",
+            "editor.undo", "editor.redo", "editor.revert", "editor.editBodyExternally", "editor.formatBody", "editor.writeToCatalog",
+            "editor.saveAsNewEndpoint", "vars.change", "vars.clear", "tests.toggleFlow", "tests.nextStep", "tests.previousStep",
+            "tests.openStep", "choose", "deleteItem", "signInAgain", "windows.revealSecrets", "close", "confirm", "decline", "accept",
+            "acceptAndSend", "nextNamedMessage", "cancelInput", "typing.moveLeft", "typing.moveRight", "typing.moveWordLeft",
+            "typing.moveWordRight", "typing.moveHome", "typing.moveEnd", "typing.backspace", "typing.deleteForward",
+            "typing.deleteWordBackward", "typing.killToStart", "typing.killToEnd", "typing.moveDown", "typing.moveUp", "typing.insert",
+            "anywhere.quit"
+        ])
+    }
 }
