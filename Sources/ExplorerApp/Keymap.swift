@@ -1,9 +1,9 @@
 import TerminalKit
 
-/// What a key does. The app's own commands (the panes' focus, moving, secrets, quitting) and those
-/// of windows, questions and typing are here; each feature's are its own type in its folder
-/// (`Features/<Name>/<Name>Keys.swift`), one case here each. Bindings are data, so the help
-/// screen, README's key table and `explore --help` are all generated from them.
+/// What a key does: the app's own commands (the panes' focus, moving, secrets, quitting) and those
+/// of windows, questions and typing, and one case per feature for its own type in its folder
+/// (`Features/<Name>/<Name>Keys.swift`). Bindings are data, so the help screen, README's key
+/// table and `explore --help` are all generated from them.
 package enum Command: Sendable, Hashable {
     case focusNext, focusPrevious
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom

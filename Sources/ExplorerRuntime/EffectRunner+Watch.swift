@@ -3,6 +3,8 @@ import ExplorerApp
 import Sessions
 import SystemSupport
 
+/// The catalog folder watched while the explorer runs: changed files are read again and the
+/// sessions renewed.
 extension EffectRunner {
     /// Watches the catalog folder: each batch of changes reads the changed catalog files again
     /// (every file when a fixture, `.env` or a folder changed), renews the sessions and posts

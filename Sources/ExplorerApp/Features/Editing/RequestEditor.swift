@@ -3,6 +3,87 @@ import DispatcherCore
 import JSONSupport
 import TerminalKit
 
+/// The request of an endpoint as the Edit tab shows it: the catalog's, with a draft's edits.
+struct EditedRequest {
+    let endpoint: CatalogEndpoint
+    let edits: EndpointEdits
+    /// The environment's and the group's headers, in order, with where they come from.
+    let inherited: [HeaderField]
+
+    var method: HTTPMethod { edits.method ?? endpoint.method }
+    var path: String { edits.path ?? endpoint.path }
+    var query: [EndpointEdits.Item] { edits.query ?? EndpointEdits.items(of: endpoint.query) }
+    var headers: [EndpointEdits.Item] { edits.headers ?? EndpointEdits.items(of: endpoint.headers) }
+    var body: EndpointEdits.Body { edits.body ?? EndpointEdits.body(of: endpoint.body) }
+
+    /// The inherited headers the endpoint does not set itself.
+    var shownInherited: [HeaderField] {
+        inherited.filter { field in !headers.contains { Headers.sameName($0.name, field.name) } }
+    }
+
+    /// Every row, in order.
+    var rows: [EditRow] {
+        var rows: [EditRow] = [.method, .path, .addQuery]
+        rows += query.indices.map(EditRow.query)
+        rows.append(.addHeader)
+        rows += shownInherited.map { .inheritedHeader($0.name) }
+        rows += headers.indices.map(EditRow.header)
+        rows.append(.body)
+        if case .form(let fields) = body {
+            rows += fields.indices.map(EditRow.formField)
+            rows.append(.addFormField)
+        }
+        return rows
+    }
+
+    /// Whether two bodies send the same thing: JSON compared as values, not as text.
+    /// Bodies past 64 kB are compared as text: parsing them would cost a frame on every change
+    /// (a large body that differs only in layout then stays a draft, which sends the same JSON).
+    static func sameBody(_ first: EndpointEdits.Body, _ second: EndpointEdits.Body) -> Bool {
+        if first == second { return true }
+        if case .text(let one, true) = first, case .text(let other, true) = second,
+            one.utf8.count <= RequestPreview.largeBodyBytes, other.utf8.count <= RequestPreview.largeBodyBytes,
+            let left = try? JSONValue.parse(one), let right = try? JSONValue.parse(other)
+        {
+            return left == right
+        }
+        return false
+    }
+
+    /// Edits equal to the catalog's parts become nil again, so an edit undone by hand leaves no draft.
+    static func normalized(_ edits: EndpointEdits, for endpoint: CatalogEndpoint) -> EndpointEdits {
+        var edits = edits
+        if edits.method == endpoint.method { edits.method = nil }
+        if edits.path == endpoint.path { edits.path = nil }
+        if edits.query == EndpointEdits.items(of: endpoint.query) { edits.query = nil }
+        if edits.headers == EndpointEdits.items(of: endpoint.headers) { edits.headers = nil }
+        if let body = edits.body, sameBody(body, EndpointEdits.body(of: endpoint.body)) { edits.body = nil }
+        return edits
+    }
+}
+
+extension EditedRequest {
+    /// The environment's and the group's headers an endpoint's request gets, in order, with where
+    /// they come from (less those the catalog turns off for the endpoint).
+    static func inherited(_ endpoint: CatalogEndpoint, in environment: Environment) -> [HeaderField] {
+        var inherited = environment.headers.fields
+        if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
+            for field in groupHeaders.fields {
+                inherited.removeAll { Headers.sameName($0.name, field.name) }
+                inherited.append(HeaderField(name: field.name, value: field.value, origin: .group(group)))
+            }
+        }
+        inherited = inherited.map { field in
+            if case .environment = field.origin { return field }
+            if case .group = field.origin { return field }
+            return HeaderField(name: field.name, value: field.value, origin: .environment(environment.name))
+        }
+        // Headers the catalog turns off for this endpoint are not sent, so not offered.
+        inherited.removeAll { field in endpoint.omittedHeaders.contains { Headers.sameName($0, field.name) } }
+        return inherited
+    }
+}
+
 /// Which draft: an endpoint in an environment (edits made in one environment stay there).
 package struct DraftKey: Sendable, Hashable {
     /// The endpoint.
@@ -96,158 +177,6 @@ package struct VariablesState: Sendable, Hashable {
         package var name: String
         /// The text typed.
         package var input: InputState
-    }
-}
-
-/// The request of an endpoint as the Edit tab shows it: the catalog's, with a draft's edits.
-struct EditedRequest {
-    let endpoint: CatalogEndpoint
-    let edits: EndpointEdits
-    /// The environment's and the group's headers, in order, with where they come from.
-    let inherited: [HeaderField]
-
-    var method: HTTPMethod { edits.method ?? endpoint.method }
-    var path: String { edits.path ?? endpoint.path }
-    var query: [EndpointEdits.Item] { edits.query ?? EndpointEdits.items(of: endpoint.query) }
-    var headers: [EndpointEdits.Item] { edits.headers ?? EndpointEdits.items(of: endpoint.headers) }
-    var body: EndpointEdits.Body { edits.body ?? EndpointEdits.body(of: endpoint.body) }
-
-    /// The inherited headers the endpoint does not set itself.
-    var shownInherited: [HeaderField] {
-        inherited.filter { field in !headers.contains { Headers.sameName($0.name, field.name) } }
-    }
-
-    /// Every row, in order.
-    var rows: [EditRow] {
-        var rows: [EditRow] = [.method, .path, .addQuery]
-        rows += query.indices.map(EditRow.query)
-        rows.append(.addHeader)
-        rows += shownInherited.map { .inheritedHeader($0.name) }
-        rows += headers.indices.map(EditRow.header)
-        rows.append(.body)
-        if case .form(let fields) = body {
-            rows += fields.indices.map(EditRow.formField)
-            rows.append(.addFormField)
-        }
-        return rows
-    }
-
-    /// Whether two bodies send the same thing: JSON compared as values, not as text.
-    /// Bodies past 64 kB are compared as text: parsing them would cost a frame on every change
-    /// (a large body that differs only in layout then stays a draft, which sends the same JSON).
-    static func sameBody(_ first: EndpointEdits.Body, _ second: EndpointEdits.Body) -> Bool {
-        if first == second { return true }
-        if case .text(let one, true) = first, case .text(let other, true) = second,
-            one.utf8.count <= RequestPreview.largeBodyBytes, other.utf8.count <= RequestPreview.largeBodyBytes,
-            let left = try? JSONValue.parse(one), let right = try? JSONValue.parse(other)
-        {
-            return left == right
-        }
-        return false
-    }
-
-    /// Edits equal to the catalog's parts become nil again, so an edit undone by hand leaves no draft.
-    static func normalized(_ edits: EndpointEdits, for endpoint: CatalogEndpoint) -> EndpointEdits {
-        var edits = edits
-        if edits.method == endpoint.method { edits.method = nil }
-        if edits.path == endpoint.path { edits.path = nil }
-        if edits.query == EndpointEdits.items(of: endpoint.query) { edits.query = nil }
-        if edits.headers == EndpointEdits.items(of: endpoint.headers) { edits.headers = nil }
-        if let body = edits.body, sameBody(body, EndpointEdits.body(of: endpoint.body)) { edits.body = nil }
-        return edits
-    }
-}
-
-extension EditedRequest {
-    /// The environment's and the group's headers an endpoint's request gets, in order, with where
-    /// they come from (less those the catalog turns off for the endpoint).
-    static func inherited(_ endpoint: CatalogEndpoint, in environment: Environment) -> [HeaderField] {
-        var inherited = environment.headers.fields
-        if let group = endpoint.group, let groupHeaders = environment.groupHeaders[group] {
-            for field in groupHeaders.fields {
-                inherited.removeAll { Headers.sameName($0.name, field.name) }
-                inherited.append(HeaderField(name: field.name, value: field.value, origin: .group(group)))
-            }
-        }
-        inherited = inherited.map { field in
-            if case .environment = field.origin { return field }
-            if case .group = field.origin { return field }
-            return HeaderField(name: field.name, value: field.value, origin: .environment(environment.name))
-        }
-        // Headers the catalog turns off for this endpoint are not sent, so not offered.
-        inherited.removeAll { field in endpoint.omittedHeaders.contains { Headers.sameName($0, field.name) } }
-        return inherited
-    }
-}
-
-/// What the editing slice says of the whole state.
-extension AppState {
-    /// Edits of endpoints not saved to their catalogs, per endpoint and environment.
-    package var drafts: [DraftKey: EndpointEdits] { editing.drafts }
-
-    /// The Edit tab.
-    package var editor: EditorState { editing.editor }
-
-    /// The Variables tab.
-    package var variablesTab: VariablesState { editing.variables }
-
-    /// The draft key of the selected endpoint in the active environment.
-    package var selectedDraftKey: DraftKey? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
-        return DraftKey(endpoint: endpoint.key, environment: environment.name)
-    }
-
-    /// The selected endpoint's edits in the active environment (none: empty).
-    package var selectedEdits: EndpointEdits {
-        selectedDraftKey.flatMap { editing.drafts[$0] } ?? EndpointEdits()
-    }
-
-    /// The selected endpoint's request as the Edit tab shows it.
-    var editedRequest: EditedRequest? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
-        return EditedRequest(endpoint: endpoint, edits: selectedEdits, inherited: EditedRequest.inherited(endpoint, in: environment))
-    }
-
-    /// The run-time values of the active service and environment.
-    package var activeValues: [String: String] {
-        activeEnvironmentKey.flatMap { editing.runtimeValues[$0] } ?? [:]
-    }
-
-    /// Whether the endpoint has a draft in the active environment.
-    func hasDraft(_ endpoint: CatalogEndpoint) -> Bool {
-        guard let environment = activeEnvironment else { return false }
-        return editing.drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
-    }
-
-    /// Every secret typed as a run-time value (`secret.NAME`), to mask wherever it could appear.
-    var typedSecrets: Set<String> {
-        var values = Set<String>()
-        for environment in editing.runtimeValues.values {
-            for (name, value) in environment where name.hasPrefix("secret.") && value.count >= 4 { values.insert(value) }
-        }
-        return values
-    }
-
-    /// Whether the Edit tab's keys apply: the response pane shows the Edit tab.
-    /// Whatever pane has focus: the tab is where the eye is, so Enter changes its row rather than
-    /// sending (C-s sends); moving keys still move in the focused pane.
-    var isInEditor: Bool { tab == .edit && selectedEndpoint != nil }
-
-    /// Whether the Vars tab's keys apply.
-    var isInVariables: Bool { tab == .variables && selectedEndpoint != nil }
-
-    /// The placeholders of the selected endpoint's request (with its edits), with their values and sources.
-    package var variableRows: [ResolvedVariable] {
-        guard let service = activeService, let environment = activeEnvironment, let endpoint = selectedEndpoint else { return [] }
-        let edited = (try? endpoint.applying(selectedEdits)) ?? endpoint
-        let builder = RequestBuilder(service: service, environment: environment, secrets: secrets, deferredToken: service.authRefresh?.into)
-        let captured = activeEnvironmentKey.map { capturedValues(for: edited, environment: $0, mode: mode) } ?? [:]
-        var rows = builder.variables(for: edited, values: activeValues, captured: captured, revealingSecrets: revealsSecrets)
-        // Captured values that look like secrets are masked like secrets.
-        for index in rows.indices where !revealsSecrets && rows[index].value != nil && Redactor.standard.isSensitive(name: rows[index].name) {
-            rows[index].value = Redactor.mask
-        }
-        return rows
     }
 }
 

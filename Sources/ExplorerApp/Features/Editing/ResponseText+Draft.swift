@@ -3,6 +3,8 @@ import DispatcherCore
 import TerminalKit
 import TextSupport
 
+/// The Request tab's lines: what the selected endpoint's draft changes, then the last request
+/// sent or the one Enter would send.
 extension ResponseText {
     /// What the selected endpoint's draft changes from the catalog, as `-`/`+` lines (header
     /// values masked unless secrets are shown); empty without a draft.

@@ -3,53 +3,9 @@ import DispatcherCore
 import FoundationEssentials
 import TerminalKit
 
-/// What an endpoint row leads with (`t` switches).
-package enum EndpointRowStyle: Sendable, Hashable {
-    /// The title (or the id when it has none), then the path shortened in the middle.
-    case titles
-    /// The path, then the title.
-    case paths
-}
-
-/// The rows of a service as they were made, and what they were made of.
-struct RowsCache: Sendable {
-    var serviceID: String
-    var endpoints: [CatalogEndpoint]
-    var query: String
-    var toggled: Set<String>
-    var recency: [String: Int]
-    var rows: [EndpointRow]
-}
-
-/// What the recency was taken from.
-struct RecencyStamp: Sendable, Hashable {
-    var count: Int
-    var newest: Date?
-}
-
-/// The endpoint filter being typed.
-package struct FilterState: Sendable, Hashable {
-    /// The text typed so far.
-    package internal(set) var input = InputState()
-    /// Whether keys go to the input (false once Enter accepted it; the filter stays applied).
-    package internal(set) var isEditing = true
-
-    /// The query.
-    package var query: String { input.text }
-}
-
-/// A row of the environments pane: a service heading or one of its environments.
-package struct EnvironmentRow: Sendable, Hashable {
-    /// Index of the service in the catalog.
-    package var serviceIndex: Int
-    /// Index of the environment in the service, nil for the service heading.
-    package var environmentIndex: Int?
-
-    /// Whether the row is an environment (selectable) rather than a heading.
-    package var isEnvironment: Bool { environmentIndex != nil }
-}
-
-// What the state says, over the catalogs it points into.
+/// What the navigation state says over the catalogs it points into: the active service and
+/// environment, the rows of the endpoints pane (a tree, or the endpoints a filter ranks) and the
+/// one under the cursor.
 extension NavigationState {
     /// The row under the environments cursor (the first row when the cursor is on none). Counted
     /// through the services, not read from `environmentRows`: views and the reducer ask for it
@@ -128,4 +84,50 @@ extension NavigationState {
     func endpointList(in catalog: CatalogSet) -> ListState {
         activeService(in: catalog).flatMap { endpointLists[$0.id] } ?? ListState(selected: 0)
     }
+}
+
+/// What an endpoint row leads with (`t` switches).
+package enum EndpointRowStyle: Sendable, Hashable {
+    /// The title (or the id when it has none), then the path shortened in the middle.
+    case titles
+    /// The path, then the title.
+    case paths
+}
+
+/// The rows of a service as they were made, and what they were made of.
+struct RowsCache: Sendable {
+    var serviceID: String
+    var endpoints: [CatalogEndpoint]
+    var query: String
+    var toggled: Set<String>
+    var recency: [String: Int]
+    var rows: [EndpointRow]
+}
+
+/// What the recency was taken from.
+struct RecencyStamp: Sendable, Hashable {
+    var count: Int
+    var newest: Date?
+}
+
+/// The endpoint filter being typed.
+package struct FilterState: Sendable, Hashable {
+    /// The text typed so far.
+    package internal(set) var input = InputState()
+    /// Whether keys go to the input (false once Enter accepted it; the filter stays applied).
+    package internal(set) var isEditing = true
+
+    /// The query.
+    package var query: String { input.text }
+}
+
+/// A row of the environments pane: a service heading or one of its environments.
+package struct EnvironmentRow: Sendable, Hashable {
+    /// Index of the service in the catalog.
+    package var serviceIndex: Int
+    /// Index of the environment in the service, nil for the service heading.
+    package var environmentIndex: Int?
+
+    /// Whether the row is an environment (selectable) rather than a heading.
+    package var isEnvironment: Bool { environmentIndex != nil }
 }

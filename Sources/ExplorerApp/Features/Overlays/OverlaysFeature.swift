@@ -1,7 +1,7 @@
 import Catalog
 import TerminalKit
 
-/// The window over the panes. This slice alone sets it: a feature asks for its own window with
+/// The window over the panes, which this slice alone sets: a feature asks for its own window with
 /// `AppShell.present` and `dismiss`, gets the window's keys and answers as its own actions, and
 /// reads the window shown from the shell. The slice's own windows are help, the catalog's
 /// problems and the message log, which it scrolls.

@@ -37,12 +37,12 @@ enum ResponsePaneView {
             return BodyPaneView.render(pane, state: state, content: content, into: &buffer)
         }
 
-        let lines = ResponseText.lines(state.tab, state: state)
+        let (lines, wraps) = ResponseText.text(state.tab, state: state)
         if lines.isEmpty {
             buffer.write(emptyMessage(state), in: content.row(0))
             return nil
         }
-        var view = TextView(lines, wraps: ResponseText.wraps(state.tab))
+        var view = TextView(lines, wraps: wraps)
         let maximum = view.maxVerticalOffset(viewport: content.size)
         view.verticalOffset = min(state.tabScroll[state.tab] ?? (state.tab == .log ? maximum : 0), maximum)
         view.render(into: &buffer, area: content)
