@@ -41,7 +41,7 @@ package enum AppAction: Sendable {
     /// The message log.
     case messages(MessagesAction)
     /// The Tests tab.
-    case tests(TestsAction)
+    case checks(ChecksAction)
     /// The sidebar's width and the zoom.
     case panes(PanesAction)
 
@@ -86,7 +86,7 @@ package enum AppEffect: Sendable, Hashable {
     /// The drift badges'.
     case drift(DriftEffect)
     /// The Tests tab's (flow runs).
-    case tests(TestsEffect)
+    case checks(ChecksEffect)
     /// The panes' (the sidebar's width kept).
     case panes(PanesEffect)
 

@@ -36,7 +36,7 @@ extension AppReducer {
         case .editing(let dialog): return scope(EditingFeature.self, \.editing, .dialog(dialog, input), &state)
         case .scratch: return scope(ScratchFeature.self, \.scratch, .dialog(command), &state)
         case .webSocket: return scope(WebSocketFeature.self, \.webSocket, .composer(command), &state)
-        case .tests: return scope(TestsFeature.self, \.tests, .window(command), &state)
+        case .checks: return scope(ChecksFeature.self, \.checks, .window(command), &state)
         // The windows show masked values; `v` reveals them as it does in the panes.
         case .history where command == .revealSecrets, .auth where command == .revealSecrets: return perform(command, state: &state)
         case .history: return scope(HistoryFeature.self, \.history, .window(command), &state)
@@ -94,7 +94,7 @@ extension AppReducer {
         case .messages(.showMessages): return scope(MessagesFeature.self, \.messages, .show, &state)
         case .history(.showHistory): return scope(HistoryFeature.self, \.history, .show, &state)
         case .auth(let command): return scope(AuthFeature.self, \.auth, .command(command), &state)
-        case .tests(let command): return scope(TestsFeature.self, \.tests, .command(command), &state)
+        case .checks(let command): return scope(ChecksFeature.self, \.checks, .command(command), &state)
         case .scratch(.newRequest): return scope(ScratchFeature.self, \.scratch, .compose, &state)
         case .webSocket(.sendMessage):
             guard let endpoint = state.selectedEndpoint else { return [] }
@@ -224,7 +224,7 @@ extension AppState {
         if isInBody { return .panes(.bodyTab) }
         if isInEditor { return .panes(.editTab) }
         if isInVariables { return .panes(.variablesTab) }
-        if tab == .tests, selectedEndpoint != nil { return .panes(.testsTab) }
+        if tab == .tests, selectedEndpoint != nil { return .panes(.checksTab) }
         return .panes(nil)
     }
 

@@ -98,7 +98,7 @@ extension AppReducer {
         var effects: [AppEffect] = []
         if state.selectedEndpoint?.key == record.call.endpoint { effects += scope(ResponseFeature.self, \.response, .resetScroll, &state) }
         effects += scope(HistoryFeature.self, \.history, .requestFinished(record, at: finished.finishedAt), &state)
-        effects += scope(TestsFeature.self, \.tests, .responseArrived(record), &state)
+        effects += scope(ChecksFeature.self, \.checks, .responseArrived(record), &state)
         effects += scope(BodyFeature.self, \.body, .responseArrived(record), &state)
         effects += scope(
             AuthFeature.self, \.auth, .requestFinished(record.call.environmentKey, succeeded: record.exchange.error == nil, signedOut: finished.signOut), &state)

@@ -28,7 +28,7 @@ package enum AppReducer {
         case .downloads(let action): effects = scope(DownloadsFeature.self, \.downloads, action, &state)
         case .overlays(let action): effects = scope(OverlaysFeature.self, \.overlays, action, &state)
         case .messages(let action): effects = scope(MessagesFeature.self, \.messages, action, &state)
-        case .tests(let action): effects = scope(TestsFeature.self, \.tests, action, &state)
+        case .checks(let action): effects = scope(ChecksFeature.self, \.checks, action, &state)
         case .panes(let action): effects = scope(PanesFeature.self, \.panes, action, &state)
         // The app's own.
         case .launched:

@@ -77,7 +77,7 @@ package struct AppState: Sendable {
     /// The sidebar's width and the zoom.
     package internal(set) var panes = PanesState()
     /// The Tests tab: assertions checked on each endpoint's last response.
-    package internal(set) var tests = TestsState()
+    package internal(set) var checks = ChecksState()
 
     /// Makes the state for catalogs already loaded.
     package init(catalog: CatalogSet, size: Size, timeZone: LocalTimeZone = .utc) {

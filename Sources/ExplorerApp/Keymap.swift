@@ -48,7 +48,7 @@ package enum Command: Sendable, Hashable {
     /// Cookies and tokens.
     case auth(AuthCommand)
     /// Flows and the Tests tab.
-    case tests(TestsCommand)
+    case checks(ChecksCommand)
     /// Scratch requests.
     case scratch(ScratchCommand)
     /// WebSocket conversations.
@@ -82,7 +82,7 @@ package enum KeyScope: String, Sendable, Hashable, CaseIterable {
     /// The response pane on the Vars tab.
     case variablesTab = "Vars tab (whatever pane has focus): placeholders and their values"
     /// The response pane on the Tests tab.
-    case testsTab = "Tests tab (whatever pane has focus): expect: checks and the last flow run"
+    case checksTab = "Tests tab (whatever pane has focus): expect: checks and the last flow run"
     /// A window over the panes: examples, history, help, diagnostics.
     case windows = "Windows (examples, history, help, problems)"
     /// A question: send to production, replace a file.
@@ -194,10 +194,10 @@ package enum Keymap {
         + EditingFeature.keys
         // Response, Panes, Other
         + ResponseFeature.keys + secrets + PanesFeature.keys
-        + OverlaysFeature.diagnosticsKeys + MessagesFeature.keys + HistoryFeature.keys + AuthFeature.keys + TestsFeature.runKeys
+        + OverlaysFeature.diagnosticsKeys + MessagesFeature.keys + HistoryFeature.keys + AuthFeature.keys + ChecksFeature.runKeys
         + OverlaysFeature.helpKeys + quitting
         // The tabs' own
-        + BodyFeature.keys + EditingFeature.editTabKeys + EditingFeature.variablesTabKeys + TestsFeature.tabKeys
+        + BodyFeature.keys + EditingFeature.editTabKeys + EditingFeature.variablesTabKeys + ChecksFeature.tabKeys
         // Windows, questions, typing
         + windows + questions + typing + anywhere
 

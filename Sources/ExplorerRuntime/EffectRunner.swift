@@ -77,9 +77,9 @@ final class EffectRunner: Sendable {
     }
 
     /// Flow runs' handler: it sends with the catalogs and secrets the runner loaded.
-    private var tests: TestsEffects {
+    private var checks: ChecksEffects {
         let catalogs = self.catalogs
-        return TestsEffects(
+        return ChecksEffects(
             loaded: {
                 guard let catalog = catalogs.catalog.withLock({ $0 }), let secrets = catalogs.secrets.withLock({ $0 }) else { return nil }
                 return (catalog, secrets)
@@ -104,7 +104,7 @@ final class EffectRunner: Sendable {
         case .body(let effect): body.perform(effect, context)
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
-        case .tests(let effect): tests.perform(effect, context)
+        case .checks(let effect): checks.perform(effect, context)
         case .panes(let effect): panes.perform(effect, context)
         // The app's own.
         case .loadCatalog:

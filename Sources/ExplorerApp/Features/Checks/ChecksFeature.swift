@@ -5,10 +5,10 @@ import Sessions
 import TerminalKit
 
 /// The Tests tab: each `expect:` assertion of an endpoint checked on its last response, as the
-/// response arrives.
-package struct TestsState: Sendable {
+/// response arrives, and the flows and service tests run from the palette, step by step.
+package struct ChecksState: Sendable {
     /// The checks of each endpoint's last response.
-    package fileprivate(set) var checks: [EndpointKey: EndpointChecks] = [:]
+    package fileprivate(set) var results: [EndpointKey: EndpointChecks] = [:]
     /// The last flow run from the palette.
     package fileprivate(set) var run: FlowRun?
     /// Whether the tab shows the flow run (else the selected endpoint's checks).
@@ -41,12 +41,12 @@ package enum ExpectationSource: Sendable, Hashable {
 }
 
 /// What happens to the Tests tab.
-package enum TestsAction: Sendable {
+package enum ChecksAction: Sendable {
     /// A response of an endpoint arrived (or its request failed): its assertions are checked.
     case responseArrived(CallOutcome)
     /// A key: "run a flow" (the active service's only flow runs, or a window lists them), "run
     /// every test of the service" (in the active environment and mode), or one of the Tests tab's.
-    case command(TestsCommand)
+    case command(ChecksCommand)
     /// A key in the window of flows.
     case window(Command)
     /// The tests run `run` holds, named, with their endpoints (a flow's: `flow:ID`), before any runs.
@@ -79,7 +79,7 @@ package struct StepReport: Sendable {
 }
 
 /// Work the Tests tab asks of the runtime.
-package enum TestsEffect: Sendable, Hashable {
+package enum ChecksEffect: Sendable, Hashable {
     /// Run flow `flow` of the environment's service in `mode`, reporting each step and the end.
     case runFlow(run: Int, flow: String, environment: EnvironmentKey, mode: RequestMode)
     /// Run every test of the environment's service (`apiexplorer test SERVICE`), reporting each
@@ -87,7 +87,7 @@ package enum TestsEffect: Sendable, Hashable {
     case runService(run: Int, environment: EnvironmentKey, mode: RequestMode)
 }
 
-enum TestsFeature: AppFeature {
+enum ChecksFeature: AppFeature {
     /// The catalogs, and where and how requests go now.
     struct Context {
         var catalog: CatalogSet
@@ -99,10 +99,10 @@ enum TestsFeature: AppFeature {
         Context(catalog: app.catalog, environment: app.activeEnvironmentKey, mode: app.sendMode)
     }
 
-    static func reduce(_ state: inout TestsState, _ action: TestsAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
+    static func reduce(_ state: inout ChecksState, _ action: ChecksAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
         case .responseArrived(let record):
-            state.checks[record.call.endpoint] = check(record, in: context.catalog)
+            state.results[record.call.endpoint] = check(record, in: context.catalog)
         case .command(.runFlow):
             guard let environment = context.environment, let service = context.catalog.service(environment.service) else {
                 shell.notice = "Pick an environment first: a flow runs in the active one."
@@ -111,7 +111,7 @@ enum TestsFeature: AppFeature {
             switch service.flows.count {
             case 0: shell.notice = "\(service.id) has no flows: add one under flows: in its catalog file (environments/README.md, Tests)."
             case 1: return start(service.flows[0], of: service, in: environment, &state, &shell, context)
-            default: shell.present(.tests(flows: ListState(selected: 0)))
+            default: shell.present(.checks(flows: ListState(selected: 0)))
             }
         case .command(.runServiceTests):
             guard let environment = context.environment, let service = context.catalog.service(environment.service) else {
@@ -121,19 +121,19 @@ enum TestsFeature: AppFeature {
             guard let id = begin(service, in: environment, heading: "Tests of \(service.id)", flow: "", title: service.title, rows: [], &state, &shell, context)
             else { return [] }
             state.run?.rowNoun = "test"
-            return [.tests(.runService(run: id, environment: environment, mode: context.mode))]
+            return [.checks(.runService(run: id, environment: environment, mode: context.mode))]
         case .runListed(let id, let tests):
             guard var run = state.run, run.id == id else { return [] }
             run.steps = tests.map { FlowStepRow(name: $0.name, endpoint: $0.endpoint) }
             state.run = run
         case .window(let command):
-            guard case .tests(var list)? = shell.window, let environment = context.environment,
+            guard case .checks(var list)? = shell.window, let environment = context.environment,
                 let service = context.catalog.service(environment.service)
             else { return [] }
             switch command {
             case .moveDown, .moveUp, .moveToTop, .moveToBottom:
                 OverlaysFeature.move(&list, command, count: service.flows.count)
-                shell.present(.tests(flows: list))
+                shell.present(.checks(flows: list))
             case .choose:
                 shell.dismiss()
                 guard let index = list.selected, service.flows.indices.contains(index) else { return [] }
@@ -174,18 +174,18 @@ enum TestsFeature: AppFeature {
 
     /// Starts a flow: every step pending, the Tests tab showing it.
     private static func start(
-        _ flow: Flow, of service: Service, in environment: EnvironmentKey, _ state: inout TestsState, _ shell: inout AppShell, _ context: Context
+        _ flow: Flow, of service: Service, in environment: EnvironmentKey, _ state: inout ChecksState, _ shell: inout AppShell, _ context: Context
     ) -> [AppEffect] {
         let steps = flow.steps.map { FlowStepRow(name: $0.name, endpoint: EndpointKey(service: service.id, endpoint: $0.endpoint)) }
         guard let id = begin(service, in: environment, heading: "Flow \(flow.id)", flow: flow.id, title: flow.title, rows: steps, &state, &shell, context)
         else { return [] }
-        return [.tests(.runFlow(run: id, flow: flow.id, environment: environment, mode: context.mode))]
+        return [.checks(.runFlow(run: id, flow: flow.id, environment: environment, mode: context.mode))]
     }
 
     /// A new run, shown in the Tests tab; nil when it may not go live.
     private static func begin(
         _ service: Service, in environment: EnvironmentKey, heading: String, flow: String, title: String, rows: [FlowStepRow],
-        _ state: inout TestsState, _ shell: inout AppShell, _ context: Context
+        _ state: inout ChecksState, _ shell: inout AppShell, _ context: Context
     ) -> Int? {
         if context.mode == .live, !service.isTrusted {
             shell.notice = "Not run: \(service.id) is not trusted to go live; send one of its requests live first (it asks), or run it in stub mode."
@@ -201,7 +201,7 @@ enum TestsFeature: AppFeature {
     }
 
     /// The Tests tab's own keys.
-    private static func key(_ command: TestsCommand, _ state: inout TestsState, _ shell: inout AppShell) -> [AppEffect] {
+    private static func key(_ command: ChecksCommand, _ state: inout ChecksState, _ shell: inout AppShell) -> [AppEffect] {
         switch command {
         case .runFlow, .runServiceTests:
             break  // handled by `reduce`

@@ -1,5 +1,5 @@
 /// What a key does to flows and the Tests tab.
-package enum TestsCommand: Sendable, Hashable {
+package enum ChecksCommand: Sendable, Hashable {
     /// Run a flow of the active service (a window lists them when there are several).
     case runFlow
     /// Run every test of the active service (its `expect:` checks and flows).
@@ -17,16 +17,16 @@ package enum TestsCommand: Sendable, Hashable {
     var isTabKey: Bool { self != .runFlow && self != .runServiceTests }
 }
 
-extension TestsFeature {
+extension ChecksFeature {
     static let runKeys: [KeyBinding] = [
-        KeyBinding("F", .tests(.runFlow), .other, help: "run a flow of the service (its steps pass or fail in the Tests tab)"),
-        KeyBinding("V", .tests(.runServiceTests), .other, help: "run every test of the service: its expect: checks and flows, as `apiexplorer test` does"),
+        KeyBinding("F", .checks(.runFlow), .other, help: "run a flow of the service (its steps pass or fail in the Tests tab)"),
+        KeyBinding("V", .checks(.runServiceTests), .other, help: "run every test of the service: its expect: checks and flows, as `apiexplorer test` does"),
     ]
 
     static let tabKeys: [KeyBinding] = [
-        KeyBinding("f", .tests(.toggleFlow), .testsTab, help: "the last flow run / the selected endpoint's checks"),
-        KeyBinding("n", .tests(.nextStep), .testsTab, help: "flow: next step"),
-        KeyBinding("N", .tests(.previousStep), .testsTab, help: "flow: previous step"),
-        KeyBinding("o", .tests(.openStep), .testsTab, help: "flow: the step's response in the Body tab (after a failure: the failing step's)"),
+        KeyBinding("f", .checks(.toggleFlow), .checksTab, help: "the last flow run / the selected endpoint's checks"),
+        KeyBinding("n", .checks(.nextStep), .checksTab, help: "flow: next step"),
+        KeyBinding("N", .checks(.previousStep), .checksTab, help: "flow: previous step"),
+        KeyBinding("o", .checks(.openStep), .checksTab, help: "flow: the step's response in the Body tab (after a failure: the failing step's)"),
     ]
 }

@@ -3,16 +3,16 @@ import Expectations
 import TerminalKit
 
 /// The Tests tab's lines: the selected endpoint's assertions on its last response.
-enum TestsTabView {
+enum ChecksTabView {
     static var passedStyle: Style { Theme.status(200) }
 
     static func lines(_ state: AppState) -> [Line] {
-        if state.tests.showsFlow, let run = state.tests.run { return flowLines(run, spinner: state.spinnerFrame) }
+        if state.checks.showsFlow, let run = state.checks.run { return flowLines(run, spinner: state.spinnerFrame) }
         guard let endpoint = state.selectedEndpoint else { return [Line("Pick an endpoint.", style: Theme.dim)] }
         let example = state.selectedExample
         if state.selectedInFlight != nil { return [Line("Waiting for the response: its assertions are checked as it arrives.", style: Theme.dim)] }
-        guard let checks = state.tests.checks[endpoint.key] else {
-            let declared = TestsFeature.expectations(for: endpoint.key, mode: state.sendMode, example: example, in: state.catalog)
+        guard let checks = state.checks.results[endpoint.key] else {
+            let declared = ChecksFeature.expectations(for: endpoint.key, mode: state.sendMode, example: example, in: state.catalog)
             guard let (expectations, _) = declared, !expectations.isEmpty else { return noExpectations(endpoint) }
             let count = expectations.assertions.count
             return [Line([

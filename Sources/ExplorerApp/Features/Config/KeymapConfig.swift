@@ -104,7 +104,7 @@ extension Keymap {
         case .messages(let command): "\(command)"
         case .history(let command): "\(command)"
         case .auth(let command): "\(command)"
-        case .tests(let command): command.isTabKey ? "tests.\(command)" : "\(command)"
+        case .checks(let command): command.isTabKey ? "tests.\(command)" : "\(command)"
         case .scratch(let command): "\(command)"
         case .webSocket(let command): "\(command)"
         case .editing(let command): "\(command)"

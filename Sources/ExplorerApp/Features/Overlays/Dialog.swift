@@ -25,7 +25,7 @@ package enum Dialog: Sendable, Hashable {
     /// A message being typed for an open WebSocket.
     case webSocket(MessageComposer)
     /// The active service's flows, to run one.
-    case tests(flows: ListState)
+    case checks(flows: ListState)
 
     /// What the keyboard does while it is open.
     var keyContext: KeyContext {
@@ -33,7 +33,7 @@ package enum Dialog: Sendable, Hashable {
         case .exchanges(let dialog): dialog.keyContext
         case .editing: .question
         case .scratch, .webSocket: .typing
-        case .help, .diagnostics, .messages, .history, .auth, .tests: .window
+        case .help, .diagnostics, .messages, .history, .auth, .checks: .window
         }
     }
 }

@@ -27,7 +27,7 @@ enum OverlayView {
         case .auth(let window): TokensView.render(window, state: state, screen: screen, into: &buffer)
         case .scratch(let dialog): return ScratchDialogView.render(dialog, screen: screen, into: &buffer)
         case .webSocket(let composer): return WebSocketView.renderComposer(composer, screen: screen, into: &buffer)
-        case .tests(let flows): TestsTabView.renderFlowPicker(flows, state: state, screen: screen, into: &buffer)
+        case .checks(let flows): ChecksTabView.renderFlowPicker(flows, state: state, screen: screen, into: &buffer)
         }
         return nil
     }

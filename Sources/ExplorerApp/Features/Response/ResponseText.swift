@@ -16,7 +16,7 @@ enum ResponseText {
         case .request: (draftLines(state) + nextOrLastRequestLines(state), false)
         case .log: (logLines(state), false)
         case .edit, .variables: ([], false)
-        case .tests: (TestsTabView.lines(state), true)
+        case .tests: (ChecksTabView.lines(state), true)
         }
     }
 

@@ -7,7 +7,7 @@ import TestRunner
 
 /// Runs flows for the Tests tab with the runner `apiexplorer test` uses, reporting each step as
 /// it starts and ends.
-struct TestsEffects: Sendable {
+struct ChecksEffects: Sendable {
     /// The catalogs and their secrets as last loaded; nil before the first load.
     let loaded: @Sendable () -> (CatalogSet, SecretStore)?
     /// Sends live requests.
@@ -15,35 +15,35 @@ struct TestsEffects: Sendable {
     /// Times the steps and paces polling.
     let clock: DispatchClock
 
-    func perform(_ effect: TestsEffect, _ context: EffectContext) {
+    func perform(_ effect: ChecksEffect, _ context: EffectContext) {
         switch effect {
         case .runFlow(let id, let flow, let environment, let mode):
             context.load { [loaded, transport, clock] in
                 guard let (catalog, secrets) = loaded(), let service = catalog.service(environment.service),
                     let place = service.environments.first(where: { $0.name == environment.environment })
-                else { return .tests(.runFinished(run: id, problem: "the catalog has no environment \(environment)")) }
+                else { return .checks(.runFinished(run: id, problem: "the catalog has no environment \(environment)")) }
                 var runner = TestRunner(caller: EndpointCaller(catalog: catalog, secrets: secrets, transport: transport), mode: mode, clock: clock)
                 let post = context.post
                 runner.onStep = { progress in
                     switch progress {
-                    case .started(let name): post(.tests(.stepStarted(run: id, name: name)))
-                    case .finished(let step, let outcome): post(.tests(.stepFinished(run: id, Self.report(step, outcome))))
+                    case .started(let name): post(.checks(.stepStarted(run: id, name: name)))
+                    case .finished(let step, let outcome): post(.checks(.stepFinished(run: id, Self.report(step, outcome))))
                     }
                 }
                 let result = await runner.run(TestCase(service: service, environment: place, kind: .flow(flow)))
-                return .tests(.runFinished(run: id, problem: result.steps.isEmpty ? result.note : nil))
+                return .checks(.runFinished(run: id, problem: result.steps.isEmpty ? result.note : nil))
             }
         case .runService(let id, let environment, let mode):
             context.load { [loaded, transport, clock] in
-                guard let (catalog, secrets) = loaded() else { return .tests(.runFinished(run: id, problem: "the catalogs are not loaded")) }
+                guard let (catalog, secrets) = loaded() else { return .checks(.runFinished(run: id, problem: "the catalogs are not loaded")) }
                 let cases: [TestCase]
                 do throws(CatalogLookupError) {
                     cases = try TestSelection.cases([environment.service], environment: environment.environment, in: catalog)
                 } catch {
-                    return .tests(.runFinished(run: id, problem: error.description))
+                    return .checks(.runFinished(run: id, problem: error.description))
                 }
                 let post = context.post
-                post(.tests(.runListed(run: id, tests: cases.map { ($0.name, Self.endpoint(of: $0)) })))
+                post(.checks(.runListed(run: id, tests: cases.map { ($0.name, Self.endpoint(of: $0)) })))
                 // One test at a time, so the answer a test's steps report is that test's: the
                 // first failing step's, else its last.
                 let shown = Mutex<(outcome: CallOutcome?, failing: Bool)>((nil, false))
@@ -58,9 +58,9 @@ struct TestsEffects: Sendable {
                         defer { shown = (nil, false) }
                         return shown.outcome
                     }
-                    post(.tests(.stepFinished(run: id, Self.report(result, outcome))))
+                    post(.checks(.stepFinished(run: id, Self.report(result, outcome))))
                 }
-                return .tests(.runFinished(run: id, problem: cases.isEmpty ? "\(environment.service) declares no expect: and no flows" : nil))
+                return .checks(.runFinished(run: id, problem: cases.isEmpty ? "\(environment.service) declares no expect: and no flows" : nil))
             }
         }
     }

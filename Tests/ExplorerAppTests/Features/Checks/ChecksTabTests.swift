@@ -94,7 +94,7 @@ import TestTraits
         let selection = try EndpointSelection.resolve(ticket.call.endpoint, environment: "local", in: state.catalog)
         let outcome = await EndpointCaller(catalog: state.catalog, transport: nil).call(selection, mode: .stub)
         state.finish(ticket: ticket.id, outcome.exchange, redactor: outcome.redactor)
-        let checks = try #require(state.tests.checks[EndpointKey(service: "pets", endpoint: "getPet")])
+        let checks = try #require(state.checks.results[EndpointKey(service: "pets", endpoint: "getPet")])
         #expect(checks.outcomes.count == 4)
         #expect(checks.failures.isEmpty)
         let screen = state.screen
@@ -108,7 +108,7 @@ import TestTraits
         _ = state.press("Tab 8")
         // The example `renamed` has no expect: of its own, so the endpoint's applies.
         await Self.send("x j Enter", in: &state)
-        let checks = try #require(state.tests.checks[EndpointKey(service: "pets", endpoint: "getPet")])
+        let checks = try #require(state.checks.results[EndpointKey(service: "pets", endpoint: "getPet")])
         #expect(checks.source == .endpoint)
         #expect(checks.failures.map(\.message) == [#"$.name: expected equals "Rex", got "Max""#])
         let screen = state.screen
@@ -122,7 +122,7 @@ import TestTraits
     @Test func anExampleWithItsOwnExpectIsCheckedAgainstIt() async throws {
         var state = Self.state()
         await Self.send("x j j Enter", in: &state)
-        let checks = try #require(state.tests.checks[EndpointKey(service: "pets", endpoint: "getPet")])
+        let checks = try #require(state.checks.results[EndpointKey(service: "pets", endpoint: "getPet")])
         #expect(checks.source == .example("gone"))
         #expect(checks.outcomes.count == 1 && checks.failures.isEmpty)
         _ = state.press("Tab 8")
@@ -133,7 +133,7 @@ import TestTraits
         var state = Self.state()
         _ = state.press("j")
         await Self.send(in: &state)
-        let checks = try #require(state.tests.checks[EndpointKey(service: "pets", endpoint: "login")])
+        let checks = try #require(state.checks.results[EndpointKey(service: "pets", endpoint: "login")])
         #expect(checks.failures.count == 1)
         _ = state.press("Tab 8")
         let screen = state.screen

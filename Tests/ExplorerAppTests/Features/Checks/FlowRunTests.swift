@@ -32,16 +32,16 @@ import TestTraits
     @Test func severalFlowsAreListedAndTheChosenOneRunsInTheActiveEnvironmentAndMode() throws {
         var state = Self.state()
         #expect(state.press("F").isEmpty)
-        guard case .tests? = state.overlay else { throw Failure("no flow window") }
+        guard case .checks? = state.overlay else { throw Failure("no flow window") }
         #expect(state.screen.contains("Flows of pets"))
         #expect(state.screen.contains("adopt  Sign in and read a pet · 2 steps"))
         let effects = state.press("Enter")
         #expect(state.overlay == nil)
-        guard case .tests(.runFlow(let run, "adopt", let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
+        guard case .checks(.runFlow(let run, "adopt", let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
         #expect(run == 1)
         #expect(environment == EnvironmentKey(service: "pets", environment: "local"))
         #expect(state.tab == .tests)
-        #expect(state.tests.run?.steps.map(\.state) == [.pending, .pending])
+        #expect(state.checks.run?.steps.map(\.state) == [.pending, .pending])
         #expect(state.screen.contains("Flow adopt"))
         #expect(state.screen.contains("· login  login · pending"))
     }
@@ -52,28 +52,28 @@ import TestTraits
         for character in "run a flow" { _ = state.press(character == " " ? "Space" : String(character)) }
         #expect(state.screen.contains("run a flow of the service"))
         _ = state.press("Enter")
-        guard case .tests? = state.overlay else { throw Failure("the palette did not open the flow window") }
+        guard case .checks? = state.overlay else { throw Failure("the palette did not open the flow window") }
     }
 
     @Test func stepsMoveFromPendingToRunningToPassedOrFailedAndTheFailingOneIsSelected() throws {
         var state = Self.state()
         _ = state.press("F j Enter")  // quick, then adopt
         _ = state.press("F Enter")
-        let run = try #require(state.tests.run?.id)
+        let run = try #require(state.checks.run?.id)
         #expect(run == 2)
-        _ = AppReducer.reduce(&state, .tests(.stepStarted(run: run, name: "login")))
-        #expect(state.tests.run?.steps.map(\.state) == [.running, .pending])
+        _ = AppReducer.reduce(&state, .checks(.stepStarted(run: run, name: "login")))
+        #expect(state.checks.run?.steps.map(\.state) == [.running, .pending])
         #expect(state.screen.contains("running"))
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("login", .passed, body: #"{"token":"abc"}"#))))
-        _ = AppReducer.reduce(&state, .tests(.stepStarted(run: run, name: "getPet")))
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, Self.report("login", .passed, body: #"{"token":"abc"}"#))))
+        _ = AppReducer.reduce(&state, .checks(.stepStarted(run: run, name: "getPet")))
         // A report of an earlier run is stale.
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: 1, Self.report("getPet", .passed, body: "{}"))))
-        #expect(state.tests.run?.steps[1].state == .running)
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: 1, Self.report("getPet", .passed, body: "{}"))))
+        #expect(state.checks.run?.steps[1].state == .running)
         let reason = #"$.name: expected equals "Max", got "Rex""#
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("getPet", .failed, reason: reason, body: #"{"id":1,"name":"Rex"}"#))))
-        _ = AppReducer.reduce(&state, .tests(.runFinished(run: run, problem: nil)))
-        #expect(state.tests.run?.steps.map(\.state) == [.passed, .failed])
-        #expect(state.tests.run?.selected == 1)
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, Self.report("getPet", .failed, reason: reason, body: #"{"id":1,"name":"Rex"}"#))))
+        _ = AppReducer.reduce(&state, .checks(.runFinished(run: run, problem: nil)))
+        #expect(state.checks.run?.steps.map(\.state) == [.passed, .failed])
+        #expect(state.checks.run?.selected == 1)
         #expect(state.notice == "Flow adopt failed at step 'getPet': o shows its response.")
         let screen = state.screen
         #expect(screen.contains("Flow adopt ✗ failed · 1/2 steps passed · local STUB"))
@@ -85,10 +85,10 @@ import TestTraits
     @Test func oShowsTheSelectedStepsResponseInTheBodyTab() throws {
         var state = Self.state()
         _ = state.press("F Enter")
-        let run = try #require(state.tests.run?.id)
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("login", .passed, body: #"{"token":"abc"}"#))))
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("getPet", .failed, reason: "no", body: #"{"id":1,"name":"Rex"}"#))))
-        _ = AppReducer.reduce(&state, .tests(.runFinished(run: run, problem: nil)))
+        let run = try #require(state.checks.run?.id)
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, Self.report("login", .passed, body: #"{"token":"abc"}"#))))
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, Self.report("getPet", .failed, reason: "no", body: #"{"id":1,"name":"Rex"}"#))))
+        _ = AppReducer.reduce(&state, .checks(.runFinished(run: run, problem: nil)))
         _ = state.pressAndPerform("o")
         #expect(state.tab == .body)
         #expect(state.focus == .response)
@@ -115,7 +115,7 @@ import TestTraits
         var one = Self.state(TestsTabTests.catalog.replacingOccurrences(of: "  quick:\n    steps:\n      - endpoint: getPet", with: ""))
         let effects = one.press("F")
         #expect(effects.count == 1)
-        #expect(one.tests.run?.flow == "adopt")
+        #expect(one.checks.run?.flow == "adopt")
         var none = TestCatalog.state()
         #expect(none.press("F").isEmpty)
         #expect(none.notice?.contains("shop has no flows") == true)
@@ -124,19 +124,19 @@ import TestTraits
     @Test func everyTestOfTheServiceRunsAsRowsListedByTheRuntime() throws {
         var state = Self.state()
         let effects = state.press("V")
-        guard case .tests(.runService(let run, let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
+        guard case .checks(.runService(let run, let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
         #expect(environment == EnvironmentKey(service: "pets", environment: "local"))
         #expect(state.tab == .tests)
-        _ = AppReducer.reduce(&state, .tests(.runListed(run: run, tests: [
+        _ = AppReducer.reduce(&state, .checks(.runListed(run: run, tests: [
             ("getPet", EndpointKey(service: "pets", endpoint: "getPet")), ("flow:adopt", EndpointKey(service: "pets", endpoint: "flow:adopt")),
         ])))
         #expect(state.screen.contains("Tests of pets"))
         #expect(state.screen.contains("0/2 tests passed"))
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, Self.report("getPet", .passed, body: "{}"))))
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, Self.report("getPet", .passed, body: "{}"))))
         var failed = Self.report("login", .failed, reason: "step 'getPet': no", body: "{}")
         failed.name = "flow:adopt"
-        _ = AppReducer.reduce(&state, .tests(.stepFinished(run: run, failed)))
-        _ = AppReducer.reduce(&state, .tests(.runFinished(run: run, problem: nil)))
+        _ = AppReducer.reduce(&state, .checks(.stepFinished(run: run, failed)))
+        _ = AppReducer.reduce(&state, .checks(.runFinished(run: run, problem: nil)))
         #expect(state.notice == "Tests of pets failed at test 'flow:adopt': o shows its response.")
         #expect(state.screen.contains("Tests of pets ✗ failed · 1/2 tests passed · local STUB"))
         #expect(state.screen.contains("step 'getPet': no"))
