@@ -205,7 +205,7 @@ let package = Package(
         ),
         .target(
             name: "ExplorerTestSupport",
-            dependencies: ["ExplorerApp", "BodyViewer", "Catalog", "DispatcherCore", "TerminalKit"]
+            dependencies: ["ExplorerApp", "BodyViewer", "Catalog", "DispatcherCore", "Sessions", "TerminalKit"]
         ),
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
