@@ -169,7 +169,7 @@ extension AppState {
 
     /// Presses Enter on the selected endpoint and returns the ticket of the request it sends.
     mutating func sendSelected() throws -> RequestTicket {
-        for case .send(let ticket) in press("Enter") { return ticket }
+        for case .exchanges(.send(let ticket)) in press("Enter") { return ticket }
         throw ValidationError("the selected endpoint did not send")
     }
 }
