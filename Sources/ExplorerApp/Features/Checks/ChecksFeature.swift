@@ -127,19 +127,16 @@ enum ChecksFeature: AppFeature {
             run.steps = tests.map { FlowStepRow(name: $0.name, endpoint: $0.endpoint) }
             state.run = run
         case .window(let command):
-            guard case .checks(var list)? = shell.window, let environment = context.environment,
+            guard case .checks(let list)? = shell.window, let environment = context.environment,
                 let service = context.catalog.service(environment.service)
             else { return [] }
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom:
-                OverlaysFeature.move(&list, command, count: service.flows.count)
-                shell.present(.checks(flows: list))
-            case .choose:
+            switch OverlaysFeature.listKey(command, list, count: service.flows.count) {
+            case .moved(let list): shell.present(.checks(flows: list))
+            case .chosen(let index):
                 shell.dismiss()
-                guard let index = list.selected, service.flows.indices.contains(index) else { return [] }
                 return start(service.flows[index], of: service, in: environment, &state, &shell, context)
-            case .close: shell.dismiss()
-            default: break
+            case .closed: shell.dismiss()
+            case .ignored: break
             }
         case .command(let command):
             return key(command, &state, &shell)

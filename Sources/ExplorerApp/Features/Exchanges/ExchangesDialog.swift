@@ -119,8 +119,7 @@ enum ExchangesDialogView {
                 Line(""),
                 Line([Span("y", style: Theme.key), Span(" send   "), Span("n", style: Theme.key), Span(" cancel")]),
             ]
-            let window = Overlay(block: OverlayView.block("Production", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
-            TextView(lines, wraps: true).render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer))
+            renderQuestion(lines, title: "Production", screen: screen, into: &buffer)
         case .confirmReplace(let call):
             let lines = [
                 Line([Span("\(call.downloadPath ?? "The file") exists.", style: Theme.error)]),
@@ -128,8 +127,7 @@ enum ExchangesDialogView {
                 Line(""),
                 Line([Span("y", style: Theme.key), Span(" replace it   "), Span("n", style: Theme.key), Span(" keep it")]),
             ]
-            let window = Overlay(block: OverlayView.block("Replace?", hint: nil), width: .cells(64), height: .cells(lines.count + 2))
-            TextView(lines, wraps: true).render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer))
+            renderQuestion(lines, title: "Replace?", screen: screen, into: &buffer)
         case .confirmTrust(let question):
             var lines = [
                 Line([Span("\(question.declaration.file) is not trusted. ", style: Theme.error), Span("To \(question.reason), it needs your trust.")]),
@@ -162,6 +160,12 @@ enum ExchangesDialogView {
                 .render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer), state: list)
         }
         return nil
+    }
+
+    /// A yes-or-no question in a window of its lines.
+    static func renderQuestion(_ lines: [Line], title: String, screen: Rect, into buffer: inout Buffer) {
+        let window = Overlay(block: OverlayView.block(title, hint: nil), width: .cells(64), height: .cells(lines.count + 2))
+        TextView(lines, wraps: true).render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer))
     }
 
     /// A request's current question: its message, the choices, the answer being typed (masked for secrets).

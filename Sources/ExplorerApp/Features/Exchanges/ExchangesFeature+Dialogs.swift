@@ -40,42 +40,32 @@ extension ExchangesFeature {
             return answerPrompt(command, dialog: prompt, &state, &shell, context)
         case (.download(let download), .key(let command)):
             return typeDownloadPath(command, dialog: download, &state, &shell, context)
-        case (.examplePicker(let key, var list), .key(let command)):
+        case (.examplePicker(let key, let list), .key(let command)):
             let names = context.endpoint?.exampleNames ?? []
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: names.count)
-            case .choose:
+            switch OverlaysFeature.listKey(command, list, count: names.count) {
+            case .moved(let list): shell.present(.exchanges(.examplePicker(endpoint: key, list: list)))
+            case .chosen(let selected):
                 shell.dismiss()
-                guard let selected = list.selected, names.indices.contains(selected) else { return [] }
                 let name = selected == 0 ? nil : names[selected]
                 state.chosenExample[key] = name
                 return send(example: name, &state, &shell, context)
-            case .close:
-                shell.dismiss()
-                return []
-            default: return []
+            case .closed: shell.dismiss()
+            case .ignored: break
             }
-            shell.present(.exchanges(.examplePicker(endpoint: key, list: list)))
-        case (.copyAs(var list), .key(let command)):
+        case (.copyAs(let list), .key(let command)):
             let formats = RequestCode.allCases
-            switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: formats.count)
-            case .choose:
+            switch OverlaysFeature.listKey(command, list, count: formats.count) {
+            case .moved(let list): shell.present(.exchanges(.copyAs(list: list)))
+            case .chosen(let selected):
                 shell.dismiss()
-                guard let selected = list.selected, formats.indices.contains(selected),
-                    let record = context.endpoint.flatMap({ state.responses[$0.key] })
-                else { return [] }
+                guard let record = context.endpoint.flatMap({ state.responses[$0.key] }) else { return [] }
                 let format = formats[selected]
                 let redactor: Redactor? = context.revealsSecrets ? nil : record.redactor
                 let code = format.render(record.exchange.request, redactor: redactor)
                 shell.requests.append(.copy(text: code, description: "the request as \(format.title)" + (context.revealsSecrets ? "" : " (secrets masked; v reveals)")))
-                return []
-            case .close:
-                shell.dismiss()
-                return []
-            default: return []
+            case .closed: shell.dismiss()
+            case .ignored: break
             }
-            shell.present(.exchanges(.copyAs(list: list)))
         default:
             break
         }

@@ -183,7 +183,6 @@ package enum ExchangesEffect: Sendable, Hashable {
 }
 
 enum ExchangesFeature: AppFeature {
-
     /// What sending reads of the rest of the app.
     struct Context {
         /// The catalogs.

@@ -75,18 +75,20 @@ enum HistoryFeature: AppFeature {
             guard case .history(var list)? = shell.window else { return [] }
             let count = state.items.count
             switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: count)
             case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + context.pageHeight), itemCount: count)
             case .pageUp: list.select(max(0, (list.selected ?? 0) - context.pageHeight), itemCount: count)
-            case .choose:
-                shell.dismiss()
-                guard let selected = list.selected, state.items.indices.contains(selected) else { return [] }
-                shell.requests.append(.sendAgain(state.items[selected].call))
-                return []
-            case .close:
-                shell.dismiss()
-                return []
-            default: return []
+            default:
+                switch OverlaysFeature.listKey(command, list, count: count) {
+                case .moved(let moved): list = moved
+                case .chosen(let selected):
+                    shell.dismiss()
+                    shell.requests.append(.sendAgain(state.items[selected].call))
+                    return []
+                case .closed:
+                    shell.dismiss()
+                    return []
+                case .ignored: return []
+                }
             }
             shell.present(.history(list: list))
         case .loaded(let earlier):

@@ -90,15 +90,33 @@ enum OverlaysFeature: AppFeature {
         }
     }
 
-    /// Moves a window's list cursor by a line or to an end (the caller passes only those commands).
-    static func move(_ list: inout ListState, _ command: Command, count: Int) {
+    /// What a key does in a window that lists `count` items.
+    enum ListKey {
+        /// The cursor moved (a line, or to an end).
+        case moved(ListState)
+        /// Enter on the item at this index.
+        case chosen(Int)
+        /// The window closes.
+        case closed
+        /// Nothing.
+        case ignored
+    }
+
+    /// What `command` does in a window that lists `count` items with `list`'s cursor.
+    static func listKey(_ command: Command, _ list: ListState, count: Int) -> ListKey {
+        var list = list
         switch command {
         case .moveDown: list.selectNext(itemCount: count)
         case .moveUp: list.selectPrevious(itemCount: count)
         case .moveToTop: list.selectFirst(itemCount: count)
         case .moveToBottom: list.selectLast(itemCount: count)
-        default: break
+        case .choose:
+            guard let selected = list.selected, (0..<count).contains(selected) else { return .closed }
+            return .chosen(selected)
+        case .close: return .closed
+        default: return .ignored
         }
+        return .moved(list)
     }
 }
 
