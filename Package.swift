@@ -286,11 +286,15 @@ let package = Package(
                 "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore",
                 "TestSupport", "TextSupport",
             ]),
+        .testTarget(name: "RequestExportTests", dependencies: ["TestTraits", "RequestExport", "DispatcherCore"]),
+        .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "JSONSupport"]),
+        .testTarget(name: "DriftCheckTests", dependencies: ["TestTraits", "DriftCheck", "Catalog", "DispatcherCore", "Sessions", "StateStore"]),
+        .testTarget(name: "NcursesBackendTests", dependencies: ["TestTraits", "NcursesBackend", "CNcursesw", "TerminalKit"]),
         .testTarget(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "RequestExport", "TerminalKit", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

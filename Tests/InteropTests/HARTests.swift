@@ -2,7 +2,6 @@ import Catalog
 import DispatcherCore
 import Foundation
 import CatalogAuthoring
-import DriftCheck
 import StateStore
 import Testing
 import TestTraits

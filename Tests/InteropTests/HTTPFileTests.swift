@@ -2,7 +2,6 @@ import Catalog
 import CatalogAuthoring
 import CatalogTestSupport
 import DispatcherCore
-import ExplorerTestSupport
 import Foundation
 import JSONSupport
 import Sessions

@@ -119,7 +119,7 @@ import TestTraits
 
     /// Swagger 2.0 split over files: parameters, schemas and errors in other files, one of them a folder up.
     @Test func swagger2SplitOverFilesImports() async throws {
-        let document = try #require(Bundle.module.url(forResource: "Resources/real/swagger/petstore-separate/spec/swagger.yaml", withExtension: nil))
+        let document = interopResourceURL("real/swagger/petstore-separate/spec/swagger.yaml")
         let folder = document.deletingLastPathComponent()
         let result = try OpenAPIImporter.catalog(
             from: try Data(contentsOf: document), documentName: "swagger.yaml",
