@@ -268,7 +268,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogAuthoringTests",
-            dependencies: ["TestTraits", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "SystemSupport", "TestSupport"]),
+            dependencies: [
+                "TestTraits", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport",
+                "RequestExport", "SystemSupport", "TestSupport",
+            ]),
         .testTarget(
             name: "StateStoreTests",
             dependencies: ["TestTraits", "StateStore", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "JSONSupport", "SystemSupport", "TestSupport", "YAMLSupport"]),
@@ -283,10 +286,14 @@ let package = Package(
         .testTarget(
             name: "ExplorerRuntimeTests",
             dependencies: [
-                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "DispatcherCore", "StateStore",
-                "TestSupport", "TextSupport",
+                "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "CatalogAuthoring", "DispatcherCore",
+                "LiveTransport", "Sessions", "StateStore", "TestSupport", "TextSupport",
             ]),
-        .testTarget(name: "RequestExportTests", dependencies: ["TestTraits", "RequestExport", "DispatcherCore"]),
+        .testTarget(
+            name: "RequestExportTests",
+            dependencies: [
+                "TestTraits", "RequestExport", "Catalog", "CatalogAuthoring", "CatalogTestSupport", "DispatcherCore", "Sessions", "SystemSupport", "TestSupport",
+            ]),
         .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "JSONSupport"]),
         .testTarget(name: "DriftCheckTests", dependencies: ["TestTraits", "DriftCheck", "Catalog", "DispatcherCore", "Sessions", "StateStore"]),
         .testTarget(name: "NcursesBackendTests", dependencies: ["TestTraits", "NcursesBackend", "CNcursesw", "TerminalKit"]),
@@ -294,11 +301,12 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "RequestExport", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "RequestExport", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]
         ),
+        .testTarget(name: "apiexplorerTests", dependencies: ["TestTraits", "apiexplorer", "DispatcherCore", "ExplorerApp", "JSONSupport", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestTraits", "apiexplorer", "TestSupport", "SystemSupport"]),
         .testTarget(
             name: "ExportedClientTests",
