@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "DriftCheck", dependencies: ["Catalog", "Sessions", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
         .target(
             name: "CatalogAuthoring",
-            dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]
+            dependencies: ["Catalog", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport", "StateStore", "TextSupport", "SystemSupport", "YAMLSupport"]
         ),
 
         // MARK: Terminal user interface
@@ -270,7 +270,7 @@ let package = Package(
             name: "CatalogAuthoringTests",
             dependencies: [
                 "TestTraits", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport",
-                "RequestExport", "SystemSupport", "TestSupport",
+                "RequestExport", "StateStore", "SystemSupport", "TestSupport",
             ]),
         .testTarget(
             name: "StateStoreTests",
@@ -301,7 +301,7 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "RequestExport", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

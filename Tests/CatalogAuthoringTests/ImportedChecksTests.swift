@@ -28,10 +28,10 @@ import TestTraits
     @Test func postmanStatementsOutsideTheSimplePatternsAreNotGuessed() {
         var expect = ExpectDraft()
         // A value that is not a literal, a root that is not the parsed body, a deep-equal on something else.
-        #expect(!PostmanTests.read("pm.expect(jsonData.id).to.eql(pm.environment.get(\"id\"))", jsonNames: ["jsonData"], into: &expect))
-        #expect(!PostmanTests.read("pm.expect(other.id).to.eql(7)", jsonNames: ["jsonData"], into: &expect))
-        #expect(PostmanTests.read("pm.expect(pm.response.json().items[2].id).to.equal(7)", jsonNames: [], into: &expect))
-        #expect(PostmanTests.statement("pm.test('ok', () => { pm.response.to.have.status(201); });") == "pm.response.to.have.status(201)")
+        #expect(!PostmanScriptChecks.read("pm.expect(jsonData.id).to.eql(pm.environment.get(\"id\"))", jsonNames: ["jsonData"], into: &expect))
+        #expect(!PostmanScriptChecks.read("pm.expect(other.id).to.eql(7)", jsonNames: ["jsonData"], into: &expect))
+        #expect(PostmanScriptChecks.read("pm.expect(pm.response.json().items[2].id).to.equal(7)", jsonNames: [], into: &expect))
+        #expect(PostmanScriptChecks.statement("pm.test('ok', () => { pm.response.to.have.status(201); });") == "pm.response.to.have.status(201)")
     }
 
     @Test func hurlAssertsBecomeExpect() throws {

@@ -162,7 +162,7 @@ extension PostmanCollection {
             let exec = event.member("script")?.member("exec")
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
             let lines = source.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
-            let (expect, unknown) = PostmanTests.read(lines)
+            let (expect, unknown) = PostmanScriptChecks.read(lines)
             let place = "\(location)/event/\(number)/script/exec"
             for (subject, comparisons) in expect.checks {
                 for (comparison, value) in comparisons { endpoint.expect.add(subject, comparison, value) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogAuthoring
 import FoundationEssentials
 import StateStore
 import SystemSupport

@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import StateStore
 
 /// Writes history entries as an HTTP Archive (HAR 1.2), for browsers' and proxies' HAR viewers.
 /// Values are the history's, so secrets stay masked. apiexplorer's own fields (service,
