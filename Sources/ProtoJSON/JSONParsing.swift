@@ -7,10 +7,14 @@ package struct ProtoJSONParseOptions: Sendable, Hashable {
     package var ignoreUnknownFields: Bool
     /// The deepest nesting of messages accepted.
     package var depthLimit: Int
+    /// Refuses a message without one of its proto2 `required` fields (as the reference refuses to
+    /// write one); off, the message is read as it is (as a message read from binary is).
+    package var checksRequiredFields: Bool
 
-    package init(ignoreUnknownFields: Bool = false, depthLimit: Int = DescriptorPool.defaultDepthLimit) {
+    package init(ignoreUnknownFields: Bool = false, depthLimit: Int = DescriptorPool.defaultDepthLimit, checksRequiredFields: Bool = true) {
         self.ignoreUnknownFields = ignoreUnknownFields
         self.depthLimit = depthLimit
+        self.checksRequiredFields = checksRequiredFields
     }
 }
 
@@ -94,7 +98,7 @@ struct JSONMessageReader {
                 throw error.inside(.field(key))
             }
         }
-        for (index, field) in descriptor.fields.enumerated() where field.isRequired && message.values[index] == nil {
+        for (index, field) in descriptor.fields.enumerated() where options.checksRequiredFields && field.isRequired && message.values[index] == nil {
             throw ProtoCodecError("\(descriptor.fullName) requires the field \(ProtoCodecError.quoted(field.jsonName)), which is missing")
         }
     }

@@ -32,6 +32,11 @@ import TestTraits
         #expect(try error("conformance.Legacy", #"{"child": {"id": 1}}"#) == #"$: conformance.Legacy requires the field "id", which is missing"#)
         #expect(try error("conformance.Scalars", #"{"fInt32": 1, "fInt32": 2}"#) == #"$: invalid JSON at line 1, column 15: the key "fInt32" is given twice in one object"#)
         #expect(try error("conformance.Scalars", "[]") == "$: expected an object (conformance.Scalars), got an array")
+        // A message read from binary may lack a required field; its JSON reads back when asked not to check.
+        let pool = try Reference.require().pool
+        let legacy = try pool.messageType(named: "conformance.Legacy")
+        let partial = try pool.json(try pool.decode([0x12, 0x01, 0x78], as: legacy))
+        #expect(try pool.message(fromJSON: partial, as: legacy, options: ProtoJSONParseOptions(checksRequiredFields: false)) == pool.decode([0x12, 0x01, 0x78], as: legacy))
     }
 
     @Test func binaryErrorsNameTheFieldAndTheByte() throws {
