@@ -191,25 +191,25 @@ private struct PoolBuilder {
                 try register(enumeration, scope: scope, file: index, features: features)
             }
             for service in file.service {
-                try claim(Self.join(scope, service.name), file: index)
+                otherSymbols.insert(try unclaimed(service.name, scope: scope, file: index, kind: "a service"))
             }
         }
     }
 
     static func join(_ scope: String, _ name: String) -> String { scope.isEmpty ? name : "\(scope).\(name)" }
 
-    mutating func claim(_ fullName: String, file: Int) throws(DescriptorError) {
+    /// The full name of `name` in `scope`, checked to be the only thing of that name.
+    func unclaimed(_ name: String, scope: String, file: Int, kind: String) throws(DescriptorError) -> String {
+        guard !name.isEmpty else { throw DescriptorError("\(kind) in file '\(files[file].name)' has no name") }
+        let fullName = Self.join(scope, name)
         guard messageIDs[fullName] == nil, enumIDs[fullName] == nil, !otherSymbols.contains(fullName) else {
             throw DescriptorError("'\(fullName)' is declared twice (again in file '\(files[file].name)')")
         }
-        otherSymbols.insert(fullName)
+        return fullName
     }
 
     mutating func register(_ message: Google_Protobuf_DescriptorProto, scope: String, file: Int, features: Features) throws(DescriptorError) {
-        guard !message.name.isEmpty else { throw DescriptorError("a message type in file '\(files[file].name)' has no name") }
-        let fullName = Self.join(scope, message.name)
-        try claim(fullName, file: file)
-        otherSymbols.remove(fullName)
+        let fullName = try unclaimed(message.name, scope: scope, file: file, kind: "a message type")
         let merged = features.merged(message.options.hasFeatures ? message.options.features : nil)
         messageIDs[fullName] = MessageID(index: pendingMessages.count)
         pendingMessages.append(PendingMessage(proto: message, fullName: fullName, file: file, features: merged))
@@ -222,10 +222,7 @@ private struct PoolBuilder {
     }
 
     mutating func register(_ enumeration: Google_Protobuf_EnumDescriptorProto, scope: String, file: Int, features: Features) throws(DescriptorError) {
-        guard !enumeration.name.isEmpty else { throw DescriptorError("an enum type in file '\(files[file].name)' has no name") }
-        let fullName = Self.join(scope, enumeration.name)
-        try claim(fullName, file: file)
-        otherSymbols.remove(fullName)
+        let fullName = try unclaimed(enumeration.name, scope: scope, file: file, kind: "an enum type")
         let merged = features.merged(enumeration.options.hasFeatures ? enumeration.options.features : nil)
         enumIDs[fullName] = EnumID(index: pendingEnums.count)
         pendingEnums.append((enumeration, fullName, file, merged))

@@ -231,23 +231,23 @@ struct JSONMessageReader {
         }
     }
 
-    /// The text of an integer written as a number or a string.
-    private func integerText(_ json: JSONValue, _ typeName: String) throws(ProtoCodecError) -> String {
+    /// The sign and magnitude of an integer written as a number or a string.
+    private func parsedInteger(_ json: JSONValue, _ typeName: String) throws(ProtoCodecError) -> (negative: Bool, magnitude: UInt64) {
+        let text: String
         switch json {
-        case .number(let literal): return literal
-        case .string(let text): return text
+        case .number(let literal): text = literal
+        case .string(let string): text = string
         default: throw Self.mismatch("an integer (\(typeName))", json)
+        }
+        do {
+            return try NumberText.integer(text)
+        } catch {
+            throw Self.integerProblem(error, json, typeName)
         }
     }
 
     private func integer(_ json: JSONValue, _ typeName: String, _ minimum: Int64, _ maximum: UInt64) throws(ProtoCodecError) -> Int64 {
-        let text = try integerText(json, typeName)
-        let parsed: (negative: Bool, magnitude: UInt64)
-        do {
-            parsed = try NumberText.integer(text)
-        } catch {
-            throw Self.integerProblem(error, json, typeName)
-        }
+        let parsed = try parsedInteger(json, typeName)
         if parsed.negative {
             guard parsed.magnitude <= minimum.magnitude else { throw Self.integerProblem(.outOfRange, json, typeName) }
             return parsed.magnitude == minimum.magnitude ? minimum : -Int64(parsed.magnitude)
@@ -257,13 +257,7 @@ struct JSONMessageReader {
     }
 
     private func unsignedInteger(_ json: JSONValue, _ typeName: String, _ maximum: UInt64) throws(ProtoCodecError) -> UInt64 {
-        let text = try integerText(json, typeName)
-        let parsed: (negative: Bool, magnitude: UInt64)
-        do {
-            parsed = try NumberText.integer(text)
-        } catch {
-            throw Self.integerProblem(error, json, typeName)
-        }
+        let parsed = try parsedInteger(json, typeName)
         guard !parsed.negative || parsed.magnitude == 0, parsed.magnitude <= maximum else { throw Self.integerProblem(.outOfRange, json, typeName) }
         return parsed.magnitude
     }

@@ -52,6 +52,10 @@ enum NumberText {
     /// The exact integer a decimal literal (`12`, `-3`, `1e3`, `5.0`) writes: sign and magnitude.
     /// Leading zeros are allowed (strings of integers may have them); nothing else past JSON's grammar.
     static func integer(_ text: String) throws(IntegerProblem) -> (negative: Bool, magnitude: UInt64) {
+        // The usual case, plain digits, read without copying them (Int64 alone would also take a "+").
+        if let first = text.utf8.first, first == UInt8(ascii: "-") || isDigit(first), let value = Int64(text) {
+            return (value < 0, value.magnitude)
+        }
         var bytes = Array(text.utf8)[...]
         let negative = bytes.first == UInt8(ascii: "-")
         if negative { bytes = bytes.dropFirst() }
