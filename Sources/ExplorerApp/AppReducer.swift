@@ -51,6 +51,10 @@ package enum AppReducer {
         case .stateNotSaved(let message):
             state.notice = message
             effects = []
+        case .terminal(.key(let key)) where state.isLoadingCatalog && state.pendingEvents.isEmpty
+            && Keymap.command(for: key, in: state.keyContext, bindings: state.config.bindings) == .quit:
+            // Quitting does not wait for the catalogs (keys typed before it would: they may be text).
+            effects = quit(&state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event {
                 state.size = size

@@ -17,8 +17,8 @@ extension AppState {
 
     /// The draft key of the selected endpoint in the active environment.
     package var selectedDraftKey: DraftKey? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
-        return DraftKey(endpoint: endpoint.key, environment: environment.name)
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironmentKey else { return nil }
+        return DraftKey(endpoint: endpoint.key, in: environment)
     }
 
     /// The selected endpoint's edits in the active environment (none: empty).
@@ -39,8 +39,8 @@ extension AppState {
 
     /// Whether the endpoint has a draft in the active environment.
     func hasDraft(_ endpoint: CatalogEndpoint) -> Bool {
-        guard let environment = activeEnvironment else { return false }
-        return editing.drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
+        guard let environment = activeEnvironmentKey else { return false }
+        return editing.drafts[DraftKey(endpoint: endpoint.key, in: environment)] != nil
     }
 
     /// Every secret typed as a run-time value (`secret.NAME`), to mask wherever it could appear.

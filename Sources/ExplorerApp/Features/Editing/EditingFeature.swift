@@ -115,14 +115,14 @@ enum EditingFeature: AppFeature {
 
         /// The draft key of the selected endpoint in the active environment.
         var draftKey: DraftKey? {
-            guard let endpoint, let environment else { return nil }
-            return DraftKey(endpoint: endpoint.key, environment: environment.name)
+            guard let endpoint, let environmentKey else { return nil }
+            return DraftKey(endpoint: endpoint.key, in: environmentKey)
         }
 
         /// The selected endpoint's request as the Edit tab shows it, with `state`'s draft.
         func request(_ state: EditingState) -> EditedRequest? {
-            guard let endpoint, let environment else { return nil }
-            let edits = state.drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] ?? EndpointEdits()
+            guard let endpoint, let environment, let draftKey else { return nil }
+            let edits = state.drafts[draftKey] ?? EndpointEdits()
             return EditedRequest(endpoint: endpoint, edits: edits, inherited: EditedRequest.inherited(endpoint, in: environment))
         }
 
@@ -169,11 +169,13 @@ enum EditingFeature: AppFeature {
             var restored = 0
             for (environment, endpoints) in kept {
                 for (endpoint, edits) in endpoints where !edits.isEmpty {
-                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), environment: environment.environment)
+                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), in: environment)
                     // This run's edits, if any were made already, win.
                     if state.drafts[key] == nil {
                         state.drafts[key] = edits
-                        restored += 1
+                        // Other catalogs' drafts are kept (and saved back) but never shown here (the
+                        // catalogs may still be loading: then each counts).
+                        if (context.catalog.service(environment.service)?.catalogID ?? environment.catalog) == environment.catalog { restored += 1 }
                     }
                 }
             }

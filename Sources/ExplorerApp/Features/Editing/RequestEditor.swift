@@ -84,21 +84,25 @@ extension EditedRequest {
     }
 }
 
-/// Which draft: an endpoint in an environment (edits made in one environment stay there).
+/// Which draft: an endpoint in an environment of its catalog (edits made in one environment stay
+/// there, and never reach another catalog declaring the same service id).
 package struct DraftKey: Sendable, Hashable {
     /// The endpoint.
     package var endpoint: EndpointKey
     /// The environment's name.
     package var environment: String
+    /// The catalog that declares the endpoint's service.
+    package var catalog: CatalogID
 
-    /// Makes a key.
-    package init(endpoint: EndpointKey, environment: String) {
+    /// The key of `endpoint` in `environment` (its service's environment).
+    package init(endpoint: EndpointKey, in environment: EnvironmentKey) {
         self.endpoint = endpoint
-        self.environment = environment
+        self.environment = environment.environment
+        catalog = environment.catalog
     }
 
     /// The service in the environment.
-    package var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+    package var environmentKey: EnvironmentKey { EnvironmentKey(catalog: catalog, service: endpoint.service, environment: environment) }
 }
 
 /// A row of the Edit tab.

@@ -28,7 +28,7 @@ extension ExchangesFeature {
         // A picked example is a fixture: a live send goes to the server without it.
         let example = mode == .live ? nil : example
         var call = EndpointCall(
-            endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: context.values,
+            endpoint: endpoint.key, catalog: environmentKey.catalog, environment: environment.name, mode: mode, example: example, values: context.values,
             edits: edits.isEmpty ? nil : edits)
         // `download:` in the catalog makes every send of the endpoint a download; `d` asks where.
         call.downloadPath = downloadPath ?? endpoint.download
@@ -150,7 +150,7 @@ extension ExchangesFeature {
         let names = endpoint.templateTexts.flatMap { Template($0).placeholders }.filter { $0.hasPrefix(ResponseReference.prefix) }
         guard !names.isEmpty else { return values }
         let references = ResponseReference.values(for: names, service: endpoint.serviceID) { key in
-            guard let record = state.responses[key], record.call.environment == environment.environment, record.call.mode == mode,
+            guard let record = state.responses[key], record.call.environmentKey == environment, record.call.mode == mode,
                 let response = record.exchange.response
             else { return nil }
             return (CapturedResponse(response), state.receivedAt[key] ?? Date(timeIntervalSince1970: 0))

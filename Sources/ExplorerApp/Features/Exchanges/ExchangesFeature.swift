@@ -215,7 +215,7 @@ enum ExchangesFeature: AppFeature {
     static func context(of app: AppState) -> Context {
         let environment = app.activeEnvironment
         let service = app.activeService
-        let environmentKey = service.flatMap { service in environment.map { EnvironmentKey(service: service.id, environment: $0.name) } }
+        let environmentKey = service.flatMap { service in environment.map { EnvironmentKey(service, environment: $0.name) } }
         return Context(
             catalog: app.catalog, environment: environment, environmentKey: environmentKey, endpoint: app.selectedEndpoint,
             edits: app.selectedEdits, values: app.activeValues, isScratch: service.map { app.scratch.holds($0.id) } ?? false,

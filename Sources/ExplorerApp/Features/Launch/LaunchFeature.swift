@@ -14,6 +14,19 @@ package struct LaunchState: Sendable {
     /// Set while the launch index's catalogs are drawn and the full ones are still being read:
     /// keys wait for them as during any load.
     package fileprivate(set) var showsPreview = false
+    /// How many catalog files the launch's load has read, while it reads them.
+    package fileprivate(set) var progress: CatalogLoadCount?
+}
+
+/// Catalog files read so far of those a load reads.
+package struct CatalogLoadCount: Sendable, Equatable {
+    package var read: Int
+    package var total: Int
+
+    package init(read: Int, total: Int) {
+        self.read = read
+        self.total = total
+    }
 }
 
 /// Where the explorer opens: `--env` and `--live`.
@@ -43,6 +56,8 @@ package enum LaunchAction: Sendable {
     case loadingScreenDue
     /// The launch index's catalogs are drawn while the full ones are read.
     case previewShown
+    /// How far the launch's catalog load has come: catalog files read of `total`.
+    case loadProgressed(read: Int, total: Int)
     /// The catalogs are installed: the options are applied and the held events handled (by the root).
     case catalogsLoaded
 }
@@ -58,10 +73,14 @@ enum LaunchFeature: AppFeature {
             state.loadingScreenDue = true
         case .previewShown:
             state.showsPreview = true
+        case .loadProgressed(let read, let total):
+            // A count arriving after the catalogs (the reports race the load's end) is dropped.
+            if state.options != nil { state.progress = CatalogLoadCount(read: read, total: total) }
         case .catalogsLoaded:
             state.options = nil
             state.heldEvents = []
             state.showsPreview = false
+            state.progress = nil
         }
         return []
     }
@@ -79,6 +98,15 @@ extension AppState {
 
     /// Whether the grace after launch ended before the catalogs were read.
     package var loadingScreenDue: Bool { launch.loadingScreenDue }
+
+    /// How many catalog files the launch's load has read, while it reads them.
+    package var catalogLoadProgress: CatalogLoadCount? { launch.progress }
+
+    /// What the panes show while the catalogs load: `Loading 3412/10000 catalog files` (fits the sidebar).
+    package var loadingText: String {
+        guard let progress = launch.progress, progress.total > 0 else { return "Loading catalogs…" }
+        return "Loading \(progress.read)/\(progress.total) catalog files"
+    }
 
     /// How long the first frame waits for the catalogs: catalogs read sooner are the first thing
     /// drawn, with no loading screen flashing before them (and drawing one would compete with the
