@@ -78,9 +78,7 @@ struct ImportBenchmark: ParsableCommand {
         for run in 0...runs {
             let out = base.appendingPathComponent("catalog\(run)")
             let start = clock.now
-            let result = try OpenAPIImporter.catalog(from: root, documentName: "openapi.yaml") { path in
-                FileManager.default.contents(atPath: document.appendingPathComponent(path).path)
-            }
+            let result = try OpenAPIImporter.catalog(from: root, documentName: "openapi.yaml", files: DocumentFiles(folder: document.path))
             if perFileFlush {
                 let checked = try result.checked()
                 for file in checked.files {

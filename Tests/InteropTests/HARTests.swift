@@ -6,6 +6,7 @@ import DriftCheck
 import StateStore
 import Testing
 import TestTraits
+@testable import apiexplorer
 
 /// A strict reader of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/): every field the
 /// specification marks required, with its type; fails on the first one missing or wrong.
@@ -120,7 +121,7 @@ enum HARReader {
         let binary = entry {
             $0.response?.body = BodyRecord(Data([0xFF, 0xD8, 0x00]), contentType: "image/jpeg", redactor: nil, limit: nil)
         }
-        let text = HARExporter.text([entry(), failed, binary], creatorVersion: "9.9")
+        let text = HARExporter.text([entry(), failed, binary].map(\.harExchange), creatorVersion: "9.9")
         let log = try HARReader.read(Data(text.utf8))
         #expect(log.entries.count == 3)
 

@@ -176,12 +176,13 @@ extension BinaryTests {
                   /pets/{petId}: { $ref: paths/pet.yaml }
                   /remote: { $ref: "https://example.com/remote.yaml" }
                 """
-            var asked: [String] = []
-            let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml") { path in
-                asked.append(path)
-                return files[path].map { Data($0.utf8) }
-            }
-            #expect(Set(asked) == Set(files.keys), "each file once, the URL never")
+            let asked = Asked()
+            let lookup = DocumentFiles(confinedLookup: { path in
+                asked.add(path)
+                return files[path].map { .read(Data($0.utf8), permissions: 0o644) } ?? .refused(.missing)
+            })
+            let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml", files: lookup)
+            #expect(Set(asked.paths) == Set(files.keys), "each file once, the URL never")
             #expect(draft.endpoints.map(\.id) == ["getPet"])
             let endpoint = try #require(draft.endpoints.first)
             #expect(endpoint.path == "/pets/{{petId}}")
@@ -245,7 +246,7 @@ extension BinaryTests {
             let document = try #require(Bundle.module.url(forResource: "Resources/petstore-openapi-3.0.yaml", withExtension: nil))
             let result = try await CLI.run(["import", "openapi", document.path, "--out", "catalog", "--service", "petstore"], state: state)
             #expect(result.status == 0, "\(result.errors)")
-            #expect(state.read("catalog/IMPORT-NOTES.md")?.contains("uploadFile: its application/octet-stream request body is a file") == true)
+            #expect(state.read("catalog/IMPORT-NOTES.md")?.contains("the request body (application/octet-stream) is a file the document does not give") == true)
             #expect(result.output.contains("service petstore, 15 endpoints, 3 environments"))
             let validate = try await CLI.run(["validate", "catalog"], state: state)
             #expect(validate.status == 0, "\(validate.output)")
@@ -257,4 +258,13 @@ extension BinaryTests {
             #expect(missing.status == 2)
         }
     }
+}
+
+/// The paths a lookup was asked for (the lookup runs on the caller's thread; the lock keeps it `Sendable`).
+final class Asked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [String] = []
+
+    func add(_ path: String) { lock.withLock { asked.append(path) } }
+    var paths: [String] { lock.withLock { asked } }
 }

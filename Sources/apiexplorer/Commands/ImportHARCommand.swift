@@ -24,6 +24,7 @@ struct ImportHARCommand: ParsableCommand {
         let result: CatalogImport
         do throws(AuthoringError) {
             if output.service != nil { throw .usage("import har names its services after the hosts; --service does not apply") }
+            if output.root != nil { throw .usage("a HAR capture names no other file; --root does not apply") }
             let data = try ImportOutputOptions.read(file)
             result = try HARImporter.catalog(har: data, documentName: URL(fileURLWithPath: file).lastPathComponent)
         } catch {

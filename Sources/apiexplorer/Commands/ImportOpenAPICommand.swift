@@ -24,10 +24,9 @@ struct ImportOpenAPICommand: ParsableCommand {
         let result: CatalogImport
         do throws(AuthoringError) {
             let data = try ImportOutputOptions.read(file)
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             result = try OpenAPIImporter.catalog(
                 from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+                files: try output.documentFiles(for: file))
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -32,10 +32,9 @@ struct ImportPostmanCommand: ParsableCommand {
             for path in environments {
                 files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path)))
             }
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             result = try PostmanImporter.catalog(
                 collection: data, documentName: URL(fileURLWithPath: file).lastPathComponent, environments: files, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+                files: try output.documentFiles(for: file))
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -4,7 +4,7 @@ import TextSupport
 /// Postman's simplest `pm.test` checks read from a test script's lines: status, a header, the
 /// response time, and `pm.expect(json.a.b).to.eql(v)` after `var json = pm.response.json()`.
 /// Everything else is named, with its line, for the import notes.
-enum PostmanTests {
+enum PostmanScriptChecks {
     /// Whether a statement checks the response (the rest of a script sets variables and the like,
     /// which the note on the whole script covers).
     static func isCheck(_ statement: String) -> Bool {

@@ -1,0 +1,180 @@
+import DispatcherCore
+import FoundationEssentials
+import JSONSupport
+
+/// One exchange as HAR 1.2 says it (http://www.softwareishard.com/blog/har-12-spec/): what
+/// `HARExporter` writes. The history fills it (`export har`); values are written as given, so
+/// secrets the history masked stay masked.
+package struct HARExchange: Sendable {
+    /// A request or response body as kept: text, or base64 of bytes that are not.
+    package struct Body: Sendable {
+        package var text: String
+        package var isBase64: Bool
+        /// The whole body's size, which may be more than kept.
+        package var size: Int
+        /// Whether only a part was kept.
+        package var truncated: Bool
+        /// How many bytes were kept.
+        package var keptBytes: Int
+
+        package init(text: String, isBase64: Bool, size: Int, truncated: Bool, keptBytes: Int) {
+            self.text = text
+            self.isBase64 = isBase64
+            self.size = size
+            self.truncated = truncated
+            self.keptBytes = keptBytes
+        }
+    }
+
+    /// A field of a multipart form (a file by its name: its bytes were never kept).
+    package struct FormField: Sendable {
+        package var name: String
+        package var value: String?
+        package var fileName: String?
+        package var contentType: String?
+
+        package init(name: String, value: String?, fileName: String?, contentType: String?) {
+            self.name = name
+            self.value = value
+            self.fileName = fileName
+            self.contentType = contentType
+        }
+    }
+
+    package struct Request: Sendable {
+        package var method: String
+        package var url: String
+        package var headers: [(name: String, value: String)]
+        package var body: Body?
+        package var form: [FormField]?
+
+        package init(method: String, url: String, headers: [(name: String, value: String)], body: Body?, form: [FormField]?) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.form = form
+        }
+    }
+
+    package struct Response: Sendable {
+        package var status: Int
+        package var statusText: String
+        package var httpVersion: String?
+        package var headers: [(name: String, value: String)]
+        package var body: Body
+        package var size: Int
+
+        package init(status: Int, statusText: String, httpVersion: String?, headers: [(name: String, value: String)], body: Body, size: Int) {
+            self.status = status
+            self.statusText = statusText
+            self.httpVersion = httpVersion
+            self.headers = headers
+            self.body = body
+            self.size = size
+        }
+    }
+
+    /// When the request was sent, as HAR writes it (ISO 8601, UTC, milliseconds).
+    package var started: String
+    /// How long it took, in milliseconds.
+    package var time: Double
+    package var request: Request
+    /// Nil when none came (a transport failure, a request that could not be built).
+    package var response: Response?
+    /// apiexplorer's own fields (service, endpoint, environment, mode, mapped error), as `_apiexplorer`.
+    package var custom: JSONObject
+
+    package init(started: String, time: Double, request: Request, response: Response?, custom: JSONObject) {
+        self.started = started
+        self.time = time
+        self.request = request
+        self.response = response
+        self.custom = custom
+    }
+}
+
+/// Writes exchanges as an HTTP Archive (HAR 1.2), for browsers' and proxies' HAR viewers; its
+/// reader is `HARImporter`. apiexplorer's own fields go in `_apiexplorer`, as HAR allows for custom fields.
+package enum HARExporter {
+    /// The HAR document for `exchanges` (oldest first).
+    package static func document(_ exchanges: [HARExchange], creatorVersion: String) -> JSONValue {
+        [
+            "log": [
+                "version": "1.2",
+                "creator": ["name": "apiexplorer", "version": .string(creatorVersion)],
+                "entries": .array(exchanges.map(entry)),
+            ]
+        ]
+    }
+
+    /// The HAR text, pretty-printed.
+    package static func text(_ exchanges: [HARExchange], creatorVersion: String) -> String {
+        document(exchanges, creatorVersion: creatorVersion).prettyText()
+    }
+
+    static func entry(_ exchange: HARExchange) -> JSONValue {
+        [
+            "startedDateTime": .string(exchange.started),
+            "time": .double(exchange.time),
+            "request": request(exchange.request, httpVersion: exchange.response?.httpVersion),
+            "response": response(exchange.response),
+            "cache": [:],
+            "timings": ["send": 0, "wait": .double(exchange.time), "receive": 0],
+            "_apiexplorer": .object(exchange.custom),
+        ]
+    }
+
+    static func request(_ request: HARExchange.Request, httpVersion: String?) -> JSONValue {
+        var object: JSONObject = [
+            "method": .string(request.method), "url": .string(request.url), "httpVersion": .string(httpVersion ?? "HTTP/1.1"),
+            "cookies": [], "headers": headers(request.headers), "queryString": .array(queryString(request.url)),
+            "headersSize": -1, "bodySize": .integer(request.body?.size ?? 0),
+        ]
+        if let form = request.form {
+            // HAR 1.2 §postData: a multipart form as params (files by name; their bytes were never kept).
+            let mimeType = request.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "multipart/form-data"
+            object["postData"] = ["mimeType": .string(mimeType), "params": .array(form.map { field in
+                var param: JSONObject = ["name": .string(field.name)]
+                if let value = field.value { param["value"] = .string(value) }
+                if let fileName = field.fileName { param["fileName"] = .string(fileName) }
+                if let contentType = field.contentType { param["contentType"] = .string(contentType) }
+                return .object(param)
+            })]
+        } else if let body = request.body {
+            let mimeType = request.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "application/octet-stream"
+            object["postData"] = ["mimeType": .string(mimeType), "text": .string(body.isBase64 ? "(\(body.size) bytes of binary data)" : body.text)]
+        }
+        return .object(object)
+    }
+
+    static func response(_ response: HARExchange.Response?) -> JSONValue {
+        guard let response else {
+            // No response (a transport failure, a request that could not be built): HAR still needs one.
+            return [
+                "status": 0, "statusText": "", "httpVersion": "", "cookies": [], "headers": [],
+                "content": ["size": 0, "mimeType": "x-unknown"], "redirectURL": "", "headersSize": -1, "bodySize": -1,
+            ]
+        }
+        let mimeType = response.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "x-unknown"
+        var content: JSONObject = ["size": .integer(response.size), "mimeType": .string(mimeType), "text": .string(response.body.text)]
+        if response.body.isBase64 { content["encoding"] = "base64" }
+        if response.body.truncated { content["comment"] = .string("cut after \(response.body.keptBytes) of \(response.size) bytes") }
+        let location = response.headers.first { Headers.sameName($0.name, "Location") }?.value ?? ""
+        return [
+            "status": .integer(response.status), "statusText": .string(response.statusText),
+            "httpVersion": .string(response.httpVersion ?? "HTTP/1.1"), "cookies": [], "headers": headers(response.headers),
+            "content": .object(content), "redirectURL": .string(location), "headersSize": -1, "bodySize": .integer(response.size),
+        ]
+    }
+
+    static func headers(_ headers: [(name: String, value: String)]) -> JSONValue {
+        .array(headers.map { ["name": .string($0.name), "value": .string($0.value)] })
+    }
+
+    static func queryString(_ url: String) -> [JSONValue] {
+        guard let mark = url.firstIndex(of: "?") else { return [] }
+        let query = url[url.index(after: mark)...].prefix { $0 != "#" }
+        return FormEncoding.decode(String(query)).map { ["name": .string($0.name), "value": .string($0.value ?? "")] }
+    }
+}

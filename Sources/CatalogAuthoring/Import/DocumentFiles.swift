@@ -1,0 +1,142 @@
+import FoundationEssentials
+import SystemSupport
+import TextSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file a document names (a `.http` body or multipart part, a Postman form-data file, an
+/// OpenAPI `$ref`), as the import got it.
+package enum LocalFile: Sendable, Equatable {
+    /// Its bytes, and the permission bits the copy beside the catalog keeps (never wider than
+    /// the original, nor than 0644).
+    case read(Data, permissions: UInt16)
+    /// Not read, and why: the import treats it as a missing file.
+    case refused(LocalFileRefusal)
+
+    /// The bytes, when it was read.
+    package var data: Data? {
+        if case .read(let data, _) = self { return data }
+        return nil
+    }
+}
+
+/// Why a file a document names was not read.
+package enum LocalFileRefusal: Sendable, Equatable, CustomStringConvertible {
+    /// An absolute path, a `..` that climbs out, or a link that leads out of the document's folder.
+    case outside
+    /// Nothing there (or nothing this process may read).
+    case missing
+    /// A folder, a pipe, a device: never read.
+    case notRegular
+    /// Larger than an import copies.
+    case tooLarge(limit: Int)
+
+    package var description: String {
+        switch self {
+        case .outside: "is outside the document's folder (imports read no file from elsewhere)"
+        case .missing: "could not be read"
+        case .notRegular: "is not a regular file"
+        case .tooLarge(let limit): "is larger than the \(limit >> 20) MiB an import copies"
+        }
+    }
+}
+
+/// What an importer may read besides the document itself: the files inside the document's folder,
+/// never a file elsewhere. A document is a stranger's: `< /home/you/.ssh/id_rsa` or
+/// `$ref: ../../../etc/passwd` must not carry a file of the person importing into a catalog
+/// that uploads it.
+package struct DocumentFiles: Sendable {
+    private let lookup: @Sendable (String) -> LocalFile
+    /// Where the document is inside the folder files may come from (`spec` when the person
+    /// widened it to the folder above with `--root`), the base of its relative references.
+    private var base: String = ""
+
+    /// The files `lookup` gives for paths already confined to the folder (relative, no `..` out
+    /// of it); `lookup` gets them normalized (`a/./b/../c` is `a/c`).
+    package init(confinedLookup lookup: @escaping @Sendable (String) -> LocalFile) {
+        self.lookup = lookup
+    }
+
+    /// Files from memory (tests, fuzzing): what `files` holds, by normalized relative path.
+    package init(_ files: [String: Data]) {
+        self.init(confinedLookup: { path in files[path].map { .read($0, permissions: 0o644) } ?? .refused(.missing) })
+    }
+
+    /// No file at all.
+    package static let none = DocumentFiles([:])
+
+    /// The largest file an import copies beside a catalog.
+    package static let sizeLimit = 64 << 20
+
+    /// The regular files inside `root`, for a document in `documentFolder` (inside `root`): its
+    /// references are relative to its own folder and may climb up to `root`, no further. Nil
+    /// when the document is not inside `root`.
+    package init?(root: String, documentFolder: String) {
+        guard case .resolved(let top) = ResolvedPath(root), case .resolved(let document) = ResolvedPath(documentFolder),
+            ResolvedPath.isInside(document, folder: top)
+        else { return nil }
+        self.init(folder: top)
+        base = document == top ? "" : String(document.dropFirst(top.count + 1))
+    }
+
+    /// The regular files inside `folder` (a link is followed only while it stays inside).
+    package init(folder: String) {
+        let root: String? = if case .resolved(let path) = ResolvedPath(folder) { path } else { nil }
+        self.init(confinedLookup: { relative in
+            guard let root else { return .refused(.missing) }
+            return Self.readInside(root, relative)
+        })
+    }
+
+    /// The file `reference` names, relative to the document: refused when it is absolute, climbs
+    /// out of the folder, or is not a regular file inside it.
+    package func read(_ reference: String) -> LocalFile {
+        let written = reference.trimmed
+        let isAbsolute = written.hasPrefix("/") || written.hasPrefix("~") || written.hasPrefix("\\") || written.dropFirst().first == ":"
+        guard !isAbsolute, let relative = Self.confined(base.isEmpty ? written : base + "/" + written) else { return .refused(.outside) }
+        return lookup(relative)
+    }
+
+    /// `reference` as a normalized path inside the folder, nil when it is absolute (`/x`, `~/x`,
+    /// `C:\x`, `file:` URLs) or its `..` climb out.
+    package static func confined(_ reference: String) -> String? {
+        var text = reference.trimmed
+        if text.hasPrefix("./") || text.hasPrefix(".\\") { text.removeFirst(2) }
+        let unixLike = text.replacing("\\", with: "/")
+        let drive = unixLike.dropFirst().first == ":"
+        if unixLike.hasPrefix("/") || unixLike.hasPrefix("~") || drive || unixLike.hasPrefix("file:") { return nil }
+        var parts: [Substring] = []
+        for part in unixLike.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..":
+                guard !parts.isEmpty else { return nil }
+                parts.removeLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+
+    /// Reads `relative` under the resolved `root`: every link resolved first, then only a regular
+    /// file still inside `root`, bounded before memory is spent.
+    private static func readInside(_ root: String, _ relative: String) -> LocalFile {
+        let resolved: String
+        switch ResolvedPath(root + "/" + relative) {
+        case .resolved(let path): resolved = path
+        default: return .refused(.missing)
+        }
+        guard ResolvedPath.isInside(resolved, folder: root), resolved != root else { return .refused(.outside) }
+        var info = stat()
+        // Links are resolved already: `lstat` sees what will be opened, a FIFO is never opened.
+        guard lstat(resolved, &info) == 0 else { return .refused(.missing) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .refused(.notRegular) }
+        guard Int(info.st_size) <= sizeLimit else { return .refused(.tooLarge(limit: sizeLimit)) }
+        guard let data = FileContents.read(atPath: resolved, atMost: sizeLimit) else { return .refused(.missing) }
+        return .read(data, permissions: UInt16(info.st_mode & 0o644))
+    }
+}
