@@ -290,7 +290,8 @@ let package = Package(
             name: "InteropTests",
             dependencies: [
                 "TestTraits", "StateStore", "DriftCheck", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "DispatcherCore", "LiveTransport", "TestSupport",
-                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "apiexplorer",
+                "SystemSupport", "MockServer", "JSONSupport", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "RequestExport", "TerminalKit", "YAMLSupport",
+                "apiexplorer",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]

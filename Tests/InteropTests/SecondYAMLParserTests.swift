@@ -90,7 +90,7 @@ import YAMLSupport
         #expect(files.count >= 25)
         // One Python process reads them all and prints what each holds as JSON (dates as text).
         let script = """
-            import json, sys
+            json, sys = __import__("json"), __import__("sys")
             from ruamel.yaml import YAML
             yaml = YAML(typ="safe", pure=True)
             out = {}

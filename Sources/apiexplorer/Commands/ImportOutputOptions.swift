@@ -64,7 +64,11 @@ struct ImportOutputOptions: ParsableArguments {
         } catch {
             throw ExitStatus.fail(error)
         }
-        let declarations = (try? written.load().services.map(TrustDeclaration.init)) ?? []
+        let declarations = ((try? written.load().services) ?? []).map { service in
+            var declaration = TrustDeclaration(service)
+            declaration.file = folder.appendingPathComponent(URL(fileURLWithPath: service.file).lastPathComponent).path
+            return declaration
+        }
         let reaching = declarations.filter { !Self.reachesNothing($0, beyond: [Self.mockOrigin] + ownHosts) }
         if trust || reaching.isEmpty {
             do throws(SystemError) {

@@ -12,8 +12,10 @@ struct ImportPostmanCommand: ParsableCommand {
             holding {{secret.NAME}}, saved example responses fixtures (the first 2xx the stub, the others named \
             examples), and each --environment file an environment (secret-typed values become {{secret.NAME}}: their \
             values are never written). Requests are grouped by the base of their URL, one service each. Pre-request and \
-            test scripts are not run: they are listed in the notes and kept as comments. The catalog is checked before \
-            anything is written; existing files are replaced only with --force.
+            test scripts are not run: they are listed in the notes and kept as comments. Form-data and file bodies are \
+            copied beside the catalog from the collection's folder only (--root widens it); others are marked missing. \
+            Auth a request cannot carry as headers (OAuth 1.0, AWS Signature, Hawk …) is left out (exit 3). The catalog \
+            is checked before anything is written; existing files are replaced only with --force.
             """)
 
     @Argument(help: ArgumentHelp("The collection (JSON).", valueName: "FILE"))
