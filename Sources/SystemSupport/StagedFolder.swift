@@ -16,7 +16,7 @@ import Darwin
 package enum StagedFolder {
     /// The file in a staging folder that says its writer locked it (a folder without one may be
     /// a writer's that has not locked it yet).
-    static let ownerFile = ".writer"
+    package static let ownerFile = ".writer"
     /// How many files are flushed together (each keeps a descriptor open until then).
     static let flushBatch = 128
 

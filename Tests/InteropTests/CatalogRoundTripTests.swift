@@ -31,7 +31,58 @@ import Testing
         return (seed, folder)
     })
 
+    /// What issue 50 found dropped: `Accept` (an event stream's too), `Content-Type`, an
+    /// `Authorization: Token {{token}}` that is no secret, a `{{USERNAME}}` variable, response
+    /// references, an omitted header, a file body and multipart files (one with a filename of its own).
+    static let dropped: TemporaryDirectory = {
+        let folder = try! TemporaryDirectory()
+        try! folder.write("fixtures/tokens/avatar.png", "\u{89}PNG")
+        try! folder.write("fixtures/tokens/notes.txt", "line one\r\nline two\n")
+        try! folder.write("tokens.yaml", """
+            service: tokens
+            variables: { USERNAME: ann }
+            environments:
+              local: { baseURL: "http://127.0.0.1:4010/tokens", headers: { Accept: application/json, X-Client: rt }, fixtures: immediate }
+              production: { type: production, baseURL: "https://api.example.com/v1", variables: { USERNAME: prod-user } }
+            groups:
+              signed: { title: "Signed\nin", headers: { Authorization: "Token {{token}}" } }
+            endpoints:
+              login:
+                method: POST
+                path: /login
+                body: { user: "{{USERNAME}}" }
+                captures: { token: $.token }
+                stub: { body: { token: t-1 } }
+              events:
+                title: "Events\nas they come"
+                group: signed
+                path: /events
+                headers: { Accept: text/event-stream }
+                omitHeaders: [X-Client]
+                parameters: { token: abc }
+                stub: { headers: { Content-Type: text/event-stream }, body: "data: 1" }
+              me:
+                method: PUT
+                path: /users/{{USERNAME}}
+                headers: { Content-Type: application/merge-patch+json, X-Session: "{{response.login $.token}}" }
+                body: "{}"
+              upload:
+                method: POST
+                path: /avatar
+                multipart:
+                  - { name: caption, value: "Me\r\nagain" }
+                  - { name: avatar, file: fixtures/tokens/avatar.png, filename: me.png, contentType: image/png }
+                  - { name: notes, file: fixtures/tokens/notes.txt }
+              raw:
+                method: PUT
+                path: /raw
+                bodyFile: fixtures/tokens/notes.txt
+            """)
+        return folder
+    }()
+
     static let cases: [Case] = [
+        Case(name: "what issue 50 found dropped", folder: dropped.path, service: "tokens"),
         Case(name: "bundled httpbin", folder: repository.appendingPathComponent("environments").path, service: "httpbin"),
         Case(name: "bundled petstore", folder: repository.appendingPathComponent("environments").path, service: "petstore"),
         Case(name: "exported-client shop", folder: repository.appendingPathComponent("Tests/ExportedClientTests/Catalog").path, service: "shop"),

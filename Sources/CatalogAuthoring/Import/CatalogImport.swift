@@ -36,9 +36,15 @@ package struct CatalogImport: Sendable {
         files.filter { !$0.path.contains("/") && CatalogLoader.isCatalogFile($0.path) }.map { CatalogTrust.contentHash(of: $0.data) }
     }
 
-    /// Every file to write, by path relative to the catalog folder: each catalog file, then its fixtures.
+    /// Every file to write, by path relative to the catalog folder: each catalog file, then its
+    /// fixtures (a file two endpoints send, the same bytes at the same path, once).
     package var files: [(path: String, data: Data)] {
-        drafts.flatMap { draft in [("\(draft.service).yaml", Data(draft.yaml.utf8))] + draft.fixtures }
+        var seen: [String: Data] = [:]
+        return drafts.flatMap { draft in [("\(draft.service).yaml", Data(draft.yaml.utf8))] + draft.fixtures }.filter { file in
+            if let data = seen[file.path], data == file.data { return false }
+            seen[file.path] = file.data
+            return true
+        }
     }
 
     /// The catalogs as the loader reads them from the files (nothing is written); fails listing

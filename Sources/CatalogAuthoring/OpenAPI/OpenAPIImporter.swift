@@ -294,6 +294,11 @@ package enum OpenAPIImporter {
             return path
         }
 
+        /// `path` when no fixture of the draft holds other bytes there.
+        func freeFixturePath(_ path: String, for data: Data) -> String? {
+            draft.fixtures.allSatisfy { $0.path != path || $0.data == data } ? path : nil
+        }
+
         /// The request `export openapi` kept as its endpoint wrote it, on `result`: path, query,
         /// headers, parameters and omitted headers exactly (what the OpenAPI view of it cannot say).
         func applyExportedRequest(_ request: JSONValue, to result: inout CatalogDraft.Endpoint) -> Bool {
@@ -522,11 +527,12 @@ package enum OpenAPIImporter {
                 draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "an optional request body of a \(result.method) request was left out (a \(result.method) without one is the usual)"))
                 return
             }
-            if let (key, content) = contents.first(where: { Self.exportedFile($0.value) != nil }), let path = Self.exportedFile(content),
+            if let (key, content) = contents.first(where: { Self.exportedFile($0.value) != nil }), let kept = Self.exportedFile(content),
                 let encoded = samples.example(content)?.text
             {
-                // A body file `export openapi` inlined: written at the path it had in its catalog.
+                // A body file `export openapi` inlined: written at the path it had in its catalog (another if that holds other bytes).
                 let data = content.member("x-apiexplorer-base64") == .bool(true) ? Data(base64Encoded: encoded) ?? Data() : Data(encoded.utf8)
+                let path = freeFixturePath(kept, for: data) ?? "fixtures/\(draft.service)/\(result.id)-body.bin"
                 draft.fixtures.append((path, data))
                 result.body = .file(path)
                 result.headers.append(("Content-Type", Self.mediaType(key)))
@@ -632,7 +638,7 @@ package enum OpenAPIImporter {
                     // A file's content `export openapi` inlined: written beside the catalog again.
                     let filename = rule?.member("x-apiexplorer-filename")?.text.flatMap { $0.isEmpty ? nil : $0 }
                     let data = rule?.member("x-apiexplorer-base64") == .bool(true) ? Data(base64Encoded: given) ?? Data() : Data(given.utf8)
-                    let path = Self.exportedFile(rule)
+                    let path = Self.exportedFile(rule).flatMap { freeFixturePath($0, for: data) }
                         ?? "fixtures/\(draft.service)/\(result.id)-\(Identifier.make(name, fallback: "file"))-\(Identifier.make(filename ?? "file", fallback: "file"))"
                     draft.fixtures.append((path, data))
                     fields.append(CatalogDraft.MultipartDraftField(name: name, file: path, filename: filename, contentType: contentType))

@@ -110,7 +110,10 @@ extension PostmanCollection {
         switch files.read(source) {
         case .read(let data, let permissions):
             // A file under `fixtures/` (what `export http` writes) keeps its path: a round trip changes nothing.
-            let path = Self.keptFixturePath(source) ?? path
+            let kept = Self.keptFixturePath(source).flatMap { kept in
+                (services.flatMap(\.draft.fixtures) + bodyFiles).allSatisfy { $0.path != kept || $0.data == data } ? kept : nil
+            }
+            let path = kept ?? path
             bodyFiles.append((path, data))
             bodyFileModes[path] = permissions
             return (path, nil)
