@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// Writes many files into a folder at once: every file goes into a staging folder beside them
-/// (`.staging-XXXXXX`), each folder made once; the files are flushed (`fsync`) and their folders
-/// after them, so nothing is visible before it is durable; then each top-level part is renamed
+/// (`.staging-XXXXXX`), each folder made once; the files are flushed (`fsync`, many at a time) and
+/// their folders after them, so nothing is visible before it is durable; then each top-level part is renamed
 /// into place — a new folder (`fixtures/shop/`, with all its files) in one rename — and each
 /// folder that received something is flushed once. A crash leaves complete files or none, never
 /// one half written. The staging folder is locked (`flock`) while its writer lives: one whose
@@ -18,7 +18,10 @@ package enum StagedFolder {
     /// a writer's that has not locked it yet).
     package static let ownerFile = ".writer"
     /// How many files are flushed together (each keeps a descriptor open until then).
-    static let flushBatch = 128
+    static let flushBatch = 256
+    /// How many threads flush a batch at once: the file system commits their flushes together
+    /// (one after the other, each waits for its own journal commit and disk cache flush).
+    static let flushThreads = 32
 
     /// Writes `files` (paths relative to `folder`, `/`-separated, no `..`) into `folder`, creating
     /// it; an existing file is replaced. Files get `permissions`, or their own from `modes` (by
@@ -45,7 +48,8 @@ package enum StagedFolder {
                 for entry in pending { close(entry.descriptor) }
                 pending.removeAll(keepingCapacity: true)
             }
-            for entry in pending where fsync(entry.descriptor) != 0 { throw SystemError("cannot flush \(entry.path)") }
+            let failed = flushAll(pending.map(\.descriptor))
+            if let index = failed { throw SystemError("cannot flush \(pending[index].path)") }
         }
         for file in files {
             let parts = file.path.split(separator: "/")
@@ -75,6 +79,67 @@ package enum StagedFolder {
             try move(file.path, from: staging, to: folder.path, moved: &moved, touched: &touched, existing: &existing)
         }
         for directory in touched.sorted() { syncDirectory(directory) }
+    }
+
+    /// `fsync`s every descriptor, `flushThreads` at a time on threads of their own (figures:
+    /// docs/performance.md); the index of one that failed, if any.
+    static func flushAll(_ descriptors: [Int32]) -> Int? {
+        guard descriptors.count > 1 else { return descriptors.first.flatMap { fsync($0) == 0 ? nil : 0 } }
+        let results = FlushResults(descriptors)
+        let count = min(flushThreads, descriptors.count)
+        var threads: [pthread_t] = []
+        for start in 0..<count {
+            let work = Unmanaged.passRetained(FlushWork(results: results, start: start, stride: count)).toOpaque()
+            var thread = pthread_t()
+            if pthread_create(&thread, nil, { argument in
+                guard let argument else { return nil }
+                Unmanaged<FlushWork>.fromOpaque(argument).takeRetainedValue().run()
+                return nil
+            }, work) == 0 {
+                threads.append(thread)
+            } else {
+                // No thread: this one flushes that share itself.
+                Unmanaged<FlushWork>.fromOpaque(work).takeRetainedValue().run()
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        return results.firstFailure
+    }
+
+    /// The descriptors and their flush results; each thread writes only its own indices, and they
+    /// are read after every thread has been joined.
+    private final class FlushResults: @unchecked Sendable {
+        let descriptors: [Int32]
+        let statuses: UnsafeMutableBufferPointer<Int32>
+
+        init(_ descriptors: [Int32]) {
+            self.descriptors = descriptors
+            statuses = .allocate(capacity: descriptors.count)
+            statuses.initialize(repeating: 0)
+        }
+
+        deinit { statuses.deallocate() }
+
+        var firstFailure: Int? { statuses.firstIndex { $0 != 0 } }
+    }
+
+    /// One thread's share: every `stride`th descriptor from `start`.
+    private final class FlushWork {
+        let results: FlushResults
+        let start: Int
+        let stride: Int
+
+        init(results: FlushResults, start: Int, stride: Int) {
+            self.results = results
+            self.start = start
+            self.stride = stride
+        }
+
+        func run() {
+            for index in Swift.stride(from: start, to: results.descriptors.count, by: stride) {
+                results.statuses[index] = fsync(results.descriptors[index]) == 0 ? 0 : 1
+            }
+        }
     }
 
     /// A new staging folder in `folder`, locked for as long as this process holds the descriptor.

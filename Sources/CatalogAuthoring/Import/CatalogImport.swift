@@ -11,6 +11,8 @@ package struct CatalogImport: Sendable {
     package var drafts: [CatalogDraft]
     /// What the person should know, in order.
     package var notes: [ImportNote]
+    /// The catalogs as the loader read them when `checked()` made this import (what `load()` gives, kept).
+    package private(set) var checkedCatalog: CatalogSet?
 
     /// Makes an import.
     package init(drafts: [CatalogDraft], notes: [ImportNote] = []) {
@@ -74,12 +76,15 @@ package struct CatalogImport: Sendable {
     /// document and the loader's reason; the rest is kept. Fails only when nothing is left to write.
     package func checked() throws(AuthoringError) -> CatalogImport {
         var result = self
-        var errors = try Self.load(result.files).diagnostics.filter(\.isError)
+        var catalog = try Self.load(result.files)
+        var errors = catalog.diagnostics.filter(\.isError)
         // Each pass leaves out what the loader refused; a part left out whole cannot make new errors, so few passes are needed.
         for _ in 0..<6 where !errors.isEmpty {
             result.leaveOut(errors)
-            errors = try Self.load(result.files).diagnostics.filter(\.isError)
+            catalog = try Self.load(result.files)
+            errors = catalog.diagnostics.filter(\.isError)
         }
+        result.checkedCatalog = catalog
         if let remaining = errors.first {
             throw .invalidInput("the imported catalog would not load, so nothing was written: \(remaining)")
         }

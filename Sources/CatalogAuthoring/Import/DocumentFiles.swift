@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import SystemSupport
 import TextSupport
 
@@ -85,11 +86,12 @@ package struct DocumentFiles: Sendable {
 
     /// The regular files inside `folder` (a link is followed only while it stays inside).
     package init(folder: String) {
-        let root: String? = if case .resolved(let path) = ResolvedPath(folder) { path } else { nil }
-        self.init(confinedLookup: { relative in
-            guard let root else { return .refused(.missing) }
-            return Self.readInside(root, relative)
-        })
+        guard case .resolved(let root) = ResolvedPath(folder) else {
+            self.init(confinedLookup: { _ in .refused(.missing) })
+            return
+        }
+        let folders = ResolvedFolders(root: root)
+        self.init(confinedLookup: { relative in Self.readInside(folders, relative) })
     }
 
     /// The file `reference` names, relative to the document: refused when it is absolute, climbs
@@ -122,21 +124,52 @@ package struct DocumentFiles: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
 
-    /// Reads `relative` under the resolved `root`: every link resolved first, then only a regular
-    /// file still inside `root`, bounded before memory is spent.
-    private static func readInside(_ root: String, _ relative: String) -> LocalFile {
-        let resolved: String
-        switch ResolvedPath(root + "/" + relative) {
-        case .resolved(let path): resolved = path
-        default: return .refused(.missing)
-        }
-        guard ResolvedPath.isInside(resolved, folder: root), resolved != root else { return .refused(.outside) }
+    /// Reads `relative` under the resolved root: its folder resolved (every link, once per folder
+    /// for the whole import: a split document's 2,900 files are in a few folders), then only a
+    /// regular file still inside the root, bounded before memory is spent.
+    private static func readInside(_ folders: ResolvedFolders, _ relative: String) -> LocalFile {
+        let slash = relative.lastIndex(of: "/")
+        let folderPart = slash.map { String(relative[..<$0]) } ?? ""
+        let leaf = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
+        guard let folder = folders.resolved(folderPart) else { return .refused(folders.exists(folderPart) ? .outside : .missing) }
+        var path = folder + "/" + leaf
         var info = stat()
-        // Links are resolved already: `lstat` sees what will be opened, a FIFO is never opened.
-        guard lstat(resolved, &info) == 0 else { return .refused(.missing) }
+        guard lstat(path, &info) == 0 else { return .refused(.missing) }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            // A link: followed only to a place still inside.
+            guard case .resolved(let target) = ResolvedPath(path) else { return .refused(.missing) }
+            guard ResolvedPath.isInside(target, folder: folders.root), target != folders.root else { return .refused(.outside) }
+            path = target
+            guard lstat(path, &info) == 0 else { return .refused(.missing) }
+        }
+        // What `lstat` saw is what is opened: never a FIFO or a device.
         guard info.st_mode & S_IFMT == S_IFREG else { return .refused(.notRegular) }
         guard Int(info.st_size) <= sizeLimit else { return .refused(.tooLarge(limit: sizeLimit)) }
-        guard let data = FileContents.read(atPath: resolved, atMost: sizeLimit) else { return .refused(.missing) }
+        guard let data = FileContents.read(atPath: path, atMost: sizeLimit) else { return .refused(.missing) }
         return .read(data, permissions: UInt16(info.st_mode & 0o644))
+    }
+}
+
+/// The folders of a document's root, each resolved once (`realpath` reads every link on the way).
+private final class ResolvedFolders: Sendable {
+    let root: String
+    private let cache = Mutex<[String: String?]>([:])
+
+    init(root: String) { self.root = root }
+
+    /// The canonical path of `relative` (a normalized folder under the root), nil when it is
+    /// missing or a link leads it outside.
+    func resolved(_ relative: String) -> String? {
+        if relative.isEmpty { return root }
+        if let known = cache.withLock({ $0[relative] }) { return known }
+        var result: String?
+        if case .resolved(let path) = ResolvedPath(root + "/" + relative), ResolvedPath.isInside(path, folder: root) { result = path }
+        cache.withLock { $0[relative] = .some(result) }
+        return result
+    }
+
+    /// Whether anything is at `relative` (to tell a folder outside from a missing one).
+    func exists(_ relative: String) -> Bool {
+        FileStatus.exists(root + "/" + relative)
     }
 }

@@ -64,7 +64,7 @@ struct ImportOutputOptions: ParsableArguments {
         } catch {
             throw ExitStatus.fail(error)
         }
-        let declarations = ((try? written.load().services) ?? []).map { service in
+        let declarations = ((written.checkedCatalog ?? (try? written.load()))?.services ?? []).map { service in
             var declaration = TrustDeclaration(service)
             declaration.file = folder.appendingPathComponent(URL(fileURLWithPath: service.file).lastPathComponent).path
             return declaration
