@@ -165,6 +165,10 @@ import Testing
                 get:
                   operationId: listResponses
                   responses: { "200": { description: ok } }
+              /shared_items#folders:
+                get: { operationId: sharedFolders, responses: { "200": { description: ok } } }
+              /shared_items#web_links:
+                get: { operationId: sharedWebLinks, responses: { "200": { description: ok } } }
               /files:
                 post:
                   operationId: upload
@@ -186,6 +190,9 @@ import Testing
         #expect(list.path == "/responses")
         #expect(list.query.map { "\($0.name)=\($0.value ?? "")" } == ["beta=true"])
         #expect(result.messages.contains("repairs.yaml /paths/~1responses?beta=true/get: a path holds a query (/responses?beta=true): the path is /responses, the query items are sent with every request"))
+        #expect(service.endpoint("sharedFolders")?.path == "/shared_items")
+        #expect(service.endpoint("sharedWebLinks")?.path == "/shared_items")
+        #expect(result.messages.contains("repairs.yaml /paths/~1shared_items#web_links/get: a path holds a fragment, which is never sent: the path is /shared_items"))
         let upload = try #require(service.endpoint("upload"))
         guard case .multipart(let fields) = upload.body else { Issue.record("\(upload.body)"); return }
         #expect(fields.map(\.name) == ["file", "purpose"])

@@ -206,13 +206,18 @@ package enum OpenAPIImporter {
                 operation.operationID.map { Identifier.make($0, fallback: "operation") }
                     ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"),
                 alternatives: operation.operationID == nil ? byParameters : [])
-            // A path key holding a query (`/responses?beta=true`): the path, and the query as fixed items.
-            let (pathPart, fixedQuery) = Self.splittingQuery(operation.path)
+            // A path key holding a query (`/responses?beta=true`): the path, and the query as fixed
+            // items. One holding a fragment (`/shared_items#web_links`: documents tell operations of
+            // one path apart so) is the path: a fragment is never sent.
+            let (pathPart, fixedQuery, fragment) = Self.splittingQuery(operation.path)
             var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(pathPart))
             result.source = location(operation)
             if let fixedQuery {
                 result.query = RequestURL.queryItems(Substring(fixedQuery)).map { ($0.name, $0.value) }
                 draft.notes.append(ImportNote(.repaired, at: result.source, "a path holds a query (\(operation.path)): the path is \(pathPart), the query items are sent with every request"))
+            }
+            if fragment != nil {
+                draft.notes.append(ImportNote(.repaired, at: result.source, "a path holds a fragment, which is never sent: the path is \(pathPart)"))
             }
             result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.map(OpenAPIImporter.wholeText)
             result.description = operation.description.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
@@ -324,11 +329,14 @@ package enum OpenAPIImporter {
             }
         }
 
-        /// `/a?b=1` → `/a` and `b=1`; a path without `?` as it is.
-        static func splittingQuery(_ path: String) -> (path: String, query: String?) {
-            guard let mark = path.firstIndex(of: "?") else { return (path, nil) }
-            let query = String(path[path.index(after: mark)...])
-            return (String(path[..<mark]), query.isEmpty ? nil : query)
+        /// `/a?b=1#c` → `/a`, `b=1` and `c`; a path without `?` or `#` as it is.
+        static func splittingQuery(_ path: String) -> (path: String, query: String?, fragment: String?) {
+            let hash = path.firstIndex(of: "#")
+            let fragment = hash.map { String(path[path.index(after: $0)...]) }
+            let beforeFragment = hash.map { String(path[..<$0]) } ?? path
+            guard let mark = beforeFragment.firstIndex(of: "?") else { return (beforeFragment, nil, fragment) }
+            let query = String(beforeFragment[beforeFragment.index(after: mark)...])
+            return (String(beforeFragment[..<mark]), query.isEmpty ? nil : query, fragment)
         }
 
         /// The group a tag stands for, made on first use (its title and description from the document's `tags`).
@@ -524,7 +532,7 @@ package enum OpenAPIImporter {
             let samples = Samples(document: document)
             let requiredBody = request.member("required") == .bool(true)
             if ["GET", "HEAD", "DELETE", "OPTIONS"].contains(result.method), !requiredBody {
-                draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "an optional request body of a \(result.method) request was left out (a \(result.method) without one is the usual)"))
+                draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "an optional request body was left out: \(result.method) requests are usually sent without one"))
                 return
             }
             if let (key, content) = contents.first(where: { Self.exportedFile($0.value) != nil }), let kept = Self.exportedFile(content),
