@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -85,59 +86,48 @@ package enum StagedFolder {
     /// docs/performance.md); the index of one that failed, if any.
     static func flushAll(_ descriptors: [Int32]) -> Int? {
         guard descriptors.count > 1 else { return descriptors.first.flatMap { fsync($0) == 0 ? nil : 0 } }
-        let results = FlushResults(descriptors)
-        let count = min(flushThreads, descriptors.count)
+        let job = FlushJob(descriptors, threads: min(flushThreads, descriptors.count))
         var threads: [pthread_t] = []
-        for start in 0..<count {
-            let work = Unmanaged.passRetained(FlushWork(results: results, start: start, stride: count)).toOpaque()
+        for _ in 0..<job.threads {
+            let argument = Unmanaged.passRetained(job).toOpaque()
             var thread = pthread_t()
             if pthread_create(&thread, nil, { argument in
                 guard let argument else { return nil }
-                Unmanaged<FlushWork>.fromOpaque(argument).takeRetainedValue().run()
+                Unmanaged<FlushJob>.fromOpaque(argument).takeRetainedValue().run()
                 return nil
-            }, work) == 0 {
+            }, argument) == 0 {
                 threads.append(thread)
             } else {
                 // No thread: this one flushes that share itself.
-                Unmanaged<FlushWork>.fromOpaque(work).takeRetainedValue().run()
+                Unmanaged<FlushJob>.fromOpaque(argument).takeRetainedValue().run()
             }
         }
         for thread in threads { pthread_join(thread, nil) }
-        return results.firstFailure
+        return job.statuses.firstIndex { $0 != 0 }
     }
 
-    /// The descriptors and their flush results; each thread writes only its own indices, and they
-    /// are read after every thread has been joined.
-    private final class FlushResults: @unchecked Sendable {
+    /// The descriptors and their flush results. Each thread takes a share (every `threads`th
+    /// descriptor from the next free start) and writes only its own results, read after every
+    /// thread has been joined.
+    private final class FlushJob: @unchecked Sendable {
         let descriptors: [Int32]
+        let threads: Int
         let statuses: UnsafeMutableBufferPointer<Int32>
+        private let starts = Atomic<Int>(0)
 
-        init(_ descriptors: [Int32]) {
+        init(_ descriptors: [Int32], threads: Int) {
             self.descriptors = descriptors
+            self.threads = threads
             statuses = .allocate(capacity: descriptors.count)
             statuses.initialize(repeating: 0)
         }
 
         deinit { statuses.deallocate() }
 
-        var firstFailure: Int? { statuses.firstIndex { $0 != 0 } }
-    }
-
-    /// One thread's share: every `stride`th descriptor from `start`.
-    private final class FlushWork {
-        let results: FlushResults
-        let start: Int
-        let stride: Int
-
-        init(results: FlushResults, start: Int, stride: Int) {
-            self.results = results
-            self.start = start
-            self.stride = stride
-        }
-
         func run() {
-            for index in Swift.stride(from: start, to: results.descriptors.count, by: stride) {
-                results.statuses[index] = fsync(results.descriptors[index]) == 0 ? 0 : 1
+            let start = starts.wrappingAdd(1, ordering: .relaxed).oldValue
+            for index in stride(from: start, to: descriptors.count, by: threads) {
+                statuses[index] = fsync(descriptors[index]) == 0 ? 0 : 1
             }
         }
     }

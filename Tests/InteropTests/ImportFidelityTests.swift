@@ -356,16 +356,8 @@ import Testing
 
     /// `import` said "7 fixtures" for 6 files: the response schemas are not a fixture.
     @Test func fixtureCountsCountFiles() throws {
-        let document = """
-            openapi: 3.0.3
-            info: { title: Count, version: "1" }
-            paths:
-              /a:
-                get:
-                  responses:
-                    "200": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: integer } } } } } }
-            """
-        let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "count.yaml")
+        let document = #"{"openapi": "3.0.3", "info": {"title": "Count", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "integer"}}}}}}}}}}}"#
+        let draft = try OpenAPIImporter.draft(from: Data(document.utf8), documentName: "count.json")
         #expect(draft.schemas != nil)
         #expect(draft.fixtures.count == 2)
         #expect(draft.fixtureFileCount == 1)

@@ -6,74 +6,14 @@ import JSONSupport
 /// `HARExporter` writes. The history fills it (`export har`); values are written as given, so
 /// secrets the history masked stay masked.
 package struct HARExchange: Sendable {
-    /// A request or response body as kept: text, or base64 of bytes that are not.
-    package struct Body: Sendable {
-        package var text: String
-        package var isBase64: Bool
-        /// The whole body's size, which may be more than kept.
-        package var size: Int
-        /// Whether only a part was kept.
-        package var truncated: Bool
-        /// How many bytes were kept.
-        package var keptBytes: Int
-
-        package init(text: String, isBase64: Bool, size: Int, truncated: Bool, keptBytes: Int) {
-            self.text = text
-            self.isBase64 = isBase64
-            self.size = size
-            self.truncated = truncated
-            self.keptBytes = keptBytes
-        }
-    }
-
+    package typealias Header = (name: String, value: String)
+    /// A body as kept: text, or base64 of bytes that are not; the whole body's size; how many bytes
+    /// were kept when only a part was.
+    package typealias Body = (text: String, isBase64: Bool, size: Int, keptBytes: Int?)
     /// A field of a multipart form (a file by its name: its bytes were never kept).
-    package struct FormField: Sendable {
-        package var name: String
-        package var value: String?
-        package var fileName: String?
-        package var contentType: String?
-
-        package init(name: String, value: String?, fileName: String?, contentType: String?) {
-            self.name = name
-            self.value = value
-            self.fileName = fileName
-            self.contentType = contentType
-        }
-    }
-
-    package struct Request: Sendable {
-        package var method: String
-        package var url: String
-        package var headers: [(name: String, value: String)]
-        package var body: Body?
-        package var form: [FormField]?
-
-        package init(method: String, url: String, headers: [(name: String, value: String)], body: Body?, form: [FormField]?) {
-            self.method = method
-            self.url = url
-            self.headers = headers
-            self.body = body
-            self.form = form
-        }
-    }
-
-    package struct Response: Sendable {
-        package var status: Int
-        package var statusText: String
-        package var httpVersion: String?
-        package var headers: [(name: String, value: String)]
-        package var body: Body
-        package var size: Int
-
-        package init(status: Int, statusText: String, httpVersion: String?, headers: [(name: String, value: String)], body: Body, size: Int) {
-            self.status = status
-            self.statusText = statusText
-            self.httpVersion = httpVersion
-            self.headers = headers
-            self.body = body
-            self.size = size
-        }
-    }
+    package typealias FormField = (name: String, value: String?, fileName: String?, contentType: String?)
+    package typealias Request = (method: String, url: String, headers: [Header], body: Body?, form: [FormField]?)
+    package typealias Response = (status: Int, statusText: String, httpVersion: String?, headers: [Header], body: Body, size: Int)
 
     /// When the request was sent, as HAR writes it (ISO 8601, UTC, milliseconds).
     package var started: String
@@ -159,7 +99,7 @@ package enum HARExporter {
         let mimeType = response.headers.first { Headers.sameName($0.name, "Content-Type") }?.value ?? "x-unknown"
         var content: JSONObject = ["size": .integer(response.size), "mimeType": .string(mimeType), "text": .string(response.body.text)]
         if response.body.isBase64 { content["encoding"] = "base64" }
-        if response.body.truncated { content["comment"] = .string("cut after \(response.body.keptBytes) of \(response.size) bytes") }
+        if let kept = response.body.keptBytes { content["comment"] = .string("cut after \(kept) of \(response.size) bytes") }
         let location = response.headers.first { Headers.sameName($0.name, "Location") }?.value ?? ""
         return [
             "status": .integer(response.status), "statusText": .string(response.statusText),

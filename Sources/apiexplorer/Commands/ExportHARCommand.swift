@@ -39,19 +39,17 @@ extension HistoryEntry {
         if let error {
             custom["error"] = ["kind": .string(error.kind), "message": .string(error.message), "status": error.status.map(JSONValue.integer) ?? .null]
         }
-        let harRequest = HARExchange.Request(
-            method: request.method, url: request.url, headers: request.headers.map { ($0.name, $0.value) }, body: request.body.map(Self.harBody),
-            form: request.form?.map { HARExchange.FormField(name: $0.name, value: $0.value, fileName: $0.fileName, contentType: $0.contentType) })
-        let harResponse = response.map { response in
-            HARExchange.Response(
-                status: response.status, statusText: response.statusText, httpVersion: response.httpVersion,
-                headers: response.headers.map { ($0.name, $0.value) }, body: Self.harBody(response.body), size: response.size)
+        let harRequest: HARExchange.Request = (
+            request.method, request.url, request.headers.map { ($0.name, $0.value) }, request.body.map(Self.harBody),
+            request.form?.map { ($0.name, $0.value, $0.fileName, $0.contentType) })
+        let harResponse = response.map { response -> HARExchange.Response in
+            (response.status, response.statusText, response.httpVersion, response.headers.map { ($0.name, $0.value) }, Self.harBody(response.body), response.size)
         }
         return HARExchange(
             started: HistoryStore.timestamp(date.addingTimeInterval(-time / 1000)), time: time, request: harRequest, response: harResponse, custom: custom)
     }
 
     static func harBody(_ body: BodyRecord) -> HARExchange.Body {
-        HARExchange.Body(text: body.text, isBase64: body.encoding == .base64, size: body.size, truncated: body.truncated, keptBytes: body.data.count)
+        (body.text, body.encoding == .base64, body.size, body.truncated ? body.data.count : nil)
     }
 }
