@@ -28,6 +28,15 @@ package enum HTTPFileExporter {
         var writer = Writer(folder: folder)
         var text = writer.rawText(service: service, environment: environment, endpoints: endpoints)
         for name in secretNames(in: text) { text = text.replacing("{{secret.\(name)}}", with: "{{\(name)}}") }
+        // What a .http file has no place for, said once.
+        let chosen = endpoints ?? service.endpoints
+        var untold: [String] = []
+        if service.environments.count > 1 { untold.append("the other environments (export each with --env)") }
+        if chosen.contains(where: { !$0.examples.isEmpty || $0.stub.sample != .noFixture }) { untold.append("stubs and examples") }
+        if chosen.contains(where: { !$0.captures.isEmpty || !$0.expectations.assertions.isEmpty }) { untold.append("captures and expect: checks") }
+        if !untold.isEmpty {
+            writer.notes.append("a .http file has no place for \(untold.joined(separator: ", ")): not written; each request is written whole (its environment's and group's headers on it)")
+        }
         return (text, writer.notes)
     }
 
