@@ -94,9 +94,13 @@ extension BinaryTests.SecurityTests {
             ### ping
             GET https://collector.example/ping
             """)
+        // Its environment file is a link out of the folder too.
+        try FileManager.default.createSymbolicLink(
+            atPath: victim.documents.appendingPathComponent("http-client.env.json").path, withDestinationPath: victim.home.url.appendingPathComponent(".ssh/id_rsa").path)
         let result = try await CLI.run(["import", "http", victim.documents.appendingPathComponent("evil.http").path, "--out", out.path], state: state)
         #expect(result.status == 0, "\(result.errors)")
         victim.expectNoKey(in: out)
+        #expect(result.errors.contains("http-client.env.json beside the document is outside the document's folder"), "\(result.errors)")
         let notes = out.read("IMPORT-NOTES.md") ?? ""
         for line in [2, 8, 13, 18] {
             #expect(notes.contains("evil.http:\(line)"), "line \(line) is not named:\n\(notes)")

@@ -22,9 +22,9 @@ enum CredentialName {
     }
 
     /// Whether a query item or form field named `name` holds a credential (also the short names
-    /// APIs give keys and signatures: `key`, `sig`, `auth`, `jwt`).
+    /// APIs give keys, signatures and OAuth's one-time codes: `key`, `sig`, `auth`, `jwt`, `code`).
     static func isCredentialQuery(_ name: String) -> Bool {
-        ["key", "sig", "auth", "jwt", "signature", "apikey"].contains(name.lowercased()) || isCredential(name)
+        ["key", "sig", "auth", "jwt", "signature", "apikey", "code"].contains(name.lowercased()) || isCredential(name)
     }
 
     /// The words of a name, lowercased: `sessionId` → session, id; `X-API-Key` → x, api, key.

@@ -43,11 +43,17 @@ struct ImportHTTPCommand: ParsableCommand {
             let files = try output.documentFiles(for: file)
             func optional(_ path: String?, default name: String) throws(AuthoringError) -> Data? {
                 if let path { return try ImportOutputOptions.read(path) }
-                return files.read(name).data
+                switch files.read(name) {
+                case .read(let data, _): return data
+                case .refused(.missing): return nil
+                case .refused(let reason):
+                    notes.append(ImportNote(.info, "\(name) beside the document \(reason): not read (name a file with its option to read one)"))
+                    return nil
+                }
             }
             var settingsData = try settings.map { path throws(AuthoringError) in try ImportOutputOptions.read(path) }
             if settings == nil {
-                settingsData = files.read(".vscode/settings.json").data
+                settingsData = try optional(nil, default: ".vscode/settings.json")
                 if settingsData == nil, let above = Self.vscodeSettings(above: folder) {
                     notes.append(ImportNote(.info, "\(above) was not read: it is outside the document's folder (--settings \(above) reads it)"))
                 }
