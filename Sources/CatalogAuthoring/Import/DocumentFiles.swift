@@ -103,6 +103,14 @@ package struct DocumentFiles: Sendable {
         return lookup(relative)
     }
 
+    /// `reference` as the path of a catalog's fixture (`./fixtures/shop/a.png` → `fixtures/shop/a.png`),
+    /// which an import may keep for the copy it writes: inside the folder, under `fixtures/`, not a
+    /// catalog file (a document is a stranger's: it must not place a catalog beside yours).
+    package static func fixturePath(_ reference: String) -> String? {
+        guard let path = confined(reference), path.hasPrefix("fixtures/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml") else { return nil }
+        return path
+    }
+
     /// `reference` as a normalized path inside the folder, nil when it is absolute (`/x`, `~/x`,
     /// `C:\x`, `file:` URLs) or its `..` climb out.
     package static func confined(_ reference: String) -> String? {

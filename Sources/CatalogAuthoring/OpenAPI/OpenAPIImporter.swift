@@ -293,10 +293,7 @@ package enum OpenAPIImporter {
         /// when it is one an import may write: under `fixtures/`, inside the catalog folder (the
         /// document is a stranger's: it must not place a catalog file or climb out).
         static func exportedFile(_ object: JSONValue?) -> String? {
-            guard let written = object?.member(OpenAPIExporter.fileKey)?.text, let path = DocumentFiles.confined(written),
-                path.hasPrefix("fixtures/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml")
-            else { return nil }
-            return path
+            object?.member(OpenAPIExporter.fileKey)?.text.flatMap(DocumentFiles.fixturePath)
         }
 
         /// `path` when no fixture of the draft holds other bytes there.

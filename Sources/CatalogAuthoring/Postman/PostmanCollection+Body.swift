@@ -110,7 +110,7 @@ extension PostmanCollection {
         switch files.read(source) {
         case .read(let data, let permissions):
             // A file under `fixtures/` (what `export http` writes) keeps its path: a round trip changes nothing.
-            let kept = Self.keptFixturePath(source).flatMap { kept in
+            let kept = DocumentFiles.fixturePath(source).flatMap { kept in
                 (services.flatMap(\.draft.fixtures) + bodyFiles).allSatisfy { $0.path != kept || $0.data == data } ? kept : nil
             }
             let path = kept ?? path
@@ -120,13 +120,6 @@ extension PostmanCollection {
         case .refused(let reason):
             return (nil, reason)
         }
-    }
-
-    /// `source` as the catalog's own path when it is a fixture of one (`./fixtures/shop/a.png`):
-    /// inside the folder, under `fixtures/`, not a catalog file.
-    static func keptFixturePath(_ source: String) -> String? {
-        guard let path = DocumentFiles.confined(source), path.hasPrefix("fixtures/"), !path.hasSuffix(".yaml"), !path.hasSuffix(".yml") else { return nil }
-        return path
     }
 
     /// A field of an `urlencoded` or `formdata` list.
