@@ -13,7 +13,9 @@ import Testing
 /// and `export http` → `import http` lose nothing a request carries: `export curl` of every
 /// endpoint in every environment is byte-identical before and after (the catalog folder's own
 /// path, which a new folder changes, written `CATALOG`).
-@Suite(.offPool) struct CatalogRoundTripTests {
+// One case at a time: 54 cases computing at once on dispatch threads starved the other tests'
+// servers (their event loops got too little of the two cores to answer within a timeout).
+@Suite(.offPool, .serialized) struct CatalogRoundTripTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// A catalog folder to take round: the bundled ones, the catalog of the exported-client
