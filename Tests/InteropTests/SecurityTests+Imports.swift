@@ -223,6 +223,23 @@ extension BinaryTests.SecurityTests {
             let list = try await CLI.run(["trust", graphql.path], state: state, trusting: false)
             #expect(list.output.contains("trusted already"), "\(list.output)")
 
+            // Only the mock's origin, and a value from its own earlier response: state of its own
+            // (never another catalog's) is not reaching out, so it stays trusted.
+            try documents.write("chained.http", """
+                # @name login
+                POST http://127.0.0.1:4010/login
+
+                ###
+                GET http://127.0.0.1:4010/me?session={{login.response.body.$.session}}
+                """)
+            let chained = try TemporaryDirectory()
+            let own = try await CLI.run(["import", "http", documents.url.appendingPathComponent("chained.http").path, "--out", chained.path], state: state)
+            #expect(own.status == 0, "\(own.errors)")
+            #expect((chained.read("chained.yaml") ?? "").contains("{{response.login $.session}}"), "\(chained.read("chained.yaml") ?? "")")
+            #expect(!own.errors.contains("Not trusted"), "\(own.errors)")
+            let chainedTrust = try await CLI.run(["trust", chained.path], state: state, trusting: false)
+            #expect(chainedTrust.output.contains("trusted already"), "\(chainedTrust.output)")
+
             // A curl command the person typed: trusted.
             let curl = try TemporaryDirectory()
             let typed = try await CLI.run(
@@ -231,6 +248,36 @@ extension BinaryTests.SecurityTests {
             let curlTrust = try await CLI.run(["trust", curl.path], state: state, trusting: false)
             #expect(curlTrust.output.contains("trusted already"), "\(curlTrust.output)")
         }
+    }
+
+    /// Every file an import reads is a regular file read within a limit: a FIFO named as the
+    /// document, as an environment file beside it or as a `< part` is refused at once (never
+    /// waited on); a document larger than an import reads is refused before it is read (a sparse
+    /// file: its size costs no disk), with the limit named.
+    @Test func anImportReadsNoFIFOAndNoDocumentOverItsLimit() async throws {
+        let documents = try TemporaryDirectory()
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        try Self.makeFIFO(documents.url.appendingPathComponent("trap.yaml").path)
+        let fifo = try await Self.runReturning(["import", "openapi", documents.url.appendingPathComponent("trap.yaml").path, "--out", out.path], state: state)
+        #expect(fifo.status == 2, "\(fifo.errors)")
+        #expect(fifo.errors.contains("trap.yaml is not a regular file (it is a FIFO (named pipe))"), "\(fifo.errors)")
+
+        let huge = documents.url.appendingPathComponent("huge.json").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, off_t(64 << 20) + 1) == 0)
+        let large = try await Self.runReturning(["import", "postman", huge, "--out", out.path], state: state)
+        #expect(large.status == 2, "\(large.errors)")
+        #expect(large.errors.contains("huge.json holds 67108865 bytes, more than the 67108864 bytes (64 MiB) it may hold, so it is not read"), "\(large.errors)")
+
+        // Beside a `.http` file: its environment file and a part it uploads are FIFOs.
+        try documents.write("api.http", "POST http://127.0.0.1:4010/up\nContent-Type: text/plain\n\n< ./part.txt\n")
+        try Self.makeFIFO(documents.url.appendingPathComponent("http-client.env.json").path)
+        try Self.makeFIFO(documents.url.appendingPathComponent("part.txt").path)
+        let beside = try await Self.runReturning(["import", "http", documents.url.appendingPathComponent("api.http").path, "--out", out.path], state: state)
+        #expect(beside.status == 0, "\(beside.errors)")
+        #expect(beside.errors.contains("http-client.env.json beside the document is not a regular file"), "\(beside.errors)")
+        #expect((out.read("IMPORT-NOTES.md") ?? "").contains("api.http:1"), "\(out.read("IMPORT-NOTES.md") ?? "")")
     }
 
     /// `kill -9` during an import leaves a staging folder: the next import into the folder removes

@@ -150,10 +150,20 @@ package struct DocumentFiles: Sendable {
             path = target
             guard lstat(path, &info) == 0 else { return .refused(.missing) }
         }
-        // What `lstat` saw is what is opened: never a FIFO or a device.
         guard info.st_mode & S_IFMT == S_IFREG else { return .refused(.notRegular) }
-        guard Int(info.st_size) <= sizeLimit else { return .refused(.tooLarge(limit: sizeLimit)) }
-        guard let data = FileContents.read(atPath: path, atMost: sizeLimit) else { return .refused(.missing) }
+        // Opened without following a link, then checked again on the open file (a FIFO, a device or
+        // a link swapped in since `lstat` is refused, a size over the limit refused before reading).
+        let data: Data
+        do throws(FileReadError) {
+            data = try FileContents.contents(atPath: path, limit: sizeLimit, followingLinks: false)
+        } catch {
+            switch error {
+            case .tooLarge: return .refused(.tooLarge(limit: sizeLimit))
+            case .notRegularFile: return .refused(.notRegular)
+            case .symbolicLink: return .refused(.outside)
+            case .missing, .unreadable: return .refused(.missing)
+            }
+        }
         return .read(data, permissions: UInt16(info.st_mode & 0o644))
     }
 }

@@ -28,7 +28,7 @@ struct ImportGraphQLCommand: ParsableCommand {
         do throws(AuthoringError) {
             guard let endpoint = URL(string: url) else { throw .usage("--url '\(url)' is not a URL") }
             if output.root != nil { throw .usage("a GraphQL schema names no other file; --root does not apply") }
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try GraphQLImporter.catalog(
                 schema: data, documentName: URL(fileURLWithPath: file).lastPathComponent, url: endpoint, service: output.service)
         } catch {

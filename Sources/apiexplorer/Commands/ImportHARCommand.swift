@@ -25,7 +25,7 @@ struct ImportHARCommand: ParsableCommand {
         do throws(AuthoringError) {
             if output.service != nil { throw .usage("import har names its services after the hosts; --service does not apply") }
             if output.root != nil { throw .usage("a HAR capture names no other file; --root does not apply") }
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.captureLimit)
             result = try HARImporter.catalog(har: data, documentName: URL(fileURLWithPath: file).lastPathComponent)
         } catch {
             throw ExitStatus.fail(error)

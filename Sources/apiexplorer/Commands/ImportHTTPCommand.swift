@@ -37,12 +37,12 @@ struct ImportHTTPCommand: ParsableCommand {
         let result: CatalogImport
         var notes: [ImportNote] = []
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             // Only the document's folder: a file beside it may be a link that leads elsewhere.
             let files = try output.documentFiles(for: file)
             func optional(_ path: String?, default name: String) throws(AuthoringError) -> Data? {
-                if let path { return try ImportOutputOptions.read(path) }
+                if let path { return try ImportOutputOptions.read(path, limit: ImportOutputOptions.settingsLimit) }
                 switch files.read(name) {
                 case .read(let data, _): return data
                 case .refused(.missing): return nil
@@ -51,7 +51,7 @@ struct ImportHTTPCommand: ParsableCommand {
                     return nil
                 }
             }
-            var settingsData = try settings.map { path throws(AuthoringError) in try ImportOutputOptions.read(path) }
+            var settingsData = try settings.map { path throws(AuthoringError) in try ImportOutputOptions.read(path, limit: ImportOutputOptions.settingsLimit) }
             if settings == nil {
                 settingsData = try optional(nil, default: ".vscode/settings.json")
                 if settingsData == nil, let above = Self.vscodeSettings(above: folder) {

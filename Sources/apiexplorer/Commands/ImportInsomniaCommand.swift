@@ -23,7 +23,7 @@ struct ImportInsomniaCommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try InsomniaImporter.catalog(
                 export: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
                 files: try output.documentFiles(for: file))

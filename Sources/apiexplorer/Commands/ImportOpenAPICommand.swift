@@ -26,7 +26,7 @@ struct ImportOpenAPICommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try OpenAPIImporter.catalog(
                 from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
                 files: try output.documentFiles(for: file))

@@ -35,19 +35,38 @@ struct ImportOutputOptions: ParsableArguments {
         return files
     }
 
-    /// Whether a catalog that declares this reaches nothing outside itself but `hosts`: every line
-    /// of what trusting it allows is one of those hosts. Read from the lines the trust question
-    /// shows, so a capability the declaration learns to list later counts too (and makes it untrusted).
+    /// Whether a catalog that declares this reaches nothing outside itself but `hosts`: once the
+    /// redirects those hosts answer with (followed without credentials, where the person's own
+    /// servers say) and state of its own (never another catalog's) are set aside, every line of
+    /// what trusting it allows is one of those hosts. Read from the lines the trust question shows,
+    /// so a capability the declaration learns to list later counts too (and makes it untrusted).
     static func reachesNothing(_ declaration: TrustDeclaration, beyond hosts: [String]) -> Bool {
-        let own = Set(hosts.map { "  sends requests to \($0)" })
-        return declaration.lines.dropFirst().allSatisfy { own.contains($0) || $0 == "  nothing outside its folder" }
+        var rest = declaration
+        rest.reach.followsRedirects = []
+        rest.reach.state = []
+        let own = Set(hosts.map { "  sends requests to \($0)" } + ["  nothing outside its folder"])
+        return rest.lines.dropFirst().allSatisfy(own.contains)
     }
 
-    /// A file's bytes, or a usage error naming it.
-    static func read(_ path: String) throws(AuthoringError) -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .usage("cannot read \(path)") }
-        return data
+    /// A file's bytes, or a usage error naming it: only a regular file (a FIFO or a device named
+    /// as the document is refused, not waited on), refused before reading when it holds more than
+    /// `limit` bytes.
+    static func read(_ path: String, limit: Int) throws(AuthoringError) -> Data {
+        do throws(FileReadError) {
+            return try FileContents.contents(atPath: path, limit: limit)
+        } catch {
+            throw .usage(error.isMissing ? "cannot read \(path): it does not exist" : error.description)
+        }
     }
+
+    /// The largest document (OpenAPI, Postman, Insomnia, `.http`, GraphQL) an import reads: room
+    /// for the largest published single-file documents, a bound on what parsing one may cost.
+    static let documentLimit = 64 << 20
+    /// The largest HAR capture an import reads: captures carry the bodies they recorded.
+    static let captureLimit = 256 << 20
+    /// The largest environment or settings file an import reads (Postman environments,
+    /// `http-client.env.json`, VS Code settings).
+    static let settingsLimit = 4 << 20
 
     /// The origin of the mock server an import's `local` environment names: the person's own.
     static let mockOrigin = "http://127.0.0.1:4010"

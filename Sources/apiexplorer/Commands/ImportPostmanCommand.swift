@@ -29,10 +29,10 @@ struct ImportPostmanCommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             var files: [PostmanImporter.EnvironmentFile] = []
             for path in environments {
-                files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path)))
+                files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path, limit: ImportOutputOptions.settingsLimit)))
             }
             result = try PostmanImporter.catalog(
                 collection: data, documentName: URL(fileURLWithPath: file).lastPathComponent, environments: files, service: output.service,
