@@ -4,7 +4,7 @@ import PackageDescription
 // Every target lists exactly the modules its sources import (scripts/check-imports checks it).
 // Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
 // Only the library products declare `public`; modules share the rest with `package` (scripts/check-access).
-let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring"]
+let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring", "ProtoJSON"]
 let package = Package(
     name: "apiexplorer",
     platforms: [.macOS(.v15)],
@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Descriptor messages only; its default traits (delimited streams, field-mask helpers) import
+        // Foundation, so they stay off.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
     ],
     targets: [
         // MARK: Foundations
@@ -37,6 +40,8 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["JSONSupport", "TextSupport"]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
+        // Protobuf messages by descriptor at run time: binary and proto3 JSON, both ways.
+        .target(name: "ProtoJSON", dependencies: ["JSONSupport", "TextSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
 
         // MARK: Networking
         .target(
@@ -173,8 +178,9 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
-                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport", "ProtoJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -213,6 +219,10 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(
+            name: "ProtoJSONTests",
+            dependencies: ["TestTraits", "ProtoJSON", "JSONSupport", "SystemSupport", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            resources: [.copy("Resources")]),
         .testTarget(name: "ContractCheckTests", dependencies: ["TestTraits", "ContractCheck", "Catalog", "JSONSchema", "TestSupport"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["TestTraits", "JSONSchema", "JSONSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "HTTPEchoTests", dependencies: ["TestTraits", "HTTPEcho", "JSONSupport"]),
