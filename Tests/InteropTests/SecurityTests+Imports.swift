@@ -181,6 +181,10 @@ extension BinaryTests.SecurityTests {
         #expect(notes.contains("evil.yaml /paths/~1a/get/responses/200/content/application~1json/schema/$ref"), "\(notes)")
         #expect(notes.contains("evil.yaml /paths/~1b/post/requestBody/content/application~1json/schema/$ref"), "\(notes)")
         #expect(notes.contains("is outside the document's folder"), "\(notes)")
+        // Climbing out is what a split document's parts do: the note says how to allow it; an absolute path cannot be.
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.contains { $0.contains("../../secrets.yaml") && $0.hasSuffix("(--root with a folder that holds both reads it)") }, "\(result.errors)")
+        #expect(!lines.contains { $0.contains("\(victim.home.path)/secrets.yaml") && $0.contains("--root") }, "\(result.errors)")
     }
 
     /// Trust of imported catalogs: one that names a host or a secret is written untrusted (what it

@@ -31,7 +31,10 @@ enum ExternalReferences {
                 documents[path] = rewritten
                 pending += references(in: rewritten, document: path).reversed()
             case .refused(let reason):
-                notes.append(ImportNote(.skipped, at: place, "the file \(path) a $ref names \(reason): not read, what it names is missing"))
+                // A split document's part beside its folder (`../common/Error.yaml`) is the person's to allow.
+                let climbs = reason == .outside && DocumentFiles.confined(path) == nil && !path.hasPrefix("/") && path.split(separator: "/").contains("..")
+                let widen = climbs ? " (--root with a folder that holds both reads it)" : ""
+                notes.append(ImportNote(.skipped, at: place, "the file \(path) a $ref names \(reason): not read, what it names is missing\(widen)"))
             }
         }
         return (documents, notes)
