@@ -283,7 +283,7 @@ let package = Package(
             name: "CatalogAuthoringTests",
             dependencies: [
                 "TestTraits", "CatalogAuthoring", "Catalog", "CatalogTestSupport", "Sessions", "ContractCheck", "DispatcherCore", "JSONSchema", "JSONSupport",
-                "RequestExport", "StateStore", "SystemSupport", "TestSupport",
+                "RequestExport", "StateStore", "SystemSupport", "TestSupport", "YAMLSupport",
             ]),
         .testTarget(
             name: "StateStoreTests",

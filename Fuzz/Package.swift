@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzGraphQL", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzImports", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzProtoJSON", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
     ]
 )

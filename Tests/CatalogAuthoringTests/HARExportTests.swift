@@ -34,7 +34,7 @@ import TestTraits
         let binary = entry {
             $0.response?.body = BodyRecord(Data([0xFF, 0xD8, 0x00]), contentType: "image/jpeg", redactor: nil, limit: nil)
         }
-        let text = HARExporter.text([entry(), failed, binary], creatorVersion: "9.9")
+        let text = HARExporter.text([entry(), failed, binary].map(\.harExchange), creatorVersion: "9.9")
         let log = try HARReader.read(Data(text.utf8))
         #expect(log.entries.count == 3)
 
@@ -60,6 +60,6 @@ import TestTraits
     }
 
     @Test func emptyHistoryIsAnEmptyLog() throws {
-        #expect(try HARReader.read(Data(HARExporter.text([], creatorVersion: "1").utf8)).entries.isEmpty)
+        #expect(try HARReader.read(Data(HARExporter.text([HARExchange](), creatorVersion: "1").utf8)).entries.isEmpty)
     }
 }

@@ -172,12 +172,13 @@ import TestTraits
               /pets/{petId}: { $ref: paths/pet.yaml }
               /remote: { $ref: "https://example.com/remote.yaml" }
             """
-        var asked: [String] = []
-        let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml") { path in
-            asked.append(path)
-            return files[path].map { Data($0.utf8) }
-        }
-        #expect(Set(asked) == Set(files.keys), "each file once, the URL never")
+        let asked = Asked()
+        let lookup = DocumentFiles(confinedLookup: { path in
+            asked.add(path)
+            return files[path].map { .read(Data($0.utf8), permissions: 0o644) } ?? .refused(.missing)
+        })
+        let draft = try OpenAPIImporter.draft(from: Data(root.utf8), documentName: "split.yaml", files: lookup)
+        #expect(Set(asked.paths) == Set(files.keys), "each file once, the URL never")
         #expect(draft.endpoints.map(\.id) == ["getPet"])
         let endpoint = try #require(draft.endpoints.first)
         #expect(endpoint.path == "/pets/{{petId}}")
@@ -235,4 +236,13 @@ import TestTraits
         #expect(throws: AuthoringError.self) { try OpenAPIImporter.draft(from: Data("{oops".utf8), documentName: "x") }
         #expect(throws: AuthoringError.self) { try OpenAPIImporter.draft(from: Data(#"{"openapi": "3.0.0"}"#.utf8), documentName: "x") }
     }
+}
+
+/// The paths a lookup was asked for (the lookup runs on the caller's thread; the lock keeps it `Sendable`).
+final class Asked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var asked: [String] = []
+
+    func add(_ path: String) { lock.withLock { asked.append(path) } }
+    var paths: [String] { lock.withLock { asked } }
 }

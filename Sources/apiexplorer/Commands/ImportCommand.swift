@@ -4,6 +4,6 @@ import ArgumentParser
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Makes catalogs from OpenAPI documents, Postman collections, Insomnia exports, .http files, HAR captures and GraphQL schemas, and endpoints from curl commands.",
+        abstract: "Makes catalogs from OpenAPI (and Swagger 2.0) documents, Postman collections, Insomnia exports, .http files, HAR captures and GraphQL schemas, and endpoints from curl commands.",
         subcommands: [ImportOpenAPICommand.self, ImportCurlCommand.self, ImportPostmanCommand.self, ImportInsomniaCommand.self, ImportHTTPCommand.self, ImportHARCommand.self, ImportGraphQLCommand.self])
 }
