@@ -28,6 +28,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Its optional traits (Foundation streams, FieldMask helpers) off: the runtime then imports FoundationEssentials only.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
         // MARK: Foundations
@@ -80,6 +84,64 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 "CryptoSupport",
+            ]
+        ),
+
+        // MARK: gRPC (docs/grpc.md): GRPCCore's client and server over swift-nio-http2 and NIOSSL
+        // Messages on the wire: length-prefixed framing, gzip, metadata as HTTP/2 headers, status and its details.
+        .target(
+            name: "GRPCWire",
+            dependencies: [
+                "CZlib", "TextSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        // GRPCCore's ClientTransport and ServerTransport over HTTP/2 (h2c and TLS with an environment's trust).
+        .target(
+            name: "GRPCTransport",
+            dependencies: [
+                "GRPCWire", "DispatcherCore", "LiveTransport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
+        // Calls of the four kinds with encoded messages in and out; their outcome mapped to the core's error kinds.
+        .target(
+            name: "GRPCCalls",
+            dependencies: [
+                "GRPCTransport", "GRPCWire", "DispatcherCore", "TextSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Descriptor sets from server reflection, protosets and .proto files (protoc); grpcurl-like list and describe.
+        .target(
+            name: "GRPCReflection",
+            dependencies: [
+                "GRPCCalls", "GRPCWire", "SystemSupport", "TextSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Generated/README.md"]
+        ),
+        // A gRPC server for the mock: canned answers per method, and reflection over the descriptor set it serves.
+        .target(
+            name: "GRPCMock",
+            dependencies: [
+                "GRPCCalls", "GRPCTransport", "GRPCWire", "GRPCReflection",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
 
@@ -169,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
+                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport",
                 "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,10 +251,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            resources: [.copy("Certificates")]
+            // GRPCServers: the Python gRPC test server, its proto and the benchmark's client.
+            resources: [.copy("Certificates"), .copy("GRPCServers")]
         ),
         // Test traits the test targets share (Swift Testing): apart from TestSupport, which the benchmark links too.
         .target(name: "TestTraits", dependencies: ["TestSupport"]),
@@ -294,6 +358,37 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "GRPCWireTests",
+            dependencies: [
+                "TestTraits", "GRPCWire",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCCallsTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire", "DispatcherCore",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCReflectionTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCReflection", "GRPCCalls", "GRPCTransport", "DispatcherCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCMockTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCMock", "GRPCCalls", "GRPCReflection", "GRPCTransport", "GRPCWire", "DispatcherCore", "SystemSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["TestTraits", "apiexplorer", "TestSupport", "SystemSupport"]),
         .testTarget(

@@ -18,5 +18,6 @@ enum BenchmarkSuites {
         WriteBenchmark.self,
         RunnerBenchmark.self,
         BrowseBenchmark.self,
+        GRPCBenchmark.self,
     ]
 }
