@@ -231,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport",
+                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire",
                 "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

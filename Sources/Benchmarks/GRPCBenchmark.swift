@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GRPCCalls
 import GRPCTransport
+import GRPCWire
 import SystemSupport
 import TestSupport
 

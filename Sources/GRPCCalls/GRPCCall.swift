@@ -92,3 +92,13 @@ package struct GRPCCallResult: Sendable, Hashable {
     /// Whether the call ended with `OK`.
     package var succeeded: Bool { status.code == .ok && transportError == nil }
 }
+
+extension GRPCCallResult: CustomStringConvertible {
+    /// `routeguide.Probe/Echo: OK, 1 message (12 bytes)`: the messages counted, not shown.
+    package var description: String {
+        let bytes = messages.reduce(0) { $0 + $1.count }
+        let kept = messages.isEmpty ? "" : " (\(GRPCByteCount(bytes)) kept)"
+        return "\(method): \(status), \(messageCount) message\(messageCount == 1 ? "" : "s")\(kept)"
+            + (transportError.map { "; transport: \($0.code.rawValue)" } ?? "")
+    }
+}

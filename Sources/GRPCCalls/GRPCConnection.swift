@@ -25,6 +25,11 @@ package final class GRPCConnection: Sendable {
         running = Task { try? await client.runConnections() }
     }
 
+    deinit {
+        // Forgotten without close(): the connection still ends (close() also waits for it).
+        client.beginGracefulShutdown()
+    }
+
     /// Ends the connection: calls in flight end, later calls fail.
     package func close() async {
         client.beginGracefulShutdown()

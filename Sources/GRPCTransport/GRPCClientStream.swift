@@ -98,7 +98,7 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
         private mutating func nextPart() async throws(RPCError) -> Element? {
             // Messages already read come first.
             if var reader {
-                let message = try wire { () throws(GRPCWireError) in try reader.next() }
+                let message = try rpcError { () throws(GRPCWireError) in try reader.next() }
                 self.reader = reader
                 if let message { return .message(message) }
             }
@@ -125,7 +125,7 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
                     guard headers.endStream else {
                         throw RPCError(code: .internalError, message: "\(authority) sent a second HEADERS that does not end the call.")
                     }
-                    if let reader { try wire { () throws(GRPCWireError) in try reader.finish() } }
+                    if let reader { try rpcError { () throws(GRPCWireError) in try reader.finish() } }
                     let (status, metadata) = GRPCHeaders.trailers(headers.headers, authority: authority)
                     ended = true
                     return .status(Status(code: status.code.core, message: status.message), metadata.core)
@@ -134,11 +134,11 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
                         throw RPCError(code: .internalError, message: "\(authority) sent a message before its response headers.")
                     }
                     if case .byteBuffer(let bytes) = data.data { reader.append(bytes) }
-                    let message = try wire { () throws(GRPCWireError) in try reader.next() }
+                    let message = try rpcError { () throws(GRPCWireError) in try reader.next() }
                     self.reader = reader
                     if data.endStream {
                         // A stream that ends on DATA has no trailers, so no status.
-                        try wire { () throws(GRPCWireError) in try reader.finish() }
+                        try rpcError { () throws(GRPCWireError) in try reader.finish() }
                         let count = reader.count
                         throw RPCError(
                             code: .internalError,
@@ -153,14 +153,6 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
             }
         }
 
-        /// A wire error as the call's error.
-        private func wire<R>(_ body: () throws(GRPCWireError) -> R) throws(RPCError) -> R {
-            do {
-                return try body()
-            } catch {
-                throw RPCError(code: RPCError.Code(error.code.core) ?? .internalError, message: error.message)
-            }
-        }
 
         /// The stream ended early: reset by the server, or the connection broke or closed.
         private func streamFailure(_ error: (any Error)?) -> RPCError {
@@ -188,5 +180,14 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
                 }
             return RPCError(code: status, message: "\(authority) \(meaning).")
         }
+    }
+}
+
+/// A wire error as the call's error: its code and message as GRPCCore's `RPCError`.
+func rpcError<R>(_ body: () throws(GRPCWireError) -> R) throws(RPCError) -> R {
+    do {
+        return try body()
+    } catch {
+        throw RPCError(code: RPCError.Code(error.code.core) ?? .internalError, message: error.message)
     }
 }

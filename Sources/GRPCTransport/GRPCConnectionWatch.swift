@@ -56,13 +56,19 @@ final class GRPCConnectionWatch: Sendable {
                 .badServerResponse,
                 message: "\(authority) sent bytes that are not valid HTTP/2 (\(Self.name(of: error))): it is not a gRPC server, or it speaks TLS on this port.")
         }
+        var how = "closed"
         if let error {
             let context = FailureContext(url: url, timeouts: timeouts, receivedHead: messagesReceived != nil)
             let mapped = TransportError.mapping(error, context: context)
-            if mapped.code != .unknown { return mapped }
+            // A lost connection is told in a call's terms (messages, status), not a body's.
+            if mapped.code == .networkConnectionLost {
+                how = mapped.message.contains(" reset ") ? "reset" : "closed"
+            } else if mapped.code != .unknown {
+                return mapped
+            }
         }
         let when = messagesReceived.map { $0 == 0 ? "after its response headers" : "after \($0) message\($0 == 1 ? "" : "s")" } ?? "before answering"
-        return TransportError(.networkConnectionLost, message: "\(authority) closed the connection \(when), before the call's status.")
+        return TransportError(.networkConnectionLost, message: "\(authority) \(how) the connection \(when), before the call's status.")
     }
 
     /// The URL the HTTP transport's failure messages name.

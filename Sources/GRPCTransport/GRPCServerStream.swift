@@ -61,9 +61,24 @@ struct GRPCServerStreams: Sendable {
                 } onCancel: {
                     running.cancel()
                 }
+                if writer.isFinished { await Self.settle(stream.channel, frames: frames) }
             }
         }
     }
+
+    /// Waits for an answered stream to close by itself: HTTP/2 flow control may still hold back
+    /// its last DATA and trailers, and closing it now would reset it (RST_STREAM CANCEL) and drop
+    /// them. The client's unread requests are dropped meanwhile, so a client held back by flow
+    /// control can end its side; one that never does is closed after `settleLimit`.
+    private static func settle(_ channel: any Channel, frames: GRPCFrameSource) async {
+        let limit = channel.eventLoop.scheduleTask(in: settleLimit) { channel.close(promise: nil) }
+        defer { limit.cancel() }
+        while (try? await frames.next()) != nil {}
+        try? await channel.closeFuture.get()
+    }
+
+    /// How long an answered stream may stay open for the client to end its side.
+    static let settleLimit = TimeAmount.seconds(30)
 
     static func describe(_ address: SocketAddress) -> String {
         switch address {
@@ -115,9 +130,9 @@ struct GRPCRequestParts: AsyncSequence, Sendable {
                 return .metadata(metadata.core)
             }
             while true {
-                if let message = try wire({ () throws(GRPCWireError) in try reader.next() }) { return .message(message) }
+                if let message = try rpcError({ () throws(GRPCWireError) in try reader.next() }) { return .message(message) }
                 if ended {
-                    try wire { () throws(GRPCWireError) in try reader.finish() }
+                    try rpcError { () throws(GRPCWireError) in try reader.finish() }
                     return nil
                 }
                 let frame: HTTP2Frame.FramePayload?
@@ -142,13 +157,6 @@ struct GRPCRequestParts: AsyncSequence, Sendable {
             }
         }
 
-        private func wire<R>(_ body: () throws(GRPCWireError) -> R) throws(RPCError) -> R {
-            do {
-                return try body()
-            } catch {
-                throw RPCError(code: RPCError.Code(error.code.core) ?? .internalError, message: error.message)
-            }
-        }
     }
 }
 

@@ -164,6 +164,34 @@ import TestTraits
         #expect(result.messageCount < 1000)
     }
 
+    @Test func largeMessagesCrossBothWaysInManyFrames() async throws {
+        // 3 MiB each way: many DATA frames and window updates (HTTP/2's frames are 16 KiB).
+        let big = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let method = GRPCMockMethod(Self.getBook, kind: .unary) { request in .message(request.messages.first ?? []) }
+        let result = try await Self.serving([method]) { connection, _ in
+            try await connection.call(Self.getBook, kind: .unary, requests: .messages([big]))
+        }
+        let succeeded = result.succeeded
+        #expect(succeeded, "\(result)")
+        // Compared apart: a failure prints the values, and 3 MiB each is too much to read.
+        let same = result.messages == [big]
+        #expect(same, "\(result.messages.map(\.count)) bytes came back")
+    }
+
+    @Test func aRequestOverTheServersLimitIsRefused() async throws {
+        let method = GRPCMockMethod(Self.getBook, kind: .unary, answer: .message([]))
+        let server = try GRPCMockServer(methods: [method], descriptors: Self.descriptors, configuration: .init(receiveLimit: 1024))
+        let port = try await server.start()
+        let connection = try GRPCConnection(target: GRPCTarget(host: "127.0.0.1", port: port, secure: false))
+        let result = try await withShutdown {
+            try await connection.call(Self.getBook, kind: .unary, requests: .messages([Array(repeating: 1, count: 4096)]))
+        } shutdown: {
+            await connection.close()
+            await server.stop()
+        }
+        #expect(result.status.code == .resourceExhausted, "\(result.status)")
+    }
+
     @Test func overTLS() async throws {
         let tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try TestCertificates.server.certificate())], privateKey: .privateKey(try TestCertificates.server.privateKey()))

@@ -74,7 +74,7 @@ import TestTraits
     @Test func bytesThatAreNotAStatusAreNamedNotThrown() {
         let decoded = GRPCStatusDetails.decode([0x0A, 0x50, 1, 2])
         #expect(decoded.details.isEmpty)
-        #expect(decoded.problem == "grpc-status-details-bin is not a google.rpc.Status: field 1 claims 80 bytes, 2 remain")
+        #expect(decoded.problem == "grpc-status-details-bin is not a google.rpc.Status: its bytes are not protobuf")
     }
 
     @Test func theTrailersMessageWinsAndTheDetailsFillIn() throws {

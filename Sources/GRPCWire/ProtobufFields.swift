@@ -1,5 +1,5 @@
-/// Protobuf messages written and read field by field, for tests that call the test servers
-/// without generated code: `[1: .text("hi"), 2: .number(3)]` and back.
+/// Protobuf's binary format read and written field by field, without a schema: what a
+/// `google.rpc.Status` needs, and what tests write messages with (`[1: .text("hi"), 2: .number(3)]`).
 package struct ProtobufFields: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     /// A field's value on the wire.
     package enum Value: Sendable, Hashable {
