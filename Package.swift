@@ -5,6 +5,8 @@ import PackageDescription
 // Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
 // Only the library products declare `public`; modules share the rest with `package` (scripts/check-access).
 let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring"]
+// Apart: GRPCWire pulls in SwiftNIO and swift-protobuf, which the parsers' fuzz targets need not build for the fuzzer.
+let fuzzedGRPCModules = ["GRPCWire"]
 let package = Package(
     name: "apiexplorer",
     platforms: [.macOS(.v15)],
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "Catalog", targets: ["Catalog", "Sessions"]),
         /// Only for the fuzz targets (Fuzz/), which import these modules `@testable`: nothing in them is public.
         .library(name: "FuzzedModules", targets: fuzzedModules),
+        /// Only for the gRPC wire format's fuzz target; nothing in it is public.
+        .library(name: "FuzzedGRPCModules", targets: fuzzedGRPCModules),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
