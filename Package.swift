@@ -4,7 +4,7 @@ import PackageDescription
 // Every target lists exactly the modules its sources import (scripts/check-imports checks it).
 // Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
 // Only the library products declare `public`; modules share the rest with `package` (scripts/check-access).
-let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring"]
+let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring", "ProtoJSON"]
 // Apart: GRPCWire pulls in SwiftNIO and swift-protobuf, which the parsers' fuzz targets need not build for the fuzzer.
 let fuzzedGRPCModules = ["GRPCWire"]
 let package = Package(
@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["JSONSupport", "TextSupport"]),
         .systemLibrary(name: "CLibCrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
         .target(name: "CryptoSupport", dependencies: ["CLibCrypto"]),
+        // Protobuf messages by descriptor at run time: binary and proto3 JSON, both ways.
+        .target(name: "ProtoJSON", dependencies: ["JSONSupport", "TextSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
 
         // MARK: Networking
         .target(
@@ -236,8 +238,9 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire",
-                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport", "ProtoJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -278,6 +281,10 @@ let package = Package(
         .testTarget(name: "TextSupportTests", dependencies: ["TestTraits", "TextSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["TestTraits", "SystemSupport"]),
         .testTarget(name: "JSONSupportTests", dependencies: ["TestTraits", "JSONSupport"]),
+        .testTarget(
+            name: "ProtoJSONTests",
+            dependencies: ["TestTraits", "ProtoJSON", "JSONSupport", "SystemSupport", "TestSupport", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            resources: [.copy("Resources")]),
         .testTarget(name: "ContractCheckTests", dependencies: ["TestTraits", "ContractCheck", "Catalog", "JSONSchema", "TestSupport"]),
         .testTarget(name: "JSONSchemaTests", dependencies: ["TestTraits", "JSONSchema", "JSONSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "HTTPEchoTests", dependencies: ["TestTraits", "HTTPEcho", "JSONSupport"]),

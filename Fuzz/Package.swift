@@ -27,6 +27,7 @@ let package = Package(
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzGraphQL", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
+        .executableTarget(name: "FuzzProtoJSON", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         // A product of its own: GRPCWire pulls in SwiftNIO and swift-protobuf, which the parsers' targets need not build for the fuzzer.
         .executableTarget(
             name: "FuzzGRPCWire",

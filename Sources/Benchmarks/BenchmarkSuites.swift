@@ -19,5 +19,6 @@ enum BenchmarkSuites {
         RunnerBenchmark.self,
         BrowseBenchmark.self,
         GRPCBenchmark.self,
+        ProtoJSONBenchmark.self,
     ]
 }
