@@ -7,33 +7,11 @@ import GRPCWire
 package enum GRPCErrorMapping {
     /// The HTTP status of the same meaning (google/rpc/code.proto); nil for `OK`.
     package static func httpStatus(for code: GRPCStatusCode) -> Int? {
-        switch code {
-        case .ok: nil
-        case .cancelled: 499
-        case .unknown, .internalError, .dataLoss: 500
-        case .invalidArgument, .failedPrecondition, .outOfRange: 400
-        case .deadlineExceeded: 504
-        case .notFound: 404
-        case .alreadyExists, .aborted: 409
-        case .permissionDenied: 403
-        case .unauthenticated: 401
-        case .resourceExhausted: 429
-        case .unimplemented: 501
-        case .unavailable: 503
-        }
+        code == .ok ? nil : RPCStatus.httpStatus(forCode: code.rawValue)
     }
 
     /// The kind a status maps to; nil for `OK`.
-    package static func kind(for code: GRPCStatusCode) -> ErrorKind? {
-        switch code {
-        case .ok: nil
-        // The client ended it (grpc's 499 is nginx's "client closed request", not a server's refusal).
-        case .cancelled: .cancelled
-        // A deadline is a timeout whoever noticed it.
-        case .deadlineExceeded: .timeout
-        default: httpStatus(for: code).map(ErrorKind.init(status:))
-        }
-    }
+    package static func kind(for code: GRPCStatusCode) -> ErrorKind? { RPCStatus.kind(forCode: code.rawValue) }
 
     /// The error of a call that did not succeed; nil when it did. A failure below gRPC keeps the
     /// HTTP transport's kinds (cannotConnect, tlsFailure, connectionLost, timeout …).
