@@ -151,6 +151,14 @@ let package = Package(
             ]
         ),
 
+        // Catalogs' gRPC endpoints through the dispatcher core: the transport that calls them, their messages by descriptor.
+        .target(
+            name: "GRPCDispatch",
+            dependencies: [
+                "DispatcherCore", "GRPCCalls", "GRPCTransport", "GRPCWire", "JSONSupport", "ProtoJSON",
+            ]
+        ),
+
         // MARK: Catalogs
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
@@ -219,8 +227,9 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports", "ContractCheck", "LoadExport",
+                "TestRunner", "TestReports", "ContractCheck", "LoadExport", "GRPCDispatch", "GRPCCalls", "GRPCReflection", "GRPCMock", "GRPCTransport", "GRPCWire", "ProtoJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
             // symbol, each looked up at load, and writes a relocation entry per pointer; lld packs them
@@ -400,6 +409,10 @@ let package = Package(
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
+        ),
+        .testTarget(
+            name: "GRPCDispatchTests",
+            dependencies: ["TestTraits", "TestSupport", "SystemSupport", "Catalog", "GRPCMock", "apiexplorer"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["TestTraits", "apiexplorer", "TestSupport", "SystemSupport"]),
         .testTarget(

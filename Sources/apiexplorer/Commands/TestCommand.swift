@@ -102,7 +102,7 @@ struct TestCommand: AsyncParsableCommand {
                 throw ExitStatus.fail(error)
             }
         }
-        let results = try await withLiveTransport { transport in
+        let results = try await withCallTransport(catalog) { transport in
             var runner = TestRunner(
                 caller: EndpointCaller(catalog: catalog, transport: transport), mode: mode, jobs: jobs, failFast: failFast, values: values)
             if contract { runner.contract = try Self.contractCheck(for: catalog) }
