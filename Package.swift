@@ -81,6 +81,7 @@ let package = Package(
                 "SystemSupport",
                 "TextSupport",
                 "CZlib",
+                "CIDN2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,6 +164,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPSL", providers: [.apt(["libpsl-dev"]), .brew(["libpsl"])]),
+        // Internationalized host names in their ASCII form, as curl sends them (libpsl links it too).
+        .systemLibrary(name: "CIDN2", providers: [.apt(["libidn2-dev"]), .brew(["libidn2"])]),
         .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
@@ -192,7 +195,7 @@ let package = Package(
         // Flows as load tests for an engine that scales out (a Locust locustfile).
         .target(name: "LoadExport", dependencies: ["Catalog", "Sessions", "DispatcherCore", "Expectations", "JSONSupport"]),
         // JUnit, TAP and JSON reports of test runs, and their terminal summary.
-        .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport"]),
+        .target(name: "TestReports", dependencies: ["TestRunner", "Expectations", "JSONSupport", "TextSupport"]),
         .target(name: "StateStore", dependencies: ["Catalog", "Sessions", "DispatcherCore", "OAuth2", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport"]),
         .target(name: "ContractCheck", dependencies: ["Catalog", "DispatcherCore", "JSONSchema", "JSONSupport", "TextSupport"]),
         .target(name: "DriftCheck", dependencies: ["Catalog", "Sessions", "ContractCheck", "DispatcherCore", "JSONSupport", "StateStore"]),
@@ -332,14 +335,14 @@ let package = Package(
             name: "CatalogTests",
             dependencies: [
                 "TestTraits", "Catalog", "Sessions", "CatalogTestSupport", "DispatcherCore", "Expectations", "JSONSupport", "LiveTransport", "MockServer",
-                "TestSupport", "YAMLSupport",
+                "SystemSupport", "TestSupport", "YAMLSupport",
             ]
         ),
         .testTarget(
             name: "SessionsTests",
             dependencies: [
                 "TestTraits", "Sessions", "Catalog", "CatalogTestSupport", "CryptoSupport", "DigestAuth", "DispatcherCore", "JSONSupport", "MockServer",
-                "OAuth2", "TestSupport",
+                "OAuth2", "SystemSupport", "TestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),

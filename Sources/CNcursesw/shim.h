@@ -40,6 +40,13 @@ static inline int nc_key_code_for_capability(const char *name) {
     return key_defined(sequence);
 }
 
+// A terminfo string capability ("rmcup", "cnorm"), or NULL when the terminal has none.
+static inline const char *nc_terminfo_string(const char *name) {
+    char *sequence = tigetstr((NCURSES_CONST char *)name);
+    if (sequence == NULL || sequence == (char *)-1) return NULL;
+    return sequence;
+}
+
 // Colours the terminal has (terminfo `colors`; negative when it has none).
 static inline int nc_terminal_colors(void) { return tigetnum((NCURSES_CONST char *)"colors"); }
 

@@ -64,6 +64,13 @@ package enum ResponseSelector: Sendable, Hashable, CustomStringConvertible {
     package struct SelectorError: Error, Sendable, Hashable {
         /// What is wrong.
         package var message: String
+        /// Whether it names another catalog's endpoint (an error when the catalog loads).
+        package var isOtherCatalog = false
+
+        package init(message: String, isOtherCatalog: Bool = false) {
+            self.message = message
+            self.isOtherCatalog = isOtherCatalog
+        }
     }
 }
 
@@ -132,8 +139,32 @@ extension CatalogEndpoint {
     }
 }
 
-/// `{{response.addPet $.id}}`: a value read from the latest response of another endpoint (of the
-/// same service, or `service/endpoint`) in the same environment.
+extension Capture {
+    /// Whether what it takes is a secret: its name looks secret (`token`, `sessionKey` …), or it
+    /// reads a header or a member whose name does (`header Set-Cookie`, `$.access_token`).
+    package var isSecret: Bool {
+        let redactor = Redactor.standard
+        if redactor.isSensitive(name: name) { return true }
+        switch selector {
+        case .header(let header): return redactor.isSensitive(name: header)
+        case .body(let path): return redactor.isSensitive(name: path.description)
+        case .status, .wholeBody: return false
+        }
+    }
+}
+
+extension CatalogEndpoint {
+    /// The values of its secret captures (`Capture.isSecret`) in `response`.
+    package func secretCaptures(from response: Response) -> [String] {
+        let secret = captures.filter(\.isSecret)
+        guard !secret.isEmpty else { return [] }
+        let captured = CapturedResponse(response)
+        return secret.compactMap { $0.selector.value(in: captured) }
+    }
+}
+
+/// `{{response.addPet $.id}}`: a value read from the latest response of another endpoint of the
+/// same service (`service/endpoint` may name it too) in the same environment of the same catalog.
 package struct ResponseReference: Sendable, Hashable {
     /// The prefix of such placeholders.
     package static let prefix = "response."
@@ -154,6 +185,12 @@ package struct ResponseReference: Sendable, Hashable {
         }
         let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
         let endpoint = parts.count == 2 ? EndpointKey(service: parts[0], endpoint: parts[1]) : EndpointKey(service: service, endpoint: parts[0])
+        guard endpoint.service == service else {
+            return .failure(.init(
+                message: "{{\(name)}} reads a response of service '\(endpoint.service)', another catalog's: a catalog reads only its own "
+                    + "responses ({{response.ENDPOINT …}} of service '\(service)')",
+                isOtherCatalog: true))
+        }
         return ResponseSelector.parse(selectorText).map { ResponseReference(endpoint: endpoint, selector: $0) }
     }
 

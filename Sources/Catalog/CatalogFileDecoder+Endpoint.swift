@@ -86,7 +86,15 @@ extension CatalogFileDecoder {
             case "prompts": endpoint.declaredPrompts = decodePrompts(value, subject)
             case "stream": endpoint.stream = decodeStream(value, subject)
             case "websocket": webSocketNode = field.keyNode; endpoint.webSocket = decodeWebSocket(value, subject)
-            case "download": endpoint.download = nonEmptyText(value, "'download' of \(subject) (a file to write the body to)")
+            case "download":
+                endpoint.download = nonEmptyText(value, "'download' of \(subject) (a file to write the body to)")
+                if let name = endpoint.download, let problem = DownloadsFolder.nameProblem(name) {
+                    if name.contains("{{") || name.contains("}}") {
+                        error("'download' of \(subject): '\(name)' \(problem)", at: value)
+                    } else {
+                        warning("'download' of \(subject): '\(name)' \(problem): it is refused when sent", at: value)
+                    }
+                }
             case "showsActivity": endpoint.showsActivity = boolean(value, "'showsActivity' of \(subject)") ?? true
             case "handlers": endpoint.handlers = decodeHandlerRules(value, "handler of \(subject)")
             case "expect": endpoint.expectations = decodeExpectations(value, subject)

@@ -125,6 +125,12 @@ extension CatalogFileDecoder {
         if url.query != nil || url.fragment != nil {
             warning("the baseURL of \(what()) has a query or fragment; endpoint paths are appended before it", at: node)
         }
+        if URLCredentials(url).map({ !$0.password.isEmpty }) == true {
+            warning(
+                "the baseURL of \(what()) holds a password in clear: it is sent as Authorization: Basic (as curl sends it) and masked "
+                    + "wherever it is shown, but anyone reading this file sees it; keep it out of the catalog with "
+                    + "headers: { Authorization: \"Basic {{secret.NAME}}\" } and NAME in .env", at: node)
+        }
         return url
     }
 

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import SystemSupport
 import YAMLSupport
 
 extension CatalogFileDecoder {
@@ -26,8 +27,11 @@ extension CatalogFileDecoder {
                 // Absolute, so the file is found wherever the explorer runs from.
                 return .path(found.hasPrefix("/") ? found : FileManager.default.currentDirectoryPath + "/" + found)
             }
-            guard let data = fileSystem.contents(of: path) else {
-                error("\(what()) cannot be read: '\(path)'", at: node)
+            let data: Data
+            do throws(FileReadError) {
+                data = try fileSystem.contents(of: path, atMost: bodyFileLimit)
+            } catch let problem {
+                error("\(what()) \(FixtureFile.problem(of: problem, limit: bodyFileLimit)): '\(path)'", at: node)
                 return nil
             }
             return .bytes(data, name: PathText.lastComponent(of: path))

@@ -18,7 +18,6 @@ extension CatalogFileDecoder {
             "path": "an endpoint under 'endpoints'", "headers": "an environment or a group", "stub": "an endpoint under 'endpoints'",
         ]
         guard let entries = entries(root, "a catalog file", allowed: Self.serviceKeys, moved: moved) else { return nil }
-        warnAboutUnclosedPlaceholders(in: scalarsWithBraces)
         var id = PathText.removingExtension(fileName)
         var idNode = root
         var title: String?
@@ -56,6 +55,8 @@ extension CatalogFileDecoder {
         if !entries.contains(where: { $0.key == "service" }), !identifier(id, at: root, "service (taken from the file name)") {
             return nil
         }
+        warnAboutUnclosedPlaceholders(in: scalarsWithBraces)
+        checkResponseReferences(in: scalarsWithBraces, service: id)
 
         var environments: [Environment] = []
         var secretDefaults: [String: [String: String]] = [:]
@@ -110,6 +111,7 @@ extension CatalogFileDecoder {
             environments: environments, secretDefaults: secretDefaults, groups: groups, endpoints: endpoints,
             errorRules: errorRules, authRefresh: authRefresh, digest: digest, handlers: handlers, resultRules: results,
             environmentHandlers: environmentHandlers, environmentResultRules: environmentResults, diagnostics: diagnostics)
+        service.catalogID = CatalogID(file: fileName, in: directory)
         service.mockSession = mockSession
         service.oauth2 = oauth2
         service.allowsOutsidePaths = allowsOutsidePaths
@@ -134,10 +136,11 @@ extension CatalogFileDecoder {
         let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
         switch access {
         case .readable(let size?) where size > Self.maximumSchemasFileSize:
-            warning("the schemas file is \(ByteCount.format(size)), larger than \(ByteCount.format(Self.maximumSchemasFileSize)); responses are not checked against it: '\(path)'", at: node)
+            let shown = ByteCount.format(size, over: Self.maximumSchemasFileSize)
+            warning("the schemas file is \(shown.size), larger than \(shown.limit); responses are not checked against it: '\(path)'", at: node)
             return nil
         case .readable:
-            guard let data = fileSystem.contents(of: path), data.count <= Self.maximumSchemasFileSize else {
+            guard let data = try? fileSystem.contents(of: path, atMost: Self.maximumSchemasFileSize) else {
                 warning("the schemas file cannot be read; responses are not checked against it: '\(path)'", at: node)
                 return nil
             }
@@ -195,7 +198,11 @@ extension CatalogFileDecoder {
             }
         }
         for (path, node) in templatedFilePaths {
-            for index in naming[path] ?? [] {
+            // The endpoint the node is written in: the last one starting before it (several
+            // endpoints may name the same path; each is told about at its own line, once).
+            let position = (node.line, node.column)
+            let index = (naming[path] ?? []).last { (endpoints[$0].location.line, endpoints[$0].location.column) <= position }
+            for index in index.map({ [$0] }) ?? [] {
                 let endpoint = endpoints[index]
                 var unknown: [String] = []
                 for environment in environments {

@@ -11,4 +11,20 @@ extension CatalogFileDecoder {
             warning("'\(scalar.text)' holds '{{' without a name and a closing '}}': it is sent as written, not filled in", at: node)
         }
     }
+
+    /// Reports every `{{response.SERVICE/ENDPOINT …}}` naming another service: a catalog reads
+    /// only its own responses (another catalog's may carry its tokens), so such a reference is an
+    /// error where it is written, and finds nothing when sent.
+    func checkResponseReferences(in scalars: [YAMLNode], service: String) {
+        for node in scalars {
+            guard let scalar = node.scalar, scalar.text.contains("{{" + ResponseReference.prefix) else { continue }
+            for name in Template(scalar.text).placeholders {
+                if case .failure(let problem)? = ResponseReference.parse(name, service: service), problem.isOtherCatalog {
+                    // The rest of the service loads: the reference alone is refused.
+                    error(problem.message, at: node)
+                    isolatedErrorCount += 1
+                }
+            }
+        }
+    }
 }

@@ -5,8 +5,9 @@ import SystemSupport
 package protocol CatalogFileSystem: Sendable {
     /// The names of the files directly in the folder.
     func fileNames() throws(CatalogFolderError) -> [String]
-    /// A file's bytes; the path is relative to the folder (or absolute); nil when it cannot be read.
-    func contents(of path: String) -> Data?
+    /// A file's bytes, at most `limit` of them; the path is relative to the folder (or absolute).
+    /// Only a regular file is read (a FIFO, a device or a folder is refused without blocking).
+    func contents(of path: String, atMost limit: Int) throws(FileReadError) -> Data
     /// Whether a file exists.
     func fileExists(_ path: String) -> Bool
     /// A file URL for a path, for files the transport reads itself (CA, client certificates);
@@ -57,9 +58,9 @@ package struct DiskFileSystem: CatalogFileSystem {
         }
     }
 
-    package func contents(of path: String) -> Data? {
-        guard let url = fileURL(for: path) else { return nil }
-        return FileContents.read(atPath: url.path)
+    package func contents(of path: String, atMost limit: Int) throws(FileReadError) -> Data {
+        guard let url = fileURL(for: path) else { throw .missing(path: path) }
+        return try FileContents.contents(atPath: url.path, limit: limit)
     }
 
     package func fileExists(_ path: String) -> Bool {
@@ -101,8 +102,10 @@ package struct InMemoryFileSystem: CatalogFileSystem {
         files.keys.filter { !$0.contains("/") }
     }
 
-    package func contents(of path: String) -> Data? {
-        files[InMemoryFileSystem.normalize(path)]
+    package func contents(of path: String, atMost limit: Int) throws(FileReadError) -> Data {
+        guard let data = files[InMemoryFileSystem.normalize(path)] else { throw .missing(path: path) }
+        guard data.count <= limit else { throw .tooLarge(path: path, size: data.count, limit: limit) }
+        return data
     }
 
     package func fileExists(_ path: String) -> Bool {
@@ -114,11 +117,11 @@ package struct InMemoryFileSystem: CatalogFileSystem {
     }
 
     package func filePath(for path: String) -> String? {
-        guard let folder = materializedIn, let data = contents(of: path) else { return nil }
+        guard let folder = materializedIn, let data = files[InMemoryFileSystem.normalize(path)] else { return nil }
         // Paths as text: the bundled catalogs name a CA and a multipart file, read at launch, and
         // a URL's first `path` costs ~580,000 instructions.
         let filePath = URL.joinedFilePath(folder, InMemoryFileSystem.normalize(path))
-        if FileContents.read(atPath: filePath) != data {
+        if FileContents.read(atPath: filePath, atMost: data.count) != data {
             do {
                 let url = URL(fileURLWithPath: filePath)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -88,6 +88,8 @@ package struct CatalogLaunchIndex: Sendable, Equatable {
                 id: entry.id, title: entry.title, summary: entry.summary, file: entry.file, directory: source.directory, environments: environments,
                 groups: entry.groups.map { EndpointGroup(id: $0.id, title: $0.title) }, endpoints: endpoints, diagnostics: entry.diagnostics)
             service.isTrusted = entry.isTrusted
+            // Its state is the file's, as when the file itself loads.
+            service.catalogID = CatalogID(file: PathText.lastComponent(of: entry.file), in: source.directory)
             services.append(service)
         }
         return CatalogSet(services: services, diagnostics: diagnostics, source: source)

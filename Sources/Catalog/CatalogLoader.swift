@@ -53,12 +53,13 @@ public enum CatalogLoader {
     /// `load(_:trust:)` keeping what parsing each file gave in `cache`, so that files unchanged
     /// since are not parsed again; fixture files of a folder on disk read as `fixtures` says.
     package static func load(
-        _ source: CatalogSource, trust: CatalogTrust = .nothing, cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad
+        _ source: CatalogSource, trust: CatalogTrust = .nothing, cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad,
+        progress: CatalogLoadProgress? = nil
     ) -> CatalogSet {
         guard let directory = source.directory else { return load(source, trust: trust) }
         return reload(
             fileSystem: DiskFileSystem(root: directory), source: source, previous: nil, changedFiles: nil, trust: trust, cache: cache,
-            fixtures: fixtures)
+            fixtures: fixtures, progress: progress)
     }
 
     /// `reload(_:previous:changedFiles:trust:)` with `cache` (see `load(_:trust:cache:)`).
@@ -76,7 +77,8 @@ public enum CatalogLoader {
     /// disk only (a folder in memory has no file to key it by), reading fixture files as `fixtures` says.
     package static func reload(
         fileSystem: any CatalogFileSystem, source: CatalogSource, previous: CatalogSet?, changedFiles: Set<String>?, trust: CatalogTrust,
-        cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad
+        cache: (any CatalogParseCache)?, fixtures: FixtureReading = .atLoad, progress: CatalogLoadProgress? = nil,
+        fileLimit: Int = maximumFileCount
     ) -> CatalogSet {
         // A folder in memory is the program's own; trust decides only for files on disk.
         let trust = fileSystem is DiskFileSystem ? trust : .everything
@@ -87,7 +89,11 @@ public enum CatalogLoader {
             let diagnostic = Diagnostic(file: source.displayPath, line: 1, column: 1, severity: .error, message: error.message)
             return CatalogSet(services: [], diagnostics: [diagnostic], source: source)
         }
-        let files = names.filter(isCatalogFile).sorted()
+        let catalogFiles = names.filter(isCatalogFile).sorted()
+        // A folder holding more catalog files than anyone browses is someone else's doing (a
+        // tarball, a generator gone wrong): the first ones in name order load, the rest are named.
+        let files = Array(catalogFiles.prefix(fileLimit))
+        progress?.begin(total: files.count)
 
         // What an earlier load read is kept unless the trust it was read with changed.
         let earlier = previous?.source == source && previous?.trust == trust ? previous?.parsedFiles ?? [:] : [:]
@@ -99,6 +105,9 @@ public enum CatalogLoader {
             return false
         }
         DispatchQueue.concurrentPerform(iterations: toRead.count) { position in
+            // Stopped: the files left are not read (the caller drops what this load returns).
+            if progress?.isCancelled == true { return }
+            defer { progress?.fileRead() }
             let index = toRead[position]
             let name = files[index]
             var parsed = parseFile(named: name, source: source, fileSystem: fileSystem, trust: trust, cache: cache, fixtures: fixtures)
@@ -127,6 +136,10 @@ public enum CatalogLoader {
                 file: parsed.idLocation.file, line: parsed.idLocation.line, column: parsed.idLocation.column, severity: .error, message: "")
             services.append(service)
         }
+        if catalogFiles.count > files.count {
+            diagnostics.append(tooManyFiles(catalogFiles.dropFirst(files.count), limit: fileLimit, in: source))
+        }
+        cache?.finishLoad()
         if files.isEmpty {
             diagnostics.append(Diagnostic(
                 file: source.displayPath, line: 1, column: 1, severity: .warning,
@@ -175,6 +188,20 @@ public enum CatalogLoader {
         }
     }
 
+    /// The most catalog files a folder loads: 10,000 services are more than a sidebar can be browsed
+    /// by, and what a launch reads within 2 s here (docs/performance.md). Files after them in
+    /// name order are left out, named in one error.
+    package static let maximumFileCount = 10_000
+
+    /// The error for the files over `maximumFileCount`: how many, the first and last few by name.
+    static func tooManyFiles(_ left: ArraySlice<String>, limit: Int, in source: CatalogSource) -> Diagnostic {
+        let shown = left.count <= 6 ? Array(left) : Array(left.prefix(3)) + ["…"] + Array(left.suffix(2))
+        let message = "the folder holds \(limit + left.count) catalog files, more than the \(limit) a folder may hold: "
+            + "the first \(limit) by name were loaded, these \(left.count) were not: \(shown.joined(separator: ", ")); "
+            + "split the catalogs into several folders"
+        return Diagnostic(file: source.displayPath, line: 1, column: 1, severity: .error, message: message)
+    }
+
     /// The largest catalog file read (a 10,000-endpoint catalog is ~2 MB): a larger one is refused
     /// by its size before a byte is read, so loading stays quick whatever is in the folder.
     package static let maximumFileSize = 16 << 20
@@ -184,13 +211,6 @@ public enum CatalogLoader {
         cache: (any CatalogParseCache)? = nil, fixtures: FixtureReading = .atLoad
     ) -> ParsedFile {
         let shown = source.displayPath(of: name)
-        if case .readable(let size?) = fileSystem.access(name, allowingOutside: true), size > maximumFileSize {
-            let message = "the file is \(ByteCount.format(size)), more than the \(ByteCount.format(maximumFileSize)) a catalog file may hold: "
-                + "split its endpoints into several files, and keep large bodies in fixture files (bodyFile)"
-            return ParsedFile(
-                service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: message)],
-                idLocation: SourceLocation(file: shown, line: 1, column: 1))
-        }
         // The file's identity is taken before its bytes are read: a write in between changes it
         // after, and the parse is then not kept.
         let cached = cache.flatMap { cache in
@@ -198,14 +218,31 @@ public enum CatalogLoader {
                 FileIdentity(path: path).map { CachedFile(cache: cache, path: path, identity: $0) }
             } : nil
         }
-        guard let data = fileSystem.contents(of: name) else {
+        let data: Data
+        do throws(FileReadError) {
+            // Only a regular file, and no more than the limit: checked before memory is spent.
+            data = try fileSystem.contents(of: name, atMost: maximumFileSize)
+        } catch {
             return ParsedFile(
-                service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: "the file cannot be read")],
+                service: nil, diagnostics: [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: unreadable(error))],
                 idLocation: SourceLocation(file: shown, line: 1, column: 1))
         }
         return parse(
             data: data, fileName: name, file: shown, directory: source.directory, fileSystem: fileSystem, trust: trust, cached: cached,
             fixtures: fixtures)
+    }
+
+    /// Why a catalog file was not read, said of "the file" (the diagnostic names it).
+    static func unreadable(_ error: FileReadError) -> String {
+        switch error {
+        case .tooLarge:
+            "the file holds more than the \(FileReadError.limitText(maximumFileSize)) a catalog file may hold: "
+                + "split its endpoints into several files, and keep large bodies in fixture files (bodyFile)"
+        case .notRegularFile(_, let kind): "the file is not a regular file (it is \(kind)), so it is not read"
+        case .missing: "the file was removed while the catalogs were read"
+        case .symbolicLink: "the file is a symbolic link, which is not followed here"
+        case .unreadable(_, let reason): "the file cannot be read (\(reason))"
+        }
     }
 
     /// A file on disk whose parse a cache may hold, as it was before it was read.

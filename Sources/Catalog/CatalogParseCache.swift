@@ -12,4 +12,11 @@ package protocol CatalogParseCache: Sendable {
     /// Keeps the composition of the file at `path` as it was (`identity`). Failing to keep it is
     /// not an error: the next load parses the file again.
     func keep(_ composition: YAMLComposer.Composition, forFile path: String, identity: FileIdentity)
+    /// Called once a load is done with the cache: housekeeping that must not run per file (a
+    /// load of N files must cost N times one file's work, not N²).
+    func finishLoad()
+}
+
+extension CatalogParseCache {
+    package func finishLoad() {}
 }

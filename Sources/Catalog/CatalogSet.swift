@@ -38,10 +38,18 @@ public struct CatalogSet: Sendable {
         return (service, endpoint)
     }
 
-    /// The service and environment named by `key`.
+    /// The service and environment named by `key`: nil when the service of that id now comes from
+    /// another catalog (state kept for one catalog is never used with another).
     public func environment(_ key: EnvironmentKey) -> (service: Service, environment: Environment)? {
-        guard let service = service(key.service), let environment = service.environment(named: key.environment) else { return nil }
+        guard let service = service(key.service), service.catalogID == key.catalog, let environment = service.environment(named: key.environment) else { return nil }
         return (service, environment)
+    }
+
+    /// How many catalog files of the load declare the service id `id` (a duplicate is not loaded
+    /// but still declares it).
+    package func declarationCount(of id: String) -> Int {
+        guard !parsedFiles.isEmpty else { return services.count { $0.id == id } }
+        return parsedFiles.values.count { $0.service?.id == id }
     }
 
     /// How many endpoints all services hold.

@@ -74,94 +74,61 @@ extension CatalogSet {
     package var untrustedContentHashes: [String] { untrustedServices.compactMap(\.contentHash) }
 }
 
-/// What a catalog would reach outside itself once trusted: the hosts it sends to, the secrets it
-/// reads and from where, the files it reads outside its folder, the files it downloads.
+/// What a catalog would reach outside itself once trusted: the hosts it sends to (and whether
+/// it follows redirects elsewhere), the secrets it reads and from where, the files it reads
+/// outside its folder, the files it downloads and the state it keeps. Made from `ServiceReach`,
+/// the walk whose findings the request builder and the download check also obey, so the question
+/// cannot leave out what a trusted catalog then does.
 package struct TrustDeclaration: Sendable, Hashable {
     /// The service and its file, as shown.
     package var service: String
     package var file: String
-    /// Origins (`https://api.example.com`) it sends requests to.
-    package var hosts: [String]
-    /// Each secret it reads, with where from (`$APIEXPLORER_SECRET_TOKEN`, `$GITHUB_TOKEN`).
-    package var secrets: [(name: String, variables: [String])]
-    /// Files outside its folder it names (absolute paths as written), and paths made from
-    /// placeholders (checked in its folder when sent).
-    package var files: [String]
-    /// Whether it may read any file the person can (`allowOutsidePaths: true`).
-    package var readsAnyFile: Bool
-    /// Files it writes responses to (`download:`), in the downloads folder.
-    package var downloads: [String]
+    /// What it reaches.
+    package var reach: ServiceReach
+    /// Where each secret is read from (`$APIEXPLORER_SECRET_TOKEN`, `$GITHUB_TOKEN`), by name.
+    private var variables: [String: [String]]
 
     /// What `service` declares.
     package init(_ service: Service) {
         self.service = service.id
         file = service.file
-        var hosts: [String] = []
-        func addHost(_ text: String?) {
-            guard let text, !text.isEmpty else { return }
-            let origin = URL(string: text).flatMap(TrustDeclaration.origin) ?? text
-            if !hosts.contains(origin) { hosts.append(origin) }
+        reach = ServiceReach(service)
+        var variables: [String: [String]] = [:]
+        for name in reach.secrets {
+            variables[name] = (service.secretVariables[name].map { [$0] } ?? []) + [SecretStore.environmentPrefix + name]
         }
-        for environment in service.environments { addHost(TrustDeclaration.origin(environment.baseURL)) }
-        if let oauth2 = service.oauth2 {
-            [oauth2.tokenURL, oauth2.issuer, oauth2.deviceAuthorizationURL, oauth2.authorizationURL].forEach(addHost)
-        }
-        self.hosts = hosts
-        var names = service.secretNames
-        var texts: [String] = []
-        if let oauth2 = service.oauth2 { texts += [oauth2.clientSecret, oauth2.password, oauth2.username].compactMap { $0 } }
-        if let digest = service.digest { texts += [digest.username, digest.password] }
-        for text in texts where text.hasPlaceholderOpening {
-            for name in Template(text).placeholders { if let secret = Placeholder(name).secretName { names.insert(secret) } }
-        }
-        secrets = names.sorted().map { name in
-            (name, (service.secretVariables[name].map { [$0] } ?? []) + [SecretStore.environmentPrefix + name])
-        }
-        var files: [String] = []
-        for endpoint in service.endpoints {
-            for path in endpoint.bodyFilePaths where path.hasPlaceholderOpening || !TrustDeclaration.isInside(path, service.directory) {
-                if !files.contains(path) { files.append(path) }
-            }
-        }
-        for environment in service.environments {
-            let trust = environment.trust
-            for url in [trust.certificateAuthority, trust.clientCertificate?.certificate, trust.clientCertificate?.privateKey].compactMap({ $0 })
-            where !TrustDeclaration.isInside(url.path, service.directory) && !files.contains(url.path) {
-                files.append(url.path)
-            }
-        }
-        self.files = files
-        readsAnyFile = service.allowsOutsidePaths
-        downloads = service.endpoints.compactMap(\.download)
+        self.variables = variables
     }
+
+    /// Origins (`https://api.example.com`) it sends requests to.
+    package var hosts: [String] { reach.hosts }
+    /// Each secret it reads, with where from.
+    package var secrets: [(name: String, variables: [String])] { reach.secrets.map { ($0, variables[$0] ?? []) } }
+    /// Files outside its folder it names, and paths made from placeholders.
+    package var files: [String] { reach.files }
+    /// Whether it may read any file the person can.
+    package var readsAnyFile: Bool { reach.readsAnyFile }
+    /// Files it writes responses to (`download:`), in the downloads folder.
+    package var downloads: [String] { reach.downloads }
 
     /// The declaration as lines for a person: what trusting the catalog allows.
     package var lines: [String] {
         var lines = ["\(service) (\(file))"]
         lines += hosts.map { "  sends requests to \($0)" }
+        if !reach.followsRedirects.isEmpty, !hosts.isEmpty {
+            lines.append("  follows redirects from them to any host they name, without its credentials (\(reach.followsRedirects.joined(separator: ", ")))")
+        }
         lines += secrets.map { "  reads secret \($0.name) from \($0.variables.map { "$" + $0 }.joined(separator: " or ")) (or .env beside it)" }
         if readsAnyFile { lines.append("  may read any file you can read (allowOutsidePaths: true)") }
         lines += files.map { "  reads \($0.hasPlaceholderOpening ? "the file named by \($0)" : $0)" }
         lines += downloads.map { "  writes downloads to \($0) in the downloads folder" }
+        lines += reach.state.map { "  \($0)" }
         if lines.count == 1 { lines.append("  nothing outside its folder") }
         return lines
     }
 
     package static func == (lhs: TrustDeclaration, rhs: TrustDeclaration) -> Bool { lhs.lines == rhs.lines }
     package func hash(into hasher: inout Hasher) { hasher.combine(lines) }
-
-    /// `https://host:port` of a URL (the port when it is not the scheme's).
-    static func origin(_ url: URL) -> String? {
-        guard let scheme = url.scheme, let host = url.host else { return nil }
-        return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
-    }
-
-    /// Whether a path as kept (absolute after load) is inside `directory`.
-    static func isInside(_ path: String, _ directory: URL?) -> Bool {
-        guard let directory else { return !path.hasPrefix("/") }
-        guard path.hasPrefix("/") else { return !path.split(separator: "/").contains("..") }
-        return ResolvedPath.isInside(path, folder: directory.path)
-    }
 }
 
 extension CatalogEndpoint {

@@ -1,7 +1,24 @@
+import SystemSupport
+
 /// Reads `.env` files: `NAME=value` lines, `#` comments, an optional `export ` prefix, single
 /// quotes (literal), double quotes (with `\n`, `\t`, `\"`, `\\` escapes, may span lines) and
 /// unquoted values ending at ` #`. Problems are reported by position, never with the value.
 package enum DotEnv {
+    /// The largest `.env` read: a few hundred secrets are a few KiB; a larger file is someone
+    /// else's doing and is refused before memory is spent on it.
+    package static let maximumFileSize = 1 << 20
+
+    /// Why the `.env` was not read, said of "the file" (the diagnostic names it).
+    static func unreadable(_ error: FileReadError) -> String {
+        switch error {
+        case .tooLarge: "the file holds more than the \(FileReadError.limitText(maximumFileSize)) a .env may hold; no secret is read from it"
+        case .notRegularFile(_, let kind): "the file is not a regular file (it is \(kind)); no secret is read from it"
+        case .missing: "the file was removed while it was read"
+        case .symbolicLink: "the file is a symbolic link, which is not followed here"
+        case .unreadable(_, let reason): "the file cannot be read (\(reason)); no secret is read from it"
+        }
+    }
+
     /// A line that could not be read.
     package struct Problem: Sendable, Hashable {
         /// 1-based line.

@@ -1,12 +1,20 @@
 import FoundationEssentials
+import SystemSupport
 import TextSupport
 
 /// Diagnostics for the `.env` beside a catalog: lines that cannot be read, and a warning when the
 /// file would be committed (it holds secrets).
 enum DotEnvCheck {
     static func diagnostics(for source: CatalogSource, fileSystem: any CatalogFileSystem) -> [Diagnostic] {
-        guard let directory = source.directory, let data = fileSystem.contents(of: ".env") else { return [] }
+        guard let directory = source.directory else { return [] }
         let shown = source.displayPath(of: ".env")
+        let data: Data
+        do throws(FileReadError) {
+            data = try fileSystem.contents(of: ".env", atMost: DotEnv.maximumFileSize)
+        } catch {
+            if error.isMissing { return [] }
+            return [Diagnostic(file: shown, line: 1, column: 1, severity: .error, message: DotEnv.unreadable(error))]
+        }
         var diagnostics = DotEnv.parse(String(decoding: data, as: UTF8.self)).problems.map { problem in
             Diagnostic(file: shown, line: problem.line, column: problem.column, severity: .warning, message: "\(problem.message); the line is ignored")
         }
@@ -30,7 +38,7 @@ enum DotEnvCheck {
             let relative = String(directory.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))
                 .trimming { $0 == "/" }
             let inside = relative.isEmpty ? ".env" : "\(relative)/.env"
-            if let data = FileManager.default.contents(atPath: folder.appendingPathComponent(".gitignore").path) {
+            if let data = FileContents.read(atPath: folder.appendingPathComponent(".gitignore").path, atMost: DotEnv.maximumFileSize) {
                 let patterns = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
                     .map { $0.trimmedSpaces }
                 let accepted: Set<String> = [".env", "*.env", ".env*", "**/.env", "/\(inside)", inside, "\(inside)*", "**/.env*"]

@@ -26,17 +26,27 @@ public struct EndpointKey: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 }
 
-/// A service in one of its environments: where requests go.
+/// A service in one of its environments: where requests go, and what kept state is filed under.
+/// It names the catalog the service came from (`CatalogID`), so two catalogs declaring the same
+/// `service:` id never share a token, a cookie or a captured value.
 public struct EnvironmentKey: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// The catalog that declares the service.
+    package var catalog: CatalogID
     /// The service's id.
     public var service: String
     /// The environment's name within the service.
     public var environment: String
 
     /// Makes a key.
-    public init(service: String, environment: String) {
+    package init(catalog: CatalogID, service: String, environment: String) {
+        self.catalog = catalog
         self.service = service
         self.environment = environment
+    }
+
+    /// The key of `service` (from its catalog) in the environment `environment`.
+    package init(_ service: Service, environment: String) {
+        self.init(catalog: service.catalogID, service: service.id, environment: environment)
     }
 
     /// `service/environment`.

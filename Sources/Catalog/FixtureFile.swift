@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import SystemSupport
 
 /// When a load reads the fixture files its stubs and examples name (`bodyFile:`).
 package enum FixtureReading: Sendable, Hashable {
@@ -63,14 +64,29 @@ package struct FixtureFile: Sendable, Hashable {
         switch access {
         case .readable(let size):
             if let size, size > limit {
-                return failure("\(what) is \(ByteCount.format(size)), larger than maxBodySize (\(ByteCount.format(limit))): '\(path)'")
+                let shown = ByteCount.format(size, over: limit)
+                return failure("\(what) is \(shown.size), larger than maxBodySize (\(shown.limit)): '\(path)'")
             }
         case .missing: return failure("\(what) does not exist: '\(path)'\(Self.siblingHint(for: path, in: fileSystem))")
         default: return failure("\(what) \(Self.problem(of: access, allowsOutsidePaths: allowsOutsidePaths, isTrusted: isTrusted)): '\(path)'")
         }
-        // Bounded again as read: the file may have grown since it was measured.
-        guard let data = fileSystem.contents(of: path), data.count <= limit else { return failure("\(what) cannot be read: '\(path)'") }
-        return .success(data)
+        // Bounded again as read: the file may have grown since it was measured, or been replaced by a FIFO.
+        do throws(FileReadError) {
+            return .success(try fileSystem.contents(of: path, atMost: limit))
+        } catch {
+            return failure("\(what) \(Self.problem(of: error, limit: limit)): '\(path)'")
+        }
+    }
+
+    /// Why a file measured as readable could not be read after all, said of the file.
+    static func problem(of error: FileReadError, limit: Int) -> String {
+        switch error {
+        case .tooLarge: "is larger than maxBodySize (\(FileReadError.limitText(limit)))"
+        case .notRegularFile(_, let kind): "is not a regular file (it is \(kind))"
+        case .missing: "does not exist"
+        case .symbolicLink: "is a symbolic link, which is not followed here"
+        case .unreadable(_, let reason): "cannot be read (\(reason))"
+        }
     }
 
     /// Why a file cannot be used; for a file outside the folder of a catalog that allows it but is

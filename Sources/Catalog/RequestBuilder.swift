@@ -1,6 +1,7 @@
 import DispatcherCore
 import FoundationEssentials
 import JSONSupport
+import Synchronization
 import TextSupport
 
 /// Turns a catalog endpoint into a core `Target` and the `Environment` to send it in, with every
@@ -23,6 +24,9 @@ package struct RequestBuilder: Sendable {
     package let deferredToken: String?
     /// What `{{$uuid}}`, `{{$timestamp}}` … are made from.
     package var generators: TemplateGenerators
+    /// The secrets the service declares (`ServiceReach`, what its trust question lists): no other
+    /// is read from the environment or `.env`, whatever a request names.
+    private let declared: DeclaredSecrets
 
     /// Makes a builder.
     package init(
@@ -33,7 +37,11 @@ package struct RequestBuilder: Sendable {
         self.secrets = secrets
         self.deferredToken = deferredToken
         self.generators = generators
+        declared = DeclaredSecrets(service)
     }
+
+    /// Whether the service declares the secret `name` (see `ServiceReach`).
+    package func declares(secret name: String) -> Bool { declared.contains(name) }
 
     /// The target and environment for `endpoint` with `values` set at run time and values
     /// `captured` from responses (response references included, by placeholder name); inherited
@@ -72,13 +80,15 @@ package struct RequestBuilder: Sendable {
         return PreparedRequest(target: target, environment: prepared, endpoint: endpoint)
     }
 
-    /// A WebSocket message with its placeholders filled as the endpoint's request would fill them.
+    /// A WebSocket message (or an expected value, `at` another place) with its placeholders filled
+    /// as the endpoint's request would fill them.
     package func renderMessage(
-        _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:]
+        _ text: String, for endpoint: CatalogEndpoint, values: [String: String] = [:], captured: [String: CapturedValue] = [:],
+        at location: String = "message"
     ) throws(UnresolvedPlaceholderError) -> String {
         guard text.hasPlaceholderOpening else { return text }
         var renderer = Renderer(builder: self, endpoint: endpoint, values: values, captured: captured)
-        let rendered = renderer.render(text, at: "message")
+        let rendered = renderer.render(text, at: location)
         if !renderer.unresolved.isEmpty {
             throw UnresolvedPlaceholderError(endpoint: endpoint.key.description, uses: renderer.unresolved, secretHint: secrets.hint(for: service))
         }
@@ -128,7 +138,7 @@ package struct RequestBuilder: Sendable {
             // A run-time value for a secret wins (set in the explorer, never written down), given
             // under the placeholder's own name or as `secret.NAME` (which `$processEnv NAME` reads too).
             if let value = values[placeholder.name] ?? values[Placeholder.secretPrefix + secret] { return (value, .runtime) }
-            if let found = secrets.lookup(secret, for: service) { return (found.value, .secret(found.source)) }
+            if declared.contains(secret), let found = secrets.lookup(secret, for: service) { return (found.value, .secret(found.source)) }
             if let value = service.secretDefaults[environment.name]?[secret] {
                 return (value, .secret(.catalogDefault(environment: environment.name)))
             }
@@ -360,6 +370,24 @@ private struct Renderer {
         case .object(let object):
             return .object(JSONObject(object.map { member in (render(member.key, at: "body"), render(member.value)) }))
         default: return value
+        }
+    }
+}
+
+/// The secret names of a service's `ServiceReach`, walked the first time one is asked for (a
+/// builder made for a preview never asks).
+private final class DeclaredSecrets: Sendable {
+    private let service: Service
+    private let names = Mutex<Set<String>?>(nil)
+
+    init(_ service: Service) {
+        self.service = service
+    }
+
+    func contains(_ name: String) -> Bool {
+        names.withLock { names in
+            if names == nil { names = ServiceReach.secrets(of: service) }
+            return names?.contains(name) ?? false
         }
     }
 }

@@ -49,7 +49,8 @@ public struct SecretStore: Sendable, CustomStringConvertible, CustomReflectable 
         guard let directory = source.directory else { return SecretStore(processEnvironment: processEnvironment) }
         let path = source.displayPath(of: ".env")
         let url = directory.appendingFilePath(".env")
-        guard let data = FileContents.read(atPath: url.path) else {
+        // A FIFO, a device or an oversized `.env` gives no secrets (`validate` says why).
+        guard let data = FileContents.read(atPath: url.path, atMost: DotEnv.maximumFileSize) else {
             return SecretStore(processEnvironment: processEnvironment, dotEnvPath: path)
         }
         let values = DotEnv.parse(String(decoding: data, as: UTF8.self)).values

@@ -15,6 +15,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     package var file: String
     /// The folder holding the file, for `.env` and fixture paths; nil for bundled catalogs.
     package var directory: URL?
+    /// The catalog the service came from: what its kept state is filed under (see `CatalogID`).
+    package var catalogID: CatalogID
     /// Variables every environment starts from (an environment's own variables win).
     package var variables: [String: String]
     /// The environments, in file order (the first is the default).
@@ -84,6 +86,7 @@ public struct Service: Sendable, Hashable, Identifiable {
         self.summary = summary
         self.file = file
         self.directory = directory
+        catalogID = .inMemory(id)
         self.variables = variables
         self.environments = environments
         self.secretDefaults = secretDefaults
@@ -145,25 +148,8 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// Whether this service's file had errors (the broken parts were left out).
     package var isPartial: Bool { diagnostics.contains(where: \.isError) }
 
-    /// Every secret name used by a `{{secret.NAME}}` placeholder anywhere in the service.
-    package var secretNames: Set<String> {
-        var names = Set<String>()
-        func collect(_ text: String) {
-            guard text.hasPlaceholderOpening else { return }
-            for name in Template(text).placeholders {
-                if let secret = Placeholder(name).secretName { names.insert(secret) }
-            }
-        }
-        for environment in environments {
-            environment.headers.forEach { collect($0.value) }
-            environment.groupHeaders.values.forEach { $0.forEach { collect($0.value) } }
-        }
-        for endpoint in endpoints {
-            endpoint.templateTexts.forEach(collect)
-        }
-        if let into = authRefresh?.into { names.insert(into) }
-        return names
-    }
+    /// Every secret name the service reads, wherever it is used (`ServiceReach`).
+    package var secretNames: Set<String> { ServiceReach.secrets(of: self) }
 }
 
 /// A named group of endpoints sharing headers (e.g. `authenticated`).

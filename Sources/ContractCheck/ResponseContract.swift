@@ -47,6 +47,12 @@ package struct ResponseContract: Sendable {
         try self.init(data: file.data, path: file.path)
     }
 
+    /// Whether any response of `endpoint` has a schema kept.
+    package func hasSchemas(endpoint: String) -> Bool {
+        guard case .object(let responses)? = document["endpoints"]?[endpoint] else { return false }
+        return !responses.isEmpty
+    }
+
     /// The schema for a response of `endpoint` with `status` and `contentType` (a media type,
     /// parameters allowed), or why there is none.
     package func schema(endpoint: String, status: Int, contentType: String?) -> Result<JSONSchema, NoSchema> {

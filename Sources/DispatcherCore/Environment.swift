@@ -198,6 +198,9 @@ public struct Timeouts: Sendable, Hashable {
 /// Which timeout fired.
 public enum TimeoutPhase: String, Sendable, Hashable {
     case connect, read, total
+    /// The request waited for a connection of the pool to become free (every one to the host was
+    /// busy) for as long as the connect timeout allows: no connection attempt failed.
+    case connectionWait = "connection wait"
 }
 
 /// Whether redirects are followed, and how many.

@@ -47,6 +47,16 @@ public struct Exchange: Sendable {
         return nil
     }
 
+    /// The failure below HTTP that ended the exchange (a reset, a deadline, a cap, a body that
+    /// could not be decoded …), if one did: any response it carries is what arrived before the
+    /// failure, never a complete answer. The one rule `call` and `test` share: such an exchange is
+    /// never a success, whatever was expected of it (`call` exits 1 with its kind, `test` reports
+    /// an error, exit 3) — a status and half a body are not a response to check.
+    package var failedTransfer: TransportError? {
+        guard case .failure(let error) = result, error.kind != .noFixture else { return nil }
+        return error.transportError
+    }
+
     /// Whether the request was answered by a stub.
     public var isStubbed: Bool { stubBehavior.isStubbed }
 

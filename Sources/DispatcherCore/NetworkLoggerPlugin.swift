@@ -208,4 +208,23 @@ package enum ByteCount {
         }
         return DecimalText.fixed(value, digits: value < 10 ? 1 : 0) + " " + units[unit]
     }
+
+    /// A size over a limit and the limit, as texts that differ: rounded as `format` does, or in
+    /// exact bytes when rounding would make them read the same ("17 MB, more than the 17 MB").
+    package static func format(_ size: Int, over limit: Int) -> (size: String, limit: String) {
+        let rounded = (format(size), format(limit))
+        guard rounded.0 == rounded.1 else { return rounded }
+        return (exact(size), exact(limit))
+    }
+
+    /// `16,777,217 bytes`.
+    package static func exact(_ bytes: Int) -> String {
+        var digits = Array(String(bytes))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits) + (bytes == 1 ? " byte" : " bytes")
+    }
 }

@@ -57,8 +57,50 @@ public struct Redactor: Sendable, Hashable {
     /// every `a` would destroy the text and hide nothing).
     public func adding(secretValues values: some Sequence<String>) -> Redactor {
         var copy = self
-        copy.secretValues.formUnion(values.filter { $0.count >= Redactor.minimumSecretLength })
+        for value in values where value.count >= Redactor.minimumSecretLength { copy.secretValues.formUnion(Redactor.encodings(of: value)) }
         return copy
+    }
+
+    /// Every form a secret value takes where a request or a document carries it: as it is,
+    /// percent-encoded (in a path, a query, a form; upper- and lowercase hexadecimal), JSON-escaped,
+    /// and base64 (standard and URL-safe, with and without padding).
+    package static func encodings(of value: String) -> [String] {
+        var forms = [value]
+        func add(_ form: String) {
+            if form.count >= minimumSecretLength, !forms.contains(form) { forms.append(form) }
+        }
+        let form = FormEncoding.escape(value)
+        // A form's space is `+` as HTML forms and most clients write it.
+        for encoded in [PercentEncoding.encode(value, keeping: PercentEncoding.isPathAllowed), PercentEncoding.encode(value), form, form.replacing("%20", with: "+")] {
+            add(encoded)
+            if encoded.utf8.contains(UInt8(ascii: "%")) { add(lowercasingPercentEscapes(encoded)) }
+        }
+        let json = JSONValue.string(value).compactText
+        add(String(json.dropFirst().dropLast()))
+        let base64 = Data(value.utf8).base64EncodedString()
+        add(base64)
+        let unpadded = String(base64.prefix { $0 != "=" })
+        add(unpadded)
+        let urlSafe = unpadded.replacing("+", with: "-").replacing("/", with: "_")
+        add(urlSafe)
+        return forms
+    }
+
+    /// `%2F` as `%2f`: some clients write percent escapes in lowercase.
+    private static func lowercasingPercentEscapes(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count {
+                for offset in 1...2 where bytes[index + offset] >= UInt8(ascii: "A") && bytes[index + offset] <= UInt8(ascii: "F") {
+                    bytes[index + offset] += 32
+                }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// This redactor also masking every value `registry` knows, now and later.
@@ -91,18 +133,18 @@ public struct Redactor: Sendable, Hashable {
             return "\(value[..<space]) \(Redactor.mask)"
         }
         if lower == "cookie" || lower == "set-cookie" {
-            return cookie(value)
+            return cookie(value, setCookie: lower == "set-cookie")
         }
         return Redactor.mask
     }
 
-    /// Cookie names stay visible, values are masked; attributes of Set-Cookie stay visible.
-    private func cookie(_ value: String) -> String {
-        let attributes: Set<String> = ["path", "domain", "expires", "max-age", "samesite", "secure", "httponly", "partitioned"]
-        return value.split(separator: ";", omittingEmptySubsequences: false).map { part -> String in
+    /// Cookie names stay visible, values are masked whatever the cookie is called (a cookie named
+    /// `secure` or `Path` is a cookie all the same); the attributes after a Set-Cookie's first pair
+    /// stay visible.
+    private func cookie(_ value: String, setCookie: Bool) -> String {
+        value.split(separator: ";", omittingEmptySubsequences: false).enumerated().map { index, part -> String in
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = pair[0].trimmedSpaces
-            guard pair.count == 2, !attributes.contains(name.asciiLowercased) else { return String(part) }
+            guard pair.count == 2, !setCookie || index == 0 else { return String(part) }
             return "\(pair[0])=\(Redactor.mask)"
         }.joined(separator: ";")
     }

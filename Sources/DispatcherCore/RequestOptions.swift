@@ -16,6 +16,9 @@ public struct RequestOptions: Sendable {
     public var uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)?
     /// Sees the head and each part of the body as they arrive, before the response is complete.
     public var onResponsePart: ResponsePartObserver?
+    /// Hears each status line as the server sent it (`HTTP/1.1`, `200 Fine`; HTTP/2 has no reason
+    /// phrase) just before its head goes to `onResponsePart` (live responses only).
+    package var onStatusLine: (@Sendable (_ httpVersion: String, _ statusLine: String) -> Void)?
     /// Whether the response is a stream read as it arrives (Server-Sent Events, NDJSON): it has no
     /// total deadline, since an open stream may last for ever; the read timeout still holds between bytes.
     public var isStream = false

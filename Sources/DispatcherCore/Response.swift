@@ -47,7 +47,9 @@ public struct Response: Sendable, Hashable {
         get { storage.value.redirects }
         _modify { yield &storage.value.redirects }
     }
-    /// Whether the body was cut at the size limit (`bodyTooLarge`): `body` holds only what was kept.
+    /// Whether `body` holds only part of the body: cut at the size limit (`bodyTooLarge`), or what
+    /// arrived before the transfer failed (a reset, a deadline), or only the start of a body that
+    /// streamed past (`RequestOptions.streamedBodyKept`).
     public var isTruncated: Bool {
         get { storage.value.isTruncated }
         _modify { yield &storage.value.isTruncated }
@@ -73,7 +75,7 @@ public struct Response: Sendable, Hashable {
     ) {
         storage = CopyOnWrite(Fields(
             status: status, headers: headers, body: body, url: url, source: source, httpVersion: httpVersion, timing: timing,
-            redirects: redirects, isTruncated: false, downloadedFile: nil, streamedByteCount: nil))
+            redirects: redirects, isTruncated: false, downloadedFile: nil, streamedByteCount: nil, reasonPhrase: nil))
     }
 
     /// The fields, shared by copies until one changes.
@@ -89,6 +91,21 @@ public struct Response: Sendable, Hashable {
         var isTruncated: Bool
         var downloadedFile: DownloadedFile?
         var streamedByteCount: Int?
+        var reasonPhrase: String?
+    }
+
+    /// The reason phrase as the server sent it (`OK`, `Fine`, empty when it sent none; HTTP/2 has
+    /// none); nil when the response did not come from the wire (a stub).
+    package var reasonPhrase: String? {
+        get { storage.value.reasonPhrase }
+        _modify { yield &storage.value.reasonPhrase }
+    }
+
+    /// The status line as received, without the version (`200 OK`, `200 Fine`, `200 ` for an
+    /// empty phrase, as the line carries the space); the standard one for a response that did not
+    /// come from the wire.
+    package var receivedStatusLine: String {
+        reasonPhrase.map { "\(status) \($0)" } ?? statusLine
     }
 
     /// The body's size: in memory, of the file it was downloaded to, or as it streamed past.

@@ -19,14 +19,12 @@ package final class SecretRegistry: Sendable, Hashable, CustomStringConvertible 
         register(values)
     }
 
-    /// Adds values to mask, each also as it appears percent-encoded in a URL or a form. Values
-    /// shorter than 4 characters are ignored: masking every `a` would destroy the text and hide nothing.
+    /// Adds values to mask, each also in every encoding it can take (`Redactor.encodings(of:)`).
+    /// Values shorter than 4 characters are ignored: masking every `a` would destroy the text and hide nothing.
     package func register(_ values: some Sequence<String>) {
         var added: [String] = []
         for value in values where value.count >= Redactor.minimumSecretLength {
-            added.append(value)
-            let encoded = FormEncoding.escape(value)
-            if encoded != value { added.append(encoded) }
+            added += Redactor.encodings(of: value)
         }
         guard !added.isEmpty else { return }
         state.withLock { known in

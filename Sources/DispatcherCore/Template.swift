@@ -20,6 +20,11 @@ package struct Template: Sendable, Hashable {
         return names
     }
 
+    /// Whether the text is one placeholder and nothing else (`{{id}}`).
+    package var isOnePlaceholder: Bool {
+        placeholders.count == 1 && (try? render { _ in "" }) == ""
+    }
+
     /// Whether the text has any placeholder.
     package var hasPlaceholders: Bool { text.utf8Contains("{{") && !placeholders.isEmpty }
 

@@ -54,6 +54,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
             case .connect: "The connection could not be opened in time (connect timeout)."
             case .read: "The server stopped sending before the response was complete (read timeout)."
             case .total: "The request took longer than its total deadline."
+            case .connectionWait: "No connection to the server became free in time: every one was busy with other requests."
             case nil: "The request timed out."
             }
         case .cannotConnectToHost: "Could not connect to the server."

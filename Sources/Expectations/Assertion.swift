@@ -1,3 +1,4 @@
+import DispatcherCore
 import JSONSupport
 
 /// What a response should be: the `expect:` of an endpoint, an example or a flow step, as a list
@@ -59,6 +60,14 @@ package enum Subject: Sendable, Hashable, CustomStringConvertible {
     case bodySize
     /// The response time in milliseconds.
     case time
+
+    /// Whether it reads the body (which must then be whole).
+    package var readsBody: Bool {
+        switch self {
+        case .body, .bodySize: true
+        case .status, .header, .time: false
+        }
+    }
 
     package var description: String {
         switch self {
@@ -175,4 +184,65 @@ package indirect enum ValuePredicate: Sendable, Hashable, CustomStringConvertibl
 
     /// A number without a needless `.0`.
     static func text(_ number: Double) -> String { JSONValue.double(number).compactText }
+}
+
+extension ValuePredicate {
+    /// Whether an expected value holds a `{{placeholder}}`.
+    package var hasPlaceholders: Bool { !placeholders.isEmpty }
+
+    /// The placeholder names of its expected values, in order (repeats kept).
+    package var placeholders: [String] {
+        switch self {
+        case .equals(let value), .notEquals(let value), .contains(let value): value.placeholders
+        case .includesAll(let values): values.flatMap(\.placeholders)
+        case .matches(let text), .startsWith(let text), .endsWith(let text): Template(text).placeholders
+        case .count(let inner): inner.placeholders
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .exists, .isKind, .statusIn: []
+        }
+    }
+
+    /// The predicate with the placeholders of its expected values filled by `fill`.
+    package func filled(_ fill: (String) -> String) -> ValuePredicate {
+        switch self {
+        case .equals(let value): .equals(value.filled(fill))
+        case .notEquals(let value): .notEquals(value.filled(fill))
+        case .contains(let value): .contains(value.filled(fill))
+        case .includesAll(let values): .includesAll(values.map { $0.filled(fill) })
+        case .matches(let text): .matches(fill(text))
+        case .startsWith(let text): .startsWith(fill(text))
+        case .endsWith(let text): .endsWith(fill(text))
+        case .count(let inner): .count(inner.filled(fill))
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .exists, .isKind, .statusIn: self
+        }
+    }
+}
+
+extension ResponseExpectations {
+    /// The placeholder names its expected values use, each once, in order.
+    package var placeholders: [String] {
+        var seen = Set<String>()
+        return assertions.flatMap(\.predicate.placeholders).filter { seen.insert($0).inserted }
+    }
+}
+
+extension JSONValue {
+    /// The placeholder names in its strings (member names included), in order.
+    var placeholders: [String] {
+        switch self {
+        case .string(let text): text.utf8Contains("{{") ? Template(text).placeholders : []
+        case .array(let elements): elements.flatMap(\.placeholders)
+        case .object(let object): object.flatMap { Template($0.key).placeholders + $0.value.placeholders }
+        default: []
+        }
+    }
+
+    /// The value with `fill` applied to each string (member names included).
+    func filled(_ fill: (String) -> String) -> JSONValue {
+        switch self {
+        case .string(let text): text.utf8Contains("{{") ? .string(fill(text)) : self
+        case .array(let elements): .array(elements.map { $0.filled(fill) })
+        case .object(let object): .object(JSONObject(object.map { (fill($0.key), $0.value.filled(fill)) }))
+        default: self
+        }
+    }
 }

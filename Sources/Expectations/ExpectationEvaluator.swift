@@ -11,6 +11,9 @@ package struct ExpectationEvaluator {
     package let facts: ResponseFacts
     /// Masks secrets in what is reported.
     package let redactor: Redactor
+    /// Fills the `{{placeholders}}` of expected values as a request's are filled (run-time values,
+    /// captures, variables, secrets); nil compares them as written.
+    package var fill: ((String) -> String)?
     private var parsedBody: JSONValue??
 
     /// Most characters of an actual value shown.
@@ -36,7 +39,22 @@ package struct ExpectationEvaluator {
 
     /// The outcome of one assertion.
     package mutating func evaluate(_ assertion: Assertion) -> AssertionOutcome {
+        guard let fill, assertion.predicate.hasPlaceholders else { return evaluateFilled(assertion, wholePlaceholder: false) }
+        var filled = assertion
+        filled.predicate = assertion.predicate.filled(fill)
+        // `$.id: "{{petId}}"`: a value that is one placeholder is its text, which a number or a
+        // boolean written the same way equals too (captured and run-time values are text).
+        let whole: Bool = if case .equals(.string(let text)) = assertion.predicate { Template(text).isOnePlaceholder } else { false }
+        var outcome = evaluateFilled(filled, wholePlaceholder: whole)
+        outcome.assertion = assertion
+        return outcome
+    }
+
+    private mutating func evaluateFilled(_ assertion: Assertion, wholePlaceholder: Bool) -> AssertionOutcome {
         let expected = redactor.text(assertion.predicate.description)
+        if !facts.isComplete, assertion.subject.readsBody {
+            return outcome(assertion, expected, passed: false, actual: "an incomplete body (\(facts.body.count) bytes kept of more)")
+        }
         switch assertion.subject {
         case .status:
             let value = JSONValue.integer(facts.status)
@@ -60,7 +78,7 @@ package struct ExpectationEvaluator {
                 return outcome(assertion, expected, passed: passed, actual: actual)
             }
             let value: JSONValue? = path.isSingular ? path.first(in: root) : .array(path.evaluate(root))
-            let passed = Self.holds(assertion.predicate, value)
+            let passed = Self.holds(assertion.predicate, value) || (wholePlaceholder && Self.sameText(assertion.predicate, value))
             guard let value else { return outcome(assertion, expected, passed: passed, actual: "absent") }
             let shown = masked(value, at: path)
             let cost = passed ? nil : Self.costNote(assertion.predicate, Self.text(value).map { [$0] } ?? [])
@@ -149,6 +167,16 @@ package struct ExpectationEvaluator {
         case .startsWith(let prefix): return text(value)?.hasPrefix(prefix) ?? false
         case .endsWith(let suffix): return text(value)?.hasSuffix(suffix) ?? false
         case .statusIn(let patterns): return value.intValue.map { status in patterns.contains { $0.matches(status) } } ?? false
+        }
+    }
+
+    /// Whether `value` is a number or boolean written as the expected text (`42` for `"42"`).
+    static func sameText(_ predicate: ValuePredicate, _ value: JSONValue?) -> Bool {
+        guard case .equals(.string(let text)) = predicate, let value else { return false }
+        switch value {
+        case .number(let literal): return literal == text || (Double(text) != nil && Double(text) == Double(literal))
+        case .bool(let flag): return text == (flag ? "true" : "false")
+        default: return false
         }
     }
 

@@ -11,18 +11,24 @@ package struct ResponseFacts: Sendable {
     package var body: Data
     /// How long the response took (stub responses: their delay, usually zero).
     package var time: Duration
+    /// Whether `body` is the whole body: false when it was cut (at the size cap, or kept short
+    /// while it streamed past). Body checks never pass on part of a body.
+    package var isComplete: Bool
 
     /// Makes facts.
-    package init(status: Int, headers: [HeaderField] = [], body: Data = Data(), time: Duration = .zero) {
+    package init(status: Int, headers: [HeaderField] = [], body: Data = Data(), time: Duration = .zero, isComplete: Bool = true) {
         self.status = status
         self.headers = headers
         self.body = body
         self.time = time
+        self.isComplete = isComplete
     }
 
     /// The facts of a core response.
     package init(_ response: Response) {
-        self.init(status: response.status, headers: response.headers.fields, body: response.body, time: response.timing.total)
+        self.init(
+            status: response.status, headers: response.headers.fields, body: response.body, time: response.timing.total,
+            isComplete: !response.isTruncated)
     }
 }
 

@@ -48,6 +48,8 @@ package enum AppAction: Sendable {
     case catalogPreviewed(CatalogSet)
     /// The grace after launch ended with the catalogs still being read: the loading screen may be drawn.
     case loadingScreenDue
+    /// How far the launch's catalog load has come: catalog files read of `total`.
+    case catalogLoadProgressed(read: Int, total: Int)
     /// Catalog files changed on disk and the catalogs were read again (`changed`: the files, relative to the folder).
     case catalogReloaded(CatalogSet, SecretStore, changed: [String])
     /// The person trusted a catalog: it was read again with its new trust; `call` waits to be sent.

@@ -198,7 +198,7 @@ extension AppReducer {
 
     /// Sends the selected endpoint in the active environment and mode.
     static func send(state: inout AppState, example: String?, downloadPath: String? = nil) -> [AppEffect] {
-        guard let environment = state.activeEnvironment, let endpoint = state.selectedEndpoint else {
+        guard let environment = state.activeEnvironment, let endpoint = state.selectedEndpoint, let key = state.activeEnvironmentKey else {
             state.notice = "No endpoint to send."
             return []
         }
@@ -215,7 +215,7 @@ extension AppReducer {
         // A picked example is a fixture: a live send goes to the server without it.
         let example = mode == .live ? nil : example
         var call = EndpointCall(
-            endpoint: endpoint.key, environment: environment.name, mode: mode, example: example, values: state.activeValues,
+            endpoint: endpoint.key, catalog: key.catalog, environment: environment.name, mode: mode, example: example, values: state.activeValues,
             edits: edits.isEmpty ? nil : edits)
         // `download:` in the catalog makes every send of the endpoint a download; `d` asks where.
         call.downloadPath = downloadPath ?? endpoint.download

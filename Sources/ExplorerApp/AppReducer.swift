@@ -44,6 +44,9 @@ package enum AppReducer {
         case .catalogPreviewed(let preview):
             effects = []
             catalogPreviewed(preview, state: &state)
+        case .catalogLoadProgressed(let read, let total):
+            if state.isLoadingCatalog { state.catalogLoadProgress = CatalogLoadCount(read: read, total: total) }
+            effects = []
         case .catalogReloaded(let catalog, let secrets, let changed):
             effects = catalogReloaded(catalog, secrets: secrets, changed: changed, state: &state)
         case .downloadChecked(let call, let path, let exists, let problem):
@@ -62,11 +65,13 @@ package enum AppReducer {
             var restored = 0
             for (environment, endpoints) in kept {
                 for (endpoint, edits) in endpoints where !edits.isEmpty {
-                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), environment: environment.environment)
+                    let key = DraftKey(endpoint: EndpointKey(service: environment.service, endpoint: endpoint), in: environment)
                     // This run's edits, if any were made already, win.
                     if state.drafts[key] == nil {
                         state.drafts[key] = edits
-                        restored += 1
+                        // Other catalogs' drafts are kept (and saved back) but never shown here (the
+                        // catalogs may still be loading: then each counts).
+                        if (state.catalog.service(environment.service)?.catalogID ?? environment.catalog) == environment.catalog { restored += 1 }
                     }
                 }
             }
@@ -110,6 +115,10 @@ package enum AppReducer {
             effects = draftWritten(key: key, error: error, state: &state)
         case .catalogFileRestored(let key, let error):
             effects = catalogFileRestored(key: key, error: error, state: &state)
+        case .terminal(.key(let key)) where state.isLoadingCatalog && state.pendingEvents.isEmpty
+            && Keymap.command(for: key, in: state.keyContext, bindings: state.config.bindings) == .quit:
+            // Quitting does not wait for the catalogs (keys typed before it would: they may be text).
+            effects = quit(&state)
         case .terminal(let event) where state.isLoadingCatalog && event != .key(.ctrl("c")):
             if case .resize(let size) = event { state.size = size } else { state.pendingEvents.append(event) }
             effects = []

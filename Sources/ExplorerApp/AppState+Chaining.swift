@@ -12,7 +12,7 @@ extension AppState {
         let names = endpoint.templateTexts.flatMap { Template($0).placeholders }.filter { $0.hasPrefix(ResponseReference.prefix) }
         guard !names.isEmpty else { return values }
         let references = ResponseReference.values(for: names, service: endpoint.serviceID) { key in
-            guard let record = responses[key], record.call.environment == environment.environment, record.call.mode == mode,
+            guard let record = responses[key], record.call.environmentKey == environment, record.call.mode == mode,
                 let response = record.exchange.response
             else { return nil }
             return (CapturedResponse(response), receivedAt[key] ?? Date(timeIntervalSince1970: 0))

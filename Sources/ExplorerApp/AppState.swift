@@ -146,6 +146,15 @@ package struct AppState: Sendable {
     /// Set when the grace after launch (`loadingScreenGrace`) ends before the catalogs are read.
     package internal(set) var loadingScreenDue = false
 
+    /// How many catalog files the launch's load has read, while it reads them.
+    package internal(set) var catalogLoadProgress: CatalogLoadCount?
+
+    /// What the panes show while the catalogs load: `Loading 3412/10000 catalog files` (fits the sidebar).
+    package var loadingText: String {
+        guard let progress = catalogLoadProgress, progress.total > 0 else { return "Loading catalogs…" }
+        return "Loading \(progress.read)/\(progress.total) catalog files"
+    }
+
     /// How long the first frame waits for the catalogs: catalogs read sooner are the first thing
     /// drawn, with no loading screen flashing before them (and drawing one would compete with the
     /// reading for the CPU); slower ones show the loading screen after it.
@@ -238,4 +247,15 @@ package struct RequestTicket: Sendable, Hashable {
 
     /// The endpoint.
     package var endpoint: EndpointKey { call.endpoint }
+}
+
+/// Catalog files read so far of those a load reads.
+package struct CatalogLoadCount: Sendable, Equatable {
+    package var read: Int
+    package var total: Int
+
+    package init(read: Int, total: Int) {
+        self.read = read
+        self.total = total
+    }
 }

@@ -26,7 +26,7 @@ enum StatusBarView {
             left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
         }
         if let service = state.activeService, let environment = state.activeEnvironment,
-            let signedOut = state.auth.signedOut[EnvironmentKey(service: service.id, environment: environment.name)]
+            let signedOut = state.auth.signedOut[EnvironmentKey(service, environment: environment.name)]
         {
             // The service and environment are named just before.
             let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")

@@ -1,5 +1,6 @@
 import Catalog
 import CatalogAuthoring
+import DispatcherCore
 import ExplorerApp
 import FoundationEssentials
 import SystemSupport
@@ -38,7 +39,7 @@ extension EffectRunner {
             } catch {
                 return .bodyEdited(key: key, text: nil, message: "Could not run \(command): \(error).")
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = FileContents.read(atPath: path, atMost: Environment.defaultMaximumBodySize) else {
                 return .bodyEdited(key: key, text: nil, message: "The edited body could not be read back from \(path).")
             }
             var edited = String(decoding: data, as: UTF8.self)
@@ -109,7 +110,7 @@ extension EffectRunner {
                 if keepingBackup {
                     let file = update.directory.appendingPathComponent(update.fileName)
                     do throws(SystemError) {
-                        if let previous = FileManager.default.contents(atPath: file.path) {
+                        if let previous = FileContents.read(atPath: file.path, atMost: CatalogLoader.maximumFileSize) {
                             try AtomicFile.write(previous, to: Self.backup(of: file), permissions: FileStatus.permissions(file.path) ?? 0o644)
                         }
                     } catch {

@@ -33,6 +33,8 @@ final class EffectRunner: Sendable {
     /// Work that must end before the explorer does (loads, history writes), by id.
     private let unfinished = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextWork = Atomic<Int>(0)
+    /// The launch's catalog load while it runs: its count is shown, and quitting stops it.
+    let catalogLoad = Mutex<CatalogLoadProgress?>(nil)
     /// Frames the runtime has drawn: the full load behind a launch index waits for the index's frame.
     let framesDrawn = Atomic<Int>(0)
     /// Drafts and run-time values are written in order, the latest winning, off the UI thread.
@@ -110,7 +112,10 @@ final class EffectRunner: Sendable {
         case .panes(let effect): panes.perform(effect, context)
         case .loadCatalog:
             let (launchIndex, inbox) = (services.launchIndex, self.inbox)
-            load {
+            let progress = CatalogLoadProgress()
+            catalogLoad.withLock { $0 = progress }
+            reportProgress(of: progress)
+            load(awaitedOnQuit: false) {
                 // The folder's state is taken before the load: a file changed during it makes the
                 // index written after it a miss.
                 let key = launchIndex?.currentKey()
@@ -125,7 +130,14 @@ final class EffectRunner: Sendable {
                         guard (try? await Task.sleep(for: .microseconds(250))) != nil else { break }
                     }
                 }
-                let (catalog, secrets) = self.services.loadCatalog()
+                // On a thread of its own: the load keeps the cores busy, and must not hold the
+                // cooperative pool the run loop (keys, `q`, signals) needs meanwhile.
+                let services = self.services
+                let (catalog, secrets) = await PosixThread.run {
+                    services.loadCatalogCounting.map { $0(progress) } ?? services.loadCatalog()
+                }
+                self.catalogLoad.withLock { $0 = nil }
+                guard !progress.isCancelled else { return .catalogLoaded(catalog, secrets) }  // quitting: nothing is kept
                 if preview == nil, let launchIndex, let key, let index = CatalogLaunchIndex(catalog) { launchIndex.write(index, key: key) }
                 self.install(catalog, secrets: secrets)
                 return .catalogLoaded(catalog, secrets)
@@ -249,8 +261,13 @@ final class EffectRunner: Sendable {
     }
 
     /// Runs a load in the background and posts what it read (the reducer knows it is pending).
-    func load(_ work: @escaping @Sendable () async -> AppAction) {
+    /// Unless `awaitedOnQuit`, quitting does not wait for it (a load that only reads).
+    func load(awaitedOnQuit: Bool = true, _ work: @escaping @Sendable () async -> AppAction) {
         let inbox = self.inbox
+        guard awaitedOnQuit else {
+            Task.detached { inbox.post(await work()) }
+            return
+        }
         let id = nextWork.add(1, ordering: .relaxed).newValue
         // Registered under the lock the task's own removal takes (see `send`).
         unfinished.withLock { unfinished in
@@ -260,6 +277,20 @@ final class EffectRunner: Sendable {
             }
         }
     }
+
+    /// Posts how far the catalog load has come every `progressInterval` (through `schedule`, so a
+    /// test or a headless launch decides whether time passes) until it ends.
+    private func reportProgress(of progress: CatalogLoadProgress) {
+        let inbox = self.inbox
+        services.schedule(Self.progressInterval) { [weak self] in
+            guard let self, self.catalogLoad.withLock({ $0 === progress }), !progress.isCancelled else { return }
+            inbox.post(.catalogLoadProgressed(read: progress.read, total: progress.total))
+            self.reportProgress(of: progress)
+        }
+    }
+
+    /// How often the loading screen's count is brought up to date.
+    static let progressInterval: Duration = .milliseconds(100)
 
     /// A download answered whole (a stub, a cached response) goes to its file all the same, so
     /// stub and live end alike; a file that cannot be written is the request's error.
@@ -386,6 +417,8 @@ final class EffectRunner: Sendable {
 
     /// Cancels every request and body task and waits for them, for loads, history writes and state saves.
     func cancelAll() async {
+        // The catalog load stops between two files and is not waited for (it only reads).
+        catalogLoad.withLock { $0 }?.cancel()
         let running = tasks.withLock { Array($0.values) } + body.running
         for task in running { task.cancel() }
         for task in running + unfinished.withLock({ Array($0.values) }) { await task.value }

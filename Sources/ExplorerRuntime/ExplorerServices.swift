@@ -12,6 +12,9 @@ import TextSupport
 package struct ExplorerServices: Sendable {
     /// Reads the catalogs and their secrets (called once per `.loadCatalog` effect, off the UI thread).
     package var loadCatalog: @Sendable () -> (CatalogSet, SecretStore)
+    /// The same, counting the files read in a progress (shown while loading) and stopping early when
+    /// it is cancelled (the person quits); used instead of `loadCatalog` when set.
+    package var loadCatalogCounting: (@Sendable (CatalogLoadProgress) -> (CatalogSet, SecretStore))?
     /// Reads the catalogs again after files changed (the last catalogs, the changed catalog files
     /// or nil for all); nil: the catalogs are not watched.
     package var reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))?
@@ -93,10 +96,19 @@ package struct ExplorerServices: Sendable {
         from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false,
         cache: (any CatalogParseCache)? = nil
     ) -> @Sendable () -> (CatalogSet, SecretStore) {
-        {
+        let load = countingCatalogs(from: source, maximumBodySize: maximumBodySize, trust: trust, trustingEverything: trustingEverything, cache: cache)
+        return { load(CatalogLoadProgress()) }
+    }
+
+    /// `catalogs(from:…)`, counting files in the progress it is given and stopping when it is cancelled.
+    package static func countingCatalogs(
+        from source: CatalogSource, maximumBodySize: Int? = nil, trust: (any TrustPersistence)? = nil, trustingEverything: Bool = false,
+        cache: (any CatalogParseCache)? = nil
+    ) -> @Sendable (CatalogLoadProgress) -> (CatalogSet, SecretStore) {
+        { progress in
             let trusted = trustingEverything ? .everything : trusted(source, trust)
             return (
-                CatalogLoader.load(source, trust: trusted, cache: cache, fixtures: .whenNeeded).limitingBodies(to: maximumBodySize),
+                CatalogLoader.load(source, trust: trusted, cache: cache, fixtures: .whenNeeded, progress: progress).limitingBodies(to: maximumBodySize),
                 SecretStore.load(for: source)
             )
         }

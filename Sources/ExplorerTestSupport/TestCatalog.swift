@@ -77,6 +77,13 @@ package enum TestCatalog {
               body: { pong: true }
         """
 
+    /// The key of `service` in `environment`, for a catalog loaded in memory as bundled files
+    /// (`load()`'s, or one file named after its service).
+    package static func key(_ service: String, _ environment: String) -> EnvironmentKey {
+        let files = ["shop": "1-shop.yaml", "echo": "2-echo.yaml"]
+        return EnvironmentKey(catalog: CatalogID(file: files[service] ?? service + ".yaml", in: nil), service: service, environment: environment)
+    }
+
     package static func load() -> CatalogSet {
         CatalogLoader.load(
             fileSystem: InMemoryFileSystem(texts: ["1-shop.yaml": shop, "2-echo.yaml": echo]), source: .bundled)

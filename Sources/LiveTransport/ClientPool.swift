@@ -9,8 +9,11 @@ import Synchronization
 struct ClientKey: Hashable, Sendable {
     /// Verification, CA, client certificate and pins.
     var trust: ServerTrust
-    /// The proxy chosen for the URL (nil: direct).
+    /// The proxy AsyncHTTPClient connects through (a `CONNECT` tunnel, SOCKS); nil: direct.
     var proxy: ProxyServer?
+    /// The HTTP proxy plain-http requests go to in absolute form (`GET http://host/path`), as curl
+    /// sends them: the client connects to it directly and `RequestTargetWriter` writes the target.
+    var forwardingProxy: ProxyServer?
     /// Connect timeout.
     var connect: Duration?
     /// Read (idle) timeout.
@@ -32,6 +35,10 @@ final class ClientPool: Sendable {
     private struct State {
         var clients: [ClientKey: PooledClient] = [:]
         var isShutDown = false
+        /// Who waits for the shutdown under way (nil: none started, or it has ended).
+        var waiting: [@Sendable ((any Error)?) -> Void]?
+        /// How the shutdown ended, once it has (a later call hears it at once).
+        var ended: (any Error)??
     }
 
     private let state = Mutex(State())
@@ -62,26 +69,64 @@ final class ClientPool: Sendable {
         return try result.get()
     }
 
-    /// Shuts every client down; later requests fail. Safe to call more than once.
+    /// Shuts every client down; later requests fail. Safe to call more than once: every call
+    /// returns when the one shutdown has ended.
     func shutdown() async throws {
-        let clients = state.withLock { state in
-            state.isShutDown = true
-            defer { state.clients = [:] }
-            return state.clients.values.map(\.client)
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            shutdown { continuation.resume(returning: $0) }
         }
-        var firstError: (any Error)?
-        for client in clients {
-            do { try await Self.shutDown(client) } catch { firstError = firstError ?? error }
-        }
-        if let firstError { throw firstError }
+        if let error { throw error }
     }
 
-    /// Shuts a client down, reporting on a queue of its own: AsyncHTTPClient's `shutdown()` reports
-    /// on the global queue, whose few threads a busy process can hold for a long time.
-    private static func shutDown(_ client: HTTPClient) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            client.shutdown(queue: DispatchQueue(label: "apiexplorer.client-shutdown")) { error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+    /// Shuts every client down and tells `done` when all have ended (the first error, if any),
+    /// on a queue of its own: nothing waits on the cooperative pool, which a busy process can hold
+    /// (a bounded wait at exit must end on time).
+    func shutdown(_ done: @escaping @Sendable ((any Error)?) -> Void) {
+        enum Step { case start([HTTPClient]), wait, ended((any Error)?) }
+        let step = state.withLock { state -> Step in
+            if let ended = state.ended { return .ended(ended) }
+            if state.waiting != nil {
+                state.waiting?.append(done)
+                return .wait
+            }
+            state.isShutDown = true
+            state.waiting = [done]
+            defer { state.clients = [:] }
+            return .start(state.clients.values.map(\.client))
+        }
+        guard case .start(let clients) = step else {
+            if case .ended(let error) = step { done(error) }
+            return
+        }
+        guard !clients.isEmpty else { return ended(with: nil) }
+        let remaining = Countdown(clients.count)
+        for client in clients {
+            client.shutdown(queue: DispatchQueue(label: "apiexplorer.client-shutdown")) { [self] error in
+                if let last = remaining.count(error) { ended(with: last) }
+            }
+        }
+    }
+
+    /// Tells everyone waiting how the shutdown ended, and keeps it for later calls.
+    private func ended(with error: (any Error)?) {
+        let waiting = state.withLock { state in
+            defer { state.waiting = nil }
+            state.ended = .some(error)
+            return state.waiting ?? []
+        }
+        for waiter in waiting { waiter(error) }
+    }
+
+    /// Counts the clients' shutdowns down, keeping the first error.
+    private final class Countdown: Sendable {
+        private let state: Mutex<(left: Int, error: (any Error)?)>
+        init(_ count: Int) { state = Mutex((count, nil)) }
+        /// Counts one; when it was the last, the outcome (`.some(nil)`: all ended well).
+        func count(_ error: (any Error)?) -> (any Error)?? {
+            state.withLock { state in
+                if state.error == nil, let error { state.error = error }
+                state.left -= 1
+                return state.left == 0 ? .some(state.error) : nil
             }
         }
     }
@@ -112,15 +157,23 @@ final class ClientPool: Sendable {
         configuration.tracing.tracer = nil
         configuration.httpVersion = settings.allowsHTTP2 ? .automatic : .http1Only
         let pins = key.trust.pins.isEmpty ? nil : PinVerifier(pins: key.trust.pins).connectionInitializer
-        // Every HTTP/1.1 connection gets the status guard (after the pin check, when there is one).
+        let forwarding = key.forwardingProxy != nil
+        // Every HTTP/1.1 connection gets the status guard and the target writer (after the pin
+        // check, when there is one); one to a forwarding proxy writes targets in absolute form.
         configuration.http1_1ConnectionDebugInitializer = { channel in
             let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-            return pinned.flatMapThrowing { try ResponseStatusGuard.install(on: channel) }
+            return pinned.flatMapThrowing {
+                try ResponseStatusGuard.install(on: channel)
+                try RequestTargetWriter.install(on: channel, absoluteForm: forwarding)
+            }
         }
         if let pins { configuration.http2ConnectionDebugInitializer = pins }
         // And every HTTP/2 stream.
         configuration.http2StreamChannelDebugInitializer = { channel in
-            channel.eventLoop.makeCompletedFuture { try ResponseStatusGuard.install(onStream: channel) }
+            channel.eventLoop.makeCompletedFuture {
+                try ResponseStatusGuard.install(onStream: channel)
+                try RequestTargetWriter.install(onStream: channel)
+            }
         }
         return configuration
     }

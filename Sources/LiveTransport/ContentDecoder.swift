@@ -6,30 +6,77 @@ import TextSupport
 /// piece at a time, so the collector counts every decoded byte and stops the decoder at the cap:
 /// a gzip bomb costs the cap and one piece, never a decompressed burst of the whole input
 /// (AsyncHTTPClient's decompressor inflates each received buffer whole, 1,000× its size for zeros).
+/// Stacked codings (`Content-Encoding: gzip, gzip`, applied in the order listed) are undone last
+/// first, as curl undoes them, each stage's pieces fed to the next, up to curl's five.
 /// Unchecked Sendable: only the collector's callbacks use it, which AsyncHTTPClient calls one at a
 /// time on the request's event loop.
 final class ContentDecoder: @unchecked Sendable {
     /// The largest piece handed out at once.
     static let pieceSize = 256 << 10
+    /// The most codings undone (curl's limit too).
+    static let maximumStages = 5
 
     /// Why a body could not be decoded.
     struct Failure: Error, Sendable {
         var message: String
     }
 
+    /// The stages, the last coding applied first.
+    private let stages: [InflateStage]
+
+    /// A decoder for the response's `Content-Encoding`; nil when the body is not coded, or coded
+    /// in a way not undone here (`br`, more than five codings): its bytes are kept as they came.
+    init?(contentEncoding: String?) {
+        guard let contentEncoding else { return nil }
+        let codings = contentEncoding.lowercased().split(separator: ",").map { String($0).trimmedSpaces }.filter { $0 != "identity" && !$0.isEmpty }
+        guard !codings.isEmpty, codings.count <= Self.maximumStages, codings.allSatisfy({ ["gzip", "x-gzip", "deflate"].contains($0) }) else { return nil }
+        stages = codings.reversed().map(InflateStage.init)
+    }
+
+    /// Decodes `input`, calling `emit` with each decoded piece (at most `pieceSize` bytes) until it
+    /// returns false (the cap is reached): then the rest of the input is left undecoded.
+    func decode(_ input: ByteBuffer, emit: (UnsafeRawBufferPointer) -> Bool) throws(Failure) {
+        var stopped = false
+        try decode(input, stage: 0) { piece in
+            stopped = !emit(piece)
+            return !stopped
+        }
+    }
+
+    /// Runs `input` through the stages from `stage` on.
+    private func decode(_ input: ByteBuffer, stage: Int, emit: (UnsafeRawBufferPointer) -> Bool) throws(Failure) {
+        guard stage + 1 < stages.count else { return try stages[stage].decode(input, emit: emit) }
+        var failure: Failure?
+        try stages[stage].decode(input) { piece in
+            var next = ByteBufferAllocator().buffer(capacity: piece.count)
+            next.writeBytes(piece)
+            var going = true
+            do throws(Failure) {
+                try decode(next, stage: stage + 1) { inner in
+                    going = emit(inner)
+                    return going
+                }
+            } catch {
+                failure = error
+                return false
+            }
+            return going
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// One coding undone by zlib: gzip (members one after another) or deflate (zlib's wrapper or raw).
+private final class InflateStage {
     private let stream: UnsafeMutablePointer<z_stream>
     private let coding: String
     private var started = false
     private var ended = false
     private let piece = UnsafeMutableRawBufferPointer.allocate(byteCount: ContentDecoder.pieceSize, alignment: 1)
+    typealias Failure = ContentDecoder.Failure
 
-    /// A decoder for the response's `Content-Encoding`; nil when the body is not coded, or coded
-    /// another way (then its bytes are kept as they came, as before).
-    init?(contentEncoding: String?) {
-        guard let contentEncoding else { return nil }
-        let codings = contentEncoding.lowercased().split(separator: ",").map { String($0).trimmedSpaces }.filter { $0 != "identity" }
-        guard codings.count == 1, ["gzip", "x-gzip", "deflate"].contains(codings[0]) else { return nil }
-        coding = codings[0]
+    init(_ coding: String) {
+        self.coding = coding
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
     }

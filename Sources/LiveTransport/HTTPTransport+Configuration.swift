@@ -12,7 +12,9 @@ extension HTTPTransport {
         public var allowsHTTP2: Bool
         /// How long an idle connection stays open for reuse.
         public var idleConnectionTimeout: Duration
-        /// Most HTTP/1.1 connections per host and client; further requests wait for one.
+        /// Most HTTP/1.1 connections per host and client; further requests wait for one (for as
+        /// long as their connect timeout, then fail as `timedOut` in the `connectionWait` phase).
+        /// `test --jobs N` sizes it from N (`connections(forJobs:)`).
         public var maximumConnectionsPerHost: Int
         /// Limits of each environment's in-memory HTTP cache.
         public var cacheLimits: HTTPCache.Limits
@@ -31,7 +33,7 @@ extension HTTPTransport {
             proxy: ProxyConfiguration = .fromEnvironment(),
             allowsHTTP2: Bool = true,
             idleConnectionTimeout: Duration = .seconds(60),
-            maximumConnectionsPerHost: Int = 8,
+            maximumConnectionsPerHost: Int = 8,  // defaultConnectionsPerHost
             cacheLimits: HTTPCache.Limits = .standard,
             now: @escaping @Sendable () -> Date = { Date() },
             userAgent: String? = "apiexplorer",
@@ -47,6 +49,18 @@ extension HTTPTransport {
             self.userAgent = userAgent
             self.acceptEncoding = acceptEncoding
             self.eventLoopGroup = eventLoopGroup
+        }
+
+        /// The default of `maximumConnectionsPerHost`.
+        package static let defaultConnectionsPerHost = 8
+        /// The most connections per host any configuration asks for: a run of many jobs opens no
+        /// more than this to one server.
+        package static let connectionsPerHostCap = 64
+
+        /// The connections per host for `jobs` requests in flight at once: each gets one, at least
+        /// the default and at most the cap.
+        package static func connections(forJobs jobs: Int) -> Int {
+            min(max(jobs, defaultConnectionsPerHost), connectionsPerHostCap)
         }
 
         /// The event loops in use: the given group, else NIO's shared one.

@@ -20,15 +20,20 @@ extension HTTPTransport {
             guard remaining > .zero else { throw TransportError.timedOut(.total, context) }
             deadline = .now() + TimeAmount(remaining)
         }
-        let key = ClientKey(trust: settings.trust, proxy: context.proxy, connect: settings.timeouts.connect, read: settings.timeouts.read)
+        // Plain http to an HTTP proxy goes in absolute form; https (and SOCKS) through a tunnel.
+        let forwarding = context.proxy.flatMap { $0.kind == .http && hop.url.scheme?.lowercased() == "http" ? $0 : nil }
+        let key = ClientKey(
+            trust: settings.trust, proxy: forwarding == nil ? context.proxy : nil, forwardingProxy: forwarding, connect: settings.timeouts.connect,
+            read: settings.timeouts.read)
         let pooled = try clients.client(for: key)
         let collector = ResponseCollector(
             limit: settings.maximumBodySize, progress: request.options.progress, observer: request.options.onResponsePart,
-            download: request.options.download, resumingFrom: hop.resumingFrom, streamedBodyKept: request.options.streamedBodyKept)
+            download: request.options.download, resumingFrom: hop.resumingFrom, streamedBodyKept: request.options.streamedBodyKept,
+            statusLine: request.options.onStatusLine)
 
         let collected: ResponseCollector.Collected
         do {
-            let clientRequest = try Self.clientRequest(for: hop, uploadProgress: request.options.uploadProgress)
+            let clientRequest = try Self.clientRequest(for: hop, forwardingTo: forwarding, uploadProgress: request.options.uploadProgress)
             let task = pooled.client.execute(
                 request: clientRequest, delegate: collector, eventLoop: .delegate(on: pooled.eventLoop), deadline: deadline)
             collected = try await withTaskCancellationHandler {
@@ -45,6 +50,7 @@ extension HTTPTransport {
             timing: Timing(firstByte: started.duration(to: collected.headArrived), total: started.duration(to: .now)))
         response.downloadedFile = collected.downloadedFile
         response.streamedByteCount = collected.streamedByteCount
+        response.reasonPhrase = Self.reasonPhrase(of: collected.head)
         response.isTruncated = (collected.streamedByteCount ?? 0) > response.body.count
         return response
     }
@@ -55,20 +61,21 @@ extension HTTPTransport {
         context: FailureContext
     ) async -> TransportError {
         var context = context
-        var partial = collector.partial.map { head, arrived, body, streamed in
+        let partial = collector.partial.map { head, arrived, body, streamed in
             var response = Response(
                 status: Int(head.status.code), headers: Self.headers(of: head.headers), body: Self.data(body), url: hop.url,
                 source: .network, httpVersion: Self.versionText(head.version),
                 timing: Timing(firstByte: started.duration(to: arrived), total: started.duration(to: .now)))
             response.streamedByteCount = streamed
-            response.isTruncated = (streamed ?? 0) > response.body.count
+            response.reasonPhrase = Self.reasonPhrase(of: head)
+            // The transfer failed after the head: whatever body came is part of one.
+            response.isTruncated = true
             return response
         }
         context.receivedHead = partial != nil
         var failure = TransportError.mapping(error, context: context)
         let limit = ByteCount.format(request.settings.maximumBodySize)
         if failure.code == .bodyTooLarge {
-            partial?.isTruncated = true
             let kept = ByteCount.format(partial?.body.count ?? 0)
             if let declared = collector.declaredOverLimit {
                 failure.message = "The server declared a body of \(ByteCount.format(declared)) (Content-Length: \(declared)), "
@@ -121,15 +128,20 @@ extension HTTPTransport {
     }
 
     /// The AsyncHTTPClient request for a hop: a streamed body is read from disk as it is written.
+    /// With `proxy`, a plain-http hop is sent to that HTTP proxy (its target written in absolute
+    /// form on the way, `AbsoluteFormRequests`), with `Proxy-Authorization` when it has a user.
     static func clientRequest(
-        for hop: Hop, uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
+        for hop: Hop, forwardingTo proxy: ProxyServer? = nil, uploadProgress: (@Sendable (_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws -> HTTPClient.Request {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(hop.headers.count + 1)
+        headers.reserveCapacity(hop.headers.count + 2)
         // `Host` first, as curl and browsers send it (AsyncHTTPClient would append it last).
         if !hop.headers.contains("Host"), let host = hop.url.host, !host.isEmpty {
             let name = host.contains(":") ? "[\(host)]" : host
             headers.add(name: "Host", value: hop.url.port.map { "\(name):\($0)" } ?? name)
+        }
+        if let proxy, let user = proxy.username, !hop.headers.contains("Proxy-Authorization") {
+            headers.add(name: "Proxy-Authorization", value: "Basic " + Data("\(user):\(proxy.password ?? "")".utf8).base64EncodedString())
         }
         for field in hop.headers { headers.add(name: field.name, value: field.value) }
         let body: HTTPClient.Body? = if let streamed = hop.streamedBody {
@@ -139,7 +151,15 @@ extension HTTPTransport {
         } else {
             hop.body.map { .bytes($0) }
         }
-        return try HTTPClient.Request(url: hop.url, method: NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue), headers: headers, body: body)
+        var url = hop.url
+        if let proxy, let components = URLComponents(url: hop.url, resolvingAgainstBaseURL: false) {
+            // The connection goes to the proxy; the target keeps the origin's path and query.
+            let host = proxy.host.contains(":") ? "[\(proxy.host)]" : proxy.host
+            let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            url = URL(string: "http://\(host):\(proxy.port)\(path)\(query)") ?? hop.url
+        }
+        return try HTTPClient.Request(url: url, method: NIOHTTP1.HTTPMethod(rawValue: hop.method.rawValue), headers: headers, body: body)
     }
 
     /// Response headers in order, from the server.
@@ -161,6 +181,12 @@ extension HTTPTransport {
 
     /// Bodies at least this large share the buffer's storage rather than being copied.
     static let sharedStorageThreshold = 1 << 20
+
+    /// The reason phrase as received: HTTP/2 has none, HTTP/1.1's is the server's
+    /// (`StatusLineRecorder` puts it back in the head).
+    static func reasonPhrase(of head: HTTPResponseHead) -> String {
+        head.version.major >= 2 ? "" : head.status.reasonPhrase
+    }
 
     /// `HTTP/1.1`, `HTTP/2` …
     static func versionText(_ version: HTTPVersion) -> String {

@@ -6,6 +6,17 @@ extension HTTPTransport {
     /// stopping at a loop; the chain is kept in `Response.redirects`.
     func follow(_ request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
         var hop = Hop(method: request.method, url: request.url, headers: wireHeaders(of: request), body: request.body, streamedBody: request.streamedBody)
+        // `http://ann:pw@host/`: the userinfo goes as `Authorization: Basic`, as curl sends it (an
+        // `Authorization` the request sets wins, as a curl `-H` does); never in the request line.
+        if let credentials = URLCredentials(request.url) {
+            hop.url = URLCredentials.removing(from: request.url)
+            if !hop.headers.contains("Authorization") {
+                // First, where curl writes it (after `Host`, before the other headers).
+                hop.headers = Headers([HeaderField(name: "Authorization", value: credentials.authorization, origin: .auth("URL userinfo"))] + hop.headers.fields)
+            }
+        }
+        // `bücher.example` goes as `xn--bcher-kva.example`, as curl sends it.
+        hop.url = try InternationalHost.ascii(hop.url)
         if let streamed = request.streamedBody, let unreadable = streamed.unreadableFiles.first {
             throw TransportError(.unknown, message: "Nothing was sent: the file \(unreadable) of the request body cannot be read (missing, a folder, or not readable).")
         }
@@ -22,7 +33,9 @@ extension HTTPTransport {
             }
         }
         var redirects: [Redirect] = []
-        // A loop is the same method on the same URL again (POST /form → 303 → GET /form is not one).
+        // A loop is the same request again: the same method on the same URL with the same cookies
+        // (POST /form → 303 → GET /form is not one, nor a sign-in that redirects to itself setting
+        // the cookie it then sends, which curl follows too). Past that, the hop count stops it.
         // Filled at the first redirect: most requests have none.
         var visited: Set<String> = []
         while true {
@@ -32,6 +45,7 @@ extension HTTPTransport {
                 response.timing.total = started.duration(to: .now)
                 return response
             }
+            next.url = try InternationalHost.ascii(next.url)
             guard redirects.count < policy.limit else {
                 throw TransportError(
                     .tooManyRedirects,
@@ -40,13 +54,15 @@ extension HTTPTransport {
                     partialResponse: response)
             }
             if visited.isEmpty { visited.insert(hop.loopKey) }
-            guard visited.insert(next.loopKey).inserted else {
-                let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
-                throw TransportError(.tooManyRedirects, message: "The redirects loop: \(chain).", partialResponse: response)
-            }
             if let cookies = request.options.cookies {
                 cookies.store(response.headers, from: hop.url)
                 cookies.apply(to: &next.headers, for: next.url)
+            }
+            guard visited.insert(next.loopKey).inserted else {
+                let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
+                throw TransportError(
+                    .tooManyRedirects, message: "The redirects loop: \(chain), sending the same request again (its cookies unchanged).",
+                    partialResponse: response)
             }
             redirects.append(Redirect(status: response.status, from: hop.url, to: next.url))
             hop = next

@@ -1,5 +1,6 @@
 import DispatcherCore
 import FoundationEssentials
+import NIOCore
 import Synchronization
 
 /// Live HTTP for the dispatcher, over AsyncHTTPClient.
@@ -54,7 +55,30 @@ public final class HTTPTransport: Transport {
     /// How many `HTTPClient`s exist now (one per trust configuration and client settings in use).
     package var clientCount: Int { clients.count }
 
+    /// Shuts every HTTP client down, waiting at most `limit` for it: what a program about to exit
+    /// calls. A connection attempt no request needs any more (to a server whose listen queue drops
+    /// SYNs, say) would otherwise hold the exit until it connects or its connect timeout fires.
+    package func shutdown(waitingAtMost limit: Duration) async {
+        let clients = self.clients
+        let timer = configuration.loops.next()
+        // Both ends are told off the cooperative pool (a queue, an event loop), so a busy process
+        // still leaves on time.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Mutex(false)
+            let resume: @Sendable () -> Void = {
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
+            }
+            let deadline = timer.scheduleTask(in: TimeAmount(limit)) { resume() }
+            clients.shutdown { _ in
+                deadline.cancel()
+                resume()
+            }
+        }
+    }
+
     func failureContext(for url: URL, request: Request) -> FailureContext {
-        FailureContext(url: url, timeouts: request.settings.timeouts, proxy: configuration.proxy.server(for: url))
+        var context = FailureContext(url: url, timeouts: request.settings.timeouts, proxy: configuration.proxy.server(for: url))
+        context.connectionLimit = configuration.maximumConnectionsPerHost
+        return context
     }
 }

@@ -31,8 +31,9 @@ struct Hop: Sendable {
         return Int(range.dropFirst(6).dropLast())
     }
 
-    /// What identifies the hop when looking for a redirect loop.
-    var loopKey: String { method.rawValue + " " + HTTPCache.key(url) }
+    /// What identifies the hop when looking for a redirect loop: the method, the URL and the
+    /// cookies it sends (the state a redirect can change).
+    var loopKey: String { method.rawValue + " " + HTTPCache.key(url) + "\n" + headers.values(for: "Cookie").joined(separator: "; ") }
 
     /// Whether the caller made the request conditional itself.
     var isConditional: Bool { Hop.conditionalHeaders.contains(where: headers.contains) }

@@ -4,9 +4,12 @@ import TextSupport
 
 /// Which proxy each request goes through, read from the environment the way curl reads it.
 ///
-/// - `https://` URLs use `https_proxy`, else `HTTPS_PROXY`; `http://` URLs use `http_proxy`,
-///   else `HTTP_PROXY` (curl reads only the lowercase form for http; we take the uppercase one as
-///   a fallback because many tools set only that); both fall back to `all_proxy` / `ALL_PROXY`.
+/// - `https://` URLs use `https_proxy`, else `HTTPS_PROXY`; `http://` URLs use `http_proxy`
+///   only, as curl does: a CGI program gets `HTTP_PROXY` from a request's `Proxy:` header
+///   ("httpoxy"), so it is ignored (and said so in `issues`); both fall back to `all_proxy` /
+///   `ALL_PROXY`.
+/// - A plain-http request goes to an HTTP proxy in absolute form (`GET http://host/path`), an
+///   https one through a `CONNECT host:443` tunnel, as curl sends them.
 /// - `no_proxy`, else `NO_PROXY`, lists hosts reached directly (see `NoProxyRule`).
 /// - A proxy URL without a scheme is an HTTP proxy; without a port it is port 1080 (curl's default).
 ///   `socks5://` and `socks5h://` name a SOCKS5 proxy; `https://` proxies are not supported.
@@ -31,7 +34,8 @@ public struct ProxyConfiguration: Sendable, Hashable {
     /// No proxy at all.
     public static let none = ProxyConfiguration()
 
-    /// Reads `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (either case, lowercase first).
+    /// Reads `http_proxy` (lowercase only), `HTTPS_PROXY`, `ALL_PROXY` and `NO_PROXY` (either case,
+    /// lowercase first), as curl reads them.
     public static func fromEnvironment(_ variables: [String: String] = ProcessEnvironment.variables) -> ProxyConfiguration {
         var issues: [String] = []
         func value(_ names: String...) -> (name: String, value: String)? {
@@ -52,7 +56,10 @@ public struct ProxyConfiguration: Sendable, Hashable {
             return nil
         }
         let all = server("all_proxy", "ALL_PROXY")
-        let http = server("http_proxy", "HTTP_PROXY") ?? all
+        if value("http_proxy") == nil, value("HTTP_PROXY") != nil {
+            issues.append("HTTP_PROXY is ignored, as curl ignores it (a CGI program gets it from a request's Proxy header); set http_proxy")
+        }
+        let http = server("http_proxy") ?? all
         let https = server("https_proxy", "HTTPS_PROXY") ?? all
         let noProxy = value("no_proxy", "NO_PROXY").map { NoProxyRule.parseList($0.value) } ?? []
         return ProxyConfiguration(http: http, https: https, noProxy: noProxy, issues: issues)

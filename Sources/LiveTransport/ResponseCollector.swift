@@ -45,6 +45,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let limit: Int
     private let progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?
     private let observer: ResponsePartObserver?
+    /// Hears the status line as received, before the observer gets the head.
+    private let statusLine: (@Sendable (_ httpVersion: String, _ statusLine: String) -> Void)?
     private let download: DownloadDestination?
     /// The size of the partial file the request asked to continue (`Range: bytes=N-`), if any.
     private let resumingFrom: Int?
@@ -53,9 +55,11 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     init(
         limit: Int, progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)?, observer: ResponsePartObserver? = nil,
-        download: DownloadDestination? = nil, resumingFrom: Int? = nil, streamedBodyKept: Int? = nil
+        download: DownloadDestination? = nil, resumingFrom: Int? = nil, streamedBodyKept: Int? = nil,
+        statusLine: (@Sendable (_ httpVersion: String, _ statusLine: String) -> Void)? = nil
     ) {
         self.streamedBodyKept = streamedBodyKept
+        self.statusLine = statusLine
         self.limit = limit
         self.progress = progress
         self.observer = observer
@@ -90,6 +94,9 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let declared = head.headers.first(name: "Content-Length").flatMap(Int.init)
         let decoder = Self.decoder(for: head)
         let status = Int(head.status.code)
+        if let statusLine, observer != nil {
+            statusLine(HTTPTransport.versionText(head.version), "\(status) \(HTTPTransport.reasonPhrase(of: head))")
+        }
         // A successful body the observer takes passes through: no cap, since it is not held.
         if let observer, streamedBodyKept != nil, (200..<300).contains(status),
             observer(.head(status: status, headers: HTTPTransport.headers(of: head.headers)))

@@ -22,6 +22,8 @@ package struct FailureContext: Sendable {
     let proxy: ProxyServer?
     /// Whether the response head had arrived (a TLS or connection failure after it is a lost connection).
     var receivedHead = false
+    /// The most connections the transport keeps to one host (named when a request waited for one).
+    var connectionLimit: Int?
 
     init(url: URL, timeouts: Timeouts, proxy: ProxyServer?, receivedHead: Bool = false) {
         self.url = url
@@ -97,7 +99,9 @@ extension TransportError {
         let authority = context.authority
         switch error {
         case .cancelled: return TransportError(.cancelled)
-        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout: return timedOut(.connect, context)
+        case .connectTimeout, .tlsHandshakeTimeout: return timedOut(.connect, context)
+        // Every connection to the host was busy, and none freed in time: a wait, not a failure to connect.
+        case .getConnectionFromPoolTimeout: return timedOut(.connectionWait, context)
         case .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
             return TransportError(
                 .timedOut, message: "The proxy \(context.proxy?.description ?? "") did not open a tunnel to \(authority) in time (connect timeout).",
@@ -204,6 +208,11 @@ extension TransportError {
         case .total:
             let limit = context.timeouts.total.map { " within \(Self.text(of: $0))" } ?? ""
             message = "The request to \(authority) did not finish\(limit) (total deadline)."
+        case .connectionWait:
+            let limit = context.timeouts.connect.map { " within \(Self.text(of: $0))" } ?? ""
+            let count = context.connectionLimit.map { "all \($0) connections" } ?? "every connection"
+            message = "No connection to \(authority) became free\(limit): \(count) the transport keeps to it were busy with other requests "
+                + "(it waited for one; no connection attempt failed)."
         }
         return TransportError(.timedOut, message: message, timeoutPhase: phase)
     }

@@ -41,6 +41,9 @@ final class CursesSession {
         if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) == "ANSI_X3.4-1968" {
             setlocale(LC_CTYPE, "C.UTF-8")
         }
+        // The tty as the shell left it: what a crash puts back (`CrashRescue`).
+        var shellSettings = termios()
+        let hasShellSettings = tcgetattr(STDIN_FILENO, &shellSettings) == 0
         // Extended key names (kLFT5 = Ctrl-Left …) are only loaded when asked for before newterm.
         use_extended_names(true)
         guard let screen = newterm(nil, nc_stdout_file(), nc_stdin_file()) else {
@@ -77,7 +80,27 @@ final class CursesSession {
             terminalWidth: { Int(nc_wcwidth(wchar_t(bitPattern: $0.value))) })
         keys = CursesKeyDecoder()
         size = Size(width: Int(nc_cols()), height: Int(nc_lines()))
+        rescue = hasShellSettings ? (shellSettings, Self.leavingSequence(mouse: terminal.options.enablesMouse)) : nil
         setMouseReports(on: true)
+        armRescue()
+    }
+
+    /// What a crash restores, while curses holds the terminal.
+    private let rescue: (settings: termios, leaving: [UInt8])?
+
+    private func armRescue() {
+        if let rescue { CrashRescue.arm(settings: rescue.settings, leaving: rescue.leaving) }
+    }
+
+    /// The bytes that undo what curses and this session set: mouse reports off, plain colours, the
+    /// cursor shown, keypad mode off and the alternate screen left (terminfo's, else xterm's).
+    private static func leavingSequence(mouse: Bool) -> [UInt8] {
+        func capability(_ name: String, _ fallback: String) -> String {
+            nc_terminfo_string(name).map { String(cString: $0) } ?? fallback
+        }
+        let text = (mouse ? "\u{1B}[?1006;1002;1000l" : "") + "\u{1B}[0m" + capability("cnorm", "\u{1B}[?25h")
+            + capability("rmkx", "") + capability("rmcup", "\u{1B}[?1049l")
+        return Array(text.utf8)
     }
 
     /// Asks the terminal for mouse reports, or stops them: presses, releases and the wheel, and the
@@ -278,6 +301,9 @@ final class CursesSession {
     // MARK: Suspension and teardown
 
     private func runSuspended(_ job: @Sendable () -> Void) {
+        // The child owns the terminal meanwhile: a crash must not write over it.
+        CrashRescue.disarm()
+        defer { armRescue() }
         terminal.shared.withLock { $0.isSuspended = true }
         setMouseReports(on: false)
         def_prog_mode()
@@ -296,6 +322,7 @@ final class CursesSession {
     }
 
     private func tearDown() {
+        CrashRescue.disarm()
         setMouseReports(on: false)
         output.removeAll(keepingCapacity: true)
         output.append(contentsOf: "\u{1B}[0m".utf8)

@@ -33,9 +33,11 @@ package enum NcursesTerminalError: Error, Equatable, Sendable, CustomStringConve
 /// frame and writes the pipe; the thread then draws the cells that changed since the last frame
 /// it drew (everything after a resize or a suspension).
 ///
-/// Signals: SIGINT, SIGTERM and SIGHUP are set to SIG_IGN and watched with dispatch sources.
-/// On any of them the thread restores the terminal (`endwin`) and the `events` stream finishes;
-/// `terminationSignal` then tells which signal it was (a runtime may exit with 128 + signal).
+/// Signals: SIGINT, SIGTERM and SIGHUP are caught (`SignalWatcher`). On any of them the thread
+/// restores the terminal (`endwin`) and the `events` stream finishes; `terminationSignal` then
+/// tells which signal it was (a runtime exits with 128 + signal). Should the program not have
+/// ended `terminationGrace` later, it is ended then, with that status. A fatal signal (a crash)
+/// restores the terminal before its report is printed (`CrashRescue`).
 /// In raw mode Ctrl-C does not raise SIGINT: it arrives as the key event `C-c`.
 /// Children started while suspended inherit SIG_IGN for those signals unless their spawner resets
 /// them (Foundation's `Process` does).
@@ -219,13 +221,30 @@ package final class NcursesTerminal: TerminalDevice {
     }
 
     private func handle(terminatingSignal signal: Int32) {
-        let stops = shared.withLock { state -> Bool in
+        let first = shared.withLock { state -> Bool? in
             // While a child owns the tty, Ctrl-C is the child's business.
-            if signal == SIGINT && state.isSuspended { return false }
-            if state.terminationSignal == nil { state.terminationSignal = signal }
+            if signal == SIGINT && state.isSuspended { return nil }
+            let first = state.terminationSignal == nil
+            if first { state.terminationSignal = signal }
             state.isShutdownRequested = true
-            return true
+            return first
         }
-        if stops { wakePipe.wake() }
+        guard let first else { return }
+        wakePipe.wake()
+        // The program ends the usual way (the terminal restored, state saved, 128 + signal); if
+        // something holds it up beyond the grace, it ends anyway: a closed terminal must never
+        // leave a process behind, whatever it was doing.
+        if first {
+            PosixThread.start {
+                var wait = timespec(tv_sec: Int(Self.terminationGrace.components.seconds), tv_nsec: 0)
+                var left = timespec()
+                while nanosleep(&wait, &left) != 0 && errno == EINTR { wait = left }
+                CrashRescue.restoreTerminal()
+                _exit(128 + signal)
+            }
+        }
     }
+
+    /// How long a terminating signal waits for the usual ending before the process is ended.
+    static let terminationGrace: Duration = .seconds(1)
 }

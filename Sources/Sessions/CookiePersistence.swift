@@ -1,8 +1,8 @@
 import Catalog
 import DispatcherCore
 
-/// Where live cookie jars are kept between runs (`cookies: { persist: true }`), by service and
-/// environment (the state folder's `cookies.json`, readable by the owner only), so the explorer and
+/// Where live cookie jars are kept between runs (`cookies: { persist: true }`), by catalog, service
+/// and environment (the state folder's `cookies.json`, readable by the owner only), so the explorer and
 /// `call` share one jar. Stub jars are never kept: their cookies come from fixtures.
 public protocol CookiePersistence: Sendable {
     /// The cookies kept for an environment.

@@ -7,6 +7,8 @@ import DispatcherCore
 package struct EndpointCall: Sendable, Hashable {
     /// The endpoint.
     package var endpoint: EndpointKey
+    /// The catalog that declares its service: where its state is read and kept.
+    package var catalog: CatalogID
     /// The environment's name.
     package var environment: String
     /// Stub or live.
@@ -37,10 +39,11 @@ package struct EndpointCall: Sendable, Hashable {
 
     /// Makes a call.
     package init(
-        endpoint: EndpointKey, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:],
+        endpoint: EndpointKey, catalog: CatalogID, environment: String, mode: RequestMode, example: String? = nil, values: [String: String] = [:],
         edits: EndpointEdits? = nil
     ) {
         self.endpoint = endpoint
+        self.catalog = catalog
         self.environment = environment
         self.mode = mode
         self.example = example
@@ -69,7 +72,7 @@ package struct EndpointCall: Sendable, Hashable {
     }
 
     /// The service in the environment the call goes to.
-    package var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+    package var environmentKey: EnvironmentKey { EnvironmentKey(catalog: catalog, service: endpoint.service, environment: environment) }
 
     /// The options that send it this way: live over the network, stub answered at once (an
     /// example's own delay still applies).
@@ -111,6 +114,6 @@ package struct CallOutcome: Sendable {
 extension EndpointSelection {
     /// The call that sends this selection.
     package func call(mode: RequestMode, example: String? = nil, values: [String: String] = [:], edits: EndpointEdits? = nil) -> EndpointCall {
-        EndpointCall(endpoint: key, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
+        EndpointCall(endpoint: key, catalog: service.catalogID, environment: environment.name, mode: mode, example: example, values: values, edits: edits)
     }
 }

@@ -54,13 +54,15 @@ public struct EndpointCaller: Sendable {
     /// `onResponsePart` sees the response as it arrives (with the session's redactor, which knows
     /// every secret it resolved), to print a stream before it ends; `download` sends a successful
     /// body to a file instead of memory; `webSocket` carries the conversation of a WebSocket endpoint;
+    /// `onStatusLine` hears each status line as received (`--include`, before its head is printed);
     /// `streamedBodyKept` lets a successful body `onResponsePart` takes pass without being held
     /// (`RequestOptions.streamedBodyKept`); `progress` hears how far the response body is
     /// (`RequestOptions.progress`).
     package func call(
         _ selection: EndpointSelection, mode: RequestMode? = nil, example: String? = nil, values: [String: String] = [:],
         captured: [String: CapturedValue] = [:], edits: EndpointEdits? = nil,
-        onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil, streamedBodyKept: Int? = nil,
+        onResponsePart: (@Sendable (ResponsePart, Redactor) -> Bool)? = nil,
+        onStatusLine: (@Sendable (_ httpVersion: String, _ statusLine: String) -> Void)? = nil, streamedBodyKept: Int? = nil,
         download: DownloadDestination? = nil, webSocket: WebSocketConversation? = nil,
         progress: (@Sendable (_ received: Int, _ expected: Int?) -> Void)? = nil
     ) async -> CallOutcome {
@@ -74,6 +76,7 @@ public struct EndpointCaller: Sendable {
         options.webSocket = webSocket
         if let progress { options.progress = progress }
         if let onResponsePart { options.onResponsePart = { part in onResponsePart(part, session.redactor) } }
+        options.onStatusLine = onStatusLine
         let exchange = await session.send(selection.endpoint, values: values, captured: call.captured, edits: call.edits, options: options)
         // The session registered typed secrets, secret answers and secret-looking captured values as it sent.
         var outcome = CallOutcome(call: call, exchange: exchange, redactor: session.redactor)

@@ -65,7 +65,7 @@ public final class ServiceSession: Sendable {
             credentials.token = secrets.value(rule.into, for: service) ?? service.secretDefaults[environment.name]?[rule.into]
         }
         if service.persistsCookies, let cookiePersistence {
-            let key = EnvironmentKey(service: service.id, environment: environment.name)
+            let key = EnvironmentKey(service, environment: environment.name)
             cookies.add(cookiePersistence.cookies(for: key))
             cookies.observe { cookiePersistence.keep($0, for: key) }
         }
@@ -95,7 +95,7 @@ public final class ServiceSession: Sendable {
         if let settings = service.oauth2,
             let sessions = ServiceSession.oauth2Sessions(
                 settings, builder: builder, transport: transport, registry: registry,
-                environment: EnvironmentKey(service: service.id, environment: environment.name), prompt: onSignInPrompt,
+                environment: EnvironmentKey(service, environment: environment.name), prompt: onSignInPrompt,
                 persistence: tokenPersistence)
         {
             adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry))
@@ -144,7 +144,9 @@ public final class ServiceSession: Sendable {
     /// later are masked by name (`Authorization`, `token` members and query items).
     package static func makeRedactor(service: Service, environment: Environment, secrets: SecretStore, base: Redactor = .standard) -> Redactor {
         let builder = RequestBuilder(service: service, environment: environment, secrets: secrets)
-        return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues)
+        // A password in the base URL (`http://ann:pw@host`) is a secret too, in clear and as sent (Basic).
+        let inURL = URLCredentials(environment.baseURL)?.secretValues ?? []
+        return secrets.redactor(masking: service.secretNames, for: service, base: base).adding(secretValues: builder.secretValues + inURL)
     }
 
     /// The rendered target and environment for an endpoint.
@@ -250,9 +252,13 @@ public final class ServiceSession: Sendable {
         // Registered before sending, so the logger masks them in the entries of this very request.
         secretRegistry.register(EndpointCall.secretValues(values: values, captured: captured, prompts: endpoint.declaredPrompts))
         let context = RefreshContext(stubBehavior: behavior, values: values)
-        return await RefreshContext.$current.withValue(context) {
+        let exchange = await RefreshContext.$current.withValue(context) {
             await dispatcher.send(prepared.target, environment: prepared.environment, options: options)
         }
+        // A secret the response delivers (a capture of a secret name or from a secret header or
+        // member) is masked in that very response wherever it is shown or kept.
+        if let response = exchange.response { secretRegistry.register(endpoint.secretCaptures(from: response)) }
+        return exchange
     }
 
     private func failedExchange(identifier: String, method: HTTPMethod, options: RequestOptions, error: DispatchError) -> Exchange {

@@ -8,12 +8,14 @@ import Synchronization
 /// `cookies.json`, readable by the owner only, replaced atomically.
 package final class CookieFile: CookiePersistence {
     private let file: EnvironmentStateFile<[Cookie]>
+    /// The file's name in the state folder.
+    package static let fileName = "cookies.json"
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
     /// The cookie file in the folder at `directoryPath` (the state directory by default).
     package init(directoryPath: String = StateDirectory.path()) {
-        file = EnvironmentStateFile(name: "cookies.json", directoryPath: directoryPath)
+        file = EnvironmentStateFile(name: Self.fileName, directoryPath: directoryPath)
     }
 
     /// The cookie file in `directory`.

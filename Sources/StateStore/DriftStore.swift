@@ -8,11 +8,14 @@ import Glibc
 import Darwin
 #endif
 
-/// The last drift result of every endpoint checked, per service and environment, kept in
-/// `drift.json` in the state directory so the explorer can show a drift badge on checked endpoints.
+/// The last drift result of every endpoint checked, per catalog, service and environment, kept in
+/// `drift.json` in the state directory so the explorer can show a drift badge on checked endpoints
+/// (results kept before they were per catalog are not read: the next `check` makes them again).
 package struct DriftStore: Sendable {
     /// The file name in the state directory.
     package static let fileName = "drift.json"
+    /// The largest file read: a result per endpoint of every catalog checked is a few MiB.
+    static let maximumFileSize = 32 << 20
 
     /// One endpoint's last result.
     package struct Record: Sendable, Hashable, Codable {
@@ -22,8 +25,8 @@ package struct DriftStore: Sendable {
         package var result: EndpointDrift
     }
 
-    /// The file's contents: service → environment → endpoint id → last result.
-    typealias Contents = [String: [String: [String: Record]]]
+    /// The file's contents: catalog → service → environment → endpoint id → last result.
+    typealias Contents = [String: [String: [String: [String: Record]]]]
 
     /// The folder holding the file, as a path.
     package let directoryPath: String
@@ -45,11 +48,19 @@ package struct DriftStore: Sendable {
     private var filePath: String { URL.joinedFilePath(directoryPath, Self.fileName) }
 
     /// Records every endpoint of a report, replacing earlier results of those endpoints.
-    package func save(_ report: DriftReport) throws(SystemError) {
-        var all = (try? load()) ?? [:]
-        var endpoints = all[report.service]?[report.environment] ?? [:]
+    package func save(_ report: DriftReport, of catalog: CatalogID) throws(SystemError) {
+        var all: Contents
+        do {
+            all = try load()
+        } catch let error as FileReadError {
+            // Too large, or not a file: left as it is rather than replaced by this report alone.
+            throw SystemError("\(error); the drift results were not saved", number: EFBIG)
+        } catch {
+            all = [:]  // damaged: what it held is lost already
+        }
+        var endpoints = all[catalog.rawValue]?[report.service]?[report.environment] ?? [:]
         for result in report.endpoints { endpoints[result.endpoint] = Record(date: report.date, result: result) }
-        all[report.service, default: [:]][report.environment] = endpoints
+        all[catalog.rawValue, default: [:]][report.service, default: [:]][report.environment] = endpoints
         guard let data = try? HistoryStore.encoder.encode(all) else {
             throw SystemError("cannot encode drift results", number: EINVAL)
         }
@@ -57,29 +68,31 @@ package struct DriftStore: Sendable {
         try AtomicFile.write(data, to: fileURL, permissions: 0o600)
     }
 
-    /// The last result for an endpoint in an environment, if it was checked.
-    package func last(_ endpoint: EndpointKey, environment: String) -> Record? {
-        (try? load())?[endpoint.service]?[environment]?[endpoint.endpoint]
+    /// The last result for an endpoint (by id) of a service in an environment, if it was checked.
+    package func last(_ endpoint: String, in environment: EnvironmentKey) -> Record? {
+        results(environment)[endpoint]
     }
 
     /// Every last result of a service in an environment, by endpoint id.
     package func results(_ environment: EnvironmentKey) -> [String: Record] {
-        (try? load())?[environment.service]?[environment.environment] ?? [:]
+        (try? load())?[environment.catalog.rawValue]?[environment.service]?[environment.environment] ?? [:]
     }
 
-    /// Every last result, by service and environment and then endpoint id, read once.
+    /// Every last result, by catalog, service and environment and then endpoint id, read once.
     package func everyResult() -> [EnvironmentKey: [String: Record]] {
         var results: [EnvironmentKey: [String: Record]] = [:]
-        for (service, environments) in (try? load()) ?? [:] {
-            for (environment, endpoints) in environments {
-                results[EnvironmentKey(service: service, environment: environment)] = endpoints
+        for (catalog, services) in (try? load()) ?? [:] {
+            for (service, environments) in services {
+                for (environment, endpoints) in environments {
+                    results[EnvironmentKey(catalog: CatalogID(rawValue: catalog), service: service, environment: environment)] = endpoints
+                }
             }
         }
         return results
     }
 
     private func load() throws -> Contents {
-        guard let data = FileContents.read(atPath: filePath) else { return [:] }
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize) else { return [:] }
         return try HistoryStore.decoder.decode(Contents.self, from: data)
     }
 }

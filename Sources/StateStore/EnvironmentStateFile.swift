@@ -8,15 +8,22 @@ import Glibc
 import Darwin
 #endif
 
-/// A small JSON file in the state directory holding one value per service and environment
-/// (`{ "petstore": { "local": … } }`), readable by the owner only and replaced atomically on every
-/// save, so `kill -9` at any moment leaves the old contents or the new, never half of a file.
-/// Drafts, run-time values, captured values, cookies and tokens are kept this way.
+/// A small JSON file in the state directory holding one value per catalog, service and
+/// environment (`{ "format": 2, "catalogs": { "/home/me/apis/petstore.yaml": { "petstore": {
+/// "local": … } } } }`), readable by the owner only and replaced atomically on every save, so
+/// `kill -9` at any moment leaves the old contents or the new, never half of a file. Drafts,
+/// run-time values, captured values, cookies and tokens are kept this way, each under the catalog
+/// that made it (`EnvironmentKey.catalog`): another catalog declaring the same service id finds
+/// nothing.
 ///
 /// Several processes share the folder (explorers, `call`s in parallel): a change is made under an
 /// exclusive lock on the file (`flock` on `.NAME.lock`, released by the system when a process
 /// dies), reading the file again first, so what another process wrote meanwhile stays (`update`,
 /// `save(_:over:)`).
+///
+/// A file written before state was kept per catalog (`{ "petstore": { "local": … } }`) is read as
+/// `legacy` entries, which no key finds and every write keeps, until `migrateLegacyEntries(into:)`
+/// gives them to the catalogs that unambiguously made them (`StateMigration`).
 package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Sendable {
     private let directoryPath: String
     private let name: String
@@ -35,27 +42,85 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
     /// The file.
     package var fileURL: URL { URL(fileURLWithPath: filePath) }
     private var filePath: String { URL.joinedFilePath(directoryPath, name) }
+    /// The file's name in the state folder (`tokens.json`).
+    package var fileName: String { name }
 
-    /// Every value, by service and environment; empty when the file is missing or unreadable (a
-    /// damaged file loses its values, never the explorer).
+    /// The largest state file read: thousands of drafts, values or tokens are a few MiB. A larger
+    /// one (or a FIFO, a device) is not read, and never written over (`update` fails naming it).
+    package static var maximumFileSize: Int { 32 << 20 }
+
+    /// The file's contents: values by catalog, service and environment, and entries of the format
+    /// before catalogs (by service and environment) not yet migrated.
+    struct Contents: Codable {
+        /// The current format.
+        static var currentFormat: Int { 2 }
+        var format = Contents.currentFormat
+        var catalogs: [String: [String: [String: Value]]] = [:]
+        var legacy: [String: [String: Value]]?
+    }
+
+    /// What the file holds; empty when it is missing or damaged (a damaged file loses its values,
+    /// never the explorer). Throws when the file is too large to read or not a regular file: what
+    /// it holds must not be replaced by what a write adds.
+    func readContents() throws(FileReadError) -> Contents {
+        guard let data = try FileContents.contentsIfPresent(atPath: filePath, limit: Self.maximumFileSize) else { return Contents() }
+        if let contents = try? HistoryStore.decoder.decode(Contents.self, from: data), contents.format == Contents.currentFormat {
+            return contents
+        }
+        if let legacy = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data), !legacy.isEmpty {
+            return Contents(legacy: legacy)
+        }
+        return Contents()
+    }
+
+    /// What the file holds; empty when it cannot be read (one too large to read is kept, see `update`).
+    func contents() -> Contents {
+        (try? readContents()) ?? Contents()
+    }
+
+    /// Every value, by catalog, service and environment; empty when the file is missing or unreadable.
     package func load() -> [EnvironmentKey: Value] {
-        guard let data = FileContents.read(atPath: filePath),
-            let contents = try? HistoryStore.decoder.decode([String: [String: Value]].self, from: data)
-        else { return [:] }
+        Self.values(of: contents())
+    }
+
+    /// Every value; throws when the file is too large to read or not a regular file.
+    package func read() throws(FileReadError) -> [EnvironmentKey: Value] {
+        Self.values(of: try readContents())
+    }
+
+    static func values(of contents: Contents) -> [EnvironmentKey: Value] {
         var values: [EnvironmentKey: Value] = [:]
-        for (service, environments) in contents {
-            for (environment, value) in environments { values[EnvironmentKey(service: service, environment: environment)] = value }
+        for (catalog, services) in contents.catalogs {
+            for (service, environments) in services {
+                for (environment, value) in environments {
+                    values[EnvironmentKey(catalog: CatalogID(rawValue: catalog), service: service, environment: environment)] = value
+                }
+            }
         }
         return values
     }
 
     /// Changes the values under the file's lock: `change` sees what the file holds now.
     package func update(_ change: (inout [EnvironmentKey: Value]) -> Void) throws(SystemError) {
+        try updateContents { contents in
+            var values = Self.values(of: contents)
+            change(&values)
+            contents.catalogs = Self.catalogs(of: values)
+        }
+    }
+
+    /// Changes the whole contents under the file's lock.
+    func updateContents(_ change: (inout Contents) -> Void) throws(SystemError) {
         try StateDirectory.create(URL(fileURLWithPath: directoryPath))
         try withLock { () throws(SystemError) in
-            var values = load()
-            change(&values)
-            try save(values)
+            var contents: Contents
+            do throws(FileReadError) {
+                contents = try readContents()
+            } catch {
+                throw SystemError("\(error); it was left as it is and nothing was written", number: EFBIG)
+            }
+            change(&contents)
+            try write(contents)
         }
     }
 
@@ -75,19 +140,27 @@ package struct EnvironmentStateFile<Value: Codable & Sendable & Equatable>: Send
         try StateFileLock.holding(name, in: directoryPath, body)
     }
 
-    /// Writes every value (an empty map removes the file), replacing what the file holds: `update`
+    /// Writes every value, replacing what the file holds (entries not yet migrated stay): `update`
     /// and `save(_:over:)` keep what other processes wrote.
     package func save(_ values: [EnvironmentKey: Value]) throws(SystemError) {
-        guard !values.isEmpty else {
+        try updateContents { $0.catalogs = Self.catalogs(of: values) }
+    }
+
+    private static func catalogs(of values: [EnvironmentKey: Value]) -> [String: [String: [String: Value]]] {
+        var catalogs: [String: [String: [String: Value]]] = [:]
+        for (key, value) in values { catalogs[key.catalog.rawValue, default: [:]][key.service, default: [:]][key.environment] = value }
+        return catalogs
+    }
+
+    /// Writes `contents` (nothing at all removes the file).
+    private func write(_ contents: Contents) throws(SystemError) {
+        guard !contents.catalogs.isEmpty || contents.legacy?.isEmpty == false else {
             if unlink(filePath) != 0, errno != ENOENT { throw SystemError("cannot remove \(filePath)") }
             return
         }
-        var contents: [String: [String: Value]] = [:]
-        for (key, value) in values { contents[key.service, default: [:]][key.environment] = value }
         guard let data = try? HistoryStore.encoder.encode(contents) else {
             throw SystemError("cannot encode \(fileURL.lastPathComponent)", number: EINVAL)
         }
-        try StateDirectory.create(fileURL.deletingLastPathComponent())
         try AtomicFile.write(data, to: fileURL, permissions: 0o600)
     }
 }

@@ -10,7 +10,8 @@ extension HistoryEntry {
     /// The entry as JSON: every key, `null` included (as `encode(to:)` writes it).
     var json: JSONValue {
         Self.sortedObject([
-            ("id", .string(id)), ("date", .string(HistoryStore.timestamp(date))), ("service", .string(service)),
+            ("id", .string(id)), ("date", .string(HistoryStore.timestamp(date))), ("catalog", catalog.map { .string($0.rawValue) }),
+            ("service", .string(service)),
             ("endpoint", .string(endpoint)), ("environment", .string(environment)), ("mode", .string(mode.rawValue)),
             ("example", example.map(JSONValue.string) ?? .null),
             ("values", Self.sortedObject(values.map { ($0.key, JSONValue.string($0.value)) })),

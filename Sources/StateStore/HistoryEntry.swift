@@ -14,6 +14,9 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     package var id: String
     /// When the request finished.
     package var date: Date
+    /// The catalog that declared the service (nil in entries kept before catalogs had their own
+    /// state: no `{{response.…}}` reads them, and they are not sent again).
+    package var catalog: CatalogID?
     /// The service id.
     package var service: String
     /// The endpoint id within the service.
@@ -51,6 +54,12 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         self.error = error
     }
 
+    /// The catalog of an entry as its call names it: an entry of an unknown catalog names one
+    /// that no loaded catalog is (`unknown:SERVICE`), so that nothing of a catalog matches it.
+    static func catalog(_ text: String?, service: String) -> CatalogID {
+        CatalogID(rawValue: text ?? "unknown:" + service)
+    }
+
     /// The entry for a finished call. Request headers, URL and body always pass through the
     /// outcome's redactor; the response body does too and is cut at `defaultBodyLimit` when the
     /// entry is for the history file (`forHistory`), not when it is printed (`call --json`).
@@ -58,6 +67,7 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         self.init(
             exchange: outcome.exchange, call: outcome.call, redactor: outcome.redactor, redactResponseBody: forHistory,
             bodyLimit: forHistory ? HistoryEntry.defaultBodyLimit : nil, date: date)
+        catalog = outcome.call.catalog
     }
 
     /// The entry for a finished exchange. Request headers, URL and body always pass through
@@ -76,10 +86,11 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
             request: RequestRecord(request, redactor: redactor),
             response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },
             error: exchange.error.map { ErrorRecord($0, redactor: redactor) })
+        catalog = call.catalog
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, date, service, endpoint, environment, mode, example, values, request, response, error
+        case id, date, catalog, service, endpoint, environment, mode, example, values, request, response, error
     }
 
     /// Writes every key, `null` included, so readers of `call --json` always find `response` and `error`.
@@ -87,6 +98,7 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(date, forKey: .date)
+        try container.encodeIfPresent(catalog, forKey: .catalog)
         try container.encode(service, forKey: .service)
         try container.encode(endpoint, forKey: .endpoint)
         try container.encode(environment, forKey: .environment)
@@ -110,7 +122,9 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     /// What is needed to send the request again. Masked values cannot be replayed: the caller
     /// supplies them again (they come back from the catalog's secrets anyway).
     package var call: EndpointCall {
-        EndpointCall(endpoint: key, environment: environment, mode: mode, example: example, values: values.filter { $0.value != Redactor.mask })
+        EndpointCall(
+            endpoint: key, catalog: Self.catalog(catalog?.rawValue, service: service), environment: environment, mode: mode, example: example,
+            values: values.filter { $0.value != Redactor.mask })
     }
 }
 

@@ -29,6 +29,14 @@ package struct HistoryStore: Sendable {
     package static let entriesFolderName = "history"
     /// How many entries are kept by default.
     package static let defaultLimit = 500
+    /// The largest index read: 500 summaries are ~200 KiB; an index of the earlier format, whole
+    /// entries on each line, a few MiB. A larger one is not read (the list is empty) nor rewritten.
+    static let maximumIndexSize = 64 << 20
+    /// The largest record read (the bodies are files of their own).
+    static let maximumRecordSize = 16 << 20
+    /// The largest body file read back: the largest body a request may receive by default is
+    /// 256 MiB; a larger file is shown without its body.
+    static let maximumBodyFileSize = 1 << 30
 
     /// The folder holding the history, as a path.
     package let directoryPath: String
@@ -67,13 +75,24 @@ package struct HistoryStore: Sendable {
     package func append(_ entry: HistoryEntry) throws(SystemError) {
         let line = Array(HistorySummary(entry).json.compactText.utf8) + [UInt8(ascii: "\n")]
         try StateDirectory.create(entriesURL)
-        try writeEntryFiles(entry)
+        do {
+            try writeEntryFiles(entry)
+        } catch {
+            // A full disk must not leave the files of an entry the index will never name.
+            for part in [Part.record, .request, .response] { unlink(path(of: entry.id, part)) }
+            throw error
+        }
         let indexPath = indexPath
         try withLock { (lock: Int32) throws(SystemError) in
             let existed = FileStatus.exists(indexPath)
-            let descriptor = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            // Not blocking: a FIFO planted at the index would hang the append in `open`.
+            let descriptor = open(indexPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
             guard descriptor >= 0 else { throw SystemError("cannot open \(indexPath)") }
             defer { close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw SystemError("cannot append to \(indexPath): it is not a regular file", number: EINVAL)
+            }
             try FileDescriptor.writeAll(line, to: descriptor, path: indexPath)
             // The mode is set again in case the file was made by something else.
             fchmod(descriptor, 0o600)
@@ -130,14 +149,14 @@ package struct HistoryStore: Sendable {
 
     /// The entry with `id`, if it is still kept.
     package func entry(id: String) -> HistoryEntry? {
-        guard let data = FileContents.read(atPath: path(of: id, .record)) else { return earlierFormatEntry(id: id) }
+        guard let data = FileContents.read(atPath: path(of: id, .record), atMost: Self.maximumRecordSize) else { return earlierFormatEntry(id: id) }
         guard var entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: data) else { return nil }
         if entry.request.body != nil {
-            let bytes = FileContents.read(atPath: path(of: id, .request)) ?? Data()
+            let bytes = FileContents.read(atPath: path(of: id, .request), atMost: Self.maximumBodyFileSize) ?? Data()
             entry.request.body?.restore(bytes)
         }
         if entry.response != nil {
-            let bytes = FileContents.read(atPath: path(of: id, .response)) ?? Data()
+            let bytes = FileContents.read(atPath: path(of: id, .response), atMost: Self.maximumBodyFileSize) ?? Data()
             entry.response?.body.restore(bytes)
         }
         return entry
@@ -179,7 +198,7 @@ package struct HistoryStore: Sendable {
     }
 
     private func readIndex() -> [HistorySummary] {
-        guard let data = FileContents.read(atPath: indexPath) else { return [] }
+        guard let data = FileContents.read(atPath: indexPath, atMost: Self.maximumIndexSize) else { return [] }
         return data.withUnsafeBytes { raw in
             var summaries: [HistorySummary] = []
             HistoryStore.forEachLine(in: raw) { line in
@@ -199,7 +218,7 @@ package struct HistoryStore: Sendable {
 
     /// An entry written whole on its index line by an earlier version.
     private func earlierFormatEntry(id: String) -> HistoryEntry? {
-        guard let data = FileContents.read(atPath: indexPath) else { return nil }
+        guard let data = FileContents.read(atPath: indexPath, atMost: Self.maximumIndexSize) else { return nil }
         let needle = Data("\"id\":\"\(id)\"".utf8)
         for line in HistoryStore.lines(of: data) where line.firstRange(of: needle) != nil {
             if let entry = try? HistoryStore.decoder.decode(HistoryEntry.self, from: line), entry.id == id { return entry }
@@ -209,7 +228,8 @@ package struct HistoryStore: Sendable {
 
     /// Keeps the newest `limit` entries and removes the files of the others.
     private func compact() throws(SystemError) {
-        guard let data = FileContents.read(atPath: indexPath) else { return }
+        // An index too large to read is left as it is (never replaced by a shorter one).
+        guard let data = FileContents.read(atPath: indexPath, atMost: Self.maximumIndexSize) else { return }
         var kept = Data()
         var keptIDs = Set<String>()
         for line in HistoryStore.lines(of: data).suffix(limit) {
@@ -224,6 +244,26 @@ package struct HistoryStore: Sendable {
         for name in names where !keptNames.contains(name) {
             unlink(entriesPath + "/" + name)
         }
+    }
+
+    /// Removes the files of entries the index does not name (a process killed between writing
+    /// them and naming them, a disk that filled up), older than `age` so that an entry being
+    /// written right now is left alone. What a start cleans; returns how many were removed.
+    @discardableResult
+    package func removeOrphanedFiles(olderThan age: Duration = .seconds(60)) -> Int {
+        guard let names = try? DirectoryEntries.names(in: entriesPath), !names.isEmpty else { return 0 }
+        let named = Set(readIndex().map { Self.entryFileName(forID: $0.id) })
+        let cutoff = time(nil) - time_t(age.components.seconds)
+        var removed = 0
+        for name in names {
+            guard let dot = name.lastIndex(of: "."), Part(rawValue: String(name[name.index(after: dot)...])) != nil,
+                !named.contains(String(name[..<dot]))
+            else { continue }
+            let path = entriesPath + "/" + name
+            guard let modified = FileStatus.modified(path, type: S_IFREG), modified < cutoff else { continue }
+            if unlink(path) == 0 { removed += 1 }
+        }
+        return removed
     }
 
     /// The entry count kept in the lock file; nil when it holds none.

@@ -36,6 +36,7 @@ extension HistorySummary {
                     switch key {
                     case .id: fields.id = value
                     case .date: fields.date = value
+                    case .catalog: fields.catalog = value
                     case .service: fields.service = value
                     case .endpoint: fields.endpoint = value
                     case .environment: fields.environment = value
@@ -61,13 +62,14 @@ extension HistorySummary {
 struct IndexLineReader {
     /// The keys `HistorySummary.json` writes.
     enum Key: CaseIterable {
-        case id, date, service, endpoint, environment, mode, method, url, example, values, status, statusText, error
+        case id, date, catalog, service, endpoint, environment, mode, method, url, example, values, status, statusText, error
 
         /// The key as it is written.
         var name: StaticString {
             switch self {
             case .id: "id"
             case .date: "date"
+            case .catalog: "catalog"
             case .service: "service"
             case .endpoint: "endpoint"
             case .environment: "environment"

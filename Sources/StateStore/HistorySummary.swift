@@ -60,6 +60,7 @@ package struct HistorySummary: Sendable, Hashable {
             "endpoint": .string(call.endpoint.endpoint), "environment": .string(call.environment), "mode": .string(call.mode.rawValue),
             "method": .string(method), "url": .string(url),
         ]
+        object["catalog"] = .string(call.catalog.rawValue)
         if let example = call.example { object["example"] = .string(example) }
         if !call.values.isEmpty {
             object["values"] = .object(JSONObject(call.values.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
@@ -76,6 +77,7 @@ package struct HistorySummary: Sendable, Hashable {
         var fields = IndexFields()
         fields.id = object["id"]?.stringValue
         fields.date = object["date"]?.stringValue
+        fields.catalog = object["catalog"]?.stringValue
         fields.service = object["service"]?.stringValue
         fields.endpoint = object["endpoint"]?.stringValue
         fields.environment = object["environment"]?.stringValue
@@ -94,7 +96,7 @@ package struct HistorySummary: Sendable, Hashable {
 
     /// An index line's fields as either reader finds them (`json` names them).
     struct IndexFields {
-        var id, date, service, endpoint, environment, mode, method, url, example, statusText, error: String?
+        var id, date, catalog, service, endpoint, environment, mode, method, url, example, statusText, error: String?
         var status: Int?
         var values: [String: String] = [:]
     }
@@ -108,8 +110,8 @@ package struct HistorySummary: Sendable, Hashable {
         self.init(
             id: id, date: date,
             call: EndpointCall(
-                endpoint: EndpointKey(service: service, endpoint: endpoint), environment: environment, mode: mode, example: fields.example,
-                values: fields.values),
+                endpoint: EndpointKey(service: service, endpoint: endpoint), catalog: HistoryEntry.catalog(fields.catalog, service: service),
+                environment: environment, mode: mode, example: fields.example, values: fields.values),
             method: method, url: url, status: fields.status, statusText: fields.statusText, errorKind: fields.error)
     }
 }

@@ -80,7 +80,7 @@ package struct LaunchIndexFile: Sendable {
         let url = URL(fileURLWithPath: filePath)
         do {
             try AtomicFile.createDirectory(url.deletingLastPathComponent(), permissions: 0o700)
-            try AtomicFile.write(Data(bytes), to: url, permissions: 0o600)
+            try AtomicFile.write(Data(bytes), to: url, permissions: 0o600, durable: false)
         } catch {
             // Not kept: the next launch loads in full.
         }

@@ -32,7 +32,8 @@ package struct PanesFile: Sendable {
 
     /// What the file holds; empty settings when it is missing, too large or damaged.
     package func load() -> Settings {
-        guard let data = FileContents.read(atPath: filePath), data.count <= Self.maximumSize,
+        // A file too large (or a FIFO) is not read: the settings are one width, and rewriting them loses nothing.
+        guard let data = FileContents.read(atPath: filePath, atMost: Self.maximumSize),
             let settings = try? HistoryStore.decoder.decode(Settings.self, from: data)
         else { return Settings() }
         return settings

@@ -1,5 +1,6 @@
 import Catalog
 import FoundationEssentials
+import Synchronization
 import SystemSupport
 import YAMLSupport
 
@@ -27,6 +28,8 @@ package struct ParsedCatalogCache: CatalogParseCache {
     package let folderPath: String
     /// What else a kept file must have been made by: this format and this program.
     private let build: String
+    /// Whether an entry was written since the last `finishLoad` (shared by the copies of the cache).
+    private let wroteEntries = SharedFlag()
 
     /// The cache in the state folder at `directoryPath`; `build` names the program that writes
     /// and reads it (by default its own file, as `stat` sees it).
@@ -58,10 +61,18 @@ package struct ParsedCatalogCache: CatalogParseCache {
         guard bytes.count <= Self.maximumFileSize else { return }
         do {
             try AtomicFile.createDirectory(URL(fileURLWithPath: folderPath), permissions: 0o700)
-            try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: filePath(for: path)), permissions: 0o600)
+            // Not flushed to disk: a cache file a crash damaged is ignored and written again.
+            try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: filePath(for: path)), permissions: 0o600, durable: false)
+            wroteEntries.set()
         } catch {
             // Not kept: the next load parses the file again.
         }
+    }
+
+    /// Stale entries go once per load that wrote one, never per file: listing the folder for each
+    /// of 10,000 files made a first launch quadratic (docs/performance.md).
+    package func finishLoad() {
+        guard wroteEntries.take() else { return }
         removeStaleEntries()
     }
 
@@ -94,4 +105,12 @@ package struct ParsedCatalogCache: CatalogParseCache {
     }
 
     private static let magic: UInt32 = 0x4358_5041  // "APXC"
+}
+
+/// A flag the copies of a value share.
+private final class SharedFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .relaxed) }
+    func take() -> Bool { value.exchange(false, ordering: .relaxed) }
 }

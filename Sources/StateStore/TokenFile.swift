@@ -8,12 +8,14 @@ import Synchronization
 /// readable by the owner only, replaced atomically; never in the history, exports or logs.
 package final class TokenFile: TokenPersistence {
     private let file: EnvironmentStateFile<OAuth2Token>
+    /// The file's name in the state folder.
+    package static let fileName = "tokens.json"
     /// Saves are read-modify-write: one at a time.
     private let lock = Mutex(())
 
     /// The token file in the folder at `directoryPath` (the state directory by default).
     package init(directoryPath: String = StateDirectory.path()) {
-        file = EnvironmentStateFile(name: "tokens.json", directoryPath: directoryPath)
+        file = EnvironmentStateFile(name: Self.fileName, directoryPath: directoryPath)
     }
 
     /// The token file in `directory`.
@@ -28,7 +30,7 @@ package final class TokenFile: TokenPersistence {
         lock.withLock { _ in file.load()[environment] }
     }
 
-    /// Every token kept, by service and environment.
+    /// Every token kept, by catalog, service and environment.
     package func all() -> [EnvironmentKey: OAuth2Token] {
         lock.withLock { _ in file.load() }
     }

@@ -22,13 +22,26 @@ package enum DownloadsFolder {
         let home = HomeDirectory.path(environment: environment)
         if let folder = environment["XDG_DOWNLOAD_DIR"], folder.hasPrefix("/") { return folder }
         let configuration = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        if let data = FileContents.read(atPath: configuration + "/user-dirs.dirs"),
+        if let data = FileContents.read(atPath: configuration + "/user-dirs.dirs", atMost: 64 << 10),
             let folder = userDirectory("XDG_DOWNLOAD_DIR", in: String(decoding: data, as: UTF8.self), home: home)
         {
             return folder
         }
         return home + "/Downloads"
     }
+
+    /// Why a catalog may never write the download `name`, whatever the folder: nil when it may.
+    /// The trust question lists only names without a problem, and `file(_:in:)` refuses the others.
+    package static func nameProblem(_ name: String) -> String? {
+        if name.hasPrefix("/") || name.split(separator: "/").contains(where: { $0 == ".." }) || name.isEmpty || name.hasSuffix("/") {
+            return outsideProblem
+        }
+        // Download names are not templates: `{{x}}` would be written as a file of that name.
+        if name.contains("{{") || name.contains("}}") { return "holds a placeholder, and download names are written as they are, not filled in" }
+        return nil
+    }
+
+    private static let outsideProblem = "names a file outside the downloads folder"
 
     /// `XDG_DOWNLOAD_DIR="$HOME/Downloads"` in the `user-dirs.dirs` format (the only expansion it allows is `$HOME`).
     static func userDirectory(_ name: String, in text: String, home: String) -> String? {
@@ -44,8 +57,8 @@ package enum DownloadsFolder {
     /// The file `name` names in `folder` (created when missing), or why it may not be written:
     /// an absolute path, a `..` or a symbolic link leading out of the folder.
     package static func file(_ name: String, in folder: String) -> Result<String, DownloadPathError> {
-        guard !name.hasPrefix("/"), !name.split(separator: "/").contains(where: { $0 == ".." }), !name.isEmpty, !name.hasSuffix("/") else {
-            return .failure(DownloadPathError(name: name, reason: "names a file outside the downloads folder \(folder)"))
+        if let problem = nameProblem(name) {
+            return .failure(DownloadPathError(name: name, reason: problem == outsideProblem ? "\(problem) \(folder)" : problem))
         }
         do throws(SystemError) {
             try AtomicFile.createDirectory(URL(fileURLWithPath: folder), permissions: 0o755)

@@ -13,43 +13,44 @@ import Darwin
 package final class FileWatcher: Sendable {
     /// Batches of changed paths, relative to the folder (`petstore.yaml`, `fixtures/pets.json`).
     package let changes: AsyncStream<Set<String>>
-    private let continuation: AsyncStream<Set<String>>.Continuation
-    private let stopPipe: (read: Int32, write: Int32)
-    private let isStopped = Atomic<Bool>(false)
+    /// The write end of the pipe that stops the thread: closed to stop it (the thread sees the end
+    /// of the pipe); -1 once closed, so nothing is written to, or closed twice on, a number
+    /// another file may have by then.
+    private let stopWriteEnd: Atomic<Int32>
 
     /// How long the watcher waits for more changes after one arrives before reporting the batch.
     package static let batchWindow: Duration = .milliseconds(30)
 
     /// Starts watching `directory`; fails when the kernel cannot watch it (missing folder, no watches left).
     package init(directory: String) throws(SystemError) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw SystemError("cannot make a pipe") }
-        stopPipe = (pipeEnds[0], pipeEnds[1])
+        let continuation: AsyncStream<Set<String>>.Continuation
         (changes, continuation) = AsyncStream.makeStream(of: Set<String>.self, bufferingPolicy: .unbounded)
-        let source: KernelWatch
-        do throws(SystemError) {
-            source = try KernelWatch(root: directory)
-        } catch {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
-            throw error
+        let source = try KernelWatch(root: directory)
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else {
+            let failure = SystemError("cannot make a pipe")
+            source.close()
+            throw failure
         }
-        let continuation = self.continuation
-        let stopRead = stopPipe.read
+        _ = fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC)
+        stopWriteEnd = Atomic(pipeEnds[1])
+        let stopRead = pipeEnds[0]
         let started = PosixThread.start {
             Self.run(source, stopRead: stopRead, continuation: continuation)
         }
         if !started {
             source.close()
+            close(stopRead)
+            stop()
             continuation.finish()
         }
     }
 
     /// Stops watching and ends `changes`.
     package func stop() {
-        guard !isStopped.exchange(true, ordering: .relaxed) else { return }
-        var byte: UInt8 = 1
-        _ = write(stopPipe.write, &byte, 1)
+        let writeEnd = stopWriteEnd.exchange(-1, ordering: .acquiringAndReleasing)
+        if writeEnd >= 0 { close(writeEnd) }
     }
 
     deinit {
@@ -75,7 +76,7 @@ package final class FileWatcher: Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            if descriptors[1].revents != 0 { return }
+            if descriptors[1].revents != 0 { return }  // the write end closed: stopped
             if ready == 0 {
                 continuation.yield(batch)
                 batch.removeAll()
@@ -120,10 +121,8 @@ private final class KernelWatch: @unchecked Sendable {
         guard depth < 4, let directory = opendir(path) else { return true }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard !name.hasPrefix("."), entry.pointee.d_type == UInt8(DT_DIR) else { continue }
+            let name = DirectoryEntries.name(of: entry)
+            guard !name.hasPrefix("."), DirectoryEntries.isDirectory(entry) else { continue }
             add(folder: folder.isEmpty ? name : folder + "/" + name, depth: depth + 1)
         }
         return true
@@ -204,9 +203,7 @@ private final class KernelWatch: @unchecked Sendable {
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR, depth < 4, let directory = opendir(path) else { return true }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = DirectoryEntries.name(of: entry)
             guard !name.hasPrefix(".") else { continue }
             add(relative.isEmpty ? name : relative + "/" + name, depth: depth + 1)
         }

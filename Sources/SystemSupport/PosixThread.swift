@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,5 +31,19 @@ package enum PosixThread {
         }
         pthread_detach(thread)
         return true
+    }
+
+    /// Runs `body` on a new thread and returns its result: blocking or CPU-bound work that must
+    /// not hold a thread of the cooperative pool. Runs it on the caller's thread when no thread
+    /// can be made.
+    package static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result, Never>) in
+            let box = Mutex<CheckedContinuation<Result, Never>?>(continuation)
+            let started = start {
+                let result = body()
+                box.withLock { $0.take() }?.resume(returning: result)
+            }
+            if !started { box.withLock { $0.take() }?.resume(returning: body()) }
+        }
     }
 }

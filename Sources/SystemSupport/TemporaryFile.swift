@@ -15,9 +15,10 @@ package enum TemporaryFile {
     }
 
     /// Writes `contents` to a new file `PREFIXxxxxxxSUFFIX` in `directory` (the temporary folder by
-    /// default), readable by the owner only unless `permissions` say otherwise; returns its path.
+    /// default), readable by the owner only unless `permissions` say otherwise, flushed to disk unless
+    /// not `durable`; returns its path.
     package static func create(
-        _ contents: Data, in directory: String? = nil, prefix: String, suffix: String = "", permissions: mode_t = 0o600
+        _ contents: Data, in directory: String? = nil, prefix: String, suffix: String = "", permissions: mode_t = 0o600, durable: Bool = true
     ) throws(SystemError) -> String {
         let folder = directory ?? Self.directory
         var template = Array(((folder.isEmpty ? "." : folder) + "/" + prefix + "XXXXXX" + suffix).utf8CString)
@@ -32,7 +33,7 @@ package enum TemporaryFile {
             defer { close(descriptor) }
             fchmod(descriptor, permissions)
             try FileDescriptor.writeAll(contents, to: descriptor, path: path)
-            guard fsync(descriptor) == 0 else { throw SystemError("cannot flush \(path)") }
+            guard !durable || fsync(descriptor) == 0 else { throw SystemError("cannot flush \(path)") }
         } catch {
             unlink(path)
             throw error

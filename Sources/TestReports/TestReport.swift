@@ -1,6 +1,7 @@
 import Expectations
 import JSONSupport
 import TestRunner
+import TextSupport
 
 /// The report formats `--report FORMAT:FILE` writes.
 package enum TestReportFormat: String, Sendable, CaseIterable {
@@ -38,7 +39,9 @@ package enum TestReport {
             }
             let name = result.testCase.id.padding(to: width)
             let environment = result.testCase.environment.name
-            return "\(mark)  \(name)  \(environment)  \(milliseconds(result.duration)) ms"
+            // A skip says why on its line (a failure's reason follows in its details).
+            let reason = result.status == .skipped ? result.summary.map { "  (\($0))" } ?? "" : ""
+            return "\(mark)  \(name)  \(environment)  \(milliseconds(result.duration)) ms\(reason)"
         }
         let tally = TestTally(results)
         lines.append("")
@@ -106,7 +109,7 @@ package enum TestReport {
                 case .passed:
                     xml += open + "/>\n"
                 case .skipped:
-                    xml += open + ">\n" + #"      <skipped message="\#(escape(result.note ?? "skipped"))"/>"# + "\n    </testcase>\n"
+                    xml += open + ">\n" + #"      <skipped message="\#(escape(result.summary ?? "skipped"))"/>"# + "\n    </testcase>\n"
                 case .failed, .errored:
                     let element = result.status == .failed ? "failure" : "error"
                     xml += open + ">\n"
@@ -120,11 +123,12 @@ package enum TestReport {
         return xml
     }
 
-    /// Text for XML: markup escaped, and characters XML 1.0 cannot hold (controls) left out.
+    /// Text for XML: markup escaped, controls shown as a terminal shows them (`^[`, `<U+202E>`:
+    /// `TerminalText`), and characters XML 1.0 cannot hold left out.
     static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in TerminalText.cleaned(text).unicodeScalars {
             switch scalar {
             case "&": output += "&amp;"
             case "<": output += "&lt;"
@@ -150,7 +154,7 @@ package enum TestReport {
             let description = tapText(result.testCase.id)
             switch result.status {
             case .passed: lines.append("ok \(number) - \(description)")
-            case .skipped: lines.append("ok \(number) - \(description) # SKIP \(tapText(result.note ?? "skipped"))")
+            case .skipped: lines.append("ok \(number) - \(description) # SKIP \(tapText(result.summary ?? "skipped"))")
             case .failed, .errored:
                 lines.append("not ok \(number) - \(description)")
                 lines.append("  ---")
@@ -161,7 +165,8 @@ package enum TestReport {
                 lines.append("  ...")
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Controls from a server or a catalog are shown, not passed on (`TerminalText`).
+        return TerminalText.cleaned(lines.joined(separator: "\n") + "\n")
     }
 
     /// A TAP description: one line, without `#` (which starts a directive).
@@ -189,11 +194,29 @@ package enum TestReport {
             members.append(("steps", .array(result.steps.map(stepJSON))))
             return .object(JSONObject(members))
         }
-        let summary: JSONValue = [
+        var summary: JSONValue = [
             "total": .integer(tally.total), "passed": .integer(tally.passed), "failed": .integer(tally.failed),
             "errors": .integer(tally.errored), "skipped": .integer(tally.skipped), "exitStatus": .integer(Int(tally.exitStatus)),
         ]
-        return JSONValue.object(JSONObject([("tests", .array(tests)), ("summary", summary)])).prettyText() + "\n"
+        if let contract = ContractTally(results), case .object(var members) = summary {
+            let reasons = ContractOutcome.NotCheckable.allCases.compactMap { reason in
+                contract.notCheckable[reason].map { (key: reason.rawValue, value: JSONValue.integer($0)) }
+            }
+            members["contract"] = [
+                "operations": .integer(contract.operations), "checked": .integer(contract.checked), "broken": .integer(contract.broken),
+                "findings": .integer(contract.findings), "notCheckable": .object(JSONObject(reasons)),
+            ]
+            summary = .object(members)
+        }
+        let text = JSONValue.object(JSONObject([("tests", .array(tests)), ("summary", summary)])).prettyText() + "\n"
+        // Such characters occur only inside strings, where `\u` escapes keep their value and show them.
+        return TerminalText.escapingInvisibleControls(text, TestReport.jsonEscape)
+    }
+
+    /// `\u202e`.
+    static func jsonEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     static func stepJSON(_ step: StepResult) -> JSONValue {

@@ -56,22 +56,24 @@ package enum TestSelection {
     /// all) in `environment` (each service's first when nil), whose id contains `grep` when given.
     /// A service or endpoint named is run even without `expect:` (then it must succeed); `all`
     /// and a whole service run what declares expectations, and every flow.
+    /// With `everyEndpoint` (`--contract`), `all` and a whole service run every endpoint, with
+    /// `expect:` or not: its kept schema is then its check.
     package static func cases(
-        _ targets: [String], environment: String?, grep: String? = nil, in catalog: CatalogSet
+        _ targets: [String], environment: String?, grep: String? = nil, everyEndpoint: Bool = false, in catalog: CatalogSet
     ) throws(CatalogLookupError) -> [TestCase] {
         var cases: [TestCase] = []
         let named = targets.isEmpty ? ["all"] : targets
         for target in named {
             if target == "all" {
                 for service in catalog.services {
-                    cases += try serviceCases(service, environment: environment)
+                    cases += try serviceCases(service, environment: environment, everyEndpoint: everyEndpoint)
                 }
                 continue
             }
             let parts = target.split(separator: "/", maxSplits: 1).map(String.init)
             let service = try EndpointSelection.resolveService(parts[0], in: catalog)
             guard parts.count == 2 else {
-                cases += try serviceCases(service, environment: environment)
+                cases += try serviceCases(service, environment: environment, everyEndpoint: everyEndpoint)
                 continue
             }
             let chosen = try EndpointSelection.resolveEnvironment(environment, of: service)
@@ -107,8 +109,9 @@ package enum TestSelection {
         return cases.filter { $0.id.contains(grep) }
     }
 
-    /// What a whole service runs: endpoints and examples with `expect:`, and every flow.
-    static func serviceCases(_ service: Service, environment: String?) throws(CatalogLookupError) -> [TestCase] {
+    /// What a whole service runs: endpoints (every one with `everyEndpoint`) and examples with
+    /// `expect:`, and every flow.
+    static func serviceCases(_ service: Service, environment: String?, everyEndpoint: Bool = false) throws(CatalogLookupError) -> [TestCase] {
         let chosen: Environment
         if let environment {
             // `all` with --env: services without that environment are left out.
@@ -119,7 +122,8 @@ package enum TestSelection {
         }
         var cases: [TestCase] = []
         for endpoint in service.endpoints {
-            if !endpoint.expectations.isEmpty { cases.append(TestCase(service: service, environment: chosen, kind: .endpoint(endpoint.id))) }
+            // A WebSocket conversation has no response body a schema describes.
+            if (everyEndpoint && endpoint.webSocket == nil) || !endpoint.expectations.isEmpty { cases.append(TestCase(service: service, environment: chosen, kind: .endpoint(endpoint.id))) }
             for example in endpoint.examples where !example.expectations.isEmpty {
                 cases.append(TestCase(service: service, environment: chosen, kind: .example(endpoint: endpoint.id, example: example.name)))
             }

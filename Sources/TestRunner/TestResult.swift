@@ -28,6 +28,10 @@ package struct StepResult: Sendable, Hashable {
     package var responseStatus: Int?
     /// Where the response breaks the schema kept for its endpoint (`--contract`), secrets masked.
     package var schemaViolations: [String] = []
+    /// What `--contract` made of it: checked against its schema, or why it could not be.
+    package var contract: ContractOutcome?
+    /// Whether it failed because `until` did not hold in the time allowed (`problem` says so).
+    package var pollGaveUp = false
     /// How many times it was sent (more than once when polling).
     package var attempts = 1
     /// Time from the first send to the last answer.
@@ -51,7 +55,8 @@ package struct TestResult: Sendable, Hashable {
     package var status: TestStatus
     /// Its requests (one for an endpoint, the steps run for a flow), in order.
     package var steps: [StepResult]
-    /// Why it was skipped or could not start.
+    /// Why it was skipped (every skip has a reason: no fixture, an example live, --fail-fast) or
+    /// could not start.
     package var note: String?
     /// How long it took.
     package var duration: Duration
@@ -75,8 +80,12 @@ package struct TestResult: Sendable, Hashable {
         if let note, status != .passed { return note }
         guard let step = failingStep else { return nil }
         let prefix = step.name == testCase.name ? "" : "step '\(step.name)': "
-        if let failure = step.failures.first { return prefix + failure.message }
-        return step.problem.map { prefix + $0 }
+        switch (step.failures.first, step.problem) {
+        case (let failure?, let problem?) where step.pollGaveUp: return prefix + problem + ": " + failure.message
+        case (let failure?, let problem?): return prefix + failure.message + "; " + problem
+        case (let failure?, nil): return prefix + failure.message
+        case (nil, let problem): return problem.map { prefix + $0 }
+        }
     }
 }
 
@@ -109,5 +118,64 @@ package struct TestTally: Sendable, Hashable {
         if errored > 0 { return 3 }
         if passed == 0 { return 4 }
         return 0
+    }
+}
+
+/// What `--contract` made of one request.
+package enum ContractOutcome: Sendable, Hashable {
+    /// Its response was checked against the schema kept for it, finding `findings` breaks (a
+    /// violation of the schema, or a server error no schema describes).
+    case checked(findings: Int)
+    /// It could not be checked, and why.
+    case notCheckable(NotCheckable)
+
+    /// Why an operation could not be checked against its schema.
+    package enum NotCheckable: String, Sendable, Hashable, CaseIterable {
+        /// The import kept no response schema for the endpoint (none in the document, or none JSON).
+        case noSchema = "no schema"
+        /// Stub mode, and the endpoint has no fixture to answer with.
+        case noFixture = "no fixture"
+        /// A placeholder of the request has no value (a path parameter without an example …).
+        case needsInput = "needs input"
+        /// It answered with a status or content type no kept schema describes.
+        case noSchemaForAnswer = "no schema for its answer"
+    }
+}
+
+/// The `--contract` counts of a run: every endpoint test is an operation.
+package struct ContractTally: Sendable, Hashable {
+    package var operations = 0
+    package var checked = 0
+    /// Operations whose check found something (a violation, an undocumented server error).
+    package var broken = 0
+    /// Every break found, over all operations.
+    package var findings = 0
+    package var notCheckable: [ContractOutcome.NotCheckable: Int] = [:]
+
+    /// Counts the operations of `results`; nil when the run made no contract checks.
+    package init?(_ results: [TestResult]) {
+        for result in results {
+            guard case .endpoint = result.testCase.kind, let outcome = result.steps.first?.contract else { continue }
+            operations += 1
+            switch outcome {
+            case .checked(let found):
+                checked += 1
+                findings += found
+                if found > 0 { broken += 1 }
+            case .notCheckable(let reason): notCheckable[reason, default: 0] += 1
+            }
+        }
+        if operations == 0 { return nil }
+    }
+
+    /// `Contract: 12 operations; 9 checked, 3 broke their schema (5 findings); 3 not checkable: 1 no schema, 2 needs input`.
+    package var line: String {
+        let unchecked = notCheckable.values.reduce(0, +)
+        var text = "Contract: \(operations) operation\(operations == 1 ? "" : "s"); \(checked) checked, \(broken) broke their schema"
+        if findings > broken { text += " (\(findings) findings)" }
+        text += "; \(unchecked) not checkable"
+        let reasons = ContractOutcome.NotCheckable.allCases.compactMap { reason in notCheckable[reason].map { "\($0) \(reason.rawValue)" } }
+        if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
+        return text
     }
 }

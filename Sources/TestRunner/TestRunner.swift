@@ -21,9 +21,9 @@ package struct TestRunner: Sendable {
     package var failFast: Bool
     /// Run-time values (`--var`) for every request, below a step's own.
     package var values: [String: String]
-    /// Checks a response against the schema kept for its endpoint (`--contract`): each element a
-    /// violation naming its JSON Pointer; empty when it conforms or no schema applies.
-    package var contract: (@Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> [String])?
+    /// Checks responses against the schemas kept for their endpoints (`--contract`); an endpoint
+    /// without `expect:` is then checked by its schema alone.
+    package var contract: ContractChecking?
     /// Sees each request of a test start and end, with the last response (the explorer's flow view).
     package var onStep: (@Sendable (StepProgress) -> Void)?
 
@@ -97,7 +97,9 @@ package struct TestRunner: Sendable {
                 name: testCase.name, selection: EndpointSelection(service: service, endpoint: endpoint, environment: testCase.environment),
                 example: example?.name, values: values, expectations: example?.expectations ?? endpoint.expectations)
             let (step, _) = await send(plan, mode: mode, captured: [:])
-            return TestResult(testCase: testCase, status: step.status, steps: [step], duration: clock.now() - started)
+            return TestResult(
+                testCase: testCase, status: step.status, steps: [step], note: step.status == .skipped ? step.problem : nil,
+                duration: clock.now() - started)
         case .flow(let id):
             guard let flow = service.flow(id) else {
                 return TestResult(testCase: testCase, status: .errored, note: "service '\(service.id)' has no flow '\(id)'")
@@ -106,7 +108,8 @@ package struct TestRunner: Sendable {
             // A step skipped for want of a fixture leaves the flow unchecked: skipped, not passed.
             let status: TestStatus = steps.first { $0.status == .failed || $0.status == .errored }?.status
                 ?? (steps.contains { $0.status == .skipped } ? .skipped : .passed)
-            return TestResult(testCase: testCase, status: status, steps: steps, duration: clock.now() - started)
+            let reason = status == .skipped ? steps.first { $0.status == .skipped }.map { "step '\($0.name)': \($0.problem ?? "not run")" } : nil
+            return TestResult(testCase: testCase, status: status, steps: steps, note: reason, duration: clock.now() - started)
         }
     }
 
@@ -122,7 +125,12 @@ package struct TestRunner: Sendable {
             case .parallel(let steps): steps
             }
             if stopped {
-                results += steps.map { var skipped = StepResult(name: $0.name, status: .skipped); skipped.attempts = 0; return skipped }
+                results += steps.map { step in
+                    var skipped = StepResult(name: step.name, status: .skipped)
+                    skipped.attempts = 0
+                    skipped.problem = "not run: an earlier step did not pass"
+                    return skipped
+                }
                 continue
             }
             let plans = steps.map { plan(for: $0, in: testCase, mode: mode) }
@@ -190,7 +198,35 @@ package struct TestRunner: Sendable {
             result.problem = "the service has no endpoint '\(plan.selection.endpoint.id)'"
             return (result, [:], nil)
         }
+        // `--contract` and nothing expected: the endpoint's schema is the whole check, so one
+        // that keeps none, or a request that cannot be made without input, is not checkable.
+        let schemaOnly = contract != nil && plan.expectations.isEmpty && plan.until == nil
+        if schemaOnly, let contract {
+            if !contract.hasSchemas(plan.selection.service, plan.selection.endpoint.id) {
+                return (Self.notCheckable(result, .noSchema, "the import kept no response schema for it"), [:], nil)
+            }
+            let builder = RequestBuilder(service: plan.selection.service, environment: plan.selection.environment, secrets: caller.secrets)
+            do throws(UnresolvedPlaceholderError) {
+                _ = try builder.prepare(plan.selection.endpoint, values: plan.values, captured: captured)
+            } catch {
+                var seen = Set<String>()
+                let unique = error.uses.map(\.name).filter { seen.insert($0).inserted }
+                let names = unique.map { "{{\($0)}}" }
+                let given = unique.map { "--var \($0)=…" }
+                return (Self.notCheckable(result, .needsInput, "\(names.joined(separator: ", ")) \(names.count == 1 ? "has" : "have") no value (\(given.joined(separator: " ")))"), [:], nil)
+            }
+        }
         let started = clock.now()
+        // `{{placeholders}}` in expected values are filled as the request's are; one without a
+        // value stops the step before anything is sent, as one in the request would.
+        let fill: ((String) -> String)?
+        switch expectationFiller(plan, captured: captured) {
+        case .success(let filler): fill = filler
+        case .failure(let error):
+            result.status = .errored
+            result.problem = error.description
+            return (result, [:], nil)
+        }
         var attempts = 0
         while true {
             attempts += 1
@@ -202,7 +238,17 @@ package struct TestRunner: Sendable {
             if let error = exchange.error, error.kind == .noFixture {
                 // Nothing answered, so nothing was checked: never a pass.
                 result.status = .skipped
-                result.problem = redactor.text("\(error.kind.name): \(error.message)")
+                result.problem = redactor.text("no fixture: \(error.message)")
+                if contract != nil { result.contract = .notCheckable(.noFixture) }
+                result.duration = clock.now() - started
+                return (result, [:], outcome)
+            }
+            if let error = exchange.error, exchange.failedTransfer != nil {
+                // A reset, a deadline, a cap: what arrived is not the response, so no `expect:`
+                // (nor `until`) is checked against it and the test errs whatever it expected.
+                result.status = .errored
+                result.responseStatus = exchange.response?.status
+                result.problem = redactor.text("\(error.kind.name): \(error.message) (the exchange failed: nothing was checked)")
                 result.duration = clock.now() - started
                 return (result, [:], outcome)
             }
@@ -214,12 +260,14 @@ package struct TestRunner: Sendable {
             }
             result.responseStatus = response.status
             var evaluator = ExpectationEvaluator(ResponseFacts(response), redactor: redactor)
+            evaluator.fill = fill
             if let until = plan.until, !evaluator.allHold(until) {
                 let spent = clock.now() - started
                 if spent + plan.interval > plan.limit {
                     result.status = .failed
                     result.outcomes = evaluator.evaluate(until)
                     result.problem = "'until' did not hold within \(Self.text(plan.limit)) (\(attempts) attempt\(attempts == 1 ? "" : "s"))"
+                    result.pollGaveUp = true
                     result.duration = spent
                     return (result, [:], outcome)
                 }
@@ -233,7 +281,9 @@ package struct TestRunner: Sendable {
                 continue
             }
             result.duration = clock.now() - started
-            if plan.expectations.isEmpty {
+            if schemaOnly {
+                // The schema decides, for error statuses too (a documented 404 is an answer).
+            } else if plan.expectations.isEmpty {
                 // Nothing expected: the request must succeed (no mapped error).
                 if let error = exchange.error {
                     result.status = .failed
@@ -244,13 +294,28 @@ package struct TestRunner: Sendable {
                 if result.outcomes.contains(where: { !$0.passed }) { result.status = .failed }
             }
             if let contract {
-                let violations = contract(plan.selection.service, plan.selection.endpoint.id, response).map(redactor.text)
-                if let first = violations.first {
-                    result.status = .failed
-                    result.schemaViolations = violations
-                    let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
-                    let breach = "the response breaks its schema at \(first)\(more)"
-                    result.problem = result.problem.map { "\($0); \(breach)" } ?? breach
+                switch contract.check(plan.selection.service, plan.selection.endpoint.id, response) {
+                case .checked(let found):
+                    let violations = found.map(redactor.text)
+                    result.contract = .checked(findings: violations.count)
+                    if let first = violations.first {
+                        result.status = .failed
+                        result.schemaViolations = violations
+                        let more = violations.count > 1 ? " (and \(violations.count - 1) more)" : ""
+                        let breach = "the response breaks its schema at \(first)\(more)"
+                        result.problem = result.problem.map { "\($0); \(breach)" } ?? breach
+                    }
+                case .noSchema(let reason) where schemaOnly:
+                    if response.status >= 500 {
+                        // A server error is a finding whatever the document says of it.
+                        result.status = .failed
+                        result.contract = .checked(findings: 1)
+                        result.problem = redactor.text("a server error (status \(response.status)), which no kept schema describes")
+                    } else {
+                        result = Self.notCheckable(result, .noSchemaForAnswer, redactor.text(reason))
+                    }
+                case .noSchema:
+                    break
                 }
             }
             let captured = CapturedResponse(response)
@@ -264,10 +329,38 @@ package struct TestRunner: Sendable {
         }
     }
 
-    /// `30s`, `250ms`.
+    /// What fills the placeholders of a step's `expect:` and `until:` (nil when they have none), or
+    /// the error naming those without a value.
+    private func expectationFiller(
+        _ plan: StepPlan, captured: [String: CapturedValue]
+    ) -> Result<((String) -> String)?, UnresolvedPlaceholderError> {
+        let names = plan.expectations.placeholders + (plan.until?.placeholders ?? [])
+        guard !names.isEmpty else { return .success(nil) }
+        let selection = plan.selection
+        let builder = RequestBuilder(service: selection.service, environment: selection.environment, secrets: caller.secrets)
+        let values = plan.values
+        do throws(UnresolvedPlaceholderError) {
+            _ = try builder.renderMessage(
+                names.map { "{{\($0)}}" }.joined(), for: selection.endpoint, values: values, captured: captured, at: "expect")
+        } catch {
+            return .failure(error)
+        }
+        return .success { text in (try? builder.renderMessage(text, for: selection.endpoint, values: values, captured: captured, at: "expect")) ?? text }
+    }
+
+    /// A step `--contract` could not check: skipped, saying why.
+    private static func notCheckable(_ result: StepResult, _ reason: ContractOutcome.NotCheckable, _ detail: String) -> StepResult {
+        var result = result
+        result.status = .skipped
+        result.contract = .notCheckable(reason)
+        result.problem = "\(reason.rawValue): \(detail)"
+        return result
+    }
+
+    /// `30 s`, `250 ms`.
     static func text(_ duration: Duration) -> String {
         let milliseconds = Int(duration.milliseconds.rounded())
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 }
 
@@ -300,4 +393,29 @@ struct StepPlan: Sendable {
         self.values = values
         self.expectations = expectations
     }
+}
+
+/// How `--contract` checks responses: against the schemas an import kept beside the catalog.
+package struct ContractChecking: Sendable {
+    /// Whether any response schema is kept for the endpoint (by service and endpoint id).
+    package var hasSchemas: @Sendable (_ service: Service, _ endpoint: String) -> Bool
+    /// The check of one response of the endpoint.
+    package var check: @Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> ContractVerdict
+
+    /// Makes the checks.
+    package init(
+        hasSchemas: @escaping @Sendable (_ service: Service, _ endpoint: String) -> Bool,
+        check: @escaping @Sendable (_ service: Service, _ endpoint: String, _ response: Response) -> ContractVerdict
+    ) {
+        self.hasSchemas = hasSchemas
+        self.check = check
+    }
+}
+
+/// What checking one response against its schema found.
+package enum ContractVerdict: Sendable, Hashable {
+    /// Checked: each violation, naming its JSON Pointer and the schema's place (none: it conforms).
+    case checked([String])
+    /// No kept schema describes this response (its status, its content type), and why.
+    case noSchema(String)
 }

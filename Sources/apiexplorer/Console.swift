@@ -18,10 +18,10 @@ enum Console {
         StandardStreams.writeOutput(outputIsTerminal ? TerminalText.cleaned(text) : text)
     }
 
-    /// Writes a line to standard error.
-    static func error(_ line: String) {
-        let text = line + "\n"
-        StandardStreams.writeError(errorIsTerminal ? TerminalText.cleaned(text) : text)
+    /// Writes a line to standard error: cleaned wherever it goes (messages are for people, and a
+    /// log read later on a terminal would act on a control it kept).
+    static func error(_ line: String, terminator: String = "\n") {
+        StandardStreams.writeError(TerminalText.cleaned(line + terminator))
     }
 
     /// Writes a response body (or a piece of one) to standard output: as received, like curl,

@@ -53,7 +53,7 @@ import TestTraits
     @Test func aURLUnderAnEnvironmentBorrowsItsSettings() throws {
         let request = try ScratchRequest.parse("curl http://127.0.0.1:9/shop/items/3?full=1 -H 'X-Trace: 1'")
         let (service, matched) = ScratchRequest.service(for: request, id: "scratch-1", title: "Scratch 1", in: Self.catalog, preferring: nil)
-        #expect(matched == EnvironmentKey(service: "shop", environment: "local"))
+        #expect(matched == EnvironmentKey(try #require(Self.catalog.service("shop")), environment: "local"))
         let environment = try #require(service.environments.first)
         #expect(environment.baseURL.absoluteString == "http://127.0.0.1:9/shop")
         #expect(environment.headers["X-Tenant"] == "acme")

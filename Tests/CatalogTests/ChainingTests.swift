@@ -125,6 +125,12 @@ import TestTraits
         #expect(try ResponseSelector.parse("body").get() == .wholeBody)
         #expect(throws: ResponseSelector.SelectorError.self) { try ResponseSelector.parse("$[").get() }
         #expect(ResponseReference.parse("petId", service: "pets") == nil)
-        #expect(try ResponseReference.parse("response.other/list $[0].id", service: "pets")?.get().endpoint == EndpointKey(service: "other", endpoint: "list"))
+        #expect(try ResponseReference.parse("response.pets/list $[0].id", service: "pets")?.get().endpoint == EndpointKey(service: "pets", endpoint: "list"))
+        // Another service's responses are another catalog's: never read.
+        guard case .failure(let problem)? = ResponseReference.parse("response.other/list $[0].id", service: "pets") else {
+            Issue.record("a reference to another service parsed")
+            return
+        }
+        #expect(problem.isOtherCatalog && problem.message.contains("another catalog's"))
     }
 }

@@ -71,4 +71,36 @@ import TestTraits
         #expect(ByteCount.format(1234) == "1.2 kB")
         #expect(ByteCount.format(56_789_000) == "57 MB")
     }
+
+    /// A secret is masked in every form a request or a document carries it in.
+    @Test func aSecretIsMaskedInEveryEncoding() {
+        let secret = "s3cr et/päss?#1\"q"
+        let redactor = Redactor.standard.adding(secretValues: [secret])
+        let forms = [
+            secret, "s3cr%20et/p%C3%A4ss%3F%231%22q", "s3cr%20et/p%c3%a4ss%3f%231%22q", "s3cr%20et%2Fp%C3%A4ss%3F%231%22q", "s3cr+et%2Fp%C3%A4ss%3F%231%22q",
+            #"s3cr et/päss?#1\"q"#, Data(secret.utf8).base64EncodedString(),
+        ]
+        for form in forms {
+            #expect(redactor.text("before \(form) after") == "before •••• after", "\(form)")
+        }
+        // The registry masks the same forms.
+        let registered = Redactor.standard.knowing(SecretRegistry([secret]))
+        #expect(registered.text("/files/s3cr%20et/p%C3%A4ss%3F%231%22q") == "/files/••••")
+    }
+
+    /// A cookie is a cookie whatever it is called: `secure=…`, `Path=…` are masked in `Cookie`,
+    /// and in `Set-Cookie` the first pair is the cookie, the rest its attributes.
+    @Test func cookiesNamedLikeAttributesAreMasked() {
+        let redactor = Redactor.standard
+        #expect(redactor.header(name: "Cookie", value: "secure=abc1; Path=def2; Domain=ghi3") == "secure=••••; Path=••••; Domain=••••")
+        #expect(redactor.header(name: "Set-Cookie", value: "secure=abc1; Path=/; Secure; HttpOnly") == "secure=••••; Path=/; Secure; HttpOnly")
+        #expect(redactor.header(name: "set-cookie", value: "expires=abc1; Expires=Wed, 21 Oct 2026 07:28:00 GMT") == "expires=••••; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+    }
+
+    @Test func aSizeOverALimitNeverReadsAsTheLimit() {
+        let shown = ByteCount.format(16 << 20 + 1, over: 16 << 20)
+        #expect(shown.size == "16,777,217 bytes" && shown.limit == "16,777,216 bytes")
+        #expect(ByteCount.format(20_000_000, over: 16 << 20) == (size: "20 MB", limit: "17 MB"))
+        #expect(ByteCount.exact(1) == "1 byte")
+    }
 }

@@ -41,7 +41,7 @@ import TestTraits
         return exchange
     }
 
-    let local = EnvironmentKey(service: "pets", environment: "local")
+    let local = TestCatalog.key("pets", "local")
 
     @Test func aResponseFillsTheCapturesAndTheNextRequestUsesThem() throws {
         var state = Self.state()

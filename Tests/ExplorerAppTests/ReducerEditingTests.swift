@@ -18,7 +18,7 @@ import TestTraits
         return state
     }
 
-    var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local") }
+    var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), in: TestCatalog.key("shop", "local")) }
 
     /// On the Edit tab Enter changes the row whatever pane has focus (the tab is where the eye is);
     /// C-s sends; j/k still move in the focused pane.
@@ -51,7 +51,7 @@ import TestTraits
         #expect(state.drafts[key]?.method == .patch)
         let effects = state.press("j Enter C-u / i t e m s / 7 Enter")
         #expect(state.drafts[key]?.path == "/items/7")
-        #expect(kept(effects)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"]?.path == "/items/7")
+        #expect(kept(effects)?[TestCatalog.key("shop", "local")]?["getItem"]?.path == "/items/7")
         #expect(state.screen.contains("PATCH  /items/7 ✎"))
     }
 
@@ -125,7 +125,7 @@ import TestTraits
     @Test func confirmingTheBodyFieldUnchangedKeepsItsBytes() {
         var state = TestCatalog.state()
         _ = state.press("j j Tab 6")
-        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), in: TestCatalog.key("shop", "local"))
         let typed = "{\n  \"name\":   \"Desk\"\n}"
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
         _ = state.press("j j j j Enter")
@@ -141,7 +141,7 @@ import TestTraits
     @Test func fFormatsAJSONBodyOnDemandAndUUndoesIt() {
         var state = TestCatalog.state()
         _ = state.press("j j Tab 6")
-        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), in: TestCatalog.key("shop", "local"))
         let typed = #"{"name":"Desk","tags":["a",1.50]}"#
         _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: typed, message: nil))
         _ = state.press("F")
@@ -182,14 +182,14 @@ import TestTraits
         #expect(rows == ["id", "secret.SHOP_TOKEN"])
         var effects = state.press("Enter C-u 9 Enter")
         #expect(state.activeValues["id"] == "9")
-        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        #expect(effects.contains(.saveValues([TestCatalog.key("shop", "local"): ["id": "9"]])))
         effects = state.press("j Enter C-u s 3 c r 3 t")
         // A fixed mask while typed: neither the value nor its length shows.
         #expect(state.screen.contains("••••") && !state.screen.contains("•••••"))
         #expect(!state.screen.contains("s3cr3t"))
         effects = state.press("Enter")
         #expect(state.activeValues["secret.SHOP_TOKEN"] == "s3cr3t")
-        #expect(effects.contains(.saveValues([EnvironmentKey(service: "shop", environment: "local"): ["id": "9"]])))
+        #expect(effects.contains(.saveValues([TestCatalog.key("shop", "local"): ["id": "9"]])))
         _ = state.press("k d")
         #expect(state.activeValues["id"] == nil)
     }
@@ -197,7 +197,7 @@ import TestTraits
     @Test func aLargeBodyIsSummedUpInTheRequestTab() {
         var state = TestCatalog.state()
         _ = state.press("j j")
-        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), in: TestCatalog.key("shop", "local"))
         func body(items: Int) -> String {
             "[\n" + (0..<items).map { "{\"id\": \($0), \"name\": \"item \($0)\"}" }.joined(separator: ",\n") + "\n]"
         }
@@ -216,7 +216,7 @@ import TestTraits
 
     @Test func draftsFromTheLastRunAreRestoredWithANotice() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         _ = AppReducer.reduce(&state, .draftsLoaded([environment: ["getItem": EndpointEdits(method: .head)]]))
         #expect(state.drafts[key] == EndpointEdits(method: .head))
         #expect(state.notice?.contains("Restored 1 draft") == true)
@@ -253,7 +253,7 @@ import TestTraits
         #expect(state.notice == "Not written: the file changed")
         let written = AppReducer.reduce(&state, .draftWritten(key: key, error: nil))
         #expect(state.drafts[key] == nil)
-        #expect(kept(written)?[EnvironmentKey(service: "shop", environment: "local")]?["getItem"] == nil)
+        #expect(kept(written)?[TestCatalog.key("shop", "local")]?["getItem"] == nil)
         #expect(state.notice?.contains("Wrote shop/getItem") == true)
         // u puts the file back (the runner kept it as FILE~) and the edits back into the draft.
         #expect(state.press("u") == [.restoreCatalogFile(key: key)])

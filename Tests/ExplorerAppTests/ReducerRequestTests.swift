@@ -14,7 +14,7 @@ import TestTraits
     @Test func enterSendsTheSelectedEndpointToTheActiveEnvironmentInTheCurrentMode() {
         var state = TestCatalog.state()
         let effects = state.press("Enter")
-        let ticket = RequestTicket(id: 1, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .stub, example: nil))
+        let ticket = RequestTicket(id: 1, call: EndpointCall(endpoint: "shop/listItems", catalog: TestCatalog.key("shop", "").catalog, environment: "local", mode: .stub, example: nil))
         #expect(effects.sent == [ticket])
         #expect(state.inFlight == [1: ticket])
         #expect(effects.contains(.scheduleSpinnerTick(generation: 1, after: AppReducer.spinnerInterval)))
@@ -290,13 +290,13 @@ import TestTraits
         _ = state.press("Enter")
         _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
         let earlier = HistoryItem(
-            call: EndpointCall(endpoint: "echo/echo", environment: "local", mode: .stub, example: nil),
+            call: EndpointCall(endpoint: "echo/echo", catalog: TestCatalog.key("echo", "").catalog, environment: "local", mode: .stub, example: nil),
             requestLine: "GET http://127.0.0.1:9/echo", outcome: "200 OK", failed: false, date: Date(timeIntervalSince1970: 0))
         let effects = AppReducer.reduce(&state, .history(.loaded([earlier])))
         #expect(effects.isEmpty)
         #expect(state.history.items.map(\.call.endpoint) == ["shop/listItems", "echo/echo"])
 
-        let marks = [EnvironmentKey(service: "shop", environment: "local"): ["listItems": DriftMark.drifted]]
+        let marks = [TestCatalog.key("shop", "local"): ["listItems": DriftMark.drifted]]
         _ = AppReducer.reduce(&state, .drift(.loaded(marks)))
         #expect(state.drift.marks == marks)
         #expect(state.screen.contains("/items ≠drift"))

@@ -23,7 +23,7 @@ import TestTraits
 
     @Test func draftsAndValuesSurviveARestart() async throws {
         let folder = try TemporaryDirectory()
-        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), in: TestCatalog.key("shop", "local"))
         do {
             let terminal = HeadlessTerminal(size: Size(width: 120, height: 40))
             let runtime = Self.runtime(state: folder, terminal: terminal)
@@ -36,7 +36,7 @@ import TestTraits
             runtime.post(.terminalClosed)
             await running.value
         }
-        let local = EnvironmentKey(service: "shop", environment: "local")
+        let local = TestCatalog.key("shop", "local")
         #expect(ExplorerStateFiles.drafts(in: folder.url).load() == [local: ["getItem": EndpointEdits(method: .put)]])
         #expect(ExplorerStateFiles.values(in: folder.url).load() == [local: ["id": "42"]])
 
@@ -65,7 +65,7 @@ import TestTraits
         // createItem, Edit tab, the body row, O
         for key in try KeyEvent.parseSequence("j j Tab 6 j j j j O") { runtime.post(.terminal(.key(key))) }
         await runtime.waitUntilIdle()
-        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), environment: "local")
+        let key = DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "createItem"), in: TestCatalog.key("shop", "local"))
         #expect(runtime.currentState.drafts[key]?.body == .text("{\"name\": \"Desk\",\n \"legs\": 4}", isJSON: true))
         #expect(terminal.suspensionCount == 1)
         runtime.post(.terminalClosed)

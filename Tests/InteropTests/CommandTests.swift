@@ -274,7 +274,7 @@ extension BinaryTests {
 
             #expect(try await run(["call", "pets/addPet"]).status == 0)
             let captured = ExplorerStateFiles.captured(in: state.url.appendingPathComponent("apiexplorer")).load()
-            #expect(captured[EnvironmentKey(service: "pets", environment: "local")]?.stub["petId"]?.value == "12")
+            #expect(captured[EnvironmentKey(try #require(CatalogLoader.load(.folder(catalog.path), trust: .everything).service("pets")), environment: "local")]?.stub["petId"]?.value == "12")
 
             let after = try await run(["call", "pets/getPet", "--json"])
             #expect(after.status == 0)

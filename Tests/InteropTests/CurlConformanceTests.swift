@@ -18,28 +18,39 @@ import TestTraits
             port.withLock { $0 = server.port }
             let folder = try TemporaryDirectory()
             try scenario.files(folder)
-            try folder.write("conf.yaml", scenario.catalog(baseURL: server.baseURL.absoluteString))
+            // Through a proxy, the capture server is the proxy and the origin is the scenario's own.
+            let proxy = scenario.origin == nil ? [:] : ["http_proxy": "http://127.0.0.1:\(server.port)", "https_proxy": "http://127.0.0.1:\(server.port)"]
+            let baseURL = scenario.baseURL(server: server.baseURL.absoluteString)
+            try folder.write("conf.yaml", scenario.catalog(baseURL: baseURL))
             let state = try TemporaryDirectory()
 
             // apiexplorer: each step a `call`, sharing a cookies.txt between them.
             let ourJar = state.url.appendingPathComponent("ours.txt").path
+            var ourOutputs: [String] = []
             for (index, step) in scenario.steps.enumerated() {
-                var arguments = ["call", "conf/\(step.endpoint)", "--live", "--catalog", folder.path, "--no-history", "-c", ourJar]
+                var arguments = ["call", "conf/\(step.endpoint)", "--live", "--catalog", folder.path, "--no-history", "-c", ourJar] + scenario.callFlags
                 if index > 0 { arguments += ["-b", ourJar] }
-                let run = try await CLI.run(arguments, state: state, in: folder.url)
+                let run = try await CLI.run(arguments, state: state, in: folder.url, environment: proxy)
                 #expect(run.status != 2, "apiexplorer \(arguments): \(run.errors)")
+                ourOutputs.append(run.output)
             }
             let ours = server.requests.map(CurlCapture.init)
 
             // curl: the same steps with its cookie engine on (`-b ''` reads nothing, `-c` writes).
             let curlJar = state.url.appendingPathComponent("curl.txt").path
+            var curlOutputs: [String] = []
             for (index, step) in scenario.steps.enumerated() {
-                let url = server.baseURL.absoluteString + step.curlPath
-                let arguments = ["-s", "-o", "/dev/null", "-b", index == 0 ? "" : curlJar, "-c", curlJar] + step.curl + [url]
-                let run = try await CurlCapture.curl(arguments, in: folder.url)
-                #expect(run.status == 0, "curl \(arguments): \(run.errors)")
+                let url = baseURL + step.curlPath
+                let output = scenario.comparesOutput == nil ? ["-o", "/dev/null"] : []
+                let arguments = ["-s"] + output + ["-b", index == 0 ? "" : curlJar, "-c", curlJar] + step.curl + [url]
+                let run = try await CurlCapture.curl(arguments, in: folder.url, environment: proxy)
+                #expect(run.status == 0 || scenario.curlFails, "curl \(arguments): \(run.errors)")
+                curlOutputs.append(run.output)
             }
             let theirs = server.requests.dropFirst(ours.count).map(CurlCapture.init)
+            if let compare = scenario.comparesOutput {
+                #expect(ourOutputs.map(compare) == curlOutputs.map(compare), "output:\n apiexplorer \(ourOutputs)\n curl        \(curlOutputs)")
+            }
 
             #expect(ours.count == theirs.count, "hops: apiexplorer \(ours.map(\.line)), curl \(theirs.map(\.line))")
             for (hop, (mine, curl)) in zip(ours, theirs).enumerated() {
@@ -103,10 +114,13 @@ struct CurlCapture: Sendable {
         return (cleaned(ours), cleaned(curl))
     }
 
-    /// Runs curl with no proxy and no configuration file of the person running the tests.
-    static func curl(_ arguments: [String], in directory: URL) async throws -> ChildProcess.Captured {
+    /// Runs curl with no proxy but `extra`'s and no configuration file of the person running the tests.
+    static func curl(_ arguments: [String], in directory: URL, environment extra: [String: String] = [:]) async throws -> ChildProcess.Captured {
         var environment = ProcessInfo.processInfo.environment
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "CURL_HOME"] { environment[name] = nil }
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY", "CURL_HOME"] {
+            environment[name] = nil
+        }
+        environment.merge(extra) { $1 }
         environment["HOME"] = directory.path
         let spawned = try ChildProcess("/usr/bin/curl", ["-q"] + arguments, environment: environment, directory: directory.path)
         return await spawned.finish()
@@ -138,8 +152,26 @@ struct CurlScenario: Sendable, CustomTestStringConvertible {
     var differences: Set<String> = []
     /// The server's answer; `port` is its own, for redirects to another origin.
     var answer: @Sendable (TestRequest, Int) -> TestResponse = { _, _ in .ok("ok") }
+    /// Credentials written in the base URL (`ann:p%40ss`), for curl's URL too.
+    var userinfo: String?
+    /// The origin both send to through the capture server as their proxy (`http_proxy`); nil:
+    /// the capture server is the origin.
+    var origin: String?
+    /// Whether curl exits non-zero on purpose (a proxy refusing a tunnel).
+    var curlFails = false
+    /// `call`'s flags beyond the usual (`-i`), when the scenario compares what both print.
+    var callFlags: [String] = []
+    /// What of both outputs must be the same (the body, the status line), when compared.
+    var comparesOutput: (@Sendable (String) -> String)?
 
     var testDescription: String { name }
+
+    /// The base URL both use: the origin, with the userinfo when given.
+    func baseURL(server: String) -> String {
+        let base = origin ?? server
+        guard let userinfo, let range = base.range(of: "://") else { return base }
+        return base.replacingCharacters(in: range, with: "://\(userinfo)@")
+    }
 
     func respond(_ request: TestRequest, _ port: Int) -> TestResponse { answer(request, port) }
 

@@ -5,7 +5,7 @@ import TestSupport
 /// The scenarios of `CurlConformanceTests`: redirects, cookies along them and between calls,
 /// bodies as typed, query encoding, methods and header values.
 extension CurlScenario {
-    static let all: [CurlScenario] = redirects + cookies + bodies + queries + methodsAndHeaders
+    static let all: [CurlScenario] = redirects + cookies + bodies + queries + methodsAndHeaders + roundTwo
 
     /// One call of endpoint `e`, and curl with `flags` on `path`.
     static func one(_ name: String, _ endpoint: String, path: String, curl flags: [String], answer: @escaping @Sendable (TestRequest, Int) -> TestResponse = { _, _ in .ok("ok") }) -> CurlScenario {
@@ -198,17 +198,99 @@ extension CurlScenario {
         one("an Accept the endpoint gives", "{ path: /h, headers: { Accept: application/json } }", path: "/h", curl: ["-H", "Accept: application/json"]),
     ]
 
-    /// The scenario with header names it differs in on purpose.
-    func with(differences: Set<String>) -> CurlScenario {
-        var copy = self
-        copy.differences = differences
+    // MARK: Round two (issue 49)
+
+    /// A sign-in that redirects to itself, setting the cookie the next request carries.
+    static func signIn(_ request: TestRequest, _ port: Int) -> TestResponse {
+        guard request.path == "/login" else { return .ok("ok") }
+        if request.headers["Cookie"].contains(where: { $0.contains("sid=1") }) { return .ok("signed in") }
+        return .redirect(to: "/login", headers: ["Set-Cookie": "sid=1; Path=/"])
+    }
+
+    /// Everything the capture server gets back, byte for byte in both outputs.
+    static func whole(_ output: String) -> String { output }
+    /// The first line of `-i` output: the status line as printed.
+    static func statusLine(_ output: String) -> String { String(output.prefix { $0 != "\r" && $0 != "\n" }) }
+
+    static let roundTwo: [CurlScenario] = [
+        one("a redirect to itself that sets a cookie", "{ path: /login }", path: "/login", curl: ["-L"], answer: signIn),
+        one(
+            "a chain through the same URL twice, the cookie changing", "{ path: /step }", path: "/step", curl: ["-L"],
+            answer: { request, _ in
+                let cookie = request.headers["Cookie"].first ?? ""
+                if cookie.contains("n=2") { return .ok("done") }
+                return .redirect(to: "/step", headers: ["Set-Cookie": cookie.contains("n=1") ? "n=2; Path=/" : "n=1; Path=/"])
+            }),
+        one("credentials in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann:pw"),
+        one("percent-encoded credentials in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann%40corp:p%3Ass%20w"),
+        one("a user without a password in the base URL", "{ path: /private }", path: "/private", curl: []).changing(\.userinfo, "ann"),
+        one(
+            "credentials in the URL stay on a redirect to the same host", "{ path: /r/1 }", path: "/r/1", curl: ["-L"], answer: chain(.found)
+        ).changing(\.userinfo, "ann:pw"),
+        // curl 7.x adds `Proxy-Connection: Keep-Alive` to what it sends a proxy, a header no RFC
+        // defines (HTTP/1.1 connections persist anyway): a documented difference.
+        one("plain http through http_proxy", #"{ path: /through, query: { q: "1" } }"#, path: "/through?q=1", curl: [])
+            .changing(\.origin, "http://origin.example:8080").with(differences: ["proxy-connection"]),
+        one("plain http through http_proxy, default port", "{ method: POST, path: /form, form: { a: \"1\" } }", path: "/form", curl: ["-d", "a=1"])
+            .changing(\.origin, "http://origin.example").with(differences: ["proxy-connection"]),
+        one("an international host through http_proxy", "{ path: /b }", path: "/b", curl: [])
+            .changing(\.origin, "http://bücher.example:8080").with(differences: ["proxy-connection"]),
+        one("an international host with capitals", "{ path: /b }", path: "/b", curl: [])
+            .changing(\.origin, "http://BÜCHER.Example").with(differences: ["proxy-connection"]),
+        // The CONNECT line is the same; its `Host` is AsyncHTTPClient's, without the port curl writes.
+        with(
+            one("https through https_proxy: CONNECT", "{ path: /secret }", path: "/secret", curl: [], answer: { _, _ in .status(.forbidden) })
+                .changing(\.origin, "https://origin.example").with(differences: ["proxy-connection", "host"]), curlFails: true),
+        one("OPTIONS *", "{ method: OPTIONS, path: \"*\" }", path: "", curl: ["-X", "OPTIONS", "--request-target", "*"])
+            .with(differences: ["content-length"]),
+        with(
+            one(
+                "a body coded gzip, gzip", "{ path: /twice }", path: "/twice", curl: ["--compressed"],
+                answer: { _, _ in
+                    TestResponse(
+                        headers: ["Content-Encoding": "gzip, gzip", "Content-Type": "text/plain"],
+                        behaviour: .body(TestCompression.gzip(TestCompression.gzip(Array("twice coded\n".utf8)))))
+                }), output: whole),
+        with(
+            one(
+                "a body coded deflate then gzip", "{ path: /mixed }", path: "/mixed", curl: ["--compressed"],
+                answer: { _, _ in
+                    TestResponse(
+                        headers: ["Content-Encoding": "deflate", "Content-Encoding": "gzip", "Content-Type": "text/plain"],
+                        behaviour: .body(TestCompression.gzip(TestCompression.zlib(Array("mixed coded\n".utf8)))))
+                }), output: whole),
+        with(
+            one("a status line with its own phrase", "{ path: /fine }", path: "/fine", curl: ["-i"], answer: { _, _ in .text("x", status: .custom(code: 200, reasonPhrase: "Fine")) }),
+            output: statusLine, callFlags: ["-i"]),
+        with(
+            one("a status line without a phrase", "{ path: /bare }", path: "/bare", curl: ["-i"], answer: { _, _ in .text("x", status: .custom(code: 200, reasonPhrase: "")) }),
+            output: statusLine, callFlags: ["-i"]),
+        with(
+            one("an error status line with its own phrase", "{ path: /gone }", path: "/gone", curl: ["-i"], answer: { _, _ in .text("x", status: .custom(code: 404, reasonPhrase: "Nothing Here")) }),
+            output: statusLine, callFlags: ["-i"]),
+    ]
+
+    /// The scenario comparing what both print (`output` picks what must be equal).
+    static func with(
+        _ scenario: CurlScenario, output: (@Sendable (String) -> String)? = nil, callFlags: [String] = [], curlFails: Bool = false
+    ) -> CurlScenario {
+        var copy = scenario
+        copy.comparesOutput = output
+        copy.callFlags = callFlags
+        copy.curlFails = curlFails
         return copy
     }
 
-    /// The scenario with extra environment keys.
-    func with(environment: String) -> CurlScenario {
+    /// The scenario with one of its settings changed (`changing(\.origin, "http://origin.example")`).
+    func changing<Value>(_ path: WritableKeyPath<CurlScenario, Value>, _ value: Value) -> CurlScenario {
         var copy = self
-        copy.environment = environment
+        copy[keyPath: path] = value
         return copy
     }
+
+    /// The scenario with header names it differs in on purpose.
+    func with(differences: Set<String>) -> CurlScenario { changing(\.differences, differences) }
+
+    /// The scenario with extra environment keys.
+    func with(environment: String) -> CurlScenario { changing(\.environment, environment) }
 }

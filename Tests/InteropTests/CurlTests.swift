@@ -131,6 +131,32 @@ extension BinaryTests {
             return (original, try CurlCommandParser.parse(text), outcome.exchange.request.curlCommand(redactor: outcome.redactor))
         }
 
+        /// `-u 'user:pa:ss'` and a URL's userinfo become the Basic secret, whose note says which
+        /// form it takes (the encoded pair), never written into the catalog (issue 49, item 5).
+        @Test func basicCredentialsBecomeASecretWhoseFormTheNoteSays() throws {
+            let dashU = try CurlCommandParser.parse("curl -u 'user:pa:ss' https://api.example.com/me")
+            let draft = try CurlImporter.catalog(for: dashU)
+            #expect(draft.endpoints.first?.headers.first { $0.0 == "Authorization" }?.1 == "Basic {{secret.EXAMPLE_BASIC}}")
+            let note = try #require(draft.notes.map(\.description).first { $0.contains("EXAMPLE_BASIC") })
+            #expect(note.contains("it is the base64 of USER:PASSWORD as Authorization: Basic carries it"), "\(note)")
+
+            let inURL = try CurlCommandParser.parse("curl https://ann%40corp:p%3Ass@api.example.com/me")
+            #expect(inURL.url.absoluteString == "https://api.example.com/me")
+            #expect(inURL.header("Authorization") == "Basic " + Data("ann@corp:p:ss".utf8).base64EncodedString())
+            let (_, secrets) = try CurlImporter.endpoint(for: inURL, service: "example")
+            #expect(secrets.map(\.value) == [Data("ann@corp:p:ss".utf8).base64EncodedString()])
+            let notes = try CurlImporter.catalog(for: inURL).notes.map(\.description)
+            #expect(notes.contains { $0.contains("the URL held a user and password") }, "\(notes)")
+            #expect(!(try CurlImporter.catalog(for: inURL)).yaml.contains("p%3Ass"))
+            // curl: -u wins over the URL's userinfo.
+            let both = try CurlCommandParser.parse("curl -u bob:x https://ann:pw@api.example.com/me")
+            #expect(both.header("Authorization") == "Basic " + Data("bob:x".utf8).base64EncodedString())
+            // A scratch request typed with credentials sends them the same way.
+            let scratch = try ScratchRequest.parse("GET http://ann:pw@127.0.0.1:9/x")
+            #expect(scratch.url.absoluteString == "http://127.0.0.1:9/x")
+            #expect(scratch.header("Authorization") == "Basic " + Data("ann:pw".utf8).base64EncodedString())
+        }
+
         @Test func importThenExportGivesAnEquivalentCommand() async throws {
             let json = try await roundTrip(
                 #"curl -X PUT 'https://api.shop.io/v1/items/7?verbose&limit=5&api_key=KEY12345' -H 'Accept: application/json' -H 'Authorization: Bearer tok.en.value' -H 'Content-Type: application/json' -d '{"name": "Lamp", "tags": ["a"], "price": 1.50}'"#)

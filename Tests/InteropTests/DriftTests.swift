@@ -118,8 +118,11 @@ extension BinaryTests {
             #expect(unsafe.output.contains("3 endpoints checked, 1 skipped (1 without a fixture)\n"), "\(unsafe.output)")
 
             let store = DriftStore(directory: state.url.appendingPathComponent("apiexplorer"))
-            #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .same)
-            #expect(store.results(EnvironmentKey(service: "shop", environment: "local")).count == 4)
+            let shop = try #require(CatalogLoader.load(.folder(folder.path), trust: .everything).service("shop"))
+            #expect(store.last("getItem", in: EnvironmentKey(shop, environment: "local"))?.result.outcome == .same)
+            #expect(store.results(EnvironmentKey(shop, environment: "local")).count == 4)
+            // Another catalog declaring the same service finds none of its results.
+            #expect(store.results(EnvironmentKey(catalog: .inMemory("shop"), service: "shop", environment: "local")).isEmpty)
         }
 
         @Test func driftingServerFailsTheCheck() async throws {
@@ -150,7 +153,8 @@ extension BinaryTests {
                 #expect(output.contains(line), "\(line)")
             }
             let store = DriftStore(directory: state.url.appendingPathComponent("apiexplorer"))
-            #expect(store.last(EndpointKey(service: "shop", endpoint: "getItem"), environment: "local")?.result.outcome == .drifted)
+            let shop = try #require(CatalogLoader.load(.folder(folder.path), trust: .everything).service("shop"))
+            #expect(store.last("getItem", in: EnvironmentKey(shop, environment: "local"))?.result.outcome == .drifted)
         }
 
         /// With the response schemas of its import (`schemas:`), a live body the same shape as the

@@ -129,7 +129,7 @@ extension BinaryTests.SecurityTests {
         environment["TERM"] = "xterm-256color"
         let arguments = ["--catalog", folder.path, "--no-mouse"]
         let drafts = ExplorerStateFiles.drafts(inFolder: stateFolder.path)
-        let environmentKey = EnvironmentKey(service: "two", environment: "local")
+        let environmentKey = EnvironmentKey(try #require(CatalogLoader.load(.folder(folder.path), trust: .everything).service("two")), environment: "local")
         func waitFor(_ what: String, _ condition: () -> Bool) async throws {
             let deadline = ContinuousClock.now + .seconds(60)
             while !condition() {

@@ -240,7 +240,7 @@ extension BinaryTests {
             }
             #expect(results.allSatisfy { $0.status == 0 })
             let captured = ExplorerStateFiles.captured(inFolder: state.url.appendingPathComponent("apiexplorer").path).load()
-            let values = captured[EnvironmentKey(service: "cap", environment: "local")]?.stub ?? [:]
+            let values = captured[EnvironmentKey(try #require(CatalogLoader.load(.folder(folder.path), trust: .everything).service("cap")), environment: "local")]?.stub ?? [:]
             #expect(values.count == 20, "kept \(values.keys.sorted())")
             #expect((1...20).allSatisfy { values["v\($0)"]?.value == "\($0)" })
         }

@@ -19,6 +19,29 @@ enum CLI {
     static func run(
         _ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:], trusting: Bool = true
     ) async throws -> Result {
+        try await start(arguments, state: state, in: directory, environment: extra, trusting: trusting).finish()
+    }
+
+    /// `run`, ending the program with SIGKILL if it has not ended after `limit` (a generous bound:
+    /// only a program that hangs meets it); `hung` says whether it had to.
+    static func run(
+        _ arguments: [String], state: TemporaryDirectory, environment extra: [String: String] = [:], trusting: Bool = true, killedAfter limit: Duration
+    ) async throws -> (result: Result, hung: Bool) {
+        let spawned = try start(arguments, state: state, environment: extra, trusting: trusting)
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return false }
+            spawned.kill()
+            return true
+        }
+        let result = await spawned.finish()
+        watchdog.cancel()
+        return (result, await watchdog.value)
+    }
+
+    /// Starts `apiexplorer arguments…` as `run` does.
+    static func start(
+        _ arguments: [String], state: TemporaryDirectory, in directory: URL? = nil, environment extra: [String: String] = [:], trusting: Bool = true
+    ) throws -> ChildProcess {
         var arguments = arguments
         if trusting, let index = arguments.firstIndex(of: "--catalog") { arguments.insert("--trust", at: index) }
         var environment = ProcessInfo.processInfo.environment
@@ -27,12 +50,26 @@ enum CLI {
         }
         environment["XDG_STATE_HOME"] = state.path
         environment.merge(extra) { $1 }
-        let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path, newSession: true)
-        return await spawned.finish()
+        return try ChildProcess(binary.path, arguments, environment: environment, directory: (directory ?? state.url).path, newSession: true)
     }
 }
 
 /// Reads JSON output as Foundation objects for field checks.
 func jsonObject(_ data: Data) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+/// A catalog of one service with a live `local` environment (no retries) and `endpoints`, each
+/// line indented under `endpoints:`.
+func liveCatalog(_ service: String, baseURL: String, endpoints: [String]) -> String {
+    """
+    service: \(service)
+    environments:
+      local:
+        baseURL: \(baseURL)
+        fixtures: never
+        retry: none
+    endpoints:
+    \(endpoints.map { "  " + $0 }.joined(separator: "\n"))
+    """
 }

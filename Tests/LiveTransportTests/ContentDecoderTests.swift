@@ -48,6 +48,27 @@ import TestTraits
         #expect(try Self.decodeAll(joined, coding: "gzip").bytes == Array("first second".utf8))
     }
 
+    /// `Content-Encoding: gzip, gzip` (and deflate under gzip): undone last coding first, as curl
+    /// does, in bounded pieces, a bomb inside stopping at the first piece when no more is wanted.
+    @Test func stackedCodingsAreUndoneInReverse() throws {
+        let text = Array((0..<50_000).map { "stacked \($0)\n" }.joined().utf8)
+        for split in [.max, 333] {
+            #expect(try Self.decodeAll(TestCompression.gzip(TestCompression.gzip(text)), coding: "gzip, gzip", split: split).bytes == text)
+            #expect(try Self.decodeAll(TestCompression.gzip(TestCompression.zlib(text)), coding: "deflate, gzip", split: split).bytes == text)
+        }
+        let (zeros, largest) = try Self.decodeAll(TestCompression.gzip(TestCompression.gzip(repeating: 0, count: 8 << 20)), coding: "gzip,gzip")
+        #expect(zeros.count == 8 << 20 && largest <= ContentDecoder.pieceSize)
+        let decoder = try #require(ContentDecoder(contentEncoding: "gzip, gzip"))
+        var pieces = 0
+        try decoder.decode(ByteBuffer(bytes: TestCompression.gzip(TestCompression.gzip(repeating: 0, count: 64 << 20)))) { _ in
+            pieces += 1
+            return false
+        }
+        #expect(pieces == 1)
+        // More than curl's five codings is not undone.
+        #expect(ContentDecoder(contentEncoding: Array(repeating: "gzip", count: 6).joined(separator: ", ")) == nil)
+    }
+
     @Test func otherCodingsAreNotDecoded() {
         #expect(ContentDecoder(contentEncoding: "br") == nil)
         #expect(ContentDecoder(contentEncoding: "gzip, br") == nil)

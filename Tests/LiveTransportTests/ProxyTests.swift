@@ -17,10 +17,14 @@ struct ProxyTests {
         #expect(configuration.issues.isEmpty)
     }
 
-    @Test func uppercaseIsTheFallbackAndAllProxyCoversTheRest() {
-        let configuration = ProxyConfiguration.fromEnvironment(["HTTP_PROXY": "http://h:1", "ALL_PROXY": "socks5://s:1081"])
-        #expect(configuration.http == ProxyServer(host: "h", port: 1))
-        #expect(configuration.https == ProxyServer(kind: .socks5, host: "s", port: 1081))
+    /// curl reads `http_proxy` in lowercase only (a CGI program gets `HTTP_PROXY` from a request's
+    /// `Proxy:` header); HTTPS_PROXY and ALL_PROXY in either case.
+    @Test func httpProxyIsLowercaseOnlyTheRestEitherCase() {
+        let configuration = ProxyConfiguration.fromEnvironment(["HTTP_PROXY": "http://h:1", "HTTPS_PROXY": "http://u:2", "ALL_PROXY": "socks5://s:1081"])
+        #expect(configuration.http == ProxyServer(kind: .socks5, host: "s", port: 1081))
+        #expect(configuration.https == ProxyServer(host: "u", port: 2))
+        #expect(configuration.issues == ["HTTP_PROXY is ignored, as curl ignores it (a CGI program gets it from a request's Proxy header); set http_proxy"])
+        #expect(ProxyConfiguration.fromEnvironment(["HTTP_PROXY": "http://h:1"]).http == nil)
     }
 
     @Test func credentialsAreReadAndNeverShown() throws {
@@ -70,32 +74,58 @@ struct ProxyTests {
     }
 
     @Test func requestsGoThroughTheProxyUnlessNoProxySaysOtherwise() async throws {
-        // The test server plays a proxy that refuses every tunnel: it records the CONNECT it was asked for.
+        // The test server plays a proxy: it forwards nothing, answers plain requests with their
+        // target, and refuses every tunnel, recording the CONNECT it was asked for.
         try await withTestHTTPServer(handler: { request in
-            request.method == .CONNECT ? .status(.forbidden) : .ok("direct \(request.uri)")
+            request.method == .CONNECT ? .status(.forbidden) : .ok("got \(request.uri) for \(request.headers["Host"].first ?? "")")
         }) { proxy in
-            let configuration = ProxyConfiguration(
-                http: ProxyServer(host: "127.0.0.1", port: proxy.port), noProxy: NoProxyRule.parseList("127.0.0.1"))
+            let server = ProxyServer(host: "127.0.0.1", port: proxy.port, username: "pat", password: "s3cret")
+            let configuration = ProxyConfiguration(http: server, https: server, noProxy: NoProxyRule.parseList("127.0.0.1"))
             try await withTransport({ $0.proxy = configuration }) { transport in
+                // Plain http: the absolute form, as curl sends it, with the proxy's credentials.
                 let url = URL(string: "http://api.nonexistent.invalid/items?page=2")!
-                let error = await failure(of: request(url, in: liveEnvironment(url)), through: transport)
+                let forwarded = try await transport.send(request(url, in: liveEnvironment(url)))
+                #expect(forwarded.text == "got http://api.nonexistent.invalid/items?page=2 for api.nonexistent.invalid")
+                let plain = try #require(proxy.requests.first)
+                #expect(plain.method == .GET)
+                #expect(plain.headers["Proxy-Authorization"] == ["Basic cGF0OnMzY3JldA=="])
+
+                // https: a CONNECT tunnel, refused.
+                let secure = URL(string: "https://api.nonexistent.invalid/items")!
+                let error = await failure(of: request(secure, in: liveEnvironment(secure)), through: transport)
                 #expect(error?.code == .cannotConnectToHost)
-                #expect(error?.message == "The proxy http://127.0.0.1:\(proxy.port) refused to open a tunnel to api.nonexistent.invalid:80.")
-                let connect = try #require(proxy.requests.first)
+                #expect(error?.message == "The proxy http://pat:***@127.0.0.1:\(proxy.port) refused to open a tunnel to api.nonexistent.invalid:443.")
+                let connect = try #require(proxy.requests.last)
                 #expect(connect.method == .CONNECT)
-                #expect(connect.uri == "api.nonexistent.invalid:80")
+                #expect(connect.uri == "api.nonexistent.invalid:443")
 
                 // 127.0.0.1 is in NO_PROXY: the same server answers directly.
                 let direct = try await transport.send(request(proxy.url("/here"), in: liveEnvironment(proxy.baseURL)))
-                #expect(direct.text == "direct /here")
+                #expect(direct.text == "got /here for 127.0.0.1:\(proxy.port)")
+            }
+        }
+    }
+
+    /// `OPTIONS *` in asterisk form, directly and (as the origin alone) through a proxy.
+    @Test func optionsAsteriskIsSentAsTheAsteriskForm() async throws {
+        try await withTestHTTPServer(handler: { request in .ok(request.uri) }) { server in
+            try await withTransport { transport in
+                let direct = try await transport.send(request(server.url("/*"), .options, in: liveEnvironment(server.baseURL)))
+                #expect(direct.text == "*")
+            }
+            let configuration = ProxyConfiguration(http: ProxyServer(host: "127.0.0.1", port: server.port))
+            try await withTransport({ $0.proxy = configuration }) { transport in
+                let url = URL(string: "http://origin.invalid:8080/*")!
+                let proxied = try await transport.send(request(url, .options, in: liveEnvironment(url)))
+                #expect(proxied.text == "http://origin.invalid:8080")
             }
         }
     }
 
     @Test func aRefusedProxyIsNamedInTheMessage() async throws {
         let port = try TestPorts.closedPort()
-        try await withTransport({ $0.proxy = ProxyConfiguration(http: ProxyServer(host: "127.0.0.1", port: port)) }) { transport in
-            let url = URL(string: "http://api.nonexistent.invalid/")!
+        try await withTransport({ $0.proxy = ProxyConfiguration(https: ProxyServer(host: "127.0.0.1", port: port)) }) { transport in
+            let url = URL(string: "https://api.nonexistent.invalid/")!
             let error = await failure(of: request(url, in: liveEnvironment(url)), through: transport)
             #expect(error?.code == .cannotConnectToHost)
             #expect(error?.message == "Could not connect to the proxy http://127.0.0.1:\(port): connection refused.")

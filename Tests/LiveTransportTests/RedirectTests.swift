@@ -27,7 +27,9 @@ struct RedirectTests {
         try await withServerAndTransport(handler: TestHandlers.redirectLoop()) { server, transport in
             let error = await failure(of: request(server.url("/loop/a"), in: liveEnvironment(server.baseURL)), through: transport)
             #expect(error?.code == .tooManyRedirects)
-            #expect(error?.message == "The redirects loop: \(server.url("/loop/a")) → \(server.url("/loop/b")) → \(server.url("/loop/a")).")
+            #expect(
+                error?.message == "The redirects loop: \(server.url("/loop/a")) → \(server.url("/loop/b")) → \(server.url("/loop/a")), "
+                    + "sending the same request again (its cookies unchanged).")
             #expect(error?.partialResponse?.status == 302)
             #expect(server.requestCount == 2)
         }

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Catalog
+import SystemSupport
 import TestTraits
 
 /// Fixture files read when needed (`FixtureReading.whenNeeded`, the explorer's loads): a load of a
@@ -25,9 +26,9 @@ import TestTraits
         var checks: Int { counts.withLock { $0.checks } }
 
         func fileNames() throws(CatalogFolderError) -> [String] { try disk.fileNames() }
-        func contents(of path: String) -> Data? {
+        func contents(of path: String, atMost limit: Int) throws(FileReadError) -> Data {
             if path.hasPrefix("fixtures/") { counts.withLock { $0.reads += 1 } }
-            return disk.contents(of: path)
+            return try disk.contents(of: path, atMost: limit)
         }
         func fileExists(_ path: String) -> Bool { disk.fileExists(path) }
         func fileURL(for path: String) -> URL? { disk.fileURL(for: path) }

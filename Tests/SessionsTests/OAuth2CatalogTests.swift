@@ -108,7 +108,7 @@ import TestTraits
                 onSignInPrompt: { prompt in prompts.withLock { $0.append(prompt) } })
             let exchange = await session.send("me", options: RequestOptions(stubBehavior: .never))
             #expect(exchange.response?.status == 200)
-            #expect(prompts.withLock { $0 } == [SignInPrompt(environment: EnvironmentKey(service: "api", environment: "local"), userCode: "ABCD-EFGH", verificationURL: "https://auth.example/device")])
+            #expect(prompts.withLock { $0 } == [SignInPrompt(environment: EnvironmentKey(session.service, environment: "local"), userCode: "ABCD-EFGH", verificationURL: "https://auth.example/device")])
             #expect(prompts.withLock { $0.first?.sentence } == "To sign in to api · local, open https://auth.example/device and enter ABCD-EFGH.")
         }
     }

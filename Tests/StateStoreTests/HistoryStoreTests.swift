@@ -56,7 +56,7 @@ import TestTraits
         var plain = 0
         for index in 0..<400 {
             let call = EndpointCall(
-                endpoint: EndpointKey(service: plainTexts[next(4)] + "s", endpoint: text() + "e"),
+                endpoint: EndpointKey(service: plainTexts[next(4)] + "s", endpoint: text() + "e"), catalog: CatalogID(rawValue: "/c/" + text() + ".yaml"),
                 environment: text(), mode: next(2) == 0 ? .stub : .live, example: next(3) == 0 ? text() : nil,
                 values: Dictionary((0..<next(4)).map { _ in ("k\(next(5))" + plainTexts[next(3)], text()) }, uniquingKeysWith: { $1 }))
             let summary = HistorySummary(
@@ -177,7 +177,10 @@ import TestTraits
         #expect(entry.values["apiToken"] == Redactor.mask)
         #expect(entry.values["itemId"] == "7")
         // A masked value is not replayed; the rest is.
-        #expect(entry.call == EndpointCall(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local", mode: .stub, example: nil, values: ["itemId": "7"]))
+        let catalog = try #require(entry.catalog)
+        #expect(entry.call == EndpointCall(
+            endpoint: EndpointKey(service: "shop", endpoint: "getItem"), catalog: catalog, environment: "local", mode: .stub, example: nil,
+            values: ["itemId": "7"]))
     }
 
     @Test func aRemovedHistoryStartsAgain() async throws {

@@ -191,6 +191,26 @@ import TestTraits
         #expect(FileManager.default.fileExists(atPath: kept) && FileManager.default.fileExists(atPath: unrelated))
     }
 
+    /// Housekeeping is once per load, never per file kept: a stale entry stays while entries are
+    /// kept, and goes when the load finishes (each `keep` used to list the folder: N² at launch).
+    @Test func staleEntriesGoOncePerLoadNotPerFileKept() throws {
+        let folder = try TemporaryCatalog(["shop.yaml": Self.catalog("shop", endpoints: 3), "fixtures/item.json": "{}"])
+        let state = try TemporaryDirectory()
+        let cache = ParsedCatalogCache(directoryPath: state.path)
+        try FileManager.default.createDirectory(atPath: cache.folderPath, withIntermediateDirectories: true)
+        let stale = URL.joinedFilePath(cache.folderPath, "00000000deadbeef.yamlcache")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: stale))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-40 * 24 * 3600)], ofItemAtPath: stale)
+        let composition = try YAMLComposer.compose("a: 1", markingScalarsContaining: UInt8(ascii: "{"))
+        let file = folder.directory.appendingPathComponent("shop.yaml").path
+        let identity = try #require(FileIdentity(path: file))
+        for _ in 0..<3 { cache.keep(composition, forFile: file, identity: identity) }
+        #expect(FileManager.default.fileExists(atPath: stale))
+        cache.finishLoad()
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(cache.composition(forFile: file, identity: identity) != nil)
+    }
+
     /// Many writers and readers of the same kept file at once, as two explorers launching on the
     /// same catalog: every read is a whole file, old or new (each writer's own content), never a mix.
     @Test func writersAtOnceLeaveAWholeFile() throws {

@@ -15,7 +15,7 @@ import TestTraits
         let exchange = Exchange(
             request: request, result: .success(response), trace: [], environmentName: "local", environmentType: .development,
             stubBehavior: .never, attempts: 1, notes: [])
-        let call = EndpointCall(endpoint: EndpointKey(service: "s", endpoint: "e"), environment: "local", mode: .live)
+        let call = EndpointCall(endpoint: EndpointKey(service: "s", endpoint: "e"), catalog: .inMemory("s"), environment: "local", mode: .live)
         return CallOutcome(call: call, exchange: exchange, redactor: .standard)
     }
 

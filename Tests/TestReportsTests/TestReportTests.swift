@@ -138,8 +138,54 @@ import TestTraits
         #expect(checks.map { $0["passed"] as? Bool } == [false, false])
     }
 
-    @Test func xmlEscapesMarkupAndDropsControls() {
-        #expect(TestReport.escape("a<b>&\"c\u{1B}[31m\n") == "a&lt;b&gt;&amp;&quot;c[31m\n")
+    /// A poll that gave up says so in the JUnit and TAP messages, with its limit and what it saw last.
+    @Test func anUntilTimeoutSaysWhatDidNotHoldWithinItsLimit() async throws {
+        let folder = try TemporaryDirectory(prefix: "report-tests")
+        try folder.write("shop.yaml", """
+            service: shop
+            environments:
+              local:
+                baseURL: http://127.0.0.1:9
+            endpoints:
+              job:
+                path: /job
+                stub: { body: { state: pending } }
+            flows:
+              wait:
+                steps:
+                  - endpoint: job
+                    until: '$.state == "done"'
+                    every: 1s
+                    atMost: 1s
+            """)
+        let catalog = CatalogLoader.load(CatalogSource(origin: .option, directory: folder.url, displayPath: "cat"), trust: .everything)
+        let clock = ManualClock()
+        let runner = TestRunner(
+            caller: EndpointCaller(catalog: catalog, secrets: SecretStore(processEnvironment: [:]), transport: nil), mode: .stub, clock: DispatchClock(clock))
+        let cases = try TestSelection.cases(["shop/flow:wait"], environment: nil, in: catalog)
+        let running = Task { await runner.run(cases) }
+        try #require(await clock.waitForSleepers(1, timeout: .seconds(600)))
+        clock.advance(by: .seconds(1))
+        let results = await running.value
+        let message = "step 'job': 'until' did not hold within 1 s (2 attempts): $.state: expected equals \"done\", got \"pending\""
+        #expect(results.first?.summary == message)
+        #expect(TestReport.junit(results).contains(#"<failure message="\#(TestReport.escape(message))""#))
+        #expect(TestReport.tap(results).contains("  message: \(TestReport.yamlQuoted(message))"))
+    }
+
+    /// Every skip carries its reason into the table and each report.
+    @Test func everySkipSaysWhy() async throws {
+        let results = try await results()
+        let reason = "an example answers in stub mode only"
+        #expect(TestReport.summaryTable(results).contains("SKIP   shop/pick#other  local  0 ms  (\(reason))"))
+        #expect(TestReport.junit(results).contains(#"<skipped message="\#(reason)"/>"#))
+        #expect(TestReport.json(results).contains(#""note" : "\#(reason)""#) || TestReport.json(results).contains(#""note": "\#(reason)""#))
+    }
+
+    @Test func xmlEscapesMarkupAndShowsControls() {
+        #expect(TestReport.escape("a<b>&\"c\u{1B}[31m\n") == "a&lt;b&gt;&amp;&quot;c^[[31m\n")
+        // Bidi and C1 controls are shown too, not written for a viewer to act on.
+        #expect(TestReport.escape("x\u{202E}y\u{9B}z") == "x&lt;U+202E&gt;y&lt;U+009B&gt;z")
     }
 
     /// python3 with `module`, installed with pip when missing; nil (saying why) when neither is possible.

@@ -39,8 +39,11 @@ import TestTraits
         let cases = try TestSelection.cases(["shop/bare", "shop/flow:browse"], environment: nil, in: catalog)
         let stub = await runner(catalog, mode: .stub).run(cases)
         #expect(stub.map(\.status) == [.skipped, .skipped])
-        #expect(stub[0].summary?.contains("noFixture: shop/bare has no fixture") == true, "\(stub[0].summary ?? "")")
+        #expect(stub[0].summary?.contains("no fixture: shop/bare has no fixture") == true, "\(stub[0].summary ?? "")")
         #expect(stub[1].steps.map(\.status) == [.passed, .skipped])
+        // Every skip says why: the flow names its step and the reason.
+        #expect(stub[1].note?.hasPrefix("step 'bare': no fixture: shop/bare has no fixture") == true, "\(stub[1].note ?? "")")
+        #expect(stub.allSatisfy { $0.summary != nil })
         #expect(TestTally(stub).exitStatus == 4, "nothing was checked")
 
         let transport = ScriptedTransport { request, _ in json(200, "[]") }

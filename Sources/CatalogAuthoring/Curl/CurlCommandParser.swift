@@ -18,6 +18,8 @@ package struct CurlRequest: Sendable, Hashable {
     package var insecure: Bool
     /// Options that were understood but have no equivalent here (`--compressed`, `-L` …).
     package var ignoredOptions: [String]
+    /// Whether the URL held credentials (`http://ann:pw@host/`), now `Authorization: Basic`.
+    package var hadURLCredentials = false
 
     /// Makes a request.
     package init(
@@ -30,6 +32,15 @@ package struct CurlRequest: Sendable, Hashable {
         self.body = body
         self.insecure = insecure
         self.ignoredOptions = ignoredOptions
+    }
+
+    /// Moves credentials written in the URL (`http://ann:pw@host/`) to `Authorization: Basic`, as
+    /// curl sends them (percent-decoded); a `-u` or an `Authorization` header given wins, as in curl.
+    package mutating func moveURLCredentials() {
+        guard let credentials = URLCredentials(url) else { return }
+        url = URLCredentials.removing(from: url)
+        hadURLCredentials = true
+        if header("Authorization") == nil { headers.insert(("Authorization", credentials.authorization), at: 0) }
     }
 
     /// The first value of a header, compared case-insensitively.
@@ -242,6 +253,7 @@ package enum CurlCommandParser {
         }
         var request = CurlRequest(method: resolvedMethod, url: url, headers: headers, body: body, insecure: insecure, ignoredOptions: ignored)
         request.form = form
+        request.moveURLCredentials()
         return request
     }
 

@@ -107,7 +107,18 @@ package enum CurlImporter {
         environment.insecure = request.insecure
         draft.environments = [environment]
         draft.endpoints = [endpoint]
-        draft.notes = secrets.map { "set $APIEXPLORER_SECRET_\($0.name) in the environment or \($0.name) in .env beside the catalog (the command's value is not written)" }
+        let basic = endpoint.headers.first { $0.0.lowercased() == "authorization" && $0.1.lowercased().hasPrefix("basic {{secret.") }
+        draft.notes = secrets.map { secret -> ImportNote in
+            var note = "set $APIEXPLORER_SECRET_\(secret.name) in the environment or \(secret.name) in .env beside the catalog (the command's value is not written)"
+            // `-u 'user:pa:ss'` (or a URL's userinfo): the header carries the pair encoded, and so does the secret.
+            if let basic, basic.1.contains("{{secret.\(secret.name)}}") {
+                note += "; it is the base64 of USER:PASSWORD as Authorization: Basic carries it (printf %s 'user:pa:ss' | base64), not the password alone"
+            }
+            return ImportNote(.info, note)
+        }
+        if request.hadURLCredentials {
+            draft.notes.append("the URL held a user and password: they are sent as Authorization: Basic, as curl sends them, and kept as a secret, not in the catalog")
+        }
         if request.insecure { draft.notes.append("the command used -k: TLS verification is off for this environment") }
         return draft
     }

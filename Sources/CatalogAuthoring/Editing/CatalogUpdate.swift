@@ -24,7 +24,7 @@ package struct CatalogUpdate: Sendable {
         self.directory = directory
         fileName = String(service.file.split(separator: "/").last ?? Substring(service.file))
         let url = directory.appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: url.path), let current = String(data: data, encoding: .utf8) else {
+        guard let data = FileContents.read(atPath: url.path, atMost: CatalogLoader.maximumFileSize), let current = String(data: data, encoding: .utf8) else {
             throw .file("cannot read \(url.path)")
         }
         self.text = try text(current)
@@ -109,8 +109,10 @@ struct OverlayFileSystem: CatalogFileSystem {
         Array(Set(try base.fileNames()).union(overlay.keys.filter { !$0.contains("/") }))
     }
 
-    func contents(of path: String) -> Data? {
-        overlay[normalized(path)] ?? base.contents(of: path)
+    func contents(of path: String, atMost limit: Int) throws(FileReadError) -> Data {
+        guard let data = overlay[normalized(path)] else { return try base.contents(of: path, atMost: limit) }
+        guard data.count <= limit else { throw .tooLarge(path: path, size: data.count, limit: limit) }
+        return data
     }
 
     func fileExists(_ path: String) -> Bool {

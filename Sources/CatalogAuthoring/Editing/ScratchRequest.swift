@@ -32,7 +32,9 @@ package enum ScratchRequest {
         else {
             throw .invalidInput("'\(address)' is not an http or https URL")
         }
-        return CurlRequest(method: method, url: url)
+        var request = CurlRequest(method: method, url: url)
+        request.moveURLCredentials()
+        return request
     }
 
     /// The scheme of an address typed without one: `http` when it names a port other than 443, or a
@@ -96,7 +98,7 @@ package enum ScratchRequest {
             id: "request", serviceID: id, title: "\(request.method.rawValue) \(request.url.absoluteString)", method: request.method,
             path: path, query: query, headers: headers, body: body(of: request), validation: .none)
         service.endpoints = [endpoint]
-        return (service, match.map { EnvironmentKey(service: $0.service.id, environment: $0.environment.name) })
+        return (service, match.map { EnvironmentKey($0.service, environment: $0.environment.name) })
     }
 
     /// The body as typed, byte for byte: JSON when the command says so (or it parses as JSON), else text.

@@ -280,7 +280,7 @@ package enum OpenAPIExporter {
         /// A file's bytes, up to the inline limit.
         static func read(_ path: String) -> Data? {
             guard case .file(let size) = FileStatus(path: path), size <= OpenAPIExporter.inlineLimit else { return nil }
-            return FileContents.read(atPath: path)
+            return FileContents.read(atPath: path, atMost: OpenAPIExporter.inlineLimit)
         }
 
         /// Each status's fixtures as named examples (the stub first); bodies that are JSON as values.

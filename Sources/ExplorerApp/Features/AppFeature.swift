@@ -127,16 +127,16 @@ extension AppReducer {
             state.catalog.services.removeAll { $0.id == id }
             if let near, near.service == endpoint.service {
                 state.selectEnvironment(near)
-            } else if let first = state.catalog.service(endpoint.service)?.environments.first {
-                state.selectEnvironment(EnvironmentKey(service: endpoint.service, environment: first.name))
+            } else if let service = state.catalog.service(endpoint.service), let first = service.environments.first {
+                state.selectEnvironment(EnvironmentKey(service, environment: first.name))
             }
             state.selectEndpoint(endpoint)
             state.notice = notice
             return []
         case .showEndpoint(let key):
             let active = state.activeEnvironmentKey
-            let environment = active?.service == key.service ? active : state.catalog.service(key.service)?.environments.first.map {
-                EnvironmentKey(service: key.service, environment: $0.name)
+            let environment = active?.service == key.service ? active : state.catalog.service(key.service).flatMap { service in
+                service.environments.first.map { EnvironmentKey(service, environment: $0.name) }
             }
             guard let environment else { return [] }
             state.focus = .endpoints

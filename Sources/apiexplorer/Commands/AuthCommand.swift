@@ -115,7 +115,7 @@ struct AuthLogoutCommand: ParsableCommand {
     func run() throws {
         let (service, environment) = try target.resolve(in: CatalogLoader.load(catalogOptions.source()))
         let file = TokenFile()
-        let key = EnvironmentKey(service: service.id, environment: environment.name)
+        let key = EnvironmentKey(service, environment: environment.name)
         guard file.token(for: key) != nil else {
             Console.out("No token was kept for \(service.id) · \(environment.name).")
             return

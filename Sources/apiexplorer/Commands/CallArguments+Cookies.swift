@@ -7,8 +7,12 @@ extension CallArguments {
     /// The cookies of `-b FILE`, if given; a file that cannot be read or a bad line is a usage error.
     func readCookies() throws -> [Cookie] {
         guard let cookiesFile else { return [] }
-        guard let data = FileManager.default.contents(atPath: cookiesFile) else {
-            Console.error("error: \(cookiesFile) cannot be read.")
+        let data: Data
+        do throws(FileReadError) {
+            // A cookie jar of thousands of cookies is a few hundred KiB.
+            data = try FileContents.contents(atPath: cookiesFile, limit: 16 << 20)
+        } catch {
+            Console.error("error: \(error)")
             throw ExitStatus.usage
         }
         do throws(CookieJar.FileError) {

@@ -84,6 +84,8 @@ struct CallArguments: Equatable, Sendable {
         // (GraphQL's errors in a 200) or it goes to a file or into the --json object.
         let passesBody = !json && download == nil && selection.endpoint.webSocket == nil && selection.endpoint.stream?.reconnect != true
             && !selection.service.errorFilter.readsSuccessfulBodies
+            // A body delivering a secret capture is printed whole, the secret masked in it.
+            && !selection.endpoint.captures.contains(where: \.isSecret)
         let printer = CallStreamPrinter(
             json: json, include: include, reveal: reveal, safe: Console.cleansBody(safe), endpointStreams: selection.endpoint.stream != nil,
             takesSuccessfulBody: passesBody)
@@ -108,7 +110,7 @@ struct CallArguments: Equatable, Sendable {
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
                 selected, mode: mode, example: example, values: answered, captured: captured, edits: rpcEdits, onResponsePart: printer.observe,
-                streamedBodyKept: kept, download: download, webSocket: conversation?.conversation,
+                onStatusLine: printer.observeStatusLine, streamedBodyKept: kept, download: download, webSocket: conversation?.conversation,
                 progress: reportProgress)
             progressLine?.end()
             var edits: EndpointEdits?
@@ -123,7 +125,7 @@ struct CallArguments: Equatable, Sendable {
                 edits = StreamReconnection.edits(edits, endpoint: selected.endpoint, lastEventID: lastEventID)
                 let next = await caller.call(
                     selected, mode: mode, example: example, values: answered, captured: captured, edits: edits,
-                    onResponsePart: printer.observe, streamedBodyKept: kept)
+                    onResponsePart: printer.observe, onStatusLine: printer.observeStatusLine, streamedBodyKept: kept)
                 last = next.exchange
                 stream.add(next.exchange, eventsSoFar: printer.eventCount)
                 outcome.cookies = next.cookies
@@ -215,7 +217,7 @@ struct CallArguments: Equatable, Sendable {
         if let response = outcome.exchange.response, !bodyPrinted {
             if include {
                 Console.out(
-                    Console.head(httpVersion: response.httpVersion, statusLine: response.statusLine, headers: response.headers, redactor: redactor),
+                    Console.head(httpVersion: response.httpVersion, statusLine: response.receivedStatusLine, headers: response.headers, redactor: redactor),
                     terminator: "")
             }
             Console.body(redactor.data(response.body), safe: Console.cleansBody(safe))

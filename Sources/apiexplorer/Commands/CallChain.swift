@@ -15,7 +15,7 @@ struct CallChain {
     var capturedFile = ExplorerStateFiles.captured()
     var history = HistoryStore()
 
-    private var environmentKey: EnvironmentKey { EnvironmentKey(service: selection.service.id, environment: selection.environment.name) }
+    private var environmentKey: EnvironmentKey { EnvironmentKey(selection.service, environment: selection.environment.name) }
 
     /// Captured values of this service, environment and mode, with the response references the endpoint uses.
     func capturedValues() -> [String: CapturedValue] {
@@ -23,7 +23,7 @@ struct CallChain {
         let endpoint = selection.endpoint
         let names = endpoint.templateTexts.flatMap { Template($0).placeholders }
         let references = ResponseReference.values(for: names, service: endpoint.serviceID) { key in
-            history.latestResponse(of: key, environment: selection.environment.name, mode: mode)
+            history.latestResponse(of: key, in: environmentKey, mode: mode)
         }
         // A value the history kept masked cannot be sent: it counts as missing.
         values.merge(references.filter { $0.value.value != Redactor.mask }) { _, reference in reference }

@@ -19,6 +19,8 @@ final class CallStreamPrinter: Sendable {
         var eventCount = 0
         /// The cookie values this response sets: secrets the session learns only once it has ended.
         var setCookies: [String] = []
+        /// The version and status line of the head about to arrive, as the server sent them.
+        var statusLine: (version: String, line: String)?
     }
 
     private let state = Mutex(State())
@@ -54,6 +56,11 @@ final class CallStreamPrinter: Sendable {
     /// Where a reconnection starts: the last event id and the stream's `retry`.
     var resumePoint: (lastEventID: String, retry: Int?) { state.withLock { ($0.parser.lastEventID, $0.parser.retry) } }
 
+    /// Keeps the status line as received, for `--include` to print with the head that follows.
+    func observeStatusLine(httpVersion: String, statusLine: String) {
+        state.withLock { $0.statusLine = (httpVersion, statusLine) }
+    }
+
     func observe(_ part: ResponsePart, redactor: Redactor) -> Bool {
         let reveal = self.reveal
         return state.withLock { state in
@@ -64,7 +71,7 @@ final class CallStreamPrinter: Sendable {
                 // A reconnection carries on: the last event id and retry stay, a half-read event does not.
                 var parser = state.parser
                 parser.reset()
-                let (printedEvents, eventCount) = (state.printedEvents, state.eventCount)
+                let (printedEvents, eventCount, received) = (state.printedEvents, state.eventCount, state.statusLine)
                 state = State()
                 state.parser = parser
                 state.printedEvents = printedEvents
@@ -78,7 +85,9 @@ final class CallStreamPrinter: Sendable {
                     ? state.isEventStream
                     : (endpointStreams || MediaType.streamed.contains(mediaType ?? "") || (takesSuccessfulBody && (200..<300).contains(status)))
                 if state.printing, !json, include {
-                    Console.out(Console.head(httpVersion: nil, statusLine: HTTPStatus.line(for: status), headers: headers, redactor: redactor), terminator: "")
+                    // As received (no phrase invented); a stub's is the standard one.
+                    let line = received?.line ?? HTTPStatus.line(for: status)
+                    Console.out(Console.head(httpVersion: received?.version, statusLine: line, headers: headers, redactor: redactor), terminator: "")
                 }
                 return state.printing
             case .body(let data):

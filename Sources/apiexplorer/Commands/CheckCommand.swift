@@ -67,7 +67,7 @@ struct CheckCommand: AsyncParsableCommand {
                 includeUnsafe: includeUnsafe, values: values, date: Date())
         }
         do throws(SystemError) {
-            try DriftStore().save(report)
+            try DriftStore().save(report, of: target.catalogID)
         } catch {
             Console.error("warning: the result was not kept for the explorer: \(error)")
         }

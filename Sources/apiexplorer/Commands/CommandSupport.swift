@@ -47,6 +47,8 @@ extension CatalogOptions {
         if errors > 0 {
             Console.error("warning: \(errors) catalog error\(errors == 1 ? "" : "s") in \(catalog.source); `apiexplorer validate` shows them")
         }
+        // State kept by service id alone (an older version's) goes to the catalogs that made it, once.
+        for outcome in StateMigration.migrate(into: catalog) { Console.error("note: \(outcome.note)") }
         return catalog
     }
 }
@@ -82,15 +84,22 @@ func resolveRequest(
     }
 }
 
-/// Runs `body` with a live transport, shutting it down afterwards.
-func withLiveTransport<T>(_ body: (HTTPTransport) async throws -> T) async throws -> T {
-    let transport = HTTPTransport()
+/// Runs `body` with a live transport (`connectionsPerHost` connections to one host at most),
+/// shutting it down afterwards. The command is about to exit then: a connection attempt that no
+/// request needs any more is not waited for beyond a moment (issue 49: a server dropping SYNs held
+/// the exit ~0.8 s).
+func withLiveTransport<T>(
+    connectionsPerHost: Int = HTTPTransport.Configuration.defaultConnectionsPerHost, _ body: (HTTPTransport) async throws -> T
+) async throws -> T {
+    let transport = HTTPTransport(configuration: HTTPTransport.Configuration(maximumConnectionsPerHost: connectionsPerHost))
+    // A proxy variable that cannot be used (or that curl ignores, HTTP_PROXY) is said, not skipped silently.
+    for issue in transport.configuration.proxy.issues { Console.error("warning: \(issue)") }
     do {
         let result = try await body(transport)
-        try? await transport.shutdown()
+        await transport.shutdown(waitingAtMost: .milliseconds(250))
         return result
     } catch {
-        try? await transport.shutdown()
+        await transport.shutdown(waitingAtMost: .milliseconds(250))
         throw error
     }
 }

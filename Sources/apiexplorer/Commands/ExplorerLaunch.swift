@@ -51,15 +51,27 @@ struct ExplorerLaunch: Equatable {
         // Writes a killed explorer or `call` left half done (temporary files) go first.
         let parseCache = ParsedCatalogCache(directoryPath: state)
         for folder in [state, parseCache.folderPath] + (source.directory.map { [$0.path] } ?? []) { AtomicFile.removeLeftovers(inFolder: folder) }
+        HistoryStore(directoryPath: state).removeOrphanedFiles()
+        let loadCatalog = ExplorerServices.catalogs(
+            from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache)
         var services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(
-                from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache),
+            loadCatalog: {
+                // State kept by service id alone (an older version's) goes to the catalogs that made
+                // it, once; what was dropped is said among the catalog's warnings.
+                var (catalog, secrets) = loadCatalog()
+                catalog.diagnostics += StateMigration.migrate(into: catalog, stateFolder: state).map {
+                    Diagnostic(file: URL.joinedFilePath(state, $0.file), line: 1, column: 1, severity: .warning, message: $0.note)
+                }
+                return (catalog, secrets)
+            },
             transport: transport,
             history: HistoryStore(directoryPath: state), drift: DriftStore(directoryPath: state), environment: environment,
             drafts: ExplorerStateFiles.drafts(inFolder: state), values: ExplorerStateFiles.values(inFolder: state),
             reloadCatalog: ExplorerServices.reloading(
                 from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache),
             captured: ExplorerStateFiles.captured(inFolder: state), tokens: TokenFile(directoryPath: state), cookies: CookieFile(directoryPath: state))
+        services.loadCatalogCounting = ExplorerServices.countingCatalogs(
+            from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: trust, cache: parseCache)
         services.timeZone = { .system(now: Int64(Date().timeIntervalSince1970)) }
         services.trust = trustFile
         services.panes = PanesFile(directoryPath: state)

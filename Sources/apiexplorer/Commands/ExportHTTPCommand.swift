@@ -47,7 +47,7 @@ struct ExportHTTPCommand: ParsableCommand {
         }
         // Beside the file, as the HTTP clients look for it; what the user filled in already is kept.
         let file = URL(fileURLWithPath: out).deletingLastPathComponent().appendingPathComponent(HTTPFileExporter.privateEnvironmentFile)
-        let text = HTTPFileExporter.privateEnvironment(secrets: secrets, environment: environmentName, existing: FileContents.read(atPath: file.path))
+        let text = HTTPFileExporter.privateEnvironment(secrets: secrets, environment: environmentName, existing: FileContents.read(atPath: file.path, atMost: 1 << 20))
         do throws(SystemError) {
             try AtomicFile.write(Data(text.utf8), to: file, permissions: 0o600)
         } catch {

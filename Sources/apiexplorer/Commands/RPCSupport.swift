@@ -6,8 +6,10 @@ import ProtoJSON
 
 /// The transport `call` and `test` send through: HTTP, and the catalog's gRPC methods by their
 /// services' descriptor sets (one connection per server for the whole run).
-func withCallTransport<T>(_ catalog: CatalogSet, _ body: (any Transport) async throws -> T) async throws -> T {
-    try await withLiveTransport { http in
+func withCallTransport<T>(
+    _ catalog: CatalogSet, connectionsPerHost: Int = HTTPTransport.Configuration.defaultConnectionsPerHost, _ body: (any Transport) async throws -> T
+) async throws -> T {
+    try await withLiveTransport(connectionsPerHost: connectionsPerHost) { http in
         let descriptors = RPCDescriptors.pools(of: catalog.services)
         guard !descriptors.pools.isEmpty || !descriptors.problems.isEmpty else { return try await body(http) }
         let transport = RPCTransport(descriptors: descriptors.pools, problems: descriptors.problems, http: http)

@@ -3,6 +3,7 @@ import Catalog
 import FoundationEssentials
 import JSONSupport
 import SystemSupport
+import TestRunner
 
 /// `apiexplorer validate [DIR]`: prints every diagnostic as `path:line:column: error: message`,
 /// then a summary; exits 1 when there is an error.
@@ -25,7 +26,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let source = catalogOptions.source(folder: folder)
-        let catalog = CatalogLoader.load(source, trust: CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust))
+        var catalog = CatalogLoader.load(source, trust: CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust))
+        // Placeholders in `expect:` are filled when a test runs; one nothing in the catalog fills is said here.
+        catalog.diagnostics += ExpectationPlaceholders.warnings(in: catalog)
         if json {
             Console.out(ValidateCommand.report(catalog).prettyText())
         } else {

@@ -37,7 +37,7 @@ extension AppState {
     /// The active service and environment.
     package var activeEnvironmentKey: EnvironmentKey? {
         guard let service = activeService, let environment = activeEnvironment else { return nil }
-        return EnvironmentKey(service: service.id, environment: environment.name)
+        return EnvironmentKey(service, environment: environment.name)
     }
 
     /// Stub or live in the active environment: as `s` switched it there, else live with `--live`,

@@ -27,7 +27,7 @@ package enum EndpointsPaneView {
             if filter.isEditing { cursor = input.cursorPosition(in: filterRow, state: filter.input) }
         }
         let placeholder =
-            state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
+            state.isLoadingCatalog ? Line(state.loadingText, style: Theme.dim) : state.filter == nil ? Line("No endpoints") : Line("No endpoint matches")
         // Only the rows on screen are made: a catalog may hold 10,000 endpoints.
         let environment = state.activeEnvironmentKey
         let width = max(1, inner.width - 1)  // the scrollbar's column
@@ -83,7 +83,7 @@ package enum EndpointsPaneView {
             marker = Span("  ")
         }
         // A draft shows as what Enter sends, marked ✎.
-        let draft = environment.flatMap { state.drafts[DraftKey(endpoint: key, environment: $0.environment)] }
+        let draft = environment.flatMap { state.drafts[DraftKey(endpoint: key, in: $0)] }
         let method = draft?.method ?? endpoint.method
         let path = draft?.path ?? endpoint.path
         var spans = [Span(String(repeating: "  ", count: row.depth)), marker, Span(method.rawValue.padded(to: 7), style: Theme.method(method))]

@@ -21,7 +21,7 @@ enum EnvironmentsPaneView {
         let list = ListView(
             items, block: AppView.block("Environments", focused: focused),
             highlightStyle: focused ? Theme.highlight : .plain, showsScrollbar: true,
-            placeholder: state.isLoadingCatalog ? Line("Loading catalogs…", style: Theme.dim) : Line("No catalogs loaded"))
+            placeholder: state.isLoadingCatalog ? Line(state.loadingText, style: Theme.dim) : Line("No catalogs loaded"))
         list.render(into: &buffer, area: area, state: state.environmentList)
     }
 }

@@ -347,7 +347,7 @@ extension NavigationState {
     /// false when no environment matches.
     mutating func selectEnvironment(named name: String, catalog: CatalogSet) -> Bool {
         let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
-        if parts.count == 2 { return selectEnvironment(EnvironmentKey(service: parts[0], environment: parts[1]), catalog: catalog) }
+        if parts.count == 2 { return selectEnvironment(service: parts[0], environment: parts[1], catalog: catalog) }
         return selectEnvironment(service: nil, environment: name, catalog: catalog)
     }
 
@@ -451,7 +451,7 @@ extension NavigationState {
     /// cursor stays on the same endpoint id, else near where it was.
     mutating func keepPlace(from previous: CatalogSet, to catalog: CatalogSet) {
         let environment = activeEnvironment(in: previous).flatMap { environment in
-            activeService(in: previous).map { EnvironmentKey(service: $0.id, environment: environment.name) }
+            activeService(in: previous).map { EnvironmentKey($0, environment: environment.name) }
         }
         var cursors: [String: String] = [:]
         let active = activeService(in: previous)?.id

@@ -297,7 +297,7 @@ extension AppReducer {
         state.editor.naming = nil
         let key = naming.key
         let edits = (state.drafts[key] ?? EndpointEdits()).replacingCredentials(service: key.endpoint.service, names: naming.names)
-        let environment = EnvironmentKey(service: key.endpoint.service, environment: key.environment)
+        let environment = key.environmentKey
         for (credential, name) in zip(naming.credentials, naming.names) { state.runtimeValues[environment, default: [:]]["secret.\(name)"] = credential.value }
         let effects = write(edits, key: key, as: naming.write, state: &state)
         let names = naming.names.map { "{{secret.\($0)}}" }.joined(separator: ", ")

@@ -3,21 +3,25 @@ import DispatcherCore
 import JSONSupport
 import TerminalKit
 
-/// Which draft: an endpoint in an environment (edits made in one environment stay there).
+/// Which draft: an endpoint in an environment of its catalog (edits made in one environment stay
+/// there, and never reach another catalog declaring the same service id).
 package struct DraftKey: Sendable, Hashable {
     /// The endpoint.
     package var endpoint: EndpointKey
     /// The environment's name.
     package var environment: String
+    /// The catalog that declares the endpoint's service.
+    package var catalog: CatalogID
 
-    /// Makes a key.
-    package init(endpoint: EndpointKey, environment: String) {
+    /// The key of `endpoint` in `environment` (its service's environment).
+    package init(endpoint: EndpointKey, in environment: EnvironmentKey) {
         self.endpoint = endpoint
-        self.environment = environment
+        self.environment = environment.environment
+        catalog = environment.catalog
     }
 
     /// The service in the environment.
-    package var environmentKey: EnvironmentKey { EnvironmentKey(service: endpoint.service, environment: environment) }
+    package var environmentKey: EnvironmentKey { EnvironmentKey(catalog: catalog, service: endpoint.service, environment: environment) }
 }
 
 /// A row of the Edit tab.
@@ -164,8 +168,8 @@ extension AppState {
 
     /// The draft key of the selected endpoint in the active environment.
     package var selectedDraftKey: DraftKey? {
-        guard let endpoint = selectedEndpoint, let environment = activeEnvironment else { return nil }
-        return DraftKey(endpoint: endpoint.key, environment: environment.name)
+        guard let endpoint = selectedEndpoint, let environment = activeEnvironmentKey else { return nil }
+        return DraftKey(endpoint: endpoint.key, in: environment)
     }
 
     /// The selected endpoint's edits in the active environment (none: empty).
@@ -200,8 +204,8 @@ extension AppState {
 
     /// Whether the endpoint has a draft in the active environment.
     func hasDraft(_ endpoint: CatalogEndpoint) -> Bool {
-        guard let environment = activeEnvironment else { return false }
-        return drafts[DraftKey(endpoint: endpoint.key, environment: environment.name)] != nil
+        guard let environment = activeEnvironmentKey else { return false }
+        return drafts[DraftKey(endpoint: endpoint.key, in: environment)] != nil
     }
 
     /// The drafts as the state folder keeps them: per service and environment, by endpoint id.

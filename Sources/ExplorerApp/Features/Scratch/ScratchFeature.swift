@@ -85,7 +85,7 @@ enum ScratchFeature: AppFeature {
             state.entries.append(entry)
             let notice = entry.matched.map { "Sent with the settings of \($0) (W saves it there)." }
                 ?? "Sent as is, outside the catalogs (W saves it into a service)."
-            shell.requests.append(.openScratch(EnvironmentKey(service: entry.service.id, environment: environment.name), notice: notice))
+            shell.requests.append(.openScratch(EnvironmentKey(entry.service, environment: environment.name), notice: notice))
         case .saved(let id, let endpoint, let secretNames, let error):
             shell.pendingLoads = shell.pendingLoads.filter { if case .scratch(.save) = $0 { false } else { true } }
             guard let endpoint, error == nil else {
@@ -143,7 +143,9 @@ enum ScratchFeature: AppFeature {
                 }
                 shell.overlay = nil
                 shell.notice = isNew ? "Making service \(text) (\(text).yaml) with the request…" : "Saving the request into \(text)…"
-                let key = DraftKey(endpoint: entry.endpoint ?? EndpointKey(service: scratchID, endpoint: "request"), environment: entry.service.environments.first?.name ?? "")
+                let key = DraftKey(
+                    endpoint: entry.endpoint ?? EndpointKey(service: scratchID, endpoint: "request"),
+                    in: EnvironmentKey(entry.service, environment: entry.service.environments.first?.name ?? ""))
                 let effect = AppEffect.scratch(.save(entry, edits: context.drafts[key], into: text))
                 shell.pendingLoads.insert(effect)
                 return [effect]

@@ -12,7 +12,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         let prompt = SignInPrompt(
-            environment: EnvironmentKey(service: "shop", environment: "local"), userCode: "WDJB-MJHT",
+            environment: TestCatalog.key("shop", "local"), userCode: "WDJB-MJHT",
             verificationURL: "https://example.com/device", completeURL: "https://example.com/device?user_code=WDJB-MJHT")
         let effects = AppReducer.reduce(&state, .auth(.signInPrompted(prompt)))
         #expect(effects.contains(.copyToClipboard(text: "https://example.com/device?user_code=WDJB-MJHT", description: "the sign-in URL")))

@@ -11,7 +11,7 @@ import TestTraits
 @Suite(.offPool) struct ReducerSignOutTests {
     @Test func aSignOutShowsABannerAndForgetsCapturedValuesUntilASuccess() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         var captured = CapturedValues()
         captured.stub = ["itemId": CapturedValue(value: "7", endpoint: "shop/createItem", date: TestCatalog.now)]
         state.captured[environment] = captured
@@ -30,7 +30,7 @@ import TestTraits
 
     @Test func anOAuth2TokenThatCouldNotBeRenewedSignsOutWithItsReason() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         _ = state.press("Enter")
         let message = "signed out of shop · local: the OAuth 2.0 token could not be renewed (the grant was revoked); the next request signs in again."
         let refused = DispatchError(kind: .unauthorized, message: message, source: ServiceSession.oauth2SignOutSource)

@@ -12,7 +12,7 @@ import TestTraits
 @Suite(.offPool) struct ReducerTokensTests {
     @Test func tAsksForTheTokensAndTheWindowShowsThemMaskedUntilRevealed() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         #expect(state.press("T") == [.auth(.loadTokens(environment: environment, mode: .stub))])
         let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
         let jwt = jwtPart(#"{"alg":"HS256"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig"
@@ -37,7 +37,7 @@ import TestTraits
 
     @Test func theIDTokensClaimsShowWithTimesAsDatesAndDistances() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
         let now = Int(TestCatalog.now.timeIntervalSince1970)
         let exp = now + 9 * 86_400 + 23 * 3600 + 120
@@ -60,13 +60,13 @@ import TestTraits
 
     @Test func anEnvironmentWithoutTokensSaysHowOneComes() {
         var state = TestCatalog.state()
-        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: EnvironmentKey(service: "shop", environment: "local"), mode: .live, tokens: [], at: TestCatalog.now)))
+        _ = AppReducer.reduce(&state, .auth(.tokensLoaded(environment: TestCatalog.key("shop", "local"), mode: .live, tokens: [], at: TestCatalog.now)))
         #expect(state.screen.contains("No token yet: the first request that needs one signs in."))
     }
 
     @Test func sSignsInAgainAndTheSignatureLineSaysWhatWasChecked() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         let jwtPart = { (json: String) in Data(json.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") }
         var token = SessionToken(source: "oauth2", value: jwtPart(#"{"alg":"ES256","kid":"k1"}"#) + "." + jwtPart(#"{"sub":"ann"}"#) + ".sig")
         token.signature = .verified(algorithm: "ES256", keyID: "k1")
@@ -82,7 +82,7 @@ import TestTraits
 
     @Test func dDeletesTheCookieUnderTheCursorAndTheCursorStays() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         let cookies = ["a", "b", "c"].map { Cookie(name: $0, value: "v", domain: "127.0.0.1") }
         _ = AppReducer.reduce(&state, .auth(.cookiesLoaded(environment: environment, mode: .live, cookies: cookies, at: TestCatalog.now)))
         #expect(state.screen.contains("› a=•"))

@@ -9,8 +9,8 @@ import TestTraits
     @Test func theLastDriftCheckIsShownPerEndpointInTheActiveEnvironmentOnly() {
         var state = TestCatalog.state()
         _ = AppReducer.reduce(&state, .drift(.loaded([
-            EnvironmentKey(service: "shop", environment: "local"): ["listItems": .drifted, "getItem": .matches],
-            EnvironmentKey(service: "shop", environment: "staging"): ["createItem": .failed],
+            TestCatalog.key("shop", "local"): ["listItems": .drifted, "getItem": .matches],
+            TestCatalog.key("shop", "staging"): ["createItem": .failed],
         ])))
         var screen = state.screen
         #expect(screen.contains("GET    /items ≠drift"))

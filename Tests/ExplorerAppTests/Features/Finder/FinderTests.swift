@@ -81,13 +81,13 @@ import TestTraits
     @Test func aRequestSentBeforeIsFoundByItsURLAndEnterSendsItAgain() throws {
         var state = TestCatalog.state()
         let edited = EndpointCall(
-            endpoint: "shop/listItems", environment: "local", mode: .stub, example: nil,
+            endpoint: "shop/listItems", catalog: TestCatalog.key("shop", "").catalog, environment: "local", mode: .stub, example: nil,
             edits: EndpointEdits(query: [EndpointEdits.Item(name: "q", value: "lamps")]))
         let sent = [
             HistoryItem(call: edited, requestLine: "GET http://127.0.0.1:9/shop/items?q=lamps", outcome: "200 OK", failed: false, date: TestCatalog.now),
             HistoryItem(call: edited, requestLine: "GET http://127.0.0.1:9/shop/items?q=lamps", outcome: "500 server", failed: true, date: TestCatalog.now),
             HistoryItem(
-                call: EndpointCall(endpoint: "echo/ping", environment: "local", mode: .stub, example: nil),
+                call: EndpointCall(endpoint: "echo/ping", catalog: TestCatalog.key("echo", "").catalog, environment: "local", mode: .stub, example: nil),
                 requestLine: "GET http://127.0.0.1:9/ping", outcome: "200 OK", failed: false, date: TestCatalog.now),
         ]
         _ = AppReducer.reduce(&state, .history(.loaded(sent)))
@@ -109,7 +109,7 @@ import TestTraits
 
     @Test func pastRequestsAreMergedByTheKindOfTheirMatch() {
         let item = HistoryItem(
-            call: EndpointCall(endpoint: "echo/ping", environment: "local", mode: .stub, example: nil),
+            call: EndpointCall(endpoint: "echo/ping", catalog: TestCatalog.key("echo", "").catalog, environment: "local", mode: .stub, example: nil),
             requestLine: "GET /x", outcome: "200 OK", failed: false, date: TestCatalog.now)
         let exact = FinderResult(target: .endpoint("a/exact"), match: EndpointMatch(kind: .exact, score: 9, field: .id, positions: [:]))
         let fuzzy = FinderResult(target: .endpoint("a/fuzzy"), match: EndpointMatch(kind: .subsequence, score: 1, field: .path, positions: [:]))

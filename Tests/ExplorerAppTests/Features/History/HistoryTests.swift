@@ -23,7 +23,7 @@ import TestTraits
         #expect(state.screen.contains("History · 1"))
         #expect(state.screen.contains("shop/listItems · local"))
         let effects = state.press("Enter")
-        let again = RequestTicket(id: 2, call: EndpointCall(endpoint: "shop/listItems", environment: "local", mode: .live, example: nil))
+        let again = RequestTicket(id: 2, call: EndpointCall(endpoint: "shop/listItems", catalog: TestCatalog.key("shop", "").catalog, environment: "local", mode: .live, example: nil))
         #expect(effects.sent == [again])
         #expect(state.overlay == nil)
         #expect(state.activeEnvironment?.name == "local")  // its environment and endpoint are shown again

@@ -138,8 +138,8 @@ import TestTraits
     @Test func aFoldedEndpointIsUnfoldedWhenShownFromTheHistory() {
         var state = Self.state()
         _ = state.press("j Enter")  // fold repos
-        state.selectEnvironment(EnvironmentKey(service: "hub", environment: "local"))
-        _ = AppReducer.reduce(&state, .navigation(.show("hub/reposGet", in: EnvironmentKey(service: "hub", environment: "local"))))
+        state.selectEnvironment(TestCatalog.key("hub", "local"))
+        _ = AppReducer.reduce(&state, .navigation(.show("hub/reposGet", in: TestCatalog.key("hub", "local"))))
         #expect(state.selectedEndpoint?.id == "reposGet")
         #expect(Self.describe(state).contains("-repos(2)"))
     }

@@ -60,7 +60,7 @@ import TestTraits
 
     @Test func vRevealsInsideTheCookieAndTokenWindowsAndKeepsThemOpen() {
         var state = TestCatalog.state()
-        let environment = EnvironmentKey(service: "shop", environment: "local")
+        let environment = TestCatalog.key("shop", "local")
         let cookie = Cookie(name: "sid", value: "abc123", domain: "127.0.0.1")
         _ = AppReducer.reduce(&state, .auth(.cookiesLoaded(environment: environment, mode: .stub, cookies: [cookie], at: TestCatalog.now)))
         #expect(!state.screen.contains("abc123"))

@@ -10,7 +10,7 @@ import TestTraits
 /// Editing where the eye is: `P` and `A` set a query item or a header from any pane or tab, and
 /// `C-s` while typing accepts and sends in one key.
 @Suite(.offPool) struct DirectEditingTests {
-    var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), environment: "local") }
+    var key: DraftKey { DraftKey(endpoint: EndpointKey(service: "shop", endpoint: "getItem"), in: TestCatalog.key("shop", "local")) }
 
     /// getItem selected, sent once, its Body tab shown with the list focused.
     static func afterASend() -> AppState {

@@ -15,7 +15,7 @@ import TestTraits
         let environment = Environment(name: "local", baseURL: URL(string: "http://127.0.0.1:9/shop")!, fixtures: .immediate)
         let endpoint = CatalogEndpoint(id: "request", serviceID: "scratch-\(number)", title: "GET …/items/3", path: "/items/3")
         let service = Service(id: "scratch-\(number)", title: "Scratch \(number)", environments: [environment], endpoints: [endpoint])
-        return ScratchEntry(service: service, text: "GET http://127.0.0.1:9/shop/items/3", matched: EnvironmentKey(service: "shop", environment: "local"))
+        return ScratchEntry(service: service, text: "GET http://127.0.0.1:9/shop/items/3", matched: TestCatalog.key("shop", "local"))
     }
 
     @Test func nAsksForARequestAndTheRunnerReadsIt() {
@@ -26,7 +26,7 @@ import TestTraits
         _ = state.press("Enter")
         #expect(state.notice?.contains("Type a URL") == true)
         let effects = state.press("G E T Space h t t p : / / x / y Enter")
-        #expect(effects == [.scratch(.make(text: "GET http://x/y", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local")))])
+        #expect(effects == [.scratch(.make(text: "GET http://x/y", id: "scratch-1", preferring: TestCatalog.key("shop", "local")))])
         #expect(state.overlay == nil && state.isLoading)
         _ = AppReducer.reduce(&state, .scratch(.made(nil, error: "'FOO' is not a method")))
         #expect(state.notice == "Not sent: 'FOO' is not a method.")
@@ -38,7 +38,7 @@ import TestTraits
         _ = state.press("C-n c u r l Space h t t p : / / x Space \\ Enter")
         #expect(state.overlay != nil)
         let effects = state.press("- I Enter")
-        #expect(effects == [.scratch(.make(text: "curl http://x  -I", id: "scratch-1", preferring: EnvironmentKey(service: "shop", environment: "local")))])
+        #expect(effects == [.scratch(.make(text: "curl http://x  -I", id: "scratch-1", preferring: TestCatalog.key("shop", "local")))])
     }
 
     @Test func aReadRequestIsSelectedAndSentLiveWhateverTheMode() throws {

@@ -21,7 +21,7 @@ import TestTraits
             response.headers = Headers([("Content-Type", "application/json")], origin: .server)
             exchange.result = .success(response)
         }
-        let call = EndpointCall(endpoint: EndpointKey(service: "pets", endpoint: endpoint), environment: "local", mode: .stub, example: nil, values: [:])
+        let call = EndpointCall(endpoint: EndpointKey(service: "pets", endpoint: endpoint), catalog: TestCatalog.key("pets", "").catalog, environment: "local", mode: .stub, example: nil, values: [:])
         return CallOutcome(call: call, exchange: exchange, redactor: .standard)
     }
 
@@ -39,7 +39,7 @@ import TestTraits
         #expect(state.overlay == nil)
         guard case .tests(.runFlow(let run, "adopt", let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
         #expect(run == 1)
-        #expect(environment == EnvironmentKey(service: "pets", environment: "local"))
+        #expect(environment == TestCatalog.key("pets", "local"))
         #expect(state.tab == .tests)
         #expect(state.tests.run?.steps.map(\.state) == [.pending, .pending])
         #expect(state.screen.contains("Flow adopt"))
@@ -125,7 +125,7 @@ import TestTraits
         var state = Self.state()
         let effects = state.press("V")
         guard case .tests(.runService(let run, let environment, .stub))? = effects.first else { throw Failure("no run: \(effects)") }
-        #expect(environment == EnvironmentKey(service: "pets", environment: "local"))
+        #expect(environment == TestCatalog.key("pets", "local"))
         #expect(state.tab == .tests)
         _ = AppReducer.reduce(&state, .tests(.runListed(run: run, tests: [
             ("getPet", EndpointKey(service: "pets", endpoint: "getPet")), ("flow:adopt", EndpointKey(service: "pets", endpoint: "flow:adopt")),
