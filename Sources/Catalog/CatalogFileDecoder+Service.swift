@@ -163,9 +163,10 @@ extension CatalogFileDecoder {
         let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
         switch access {
         case .readable(let size?) where size > Self.maximumDescriptorSetSize:
-            error("the descriptor set is \(ByteCount.format(size)), larger than \(ByteCount.format(Self.maximumDescriptorSetSize)): '\(path)'", at: node)
+            let shown = ByteCount.format(size, over: Self.maximumDescriptorSetSize)
+            error("the descriptor set is \(shown.size), larger than \(shown.limit): '\(path)'", at: node)
         case .readable:
-            guard let data = fileSystem.contents(of: path), data.count <= Self.maximumDescriptorSetSize else {
+            guard let data = try? fileSystem.contents(of: path, atMost: Self.maximumDescriptorSetSize) else {
                 error("the descriptor set cannot be read: '\(path)'", at: node)
                 return nil
             }
