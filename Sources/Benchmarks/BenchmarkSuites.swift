@@ -18,6 +18,8 @@ enum BenchmarkSuites {
         WriteBenchmark.self,
         RunnerBenchmark.self,
         BrowseBenchmark.self,
+        GRPCBenchmark.self,
+        ProtoJSONBenchmark.self,
         TimingBenchmark.self,
     ]
 }

@@ -44,7 +44,7 @@ struct BodyTabBenchmark: AsyncParsableCommand {
 
         let ticket = try state.sendSelected()
         let arrived = ContinuousClock.now
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))
+        let effects = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: ticket.id, exchange: Self.exchange(data, ticket: ticket), redactor: .standard, finishedAt: Date()))))
         _ = AppView.render(state)
         let responseFrame = ContinuousClock.now - arrived
         guard case .body(.build(let key, let generation, let body, let contentType, _))? = effects.first(where: {

@@ -45,7 +45,7 @@ struct EditingBenchmark: AsyncParsableCommand {
         guard let key = state.selectedDraftKey else { throw ValidationError("no endpoint selected") }
         let body = Self.jsonBody(bytes: self.size << 20)
         let arrived = ContinuousClock.now
-        _ = AppReducer.reduce(&state, .bodyEdited(key: key, text: body, message: nil))
+        _ = AppReducer.reduce(&state, .editing(.bodyEdited(key: key, text: body, message: nil)))
         _ = AppView.render(state)
         let editedFrame = ContinuousClock.now - arrived
         guard state.drafts[key]?.body != nil else { throw ValidationError("the body edit did not make a draft") }
@@ -169,7 +169,7 @@ extension AppState {
 
     /// Presses Enter on the selected endpoint and returns the ticket of the request it sends.
     mutating func sendSelected() throws -> RequestTicket {
-        for case .send(let ticket) in press("Enter") { return ticket }
+        for case .exchanges(.send(let ticket)) in press("Enter") { return ticket }
         throw ValidationError("the selected endpoint did not send")
     }
 }

@@ -39,11 +39,24 @@ struct ImportBenchmark: ParsableCommand {
     @Flag(help: "With --on-disk, write each file flushed on its own, as imports did before issue 36, to compare.")
     var perFileFlush = false
 
+    @Option(help: "Only write the multi-file document (--disk-operations, --disk-files) into this folder and stop: to import it with `apiexplorer import openapi` under strace or time.")
+    var writeDocument: String?
+
     func validate() throws {
         guard requests > 0, operations > 0, runs > 0 else { throw ValidationError("--requests, --operations and --runs must be positive.") }
     }
 
     func run() throws {
+        if let writeDocument {
+            let files = Self.splitOpenAPI(operations: diskOperations, files: diskFiles)
+            for (path, text) in files {
+                let url = URL(fileURLWithPath: writeDocument).appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+            print("\(files.count) files under \(writeDocument): apiexplorer import openapi \(writeDocument)/openapi.yaml --out DIR")
+            return
+        }
         warnIfDebugBuild()
         let har = Data(Self.har(requests: requests, uniquePaths: uniquePaths).utf8)
         let openAPI = Data(Self.openAPI(operations: operations).utf8)
@@ -78,9 +91,7 @@ struct ImportBenchmark: ParsableCommand {
         for run in 0...runs {
             let out = base.appendingPathComponent("catalog\(run)")
             let start = clock.now
-            let result = try OpenAPIImporter.catalog(from: root, documentName: "openapi.yaml") { path in
-                FileManager.default.contents(atPath: document.appendingPathComponent(path).path)
-            }
+            let result = try OpenAPIImporter.catalog(from: root, documentName: "openapi.yaml", files: DocumentFiles(folder: document.path))
             if perFileFlush {
                 let checked = try result.checked()
                 for file in checked.files {

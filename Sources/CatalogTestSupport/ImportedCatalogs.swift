@@ -7,9 +7,13 @@ import Testing
 /// The documents the import tests read (Postman, Insomnia and HAR exports, OpenAPI and real
 /// published documents): Tests/InteropTests/Resources, read by path so every test target reaches them.
 package func interopResource(_ name: String) throws -> Data {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Tests/InteropTests/Resources")
-    return try Data(contentsOf: folder.appendingPathComponent(name))
+    try Data(contentsOf: interopResourceURL(name))
+}
+
+/// Where a document of Tests/InteropTests/Resources is (for an import that reads the files beside it).
+package func interopResourceURL(_ name: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/InteropTests/Resources").appendingPathComponent(name)
 }
 
 extension TemporaryDirectory {

@@ -1,5 +1,7 @@
 import TerminalKit
 
+/// Where a click or the wheel goes: the window closes, a pane is focused and its row selected, the
+/// border between the sidebar and the response pane is dragged.
 extension AppReducer {
     /// Clicks focus a pane and select the row under the pointer; the wheel scrolls the pane under it;
     /// the border between the sidebar and the response pane follows a drag; other motion does nothing.
@@ -13,7 +15,7 @@ extension AppReducer {
             return scope(PanesFeature.self, \.panes, .release(column: event.position.x), &state)
         }
         guard state.overlay == nil else {
-            if case .press = event.kind { state.overlay = nil }
+            if case .press = event.kind { return scope(OverlaysFeature.self, \.overlays, .dismiss, &state) }
             return []
         }
         let layout = state.layout
@@ -38,8 +40,10 @@ extension AppReducer {
                 return effects + navigate(.click(.endpoints, line: event.position.y - layout.endpoints.y - 1), state: &state)
             case .response:
                 let inner = layout.responseInner
-                if event.position.y == inner.y, let tab = ResponsePaneView.tabs(for: state).tab(atColumn: event.position.x, in: inner.row(0)) {
-                    state.tab = ResponseTab(rawValue: tab + 1) ?? state.tab
+                if event.position.y == inner.y, let index = ResponsePaneView.tabs(for: state).tab(atColumn: event.position.x, in: inner.row(0)),
+                    let tab = ResponseTab(rawValue: index + 1)
+                {
+                    return effects + scope(ResponseFeature.self, \.response, .command(.showTab(tab)), &state)
                 }
             }
         default:

@@ -1,3 +1,4 @@
+/// The keymap written out for people: README's key tables and `explore --help`'s keys.
 extension Keymap {
     /// The keys as Markdown tables, one per scope: README's "Keys" section is this, word for word
     /// (a test fails when it is not; `scripts/generate-docs` rewrites it).

@@ -1,4 +1,5 @@
 // Generated from Keymap.swift by scripts/generate-docs; DocumentationTests fail when it is stale.
+/// `explore --help`'s keys, written out from the keymap.
 extension Keymap {
     /// `plainText()` written out for `apiexplorer explore --help`: every process builds its
     /// command tree, and reading a constant keeps building the keymap out of start-up.

@@ -8,7 +8,7 @@ enum StatusBarView {
     static func render(_ state: AppState, area: Rect, into buffer: inout Buffer) {
         var left: [Span] = []
         if state.needsSpinner {
-            let count = max(state.activity, state.visibleInFlightCount)
+            let count = max(state.exchanges.activity, state.exchanges.visibleInFlightCount)
             left.append(Span(" " + Spinner(frameIndex: state.spinnerFrame).symbol, style: Style(foreground: .cyan, modifiers: .bold)))
             left.append(Span(" \(count) in flight ", style: Style(foreground: .cyan)))
             // The upload furthest from done, when a body is being sent.
@@ -21,7 +21,7 @@ enum StatusBarView {
             left.append(Span("   idle ", style: Theme.dim))
         }
         let production = state.activeEnvironment?.type.isProduction ?? false
-        left.append(Theme.modeBadge(AppReducer.sendMode(state), production: production))
+        left.append(Theme.modeBadge(state.sendMode, production: production))
         if let service = state.activeService, let environment = state.activeEnvironment {
             left.append(Span(" \(service.id) · \(environment.name) ", style: production ? Theme.error : Theme.heading))
         }
@@ -29,8 +29,7 @@ enum StatusBarView {
             let signedOut = state.auth.signedOut[EnvironmentKey(service, environment: environment.name)]
         {
             // The service and environment are named just before.
-            let banner = signedOut.replacing("\(ServiceSession.signedOutPrefix) \(service.id) · \(environment.name)", with: "signed out")
-            left.append(Span(" \(banner) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
+            left.append(Span(" signed out: \(signedOut.reason) ", style: Style(foreground: .black, background: .yellow, modifiers: .bold)))
         }
         if state.panes.isZoomed {
             left.append(Span(" ZOOM ", style: Style(foreground: .black, background: .cyan, modifiers: .bold)))
@@ -54,10 +53,10 @@ enum StatusBarView {
             return event.description
         }
         let send: [(String, String)] = state.isInEditor || state.isInVariables
-            ? [(key(state.isInEditor ? .editor(.change) : .variables(.change), "↵"), "change"), (key(.send, "C-s"), "send")] : [(key(.send, "↵"), "send")]
-        let unzoom: [(String, String)] = state.panes.isZoomed ? [(key(.zoom, "."), "unzoom")] : []
+            ? [(key(state.isInEditor ? .editor(.change) : .variables(.change), "↵"), "change"), (key(.exchanges(.send), "C-s"), "send")] : [(key(.exchanges(.send), "↵"), "send")]
+        let unzoom: [(String, String)] = state.panes.isZoomed ? [(key(.panes(.zoom), "."), "unzoom")] : []
         let hints: [(String, String)] = unzoom + send + [
-            (key(.toggleMode, "s"), "stub/live"), (key(.nextEnvironment, "e"), "env"), (key(.pickExample, "x"), "example"), (key(.help, "?"), "help"),
+            (key(.exchanges(.toggleMode), "s"), "stub/live"), (key(.navigation(.nextEnvironment), "e"), "env"), (key(.exchanges(.pickExample), "x"), "example"), (key(.overlays(.help), "?"), "help"),
             (key(.quit, "q"), "quit"),
         ]
         // Help stays longest: everything else is found from there.
@@ -78,8 +77,8 @@ enum StatusBarView {
             // cut with an ellipsis (a diagnostic's location kept).
             if Line(left).width + 1 + notice.displayWidth > area.width - hintsWidth - 2 {
                 right = [
-                    StatusBar.Segment(Line([Span(key(.showMessages, "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
-                    StatusBar.Segment(Line([Span(key(.help, "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
+                    StatusBar.Segment(Line([Span(key(.messages(.showMessages), "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
+                    StatusBar.Segment(Line([Span(key(.overlays(.help), "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
                 ]
                 notice = MessagesFeature.keepingLocation(notice, width: area.width - rightWidth() - 2 - Line(left).width - 1)
             }

@@ -3,12 +3,14 @@ import ExplorerApp
 import Sessions
 import SystemSupport
 
+/// The catalog folder watched while the explorer runs: changed files are read again and the
+/// sessions renewed.
 extension EffectRunner {
     /// Watches the catalog folder: each batch of changes reads the changed catalog files again
     /// (every file when a fixture, `.env` or a folder changed), renews the sessions and posts
     /// `.catalogReloaded`. Other files (an atomic save's temporary file, notes) are ignored.
     func watchCatalogs() {
-        guard let reload = services.reloadCatalog, let folder = loadedCatalog.withLock({ $0 })?.source.directory else { return }
+        guard let reload = services.reloadCatalog, let folder = catalogs.catalog.withLock({ $0 })?.source.directory else { return }
         let watcher: FileWatcher
         do throws(SystemError) {
             watcher = try FileWatcher(directory: folder.path)
@@ -23,39 +25,17 @@ extension EffectRunner {
                 // used by any catalog, so they read everything again; other files do not matter.
                 let catalogFiles = batch.filter(CatalogLoader.isCatalogFile)
                 let others = batch.filter { $0.contains("/") || $0 == ".env" }
-                guard !catalogFiles.isEmpty || !others.isEmpty, let previous = self.loadedCatalog.withLock({ $0 }) else { continue }
+                guard !catalogFiles.isEmpty || !others.isEmpty, let previous = self.catalogs.catalog.withLock({ $0 }) else { continue }
                 let changed: Set<String>? = others.isEmpty ? catalogFiles : nil
                 let paths = catalogFiles.union(others.filter { !($0.split(separator: "/").last ?? "").hasPrefix(".") || $0 == ".env" })
                 let (catalog, secrets) = reload(previous, changed)
-                self.install(catalog, secrets: secrets)
+                self.catalogs.install(catalog, secrets: secrets)
                 inbox.post(.catalogReloaded(catalog, secrets, changed: paths.sorted()))
             }
         }
         watching.withLock { watching in
             watching?.watcher.stop()
             watching = (watcher, task)
-        }
-    }
-
-    /// Remembers the trust the person gave, reads the catalogs again with it (sessions renewed) and
-    /// posts `.catalogTrusted` with the call that waited.
-    func trustCatalog(_ contentHashes: [String], then call: EndpointCall) {
-        let inbox = self.inbox
-        guard let trust = services.trust, let reload = services.reloadCatalog, let previous = loadedCatalog.withLock({ $0 }),
-            let folder = previous.source.directory
-        else {
-            inbox.post(.stateNotSaved("The catalog cannot be trusted from here: run `apiexplorer trust FOLDER`."))
-            return
-        }
-        load {
-            do throws(SystemError) {
-                try trust.trust(contentHashes, in: folder)
-            } catch {
-                return .stateNotSaved("The trust could not be kept: \(error).")
-            }
-            let (catalog, secrets) = reload(previous, nil)
-            self.install(catalog, secrets: secrets)
-            return .catalogTrusted(catalog, secrets, call: call)
         }
     }
 

@@ -3,6 +3,7 @@ import Catalog
 import DispatcherCore
 import ExplorerApp
 import Foundation
+import Sessions
 import TerminalKit
 
 /// A small catalog for app tests: two services, three environments for the first.
@@ -126,15 +127,16 @@ extension AppState {
 extension [AppEffect] {
     /// The tickets of the send effects.
     package var sent: [RequestTicket] {
-        compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }
+        compactMap { if case .exchanges(.send(let ticket)) = $0 { ticket } else { nil } }
     }
 }
 
 extension AppState {
     /// Delivers a finished exchange and performs the body work it asks for, as the runtime would.
     @discardableResult
-    package mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard) -> [AppEffect] {
-        let effects = AppReducer.reduce(&self, .exchangeFinished(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now))
+    package mutating func finish(ticket: Int, _ exchange: Exchange, redactor: Redactor = .standard, signOut: SignOut? = nil) -> [AppEffect] {
+        let finished = FinishedExchange(ticket: ticket, exchange: exchange, redactor: redactor, finishedAt: TestCatalog.now, signOut: signOut)
+        let effects = AppReducer.reduce(&self, .exchanges(.finished(finished)))
         performBodyWork(effects)
         return effects
     }

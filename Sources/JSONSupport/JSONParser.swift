@@ -22,9 +22,21 @@ extension JSONValue {
     /// Parses UTF-8 JSON text. A UTF-8 byte order mark is skipped; anything after the value other
     /// than whitespace is an error.
     public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        try parse(data, rejectingDuplicateKeys: false)
+    }
+
+    /// Parses JSON text.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Data(text.utf8))
+    }
+
+    /// Parses UTF-8 JSON text; with `rejectingDuplicateKeys`, a key given twice in one object is an
+    /// error at the second (formats that refuse them: the proto3 JSON mapping).
+    package static func parse(_ data: Data, rejectingDuplicateKeys: Bool) throws(JSONParseError) -> JSONValue {
         do {
             return try data.withUnsafeBytes { raw in
                 var parser = JSONParser(bytes: raw)
+                parser.rejectsDuplicateKeys = rejectingDuplicateKeys
                 return try parser.parseDocument()
             }
         } catch let error as JSONParseError {
@@ -33,11 +45,6 @@ extension JSONValue {
             throw JSONParseError(reason: "\(error)", line: 1, column: 1, offset: 0)
         }
     }
-
-    /// Parses JSON text.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(Data(text.utf8))
-    }
 }
 
 /// A recursive-descent parser over raw bytes; strings without escapes are decoded in one step.
@@ -45,6 +52,7 @@ struct JSONParser {
     let bytes: UnsafeRawBufferPointer
     var index = 0
     var depth = 0
+    var rejectsDuplicateKeys = false
 
     init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -85,10 +93,16 @@ struct JSONParser {
             depth -= 1
             return .object(JSONObject())
         }
+        var keys: Set<String> = []
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = index
             let key = try parseString()
+            if rejectsDuplicateKeys, !keys.insert(key).inserted {
+                index = keyStart
+                throw error("the key \"\(key)\" is given twice in one object")
+            }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key") }
             index += 1

@@ -32,6 +32,11 @@ struct CursesKeyDecoder {
         }
     }
 
+    /// A decoder with the extended keys given rather than read from terminfo (tests).
+    init(extended: [Int32: KeyEvent]) {
+        self.extended = extended
+    }
+
     /// A character read in raw mode: control bytes become Ctrl-letters or named keys.
     func character(_ value: UInt32) -> KeyEvent? {
         switch value {

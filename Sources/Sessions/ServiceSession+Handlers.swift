@@ -13,6 +13,8 @@ extension ServiceSession {
         let credentials: CredentialStore
         let cookies: CookieJar
         let refresh: TokenRefreshHandler?
+        /// The sign-outs of the session's requests, for the caller.
+        let signOuts: SignOutLog
 
         /// `signed out of petstore · staging`.
         var signedOut: String { "\(ServiceSession.signedOutPrefix) \(service.id) · \(environmentName)" }
@@ -69,6 +71,7 @@ extension ServiceSession {
             return nil
         case .signOut:
             signOut(context)
+            context.signOuts.record(.byHandler(error.kind), for: request.id)
             var failed = error
             failed.message = "\(error.message) (\(context.signedOut): sign in again)"
             return .failed(failed, note: context.signedOut)
@@ -126,6 +129,7 @@ struct RuleResultHandler: ResultHandler {
     func handle(_ exchange: Exchange) async -> [String] {
         guard let error = exchange.error, rule.matcher.matches(error), rule.action == .signOut else { return [] }
         ServiceSession.signOut(context)
+        context.signOuts.record(.byHandler(error.kind), for: exchange.request.id)
         return ["\(context.signedOut): \(error.kind)"]
     }
 }

@@ -89,7 +89,7 @@ extension ServiceSession {
     }
 
     /// Puts the current token in the request (getting one first when needed), every attempt.
-    static func oauth2Adapter(_ sessions: OAuth2Sessions, fixtures: StubBehavior, registry: SecretRegistry) -> Interceptor.Adapter {
+    static func oauth2Adapter(_ sessions: OAuth2Sessions, fixtures: StubBehavior, registry: SecretRegistry, signOuts: SignOutLog) -> Interceptor.Adapter {
         Interceptor.Adapter(name: "oauth2") { request throws(DispatchError) in
             let stubbed = (request.options.stubBehavior ?? fixtures).isStubbed
             guard let session = stubbed ? sessions.stub : sessions.live else {
@@ -105,6 +105,7 @@ extension ServiceSession {
                     throw DispatchError(kind: .unauthorized, message: "Could not sign in with OAuth 2.0: \(error.message)", status: error.status, source: "oauth2")
                 }
                 session.signOut()
+                signOuts.record(.tokenNotRenewed(error.message), for: request.id)
                 let environment = sessions.environment
                 throw DispatchError(
                     kind: .unauthorized,

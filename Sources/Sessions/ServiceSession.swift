@@ -79,6 +79,7 @@ public final class ServiceSession: Sendable {
             handlers.append(handler)
             refreshHandler = handler
         }
+        let signOuts = SignOutLog()
         var adapters: [Interceptor.Adapter] = []
         if let rule { adapters.append(ServiceSession.tokenAdapter(for: rule.into, store: credentials, registry: registry)) }
         // `auth.digest`: a 401 Digest challenge is answered once and the request resumed.
@@ -98,14 +99,15 @@ public final class ServiceSession: Sendable {
                 environment: EnvironmentKey(service, environment: environment.name), prompt: onSignInPrompt,
                 persistence: tokenPersistence)
         {
-            adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry))
+            adapters.append(ServiceSession.oauth2Adapter(sessions, fixtures: environment.fixtures, registry: registry, signOuts: signOuts))
             handlers.append(ServiceSession.oauth2RefreshHandler(sessions, fixtures: environment.fixtures))
             oauth2 = sessions
         }
         // `handlers:` replaces the default chain (the refresh alone); the Digest answer stays first,
         // being part of the protocol. `results:` come after the caller's result handlers.
         let context = HandlerContext(
-            service: service, environmentName: environment.name, credentials: credentials, cookies: cookies, refresh: refreshHandler)
+            service: service, environmentName: environment.name, credentials: credentials, cookies: cookies, refresh: refreshHandler,
+            signOuts: signOuts)
         if let rules = service.handlers(in: environment.name) {
             handlers = handlers.filter { !($0 is TokenRefreshHandler) } + ServiceSession.errorHandlers(rules, context: context)
         }

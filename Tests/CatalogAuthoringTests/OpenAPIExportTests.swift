@@ -78,10 +78,24 @@ import TestTraits
         }
         let getItem = try #require(imported.endpoint("getItem"))
         #expect(getItem.exampleNames == ["default", "missing", "other"], "the network error cannot be said in OpenAPI")
-        #expect(getItem.parameters == ["itemId": "7", "X_Trace": "t-1"], "OpenAPI names a header parameter after the header")
-        #expect(imported.endpoint("listItems")?.parameters == ["limit": "10", "sort": "name"])
+        #expect(getItem.parameters == ["trace": "t-1"], "the endpoint as written comes back (x-apiexplorer-request)")
+        #expect(imported.endpoint("listItems")?.parameters == ["limit": "10"])
+        // What another tool reads (no extension): OpenAPI names a header parameter after the header.
+        let foreign = try OpenAPIImporter.draft(from: Data(Self.withoutExtensions(document).prettyText().utf8), documentName: "shop.json", service: "shop")
+        #expect(foreign.endpoints.first { $0.id == "getItem" }?.parameters.map { "\($0.0)=\($0.1)" } == ["itemId=7", "X_Trace=t-1"])
+        #expect(foreign.endpoints.first { $0.id == "listItems" }?.parameters.map { "\($0.0)=\($0.1)" } == ["limit=10", "sort=name"])
         guard case .response(let status, _, let body) = try #require(imported.endpoint("createItem")).stub.sample else { Issue.record("no stub"); return }
         #expect(status == 201)
         #expect(try JSONValue.parse(body) == ["id": 3])
+    }
+
+    /// The document without `x-apiexplorer-…` members: what other tools make of it.
+    static func withoutExtensions(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object):
+            return .object(JSONObject(object.filter { !$0.key.hasPrefix("x-apiexplorer-") }.map { ($0.key, withoutExtensions($0.value)) }))
+        case .array(let elements): return .array(elements.map(withoutExtensions))
+        default: return value
+        }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 
-/// Writes `Sources/Catalog/BundledCatalogFiles.generated.swift` from `environments/`: text files
+/// Writes `Sources/Catalog/Loading/BundledCatalogFiles.generated.swift` from `environments/`: text files
 /// as raw string literals (readable in review), anything else as base64. Dotfiles (`.env`) and
 /// documentation (`*.md`) are never embedded.
 enum BundledCatalogGenerator {
     /// The repository root, from this file's path.
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let sourceFolder = repositoryRoot.appendingPathComponent("environments")
-    static let generatedFile = repositoryRoot.appendingPathComponent("Sources/Catalog/BundledCatalogFiles.generated.swift")
+    static let generatedFile = repositoryRoot.appendingPathComponent("Sources/Catalog/Loading/BundledCatalogFiles.generated.swift")
 
     /// Every file to embed, relative path → bytes, sorted by path.
     static func files(in folder: URL = sourceFolder) throws -> [(path: String, data: Data)] {

@@ -36,6 +36,7 @@ import TestTraits
         let indented = text.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }.joined(separator: "\n")
         let source = [
             "// Generated from Keymap.swift by scripts/generate-docs; DocumentationTests fail when it is stale.",
+            "/// `explore --help`'s keys, written out from the keymap.",
             "extension Keymap {",
             "    /// `plainText()` written out for `apiexplorer explore --help`: every process builds its",
             "    /// command tree, and reading a constant keeps building the keymap out of start-up.",
@@ -67,8 +68,9 @@ import TestTraits
 }
 
 /// docs/architecture.md's module graph is Package.swift's: every module but the tests, what it
-/// uses of this package and of others. `scripts/generate-docs` rewrites it (`UPDATE_DOCS=1`).
-@Suite(.offPool) struct ArchitectureDocumentTests {
+/// uses of this package and of others. `scripts/generate-docs` rewrites it (`UPDATE_DOCS=1`); the
+/// suite's tests run one at a time, since each rewrites its part of the same file.
+@Suite(.offPool, .serialized) struct ArchitectureDocumentTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let document = root.appendingPathComponent("docs/architecture.md")
     static let begin = "<!-- modules: generated from Package.swift by scripts/generate-docs; a test fails when this is stale -->"

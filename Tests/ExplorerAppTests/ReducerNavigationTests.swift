@@ -178,7 +178,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         let effects = state.press("q")
-        #expect(effects == [.cancel(ticket: 1), .quit])
+        #expect(effects == [.exchanges(.cancel(ticket: 1)), .quit])
         #expect(state.isQuitting)
         var other = TestCatalog.state()
         #expect(other.press("C-c") == [.quit])

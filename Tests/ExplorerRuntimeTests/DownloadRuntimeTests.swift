@@ -31,7 +31,7 @@ import TestTraits
         await runtime.waitUntilIdle()
         runtime.post(.terminal(.key(try KeyEvent(parsing: "d"))))
         await runtime.waitUntilIdle()
-        guard case .download(let dialog)? = runtime.currentState.overlay else {
+        guard case .exchanges(.download(let dialog))? = runtime.currentState.overlay else {
             Issue.record("no download question")
             return
         }

@@ -46,7 +46,7 @@ import TestTraits
         await runtime.waitUntilIdle()
         let state = runtime.currentState
         #expect(state.drafts[key] == EndpointEdits(method: .put))
-        #expect(state.runtimeValues[local] == ["id": "42"])
+        #expect(state.editing.runtimeValues[local] == ["id": "42"])
         #expect(state.notice?.contains("Restored 1 draft") == true)
         runtime.post(.terminalClosed)
         await running.value

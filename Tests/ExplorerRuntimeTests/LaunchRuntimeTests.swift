@@ -29,12 +29,12 @@ import TestTraits
         #expect(state.holdsFrames)
 
         var graceEnded = state
-        _ = AppReducer.reduce(&graceEnded, .loadingScreenDue)
+        _ = AppReducer.reduce(&graceEnded, .launch(.loadingScreenDue))
         #expect(!graceEnded.holdsFrames && graceEnded.isLoadingCatalog, "the loading screen is drawn")
 
         _ = AppReducer.reduce(&state, .catalogLoaded(Self.catalog(), SecretStore(processEnvironment: [:])))
         #expect(!state.holdsFrames)
-        _ = AppReducer.reduce(&state, .loadingScreenDue)
+        _ = AppReducer.reduce(&state, .launch(.loadingScreenDue))
         #expect(!state.holdsFrames, "a grace ending after the catalogs changes nothing")
 
         var loaded = AppState(catalog: Self.catalog(), size: Size(width: 120, height: 40))

@@ -60,7 +60,7 @@ import TestTraits
 
     @Test func aStillPictureKeepsTheSpinnersFirstFrame() async throws {
         try await withRequestInFlight(animates: false) { runtime in
-            try await Task.sleep(for: AppReducer.spinnerInterval * 6)
+            try await Task.sleep(for: ExchangesState.spinnerInterval * 6)
             #expect(runtime.currentState.spinnerFrame == 0)
         }
     }

@@ -11,8 +11,9 @@ import Testing
 import TestTraits
 
 extension BinaryTests {
-    /// Recording live responses as fixtures: secrets masked, the catalog edited in place and nowhere
-    /// else, nothing replaced without --force, and nothing lost when interrupted.
+    /// `record` against a live server: secrets masked, the catalog edited in place and nowhere else,
+    /// named examples, and what a killed run leaves cleaned up by the next (the recorder's own
+    /// checks: CatalogAuthoringTests' FixtureRecorderTests).
     @Suite(.offPool) struct RecordTests {
         static let liveItem = #"{"id":7,"name":"Pen","access_token":"tok-123456","owner":"shop-secret-token"}"#
 
@@ -91,33 +92,6 @@ extension BinaryTests {
             }
         }
 
-        @Test func anInterruptedRecordLosesNothing() async throws {
-            try await withServer { server in
-                let folder = try TemporaryDirectory()
-                try ShopCatalog.write(into: folder, baseURL: server.url("/shop").absoluteString)
-                try folder.write("fixtures/shop/getItem.json", "old fixture\n")
-                let catalogBefore = try #require(folder.read("shop.yaml"))
-                let catalog = CatalogLoader.load(folder.catalogSource, trust: .everything)
-                let selection = try EndpointSelection.resolve("shop/getItem", environment: nil, in: catalog)
-                let response = Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(Self.liveItem.utf8))
-
-                #expect(throws: AuthoringError.self) {
-                    _ = try FixtureRecorder.prepare(response, for: selection, example: nil, redactor: .standard, force: false)
-                }
-                let recording = try FixtureRecorder.prepare(response, for: selection, example: nil, redactor: .standard, force: true)
-                struct Interrupted: Error {}
-                #expect(throws: AuthoringError.self) { try recording.update.commit { throw Interrupted() } }
-                #expect(folder.read("fixtures/shop/getItem.json") == "old fixture\n")
-                #expect(folder.read("shop.yaml") == catalogBefore)
-                #expect(folder.fileNames(in: "fixtures/shop") == ["getItem.json", "item.json"])
-                #expect(folder.fileNames() == ["fixtures", "shop.yaml"])
-
-                try recording.update.commit()
-                #expect(folder.read("fixtures/shop/getItem.json")?.contains(#""name": "Pen""#) == true)
-                #expect(folder.fileNames(in: "fixtures/shop") == ["getItem.json", "item.json"])
-            }
-        }
-
         @Test func temporaryFilesOfAKilledRunAreCleanedUpByTheNext() async throws {
             try await withServer { server in
                 let folder = try TemporaryDirectory()
@@ -136,14 +110,6 @@ extension BinaryTests {
                 #expect(result.status == 0, "\(result.errors)")
                 #expect(folder.fileNames() == [".shop.yaml.Fresh1", "fixtures", "shop.yaml"])
                 #expect(folder.fileNames(in: "fixtures/shop") == ["getItem.json", "item.json"])
-            }
-        }
-
-        @Test func bundledCatalogsCannotBeRecordedInto() throws {
-            let catalog = BundledCatalogs.load()
-            let selection = try EndpointSelection.resolve("petstore/findPet", environment: nil, in: catalog)
-            #expect(throws: AuthoringError.self) {
-                _ = try FixtureRecorder.prepare(Response(status: 200), for: selection, example: nil, redactor: .standard, force: true)
             }
         }
     }

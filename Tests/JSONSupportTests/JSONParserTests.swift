@@ -34,6 +34,15 @@ import TestTraits
         }
     }
 
+    @Test func aDuplicateKeyIsAnErrorWhenAsked() throws {
+        #expect(throws: JSONParseError(reason: #"the key "a" is given twice in one object"#, line: 2, column: 3, offset: 26)) {
+            try JSONValue.parse(Data(#"{"a": 1, "b": {"a": 2},\#n  "a": 3}"#.utf8), rejectingDuplicateKeys: true)
+        }
+        // The same key in two objects is no duplicate.
+        #expect(try JSONValue.parse(Data(#"{"a": {"a": 1}, "b": [{"a": 2}, {"a": 3}]}"#.utf8), rejectingDuplicateKeys: true)["b"]?[1] == ["a": 3])
+        #expect(try JSONValue.parse(Data(#"{"a": 1, "a": 2}"#.utf8), rejectingDuplicateKeys: false) == ["a": 2])
+    }
+
     @Test func reportsLineAndColumnOfAnError() {
         #expect(throws: JSONParseError(reason: "expected ',' or '}' in the object", line: 3, column: 3, offset: 11)) {
             try JSONValue.parse("{\n\"a\": 1\n  \"b\": 2}")

@@ -110,6 +110,9 @@ import TestTraits
         #expect(session.credentials.token == nil)
         #expect(forbidden.error?.message.contains("signed out of shop · local: sign in again") == true)
         #expect(Self.trace(forbidden).contains { $0.hasPrefix("handled by signOut on 403") })
+        // Typed for the caller, once: the explorer's banner does not read the note's words.
+        #expect(session.signOut(of: forbidden) == .byHandler(.forbidden))
+        #expect(session.signOut(of: forbidden) == nil)
     }
 
     @Test func aResultHandlerSignsOutOnTheFinalError() async throws {
@@ -118,6 +121,7 @@ import TestTraits
         #expect(gone.error?.kind == .notFound)
         #expect(gone.notes == ["signed out of shop · local: notFound"])
         #expect(session.credentials.token == nil)
+        #expect(session.signOut(of: gone) == .byHandler(.notFound))
     }
 
     @Test func theTraceSaysWhichHandlersPassedAndThatNoneHandledIt() async throws {

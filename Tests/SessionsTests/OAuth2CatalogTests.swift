@@ -252,6 +252,10 @@ extension OAuth2CatalogTests {
             #expect(second.error?.source == ServiceSession.oauth2SignOutSource)
             #expect(second.error?.message.hasPrefix("signed out of api · local: the OAuth 2.0 token could not be renewed") == true, "\(second.error?.message ?? "")")
             #expect(session.tokens(stubbed: false).isEmpty)
+            guard case .tokenNotRenewed? = session.signOut(of: second) else {
+                Issue.record("the sign-out is not told to the caller")
+                return
+            }
         }
     }
 }

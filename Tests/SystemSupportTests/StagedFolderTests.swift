@@ -42,3 +42,26 @@ import Glibc
         #expect(!FileStatus.exists(folder + "/escape.yaml"))
     }
 }
+
+/// A staging folder is removed by the next write only when its writer is gone: its lock free and
+/// its owner file there (or, without one, after an hour); a live writer's, locked, never.
+@Suite(.offPool) struct StagedFolderLeftoverTests {
+    @Test func onlyAbandonedStagingFoldersAreRemoved() throws {
+        let folder = try SystemSupportTests.temporaryFolder()
+        defer { _ = try? ChildProcess("/bin/rm", ["-rf", folder], environment: [:]).wait() }
+        for name in [".staging-Killed", ".staging-Living", ".staging-Making", ".staging-Oldies"] {
+            #expect(mkdir(folder + "/" + name, 0o755) == 0)
+        }
+        for name in [".staging-Killed", ".staging-Living"] {
+            try AtomicFile.write(Data(), to: URL(fileURLWithPath: folder + "/" + name + "/" + StagedFolder.ownerFile))
+        }
+        // No owner file: a writer between making and locking it; one over an hour old is an earlier version's.
+        var old = [timespec(tv_sec: time(nil) - 7_200, tv_nsec: 0), timespec(tv_sec: time(nil) - 7_200, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, folder + "/.staging-Oldies", &old, 0) == 0)
+        let living = open(folder + "/.staging-Living", O_RDONLY | O_DIRECTORY)
+        defer { close(living) }
+        #expect(flock(living, LOCK_EX | LOCK_NB) == 0)
+        StagedFolder.removeStale(in: folder)
+        #expect(try DirectoryEntries.names(in: folder).sorted() == [".staging-Living", ".staging-Making"])
+    }
+}

@@ -115,7 +115,8 @@ package enum CurlCommandParser {
     }
 
     package static func parse(_ commandLine: String) throws(AuthoringError) -> CurlRequest {
-        var words = try ShellWords.split(commandLine)
+        // A command saved by a Windows editor starts with a byte-order mark.
+        var words = try ShellWords.split(commandLine.hasPrefix("\u{FEFF}") ? String(commandLine.dropFirst()) : commandLine)
         guard let first = words.first, first == "curl" || first.hasSuffix("/curl") else {
             throw .invalidInput("a curl command line starts with `curl`")
         }

@@ -180,6 +180,10 @@ package struct CatalogDraft: Sendable {
         package var expect = ExpectDraft()
         /// Where the endpoint comes from in the source document (`FILE POINTER` or `FILE:LINE`).
         package var source: String?
+        /// `expectsBody:` when not the default (a GET's empty 2xx is `noData` unless false).
+        package var expectsBody: Bool?
+        /// Headers of its environment or group it does not send (`omitHeaders:`).
+        package var omitHeaders: [String] = []
 
         /// Makes an endpoint.
         package init(id: String, method: String, path: String) {
@@ -206,6 +210,7 @@ package struct CatalogDraft: Sendable {
             lines.append("path: \(YAMLText.scalar(path))")
             lines += Self.textMapping("query", Self.grouped(query), optional: optionalQuery, pad: pad, flow: false)
             lines += Self.textMapping("headers", headers.map { ($0.0, [$0.1]) }, optional: optionalHeaders, pad: pad, flow: true)
+            if !omitHeaders.isEmpty { lines.append("omitHeaders: [" + omitHeaders.map(YAMLText.scalar).joined(separator: ", ") + "]") }
             if !parameters.isEmpty { lines.append("parameters: \(YAMLText.flowMapping(parameters))") }
             switch body {
             case .json(let value):
@@ -233,6 +238,7 @@ package struct CatalogDraft: Sendable {
                 if let operationName { lines.append("\(pad)operationName: \(YAMLText.scalar(operationName))") }
             case nil: break
             }
+            if let expectsBody { lines.append("expectsBody: \(expectsBody)") }
             if !captures.isEmpty { lines.append("captures: \(YAMLText.flowMapping(captures))") }
             lines += expect.lines(pad: pad)
             if let stub { lines += ["stub:"] + stub.lines.map { pad + $0 } }
@@ -376,6 +382,8 @@ package struct CatalogDraft: Sendable {
     package var schemas: String?
     /// Fixture files by path relative to the catalog folder.
     package var fixtures: [(path: String, data: Data)] = []
+    /// The permission bits of fixtures copied from the document's folder (others are written 0644).
+    package var fileModes: [String: UInt16] = [:]
     /// What the user should know (secrets to set, what was left out).
     package var notes: [ImportNote] = []
     /// The notes as text (`SOURCE: message`).
@@ -401,7 +409,7 @@ package struct CatalogDraft: Sendable {
         func mark(_ part: Part, from start: Int) {
             if lines.count > start { parts.append((part, (start + 1)...lines.count)) }
         }
-        if let header { lines += header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String("# \($0)".trimmingSuffix { $0 == " " }) } }
+        if let header { lines += header.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { String("# \(YAMLText.commentText(String($0)))".trimmingSuffix { $0 == " " }) } }
         lines.append("service: \(YAMLText.scalar(service))")
         if let title { lines.append("title: \(YAMLText.scalar(title))") }
         if let description {
@@ -421,7 +429,7 @@ package struct CatalogDraft: Sendable {
         lines += ["", "environments:"]
         for (index, environment) in environments.enumerated() {
             let start = lines.count
-            lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \($0.replacing("\n", with: " "))" } ?? ""))
+            lines.append("  \(YAMLText.key(environment.name)):" + (environment.comment.map { "  # \(YAMLText.commentText($0.split(whereSeparator: \.isNewline).joined(separator: " ")))" } ?? ""))
             lines.append("    type: \(YAMLText.scalar(environment.type))")
             lines.append("    baseURL: \(YAMLText.scalar(environment.baseURL))")
             if let fixtures = environment.fixtures { lines.append("    fixtures: \(fixtures)") }
@@ -461,7 +469,7 @@ package struct CatalogDraft: Sendable {
             let start = lines.count
             // A line break inside a comment line would end the comment: every piece gets its own `#`.
             lines += endpoint.comment.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
-                .map { String("  # \($0)".trimmingSuffix { $0 == " " }) }
+                .map { String("  # \(YAMLText.commentText(String($0)))".trimmingSuffix { $0 == " " }) }
             lines.append("  \(YAMLText.key(endpoint.id)):")
             lines += endpoint.lines().map { "    " + $0 }
             mark(.endpoint(index), from: start)

@@ -14,11 +14,40 @@ enum YAMLText {
         needsQuotes(text, inFlow: false) ? quoted(text) : text
     }
 
-    /// A double-quoted scalar with JSON-style escapes (valid YAML).
+    /// A double-quoted scalar with JSON-style escapes (valid YAML); DEL, C1 controls and the
+    /// other characters YAML parsers refuse to read raw (U+FEFF inside, U+FFFE, U+FFFF) escaped too.
     static func quoted(_ text: String) -> String {
         var output = ""
         JSONValue.writeQuoted(text, to: &output)
-        return output
+        // Line breaks YAML 1.1 parsers fold inside quotes (NEL, LS, PS) are escaped as well.
+        func escapes(_ scalar: Unicode.Scalar) -> Bool { isUnprintable(scalar) || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" }
+        guard output.unicodeScalars.contains(where: escapes) else { return output }
+        var escaped = ""
+        for scalar in output.unicodeScalars {
+            if escapes(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// Characters YAML 1.2 does not allow raw in a stream (c-printable): DEL, the C1 controls
+    /// but NEL, U+FFFE and U+FFFF; a byte-order mark too, allowed only at the start of a document.
+    static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value == 0x7F || (0x80...0x9F).contains(value) && value != 0x85 || value == 0xFEFF || value == 0xFFFE || value == 0xFFFF
+    }
+
+    /// A comment's text with what may not stand raw in YAML (control characters, C1, a
+    /// byte-order mark) replaced by U+FFFD: the comment is for reading, the file must stay YAML.
+    static func commentText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || isUnprintable($0) || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            (scalar.value < 0x20 && scalar != "\t") || isUnprintable(scalar) || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}" ? "\u{FFFD}" : scalar
+        }))
     }
 
     /// A multi-line text as a literal block (`|-` and its lines indented by `indent`), which reads
@@ -26,7 +55,7 @@ enum YAMLText {
     /// (one line, a final line break, control characters, or a first line that starts with a space).
     static func literalBlock(_ text: String, indent: String) -> [String]? {
         guard text.contains("\n"), !text.hasSuffix("\n"), !text.hasPrefix(" "), !text.hasPrefix("\t"),
-            !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0 == "\u{FEFF}" || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+            !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n") || isUnprintable($0) || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" })
         else { return nil }
         return ["|-"] + text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : indent + $0 }
     }
@@ -62,9 +91,13 @@ enum YAMLText {
 
     /// Indicators that change meaning at the start of a plain scalar.
     private static let indicators = Set("-?:,[]{}#&*!|>'\"%@`".utf8)
-    /// Characters that end or change a plain scalar anywhere in it: in a flow collection, and in block context.
-    private static let specialInFlow = Set("{}[],#`\"'\\".utf8)
+    /// Characters that end or change a plain scalar anywhere in it: in a flow collection, and in
+    /// block context. `?` inside a flow collection is fine for YAML 1.2, but PyYAML and
+    /// ruamel.yaml end a plain scalar there: quoted, every parser reads it.
+    private static let specialInFlow = Set("{}[],#`\"'\\?".utf8)
     private static let specialInBlock = Set("#`\"'\\".utf8)
+    /// What a YAML 1.1 number, date or time is made of.
+    private static let numberLike = Set("0123456789abcdefABCDEFxXoO_.:+-tTzZ ".utf8)
     /// First characters of texts that may read as numbers (`1`, `.5`, `-2`, `+3`, `inf`, `nan` …).
     private static let numberStarts = Set("0123456789.+-iInN".utf8)
 
@@ -77,14 +110,25 @@ enum YAMLText {
         if first == UInt8(ascii: " ") || last == UInt8(ascii: " ") { return true }
         if indicators.contains(first) { return true }
         if numberStarts.contains(first), Double(text) != nil || text.hasPrefix("0x") || text.hasPrefix("0o") { return true }
+        // YAML 1.1 parsers (PyYAML, ruamel.yaml) read more as numbers and dates than 1.2 does:
+        // `2024-01-01`, `12:30` (base 60), `1_000`, `0b101`, `10.0.0.1` … quoted, every parser reads a string.
+        if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") || first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || first == UInt8(ascii: "."),
+            bytes.allSatisfy({ numberLike.contains($0) })
+        {
+            return true
+        }
+        if text == "=" { return true }
         let special = inFlow ? specialInFlow : specialInBlock
         var previous: UInt8 = 0
+        var nonASCII = false
         for byte in bytes {
             if byte < 0x20 || byte == 0x7F || special.contains(byte) { return true }
+            if byte >= 0x80 { nonASCII = true }
             // `: ` starts a mapping value, ` #` a comment.
             if (previous == UInt8(ascii: ":") && byte == UInt8(ascii: " ")) || (previous == UInt8(ascii: " ") && byte == UInt8(ascii: "#")) { return true }
             previous = byte
         }
+        if nonASCII, text.unicodeScalars.contains(where: { isUnprintable($0) || $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" }) { return true }
         return last == UInt8(ascii: ":")
     }
 }

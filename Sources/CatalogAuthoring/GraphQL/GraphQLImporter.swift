@@ -17,10 +17,11 @@ package enum GraphQLImporter {
     ///   - url: the GraphQL endpoint the environment sends to (`http://localhost:4000/graphql`).
     ///   - service: the service id; by default from the document's name.
     package static func catalog(schema data: Data, documentName: String, url: URL, service: String? = nil) throws(AuthoringError) -> CatalogImport {
+        let data = ImportedDocument.withoutByteOrderMark(data)
         let text = String(decoding: data, as: UTF8.self)
         let schema: GraphQLSchema
         do throws(GraphQLSchemaError) {
-            if text.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "{" {
+            if text.first(where: { !$0.isWhitespace }) == "{" {
                 let root: JSONValue
                 do { root = try JSONValue.parse(data) } catch {
                     throw GraphQLSchemaError(message: "not JSON: \(error)", line: 1, column: 1)

@@ -25,7 +25,7 @@ package enum HARImporter {
         }
         var hosts: [String] = []
         var byHost: [String: [HAREntry]] = [:]
-        var tally = NoteTally()
+        var tally: [ImportNote] = []
         for (index, value) in entries.enumerated() {
             let location = DocumentPlace.pointer(documentName, ["log", "entries", String(index)])
             switch HAREntry.read(value, location: location, tally: &tally) {
@@ -33,11 +33,11 @@ package enum HARImporter {
                 if byHost[entry.origin] == nil { hosts.append(entry.origin) }
                 byHost[entry.origin, default: []].append(entry)
             case .failure(let reason):
-                tally.add(reason.kind, reason.message, at: location)
+                tally.append(ImportNote(reason.kind, at: location, reason.message))
             }
         }
         guard !hosts.isEmpty else {
-            let reasons = tally.notes.prefix(3).map { "\n  \($0)" }.joined()
+            let reasons = ImportNoteGroup.grouping(tally).prefix(3).map { "\n  \($0)" }.joined()
             throw .invalidInput("\(documentName) has no http(s) request to import, so nothing was written\(reasons)")
         }
         var ids = UniqueNames()
@@ -51,9 +51,9 @@ package enum HARImporter {
             service.add(byHost[origin] ?? [])
             service.draft.header = "Imported from \(documentName) (HAR, \(byHost[origin]?.count ?? 0) requests to \(host)) by `apiexplorer import har`."
             drafts.append(service.draft)
-            notes += service.secrets.notes
+            notes += service.notes + service.secrets.notes
         }
-        return CatalogImport(drafts: drafts, notes: tally.notes + notes)
+        return CatalogImport(drafts: drafts, notes: tally + notes)
     }
 
     /// RFC 9110 token characters: what a header's name may hold.
@@ -67,14 +67,14 @@ package enum HARImporter {
     /// Captured headers as a catalog can say them: HTTP/2 pseudo-headers (`:authority`) and names
     /// that are not header names (WebPageTest's request line `GET /pixel HTTP/1.1`, a cookie split
     /// from its line) dropped, repeated names joined (`a, b`; cookies with `; `), as HTTP allows.
-    static func repairedHeaders(_ headers: [(String, String)], at location: String, tally: inout NoteTally) -> [(String, String)] {
+    static func repairedHeaders(_ headers: [(String, String)], at location: String, tally: inout [ImportNote]) -> [(String, String)] {
         var result: [(String, String)] = []
         var positions: [String: Int] = [:]
         var joined: Set<String> = []
         for (name, value) in headers {
             if name.hasPrefix(":") { continue }
             guard isHeaderName(name) else {
-                tally.add(.repaired, "a header whose name is not a header name (a request line or a broken line of the capture) was dropped", at: location)
+                tally.append(ImportNote(.repaired, at: location, "a header whose name is not a header name (a request line or a broken line of the capture) was dropped"))
                 continue
             }
             let lower = name.lowercased()
@@ -89,7 +89,7 @@ package enum HARImporter {
             joined.insert(result[index].0)
         }
         for name in joined.sorted() {
-            tally.add(.repaired, "the repeated header \(name) was joined into one (values separated as HTTP allows)", at: location)
+            tally.append(ImportNote(.repaired, at: location, "the repeated header \(name) was joined into one (values separated as HTTP allows)"))
         }
         return result
     }
@@ -115,7 +115,7 @@ struct HAREntry {
     }
 
     /// Reads an entry, repairing its headers (notes go to `tally`); fails saying why it cannot be a catalog's request.
-    static func read(_ entry: JSONValue, location: String, tally: inout NoteTally) -> Result<HAREntry, Reason> {
+    static func read(_ entry: JSONValue, location: String, tally: inout [ImportNote]) -> Result<HAREntry, Reason> {
         guard let request = entry.member("request") else { return .failure(Reason(kind: .skipped, message: "an entry without a request was left out")) }
         let raw = request.member("url")?.text ?? ""
         let scheme = raw.prefix { $0 != ":" }.lowercased()

@@ -9,6 +9,11 @@ struct HARService {
     private var endpointIDs = UniqueNames()
     /// The statuses each endpoint already has a fixture for, by endpoint index.
     private var statuses: [Int: Set<Int>] = [:]
+    /// Endpoints whose stub has no body because the capture kept none (browsers often leave
+    /// response bodies out), by index.
+    private var bodiless: Set<Int> = []
+    /// What the person should know about this host's endpoints.
+    var notes: [ImportNote] = []
 
     init(id: String, origin: String) {
         self.origin = origin
@@ -41,6 +46,14 @@ struct HARService {
             endpoints[key] = draft.endpoints.count - 1
             addResponse(entry, to: draft.endpoints.count - 1)
         }
+        for index in bodiless.sorted() {
+            // The stub answers as the capture did: its status and headers, no body; `call --stub` takes that.
+            draft.endpoints[index].expectsBody = false
+            draft.endpoints[index].stub?.description = "the capture kept no body of this response"
+            notes.append(ImportNote(
+                .repaired, at: draft.endpoints[index].source,
+                "the capture kept no response body: the stub answers its status and headers without one (expectsBody: false)"))
+        }
         var local = CatalogDraft.Environment(name: "local", baseURL: "http://127.0.0.1:4010/\(draft.service)", comment: "the mock server: `apiexplorer mock`")
         local.fixtures = "immediate"
         local.secretDefaults = secrets.standIns
@@ -56,12 +69,12 @@ struct HARService {
         for (name, value) in captured {
             let lower = name.lowercased()
             guard !lower.hasPrefix(":"), !lower.hasPrefix("sec-"), !HARImporter.ignoredHeaders.contains(lower) else { continue }
-            guard Redactor.standard.isSensitive(name: name), !value.isEmpty else {
+            guard CredentialName.isCredential(name), !value.isEmpty else {
                 result.append((name, value))
                 continue
             }
             let isAuthorization = lower == "authorization" || lower == "proxy-authorization"
-            result.append((name, isAuthorization ? secrets.authorization(value, label: name) : secrets.placeholder(name)))
+            result.append((name, isAuthorization ? secrets.authorization(value, label: name) : secrets.placeholder(name, identity: value)))
         }
         return result
     }
@@ -85,9 +98,18 @@ struct HARService {
 
     /// The first 2xx response is the stub; the first of each other status an example.
     private mutating func addResponse(_ entry: HAREntry, to index: Int) {
-        guard let response = entry.response, statuses[index, default: []].insert(response.status).inserted else { return }
+        guard let response = entry.response else { return }
+        let isSuccess = (200..<300).contains(response.status)
+        let hasBody = response.body.map { !$0.isEmpty } ?? false
+        // A 2xx whose body the capture kept replaces a stub whose body it did not.
+        let replacesStub = isSuccess && hasBody && bodiless.contains(index)
+        guard replacesStub || statuses[index, default: []].insert(response.status).inserted else { return }
         var endpoint = draft.endpoints[index]
-        let isStub = endpoint.stub == nil && (200..<300).contains(response.status)
+        let isStub = replacesStub || (endpoint.stub == nil && isSuccess)
+        if isStub {
+            let answersEmpty = endpoint.method == "HEAD" || [204, 205, 304].contains(response.status)
+            if hasBody || answersEmpty { bodiless.remove(index) } else { bodiless.insert(index) }
+        }
         var name = "default"
         if !isStub {
             var names = UniqueNames(taken: Set(endpoint.examples.map(\.name) + ["default"]))

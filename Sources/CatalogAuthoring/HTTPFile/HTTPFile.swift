@@ -94,6 +94,8 @@ package struct HTTPFile: Sendable, Equatable {
     package init(parsing text: String) {
         requests = []
         var pending = Block()
+        // Visual Studio's `.http` template starts with a byte-order mark.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         for (number, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let line = String(rawLine).replacing("\r", with: "")
             if line.hasPrefix("###") {

@@ -18,11 +18,12 @@ import TextSupport
 package enum HTTPFileImporter {
     /// The catalogs for a file's text. `environments` is the JSON of `http-client.env.json`,
     /// `privateEnvironments` of `http-client.private.env.json`, `settings` a VS Code settings file
-    /// (JSON with comments) holding `rest-client.environmentVariables`; `readFile` reads the files
-    /// that `< path` bodies name (relative to the `.http` file). Pure apart from `readFile`.
+    /// (JSON with comments) holding `rest-client.environmentVariables`; `files` gives the files
+    /// that `< path` bodies and multipart parts name (only those in the `.http` file's folder).
+    /// Pure apart from `files`.
     package static func catalog(
         text: String, documentName: String, environments: Data? = nil, privateEnvironments: Data? = nil, settings: Data? = nil,
-        service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
+        service: String? = nil, files: DocumentFiles = .none
     ) throws(AuthoringError) -> CatalogImport {
         let file = HTTPFile(parsing: text)
         guard !file.requests.isEmpty else { throw .invalidInput("\(documentName) has no request (a line such as GET https://example.com/)") }
@@ -87,7 +88,7 @@ package enum HTTPFileImporter {
         collection.tool = "HTTP client"
         collection.documentName = documentName
         collection.keepsEnvironmentNames = true
-        collection.readFile = readFile
+        collection.files = files
         var result = collection.build()
         result.notes = notes + result.notes
         result.drafts = Self.resolvingReferences(in: result.drafts, captures: captures, expects: expects)
@@ -227,6 +228,9 @@ package enum HTTPFileImporter {
             method = "POST"
             let (query, variables) = graphQLParts(text)
             body = .object(["mode": "graphql", "graphql": .object(["query": .string(query), "variables": .string(variables)])])
+        case .text(let text)? where HTTPMultipartBody(text, contentType: headers.first { $0.name.lowercased() == "content-type" }?.value ?? "") != nil:
+            let multipart = HTTPMultipartBody(text, contentType: headers.first { $0.name.lowercased() == "content-type" }?.value ?? "")
+            body = .object(["mode": "formdata", "formdata": .array((multipart?.parts ?? []).map(formDataField))])
         case .text(let text)?:
             let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
             let language = contentType.contains("json") ? "json" : contentType.contains("xml") ? "xml" : "text"
@@ -260,6 +264,26 @@ package enum HTTPFileImporter {
         }
         if !events.isEmpty { item["event"] = .array(events) }
         return .object(item)
+    }
+
+    /// A multipart part as a Postman form-data field: a file part names its file (`src`) or
+    /// holds its content (a part written inline with a filename).
+    static func formDataField(_ part: HTTPMultipartBody.Part) -> JSONValue {
+        var field: JSONObject = ["key": .string(part.name)]
+        switch part.content {
+        case .text(let text) where part.filename == nil:
+            field["type"] = "text"
+            field["value"] = .string(text)
+        case .text(let text):
+            field["type"] = "file"
+            field["apiexplorerContent"] = .string(text)
+        case .file(let path):
+            field["type"] = "file"
+            field["src"] = .string(path)
+        }
+        if let filename = part.filename { field["apiexplorerFilename"] = .string(filename) }
+        if let contentType = part.contentType { field["contentType"] = .string(contentType) }
+        return .object(field)
     }
 
     /// A `GRAPHQL` request's body: the query, then (after an empty line) its variables as JSON.

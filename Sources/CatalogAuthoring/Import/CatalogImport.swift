@@ -11,6 +11,8 @@ package struct CatalogImport: Sendable {
     package var drafts: [CatalogDraft]
     /// What the person should know, in order.
     package var notes: [ImportNote]
+    /// The catalogs as the loader read them when `checked()` made this import (what `load()` gives, kept).
+    package private(set) var checkedCatalog: CatalogSet?
 
     /// Makes an import.
     package init(drafts: [CatalogDraft], notes: [ImportNote] = []) {
@@ -20,6 +22,9 @@ package struct CatalogImport: Sendable {
 
     /// The notes as text (`SOURCE: message`).
     package var messages: [String] { notes.map(\.description) }
+
+    /// The notes with identical ones gathered, each with every place it applies to.
+    package var groupedNotes: [ImportNoteGroup] { ImportNoteGroup.grouping(notes) }
 
     /// Whether some part of the document did not come in.
     package var isPartial: Bool { notes.contains { $0.kind == .skipped } }
@@ -33,9 +38,15 @@ package struct CatalogImport: Sendable {
         files.filter { !$0.path.contains("/") && CatalogLoader.isCatalogFile($0.path) }.map { CatalogTrust.contentHash(of: $0.data) }
     }
 
-    /// Every file to write, by path relative to the catalog folder: each catalog file, then its fixtures.
+    /// Every file to write, by path relative to the catalog folder: each catalog file, then its
+    /// fixtures (a file two endpoints send, the same bytes at the same path, once).
     package var files: [(path: String, data: Data)] {
-        drafts.flatMap { draft in [("\(draft.service).yaml", Data(draft.yaml.utf8))] + draft.fixtures }
+        var seen: [String: Data] = [:]
+        return drafts.flatMap { draft in [("\(draft.service).yaml", Data(draft.yaml.utf8))] + draft.fixtures }.filter { file in
+            if let data = seen[file.path], data == file.data { return false }
+            seen[file.path] = file.data
+            return true
+        }
     }
 
     /// The catalogs as the loader reads them from the files (nothing is written); fails listing
@@ -65,12 +76,15 @@ package struct CatalogImport: Sendable {
     /// document and the loader's reason; the rest is kept. Fails only when nothing is left to write.
     package func checked() throws(AuthoringError) -> CatalogImport {
         var result = self
-        var errors = try Self.load(result.files).diagnostics.filter(\.isError)
+        var catalog = try Self.load(result.files)
+        var errors = catalog.diagnostics.filter(\.isError)
         // Each pass leaves out what the loader refused; a part left out whole cannot make new errors, so few passes are needed.
         for _ in 0..<6 where !errors.isEmpty {
             result.leaveOut(errors)
-            errors = try Self.load(result.files).diagnostics.filter(\.isError)
+            catalog = try Self.load(result.files)
+            errors = catalog.diagnostics.filter(\.isError)
         }
+        result.checkedCatalog = catalog
         if let remaining = errors.first {
             throw .invalidInput("the imported catalog would not load, so nothing was written: \(remaining)")
         }
@@ -122,7 +136,8 @@ package struct CatalogImport: Sendable {
         // Written every time, so notes of an earlier import into the folder are never taken for this one's.
         all.append((Self.notesFileName, Data(result.notesDocument(command: command).utf8)))
         do throws(SystemError) {
-            try StagedFolder.write(all, into: folder)
+            let modes = result.drafts.reduce(into: [String: UInt16]()) { modes, draft in modes.merge(draft.fileModes) { $1 } }
+            try StagedFolder.write(all, into: folder, modes: modes)
         } catch {
             throw AuthoringError(error)
         }
@@ -137,19 +152,36 @@ package struct CatalogImport: Sendable {
         var lines = ["# Import notes", ""]
         if let command { lines += ["What `\(command)` wrote into this folder, and what it could not.", ""] }
         lines.append(
-            "Catalogs: " + drafts.map { "`\($0.service).yaml` (\($0.endpoints.count) endpoints)" }.joined(separator: ", ") + ".")
+            "Catalogs: " + drafts.map { "`\($0.service).yaml` (\($0.endpoints.count) endpoints, \($0.fixtureFileCount) fixture files)" }.joined(separator: ", ") + ".")
         if notes.isEmpty { lines += ["", "Everything in the document came in as it was written."] }
+        let groups = groupedNotes
         for (kind, title) in [(ImportNote.Kind.skipped, "Left out"), (.repaired, "Repaired"), (.info, "Notes")] {
-            let chosen = notes.filter { $0.kind == kind }
+            let chosen = groups.filter { $0.kind == kind }
             guard !chosen.isEmpty else { continue }
-            lines += ["", "## \(title) (\(chosen.count))", ""]
-            lines += chosen.map { note in "- " + (note.source.map { "`\($0)`: " } ?? "") + note.message.replacing("\n", with: " ") }
+            let count = chosen.reduce(0) { $0 + max(1, $1.places.count) }
+            lines += ["", "## \(title) (\(count))", ""]
+            for group in chosen {
+                let message = group.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+                switch group.places.count {
+                case 0: lines.append("- " + message)
+                case 1: lines.append("- `\(group.places[0])`: " + message)
+                default:
+                    // Every place, so the file answers "where" whatever the count.
+                    lines.append("- \(message) (\(group.places.count) places):")
+                    lines += group.places.map { "  - `\($0)`" }
+                }
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
 extension CatalogDraft {
+    /// The fixture files it writes (each path once; the kept response schemas are not one).
+    package var fixtureFileCount: Int {
+        Set(fixtures.map(\.path)).filter { $0 != schemas }.count
+    }
+
     /// Leaves out the parts named with the loader's message for each; false when the whole
     /// service must go (an error in what every endpoint shares, or no environment left).
     mutating func leaveOut(_ parts: [Part: String], notes: inout [ImportNote]) -> Bool {

@@ -1,40 +1,72 @@
+import FoundationEssentials
 import JSONSupport
 
 /// The files an OpenAPI document's `$ref`s name (`schemas/pet.yaml`, `common.yaml#/Error`), read
 /// one after the other. Each file's own references are rewritten relative to the root document
 /// (`#/Pet` in `schemas/pet.yaml` becomes `schemas/pet.yaml#/Pet`, `../common.yaml` becomes
 /// `common.yaml`), so one lookup by path serves every reference wherever it was written.
-/// URLs are not fetched: references to them stay unresolved.
+/// URLs are not fetched, and no file outside the root document's folder is read (an absolute
+/// path, or `..` that climbs out): references to them stay unresolved, each named in a note.
 enum ExternalReferences {
-    /// Every file reachable from `root`, by path relative to it; files `read` cannot give are left out.
-    static func load(from root: JSONValue, readFile read: (String) -> JSONValue?) -> [String: JSONValue] {
+    /// Every file reachable from `root`, by path relative to it, read through `files` (only the
+    /// document's folder); each file that was not read is named in a note with the place of the
+    /// first `$ref` to it (what it names is then missing).
+    static func load(
+        from root: JSONValue, documentName: String, files: DocumentFiles, parse: (Data, String) -> JSONValue?
+    ) -> (documents: [String: JSONValue], notes: [ImportNote]) {
         var documents: [String: JSONValue] = [:]
-        var pending = files(in: root)
+        var notes: [ImportNote] = []
+        var pending = references(in: root, document: documentName)
         var tried: Set<String> = []
-        while let path = pending.popLast() {
-            guard tried.insert(path).inserted, let value = read(path) else { continue }
-            let rewritten = rewrite(value, base: path)
-            documents[path] = rewritten
-            pending += files(in: rewritten)
+        while !pending.isEmpty {
+            let (path, place) = pending.removeLast()
+            guard tried.insert(path).inserted else { continue }
+            switch files.read(path) {
+            case .read(let data, _):
+                guard let value = parse(data, path) else {
+                    notes.append(ImportNote(.skipped, at: place, "the file \(path) a $ref names is neither JSON nor YAML: what it names is missing"))
+                    continue
+                }
+                let rewritten = rewrite(value, base: path)
+                documents[path] = rewritten
+                pending += references(in: rewritten, document: path).reversed()
+            case .refused(let reason):
+                // A split document's part beside its folder (`../common/Error.yaml`) is the person's to allow.
+                let climbs = reason == .outside && DocumentFiles.confined(path) == nil && !path.hasPrefix("/") && path.split(separator: "/").contains("..")
+                let widen = climbs ? " (--root with a folder that holds both reads it)" : ""
+                notes.append(ImportNote(.skipped, at: place, "the file \(path) a $ref names \(reason): not read, what it names is missing\(widen)"))
+            }
         }
-        return documents
+        return (documents, notes)
     }
 
-    /// The file parts of the references in `value` that name other files (not URLs).
-    static func files(in value: JSONValue) -> [String] {
-        var result: [String] = []
+    /// The file parts of the references in `value` that name other files (not URLs), each with
+    /// the place of its first `$ref` (`DOCUMENT POINTER`), in document order.
+    static func references(in value: JSONValue, document: String) -> [(file: String, place: String)] {
+        var result: [(file: String, place: String)] = []
+        var seen: Set<String> = []
+        var tokens: [String] = []
         func visit(_ value: JSONValue) {
             switch value {
             case .object(let object):
                 for member in object {
+                    tokens.append(member.key)
                     if member.key == "$ref", case .string(let reference) = member.value {
                         let file = String(reference.prefix { $0 != "#" })
-                        if !file.isEmpty, !file.contains("://") { result.append(file) }
+                        if !file.isEmpty, !file.contains("://"), seen.insert(file).inserted {
+                            result.append((file, DocumentPlace.pointer(document, tokens)))
+                        }
                     } else {
                         visit(member.value)
                     }
+                    tokens.removeLast()
                 }
-            case .array(let elements): elements.forEach(visit)
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    tokens.append(String(index))
+                    visit(element)
+                    tokens.removeLast()
+                }
             default: break
             }
         }

@@ -1,8 +1,15 @@
 /// Makes ids and secret names from free text.
 enum Identifier {
     /// Letters, digits, `-`, `_` and `.` kept; runs of anything else, dashes included, become one
-    /// `-` (`Twilio - API` → `Twilio-API`, never `Twilio---API`); no dash at either end; never empty.
+    /// `-` (`Twilio - API` → `Twilio-API`, never `Twilio---API`); no dash or dot at either end (a
+    /// title's full stop is not part of an id: `Gotify REST API.` → `Gotify-REST-API`); never empty.
     static func make(_ text: String, fallback: String) -> String {
+        let made = joined(text)
+        let trimmed = made.trimming { $0 == "." || $0 == "-" }
+        return trimmed.isEmpty ? fallback : String(trimmed)
+    }
+
+    private static func joined(_ text: String) -> String {
         var result = ""
         var pendingDash = false
         for scalar in text.unicodeScalars {
@@ -14,7 +21,7 @@ enum Identifier {
                 pendingDash = true
             }
         }
-        return result.isEmpty ? fallback : result
+        return result
     }
 
     /// `lowerCamelCase` from words: `get`, `user repos` → `getUserRepos`.
@@ -28,7 +35,10 @@ enum Identifier {
 
     /// `SHOP_API_KEY` from `shop`, `api-key`.
     static func secretName(_ parts: String...) -> String {
-        parts.joined(separator: "_").uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        let underscored = parts.joined(separator: "_").uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+        // `shop.` and `api key` make `SHOP_API_KEY`, never `SHOP__API_KEY`.
+        let words = underscored.split(separator: "_", omittingEmptySubsequences: true)
+        return words.isEmpty ? "SECRET" : words.joined(separator: "_")
     }
 
     /// A name for a placeholder made from a parameter's name: letters, digits and `_` kept, the

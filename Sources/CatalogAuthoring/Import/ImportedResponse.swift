@@ -35,7 +35,7 @@ struct ImportedResponse {
         if let value = try? JSONValue.parse(body), contentType.isEmpty || contentType.contains("json") {
             path = stem + ".json"
             // Tokens and passwords in captured bodies are masked like in the history.
-            data = Data((Redactor.standard.json(value).prettyText() + "\n").utf8)
+            data = Data((CredentialName.masked(value).prettyText() + "\n").utf8)
         } else {
             path = stem + "." + Self.fileExtension(for: contentType)
             data = Data(body.utf8)

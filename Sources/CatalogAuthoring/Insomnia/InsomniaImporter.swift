@@ -10,9 +10,9 @@ import TextSupport
 package enum InsomniaImporter {
     /// The catalogs of an export's bytes (JSON or YAML, as Insomnia writes both); `service` overrides the id taken from the
     /// workspace's name (with one workspace). Pure: nothing is read or written.
-    /// `readFile` reads the files multipart fields and file bodies name (nil: left out with a note).
+    /// `files` gives the files multipart fields and file bodies name (only those in the export's folder).
     package static func catalog(
-        export data: Data, documentName: String, service: String? = nil, readFile: @escaping (String) -> Data? = { _ in nil }
+        export data: Data, documentName: String, service: String? = nil, files: DocumentFiles = .none
     ) throws(AuthoringError) -> CatalogImport {
         let root = try ImportedDocument.jsonOrYAML(data, what: "the Insomnia export \(documentName)")
         guard root.member("_type")?.text == "export", let resources = root.member("resources")?.elements else {
@@ -27,7 +27,7 @@ package enum InsomniaImporter {
         for workspace in workspaces {
             let name = workspace.member("name")?.text ?? "insomnia"
             var collection = PostmanCollection(root: export.collection(for: workspace), name: name, environments: export.environments(of: workspace))
-            collection.readFile = readFile
+            collection.files = files
             collection.environmentLabel = "Insomnia environment"
             collection.serviceID = (workspaces.count == 1 ? service : nil) ?? Identifier.make(name.lowercased(), fallback: "insomnia")
             collection.header = "Imported from \(documentName) (Insomnia workspace \"\(name)\") by `apiexplorer import insomnia`."

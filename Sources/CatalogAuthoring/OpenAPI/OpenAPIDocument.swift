@@ -20,14 +20,19 @@ struct OpenAPIDocument {
 
     /// Reads a document's bytes: JSON when the first character is `{`, YAML otherwise. A Swagger
     /// 2.0 document is read into the shape of OpenAPI 3.0 (`Swagger2Converter`).
-    /// `readFile` reads the files its `$ref`s name, relative to the document (nil: none are).
-    init(data: Data, documentName: String = "the document", readFile: ((String) -> Data?)? = nil) throws(AuthoringError) {
+    /// `files` gives the files its `$ref`s name, relative to the document (nil: none are
+    /// followed; only files in the document's folder are read).
+    init(data: Data, documentName: String = "the document", files: DocumentFiles? = nil) throws(AuthoringError) {
         var raw = try ImportedDocument.jsonOrYAML(data, what: "the OpenAPI document")
         guard case .object(let object) = raw else { throw .invalidInput("the document is not a mapping of OpenAPI fields") }
         let swagger = object["swagger"]?.text
         if swagger != nil { raw = Swagger2Converter.expandingShortReferences(raw) }
         var externals: [String: JSONValue] = [:]
-        if let readFile { externals = ExternalReferences.load(from: raw, readFile: { path in readFile(path).flatMap { try? ImportedDocument.jsonOrYAML($0, what: path) } }) }
+        var referenceNotes: [ImportNote] = []
+        if let files {
+            (externals, referenceNotes) = ExternalReferences.load(
+                from: raw, documentName: documentName, files: files, parse: { data, path in try? ImportedDocument.jsonOrYAML(data, what: path) })
+        }
         if let swagger {
             guard swagger.hasPrefix("2.") else { throw .invalidInput("Swagger \(swagger) is not supported (Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 are)") }
             let original = raw
@@ -42,6 +47,7 @@ struct OpenAPIDocument {
             try self.init(root: raw, version: nil, swagger: nil)
         }
         self.externals = externals
+        notes += referenceNotes
     }
 
     private init(root: JSONValue, version: String?, swagger: String?) throws(AuthoringError) {

@@ -18,6 +18,18 @@ package enum OpenAPIExporter {
     static let ungroupedKey = "x-apiexplorer-ungrouped"
     /// Bodies inlined up to this size; a larger file is described, not copied.
     static let inlineLimit = 1 << 20
+    /// The extension holding an operation's request exactly as its endpoint writes it (path,
+    /// query, headers, parameters, omitted headers): OpenAPI ignores `Accept`, `Content-Type` and
+    /// `Authorization` header parameters and has no place for templated values.
+    static let requestKey = "x-apiexplorer-request"
+    /// The extension holding the environments whole (their headers and variables: servers have no place for them).
+    static let environmentsKey = "x-apiexplorer-environments"
+    /// The extension holding the service's variables.
+    static let variablesKey = "x-apiexplorer-variables"
+    /// The extension holding each group's headers as written.
+    static let groupsKey = "x-apiexplorer-groups"
+    /// The extension naming a body file's or multipart file's path in the catalog folder.
+    static let fileKey = "x-apiexplorer-file"
 
     /// The document for `service`.
     package static func document(_ service: Service) -> JSONValue {
@@ -40,19 +52,19 @@ package enum OpenAPIExporter {
         mutating func document() -> JSONValue {
             var paths = JSONObject()
             var alternatives: [String: [String]] = [:]
-            for endpoint in service.endpoints {
+            for (position, endpoint) in service.endpoints.enumerated() {
                 let path = openAPIPath(endpoint.path)
                 let method = endpoint.method.rawValue.lowercased()
                 var item = paths[path]?.objectValue ?? JSONObject()
                 if var first = item[method]?.objectValue {
                     // Same method and path: kept beside the first, for this importer.
                     var list = first[OpenAPIExporter.alternativesKey]?.arrayValue ?? []
-                    list.append(.object(operation(endpoint)))
+                    list.append(.object(operation(endpoint, position: position)))
                     first[OpenAPIExporter.alternativesKey] = .array(list)
                     item[method] = .object(first)
                     alternatives["\(endpoint.method.rawValue) \(path)", default: []].append(endpoint.id)
                 } else {
-                    item[method] = .object(operation(endpoint))
+                    item[method] = .object(operation(endpoint, position: position))
                 }
                 paths[path] = .object(item)
             }
@@ -79,9 +91,47 @@ package enum OpenAPIExporter {
                 return .object(tag)
             }
             if !tags.isEmpty { document["tags"] = .array(tags) }
+            // What OpenAPI has no place for, for `import openapi` to restore (other tools skip `x-`).
+            if !service.variables.isEmpty {
+                document[OpenAPIExporter.variablesKey] = .object(JSONObject(service.variables.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) }))
+            }
+            document[OpenAPIExporter.environmentsKey] = .array(service.environments.map(Self.environment))
+            let groups = service.groups.filter { used.contains($0.id) }
+            if !groups.isEmpty {
+                document[OpenAPIExporter.groupsKey] = .object(JSONObject(groups.map { group in
+                    (key: group.id, value: JSONValue.object(["title": .string(group.title), "headers": Self.pairs(group.headers)]))
+                }))
+            }
+            notes.append(
+                "the environments (with their headers and variables), the service's variables, the groups' headers and each endpoint's request as written "
+                    + "are kept under x-apiexplorer-… extensions, which `apiexplorer import openapi` restores; other tools read the servers, parameters and schemes")
             document["paths"] = .object(paths)
             if !schemes.isEmpty { document["components"] = .object(["securitySchemes": .object(schemes)]) }
             return .object(document)
+        }
+
+        /// An environment as `x-apiexplorer-environments` keeps it.
+        static func environment(_ environment: Environment) -> JSONValue {
+            var object: JSONObject = [
+                "name": .string(environment.name), "type": .string(environment.type.description),
+                "baseURL": .string(environment.baseURL.absoluteString), "fixtures": .string(environment.fixtures.description),
+            ]
+            if !environment.headers.isEmpty { object["headers"] = pairs(environment.headers) }
+            if !environment.variables.isEmpty {
+                object["variables"] = .object(JSONObject(environment.variables.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) }))
+            }
+            return .object(object)
+        }
+
+        /// Headers as `[[name, value]]`, in order (names may repeat).
+        static func pairs(_ headers: Headers) -> JSONValue {
+            .array(headers.map { .array([.string($0.name), .string($0.value)]) })
+        }
+
+        /// A file's path as the catalog names it: relative to its folder when inside it.
+        func catalogPath(_ path: String) -> String {
+            guard let folder = service.directory?.path, path.hasPrefix(folder + "/") else { return path }
+            return String(path.dropFirst(folder.count + 1))
         }
 
         /// `/pets/{{petId}}` → `/pets/{petId}`.
@@ -94,7 +144,8 @@ package enum OpenAPIExporter {
             endpoint.parameters[name] ?? service.variables[name] ?? service.environments.first?.variables[name] ?? ""
         }
 
-        mutating func operation(_ endpoint: CatalogEndpoint) -> JSONObject {
+        /// The operation of `endpoint`, the `position`th of its service (paths group operations; the catalog's order comes back from it).
+        mutating func operation(_ endpoint: CatalogEndpoint, position: Int) -> JSONObject {
             var operation: JSONObject = ["operationId": .string(endpoint.id)]
             if endpoint.title != endpoint.id { operation["summary"] = .string(endpoint.title) }
             if let summary = endpoint.summary { operation["description"] = .string(summary) }
@@ -136,6 +187,16 @@ package enum OpenAPIExporter {
                 }
             }
             if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+            var request: JSONObject = [
+                "path": .string(endpoint.path),
+                "query": .array(endpoint.query.map { .array([.string($0.name), $0.value.map(JSONValue.string) ?? .null]) }),
+                "headers": Self.pairs(endpoint.headers), "position": .integer(position),
+            ]
+            if !endpoint.parameters.isEmpty {
+                request["parameters"] = .object(JSONObject(endpoint.parameters.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSONValue.string($0.value)) }))
+            }
+            if !endpoint.omittedHeaders.isEmpty { request["omitHeaders"] = .array(endpoint.omittedHeaders.sorted().map(JSONValue.string)) }
+            operation[OpenAPIExporter.requestKey] = .object(request)
             if let body = requestBody(endpoint) { operation["requestBody"] = body }
             operation["responses"] = .object(responses(endpoint))
             // Without a group, `import openapi` would gather an endpoint's credentials in one named after its schemes.
@@ -205,6 +266,7 @@ package enum OpenAPIExporter {
                 media.merge(inlined(data, what: endpoint.id))
             case .file(let path, let contentType):
                 type = contentType ?? declared ?? MediaType.forFileOrBinary(path)
+                media[OpenAPIExporter.fileKey] = .string(catalogPath(path))
                 guard let data = Self.read(path) else {
                     notes.append("\(endpoint.id): its body file could not be read (or is over 1 MiB): described as binary, not inlined")
                     media["schema"] = ["type": "string", "format": "binary"]
@@ -227,6 +289,7 @@ package enum OpenAPIExporter {
                         properties[field.name] = ["type": "string", "format": "binary"]
                         if let data = Self.read(path) { example[field.name] = Self.encoded(data, marking: &rule) }
                         rule["x-apiexplorer-filename"] = .string(field.filename ?? "")
+                        rule[OpenAPIExporter.fileKey] = .string(catalogPath(path))
                     case .bytes(let data, let filename):
                         properties[field.name] = ["type": "string", "format": "binary"]
                         example[field.name] = Self.encoded(data, marking: &rule)

@@ -16,19 +16,19 @@ package enum OpenAPIImporter {
 
     /// The import of a document's bytes (JSON or YAML): the catalog and the notes.
     package static func catalog(
-        from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
+        from data: Data, documentName: String, service: String? = nil, files: DocumentFiles? = nil
     ) throws(AuthoringError) -> CatalogImport {
-        let draft = try draft(from: data, documentName: documentName, service: service, readFile: readFile)
+        let draft = try draft(from: data, documentName: documentName, service: service, files: files)
         return CatalogImport(drafts: [draft], notes: draft.notes)
     }
 
     /// The catalog for a document's bytes (JSON or YAML); `service` overrides the id taken from the
-    /// title; `readFile` reads the files its `$ref`s name, relative to the document (nil: only
-    /// references within the document are followed).
+    /// title; `files` gives the files its `$ref`s name, relative to the document (nil: only
+    /// references within the document are followed; files outside its folder never are).
     package static func draft(
-        from data: Data, documentName: String, service: String? = nil, readFile: ((String) -> Data?)? = nil
+        from data: Data, documentName: String, service: String? = nil, files: DocumentFiles? = nil
     ) throws(AuthoringError) -> CatalogDraft {
-        let document = try OpenAPIDocument(data: data, documentName: documentName, readFile: readFile)
+        let document = try OpenAPIDocument(data: data, documentName: documentName, files: files)
         let info = document["info"]
         let title = info?.member("title")?.text ?? "imported"
         var builder = Builder(document: document, documentName: documentName, service: service ?? Identifier.make(title.lowercased(), fallback: "imported"))
@@ -54,6 +54,7 @@ package enum OpenAPIImporter {
         }
         builder.noteWebhooks()
         builder.finish()
+        builder.restoreExportedOrder()
         if builder.draft.endpoints.isEmpty {
             let webhooks = document["webhooks"]?.members.count ?? 0
             throw .invalidInput(
@@ -113,6 +114,10 @@ package enum OpenAPIImporter {
         var ungrouped: Set<Int> = []
         /// The response schemas, for contract checks.
         var schemas: ResponseSchemaKeeper
+        /// Groups whose headers `export openapi` kept as written (credentials are not moved onto them).
+        var exportedGroups: Set<String> = []
+        /// Each endpoint's place in the catalog `export openapi` wrote it from, by index.
+        var exportedPositions: [Int: Int] = [:]
 
         init(document: OpenAPIDocument, documentName: String, service: String) {
             self.document = document
@@ -127,6 +132,13 @@ package enum OpenAPIImporter {
         }
 
         mutating func addEnvironments() {
+            if let variables = document[OpenAPIExporter.variablesKey]?.members {
+                draft.variables = variables.compactMap { member in member.value.text.map { (member.key, $0) } }
+            }
+            if let exported = document[OpenAPIExporter.environmentsKey]?.elements, !exported.isEmpty {
+                addExportedEnvironments(exported)
+                return
+            }
             var local = CatalogDraft.Environment(
                 name: "local", baseURL: "http://127.0.0.1:4010/\(draft.service)", comment: "the mock server: `apiexplorer mock`")
             local.fixtures = "immediate"
@@ -155,6 +167,30 @@ package enum OpenAPIImporter {
             }
         }
 
+        /// The environments `export openapi` kept whole (each with an absolute http(s) base URL; others noted and left out).
+        mutating func addExportedEnvironments(_ exported: [JSONValue]) {
+            var names = UniqueNames()
+            for (index, value) in exported.enumerated() {
+                let place = DocumentPlace.pointer(documentName, [OpenAPIExporter.environmentsKey, String(index)])
+                guard let base = value.member("baseURL")?.text, let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                    draft.notes.append(ImportNote(.skipped, at: place, "an environment without an absolute http(s) baseURL was left out"))
+                    continue
+                }
+                let name = names.claim(Identifier.make(value.member("name")?.text ?? "", fallback: "environment\(index + 1)"))
+                var environment = CatalogDraft.Environment(name: name, type: value.member("type")?.text ?? "development", baseURL: base)
+                environment.headers = Self.pairs(value.member("headers"))
+                environment.variables = value.member("variables")?.members.compactMap { member in member.value.text.map { (member.key, $0) } } ?? []
+                let fixtures = value.member("fixtures")?.text ?? "never"
+                environment.fixtures = fixtures == "immediate" || fixtures == "never" || fixtures.hasPrefix("delayed(") ? fixtures : "never"
+                draft.environments.append(environment)
+            }
+            if draft.environments.isEmpty {
+                var local = CatalogDraft.Environment(name: "local", baseURL: "http://127.0.0.1:4010/\(draft.service)", comment: "the mock server: `apiexplorer mock`")
+                local.fixtures = "immediate"
+                draft.environments.append(local)
+            }
+        }
+
         mutating func add(_ operation: Operation) {
             let method = operation.method
             guard HTTPMethod(rawValue: method) != nil else {
@@ -170,21 +206,42 @@ package enum OpenAPIImporter {
                 operation.operationID.map { Identifier.make($0, fallback: "operation") }
                     ?? Identifier.camelCase([method.lowercased()] + words, fallback: "operation"),
                 alternatives: operation.operationID == nil ? byParameters : [])
-            var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(operation.path))
+            // A path key holding a query (`/responses?beta=true`): the path, and the query as fixed
+            // items. One holding a fragment (`/shared_items#web_links`: documents tell operations of
+            // one path apart so) is the path: a fragment is never sent.
+            let (pathPart, fixedQuery, fragment) = Self.splittingQuery(operation.path)
+            var result = CatalogDraft.Endpoint(id: id, method: method, path: placeholderPath(pathPart))
             result.source = location(operation)
+            if let fixedQuery {
+                result.query = RequestURL.queryItems(Substring(fixedQuery)).map { ($0.name, $0.value) }
+                draft.notes.append(ImportNote(.repaired, at: result.source, "a path holds a query (\(operation.path)): the path is \(pathPart), the query items are sent with every request"))
+            }
+            if fragment != nil {
+                draft.notes.append(ImportNote(.repaired, at: result.source, "a path holds a fragment, which is never sent: the path is \(pathPart)"))
+            }
             result.title = operation.summary.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.map(OpenAPIImporter.wholeText)
             result.description = operation.description.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
             if let tag = operation.operation.member("tags")?.elements.first?.text {
                 result.group = tagGroup(tag)
             }
-            addParameters(operation, to: &result)
-            let credential = security(operation, endpoint: result.id)
+            let exported = operation.operation.member(OpenAPIExporter.requestKey)
+            var credential: Credential?
+            if exported == nil {
+                addParameters(operation, to: &result)
+                credential = security(operation, endpoint: result.id)
+            }
             addBody(operation, to: &result)
+            if let exported, applyExportedRequest(exported, to: &result) {
+                // The endpoint as its catalog wrote it: its headers are exactly these.
+                if let position = exported.member("position")?.intValue { exportedPositions[draft.endpoints.count] = position }
+            } else {
+                protectCredentials(in: &result)
+            }
             if result.body == nil {
                 // Content-Type and friends describe a body: without one they say nothing true.
                 let bodyHeaders: Set<String> = ["content-type", "content-length", "content-encoding"]
                 if result.headers.contains(where: { bodyHeaders.contains($0.0.lowercased()) }) {
-                    draft.notes.append(ImportNote(.repaired, at: result.source, "\(result.id): its \(result.headers.filter { bodyHeaders.contains($0.0.lowercased()) }.map(\.0).joined(separator: ", ")) header was left out: the request has no body"))
+                    draft.notes.append(ImportNote(.repaired, at: result.source, "the \(result.headers.filter { bodyHeaders.contains($0.0.lowercased()) }.map(\.0).joined(separator: ", ")) header was left out: the request has no body"))
                     result.headers.removeAll { bodyHeaders.contains($0.0.lowercased()) }
                 }
             }
@@ -195,6 +252,90 @@ package enum OpenAPIImporter {
             draft.endpoints.append(result)
         }
 
+        /// Credentials in a request body's samples or examples (`"password": "string"`) become
+        /// secrets (`{{secret.SHOP_PASSWORD}}`, a stand-in in `local`): never written, never a
+        /// literal `validate` warns about. Members only named like one (`token_id`) become
+        /// placeholders with the sample as their value.
+        mutating func protectCredentials(in endpoint: inout CatalogDraft.Endpoint) {
+            func protect(_ name: String, _ text: String) -> String {
+                guard !text.isEmpty, !text.contains("{{"), Redactor.standard.isSensitiveQuery(name) else { return text }
+                if CredentialName.isCredential(name) {
+                    let secret = name.lowercased().hasPrefix(draft.service.lowercased()) ? Identifier.secretName(name) : Identifier.secretName(draft.service, name)
+                    if !secrets.contains(secret) { secrets.append(secret) }
+                    return "{{secret.\(secret)}}"
+                }
+                let variable = Identifier.variable(name)
+                if !endpoint.parameters.contains(where: { $0.0 == variable }) { endpoint.parameters.append((variable, text)) }
+                return "{{\(variable)}}"
+            }
+            func walk(_ value: JSONValue, name: String) -> JSONValue {
+                switch value {
+                case .object(let object): return .object(JSONObject(object.map { ($0.key, walk($0.value, name: $0.key)) }))
+                case .array(let elements): return .array(elements.map { walk($0, name: name) })
+                case .string(let text): return .string(protect(name, text))
+                default: return value
+                }
+            }
+            switch endpoint.body {
+            case .json(let value): endpoint.body = .json(walk(value, name: ""))
+            case .form(let fields): endpoint.body = .form(fields.map { ($0.0, protect($0.0, $0.1)) })
+            case .multipart(let fields):
+                endpoint.body = .multipart(fields.map { field in
+                    var field = field
+                    field.value = field.value.map { protect(field.name, $0) }
+                    return field
+                })
+            default: break
+            }
+        }
+
+        /// The path `export openapi` gave a body file or multipart file (`x-apiexplorer-file`),
+        /// when it is one an import may write: under `fixtures/`, inside the catalog folder (the
+        /// document is a stranger's: it must not place a catalog file or climb out).
+        static func exportedFile(_ object: JSONValue?) -> String? {
+            object?.member(OpenAPIExporter.fileKey)?.text.flatMap(DocumentFiles.fixturePath)
+        }
+
+        /// `path` when no fixture of the draft holds other bytes there.
+        func freeFixturePath(_ path: String, for data: Data) -> String? {
+            draft.fixtures.allSatisfy { $0.path != path || $0.data == data } ? path : nil
+        }
+
+        /// The request `export openapi` kept as its endpoint wrote it, on `result`: path, query,
+        /// headers, parameters and omitted headers exactly (what the OpenAPI view of it cannot say).
+        func applyExportedRequest(_ request: JSONValue, to result: inout CatalogDraft.Endpoint) -> Bool {
+            guard let path = request.member("path")?.text, path.hasPrefix("/") else { return false }
+            result.path = path
+            result.query = request.member("query")?.elements.compactMap { pair -> (String, String?)? in
+                guard let name = pair.elements.first?.text else { return nil }
+                return (name, pair.elements.dropFirst().first?.text)
+            } ?? []
+            result.headers = Self.pairs(request.member("headers"))
+            result.parameters = request.member("parameters")?.members.compactMap { member in member.value.text.map { (member.key, $0) } } ?? []
+            result.omitHeaders = request.member("omitHeaders")?.elements.compactMap(\.text) ?? []
+            result.optionalQuery = []
+            result.optionalHeaders = []
+            return true
+        }
+
+        /// `[[name, value]]` as pairs.
+        static func pairs(_ value: JSONValue?) -> [(String, String)] {
+            (value?.elements ?? []).compactMap { pair in
+                guard let name = pair.elements.first?.text, let value = pair.elements.dropFirst().first?.text else { return nil }
+                return (name, value)
+            }
+        }
+
+        /// `/a?b=1#c` → `/a`, `b=1` and `c`; a path without `?` or `#` as it is.
+        static func splittingQuery(_ path: String) -> (path: String, query: String?, fragment: String?) {
+            let hash = path.firstIndex(of: "#")
+            let fragment = hash.map { String(path[path.index(after: $0)...]) }
+            let beforeFragment = hash.map { String(path[..<$0]) } ?? path
+            guard let mark = beforeFragment.firstIndex(of: "?") else { return (beforeFragment, nil, fragment) }
+            let query = String(beforeFragment[beforeFragment.index(after: mark)...])
+            return (String(beforeFragment[..<mark]), query.isEmpty ? nil : query, fragment)
+        }
+
         /// The group a tag stands for, made on first use (its title and description from the document's `tags`).
         mutating func tagGroup(_ tag: String) -> String {
             if let id = tagGroups[tag] { return id }
@@ -202,6 +343,10 @@ package enum OpenAPIImporter {
             tagGroups[tag] = id
             let declared = document["tags"]?.elements.first { $0.member("name")?.text == tag }
             var group = CatalogDraft.Group(id: id, title: declared?.member("x-displayName")?.text ?? (tag == id ? nil : tag), headers: [])
+            if let exported = document[OpenAPIExporter.groupsKey]?.member(tag) {
+                group.headers = Self.pairs(exported.member("headers"))
+                exportedGroups.insert(id)
+            }
             group.description = declared?.member("description")?.text.map(OpenAPIImporter.wholeText).flatMap { $0.isEmpty ? nil : $0 }
             draft.groups.append(group)
             return id
@@ -289,7 +434,7 @@ package enum OpenAPIImporter {
                     cookies.append("\(name)={{\(variable)}}")
                     result.parameters.append((variable, ParameterStyle.pairs(name: name, value: value, style: "form", explode: false).first?.1 ?? ""))
                 default:
-                    if required { draft.notes.append(ImportNote(.skipped, at: result.source, "\(result.id): the \(location) parameter '\(name)' was left out")) }
+                    if required { draft.notes.append(ImportNote(.skipped, at: result.source, "the required \(location) parameter '\(name)' was left out (catalogs send path, query, header and cookie parameters)")) }
                 }
             }
             if !cookies.isEmpty { result.headers.append(("Cookie", cookies.joined(separator: "; "))) }
@@ -330,7 +475,7 @@ package enum OpenAPIImporter {
             var credential = Credential()
             for (name, _) in requirement.members {
                 guard let scheme = document.resolve(document["components"]?.member("securitySchemes")?.member(name)) else {
-                    draft.notes.append(ImportNote(.info, at: location(operation, "security"), "\(endpoint) names the security scheme '\(name)', which the document does not define"))
+                    draft.notes.append(ImportNote(.info, at: location(operation, "security"), "the security scheme '\(name)' is named but not defined in the document: no credential is sent for it"))
                     continue
                 }
                 // `petstore_auth` in service petstore is PETSTORE_AUTH, not PETSTORE_PETSTORE_AUTH.
@@ -384,7 +529,18 @@ package enum OpenAPIImporter {
             let samples = Samples(document: document)
             let requiredBody = request.member("required") == .bool(true)
             if ["GET", "HEAD", "DELETE", "OPTIONS"].contains(result.method), !requiredBody {
-                draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "\(result.id): its optional request body was left out (a \(result.method) request without one is the usual)"))
+                draft.notes.append(ImportNote(.info, at: location(operation, "requestBody"), "an optional request body was left out: \(result.method) requests are usually sent without one"))
+                return
+            }
+            if let (key, content) = contents.first(where: { Self.exportedFile($0.value) != nil }), let kept = Self.exportedFile(content),
+                let encoded = samples.example(content)?.text
+            {
+                // A body file `export openapi` inlined: written at the path it had in its catalog (another if that holds other bytes).
+                let data = content.member("x-apiexplorer-base64") == .bool(true) ? Data(base64Encoded: encoded) ?? Data() : Data(encoded.utf8)
+                let path = freeFixturePath(kept, for: data) ?? "fixtures/\(draft.service)/\(result.id)-body.bin"
+                draft.fixtures.append((path, data))
+                result.body = .file(path)
+                result.headers.append(("Content-Type", Self.mediaType(key)))
                 return
             }
             if let (key, content) = contents.first(where: { Self.mediaType($0.key).contains("json") }) {
@@ -432,7 +588,7 @@ package enum OpenAPIImporter {
                 result.body = .file("{{body_file}}")
                 result.headers.append(("Content-Type", Self.mediaType(key)))
                 result.comment.append("its \(Self.mediaType(key)) body is a file: set body_file to a file in this folder")
-                draft.notes.append(ImportNote(.repaired, at: location(operation, "requestBody"), "\(result.id): its \(Self.mediaType(key)) request body is a file the document does not give: kept as a body file marked missing; set {{body_file}}"))
+                draft.notes.append(ImportNote(.repaired, at: location(operation, "requestBody"), "the request body (\(Self.mediaType(key))) is a file the document does not give: kept as a body file marked missing; set {{body_file}}"))
             }
         }
 
@@ -457,9 +613,17 @@ package enum OpenAPIImporter {
         /// field whose file is a placeholder to set (the document has none to give); optional
         /// fields listed in a note.
         mutating func addMultipart(_ content: JSONValue, samples: Samples, to result: inout CatalogDraft.Endpoint) {
-            guard let schema = document.resolve(content.member("schema")) else {
-                result.body = .multipart([])
+            guard var schema = document.resolve(content.member("schema")) else {
+                draft.notes.append(ImportNote(.repaired, at: result.source, "a multipart body has no schema: no field is sent (add them under multipart:)"))
+                result.comment.append("its multipart body has no schema in the document: add its fields under multipart:")
                 return
+            }
+            if samples.properties(schema).isEmpty, let branches = (schema.member("oneOf") ?? schema.member("anyOf"))?.elements, let first = branches.first.flatMap(document.resolve) {
+                // One of several forms: the first is sent; the others are named for the person to pick.
+                schema = first
+                let kind = schema.member("title")?.text.map { " ('\($0)')" } ?? ""
+                draft.notes.append(ImportNote(.repaired, at: result.source, "a multipart body is one of \(branches.count) forms: the first\(kind) is sent"))
+                result.comment.append("its multipart body is one of \(branches.count) forms in the document; the first is written here")
             }
             let requiredNames = Set(samples.requiredNames(schema))
             let encoding = content.member("encoding")
@@ -479,7 +643,8 @@ package enum OpenAPIImporter {
                     // A file's content `export openapi` inlined: written beside the catalog again.
                     let filename = rule?.member("x-apiexplorer-filename")?.text.flatMap { $0.isEmpty ? nil : $0 }
                     let data = rule?.member("x-apiexplorer-base64") == .bool(true) ? Data(base64Encoded: given) ?? Data() : Data(given.utf8)
-                    let path = "fixtures/\(draft.service)/\(result.id)-\(Identifier.make(name, fallback: "file"))-\(Identifier.make(filename ?? "file", fallback: "file"))"
+                    let path = Self.exportedFile(rule).flatMap { freeFixturePath($0, for: data) }
+                        ?? "fixtures/\(draft.service)/\(result.id)-\(Identifier.make(name, fallback: "file"))-\(Identifier.make(filename ?? "file", fallback: "file"))"
                     draft.fixtures.append((path, data))
                     fields.append(CatalogDraft.MultipartDraftField(name: name, file: path, filename: filename, contentType: contentType))
                 } else if let given = example?.member(name), !Samples.isBinary(resolved) {
@@ -493,9 +658,13 @@ package enum OpenAPIImporter {
                     fields.append(CatalogDraft.MultipartDraftField(name: name, value: ParameterStyle.scalarText(value), contentType: contentType))
                 }
             }
-            result.body = .multipart(fields)
+            if fields.isEmpty {
+                result.comment.append("its multipart body has no required field: none is sent")
+            } else {
+                result.body = .multipart(fields)
+            }
             if !files.isEmpty {
-                let message = "\(result.id): the multipart file field\(files.count == 1 ? "" : "s") need\(files.count == 1 ? "s" : "") a file: set \(files.joined(separator: ", ")) to a file beside the catalog (--var, or the endpoint's parameters)"
+                let message = "a multipart file field needs a file: set \(files.joined(separator: ", ")) to a file beside the catalog (--var, or the endpoint's parameters)"
                 draft.notes.append(ImportNote(.repaired, at: result.source, message))
                 result.comment.append("multipart file fields marked missing: set \(files.joined(separator: ", ")) to a file in this folder")
             }
@@ -574,7 +743,7 @@ package enum OpenAPIImporter {
             for index in draft.endpoints.indices {
                 if let group = draft.endpoints[index].group { byGroup[group, default: []].append(index) }
             }
-            for (group, members) in byGroup {
+            for (group, members) in byGroup where !exportedGroups.contains(group) {
                 let first = credentials[members[0]]
                 guard let first, members.allSatisfy({ credentials[$0] == first }), first.query.isEmpty,
                     let position = draft.groups.firstIndex(where: { $0.id == group })
@@ -595,6 +764,12 @@ package enum OpenAPIImporter {
             guard !secrets.isEmpty else { return }
             draft.environments[0].secretDefaults = secrets.map { ($0, "demo-\($0.lowercased().replacing("_", with: "-"))") }
             draft.notes += secrets.map { ImportNote(.info, "set $APIEXPLORER_SECRET_\($0) in the environment or \($0) in .env for the server environments (local uses a stand-in)") }
+        }
+
+        /// The endpoints in the order their catalog had (`export openapi` numbers them), when every one says.
+        mutating func restoreExportedOrder() {
+            guard !exportedPositions.isEmpty, exportedPositions.count == draft.endpoints.count else { return }
+            draft.endpoints = draft.endpoints.enumerated().sorted { (exportedPositions[$0.offset] ?? 0) < (exportedPositions[$1.offset] ?? 0) }.map(\.element)
         }
 
         /// The response schemas go beside the catalog (`<service>.schemas.json`), which names them.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import JSONSupport
 
 extension PostmanCollection {
@@ -26,7 +27,8 @@ extension PostmanCollection {
         case "formdata":
             // A multipart body of the catalog's own kind: files are copied beside the catalog and
             // streamed from there when sent. A file that cannot be read (a path on the exporter's
-            // machine) stays a file field whose file is a placeholder to set: marked missing.
+            // machine, or one outside the document's folder) stays a file field whose file is a
+            // placeholder to set: marked missing.
             var parts: [CatalogDraft.MultipartDraftField] = []
             var missing: [String] = []
             var names = UniqueNames()
@@ -35,24 +37,32 @@ extension PostmanCollection {
                     parts.append(CatalogDraft.MultipartDraftField(name: field.name, value: field.value, contentType: field.contentType))
                     continue
                 }
+                if let inline = field.inline {
+                    // A `.http` part written inline with a filename: its text is the file.
+                    let name = field.filename ?? field.name
+                    let path = "fixtures/\(service)/\(endpoint.id)-\(Identifier.make(field.name, fallback: "file"))-\(Identifier.make(name, fallback: "file"))"
+                    bodyFiles.append((path, Data(inline.utf8)))
+                    parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: path, filename: name, contentType: field.contentType))
+                    continue
+                }
                 for source in field.sources.isEmpty ? [""] : field.sources {
-                    let name = source.split(separator: "/").last.map(String.init) ?? source
-                    guard !source.isEmpty, let data = readFile(source) else {
+                    let name = field.filename ?? Self.fileName(source)
+                    let copied = source.isEmpty ? nil : copy(source, to: "fixtures/\(service)/\(endpoint.id)-\(Identifier.make(field.name, fallback: "file"))-\(Identifier.make(name, fallback: "file"))")
+                    guard let path = copied?.path else {
                         let variable = names.claim(Identifier.variable(field.name) + "_file")
                         parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: "{{\(variable)}}", filename: name.isEmpty ? nil : name, contentType: field.contentType))
-                        missing.append("\(field.name) (\(source.isEmpty ? "no file chosen" : source)): set {{\(variable)}}")
+                        let why = source.isEmpty ? "has no file chosen" : "names \(source), which \(copied?.refusal?.description ?? "could not be read")"
+                        missing.append("'\(field.name)' \(why): set {{\(variable)}}")
                         continue
                     }
-                    let path = "fixtures/\(service)/\(endpoint.id)-\(Identifier.make(field.name, fallback: "file"))-\(Identifier.make(name, fallback: "file"))"
-                    bodyFiles.append((path, data))
                     parts.append(CatalogDraft.MultipartDraftField(name: field.name, file: path, filename: name, contentType: field.contentType))
                 }
             }
             if !missing.isEmpty {
                 notes.append(ImportNote(
                     .repaired, at: location,
-                    "\(owner): the form-data file field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: "; ")) could not be read: kept as file field\(missing.count == 1 ? "" : "s") marked missing; copy the file beside the catalog and give its path"))
-                endpoint.comment.append("multipart file fields marked missing (their files were not found): \(missing.joined(separator: "; "))")
+                    "\(owner): form-data file field \(missing.joined(separator: "; ")); kept as a file field marked missing (copy the file beside the catalog and give its path)"))
+                endpoint.comment.append("multipart file fields marked missing (their files were not read): \(missing.joined(separator: "; "))")
             }
             endpoint.headers.removeAll { $0.0.lowercased() == "content-type" }
             if parts.isEmpty {
@@ -61,17 +71,16 @@ extension PostmanCollection {
                 endpoint.body = .multipart(parts)
             }
         case "file":
-            let source = body.member("file")?.member("src")?.text ?? "a file"
-            if let data = readFile(source) {
-                let name = source.split(separator: "/").last.map(String.init) ?? source
-                let path = "fixtures/\(service)/\(endpoint.id)-body-\(Identifier.make(name, fallback: "body"))"
-                bodyFiles.append((path, data))
+            let source = body.member("file")?.member("src")?.text ?? ""
+            let copied = source.isEmpty ? nil : copy(source, to: "fixtures/\(service)/\(endpoint.id)-body-\(Identifier.make(Self.fileName(source), fallback: "body"))")
+            if let path = copied?.path {
                 endpoint.body = .file(path)
                 return
             }
+            let why = source.isEmpty ? "names no file" : "is read from \(source), which \(copied?.refusal?.description ?? "could not be read")"
             endpoint.body = .file("{{body_file}}")
-            endpoint.comment.append("its body file was not found (\(source)): set body_file to a file in this folder")
-            notes.append(ImportNote(.repaired, at: location, "\(owner): its body is read from \(source), which could not be read: kept as a body file marked missing; copy it beside the catalog and set {{body_file}}"))
+            endpoint.comment.append("its body file was not read (\(source.isEmpty ? "none chosen" : source)): set body_file to a file in this folder")
+            notes.append(ImportNote(.repaired, at: location, "\(owner): its body \(why): kept as a body file marked missing; copy it beside the catalog and set {{body_file}}"))
         case "graphql":
             let graphql = body.member("graphql")
             let query = rewrite(graphql?.member("query")?.text ?? "")
@@ -90,6 +99,29 @@ extension PostmanCollection {
         }
     }
 
+    /// The last part of a file reference (`C:\\files\\a.png` and `./a.png` are both `a.png`).
+    static func fileName(_ source: String) -> String {
+        source.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? source
+    }
+
+    /// Copies the document's file `source` beside the catalog at `path` (its mode kept, never
+    /// wider); nil path and the reason when it was not read.
+    mutating func copy(_ source: String, to path: String) -> (path: String?, refusal: LocalFileRefusal?) {
+        switch files.read(source) {
+        case .read(let data, let permissions):
+            // A file under `fixtures/` (what `export http` writes) keeps its path: a round trip changes nothing.
+            let kept = DocumentFiles.fixturePath(source).flatMap { kept in
+                (services.flatMap(\.draft.fixtures) + bodyFiles).allSatisfy { $0.path != kept || $0.data == data } ? kept : nil
+            }
+            let path = kept ?? path
+            bodyFiles.append((path, data))
+            bodyFileModes[path] = permissions
+            return (path, nil)
+        case .refused(let reason):
+            return (nil, reason)
+        }
+    }
+
     /// A field of an `urlencoded` or `formdata` list.
     struct FormField {
         var name: String
@@ -98,6 +130,10 @@ extension PostmanCollection {
         /// The files a file field names (Postman writes one path or a list).
         var sources: [String]
         var contentType: String?
+        /// The filename sent, when the document gives one apart from the file's own name.
+        var filename: String?
+        /// A file's content written in the document itself (a `.http` part with a filename).
+        var inline: String?
     }
 
     /// The enabled fields of an `urlencoded` or `formdata` list.
@@ -109,7 +145,8 @@ extension PostmanCollection {
             let sources = source?.text.map { [$0] } ?? source?.elements.compactMap(\.text) ?? []
             return FormField(
                 name: name, value: rewrite(secrets.value(named: name, value)), isFile: field.member("type")?.text == "file",
-                sources: sources.filter { !$0.isEmpty }, contentType: field.member("contentType")?.text.flatMap { $0.isEmpty ? nil : $0 })
+                sources: sources.filter { !$0.isEmpty }, contentType: field.member("contentType")?.text.flatMap { $0.isEmpty ? nil : $0 },
+                filename: field.member("apiexplorerFilename")?.text, inline: field.member("apiexplorerContent")?.text)
         }
     }
 }

@@ -39,10 +39,12 @@ extension PostmanCollection {
         addAuth(request.member("auth"), folders: folders, serviceIndex: index, to: &endpoint)
         if let body = request.member("body"), body != .null { addBody(body, service: service, at: location, to: &endpoint) }
         services[index].draft.fixtures += bodyFiles
+        services[index].draft.fileModes.merge(bodyFileModes) { $1 }
         bodyFiles = []
+        bodyFileModes = [:]
         addParameters(request.member("url"), folders: folders, to: &endpoint)
         addResponses(item.member("response")?.elements ?? [], serviceIndex: index, to: &endpoint)
-        endpoint.comment = scriptComment(item.member("event"), owner: "endpoint \(service)/\(id)")
+        endpoint.comment = scriptComment(item.member("event"), owner: "endpoint \(service)/\(id)", at: location)
         // Only Postman's scripts speak pm.*; other tools' handlers come in through here too.
         if tool == "Postman" { addTests(item.member("event"), title: title, at: location, to: &endpoint) }
         services[index].draft.endpoints.append(endpoint)
@@ -99,10 +101,10 @@ extension PostmanCollection {
 
     /// A header value with literal credentials replaced by secrets (placeholders are kept).
     mutating func secretHeaderValue(name: String, value: String) -> String {
-        guard Redactor.standard.isSensitive(name: name), !value.isEmpty, !value.contains("{{") else { return rewrite(value) }
+        guard CredentialName.isCredential(name), !value.isEmpty, !value.contains("{{") else { return rewrite(value) }
         let lower = name.lowercased()
         if lower == "authorization" || lower == "proxy-authorization" { return secrets.authorization(value, label: name) }
-        return secrets.placeholder(name)
+        return secrets.placeholder(name, identity: value)
     }
 
     /// The request's own auth on the endpoint; an inherited one through its folder's group (or
@@ -112,12 +114,14 @@ extension PostmanCollection {
         let effective = Self.effectiveAuth(own, inherited: inherited)
         if let folder = folders.last, effective == folder.auth {
             endpoint.group = group(for: folder, in: index)
-            if let auth = effective { endpoint.query += authorization(auth, owner: "folder '\(folder.name)'").query }
+            if let auth = effective, Self.authorizationHasQuery(auth) {
+                endpoint.query += authorization(auth, owner: "folder '\(folder.name)'", at: folder.location).query
+            }
             return
         }
         if let folder = folders.last, folder.auth == nil { endpoint.group = group(for: folder, in: index) }
         guard let effective else { return }
-        let result = authorization(effective, owner: "endpoint \(endpoint.id)")
+        let result = authorization(effective, owner: "endpoint \(endpoint.id)", at: endpoint.source)
         endpoint.headers.removeAll { header in result.headers.contains { $0.0.lowercased() == header.0.lowercased() } }
         endpoint.headers += result.headers
         endpoint.query += result.query
@@ -162,7 +166,7 @@ extension PostmanCollection {
             let exec = event.member("script")?.member("exec")
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
             let lines = source.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
-            let (expect, unknown) = PostmanTests.read(lines)
+            let (expect, unknown) = PostmanScriptChecks.read(lines)
             let place = "\(location)/event/\(number)/script/exec"
             for (subject, comparisons) in expect.checks {
                 for (comparison, value) in comparisons { endpoint.expect.add(subject, comparison, value) }
@@ -171,22 +175,24 @@ extension PostmanCollection {
                 notes.append(ImportNote(.repaired, at: place, "'\(title)': \(expect.checks.count == 1 ? "a check" : "\(expect.checks.count) checks") of its test script became expect:"))
             }
             for (line, text) in unknown {
-                notes.append(ImportNote(.info, at: place, "'\(title)' test script line \(line): `\(text)` is not a check apiexplorer reads; it stays a comment"))
+                notes.append(ImportNote(.info, at: "\(place)/\(line - 1)", "`\(text)` is not a check apiexplorer reads; it stays a comment"))
             }
         }
     }
 
     /// The script lines of an `event` list as comment lines, and a note for each script.
-    mutating func scriptComment(_ events: JSONValue?, owner: String) -> [String] {
+    mutating func scriptComment(_ events: JSONValue?, owner: String, at location: String?) -> [String] {
         var lines: [String] = []
-        for event in events?.elements ?? [] {
+        for (number, event) in (events?.elements ?? []).enumerated() {
             let kind = event.member("listen")?.text == "prerequest" ? "pre-request script" : "test script"
             let exec = event.member("script")?.member("exec")
             let source = exec?.text.map { [$0] } ?? exec?.elements.compactMap(\.text) ?? []
             let scriptLines = source.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init) }
             guard scriptLines.contains(where: { !$0.trimmed.isEmpty }) else { continue }
-            let count = scriptLines.count == 1 ? "1 line" : "\(scriptLines.count) lines"
-            notes.append("\(owner): its \(tool) \(kind) (\(count)) is not run; it is kept as a comment")
+            // The same words wherever it is: 400 requests with a script make one note naming their places.
+            let place = location.map { $0.hasSuffix("/") ? "\($0)event/\(number)" : "\($0)/event/\(number)" }
+            let article = tool.hasPrefix("HTTP") || "AEIOU".contains(tool.prefix(1)) ? "an" : "a"
+            notes.append(ImportNote(.info, at: place, "\(article) \(tool) \(kind) is not run; it is kept as a comment in the catalog"))
             lines.append("\(tool) \(kind) of \(owner) (not run by apiexplorer):")
             lines += scriptLines.map { "  " + $0.replacing("\r", with: "") }
         }

@@ -15,6 +15,8 @@ struct PostmanCollection {
         /// The auth that applies inside (its own, else its parent's); nil: none.
         var auth: JSONValue?
         var variables: [PostmanVariable]
+        /// Where the folder is in the document.
+        var location: String
     }
 
     /// A service being built: the requests sharing one URL base.
@@ -45,12 +47,16 @@ struct PostmanCollection {
     var documentName = "the collection"
     /// Environment names are kept as written (`.http` clients' `dev`, `Local`), not lowercased.
     var keepsEnvironmentNames = false
-    /// Reads a file a request body names (relative to the document); nil: not readable.
-    var readFile: (String) -> Data? = { _ in nil }
+    /// The files a request body may name: only those in the document's folder.
+    var files = DocumentFiles.none
     /// How an environment file is named in comments and notes.
     var environmentLabel = "Postman environment"
     /// Body files read for the request being added, to be written beside the catalog.
     var bodyFiles: [(path: String, data: Data)] = []
+    /// Folders' scripts as comment lines, for the top of the catalog file.
+    var folderScripts: [String] = []
+    /// Their permission bits, by path.
+    var bodyFileModes: [String: UInt16] = [:]
 
     init(root: JSONValue, name: String, environments: [PostmanEnvironment]) {
         self.root = root
@@ -63,8 +69,9 @@ struct PostmanCollection {
         secrets = SecretBook(service: serviceID)
         findSecretVariables()
         var fileComment = [header]
-        fileComment += scriptComment(root.member("event"), owner: "the collection")
+        fileComment += scriptComment(root.member("event"), owner: "the collection", at: DocumentPlace.pointer(documentName, []))
         walk(root.member("item")?.elements ?? [], folders: [], pointer: ["item"])
+        fileComment += folderScripts
         var drafts: [CatalogDraft] = []
         for service in services {
             var draft = service.draft
@@ -82,26 +89,56 @@ struct PostmanCollection {
         return CatalogImport(drafts: drafts, notes: notes.filter { seen.insert($0).inserted })
     }
 
-    /// Variables typed `secret` anywhere, with secret-like names (`apiKey`, `token` …), or used
-    /// as credentials in auth blocks.
+    /// Variables whose values are credentials, by what they are: typed `secret` (a private
+    /// environment file), used as a credential of an auth block, or inside the value of a
+    /// credential's header, query item, form field or JSON member (`Authorization: Bearer
+    /// {{token}}`, `"password": "{{pw}}"`); a variable named like a credential too, unless it is
+    /// used in a URL's path (`/tokens/{{token_id}}` is an id, and keeps its value).
     private mutating func findSecretVariables() {
         let all = collectionVariables + environments.flatMap(\.values)
-        for variable in all where variable.isSecret || Redactor.standard.isSensitive(name: variable.key) {
-            secretVariables.insert(variable.key)
+        var inPath: Set<String> = []
+        var asCredential: Set<String> = []
+        func variables(in text: String) -> [String] {
+            guard text.contains("{{") else { return [] }
+            // Plain variables only: not secrets, generators or request references (`login.response.body.token`).
+            return Template(text).placeholders.filter { !$0.hasPrefix("secret.") && !$0.hasPrefix("$") && !$0.contains(".response.") && !$0.contains(".request.") && !$0.contains(" ") }
         }
         func visit(_ item: JSONValue) {
             for auth in [item.member("auth"), item.member("request")?.member("auth")].compactMap({ $0 }) {
-                for (key, value) in Self.authParameters(auth) where Self.credentialKeys.contains(key) {
-                    if let variable = Self.wholePlaceholder(value) { secretVariables.insert(variable) }
+                for (key, value) in Self.authParameters(auth) where !Self.authSettings.contains(key) {
+                    asCredential.formUnion(variables(in: value))
+                }
+            }
+            if let request = item.member("request") {
+                let url = Self.rawURL(request.text != nil ? request : request.member("url")) ?? ""
+                let path = url.prefix { $0 != "?" && $0 != "#" }
+                inPath.formUnion(variables(in: String(path)))
+                for (name, value) in RequestURL.queryItems(Substring(url.drop { $0 != "?" }.dropFirst())) where CredentialName.isCredentialQuery(name) {
+                    asCredential.formUnion(variables(in: value ?? ""))
+                }
+                for header in request.member("header")?.elements ?? [] where CredentialName.isCredential(header.member("key")?.text ?? "") {
+                    asCredential.formUnion(variables(in: header.member("value").map(PostmanVariable.text) ?? ""))
+                }
+                let body = request.member("body")
+                for field in (body?.member("urlencoded")?.elements ?? []) + (body?.member("formdata")?.elements ?? [])
+                where CredentialName.isCredentialQuery(field.member("key")?.text ?? "") {
+                    asCredential.formUnion(variables(in: field.member("value").map(PostmanVariable.text) ?? ""))
+                }
+                if let raw = body?.member("raw")?.text, raw.contains("{{") {
+                    // `"password": "{{pw}}"` (templated JSON need not parse).
+                    for match in raw.matches(of: /"([^"\\]+)"\s*:\s*"?\{\{\s*([^{}\s]+)\s*\}\}/) where CredentialName.isCredential(String(match.output.1)) {
+                        asCredential.insert(String(match.output.2))
+                    }
                 }
             }
             item.member("item")?.elements.forEach(visit)
         }
         visit(root)
+        for variable in all where variable.isSecret || asCredential.contains(variable.key) || (CredentialName.isCredential(variable.key) && !inPath.contains(variable.key)) {
+            secretVariables.insert(variable.key)
+        }
+        secretVariables.formUnion(asCredential)
     }
-
-
-    static let credentialKeys: Set<String> = ["token", "password", "value", "accessToken", "refreshToken", "clientSecret"]
 
     /// `name` when `text` is exactly `{{name}}`.
     static func wholePlaceholder(_ text: String) -> String? {
@@ -131,9 +168,8 @@ struct PostmanCollection {
                 let folder = Folder(
                     key: "\(folderCount)", name: folderName, description: Self.description(item.member("description")),
                     auth: Self.effectiveAuth(item.member("auth"), inherited: parentAuth),
-                    variables: PostmanVariable.list(item.member("variable")))
-                let scripts = scriptComment(item.member("event"), owner: "folder '\(folderName)'")
-                if !scripts.isEmpty { notes.append("folder '\(folderName)': its scripts are not run (they are listed above)") }
+                    variables: PostmanVariable.list(item.member("variable")), location: location)
+                folderScripts += scriptComment(item.member("event"), owner: "folder '\(folderName)'", at: location)
                 walk(children, folders: folders + [folder], pointer: pointer + [String(index), "item"])
             } else if item.member("request") != nil {
                 addRequest(item, folders: folders, location: location)
@@ -147,11 +183,11 @@ struct PostmanCollection {
         return own.member("type")?.text == "noauth" ? nil : own
     }
 
-    /// A description's first line (Postman writes a string or `{content, type}`).
+    /// A description, whole (Postman writes a string or `{content, type}`; its Markdown is kept as written).
     static func description(_ value: JSONValue?) -> String? {
         guard let text = value?.text ?? value?.member("content")?.text else { return nil }
-        let line = String(text.prefix { $0 != "\n" && $0 != "\r" }).trimmed
-        return line.isEmpty ? nil : line
+        let whole = text.replacing("\r\n", with: "\n").trimmed
+        return whole.isEmpty ? nil : whole
     }
 
     /// The service for a URL base, made on first use.
@@ -172,7 +208,7 @@ struct PostmanCollection {
     mutating func group(for folder: Folder, in index: Int) -> String {
         if let id = services[index].groups[folder.key] { return id }
         let id = services[index].groupIDs.claim(Identifier.make(folder.name.lowercased(), fallback: "folder"))
-        let auth = folder.auth.map { authorization($0, owner: "folder '\(folder.name)'") }
+        let auth = folder.auth.map { authorization($0, owner: "folder '\(folder.name)'", at: folder.location) }
         var group = CatalogDraft.Group(id: id, title: folder.name, headers: auth?.headers ?? [])
         group.description = folder.description
         services[index].draft.groups.append(group)

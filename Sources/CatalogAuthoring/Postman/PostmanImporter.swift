@@ -24,11 +24,12 @@ package enum PostmanImporter {
     }
 
     /// The catalogs for a collection's bytes and its environment files; `service` overrides the
-    /// id taken from the collection's name; `readFile` reads the files that `file` bodies and
-    /// form-data fields name (nil: left out with a note). Pure apart from `readFile`.
+    /// id taken from the collection's name; `files` gives the files that `file` bodies and
+    /// form-data fields name (only those in the collection's folder: others are marked missing
+    /// with a note). Pure apart from `files`.
     package static func catalog(
         collection data: Data, documentName: String, environments: [EnvironmentFile] = [], service: String? = nil,
-        readFile: @escaping (String) -> Data? = { _ in nil }
+        files: DocumentFiles = .none
     ) throws(AuthoringError) -> CatalogImport {
         let root = try ImportedDocument.json(data, what: "the Postman collection \(documentName)")
         guard case .object = root, let info = root.member("info"), root.member("item") != nil else {
@@ -42,15 +43,15 @@ package enum PostmanImporter {
             throw .invalidInput("\(documentName) uses the Postman schema \(schema); Collection v2.0 and v2.1 are understood")
         }
         let name = info.member("name")?.text ?? "postman"
-        var files: [PostmanEnvironment] = []
+        var environmentFiles: [PostmanEnvironment] = []
         for file in environments {
-            files.append(try PostmanEnvironment(file))
+            environmentFiles.append(try PostmanEnvironment(file))
         }
-        var collection = PostmanCollection(root: root, name: name, environments: files)
+        var collection = PostmanCollection(root: root, name: name, environments: environmentFiles)
         collection.serviceID = service ?? Identifier.make(name.lowercased(), fallback: "postman")
         collection.header = "Imported from \(documentName) (Postman collection \"\(name)\") by `apiexplorer import postman`."
         collection.documentName = documentName
-        collection.readFile = readFile
+        collection.files = files
         return collection.build()
     }
 }

@@ -32,27 +32,43 @@ struct RequestsInFlight {
 }
 
 extension AppFeature where Context == RequestsInFlight {
-    static func context(of app: AppState) -> RequestsInFlight { RequestsInFlight(tickets: app.inFlight) }
+    static func context(of app: AppState) -> RequestsInFlight { RequestsInFlight(tickets: app.exchanges.inFlight) }
 }
 
 /// What every feature may change of the app around it besides its own state: the status bar's
-/// message, the window over the panes, and the loads the app waits for; and what it asks of the
-/// rest of the app, done by the root in order once the feature has run.
+/// message and the loads the app waits for; and what it asks of the rest of the app, done by the
+/// root in order once the feature has run. The window over the panes is the overlay slice's: a
+/// feature reads it here and asks for a change (`present`, `dismiss`).
 struct AppShell {
     /// A short message for the status bar.
     var notice: String?
-    /// The window over the panes, if any.
-    var overlay: Dialog?
+    /// The window over the panes, as it was when the feature started.
+    let window: Dialog?
     /// Effects whose answer has not arrived yet (see `AppState.pendingLoads`).
     var pendingLoads: Set<AppEffect>
     /// What the feature asks of the rest of the app.
     var requests: [AppRequest] = []
+
+    /// Asks for a window over the panes (replacing the one shown): its keys, then its answer,
+    /// come back to the feature whose window it is.
+    mutating func present(_ dialog: Dialog) { requests.append(.present(dialog)) }
+
+    /// Asks for the window over the panes to close.
+    mutating func dismiss() { requests.append(.dismiss) }
 }
 
 /// What a feature may ask of the rest of the app: the few things it needs done in slices not its own.
 enum AppRequest {
+    /// Show a window over the panes (the overlay slice's to show).
+    case present(Dialog)
+    /// Close the window over the panes.
+    case dismiss
     /// Lines for the network log.
     case log([String])
+    /// Put text on the clipboard; `description` says what it was.
+    case copy(text: String, description: String)
+    /// Send the selected endpoint (its chosen example) in the active environment and mode.
+    case sendSelected
     /// Send a request again as it was sent (from the history), showing its endpoint.
     case sendAgain(EndpointCall)
     /// A new kind of answer (a WebSocket conversation) replaces the endpoint's body and stream: their
@@ -68,28 +84,36 @@ enum AppRequest {
     /// Show an endpoint of any service: in the active environment when it is its service's, else
     /// in the service's first environment.
     case showEndpoint(EndpointKey)
+    /// Show an endpoint in an environment (it becomes the active one).
+    case showEndpointIn(EndpointKey, EnvironmentKey)
+    /// Put the endpoint cursor on an endpoint of the active service.
+    case selectEndpoint(EndpointKey)
     /// Run a command of the keymap (the palette).
     case run(Command)
-    /// Send a request, asking first what is left to ask.
-    case dispatch(EndpointCall, asking: SendQuestions)
-    /// Send the endpoint with the example chosen in the examples window (nil: the default), and
-    /// keep the choice.
-    case sendExample(EndpointKey, String?)
     /// Show a tab of the response pane.
     case showTab(ResponseTab)
+    /// Give a pane the keyboard.
+    case focus(Pane)
     /// Show a response (a flow step's) as its endpoint's last one, in the Body tab.
     case showResponse(CallOutcome)
+    /// The catalogs were read again (a trust given): they replace the loaded ones.
+    case installCatalog(CatalogSet, SecretStore)
+    /// A request ended, answered or not: the kinds of exchange that followed it (uploads,
+    /// downloads, streams, conversations) end it too.
+    case exchangeEnded(EndedExchange)
+    /// A request was answered (or failed): the slices that show or keep answers take it, as
+    /// reported and as its endpoint's last result.
+    case exchangeAnswered(FinishedExchange, CallOutcome)
+    /// An action to send next, after what was asked before it (a feature's own follow-up).
+    case action(AppAction)
 }
 
-/// What is still asked before a request goes out.
-enum SendQuestions {
-    /// Trust (an untrusted catalog reaching outside), production (a live change), then whether a
-    /// download replaces a file.
-    case everything
-    /// Only whether a download replaces a file.
-    case download
-    /// Nothing: it is sent.
-    case nothing
+/// What the window over the panes passes to the feature whose window it is.
+package enum WindowInput: Sendable, Hashable {
+    /// A key while the window is open (moving, typing, choosing, closing).
+    case key(Command)
+    /// The answer to a question (`y` or `n`).
+    case answer(Bool)
 }
 
 extension AppReducer {
@@ -98,72 +122,11 @@ extension AppReducer {
         _ feature: Feature.Type, _ slice: WritableKeyPath<AppState, Feature.State>, _ action: Feature.Action, _ state: inout AppState
     ) -> [AppEffect] {
         let context = Feature.context(of: state)
-        var shell = AppShell(notice: state.notice, overlay: state.overlay, pendingLoads: state.pendingLoads)
+        var shell = AppShell(notice: state.notice, window: state.overlay, pendingLoads: state.pendingLoads)
         let effects = Feature.reduce(&state[keyPath: slice], action, &shell, context)
         state.notice = shell.notice
-        state.overlay = shell.overlay
         state.pendingLoads = shell.pendingLoads
+        guard !shell.requests.isEmpty else { return effects }
         return shell.requests.reduce(into: effects) { effects, request in effects += perform(request, state: &state) }
-    }
-
-    /// Does what a feature asked of the rest of the app.
-    private static func perform(_ request: AppRequest, state: inout AppState) -> [AppEffect] {
-        switch request {
-        case .log(let lines):
-            return scope(LogFeature.self, \.log, .logged(lines), &state)
-        case .sendAgain(let call):
-            return sendAgain(call, state: &state)
-        case .replaceAnswer(let key):
-            return scope(BodyFeature.self, \.body, .dropped(key), &state)
-        case .openScratch(let environment, let notice):
-            state.catalog = state.catalog.addingScratch(state.scratch.entries)
-            state.selectEnvironment(environment)
-            state.navigation.resetEndpointCursor(in: state.catalog)
-            state.focus = .endpoints
-            let effects = send(state: &state, example: nil)
-            state.notice = notice
-            return effects
-        case .replaceScratch(let id, let endpoint, let near, let notice):
-            state.catalog.services.removeAll { $0.id == id }
-            if let near, near.service == endpoint.service {
-                state.selectEnvironment(near)
-            } else if let service = state.catalog.service(endpoint.service), let first = service.environments.first {
-                state.selectEnvironment(EnvironmentKey(service, environment: first.name))
-            }
-            state.selectEndpoint(endpoint)
-            state.notice = notice
-            return []
-        case .showEndpoint(let key):
-            let active = state.activeEnvironmentKey
-            let environment = active?.service == key.service ? active : state.catalog.service(key.service).flatMap { service in
-                service.environments.first.map { EnvironmentKey(service, environment: $0.name) }
-            }
-            guard let environment else { return [] }
-            state.focus = .endpoints
-            return navigate(.show(key, in: environment), state: &state)
-        case .run(let command):
-            return AppReducer.perform(command, state: &state)
-        case .dispatch(let call, .everything):
-            return confirmThenDispatch(call, state: &state)
-        case .dispatch(let call, .download):
-            return dispatchCheckingDownload(call, state: &state)
-        case .dispatch(let call, .nothing):
-            return dispatch(call, state: &state)
-        case .sendExample(let key, let name):
-            state.chosenExample[key] = name
-            return send(state: &state, example: name)
-        case .showTab(let tab):
-            state.tab = tab
-            return []
-        case .showResponse(let record):
-            let key = record.call.endpoint
-            var effects = perform(.showEndpoint(key), state: &state)
-            effects += scope(BodyFeature.self, \.body, .dropped(key), &state)
-            state.responses[key] = record
-            state.tabScroll = [:]
-            state.tab = .body
-            state.focus = .response
-            return effects + scope(BodyFeature.self, \.body, .responseArrived(record), &state)
-        }
     }
 }

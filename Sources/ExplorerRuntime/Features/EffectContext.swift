@@ -12,6 +12,8 @@ struct EffectContext: Sendable {
     let post: @Sendable (AppAction) -> Void
     /// Runs work in the background and posts the action it returns.
     let load: @Sendable (@escaping @Sendable () async -> AppAction) -> Void
+    /// Runs work in the background that the explorer waits for before it ends, and returns its task.
+    let run: @Sendable (@escaping @Sendable () async -> Void) -> Task<Void, Never>
     /// The session of an environment in a mode, when its catalog is loaded.
     let session: @Sendable (EnvironmentKey, RequestMode) -> ServiceSession?
 }

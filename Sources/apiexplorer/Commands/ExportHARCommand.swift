@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogAuthoring
 import FoundationEssentials
 import StateStore
 import SystemSupport
@@ -17,7 +18,7 @@ struct ExportHARCommand: ParsableCommand {
 
     func run() throws {
         do throws(SystemError) {
-            let text = HARExporter.text(try HistoryStore().entries(limit: limit), creatorVersion: APIExplorerVersion.current)
+            let text = HARExporter.text(try HistoryStore().entries(limit: limit).map(\.harExchange), creatorVersion: APIExplorerVersion.current)
             guard let out else { return Console.out(text) }
             try AtomicFile.write(Data((text + "\n").utf8), to: URL(fileURLWithPath: out), permissions: 0o600)
         } catch {

@@ -11,7 +11,8 @@ struct ExportHTTPCommand: ParsableCommand {
         abstract: "Writes a service's endpoints (or one) as a .http file (JetBrains HTTP Client, VS Code REST Client).",
         discussion: """
             The environment's base URL becomes @baseUrl, the service's and environment's variables @name = value lines, \
-            each endpoint a ### block with its # @name, headers (environment, group, endpoint) and body. Placeholders \
+            each endpoint a ### block with its # @name, headers (environment, group, endpoint) and body; files it sends are \
+            written as `< ./path` relative to the file's folder (multipart parts too). Placeholders \
             stay placeholders; {{secret.NAME}} is written {{NAME}}, and with --out an http-client.private.env.json \
             beside the file names each secret under the environment, empty (values are never written).
             """)
@@ -27,19 +28,27 @@ struct ExportHTTPCommand: ParsableCommand {
     func run() throws {
         var secrets: [String] = []
         var environmentName = ""
+        var notes: [String] = []
+        // Files are named relative to where the .http file goes (the current folder for standard output).
+        let folder = URL(fileURLWithPath: output.out ?? "x").deletingLastPathComponent().standardizedFileURL.path
         try output.emit { catalog throws(CatalogLookupError) in
             guard target.contains("/") else {
                 let service = try EndpointSelection.resolveService(target, in: catalog)
                 let chosen = try EndpointSelection.resolveEnvironment(environment, of: service)
                 secrets = HTTPFileExporter.secrets(service: service, environment: chosen)
                 environmentName = chosen.name
-                return HTTPFileExporter.text(service: service, environment: chosen)
+                let exported = HTTPFileExporter.export(service: service, environment: chosen, folder: folder)
+                notes = exported.notes
+                return exported.text
             }
             let selection = try EndpointSelection.resolve(target, environment: environment, in: catalog)
             secrets = HTTPFileExporter.secrets(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
             environmentName = selection.environment.name
-            return HTTPFileExporter.text(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint])
+            let exported = HTTPFileExporter.export(service: selection.service, environment: selection.environment, endpoints: [selection.endpoint], folder: folder)
+            notes = exported.notes
+            return exported.text
         }
+        notes.forEach { Console.error("note: \($0)") }
         guard !secrets.isEmpty else { return }
         guard let out = output.out else {
             Console.error("note: the file uses the secrets \(secrets.joined(separator: ", ")) as {{NAME}}: give them in http-client.private.env.json beside it (--out writes one)")

@@ -12,8 +12,11 @@ struct ExportOpenAPICommand: ParsableCommand {
             parameters with their values as examples), groups tags, headers holding secrets security schemes, bodies \
             (body files inlined, never a local path) and fixtures request and response examples (network-error \
             examples cannot be said in OpenAPI). Endpoints sharing a method and path with an earlier one are kept under \
-            x-apiexplorer-alternatives (a note names them). Secret values are never written. `apiexplorer import \
-            openapi` reads the document back to the same endpoints.
+            x-apiexplorer-alternatives (a note names them). What OpenAPI has no place for is kept under extensions other \
+            tools skip: each endpoint's request as written (x-apiexplorer-request: headers such as Accept and \
+            Content-Type, templated values, response references), the environments with their headers and variables \
+            (x-apiexplorer-environments), the service's variables, the groups' headers and body files' paths. Secret \
+            values are never written. `apiexplorer import openapi` reads the document back to the same requests.
             """)
 
     @Argument(help: ArgumentHelp("The service.", valueName: "SERVICE"))

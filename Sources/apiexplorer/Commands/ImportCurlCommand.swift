@@ -53,6 +53,12 @@ struct ImportCurlCommand: ParsableCommand {
             if let out {
                 let url = URL(fileURLWithPath: out)
                 try draft.write(into: url.deletingLastPathComponent(), fileName: url.lastPathComponent, force: force)
+                // The person typed the command: the catalog is theirs, trusted as written.
+                do throws(SystemError) {
+                    try TrustFile().trust([CatalogTrust.contentHash(of: Data(draft.yaml.utf8))], in: url.deletingLastPathComponent())
+                } catch {
+                    Console.error("warning: \(out) is not trusted (\(error)): `apiexplorer trust \(url.deletingLastPathComponent().path)` trusts it")
+                }
                 Console.error("Wrote \(out)")
             } else {
                 Console.out(draft.yaml, terminator: "")

@@ -27,12 +27,15 @@ struct ImportGraphQLCommand: ParsableCommand {
         let result: CatalogImport
         do throws(AuthoringError) {
             guard let endpoint = URL(string: url) else { throw .usage("--url '\(url)' is not a URL") }
-            let data = try ImportOutputOptions.read(file)
+            if output.root != nil { throw .usage("a GraphQL schema names no other file; --root does not apply") }
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try GraphQLImporter.catalog(
                 schema: data, documentName: URL(fileURLWithPath: file).lastPathComponent, url: endpoint, service: output.service)
         } catch {
             throw ExitStatus.fail(error)
         }
-        try output.write(result, command: "import graphql \(file)")
+        // The endpoint's URL is the person's own (--url, or the default on this machine).
+        let typed = URL(string: url).flatMap { url in url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)\(url.port.map { ":\($0)" } ?? "")" } } }
+        try output.write(result, command: "import graphql \(file)", ownHosts: typed.map { [$0] } ?? [])
     }
 }

@@ -24,7 +24,8 @@ struct ImportHARCommand: ParsableCommand {
         let result: CatalogImport
         do throws(AuthoringError) {
             if output.service != nil { throw .usage("import har names its services after the hosts; --service does not apply") }
-            let data = try ImportOutputOptions.read(file)
+            if output.root != nil { throw .usage("a HAR capture names no other file; --root does not apply") }
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.captureLimit)
             result = try HARImporter.catalog(har: data, documentName: URL(fileURLWithPath: file).lastPathComponent)
         } catch {
             throw ExitStatus.fail(error)

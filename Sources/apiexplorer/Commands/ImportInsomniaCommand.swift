@@ -23,11 +23,10 @@ struct ImportInsomniaCommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try InsomniaImporter.catalog(
                 export: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+                files: try output.documentFiles(for: file))
         } catch {
             throw ExitStatus.fail(error)
         }

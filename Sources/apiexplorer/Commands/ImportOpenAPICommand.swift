@@ -6,13 +6,16 @@ import FoundationEssentials
 struct ImportOpenAPICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openapi",
-        abstract: "Turns an OpenAPI 3.0 / 3.1 document (JSON or YAML) into a catalog with fixtures.",
+        abstract: "Turns an OpenAPI 3.0 / 3.1 / 3.2 or Swagger 2.0 document (JSON or YAML) into a catalog with fixtures.",
         discussion: """
             Writes SERVICE.yaml into the output folder with one endpoint per operation (parameters as {{placeholders}} \
             holding their examples or defaults), a `local` environment for `apiexplorer mock` plus one environment per \
             server, one group per security scheme (its secret as {{secret.NAME}}), and example responses (or samples \
             built from their schemas) as fixture files under fixtures/SERVICE/. The catalog is checked before anything is \
-            written (an import that would not load writes nothing); existing files are replaced only with --force.
+            written (an import that would not load writes nothing); existing files are replaced only with --force. \
+            $refs are followed into other files of the document's folder (--root widens it), never elsewhere. \
+            What `apiexplorer export openapi` kept under x-apiexplorer-… extensions (headers, variables, \
+            environments, endpoint order) comes back as it was.
             """)
 
     @Argument(help: ArgumentHelp("The OpenAPI document.", valueName: "FILE"))
@@ -23,11 +26,10 @@ struct ImportOpenAPICommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             result = try OpenAPIImporter.catalog(
                 from: data, documentName: URL(fileURLWithPath: file).lastPathComponent, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+                files: try output.documentFiles(for: file))
         } catch {
             throw ExitStatus.fail(error)
         }

@@ -12,8 +12,10 @@ struct ImportPostmanCommand: ParsableCommand {
             holding {{secret.NAME}}, saved example responses fixtures (the first 2xx the stub, the others named \
             examples), and each --environment file an environment (secret-typed values become {{secret.NAME}}: their \
             values are never written). Requests are grouped by the base of their URL, one service each. Pre-request and \
-            test scripts are not run: they are listed in the notes and kept as comments. The catalog is checked before \
-            anything is written; existing files are replaced only with --force.
+            test scripts are not run: they are listed in the notes and kept as comments. Form-data and file bodies are \
+            copied beside the catalog from the collection's folder only (--root widens it); others are marked missing. \
+            Auth a request cannot carry as headers (OAuth 1.0, AWS Signature, Hawk …) is left out (exit 3). The catalog \
+            is checked before anything is written; existing files are replaced only with --force.
             """)
 
     @Argument(help: ArgumentHelp("The collection (JSON).", valueName: "FILE"))
@@ -27,15 +29,14 @@ struct ImportPostmanCommand: ParsableCommand {
     func run() throws {
         let result: CatalogImport
         do throws(AuthoringError) {
-            let data = try ImportOutputOptions.read(file)
+            let data = try ImportOutputOptions.read(file, limit: ImportOutputOptions.documentLimit)
             var files: [PostmanImporter.EnvironmentFile] = []
             for path in environments {
-                files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path)))
+                files.append(PostmanImporter.EnvironmentFile(fileName: URL(fileURLWithPath: path).lastPathComponent, data: try ImportOutputOptions.read(path, limit: ImportOutputOptions.settingsLimit)))
             }
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             result = try PostmanImporter.catalog(
                 collection: data, documentName: URL(fileURLWithPath: file).lastPathComponent, environments: files, service: output.service,
-                readFile: { FileManager.default.contents(atPath: $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).path) })
+                files: try output.documentFiles(for: file))
         } catch {
             throw ExitStatus.fail(error)
         }

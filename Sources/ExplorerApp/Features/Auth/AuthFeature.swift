@@ -9,17 +9,15 @@ package struct AuthState: Sendable {
     /// Sign-ins waiting for the person (device codes), by service and environment; gone once a
     /// request there finishes.
     package fileprivate(set) var signInPrompts: [EnvironmentKey: SignInPrompt] = [:]
-    /// Environments a handler signed out of (`signOut`), with what it said; shown until a request
-    /// there succeeds again.
-    package fileprivate(set) var signedOut: [EnvironmentKey: String] = [:]
+    /// Environments signed out of (a handler's `signOut`, a token not renewed, the person), and
+    /// why; shown until a request there succeeds again.
+    package fileprivate(set) var signedOut: [EnvironmentKey: SignOut] = [:]
 }
 
 /// What happens to cookies, tokens and sign-ins.
 package enum AuthAction: Sendable {
-    /// `K`: show the active environment's cookies.
-    case showCookies
-    /// `T`: show the active environment's tokens.
-    case showTokens
+    /// `K` (the cookies) or `T` (the tokens) of the active environment.
+    case command(AuthCommand)
     /// A key in the cookie or token window.
     case window(Command)
     /// The cookies of an environment and mode were read, at `at`.
@@ -30,9 +28,8 @@ package enum AuthAction: Sendable {
     case signInFailed(String)
     /// A sign-in waits for the person: the code to type and where (the OAuth 2.0 device flow).
     case signInPrompted(SignInPrompt)
-    /// A request there finished; `signedOut` is what a handler said when it signed the session out
-    /// (`signOutMessage(for:)`).
-    case requestFinished(EnvironmentKey, succeeded: Bool, signedOut: String?)
+    /// A request there finished; `signedOut` when it signed its session out, and why.
+    case requestFinished(EnvironmentKey, succeeded: Bool, signedOut: SignOut?)
 }
 
 /// Work on the sessions' cookies and tokens.
@@ -61,35 +58,38 @@ enum AuthFeature: AppFeature {
     }
 
     static func context(of app: AppState) -> Context {
-        Context(environment: app.activeEnvironmentKey, mode: AppReducer.sendMode(app))
+        Context(environment: app.activeEnvironmentKey, mode: app.sendMode)
     }
 
     static func reduce(_ state: inout AuthState, _ action: AuthAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
-        case .showCookies:
+        case .command(.showCookies):
             guard let environment = context.environment else { return [] }
             return [.auth(.loadCookies(environment: environment, mode: context.mode))]
-        case .showTokens:
+        case .command(.showTokens):
             guard let environment = context.environment else { return [] }
             return [.auth(.loadTokens(environment: environment, mode: context.mode))]
+        case .command(.deleteItem), .command(.signInAgain):
+            // Keys of the windows: they arrive as `.window`.
+            break
         case .window(let command):
             return handleWindow(command, state: &state, shell: &shell)
         case .cookiesLoaded(let environment, let mode, let cookies, let at):
             var window = CookiesWindow(environment: environment, mode: mode, cookies: cookies, shownAt: at)
             // Read again after a deletion: the cursor stays where it was.
-            if case .cookies(let shown)? = shell.overlay, shown.environment == environment, shown.mode == mode {
+            if case .auth(.cookies(let shown))? = shell.window, shown.environment == environment, shown.mode == mode {
                 window.selected = min(shown.selected, max(0, cookies.count - 1))
             }
-            shell.overlay = .cookies(window)
+            shell.present(.auth(.cookies(window)))
         case .tokensLoaded(let environment, let mode, let tokens, let at):
-            shell.overlay = .tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))
+            shell.present(.auth(.tokens(TokensWindow(environment: environment, mode: mode, tokens: tokens, shownAt: at))))
         case .signInFailed(let message):
             shell.notice = message
         case .signInPrompted(let prompt):
             state.signInPrompts[prompt.environment] = prompt
             shell.notice = prompt.sentence
             // Over SSH and in tmux too: the URL is on the clipboard, ready to paste into a browser.
-            return [.copyToClipboard(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL")]
+            shell.requests.append(.copy(text: prompt.completeURL ?? prompt.verificationURL, description: "the sign-in URL"))
         case .requestFinished(let environment, let succeeded, let signedOut):
             // The code and URL of a sign-in that ended are no longer something to do.
             if let prompt = state.signInPrompts.removeValue(forKey: environment), shell.notice == prompt.sentence { shell.notice = nil }
@@ -105,62 +105,58 @@ enum AuthFeature: AppFeature {
     /// Keys in the cookie window (`d` deletes, Enter clears) and the token window (`S` signs in
     /// again, Enter signs out).
     static func handleWindow(_ command: Command, state: inout AuthState, shell: inout AppShell) -> [AppEffect] {
-        switch shell.overlay {
-        case .cookies(var window)?:
+        if command == .close {
+            shell.dismiss()
+            return []
+        }
+        switch shell.window {
+        case .auth(.cookies(var window))?:
             let count = window.cookies.count
             switch command {
             case .moveDown: window.selected = min(max(0, count - 1), window.selected + 1)
             case .moveUp: window.selected = max(0, window.selected - 1)
             case .moveToTop: window.selected = 0
             case .moveToBottom: window.selected = max(0, count - 1)
-            case .deleteItem:
+            case .auth(.deleteItem):
                 guard window.cookies.indices.contains(window.selected) else { return [] }
                 let cookie = window.cookies[window.selected]
                 shell.notice = "Cookie \(cookie.name) of \(cookie.domain) deleted."
                 return [.auth(.deleteCookie(environment: window.environment, mode: window.mode, cookie: cookie))]
             case .choose:
-                shell.overlay = nil
+                shell.dismiss()
                 shell.notice = "Cookies of \(window.environment.service) · \(window.environment.environment) cleared."
                 return [.auth(.clearCookies(environment: window.environment, mode: window.mode))]
             default: return []
             }
-            shell.overlay = .cookies(window)
-        case .tokens(var window)?:
+            shell.present(.auth(.cookies(window)))
+        case .auth(.tokens(var window))?:
             switch command {
             case .moveDown: window.scroll += 1
             case .moveUp: window.scroll = max(0, window.scroll - 1)
             case .moveToTop: window.scroll = 0
             case .choose:
-                shell.overlay = nil
-                state.signedOut[window.environment] = "\(ServiceSession.signedOutPrefix) \(window.environment.service) · \(window.environment.environment): by you"
+                shell.dismiss()
+                state.signedOut[window.environment] = .byPerson
                 return [.auth(.signOut(environment: window.environment, mode: window.mode))]
-            case .signInAgain:
+            case .auth(.signInAgain):
                 shell.notice = "Signing in to \(window.environment.service) · \(window.environment.environment) again…"
                 return [.auth(.signInAgain(environment: window.environment, mode: window.mode))]
             default: return []
             }
-            shell.overlay = .tokens(window)
+            shell.present(.auth(.tokens(window)))
         default:
             break
         }
         return []
     }
+}
 
-    /// What a catalog handler that signed out (`do: signOut`) said of a finished request, nil when
-    /// none did. The session forgot its token and cookies; the explorer says so until a request
-    /// there succeeds, and forgets what it captured there.
-    static func signOutMessage(for record: CallOutcome) -> String? {
-        var notes = record.exchange.notes + record.exchange.trace.compactMap { event -> String? in
-            if case .handled(_, let note) = event.kind { note } else { nil }
-        }
-        // An OAuth 2.0 token that could not be renewed signed the session out too.
-        if let error = record.exchange.error, error.source == ServiceSession.oauth2SignOutSource {
-            notes.append(String(error.message.prefix { $0 != ";" }))
-        }
-        guard let note = notes.first(where: { $0.hasPrefix(ServiceSession.signedOutPrefix) }) else { return nil }
-        let reason = record.exchange.error.map { ": \($0.kind)" } ?? ""
-        return note.contains(":") ? note : note + reason
-    }
+/// The windows of cookies and tokens.
+package enum AuthWindow: Sendable, Hashable {
+    /// The cookies of an environment and mode, as they were when read.
+    case cookies(CookiesWindow)
+    /// The tokens of an environment and mode, as they were at `shownAt`.
+    case tokens(TokensWindow)
 }
 
 /// The cookie jar of an environment in one mode, read when the window opened.

@@ -10,6 +10,30 @@ import TextSupport
 /// secrets are revealed), when it expires counted from when the window opened, and for a JWT its
 /// header and claims.
 enum TokensView {
+    /// Draws the cookie or token window.
+    static func render(_ window: AuthWindow, state: AppState, screen: Rect, into buffer: inout Buffer) {
+        switch window {
+        case .cookies(let window):
+            let lines = cookieLines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
+            let overlay = Overlay(
+                block: OverlayView.block(
+                    "Cookies · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "d deletes · Enter clears · Esc"),
+                width: .percent(80), height: .cells(min(lines.count, max(1, state.size.height - 6)) + 2))
+            TextView(lines, wraps: true).render(into: &buffer, area: OverlayView.prepare(overlay, in: screen, buffer: &buffer))
+        case .tokens(let window):
+            let lines = lines(window, revealed: state.revealsSecrets, timeZone: state.timeZone)
+            let height = min(lines.count, max(1, state.size.height - 6))
+            let overlay = Overlay(
+                block: OverlayView.block(
+                    "Tokens · \(window.environment.service) · \(window.environment.environment) · \(window.mode.badge)", hint: "S signs in · Enter signs out · Esc"),
+                width: .percent(80), height: .cells(height + 2))
+            var view = TextView(lines, wraps: true)
+            let area = OverlayView.prepare(overlay, in: screen, buffer: &buffer)
+            view.verticalOffset = min(window.scroll, view.maxVerticalOffset(viewport: area.size))
+            view.render(into: &buffer, area: area)
+        }
+    }
+
     static func lines(_ window: TokensWindow, revealed: Bool, timeZone: LocalTimeZone) -> [Line] {
         guard !window.tokens.isEmpty else {
             return [

@@ -84,7 +84,7 @@ extension BodyFeature {
     static func moveInEvents(_ movement: AppReducer.Movement, paging: Bool, state: inout BodyState, _ context: Context) {
         guard let key = context.selected, var stream = state.streams[key], stream.kind == .events, let current = stream.selectedIndex
         else { return }
-        stream.cursor = AppReducer.followingCursor(movement, paging: paging, from: current, count: stream.events.count, pageHeight: context.pageHeight)
+        stream.cursor = movement.followingCursor(paging: paging, from: current, count: stream.events.count, pageHeight: context.pageHeight)
         state.streams[key] = stream
     }
 }
@@ -94,20 +94,5 @@ extension BodyState {
     func showsEvents(_ key: EndpointKey?) -> Bool {
         guard let stream = key.flatMap({ streams[$0] }) else { return false }
         return stream.kind == .events && stream.selectedIndex != nil
-    }
-}
-
-extension AppReducer {
-    /// Where a cursor goes in a list that grows while it is shown (events, frames): nil when the
-    /// newest item is chosen, which means following the list again.
-    static func followingCursor(_ movement: Movement, paging: Bool, from current: Int, count: Int, pageHeight: Int) -> Int? {
-        let page = max(1, pageHeight - 1)
-        let step: Movement = switch movement {
-        case .down(let lines): .down(paging ? page : lines)
-        case .up(let lines): .up(paging ? page : lines)
-        default: movement
-        }
-        let target = step.applied(to: current, count: count)
-        return target == count - 1 ? nil : target
     }
 }

@@ -88,14 +88,29 @@ extension Keymap {
         }
     }
 
-    /// A command's name in the config file.
+    /// A command's name in the config file: its own name, with the tab's first for a tab's keys
+    /// (`body.search`, `editor.undo`, `tests.nextStep`, `tab.vars`) and `typing.` for the line editor's.
     package static func configName(of command: Command) -> String {
         switch command {
-        case .showTab(let tab): "tab." + tab.title.lowercased()
+        case .exchanges(let command): "\(command)"
+        // The tree's keys keep the names they had (their debug description) until they get readable ones.
+        case .navigation(let command) where command.isTreeCommand: "navigation(ExplorerApp.NavigationCommand.\(command))"
+        case .navigation(let command): "\(command)"
+        case .finder(let command): "\(command)"
+        case .response(.showTab(let tab)): "tab." + tab.title.lowercased()
+        case .response(let command): "\(command)"
+        case .panes(let command): "\(command)"
+        case .overlays(let command): "\(command)"
+        case .messages(let command): "\(command)"
+        case .history(let command): "\(command)"
+        case .auth(let command): "\(command)"
+        case .checks(let command): command.isTabKey ? "tests.\(command)" : "\(command)"
+        case .scratch(let command): "\(command)"
+        case .webSocket(let command): "\(command)"
+        case .editing(let command): "\(command)"
         case .body(let command): "body.\(command)"
         case .editor(let command): "editor.\(command)"
         case .variables(let command): "vars.\(command)"
-        case .tests(let command): "tests.\(command)"
         case .edit(.insert): "typing.insert"
         case .edit(let edit): "typing.\(edit)"
         default: "\(command)"
@@ -111,7 +126,7 @@ extension Keymap {
     static func applyTogether(_ one: KeyScope, _ other: KeyScope) -> Bool {
         if one == other { return true }
         let pair: Set<KeyScope> = [one, other]
-        let contexts: [KeyContext] = [.panes(.none), .window, .question, .typing]
+        let contexts: [KeyContext] = [.panes(nil), .window, .question, .typing]
         return contexts.contains { pair.isSubset(of: Set($0.scopes)) }
     }
 }

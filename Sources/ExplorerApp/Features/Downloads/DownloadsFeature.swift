@@ -1,4 +1,7 @@
+import Catalog
 import DispatcherCore
+import TextSupport
+import Sessions
 
 /// Response bodies being written to a file (`d`, an endpoint's `download:`): how far each is,
 /// for the status bar's progress (bytes so far, the total when known, the rate).
@@ -15,8 +18,9 @@ package enum DownloadsAction: Sendable {
     /// A body being downloaded moved on: bytes so far, the total when known, and the runtime
     /// clock's reading (the rate is computed from these readings, never from the wall time).
     case progressed(ticket: Int, received: Int, expected: Int?, at: Duration)
-    /// The request finished (or was cancelled): its progress goes.
-    case ended(ticket: Int)
+    /// The request finished (or was cancelled): its progress goes, and a download's end is said
+    /// (`call` is nil for a report of a request no longer in flight).
+    case ended(ticket: Int, call: EndpointCall?, exchange: Exchange)
 }
 
 enum DownloadsFeature: AppFeature {
@@ -30,9 +34,20 @@ enum DownloadsFeature: AppFeature {
             } else {
                 state.progress[ticket]?.update(received: received, expected: expected, at: at)
             }
-        case .ended(let ticket):
+        case .ended(let ticket, let call, let exchange):
             state.progress[ticket] = nil
+            if call?.downloadPath != nil { shell.notice = ended(exchange) }
         }
         return []
+    }
+
+    /// What replaces "Downloading … to …" when the download ends: where the body went, or why not.
+    static func ended(_ exchange: Exchange) -> String {
+        if let file = exchange.response?.downloadedFile {
+            let resumed = file.resumedFrom > 0 ? " (continued after \(ByteCount.format(file.resumedFrom)))" : ""
+            return "Saved \(ByteCount.format(file.byteCount)) to \(file.path)\(resumed)."
+        }
+        if let error = exchange.error { return "Not downloaded: \(error.kind.name): \(error.message)" }
+        return "Not downloaded: the answer was not a body to save."
     }
 }

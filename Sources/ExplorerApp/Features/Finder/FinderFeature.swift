@@ -94,7 +94,7 @@ enum FinderFeature: AppFeature {
                 case .history(let item): shell.requests.append(.sendAgain(item.call))
                 }
             case .moveDown, .moveUp, .moveToTop, .moveToBottom:
-                OverlaysFeature.move(&state.list, command, count: state.results.count)
+                if case .moved(let list) = OverlaysFeature.listKey(command, state.list, count: state.results.count) { state.list = list }
             case .pageDown, .pageUp:
                 let count = state.results.count
                 let step = command == .pageDown ? context.pageHeight : -context.pageHeight

@@ -69,28 +69,35 @@ enum HistoryFeature: AppFeature {
             if state.items.isEmpty {
                 shell.notice = "No request sent yet: Enter sends one."
             } else {
-                shell.overlay = .history(list: ListState(selected: 0))
+                shell.present(.history(list: ListState(selected: 0)))
             }
         case .window(let command):
-            guard case .history(var list)? = shell.overlay else { return [] }
+            guard case .history(var list)? = shell.window else { return [] }
             let count = state.items.count
             switch command {
-            case .moveDown, .moveUp, .moveToTop, .moveToBottom: OverlaysFeature.move(&list, command, count: count)
             case .pageDown: list.select(min(count - 1, (list.selected ?? 0) + context.pageHeight), itemCount: count)
             case .pageUp: list.select(max(0, (list.selected ?? 0) - context.pageHeight), itemCount: count)
-            case .choose:
-                shell.overlay = nil
-                guard let selected = list.selected, state.items.indices.contains(selected) else { return [] }
-                shell.requests.append(.sendAgain(state.items[selected].call))
-                return []
-            default: return []
+            default:
+                switch OverlaysFeature.listKey(command, list, count: count) {
+                case .moved(let moved): list = moved
+                case .chosen(let selected):
+                    shell.dismiss()
+                    shell.requests.append(.sendAgain(state.items[selected].call))
+                    return []
+                case .closed:
+                    shell.dismiss()
+                    return []
+                case .ignored: return []
+                }
             }
-            shell.overlay = .history(list: list)
+            shell.present(.history(list: list))
         case .loaded(let earlier):
             // Requests of this run are newer than anything in the file.
             state.items = Array((state.items + earlier).prefix(HistoryItem.limit))
             shell.pendingLoads.remove(.history(.load))
         case .requestFinished(let record, let date):
+            // A stub without a fixture answered nothing: it is not kept.
+            guard record.exchange.error?.kind != .noFixture else { return [] }
             state.items.insert(item(record, at: date), at: 0)
             if state.items.count > HistoryItem.limit { state.items.removeLast(state.items.count - HistoryItem.limit) }
         }

@@ -38,7 +38,7 @@ enum MessagesFeature: AppFeature {
             if state.entries.isEmpty {
                 shell.notice = "No messages yet."
             } else {
-                shell.overlay = .messages(scroll: 0)
+                shell.present(.messages(scroll: 0))
             }
         case .recorded(let lines, let isError):
             for line in lines { append(line, isError: isError, to: &state) }

@@ -40,23 +40,6 @@ extension AppState {
         return EnvironmentKey(service, environment: environment.name)
     }
 
-    /// Stub or live in the active environment: as `s` switched it there, else live with `--live`,
-    /// else as the environment's `fixtures:` say (`never`: live), as `call` decides.
-    package var mode: RequestMode {
-        get {
-            guard let key = activeEnvironmentKey, let environment = activeEnvironment else { return startsLive ? .live : .stub }
-            if let chosen = chosenModes[key] { return chosen }
-            return startsLive ? .live : EndpointCaller.defaultMode(of: environment)
-        }
-        set {
-            guard let key = activeEnvironmentKey else {
-                startsLive = newValue == .live
-                return
-            }
-            chosenModes[key] = newValue
-        }
-    }
-
     /// The environment requests go to.
     package var activeEnvironment: Environment? { navigation.activeEnvironment(in: catalog) }
 
@@ -83,34 +66,8 @@ extension AppState {
         return service.endpoints[index]
     }
 
-    /// The last result of the selected endpoint.
-    package var selectedResponse: CallOutcome? {
-        selectedEndpoint.flatMap { responses[$0.key] }
-    }
-
-    /// The request in flight for the selected endpoint, newest first.
-    package var selectedInFlight: RequestTicket? {
-        guard let endpoint = selectedEndpoint else { return nil }
-        return inFlight.values.filter { $0.endpoint == endpoint.key }.max { $0.id < $1.id }
-    }
-
-    /// The example the selected endpoint sends.
-    package var selectedExample: String? {
-        selectedEndpoint.flatMap { chosenExample[$0.key] }
-    }
-
     /// Rows of endpoints the endpoints pane shows (one fewer while the filter line is open).
     var endpointViewportHeight: Int {
         max(1, layout.endpoints.height - 2 - (filter == nil ? 0 : 1))
-    }
-}
-
-extension AppReducer {
-    /// Runs the navigation slice; a change of the active service starts its tabs scrolled to the top.
-    static func navigate(_ action: NavigationAction, state: inout AppState) -> [AppEffect] {
-        let before = state.activeService?.id
-        let effects = scope(NavigationFeature.self, \.navigation, action, &state)
-        if state.activeService?.id != before { state.tabScroll = [:] }
-        return effects
     }
 }

@@ -30,6 +30,8 @@ package struct BorderDrag: Sendable, Hashable {
 
 /// What happens to the panes.
 package enum PanesAction: Sendable, Hashable {
+    /// A key: the sidebar a step wider or narrower, or the zoom.
+    case command(PanesCommand)
     /// The sidebar a step wider (positive) or narrower (negative).
     case widen(by: Int)
     /// The focused pane fills the screen, or the panes come back.
@@ -69,6 +71,12 @@ enum PanesFeature: AppFeature {
 
     static func reduce(_ state: inout PanesState, _ action: PanesAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
+        case .command(.widenList):
+            return reduce(&state, .widen(by: PanesState.step), &shell, context)
+        case .command(.narrowList):
+            return reduce(&state, .widen(by: -PanesState.step), &shell, context)
+        case .command(.zoom):
+            return reduce(&state, .toggleZoom, &shell, context)
         case .widen(let columns):
             guard !state.isZoomed else {
                 shell.notice = "The panes are zoomed: the zoom key or Esc brings them back first."

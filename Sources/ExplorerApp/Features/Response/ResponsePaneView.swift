@@ -37,12 +37,12 @@ enum ResponsePaneView {
             return BodyPaneView.render(pane, state: state, content: content, into: &buffer)
         }
 
-        let lines = ResponseText.lines(state.tab, state: state)
+        let (lines, wraps) = ResponseText.text(state.tab, state: state)
         if lines.isEmpty {
             buffer.write(emptyMessage(state), in: content.row(0))
             return nil
         }
-        var view = TextView(lines, wraps: ResponseText.wraps(state.tab))
+        var view = TextView(lines, wraps: wraps)
         let maximum = view.maxVerticalOffset(viewport: content.size)
         view.verticalOffset = min(state.tabScroll[state.tab] ?? (state.tab == .log ? maximum : 0), maximum)
         view.render(into: &buffer, area: content)
@@ -103,7 +103,7 @@ enum ResponsePaneView {
             let key = state.isInEditor || state.isInVariables ? "C-s" : "Enter"
             return Line([
                 Span("Not sent yet. ", style: Theme.dim), Span(key, style: Theme.key),
-                Span(" sends \(request.method.rawValue) \(request.path) to \(environment.name) (\(AppReducer.sendMode(state).badge))", style: Theme.dim),
+                Span(" sends \(request.method.rawValue) \(request.path) to \(environment.name) (\(state.sendMode.badge))", style: Theme.dim),
                 Span(request.edits.isEmpty ? "." : " with its edits ✎.", style: request.edits.isEmpty ? Theme.dim : Theme.notice),
             ])
         }
@@ -122,7 +122,7 @@ enum ResponsePaneView {
         }
         let current = state.activeEnvironment?.name
         let call = record.call
-        if call.environment != current || call.mode != AppReducer.sendMode(state) {
+        if call.environment != current || call.mode != state.sendMode {
             spans.append(Span("  from \(call.environment) · \(call.mode.badge)", style: Style(foreground: .black, background: .yellow)))
         } else {
             spans.append(Span(" · \(call.environment) \(call.mode.badge)", style: Theme.dim))

@@ -6,31 +6,33 @@ import TextSupport
 
 /// The lines of the response pane's text tabs, built from the selected endpoint's last result.
 enum ResponseText {
-    /// The lines of `tab` for the selected endpoint.
-    static func lines(_ tab: ResponseTab, state: AppState) -> [Line] {
-        if tab == .log { return logLines(state) }
-        if tab == .tests { return TestsTabView.lines(state) }
-        if tab == .request { return draftLines(state) + nextOrLastRequestLines(state) }
-        guard let record = state.selectedResponse else { return [] }
-        let redactor: Redactor? = state.revealsSecrets ? nil : record.redactor
+    /// The lines of a text tab for the selected endpoint, and whether long ones wrap: a tab's one
+    /// line here (the Body, Edit and Vars tabs are drawn by their own views first).
+    static func text(_ tab: ResponseTab, state: AppState) -> (lines: [Line], wraps: Bool) {
         switch tab {
-        case .body: return bodyLines(record.exchange, redactor: redactor)
-        case .headers: return headerLines(record.exchange, redactor: redactor)
-        case .errors: return errorLines(record.exchange, redactor: redactor)
-        case .log, .request, .edit, .variables, .tests: return []
+        case .body: (answer(state) { bodyLines($0, redactor: $1) }, true)
+        case .headers: (answer(state) { headerLines($0, redactor: $1) }, false)
+        case .errors: (answer(state) { errorLines($0, redactor: $1) }, true)
+        case .request: (draftLines(state) + nextOrLastRequestLines(state), false)
+        case .log: (logLines(state), false)
+        case .edit, .variables: ([], false)
+        case .tests: (ChecksTabView.lines(state), true)
         }
+    }
+
+    /// The lines made from the selected endpoint's last result (none before one), secrets masked unless shown.
+    private static func answer(_ state: AppState, _ lines: (Exchange, Redactor?) -> [Line]) -> [Line] {
+        guard let record = state.selectedResponse else { return [] }
+        return lines(record.exchange, state.revealsSecrets ? nil : record.redactor)
     }
 
     /// How far the current tab can scroll.
     static func maximumScroll(state: AppState) -> Int {
         let height = state.layout.responseContent.height
         let width = state.layout.responseContent.width
-        let view = TextView(lines(state.tab, state: state), wraps: wraps(state.tab))
-        return view.maxVerticalOffset(viewport: Size(width: width, height: height))
+        let (lines, wraps) = text(state.tab, state: state)
+        return TextView(lines, wraps: wraps).maxVerticalOffset(viewport: Size(width: width, height: height))
     }
-
-    /// Whether a tab wraps long lines.
-    static func wraps(_ tab: ResponseTab) -> Bool { tab == .errors || tab == .body || tab == .tests }
 
     /// The Body tab when there is no response (a body, however large, is drawn by `BodyPaneView`).
     static func bodyLines(_ exchange: Exchange, redactor: Redactor?) -> [Line] {

@@ -66,15 +66,15 @@ enum ScratchFeature: AppFeature {
     static func reduce(_ state: inout ScratchState, _ action: ScratchAction, _ shell: inout AppShell, _ context: Context) -> [AppEffect] {
         switch action {
         case .compose:
-            shell.overlay = .scratch(ScratchDialog(step: .compose))
+            shell.present(.scratch(ScratchDialog(step: .compose)))
         case .askWhereToSave(let entry):
             guard context.catalogIsWritable else {
                 shell.notice = "The bundled catalogs cannot be written: start with --catalog DIR (an empty folder will do: W then makes a service there)."
                 return []
             }
-            shell.overlay = .scratch(ScratchDialog(step: .save(scratch: entry.service.id), text: entry.matched?.service ?? context.catalogServices.first ?? ""))
+            shell.present(.scratch(ScratchDialog(step: .save(scratch: entry.service.id), text: entry.matched?.service ?? context.catalogServices.first ?? "")))
         case .dialog(let command):
-            guard case .scratch(let dialog)? = shell.overlay else { return [] }
+            guard case .scratch(let dialog)? = shell.window else { return [] }
             return typeInDialog(command, dialog: dialog, state: &state, shell: &shell, context: context)
         case .made(let entry, let error):
             shell.pendingLoads = shell.pendingLoads.filter { if case .scratch(.make) = $0 { false } else { true } }
@@ -106,10 +106,10 @@ enum ScratchFeature: AppFeature {
         var dialog = dialog
         switch command {
         case .cancelInput:
-            shell.overlay = nil
+            shell.dismiss()
         case .edit(let edit):
             dialog.input.apply(edit)
-            shell.overlay = .scratch(dialog)
+            shell.present(.scratch(dialog))
         case .accept:
             let text = dialog.input.text.trimmed
             switch dialog.step {
@@ -117,14 +117,14 @@ enum ScratchFeature: AppFeature {
                 // A pasted multi-line curl command: a line ending in `\` goes on.
                 if dialog.input.text.hasSuffix("\\") {
                     dialog.input = InputState(text: String(dialog.input.text.dropLast()) + " ")
-                    shell.overlay = .scratch(dialog)
+                    shell.present(.scratch(dialog))
                     return []
                 }
                 guard !text.isEmpty else {
                     shell.notice = "Type a URL, METHOD URL, or paste a curl command (Esc closes)."
                     return []
                 }
-                shell.overlay = nil
+                shell.dismiss()
                 let id = "scratch-\(state.nextNumber)"
                 state.nextNumber += 1
                 let effect = AppEffect.scratch(.make(text: dialog.input.text, id: id, preferring: context.activeEnvironment))
@@ -132,7 +132,7 @@ enum ScratchFeature: AppFeature {
                 return [effect]
             case .save(let scratchID):
                 guard let entry = state.entry(service: scratchID) else {
-                    shell.overlay = nil
+                    shell.dismiss()
                     return []
                 }
                 // A name not in the catalogs makes a new service (its own file): the way to start a catalog.
@@ -141,7 +141,7 @@ enum ScratchFeature: AppFeature {
                     shell.notice = "'\(text)' cannot name a service: letters, digits, - and _ (a new name makes a new service)."
                     return []
                 }
-                shell.overlay = nil
+                shell.dismiss()
                 shell.notice = isNew ? "Making service \(text) (\(text).yaml) with the request…" : "Saving the request into \(text)…"
                 let key = DraftKey(
                     endpoint: entry.endpoint ?? EndpointKey(service: scratchID, endpoint: "request"),

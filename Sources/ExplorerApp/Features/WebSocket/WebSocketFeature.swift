@@ -63,8 +63,8 @@ enum WebSocketFeature: AppFeature {
         case .ended(let ticket, let key):
             guard state.panes[key]?.ticket == ticket else { return [] }
             state.panes[key]?.isOpen = false
-            if case .message(let composer)? = shell.overlay, composer.ticket == ticket {
-                shell.overlay = nil
+            if case .webSocket(let composer)? = shell.window, composer.ticket == ticket {
+                shell.dismiss()
                 shell.notice = "The WebSocket closed: the message was not sent."
             }
         case .openComposer(let endpoint):
@@ -77,9 +77,9 @@ enum WebSocketFeature: AppFeature {
                 return []
             }
             let named = settings.messages.map { MessageComposer.NamedText(name: $0.name, text: $0.text) }
-            shell.overlay = .message(MessageComposer(ticket: pane.ticket, endpoint: endpoint.key, named: named))
+            shell.present(.webSocket(MessageComposer(ticket: pane.ticket, endpoint: endpoint.key, named: named)))
         case .composer(let command):
-            guard case .message(let composer)? = shell.overlay else { return [] }
+            guard case .webSocket(let composer)? = shell.window else { return [] }
             return typeInComposer(command, composer: composer, state: state, shell: &shell)
         case .close(let ticket):
             guard state.isClosable(ticket) else { return [] }
@@ -88,8 +88,7 @@ enum WebSocketFeature: AppFeature {
             return [.webSocket(.close(ticket: ticket.id))]
         case .moveCursor(let key, let movement, let paging, let pageHeight):
             guard let pane = state.panes[key], let current = pane.selectedIndex else { return [] }
-            state.panes[key]?.cursor = AppReducer.followingCursor(
-                movement, paging: paging, from: current, count: pane.frames.count, pageHeight: pageHeight)
+            state.panes[key]?.cursor = movement.followingCursor(paging: paging, from: current, count: pane.frames.count, pageHeight: pageHeight)
         }
         return []
     }
@@ -99,10 +98,10 @@ enum WebSocketFeature: AppFeature {
         var composer = composer
         switch command {
         case .cancelInput:
-            shell.overlay = nil
+            shell.dismiss()
         case .edit(let edit):
             composer.input.apply(edit)
-            shell.overlay = .message(composer)
+            shell.present(.webSocket(composer))
         case .nextNamedMessage:
             guard !composer.named.isEmpty else {
                 shell.notice = "\(composer.endpoint) names no messages (websocket: messages: in its catalog)."
@@ -111,18 +110,18 @@ enum WebSocketFeature: AppFeature {
             let next = composer.chosen.map { ($0 + 1) % composer.named.count } ?? 0
             composer.chosen = next
             composer.input = InputState(text: composer.named[next].text)
-            shell.overlay = .message(composer)
+            shell.present(.webSocket(composer))
         case .accept:
             guard !composer.input.text.isEmpty else {
                 shell.notice = "Type a message (Tab: the named ones; Esc closes)."
                 return []
             }
             guard let pane = state.panes[composer.endpoint], pane.ticket == composer.ticket, pane.isOpen else {
-                shell.overlay = nil
+                shell.dismiss()
                 shell.notice = "The WebSocket closed: the message was not sent."
                 return []
             }
-            shell.overlay = nil
+            shell.dismiss()
             return [.webSocket(.send(ticket: composer.ticket, message: composer.draft))]
         default:
             break

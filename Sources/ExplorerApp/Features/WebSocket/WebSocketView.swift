@@ -9,6 +9,24 @@ import TextSupport
 /// request was sent, ↑ sent or ↓ received, its type, the payload on one line) and, below, the frame
 /// under the cursor in full: JSON pretty-printed, binary as a hex dump, a close with its meaning.
 enum WebSocketView {
+    /// A WebSocket message being typed, with the endpoint's named messages.
+    static func renderComposer(_ composer: MessageComposer, screen: Rect, into buffer: inout Buffer) -> Position? {
+        var lines: [Line] = []
+        if composer.named.isEmpty {
+            lines.append(Line("Sent as a text message. The catalog names no messages for this endpoint.", style: Theme.dim))
+        } else {
+            let names = composer.named.enumerated().map { index, named in
+                Span(" \(named.name) ", style: index == composer.chosen ? Theme.highlight : Theme.dim)
+            }
+            lines.append(Line([Span("Tab", style: Theme.key), Span(" named:", style: Theme.dim)] + names))
+        }
+        lines.append(Line([Span("Enter", style: Theme.key), Span(" sends  ", style: Theme.dim), Span("Esc", style: Theme.key), Span(" does not", style: Theme.dim)]))
+        let field = InputLine(prompt: Span("› ", style: Theme.key), placeholder: "a text message (JSON is sent as typed)")
+        return OverlayView.renderInputWindow(
+            OverlayView.block("Message on \(composer.endpoint)", hint: "WebSocket"), width: 88, lines: lines, field: field, input: composer.input,
+            screen: screen, into: &buffer)
+    }
+
     static func render(_ pane: WebSocketPane, state: AppState, content: Rect, into buffer: inout Buffer) {
         guard content.height > 0 else { return }
         buffer.write(infoLine(pane, spinnerFrame: state.spinnerFrame).truncated(toWidth: content.width), in: content.row(0))

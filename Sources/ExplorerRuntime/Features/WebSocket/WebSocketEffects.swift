@@ -4,9 +4,10 @@ import ExplorerApp
 import Sessions
 import Synchronization
 
-/// The open WebSocket conversations, by ticket: where `m` messages and Esc's close go. A request
-/// registers its conversation when it is sent and removes it when it finishes.
-final class WebSocketEffects: Sendable {
+/// The open WebSocket conversations, by ticket: where `m` messages and Esc's close go. As a kind
+/// of exchange, a WebSocket endpoint's request is its conversation: registered when it is sent, in
+/// flight until it closes, removed when it finishes.
+final class WebSocketEffects: ExchangeKind {
     /// A conversation with what its messages' placeholders are filled from.
     struct Open: Sendable {
         let conversation: WebSocketConversation
@@ -18,8 +19,33 @@ final class WebSocketEffects: Sendable {
 
     private let open = Mutex<[Int: Open]>([:])
 
-    func register(_ conversation: Open, ticket: Int) {
-        open.withLock { $0[ticket] = conversation }
+    private let clock: DispatchClock
+
+    init(clock: DispatchClock) { self.clock = clock }
+
+    func part(in request: OutgoingRequest) -> (any ExchangePart)? {
+        guard let settings = request.endpoint.webSocket else { return nil }
+        let ticket = request.ticket.id
+        let relay = WebSocketRelay(ticket: ticket, post: request.post)
+        let conversation = WebSocketConversation(
+            subprotocols: settings.subprotocols, pingInterval: settings.pingInterval, clock: clock, onEvent: relay.observe)
+        open.withLock { $0[ticket] = Open(conversation: conversation, relay: relay, session: request.session, endpoint: request.endpoint, call: request.call) }
+        return Conversation(conversation: conversation, relay: relay, ticket: ticket, effects: self)
+    }
+
+    /// One request's conversation.
+    struct Conversation: ExchangePart {
+        let conversation: WebSocketConversation
+        let relay: WebSocketRelay
+        let ticket: Int
+        let effects: WebSocketEffects
+
+        func prepare(_ options: inout RequestOptions) { options.webSocket = conversation }
+
+        func ended(_ exchange: inout Exchange) {
+            effects.remove(ticket: ticket)
+            relay.flush()
+        }
     }
 
     func remove(ticket: Int) {

@@ -14,11 +14,11 @@ final class WebSocketRelay: Sendable {
     private let state = Mutex(State())
     private let timer = ReportTimer()
     private let ticket: Int
-    private let inbox: ActionInbox
+    private let post: @Sendable (AppAction) -> Void
 
-    init(ticket: Int, inbox: ActionInbox) {
+    init(ticket: Int, post: @escaping @Sendable (AppAction) -> Void) {
         self.ticket = ticket
-        self.inbox = inbox
+        self.post = post
     }
 
     /// What the conversation calls, on the transport's thread.
@@ -37,7 +37,7 @@ final class WebSocketRelay: Sendable {
     func flush() {
         state.withLock { state in
             guard state.opened != nil || !state.frames.isEmpty else { return }
-            inbox.post(.webSocket(.updated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames))))
+            post(.webSocket(.updated(ticket: ticket, update: WebSocketUpdate(opened: state.opened, frames: state.frames))))
             if state.opened != nil { state.reportedOpening = true }
             state.opened = nil
             state.frames = []

@@ -32,7 +32,7 @@ import TestTraits
         #expect(screen.contains(String(jwt.prefix(20))))
         #expect(state.press("Enter") == [.auth(.signOut(environment: environment, mode: .stub))])
         #expect(state.overlay == nil)
-        #expect(state.auth.signedOut[environment] == "signed out of shop · local: by you")
+        #expect(state.auth.signedOut[environment] == .byPerson)
     }
 
     @Test func theIDTokensClaimsShowWithTimesAsDatesAndDistances() {
@@ -89,7 +89,7 @@ import TestTraits
         _ = state.press("j")
         #expect(state.press("d") == [.auth(.deleteCookie(environment: environment, mode: .live, cookie: cookies[1]))])
         _ = AppReducer.reduce(&state, .auth(.cookiesLoaded(environment: environment, mode: .live, cookies: [cookies[0], cookies[2]], at: TestCatalog.now)))
-        guard case .cookies(let window)? = state.overlay else {
+        guard case .auth(.cookies(let window))? = state.overlay else {
             Issue.record("the cookie window stays open")
             return
         }

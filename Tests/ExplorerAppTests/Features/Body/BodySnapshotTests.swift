@@ -55,7 +55,7 @@ import TestTraits
     @Test func aLargeBodyWhileFormattingShowsProgress() {
         var state = TestCatalog.state(size: Self.size)
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: "[1,2,3]"), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200, body: "[1,2,3]"), redactor: .standard, finishedAt: TestCatalog.now))))
         let preview = BodyHandle(BodyDocument(data: Data("[1,2,3]".utf8)))
         _ = AppReducer.reduce(&state, .body(.buildProgressed(key: "shop/listItems", generation: 1,
             status: BodyBuildStatus(bytesProcessed: 3, totalBytes: 7), preview: preview)))

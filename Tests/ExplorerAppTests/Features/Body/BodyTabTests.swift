@@ -28,7 +28,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         let exchange = TestCatalog.exchange(status: 200, body: #"{"a":1}"#)
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))
+        let effects = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: exchange, redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(effects.contains(.body(.build(key: Self.key, generation: 1, data: Data(#"{"a":1}"#.utf8), contentType: nil))))
         #expect(state.selectedBodyPane?.building == BodyBuildStatus(bytesProcessed: 0, totalBytes: 7))
         #expect(state.screen.contains("Formatting 0% · 0 B of 7 B · Esc cancels"))
@@ -56,7 +56,7 @@ import TestTraits
     @Test func escCancelsABuildAndALateResultIsIgnored() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(state.hasBodyWorkInProgress)
         #expect(state.press("Esc") == [.body(.cancel(key: Self.key, work: .build))])
         #expect(state.selectedBodyPane?.building == nil)
@@ -69,9 +69,9 @@ import TestTraits
     @Test func aNewerResponseCancelsTheBuildOfTheOlderOne() {
         var state = TestCatalog.state()
         _ = state.press("Enter")
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         _ = state.press("r")
-        let effects = AppReducer.reduce(&state, .exchangeFinished(ticket: 2, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))
+        let effects = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 2, exchange: TestCatalog.exchange(status: 200), redactor: .standard, finishedAt: TestCatalog.now))))
         #expect(effects.first == .body(.cancel(key: Self.key, work: .build)))
         #expect(effects.contains(.body(.build(key: Self.key, generation: 2, data: Data("{}".utf8), contentType: nil))))
     }
@@ -282,6 +282,6 @@ import TestTraits
         let bodyKeys = body.flatMap(\.triggers).compactMap { trigger -> KeyEvent? in
             if case .key(let key) = trigger, key != KeyEvent(.character("/")) { key } else { nil }
         }
-        for key in bodyKeys { #expect(Keymap.command(for: key, in: .panes(.none)) == nil, "\(key) is also bound globally") }
+        for key in bodyKeys { #expect(Keymap.command(for: key, in: .panes(nil)) == nil, "\(key) is also bound globally") }
     }
 }

@@ -55,7 +55,7 @@ import TestTraits
         var state = TestCatalog.state()
         _ = state.press("Enter")
         _ = AppReducer.reduce(&state, .body(.streamed(ticket: 1, update: StreamUpdate(head: Self.eventHead, events: Self.events(1...4), byteCount: 120))))
-        #expect(state.press("Esc") == [.cancel(ticket: 1)])
+        #expect(state.press("Esc") == [.exchanges(.cancel(ticket: 1))])
         #expect(state.notice?.contains("Closing the stream") == true)
         let partial = Response(status: 200, headers: Self.eventHead.headers, body: Data("id: 1\ndata: {}\n\n".utf8), source: .network)
         var cancelled = DispatchError.cancelled

@@ -35,9 +35,9 @@ import TestTraits
             theme: light
             """)
         #expect(config.diagnostics.isEmpty)
-        #expect(Self.keys(config, .showMessages) == ["L"])
-        #expect(Self.keys(config, .send) == ["C-s", "Enter"])
-        #expect(Self.keys(config, .resend) == ["r"])
+        #expect(Self.keys(config, .messages(.showMessages)) == ["L"])
+        #expect(Self.keys(config, .exchanges(.send)) == ["C-s", "Enter"])
+        #expect(Self.keys(config, .exchanges(.resend)) == ["r"])
         #expect(config.theme == .light)
         var state = Self.state(config)
         _ = state.press("M")
@@ -46,7 +46,7 @@ import TestTraits
         if case .messages? = state.overlay {} else { Issue.record("L opens no message log") }
         // Help and the status bar say the keys in effect.
         _ = state.press("Esc X")
-        if case .examplePicker? = state.overlay {} else { Issue.record("X picks no example") }
+        if case .exchanges(.examplePicker)? = state.overlay {} else { Issue.record("X picks no example") }
         // The help window is made from the effective keymap (its rows are checked below; the key
         // is below the window's first page now that the keymap is longer).
         _ = state.press("Esc ?")
@@ -58,7 +58,7 @@ import TestTraits
     @Test func twoCommandsMaySwapKeys() {
         let config = Self.parse("keys: { toggleMode: x, pickExample: s }")
         #expect(config.diagnostics.isEmpty)
-        #expect(Self.keys(config, .toggleMode) == ["x"] && Self.keys(config, .pickExample) == ["s"])
+        #expect(Self.keys(config, .exchanges(.toggleMode)) == ["x"] && Self.keys(config, .exchanges(.pickExample)) == ["s"])
     }
 
     @Test func aConflictIsReportedWhereItIsAndTheDefaultStays() {
@@ -70,7 +70,7 @@ import TestTraits
         #expect(config.diagnostics.map(\.description) == [
             "\(Self.file):3:3: error: s is toggleMode's key too where both apply (requests); pickExample keeps its default keys"
         ])
-        #expect(Self.keys(config, .pickExample) == ["x"] && Self.keys(config, .resend) == ["R"])
+        #expect(Self.keys(config, .exchanges(.pickExample)) == ["x"] && Self.keys(config, .exchanges(.resend)) == ["R"])
     }
 
     @Test func aTabsOwnKeyMayShadowThePanesAndATypingKeyIsItsOwn() {
@@ -94,7 +94,7 @@ import TestTraits
         #expect(config.diagnostics[0].message.contains("no command 'sendd'"))
         #expect(config.diagnostics[1].message.contains("'Ctrl+H' is not a key"))
         #expect(config.diagnostics[2].message.contains("no theme 'solarized': one of dark, high-contrast, light"))
-        #expect(Self.keys(config, .quit) == ["Q"] && Self.keys(config, .help) == ["?"])
+        #expect(Self.keys(config, .quit) == ["Q"] && Self.keys(config, .overlays(.help)) == ["?"])
         #expect(config.theme == .dark)
     }
 
@@ -208,5 +208,29 @@ import TestTraits
         }
         let config = Self.parse("keys:\n" + all.joined(separator: "\n"))
         #expect(config.diagnostics.isEmpty, "\(config.diagnostics.map(\.description))")
+    }
+
+    /// The names a config file rebinds keys with are the person's: they stay the same whichever
+    /// feature declares the command (a file written for an earlier version keeps working).
+    @Test func theConfigNamesStayTheSame() {
+        #expect(Keymap.configNames(of: Keymap.bindings) == [
+            "moveDown", "moveUp", "pageDown", "pageUp", "moveToTop", "moveToBottom", "focusNext", "focusPrevious", "send", "resend",
+            "cancelOrClose", "download", "sendMessage", "toggleMode", "nextEnvironment", "previousEnvironment", "pickExample", "copyCurl",
+            "copyAs", "filter", "findEndpoint", "commandPalette", "navigation(ExplorerApp.NavigationCommand.fold)",
+            "navigation(ExplorerApp.NavigationCommand.unfold)", "navigation(ExplorerApp.NavigationCommand.toggleRowStyle)", "newRequest",
+            "saveRequest", "setQueryItem", "setHeader", "tab.body", "tab.headers", "tab.errors", "tab.request", "tab.log", "tab.edit",
+            "tab.vars", "tab.tests", "nextTab", "previousTab", "revealSecrets", "widenList", "narrowList", "zoom", "showDiagnostics",
+            "showMessages", "showHistory", "showTokens", "showCookies", "runFlow", "runServiceTests", "help", "quit", "body.scrollLeft",
+            "body.scrollRight", "body.toggleFold", "body.foldAll", "body.unfoldAll", "body.matchingBracket", "body.toggleWrap",
+            "body.toggleLineNumbers", "body.search", "body.nextMatch", "body.previousMatch", "body.query", "body.jq", "body.copyValue",
+            "body.save", "body.openInPager", "body.openInEditor", "editor.change", "editor.add", "editor.delete", "editor.toggle",
+            "editor.undo", "editor.redo", "editor.revert", "editor.editBodyExternally", "editor.formatBody", "editor.writeToCatalog",
+            "editor.saveAsNewEndpoint", "vars.change", "vars.clear", "tests.toggleFlow", "tests.nextStep", "tests.previousStep",
+            "tests.openStep", "choose", "deleteItem", "signInAgain", "windows.revealSecrets", "close", "confirm", "decline", "accept",
+            "acceptAndSend", "nextNamedMessage", "cancelInput", "typing.moveLeft", "typing.moveRight", "typing.moveWordLeft",
+            "typing.moveWordRight", "typing.moveHome", "typing.moveEnd", "typing.backspace", "typing.deleteForward",
+            "typing.deleteWordBackward", "typing.killToStart", "typing.killToEnd", "typing.moveDown", "typing.moveUp", "typing.insert",
+            "anywhere.quit"
+        ])
     }
 }

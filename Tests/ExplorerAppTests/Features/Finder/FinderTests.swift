@@ -46,7 +46,7 @@ import TestTraits
     @Test func recentEndpointsComeFirstOnTiesAndEscCloses() {
         var state = TestCatalog.state()
         _ = state.press("j j Enter")  // createItem sent
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 201), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 201), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))))
         _ = state.press("C-p")
         #expect(state.finder.results.first?.target == .endpoint("shop/createItem"), "the last sent leads an empty query")
         _ = state.press("i t e m")
@@ -70,7 +70,7 @@ import TestTraits
             Issue.record("no command matches 'stub'")
             return
         }
-        #expect(command == .toggleMode)
+        #expect(command == .exchanges(.toggleMode))
         _ = state.press("Enter")
         #expect(state.mode == .live)
         #expect(!state.finder.isOpen)

@@ -12,7 +12,7 @@ import TestTraits
     @Test func aFinishedRequestIsInTheHistoryAndSendsAgainAsItWasSent() {
         var state = TestCatalog.state()
         _ = state.press("s Enter")  // live, shop/listItems, local
-        _ = AppReducer.reduce(&state, .exchangeFinished(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))
+        _ = AppReducer.reduce(&state, .exchanges(.finished(FinishedExchange(ticket: 1, exchange: TestCatalog.exchange(status: 200), redactor: ReducerRequestTests.redactor, finishedAt: TestCatalog.now))))
         #expect(state.history.items.count == 1)
         #expect(state.history.items.first?.outcome == "200 OK")
         #expect(state.history.items.first?.requestLine.contains("tok-secret-123") == false)

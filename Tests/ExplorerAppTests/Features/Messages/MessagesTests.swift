@@ -36,7 +36,7 @@ import TestTraits
     @Test func aNoticeShownAgainIsKeptAgainButNotWhileItStays() {
         var state = TestCatalog.state()
         _ = state.press("r")
-        _ = AppReducer.reduce(&state, .activityChanged(0))  // the notice stays: not kept again
+        _ = AppReducer.reduce(&state, .exchanges(.activityChanged(0)))  // the notice stays: not kept again
         _ = state.press("r")
         #expect(state.messages.entries.map(\.text) == ["Nothing to resend yet: press Enter to send.", "Nothing to resend yet: press Enter to send."])
         #expect(state.messages.entries.map(\.number) == [1, 2])

@@ -22,7 +22,7 @@ import TestTraits
     }
 
     static func dialog(_ state: AppState) -> PromptDialog? {
-        if case .prompt(let dialog)? = state.overlay { dialog } else { nil }
+        if case .exchanges(.prompt(let dialog))? = state.overlay { dialog } else { nil }
     }
 
     @Test func choicesArePickedWithTheArrowsAndTab() throws {
@@ -66,7 +66,7 @@ import TestTraits
         #expect(!state.screen.contains("abc123"))
         _ = state.press("v")
         #expect(state.revealsSecrets && state.screen.contains("abc123"))
-        if case .cookies? = state.overlay {} else { Issue.record("the cookie window closed") }
+        if case .auth(.cookies)? = state.overlay {} else { Issue.record("the cookie window closed") }
         _ = state.press("v")
         #expect(!state.revealsSecrets && !state.screen.contains("abc123"))
         // The token window too.
@@ -75,6 +75,6 @@ import TestTraits
         #expect(!state.screen.contains("tok-0123456789abcdef"))
         _ = state.press("v")
         #expect(state.screen.contains("tok-0123456789abcdef"))
-        if case .tokens? = state.overlay {} else { Issue.record("the token window closed") }
+        if case .auth(.tokens)? = state.overlay {} else { Issue.record("the token window closed") }
     }
 }

@@ -47,7 +47,7 @@ import TestTraits
         let effects = AppReducer.reduce(&state, .scratch(.made(Self.entry(), error: nil)))
         #expect(state.activeService?.id == "scratch-1")
         #expect(state.selectedEndpoint?.path == "/items/3")
-        let sent = try #require(effects.compactMap { if case .send(let ticket) = $0 { ticket } else { nil } }.first)
+        let sent = try #require(effects.compactMap { if case .exchanges(.send(let ticket)) = $0 { ticket } else { nil } }.first)
         #expect(sent.call.mode == .live)
         #expect(sent.call.endpoint == EndpointKey(service: "scratch-1", endpoint: "request"))
         #expect(state.notice?.contains("settings of shop/local") == true)

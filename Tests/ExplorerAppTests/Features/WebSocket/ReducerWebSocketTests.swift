@@ -75,7 +75,7 @@ import TestTraits
     @Test func mTypesAMessageTabFillsTheNamedOnesAndEnterSendsIt() {
         var state = Self.open()
         #expect(state.press("m").isEmpty)
-        guard case .message(let composer)? = state.overlay else {
+        guard case .webSocket(let composer)? = state.overlay else {
             Issue.record("the composer is open")
             return
         }
@@ -104,7 +104,7 @@ import TestTraits
         #expect(state.press("Esc") == [.webSocket(.close(ticket: 1))])
         #expect(state.selectedWebSocket?.isClosing == true)
         #expect(state.screen.contains("closing"))
-        #expect(state.press("Esc") == [.cancel(ticket: 1)])
+        #expect(state.press("Esc") == [.exchanges(.cancel(ticket: 1))])
     }
 
     @Test func aServerCloseIsShownWithItsMeaningOnceTheRequestEnds() {
