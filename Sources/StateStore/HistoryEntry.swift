@@ -112,7 +112,7 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         try container.encode(request, forKey: .request)
         try container.encode(response, forKey: .response)
         try container.encode(error, forKey: .error)
-        try container.encodeIfPresent(timing, forKey: .timing)
+        try container.encode(timing, forKey: .timing)
     }
 
     /// Bodies kept in history are cut after 64 KiB (they are for a look back, not an archive).

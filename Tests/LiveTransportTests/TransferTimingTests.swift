@@ -117,6 +117,32 @@ struct TransferTimingTests {
         }
     }
 
+    @Test func http2StreamsShareTheirConnectionsFacts() async throws {
+        try await withServerAndTransport(tls: .trusted, handler: { request in .ok(request.headers.map(\.name).joined(separator: ",")) }) { server, transport in
+            let environment = liveEnvironment(server.baseURL, trust: testCATrust)
+            let first = try await transport.send(request(server.url("/"), in: environment))
+            let second = try await transport.send(request(server.url("/"), in: environment))
+            #expect(!first.text.lowercased().contains("x-apiexplorer"))
+            let (a, b) = (try #require(first.transfer?.final), try #require(second.transfer?.final))
+            expectOrdered(a)
+            expectOrdered(b)
+            #expect(a.connection?.httpVersion == "HTTP/2")
+            #expect(a.connection?.tlsVersion != nil)
+            #expect(a.connection?.reused == false)
+            #expect(a.tlsHandshake != nil)
+            #expect(b.connection?.reused == true)
+            #expect(b.connect == nil && b.tlsHandshake == nil)
+        }
+    }
+
+    @Test func withoutPhasesNothingIsRecorded() async throws {
+        try await withServerAndTransport(handler: { request in .ok(request.headers.map(\.name).joined(separator: ",")) }, configure: { $0.recordsPhases = false }) { server, transport in
+            let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL)))
+            #expect(response.transfer == nil)
+            #expect(!response.text.lowercased().contains("x-apiexplorer"))
+        }
+    }
+
     @Test func theTransferHeaderNeverReachesTheWire() async throws {
         try await withServerAndTransport(handler: { request in .ok(request.headers.map(\.name).joined(separator: ",")) }) { server, transport in
             let response = try await transport.send(request(server.url("/"), in: liveEnvironment(server.baseURL)))
