@@ -58,7 +58,7 @@ let package = Package(
             ]
         ),
         // Where a request's time went: curl's --write-out, the waterfall, response-time statistics.
-        .target(name: "TimingReport", dependencies: ["DispatcherCore", "TextSupport"]),
+        .target(name: "TimingReport", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         // Two responses compared: status, headers, a structural JSON diff, ignore rules and noise.
         .target(name: "ResponseDiff", dependencies: ["JSONSupport", "TextSupport"]),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.

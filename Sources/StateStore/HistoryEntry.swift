@@ -90,7 +90,7 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
             response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },
             error: exchange.error.map { ErrorRecord($0, redactor: redactor) })
         catalog = call.catalog
-        timing = TimingRecord(exchange.transfers)
+        timing = TimingRecord(exchange.transfers, redactor: redactor)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -23,8 +23,8 @@ package struct TimingRecord: Sendable, Hashable, Codable {
         case sizeUpload = "size_upload", speedDownload = "speed_download", remoteIP = "remote_ip", remotePort = "remote_port", attempts
     }
 
-    /// The record of an exchange's attempts; nil when none went over the network.
-    package init?(_ transfers: [TransferTiming]) {
+    /// The record of an exchange's attempts, URLs through `redactor`; nil when none went over the network.
+    package init?(_ transfers: [TransferTiming], redactor: Redactor) {
         guard let last = transfers.last else { return nil }
         let times = last.curl
         timeNamelookup = Self.seconds(times.nameLookup)
@@ -42,7 +42,7 @@ package struct TimingRecord: Sendable, Hashable, Codable {
         speedDownload = microseconds > 0 ? Int(Double(sizeDownload) * 1_000_000 / microseconds) : 0
         remoteIP = last.final?.connection?.remoteAddress
         remotePort = last.final?.connection?.remotePort
-        attempts = transfers.map { $0.hops.map(HopRecord.init) }
+        attempts = transfers.map { $0.hops.map { HopRecord($0, redactor: redactor) } }
     }
 
     /// The last attempt as the core's value again (for figures and the waterfall).
@@ -83,8 +83,8 @@ package struct HopRecord: Sendable, Hashable, Codable {
     package var sizeUpload: Int
     package var sizeDownload: Int
 
-    init(_ hop: HopTiming) {
-        url = hop.url
+    init(_ hop: HopTiming, redactor: Redactor) {
+        url = redactor.url(hop.url)
         status = hop.status
         startedMs = Self.milliseconds(hop.started)
         dnsMs = hop.nameLookup.map(Self.milliseconds)

@@ -40,8 +40,9 @@ package enum Waterfall {
     /// Width of the figures' column (`  1234.5 ms`).
     static let figureWidth = 11
 
-    /// The waterfall of `transfers` (one per attempt) in `width` columns.
-    package static func lines(_ transfers: [TransferTiming], width: Int) -> [Line] {
+    /// The waterfall of `transfers` (one per attempt) in `width` columns; each hop's URL is shown
+    /// as `shownURL` makes it (pass the redactor's `url`: a URL may hold a secret).
+    package static func lines(_ transfers: [TransferTiming], width: Int, shownURL: (String) -> String = { $0 }) -> [Line] {
         let width = max(width, labelWidth + figureWidth + 10)
         let barWidth = width - labelWidth - figureWidth
         var lines: [Line] = []
@@ -51,7 +52,7 @@ package enum Waterfall {
             let total = transfer.hops.map { $0.started + ($0.lastByte ?? $0.firstByte ?? $0.phases.last?.end ?? .zero) }.max() ?? .zero
             for hop in transfer.hops {
                 let status = hop.status.map { " → \($0)" } ?? " → no response"
-                lines.append(Line(spans: [Span(text: fitted(hop.url + status, width), role: .heading)]))
+                lines.append(Line(spans: [Span(text: fitted(shownURL(hop.url) + status, width), role: .heading)]))
                 lines.append(Line(spans: [Span(text: fitted("  " + connection(hop), width), role: .connection)]))
                 for phase in hop.phases {
                     lines.append(phaseLine(phase, hopStart: hop.started, total: total, barWidth: barWidth))

@@ -1,4 +1,5 @@
 import DispatcherCore
+import JSONSupport
 import TextSupport
 
 /// curl's `--write-out FORMAT` for a finished request: `%{variable}` replaced by the figure curl
@@ -15,6 +16,8 @@ package struct WriteOut: Sendable {
         package var transfer: TransferTiming?
         /// The last URL asked for (after redirects).
         package var urlEffective: String
+        /// The first URL asked for (nil: `urlEffective`).
+        package var url: String?
         /// The request's method.
         package var method: String
         /// The response's headers, in order.
@@ -34,13 +37,15 @@ package struct WriteOut: Sendable {
 
         /// Makes the facts.
         package init(
-            status: Int?, transfer: TransferTiming?, urlEffective: String, method: String, headers: [(name: String, value: String)] = [],
+            status: Int?, transfer: TransferTiming?, urlEffective: String, url: String? = nil, method: String,
+            headers: [(name: String, value: String)] = [],
             sizeDownload: Int = 0, sizeUpload: Int = 0, numRedirects: Int = 0, httpVersion: String? = nil, exitCode: Int = 0,
             errorMessage: String? = nil
         ) {
             self.status = status
             self.transfer = transfer
             self.urlEffective = urlEffective
+            self.url = url
             self.method = method
             self.headers = headers
             self.sizeDownload = sizeDownload
@@ -192,7 +197,7 @@ package struct WriteOut: Sendable {
         case "remote_port": return .integer(connection?.remotePort ?? 0)
         case "local_ip": return .text(connection?.localAddress ?? "")
         case "local_port": return .integer(connection?.localPort ?? 0)
-        case "url": return .text(facts.transfer?.hops.first?.url ?? facts.urlEffective)
+        case "url": return .text(facts.url ?? facts.urlEffective)
         case "url_effective": return .text(facts.urlEffective)
         case "redirect_url":
             guard let status = facts.status, [301, 302, 303, 307, 308].contains(status) else { return .text(nil) }
@@ -230,19 +235,7 @@ package struct WriteOut: Sendable {
 
     /// A JSON string.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2, with: "0")
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.string(text).compactText
     }
 }
 

@@ -29,6 +29,20 @@ import TestTraits
                  atLeast: ["time_starttransfer": 0.1, "time_total": 0.1]),
     ]
 
+    /// A catalog `conf` of one live environment on `baseURL` (with `environment`'s lines) and one endpoint.
+    static func catalog(_ baseURL: String, environment: String, endpoint: String) -> String {
+        """
+        service: conf
+        environments:
+          local:
+            baseURL: \(baseURL)
+            fixtures: never
+            \(environment)
+        endpoints:
+          \(endpoint)
+        """
+    }
+
     /// The figures of a `%{json}` output.
     static func figures(_ output: String) throws -> [String: Any] {
         try jsonObject(Data(output.utf8))
@@ -41,16 +55,7 @@ import TestTraits
         let folder = try TemporaryDirectory()
         let tls = scenario.tls ? "\n    tls: { ca: ca.pem }" : ""
         try folder.write("ca.pem", try Data(contentsOf: TestCertificates.ca.certificateURL))
-        try folder.write("conf.yaml", """
-            service: conf
-            environments:
-              local:
-                baseURL: \(server.baseURL)
-                fixtures: never
-                retry: none\(tls)
-            endpoints:
-              phases: { path: "\(scenario.path)" }
-            """)
+        try folder.write("conf.yaml", Self.catalog(server.baseURL, environment: "retry: none" + tls, endpoint: "phases: { path: \"\(scenario.path)\" }"))
         let state = try TemporaryDirectory()
         let body = state.url.appendingPathComponent("body").path
         let ours = try await CLI.run(
@@ -104,16 +109,9 @@ import TestTraits
         let server = try PhaseServer(PhaseServer.Delays(head: 50, dropsFirstRequest: true))
         defer { server.stop() }
         let folder = try TemporaryDirectory()
-        try folder.write("conf.yaml", """
-            service: conf
-            environments:
-              local:
-                baseURL: \(server.baseURL)
-                fixtures: never
-                retry: { limit: 1, networkErrors: [networkConnectionLost], backoff: 0.01 }
-            endpoints:
-              again: { path: / }
-            """)
+        try folder.write(
+            "conf.yaml",
+            Self.catalog(server.baseURL, environment: "retry: { limit: 1, networkErrors: [networkConnectionLost], backoff: 0.01 }", endpoint: "again: { path: / }"))
         let state = try TemporaryDirectory()
         let run = try await CLI.run(["call", "conf/again", "--catalog", folder.path, "--json"], state: state)
         #expect(run.status == 0, "\(run.errors)")

@@ -31,6 +31,8 @@ import TimingReport
         #expect(lines[1].text.hasSuffix("no response") || lines[1].text.hasSuffix("…"))
         #expect(lines[2].text == "  no connection was made")
         #expect(lines.contains { $0.text == "Attempt 2" })
+        let masked = Waterfall.lines([WriteOutTests.transfer], width: 80) { $0.replacing("api.example", with: "••••") }
+        #expect(masked[0].text == "https://••••/old → 302")
         #expect(lines.allSatisfy { $0.text.count <= 40 })  // the narrowest layout: names, 10 cells, figures
     }
 }

@@ -20,7 +20,7 @@ import TimingReport
     ])
 
     static let facts = WriteOut.Facts(
-        status: 200, transfer: transfer, urlEffective: "https://api.example/new", method: "GET",
+        status: 200, transfer: transfer, urlEffective: "https://api.example/new", url: "https://api.example/old", method: "GET",
         headers: [("Content-Type", "application/json"), ("X-Id", "a"), ("x-id", "b")], sizeDownload: 1000, numRedirects: 1,
         httpVersion: "HTTP/1.1")
 

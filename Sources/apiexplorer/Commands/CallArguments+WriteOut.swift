@@ -41,7 +41,8 @@ extension CallArguments {
         let url = response?.url ?? exchange.request.url
         let transfer = exchange.transfers.last
         return WriteOut.Facts(
-            status: response?.status, transfer: transfer, urlEffective: clean(redactor.url(url)), method: exchange.request.method.rawValue,
+            status: response?.status, transfer: transfer, urlEffective: clean(redactor.url(url)),
+            url: clean(redactor.url(transfer?.hops.first?.url ?? exchange.request.url.absoluteString)), method: exchange.request.method.rawValue,
             headers: response.map { redactor.headers($0.headers).map { ($0.name, clean($0.value)) } } ?? [],
             sizeDownload: response?.bodySize ?? 0,
             sizeUpload: transfer?.final?.bytesSent ?? exchange.request.body?.count ?? 0, numRedirects: response?.redirects.count ?? 0,
