@@ -3,6 +3,7 @@ import DispatcherCore
 import Foundation
 import LiveTransport
 import ResponseDiff
+import SystemSupport
 import TestSupport
 
 /// What the transfer phases cost a request, in instructions (callgrind over whole runs of this
@@ -17,6 +18,8 @@ struct TimingBenchmark: AsyncParsableCommand {
     @Option(help: "The size of each JSON body, in MB.") var megabytes = 10
     @Flag(help: "Only the diff.") var diffOnly = false
     @Flag(help: "Only the phases.") var phasesOnly = false
+    @Flag(help: "Measure the phases' cost as process CPU time in this process (rounds alternating with and without), not with callgrind.")
+    var cpu = false
     /// Set by the benchmark itself when it runs under callgrind: send `requests` requests, phases on or off.
     @Option(help: .hidden) var inner: String?
 
@@ -26,6 +29,10 @@ struct TimingBenchmark: AsyncParsableCommand {
             return
         }
         warnIfDebugBuild()
+        if cpu {
+            try await cpuOfPhases()
+            return
+        }
         if !diffOnly { try countPhases() }
         if !phasesOnly { diff() }
     }
@@ -48,9 +55,48 @@ struct TimingBenchmark: AsyncParsableCommand {
         try await server.shutdown()
     }
 
+    /// Process CPU time of `requests` GETs, with and without the phases, alternating over 6 rounds.
+    private func cpuOfPhases() async throws {
+        let server = try await TestHTTPServer.start(recordsRequests: false) { _ in .json(#"{"id":7,"name":"Rex"}"#) }
+        let environment = Environment(name: "bench", baseURL: server.baseURL, cachePolicy: .reloadIgnoringCache, fixtures: .never)
+        var sides: [(Bool, Dispatcher<Target>, HTTPTransport)] = []
+        for phases in [true, false] {
+            var configuration = HTTPTransport.Configuration(proxy: .none)
+            configuration.recordsPhases = phases
+            let transport = HTTPTransport(configuration: configuration)
+            sides.append((phases, Dispatcher<Target>(environment: environment, transport: transport, errorFilter: ErrorFilter()), transport))
+        }
+        func cpuNow() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+        }
+        var with = Measurements()
+        var without = Measurements()
+        for round in 0..<7 {
+            for (phases, dispatcher, _) in sides {
+                let start = cpuNow()
+                for _ in 0..<requests { _ = try await dispatcher.request(Target(.get, "/pets/7")) }
+                let perRequest = (cpuNow() - start) / Double(requests)
+                if round > 0 { if phases { with.add(perRequest) } else { without.add(perRequest) } }
+            }
+        }
+        for side in sides { try await side.2.shutdown() }
+        try await server.shutdown()
+        print("Process CPU a GET (client and in-process server), \(requests) requests a round, 6 rounds alternating:")
+        print("  with phases \(formatNanoseconds(with.median)), without \(formatNanoseconds(without.median)): \(String(format: "%+.1f", (with.median / without.median - 1) * 100)) % (target ≤ 2 %)")
+    }
+
     /// Three callgrind runs: no requests (the floor), `requests` with phases, `requests` without.
     private func countPhases() throws {
-        let myself = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        // valgrind cannot read a debug build's debug information: it runs a copy without it.
+        let myself = FileManager.default.temporaryDirectory.appendingPathComponent("timing-bench-\(UUID().uuidString)").path
+        let strip = try ChildProcess(
+            "/usr/bin/env", ["objcopy", "--strip-debug", URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path, myself],
+            environment: ProcessInfo.processInfo.environment, directory: FileManager.default.temporaryDirectory.path
+        ).collect()
+        guard strip.status == 0 else { throw ValidationError("objcopy --strip-debug failed: \(strip.errors)") }
+        defer { try? FileManager.default.removeItem(atPath: myself) }
         func count(_ mode: String) throws -> Double {
             let process = try ChildProcess(
                 "/usr/bin/env",
