@@ -8,6 +8,7 @@ enum CommandList {
         ValidateCommand.self,
         MockCommand.self,
         ListCommand.self,
+        DescribeCommand.self,
         CallCommand.self,
         CheckCommand.self,
         TestCommand.self,
