@@ -73,7 +73,7 @@ struct DescriptorSourceOptions: ParsableArguments {
                 throw ExitCode(1)
             }
         }
-        if let reflect { return GRPCDescriptorIndex(try await Self.reflected(reflect, plaintext: plaintext)) }
+        if let reflect { return GRPCDescriptorIndex(try await Self.reflected(reflect, plaintext: plaintext).set) }
         let loaded = catalog()
         let merged = Self.merged(loaded.services)
         guard !merged.file.isEmpty else {
@@ -85,8 +85,8 @@ struct DescriptorSourceOptions: ParsableArguments {
         return GRPCDescriptorIndex(merged)
     }
 
-    /// The server's descriptors by reflection.
-    static func reflected(_ address: String, plaintext: Bool) async throws -> Google_Protobuf_FileDescriptorSet {
+    /// The server's descriptors by reflection, and where the server is; a failure is said and thrown as the exit status.
+    static func reflected(_ address: String, plaintext: Bool) async throws -> (set: Google_Protobuf_FileDescriptorSet, target: GRPCTarget) {
         let target: GRPCTarget
         do {
             target = try GRPCTarget(address: address, plaintext: plaintext)
@@ -105,7 +105,7 @@ struct DescriptorSourceOptions: ParsableArguments {
             let fetched = try await GRPCReflectionClient(connection: connection).fetch()
             await connection.close()
             for note in fetched.notes { Console.error("note: \(note)") }
-            return fetched.set
+            return (fetched.set, target)
         } catch {
             await connection.close()
             Console.error("error: \(error)")
