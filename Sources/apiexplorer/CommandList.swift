@@ -10,6 +10,7 @@ enum CommandList {
         ListCommand.self,
         DescribeCommand.self,
         CallCommand.self,
+        DiffCommand.self,
         CheckCommand.self,
         TestCommand.self,
         RecordCommand.self,
