@@ -387,7 +387,7 @@ let package = Package(
             dependencies: [
                 "TestTraits", "RequestExport", "Catalog", "CatalogAuthoring", "CatalogTestSupport", "DispatcherCore", "Sessions", "SystemSupport", "TestSupport",
             ]),
-        .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "JSONSupport"]),
+        .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "Expectations", "JSONSupport"]),
         .testTarget(name: "DriftCheckTests", dependencies: ["TestTraits", "DriftCheck", "Catalog", "DispatcherCore", "Sessions", "StateStore"]),
         .testTarget(name: "NcursesBackendTests", dependencies: ["TestTraits", "NcursesBackend", "CNcursesw", "TerminalKit"]),
         .testTarget(

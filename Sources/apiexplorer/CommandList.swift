@@ -8,6 +8,7 @@ enum CommandList {
         ValidateCommand.self,
         MockCommand.self,
         ListCommand.self,
+        DescribeCommand.self,
         CallCommand.self,
         DiffCommand.self,
         CheckCommand.self,
