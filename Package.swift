@@ -213,13 +213,13 @@ let package = Package(
         .target(name: "BodyViewer", dependencies: ["JSONSupport", "TextSupport", "SystemSupport"]),
         .target(
             name: "ExplorerApp",
-            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Sessions", "Expectations", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport"]
+            dependencies: ["TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Sessions", "Expectations", "JSONSupport", "OAuth2", "RequestExport", "TextSupport", "YAMLSupport", "ProtoJSON"]
         ),
         .target(
             name: "ExplorerRuntime",
             dependencies: [
                 "ExplorerApp", "TerminalKit", "BodyViewer", "DispatcherCore", "Catalog", "Sessions", "CatalogAuthoring", "StateStore", "SystemSupport",
-                "TestRunner", "TextSupport",
+                "TestRunner", "TextSupport", "GRPCDispatch", "ProtoJSON",
             ]
         ),
         .systemLibrary(
@@ -380,7 +380,8 @@ let package = Package(
             name: "ExplorerRuntimeTests",
             dependencies: [
                 "TestTraits", "ExplorerApp", "ExplorerRuntime", "ExplorerTestSupport", "TerminalKit", "BodyViewer", "Catalog", "CatalogAuthoring", "DispatcherCore",
-                "LiveTransport", "Sessions", "StateStore", "TestSupport", "TextSupport",
+                "LiveTransport", "Sessions", "StateStore", "TestSupport", "TextSupport", "GRPCMock", "GRPCWire", "GRPCCalls", "ProtoJSON",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
         .testTarget(
             name: "RequestExportTests",

@@ -30,6 +30,8 @@ package enum AppAction: Sendable {
     case scratch(ScratchAction)
     /// The drift badges.
     case drift(DriftAction)
+    /// gRPC methods' descriptors.
+    case rpc(RPCAction)
     /// The network log.
     case log(LogAction)
     /// Request bodies being uploaded.
@@ -85,6 +87,8 @@ package enum AppEffect: Sendable, Hashable {
     case scratch(ScratchEffect)
     /// The drift badges'.
     case drift(DriftEffect)
+    /// gRPC methods' descriptors'.
+    case rpc(RPCEffect)
     /// The Tests tab's (flow runs).
     case checks(ChecksEffect)
     /// The panes' (the sidebar's width kept).

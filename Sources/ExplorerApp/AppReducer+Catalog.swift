@@ -12,6 +12,7 @@ extension AppReducer {
         let held = state.launch.heldEvents
         state.catalog = catalog
         var effects = scope(LaunchFeature.self, \.launch, .catalogsLoaded, &state)
+        effects += scope(RPCFeature.self, \.rpc, .catalogsChanged(catalog), &state)
         state.navigation.resetEnvironmentCursor(in: catalog)
         if let launch, !apply(launch, state: &state) {
             state.failure = "No environment named '\(launch.environment ?? "")' in \(catalog.source). Run `apiexplorer list` to see them."
@@ -47,6 +48,7 @@ extension AppReducer {
         state.secrets = secrets
         state.navigation.keepPlace(from: previous, to: state.catalog)
         var effects = scope(EditingFeature.self, \.editing, .catalogChanged, &state)
+        effects += scope(RPCFeature.self, \.rpc, .catalogsChanged(catalog), &state)
         // A file the explorer wrote itself comes back from the watcher unchanged: the notice
         // about the write stays.
         if catalog.services != previous.services.filter({ !state.scratch.holds($0.id) }) || catalog.diagnostics != previous.diagnostics {

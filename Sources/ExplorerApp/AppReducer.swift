@@ -23,6 +23,7 @@ package enum AppReducer {
         case .body(let action): effects = scope(BodyFeature.self, \.body, action, &state)
         case .scratch(let action): effects = scope(ScratchFeature.self, \.scratch, action, &state)
         case .drift(let action): effects = scope(DriftFeature.self, \.drift, action, &state)
+        case .rpc(let action): effects = scope(RPCFeature.self, \.rpc, action, &state)
         case .log(let action): effects = scope(LogFeature.self, \.log, action, &state)
         case .uploads(let action): effects = scope(UploadsFeature.self, \.uploads, action, &state)
         case .downloads(let action): effects = scope(DownloadsFeature.self, \.downloads, action, &state)
@@ -84,6 +85,7 @@ package enum AppReducer {
         if state.exchanges.needsSpinner, !state.exchanges.spinner.isScheduled, !state.isQuitting {
             effects += scope(ExchangesFeature.self, \.exchanges, .armSpinner, &state)
         }
+        if let service = RPCFeature.needed(state) { effects += scope(RPCFeature.self, \.rpc, .shown(service), &state) }
         state.navigation.refresh(in: state.catalog, history: state.history.items)
         return effects
     }

@@ -64,6 +64,8 @@ package struct AppState: Sendable {
     package internal(set) var scratch = ScratchState()
     /// The drift badges.
     package internal(set) var drift = DriftState()
+    /// gRPC methods' descriptors (the Edit tab's message checks).
+    package internal(set) var rpc = RPCState()
     /// The network log.
     package internal(set) var log = LogState()
     /// Request bodies being uploaded.

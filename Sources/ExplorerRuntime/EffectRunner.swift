@@ -31,6 +31,7 @@ final class EffectRunner: Sendable {
     private let editing: EditingEffects
     private let history: HistoryEffects
     private let auth = AuthEffects()
+    private let rpc = RPCEffects()
     private let webSocket: WebSocketEffects
     private let drift: DriftEffects
     private let body: BodyEffects
@@ -85,7 +86,7 @@ final class EffectRunner: Sendable {
             loaded: {
                 guard let catalog = catalogs.catalog.withLock({ $0 }), let secrets = catalogs.secrets.withLock({ $0 }) else { return nil }
                 return (catalog, secrets)
-            }, transport: services.transport, clock: services.clock)
+            }, transport: catalogs.transport, clock: services.clock)
     }
 
     /// What the features' handlers may use of the runner.
@@ -106,6 +107,7 @@ final class EffectRunner: Sendable {
         case .body(let effect): body.perform(effect, context)
         case .scratch(let effect): scratch.perform(effect, context)
         case .drift(let effect): drift.perform(effect, context)
+        case .rpc(let effect): rpc.perform(effect, context)
         case .checks(let effect): checks.perform(effect, context)
         case .panes(let effect): panes.perform(effect, context)
         // The app's own.

@@ -18,6 +18,9 @@ final class LoadedCatalogs: Sendable {
     /// Sessions for the catalogs loaded last; nil until they are.
     private let pool = Mutex<SessionPool?>(nil)
     private let services: ExplorerServices
+    /// Live requests' transport: the services' HTTP one, and gRPC calls by the loaded descriptor sets.
+    let transport: (any Transport)?
+    private let calls: RPCCallTransport?
     /// The plugins every session gets: activity, logger, then the services' own.
     private let plugins: [any Plugin]
     /// Every secret value the sessions resolve, shared with the logger.
@@ -26,6 +29,8 @@ final class LoadedCatalogs: Sendable {
 
     init(services: ExplorerServices, plugins: [any Plugin], secretRegistry: SecretRegistry, post: @escaping @Sendable (AppAction) -> Void) {
         self.services = services
+        calls = services.transport.map { RPCCallTransport(http: $0) }
+        transport = calls ?? services.transport
         self.plugins = plugins
         self.secretRegistry = secretRegistry
         self.post = post
@@ -44,9 +49,10 @@ final class LoadedCatalogs: Sendable {
         let scratch = scratchServices.withLock { $0 }
         var sessionCatalog = catalog
         sessionCatalog.services += scratch
+        calls?.use(sessionCatalog.services)
         pool.withLock {
             $0 = SessionPool(
-                catalog: sessionCatalog, secrets: secrets, transport: services.transport, plugins: plugins, clock: services.clock,
+                catalog: sessionCatalog, secrets: secrets, transport: transport, plugins: plugins, clock: services.clock,
                 secretRegistry: secretRegistry,
                 onSignInPrompt: { [post, environment = services.environment] prompt in
                     // A browser sign-in opens the browser when there is one; the URL is shown and copied either way.

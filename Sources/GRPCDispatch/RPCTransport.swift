@@ -18,12 +18,19 @@ package final class RPCTransport: Transport {
     private let problems: [String: String]
     private let connections = Mutex<[GRPCTarget: GRPCConnection]>([:])
 
+    /// Whether a server stream's messages go to the request's `onResponsePart` as they come.
+    private let relaysStreams: Bool
+
     /// `pools` are the descriptor sets by service id (the first part of a request's identifier);
     /// `problems` why a service's set could not be read, said when one of its methods is called.
-    package init(descriptors pools: [String: DescriptorPool], problems: [String: String] = [:], http: (any Transport)?) {
+    /// `relaysStreams`: a server stream's messages are handed to the request's `onResponsePart`
+    /// as they come, one JSON line each (the explorer's stream view); otherwise as the pieces of the
+    /// list `call` prints.
+    package init(descriptors pools: [String: DescriptorPool], problems: [String: String] = [:], http: (any Transport)?, relaysStreams: Bool = false) {
         self.pools = pools
         self.problems = problems
         self.http = http
+        self.relaysStreams = relaysStreams
     }
 
     package func send(_ request: Request) async throws(TransportError) -> Response {
@@ -52,9 +59,14 @@ package final class RPCTransport: Transport {
         do {
             let path = try GRPCMethodPath(parsing: method.path)
             let kind = GRPCCallKind(clientStreams: method.clientStreaming, serverStreams: method.serverStreaming)
-            // A server stream's messages go to the observer (`call` prints them) as they arrive.
-            let stream = method.serverStreaming ? request.options.onResponsePart.map { RPCMessageStream(observer: $0, method: method, pool: pool) } : nil
-            result = try await connection.call(path, kind: kind, requests: .messages(messages), options: options) { event in stream?.receive(event) }
+            // A server stream's messages go to the observer as they arrive: one JSON line each for
+            // the explorer's stream view (`relaysStreams`), else the list's text piece by piece (`call`).
+            let relay = relaysStreams && method.serverStreaming ? request.options.onResponsePart.map { RPCStreamRelay($0, method: method, pool: pool) } : nil
+            let stream = !relaysStreams && method.serverStreaming ? request.options.onResponsePart.map { RPCMessageStream(observer: $0, method: method, pool: pool) } : nil
+            result = try await connection.call(path, kind: kind, requests: .messages(messages), options: options) { event in
+                relay?.observe(event)
+                stream?.receive(event)
+            }
             stream?.finish()
         } catch {
             throw TransportError(.unknown, message: "\(error.message) Nothing was sent.")
@@ -140,5 +152,44 @@ package final class RPCTransport: Transport {
         return Response(
             status: RPCStatus.httpStatus(forCode: code), headers: headers, body: Data(body.prettyText().utf8), url: url, httpVersion: "2",
             timing: Timing(firstByte: result.firstMessageAfter ?? result.headersAfter, total: result.duration))
+    }
+}
+
+/// Hands a server stream's messages to a request's `onResponsePart` as they come: a head (the
+/// response metadata, typed NDJSON so a viewer reads it line by line), then each message as one
+/// line of JSON. The response itself still carries every message once the call ends.
+final class RPCStreamRelay: Sendable {
+    static let contentType = "application/x-ndjson"
+
+    private let observer: ResponsePartObserver
+    private let method: MethodDescriptor
+    private let pool: DescriptorPool
+    /// Whether the observer wants the body's parts (its answer to the head).
+    private let wanted = Mutex(false)
+
+    init(_ observer: @escaping ResponsePartObserver, method: MethodDescriptor, pool: DescriptorPool) {
+        self.observer = observer
+        self.method = method
+        self.pool = pool
+    }
+
+    func observe(_ event: GRPCCallEvent) {
+        switch event {
+        case .headers(let metadata):
+            var headers = Headers()
+            for entry in metadata where entry.name != "content-type" { headers.add(entry.name, entry.value.wireText, origin: .server) }
+            headers.add("Content-Type", Self.contentType, origin: .server)
+            let wants = observer(.head(status: 200, headers: headers))
+            wanted.withLock { $0 = wants }
+        case .message(let bytes):
+            guard wanted.withLock({ $0 }) else { return }
+            let line: String
+            do {
+                line = try pool.decodeToJSON(bytes, as: method.output).compactText
+            } catch {
+                line = JSONValue.object(JSONObject([("error", .string("does not decode as \(pool[method.output].fullName): \(error)"))])).compactText
+            }
+            _ = observer(.body(Data((line + "\n").utf8)))
+        }
     }
 }

@@ -14,7 +14,7 @@ struct EndToEnd {}
 struct TemporaryCatalog {
     let directory: URL
 
-    init(mockPort port: Int, tlsPort: Int = 4443) throws {
+    init(mockPort port: Int, tlsPort: Int = 4443, grpcPort: Int = 4011) throws {
         let source = Products.repositoryRoot.appendingPathComponent("environments")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("apiexplorer-e2e-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: source, to: directory)
@@ -23,6 +23,7 @@ struct TemporaryCatalog {
             let text = try String(contentsOf: file, encoding: .utf8)
             try text.replacingOccurrences(of: "127.0.0.1:4010", with: "127.0.0.1:\(port)")
                 .replacingOccurrences(of: "127.0.0.1:4443", with: "127.0.0.1:\(tlsPort)")
+                .replacingOccurrences(of: "127.0.0.1:4011", with: "127.0.0.1:\(grpcPort)")
                 .write(to: file, atomically: true, encoding: .utf8)
         }
     }
@@ -40,9 +41,9 @@ struct MockedCatalogs {
 
     init(delays: Bool = false) throws {
         served = try TemporaryCatalog(mockPort: 4010)
-        let (mock, port, tlsPort) = try ProductProcess.startMock(catalog: served.directory, delays: delays)
+        let (mock, port, tlsPort, grpcPort) = try ProductProcess.startMock(catalog: served.directory, delays: delays)
         self.mock = mock
-        catalog = try TemporaryCatalog(mockPort: port, tlsPort: tlsPort)
+        catalog = try TemporaryCatalog(mockPort: port, tlsPort: tlsPort, grpcPort: grpcPort)
         state = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-state-\(UUID().uuidString)")
     }
 
@@ -72,11 +73,13 @@ enum ProductProcess {
         return (result.status, result.stdout)
     }
 
-    /// Starts `apiexplorer mock --port 0` on a catalog and reads the port it chose; `delays` keeps
-    /// the fixtures' delays and stream intervals (off by default, so tests wait for nothing).
-    static func startMock(catalog: URL, delays: Bool = false) throws -> (process: ChildProcess, port: Int, tlsPort: Int) {
+    /// Starts `apiexplorer mock --port 0` on a catalog (a copy of the bundled ones, which have a gRPC
+    /// service) and reads the ports it chose; `delays` keeps the fixtures' delays and stream
+    /// intervals (off by default, so tests wait for nothing).
+    static func startMock(catalog: URL, delays: Bool = false) throws -> (process: ChildProcess, port: Int, tlsPort: Int, grpcPort: Int) {
         let child = try ChildProcess(
-            Products.apiexplorer.path, ["mock", "--catalog", catalog.path, "--port", "0", "--tls", "--tls-port", "0"] + (delays ? [] : ["--no-delay"]),
+            Products.apiexplorer.path,
+            ["mock", "--catalog", catalog.path, "--port", "0", "--tls", "--tls-port", "0", "--grpc-port", "0"] + (delays ? [] : ["--no-delay"]),
             environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
         let output = child.output ?? -1
         func line() -> String {
@@ -95,9 +98,21 @@ enum ProductProcess {
             child.kill(SIGTERM)
             throw MockStartError(line: firstLine + "\n" + secondLine)
         }
+        // Then the services, one a line, and last "  gRPC on grpc://127.0.0.1:PORT …" (at most a few dozen lines).
+        var grpcPort: Int?
+        for _ in 0..<64 {
+            let next = line()
+            if next.isEmpty { break }
+            grpcPort = portNumber(after: "grpc://127.0.0.1:", in: next)
+            if grpcPort != nil { break }
+        }
+        guard let grpcPort else {
+            child.kill(SIGTERM)
+            throw MockStartError(line: "no gRPC port after: " + firstLine)
+        }
         // Keep draining, so the server never blocks on a full pipe; wait() reaps it after a kill.
         DispatchQueue(label: "apiexplorer.mock-output").async { _ = child.collect() }
-        return (child, port, tlsPort)
+        return (child, port, tlsPort, grpcPort)
     }
 
     struct MockStartError: Error, CustomStringConvertible {

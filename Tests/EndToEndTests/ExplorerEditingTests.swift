@@ -16,7 +16,7 @@ extension EndToEnd {
         @Test func anEditedRequestGoesLiveSurvivesKill9AndIsWrittenBack() async throws {
             let served = try TemporaryCatalog(mockPort: 4010)
             defer { served.remove() }
-            let (mock, port, _) = try ProductProcess.startMock(catalog: served.directory)
+            let (mock, port, _, _) = try ProductProcess.startMock(catalog: served.directory)
             defer { kill(mock.pid, SIGTERM) }
             let catalog = try TemporaryCatalog(mockPort: port)
             defer { catalog.remove() }
@@ -118,7 +118,7 @@ extension EndToEnd {
         @Test func aPastedCurlCommandIsSentAsAScratchRequest() async throws {
             let served = try TemporaryCatalog(mockPort: 4010)
             defer { served.remove() }
-            let (mock, port, _) = try ProductProcess.startMock(catalog: served.directory)
+            let (mock, port, _, _) = try ProductProcess.startMock(catalog: served.directory)
             defer { kill(mock.pid, SIGTERM) }
             let session = try ExplorerSessionTests.launch(environment: ["XDG_STATE_HOME": Self.stateFolder().path])
             defer { session.close() }

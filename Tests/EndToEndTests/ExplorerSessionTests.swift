@@ -65,7 +65,7 @@ extension EndToEnd {
         @Test func liveModeAgainstTheMockServerSwitchingEnvironmentAndAMappedError() async throws {
             let catalog = try TemporaryCatalog(mockPort: 4010)  // port replaced below, once known
             defer { catalog.remove() }
-            let (mock, port, _) = try ProductProcess.startMock(catalog: catalog.directory)
+            let (mock, port, _, _) = try ProductProcess.startMock(catalog: catalog.directory)
             defer { kill(mock.pid, SIGTERM) }
             let pointed = try TemporaryCatalog(mockPort: port)
             defer { pointed.remove() }
@@ -172,7 +172,7 @@ extension EndToEnd {
         @Test func aDriftCheckShowsAsABadgeInTheExplorer() async throws {
             let catalog = try TemporaryCatalog(mockPort: 4010)
             defer { catalog.remove() }
-            let (mock, port, _) = try ProductProcess.startMock(catalog: catalog.directory)
+            let (mock, port, _, _) = try ProductProcess.startMock(catalog: catalog.directory)
             defer { kill(mock.pid, SIGTERM) }
             let pointed = try TemporaryCatalog(mockPort: port)
             defer { pointed.remove() }

@@ -805,6 +805,72 @@ HWKES21XUMJs03kDWjxjCXT2LRqyAiBSLgoYyvvEx7uzx4aWmR+b0X9Y3l8M1Zrg
 ]
 
 """#)),
+        ("fixtures/routeguide/route_guide.proto", Data(utf8: #"""
+// The bundled routeguide service (environments/routeguide.yaml): gRPC's route guide example, one
+// method of each kind, plus RenameFeature, whose stub answers with a status and its details.
+// routeguide.protoset is this file compiled; after changing it run, in this folder:
+//   protoc --include_imports --descriptor_set_out=routeguide.protoset route_guide.proto
+// and then scripts/generate-bundled-catalogs.
+syntax = "proto3";
+
+package routeguide;
+
+service RouteGuide {
+  // The feature at a point (unary).
+  rpc GetFeature(Point) returns (Feature);
+  // The features inside a rectangle, one message each (server streaming).
+  rpc ListFeatures(Rectangle) returns (stream Feature);
+  // The points of a route walked, summed up when it ends (client streaming).
+  rpc RecordRoute(stream Point) returns (RouteSummary);
+  // Notes left at points, answered with the notes left there before (bidirectional).
+  rpc RouteChat(stream RouteNote) returns (stream RouteNote);
+  // Gives a feature a new name (unary; the stub refuses it).
+  rpc RenameFeature(RenameRequest) returns (Feature);
+}
+
+// Latitude and longitude in degrees multiplied by 10^7.
+message Point {
+  int32 latitude = 1;
+  int32 longitude = 2;
+}
+
+message Rectangle {
+  Point lo = 1;
+  Point hi = 2;
+}
+
+message Feature {
+  string name = 1;
+  Point location = 2;
+  Kind kind = 3;
+}
+
+enum Kind {
+  KIND_UNSPECIFIED = 0;
+  KIND_PEAK = 1;
+  KIND_LAKE = 2;
+  KIND_TOWN = 3;
+}
+
+message RouteNote {
+  Point location = 1;
+  string message = 2;
+}
+
+message RouteSummary {
+  int32 point_count = 1;
+  int32 feature_count = 2;
+  int32 distance = 3;
+  int32 elapsed_time = 4;
+}
+
+message RenameRequest {
+  Point location = 1;
+  string name = 2;
+}
+
+"""#)),
+        ("fixtures/routeguide/routeguide.protoset", Data(base64Encoded: "Cv0HChFyb3V0ZV9ndWlkZS5wcm90bxIKcm91dGVndWlkZSJBCgVQb2ludBIaCghsYXRpdHVkZRgBIAEoBVIIbGF0aXR1ZGUSHAoJbG9uZ2l0dWRlGAIgASgFUglsb25naXR1ZGUiUQoJUmVjdGFuZ2xlEiEKAmxvGAEgASgLMhEucm91dGVndWlkZS5Qb2ludFICbG8SIQoCaGkYAiABKAsyES5yb3V0ZWd1aWRlLlBvaW50UgJoaSJyCgdGZWF0dXJlEhIKBG5hbWUYASABKAlSBG5hbWUSLQoIbG9jYXRpb24YAiABKAsyES5yb3V0ZWd1aWRlLlBvaW50Ughsb2NhdGlvbhIkCgRraW5kGAMgASgOMhAucm91dGVndWlkZS5LaW5kUgRraW5kIlQKCVJvdXRlTm90ZRItCghsb2NhdGlvbhgBIAEoCzIRLnJvdXRlZ3VpZGUuUG9pbnRSCGxvY2F0aW9uEhgKB21lc3NhZ2UYAiABKAlSB21lc3NhZ2UikwEKDFJvdXRlU3VtbWFyeRIfCgtwb2ludF9jb3VudBgBIAEoBVIKcG9pbnRDb3VudBIjCg1mZWF0dXJlX2NvdW50GAIgASgFUgxmZWF0dXJlQ291bnQSGgoIZGlzdGFuY2UYAyABKAVSCGRpc3RhbmNlEiEKDGVsYXBzZWRfdGltZRgEIAEoBVILZWxhcHNlZFRpbWUiUgoNUmVuYW1lUmVxdWVzdBItCghsb2NhdGlvbhgBIAEoCzIRLnJvdXRlZ3VpZGUuUG9pbnRSCGxvY2F0aW9uEhIKBG5hbWUYAiABKAlSBG5hbWUqSQoES2luZBIUChBLSU5EX1VOU1BFQ0lGSUVEEAASDQoJS0lORF9QRUFLEAESDQoJS0lORF9MQUtFEAISDQoJS0lORF9UT1dOEAMyvgIKClJvdXRlR3VpZGUSNAoKR2V0RmVhdHVyZRIRLnJvdXRlZ3VpZGUuUG9pbnQaEy5yb3V0ZWd1aWRlLkZlYXR1cmUSPAoMTGlzdEZlYXR1cmVzEhUucm91dGVndWlkZS5SZWN0YW5nbGUaEy5yb3V0ZWd1aWRlLkZlYXR1cmUwARI8CgtSZWNvcmRSb3V0ZRIRLnJvdXRlZ3VpZGUuUG9pbnQaGC5yb3V0ZWd1aWRlLlJvdXRlU3VtbWFyeSgBEj0KCVJvdXRlQ2hhdBIVLnJvdXRlZ3VpZGUuUm91dGVOb3RlGhUucm91dGVndWlkZS5Sb3V0ZU5vdGUoATABEj8KDVJlbmFtZUZlYXR1cmUSGS5yb3V0ZWd1aWRlLlJlbmFtZVJlcXVlc3QaEy5yb3V0ZWd1aWRlLkZlYXR1cmViBnByb3RvMw==") ?? Data()),
         ("httpbin.yaml", Data(utf8: #"""
 # httpbin: an echo and status API for trying methods, headers, statuses, formats and failures.
 # Every endpoint answers offline from its stub; live mode against the mock server: `apiexplorer mock`.
@@ -1493,6 +1559,75 @@ flows:                          # `apiexplorer test petstore/flow:adopt` (stub, 
           - endpoint: getInventory
             expect: { status: 200, body: { $.available: { greaterThanOrEqual: 0 } } }
           - endpoint: listPets
+
+"""#)),
+        ("routeguide.yaml", Data(utf8: #"""
+# Route guide: a gRPC service beside the HTTP ones — one method of each kind, answered offline from
+# its stubs. Live mode against the mock: run `apiexplorer mock` (it serves gRPC on port 4011, with
+# reflection on) and switch to live. The descriptor set and its .proto are in fixtures/routeguide/.
+
+service: routeguide
+title: Route Guide (gRPC)
+description: gRPC's route guide example; RenameFeature answers with a status and its details.
+descriptors: fixtures/routeguide/routeguide.protoset
+
+environments:
+  local:                        # the mock server's gRPC port: `apiexplorer mock` (port 4011)
+    type: development
+    baseURL: http://127.0.0.1:4011
+    headers:
+      x-client: apiexplorer     # headers are the call's metadata
+    fixtures: delayed(0.2)      # stub mode answers after 0.2 s, so the spinner shows
+    timeouts: { connect: 2, total: 10 }
+
+endpoints:
+  getFeature:
+    title: Get the feature at a point
+    grpc: routeguide.RouteGuide/GetFeature
+    body: { latitude: 409146138, longitude: -746188906 }
+    stub:
+      message: { name: Berkshire Valley Management Area Trail, location: { latitude: 409146138, longitude: -746188906 }, kind: KIND_PEAK }
+      headers: { x-served-by: routeguide-mock }
+      trailers: { x-features-scanned: "1" }
+    examples:
+      nowhere:
+        description: no feature at that point
+        status: { code: NOT_FOUND, message: "no feature at 0,0", reason: NO_FEATURE, domain: routeguide.example }
+      busy:
+        description: the server asks to come back later
+        status: { code: UNAVAILABLE, message: too many walkers, retryDelay: 2s }
+  listFeatures:
+    title: List the features in a rectangle (server stream)
+    grpc: routeguide.RouteGuide/ListFeatures
+    body: { lo: { latitude: 400000000, longitude: -750000000 }, hi: { latitude: 420000000, longitude: -730000000 } }
+    stub:
+      messages:
+        - { name: Patriots Path, location: { latitude: 407838351, longitude: -746143763 }, kind: KIND_TOWN }
+        - { after: 0.3, message: { name: Lake Hopatcong, location: { latitude: 409146138, longitude: -746188906 }, kind: KIND_LAKE } }
+        - { after: 0.3, message: { name: High Point, location: { latitude: 412300000, longitude: -746600000 }, kind: KIND_PEAK } }
+  recordRoute:
+    title: Record a route (client stream)
+    grpc: routeguide.RouteGuide/RecordRoute
+    body: [{ latitude: 407838351, longitude: -746143763 }, { latitude: 409146138, longitude: -746188906 }]
+    stub:
+      message: { pointCount: 2, featureCount: 2, distance: 14531, elapsedTime: 3 }
+  routeChat:
+    title: Leave notes along a route (bidirectional stream)
+    grpc: routeguide.RouteGuide/RouteChat
+    body: [{ location: { latitude: 1, longitude: 1 }, message: first note }, { location: { latitude: 1, longitude: 1 }, message: second note }]
+    stub:
+      messages:
+        - { location: { latitude: 1, longitude: 1 }, message: first note }
+  renameFeature:
+    title: Rename a feature (answers with a status)
+    grpc: routeguide.RouteGuide/RenameFeature
+    body: { location: { latitude: 409146138, longitude: -746188906 }, name: Berkshire Valley }
+    stub:
+      status: { code: PERMISSION_DENIED, message: features are read-only here, reason: READ_ONLY, domain: routeguide.example }
+    examples:
+      invalid:
+        description: a name that is not allowed
+        status: { code: INVALID_ARGUMENT, message: the new name is not allowed, violations: { name: must not be empty } }
 
 """#)),
     ]

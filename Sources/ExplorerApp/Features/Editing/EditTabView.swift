@@ -27,7 +27,14 @@ enum EditTabView {
         } else {
             buffer.write(info.truncated(toWidth: content.width), in: content.row(0))
         }
-        let area = content.inset(top: 1)
+        var area = content.inset(top: 1)
+        if let check = messageCheck(state, request: request), area.height >= 6 {
+            let lines = messageLines(check)
+            for (index, line) in lines.enumerated() {
+                buffer.write(line.truncated(toWidth: area.width), in: area.row(area.height - lines.count + index))
+            }
+            area = area.inset(bottom: lines.count)
+        }
         guard !area.isEmpty else { return cursorPosition }
         let cursor = min(state.editor.row, rows.count - 1)
         let offset = max(0, cursor - area.height + 1)
@@ -49,6 +56,42 @@ enum EditTabView {
             buffer.write(Line(spans).truncated(toWidth: line.width), in: line)
         }
         return cursorPosition
+    }
+
+    /// A gRPC method's request message checked against its descriptors: the body being typed,
+    /// else the one to be sent.
+    static func messageCheck(_ state: AppState, request: EditedRequest) -> RPCMessageCheck? {
+        guard request.endpoint.rpc != nil, let service = state.activeService else { return nil }
+        let body: String
+        if let input = state.editor.input, input.row == .body {
+            body = input.input.text
+        } else if case .text(let text, _) = request.body {
+            body = text
+        } else {
+            body = ""
+        }
+        return RPCMessageCheck.check(body, endpoint: request.endpoint, descriptors: state.rpc.descriptors(of: service))
+    }
+
+    /// The check's lines under the rows: the method and its input type, whether the message fits,
+    /// and the type's fields.
+    private static func messageLines(_ check: RPCMessageCheck) -> [Line] {
+        func heading(_ text: String) -> Span { Span(text.padded(to: 9), style: Theme.heading) }
+        let verdict: Line =
+            if let problem = check.problem {
+                Line([Span("  ✗ ", style: Theme.error), Span(problem, style: Theme.error), Span("  (nothing is sent like this)", style: Theme.dim)])
+            } else {
+                Line([Span("  ✓ ", style: Theme.key), Span("the message fits \(check.input)", style: Theme.dim)])
+            }
+        var fields = [heading("Fields")]
+        for (index, field) in check.fields.enumerated() {
+            if index > 0 { fields.append(Span(" · ", style: Theme.dim)) }
+            fields += [Span(field.name), Span(" \(field.type)", style: Theme.dim)]
+        }
+        return [
+            Line([heading("Message"), Span(check.input), Span(" → \(check.method) (\(check.kind))", style: Theme.dim)]), verdict,
+            Line(check.fields.isEmpty ? [heading("Fields"), Span("none (the empty message)", style: Theme.dim)] : fields),
+        ]
     }
 
     /// A row being typed as it may be shown: a secret header's value masked.
