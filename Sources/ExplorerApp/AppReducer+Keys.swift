@@ -220,6 +220,12 @@ extension AppState {
         }
         if isInEditor, editor.input != nil { return .typing }
         if isInVariables, variablesTab.input != nil { return .typing }
+        return panesKeyContext
+    }
+
+    /// The panes' keys with those of the tab shown: where the keyboard is once nothing is typed
+    /// and no window is open.
+    var panesKeyContext: KeyContext {
         // The tab shown, when its own keys apply.
         if isInBody { return .panes(.bodyTab) }
         if isInEditor { return .panes(.editTab) }
