@@ -5,6 +5,8 @@ import PackageDescription
 // Nothing shipped imports Foundation: FoundationEssentials does without ICU's 34 MB data table.
 // Only the library products declare `public`; modules share the rest with `package` (scripts/check-access).
 let fuzzedModules = ["JSONSupport", "JSONSchema", "YAMLSupport", "HTTPEcho", "BodyViewer", "CatalogAuthoring", "ProtoJSON"]
+// Apart: GRPCWire pulls in SwiftNIO and swift-protobuf, which the parsers' fuzz targets need not build for the fuzzer.
+let fuzzedGRPCModules = ["GRPCWire"]
 let package = Package(
     name: "apiexplorer",
     platforms: [.macOS(.v15)],
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "Catalog", targets: ["Catalog", "Sessions"]),
         /// Only for the fuzz targets (Fuzz/), which import these modules `@testable`: nothing in them is public.
         .library(name: "FuzzedModules", targets: fuzzedModules),
+        /// Only for the gRPC wire format's fuzz target; nothing in it is public.
+        .library(name: "FuzzedGRPCModules", targets: fuzzedGRPCModules),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -28,9 +32,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // Descriptor messages only; its default traits (delimited streams, field-mask helpers) import
-        // Foundation, so they stay off.
+        // Its optional traits (Foundation streams, FieldMask helpers) off: the runtime then imports FoundationEssentials only.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0", traits: []),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-protobuf", from: "2.4.1"),
     ],
     targets: [
         // MARK: Foundations
@@ -86,6 +91,72 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 "CryptoSupport",
+            ]
+        ),
+
+        // MARK: gRPC (docs/grpc.md): GRPCCore's client and server over swift-nio-http2 and NIOSSL
+        // Messages on the wire: length-prefixed framing, gzip, metadata as HTTP/2 headers, status and its details.
+        .target(
+            name: "GRPCWire",
+            dependencies: [
+                "CZlib", "TextSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        // GRPCCore's ClientTransport and ServerTransport over HTTP/2 (h2c and TLS with an environment's trust).
+        .target(
+            name: "GRPCTransport",
+            dependencies: [
+                "GRPCWire", "DispatcherCore", "LiveTransport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
+        // Calls of the four kinds with encoded messages in and out; their outcome mapped to the core's error kinds.
+        .target(
+            name: "GRPCCalls",
+            dependencies: [
+                "GRPCTransport", "GRPCWire", "DispatcherCore", "TextSupport",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // Descriptor sets from server reflection, protosets and .proto files (protoc); grpcurl-like list and describe.
+        .target(
+            name: "GRPCReflection",
+            dependencies: [
+                "GRPCCalls", "GRPCWire", "SystemSupport", "TextSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            exclude: ["Generated/README.md"]
+        ),
+        // A gRPC server for the mock: canned answers per method, and reflection over the descriptor set it serves.
+        .target(
+            name: "GRPCMock",
+            dependencies: [
+                "GRPCCalls", "GRPCTransport", "GRPCWire", "GRPCReflection",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+
+        // Catalogs' gRPC endpoints through the dispatcher core: the transport that calls them, their messages by descriptor.
+        .target(
+            name: "GRPCDispatch",
+            dependencies: [
+                "DispatcherCore", "GRPCCalls", "GRPCTransport", "GRPCWire", "JSONSupport", "ProtoJSON",
             ]
         ),
 
@@ -159,8 +230,9 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports", "ContractCheck", "LoadExport",
+                "TestRunner", "TestReports", "ContractCheck", "LoadExport", "GRPCDispatch", "GRPCCalls", "GRPCReflection", "GRPCMock", "GRPCTransport", "GRPCWire", "ProtoJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             // Start-up (figures: docs/performance.md): the Swift runtime's static link exports every
             // symbol, each looked up at load, and writes a relocation entry per pointer; lld packs them
@@ -177,7 +249,7 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport",
+                "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire",
                 "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport", "ProtoJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -198,10 +270,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
-            resources: [.copy("Certificates")]
+            // GRPCServers: the Python gRPC test server, its proto and the benchmark's client.
+            resources: [.copy("Certificates"), .copy("GRPCServers")]
         ),
         // Test traits the test targets share (Swift Testing): apart from TestSupport, which the benchmark links too.
         .target(name: "TestTraits", dependencies: ["TestSupport"]),
@@ -320,6 +394,41 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
         .testTarget(name: "apiexplorerTests", dependencies: ["TestTraits", "apiexplorer", "DispatcherCore", "ExplorerApp", "JSONSupport", "TestSupport"]),
+        .testTarget(
+            name: "GRPCWireTests",
+            dependencies: [
+                "TestTraits", "GRPCWire",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCCallsTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire", "DispatcherCore",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCReflectionTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCReflection", "GRPCCalls", "GRPCTransport", "DispatcherCore",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCMockTests",
+            dependencies: [
+                "TestTraits", "TestSupport", "GRPCMock", "GRPCCalls", "GRPCReflection", "GRPCTransport", "GRPCWire", "DispatcherCore", "SystemSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .testTarget(
+            name: "GRPCDispatchTests",
+            dependencies: ["TestTraits", "TestSupport", "SystemSupport", "Catalog", "GRPCMock", "apiexplorer"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["TestTraits", "apiexplorer", "TestSupport", "SystemSupport"]),
         .testTarget(
             name: "ExportedClientTests",

@@ -6,7 +6,11 @@ import PackageDescription
 // `public`); seed corpora are in Corpus/<target>/.
 let package = Package(
     name: "apiexplorer-fuzz",
-    dependencies: [.package(name: "apiexplorer", path: "..")],
+    dependencies: [
+        .package(name: "apiexplorer", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+    ],
     targets: [
         .target(name: "FuzzDriver"),
         .executableTarget(name: "FuzzCatalog", dependencies: ["FuzzDriver", .product(name: "Catalog", package: "apiexplorer")]),
@@ -25,5 +29,12 @@ let package = Package(
         .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzImports", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
         .executableTarget(name: "FuzzProtoJSON", dependencies: ["FuzzDriver", .product(name: "FuzzedModules", package: "apiexplorer")]),
+        // A product of its own: GRPCWire pulls in SwiftNIO and swift-protobuf, which the parsers' targets need not build for the fuzzer.
+        .executableTarget(
+            name: "FuzzGRPCWire",
+            dependencies: [
+                "FuzzDriver", .product(name: "FuzzedGRPCModules", package: "apiexplorer"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]),
     ]
 )

@@ -18,6 +18,7 @@ enum BenchmarkSuites {
         WriteBenchmark.self,
         RunnerBenchmark.self,
         BrowseBenchmark.self,
+        GRPCBenchmark.self,
         ProtoJSONBenchmark.self,
     ]
 }

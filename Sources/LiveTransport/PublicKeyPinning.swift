@@ -7,9 +7,13 @@ import NIOSSL
 /// handshake and before the connection carries a request (AsyncHTTPClient's connection
 /// initializers run exactly there). Only the leaf is checked, as curl's `--pinnedpubkey` does:
 /// NIOSSL does not expose the rest of the peer's chain.
-struct PinVerifier: Sendable {
+package struct PinVerifier: Sendable {
     /// The pins a leaf must match (any one of them).
     let pins: [PublicKeyPin]
+
+    package init(pins: [PublicKeyPin]) {
+        self.pins = pins
+    }
 
     /// The initializer AsyncHTTPClient runs on every new HTTP/1.1 or HTTP/2 connection.
     var connectionInitializer: @Sendable (Channel) -> EventLoopFuture<Void> {
@@ -28,7 +32,7 @@ struct PinVerifier: Sendable {
     }
 
     /// Throws `PinMismatch` unless the connection's leaf key matches a pin. Runs on the channel's event loop.
-    func check(_ channel: Channel) throws {
+    package func check(_ channel: Channel) throws {
         guard let handler = try? channel.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else {
             throw PinMismatch(presented: [], expected: pins, encrypted: false)
         }
@@ -45,7 +49,7 @@ struct PinVerifier: Sendable {
 }
 
 /// A connection whose server key matched none of the pins.
-struct PinMismatch: Error, Sendable {
+package struct PinMismatch: Error, Sendable {
     /// What the server presented (leaf first); empty when it presented nothing to check.
     let presented: [PublicKeyPin]
     /// The environment's pins.
@@ -53,8 +57,14 @@ struct PinMismatch: Error, Sendable {
     /// False when the connection had no TLS at all (an `http://` URL in a pinned environment).
     let encrypted: Bool
 
+    package init(presented: [PublicKeyPin], expected: [PublicKeyPin], encrypted: Bool) {
+        self.presented = presented
+        self.expected = expected
+        self.encrypted = encrypted
+    }
+
     /// The error the caller sees, naming the pin to put in the catalog.
-    func transportError(host: String) -> TransportError {
+    package func transportError(host: String) -> TransportError {
         let catalog = expected.map(\.description).joined(separator: ", ")
         let message: String
         if !encrypted {

@@ -7,7 +7,7 @@ extension ServerTrust {
     /// custom CA *replaces* the system roots (as curl's `--cacert` does, so a pinned-down internal
     /// environment does not also accept every public CA); the client certificate for mutual TLS.
     /// Files are read here, so a missing or malformed one is reported before any connection.
-    func tlsConfiguration() throws(TransportError) -> TLSConfiguration {
+    package func tlsConfiguration() throws(TransportError) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         // NIOSSL's client accepts TLS 1.0 unless told otherwise.
         configuration.minimumTLSVersion = switch minimumVersion {

@@ -13,7 +13,7 @@ import Darwin
 #endif
 
 /// What a failure message needs to know about the request.
-struct FailureContext: Sendable {
+package struct FailureContext: Sendable {
     /// The URL of the hop that failed.
     let url: URL
     /// The request's timeouts (named in timeout messages).
@@ -25,13 +25,25 @@ struct FailureContext: Sendable {
     /// The most connections the transport keeps to one host (named when a request waited for one).
     var connectionLimit: Int?
 
+    init(url: URL, timeouts: Timeouts, proxy: ProxyServer?, receivedHead: Bool = false) {
+        self.url = url
+        self.timeouts = timeouts
+        self.proxy = proxy
+        self.receivedHead = receivedHead
+    }
+
+    /// A direct connection's context (no proxy), for transports beside HTTP's (gRPC).
+    package init(url: URL, timeouts: Timeouts, receivedHead: Bool = false) {
+        self.init(url: url, timeouts: timeouts, proxy: nil, receivedHead: receivedHead)
+    }
+
     /// `host:port` of the URL.
     var authority: String { Hop.authority(url) }
 }
 
 extension TransportError {
     /// Maps whatever AsyncHTTPClient, NIO or BoringSSL threw into a code and a sentence that says what happened.
-    static func mapping(_ error: any Error, context: FailureContext) -> TransportError {
+    package static func mapping(_ error: any Error, context: FailureContext) -> TransportError {
         let authority = context.authority
         switch error {
         case let error as TransportError:

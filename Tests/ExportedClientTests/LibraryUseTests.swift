@@ -65,8 +65,10 @@ import TestTraits
             print("skipped: no swiftc or no Catalog.swiftmodule in \(modules.path)")
             return nil
         }
-        // SwiftPM's own C targets' maps (`X.build/module.modulemap`), the dependencies' and ours.
+        // SwiftPM's own C targets' maps (`X.build/module.modulemap`), the dependencies' and ours;
+        // not a build plugin's host copy (`X-tool.build`, grpc-swift-protobuf's), which names the same module.
         var maps = ((try? FileManager.default.contentsOfDirectory(atPath: debug.path)) ?? [])
+            .filter { !$0.hasSuffix("-tool.build") }
             .map { debug.appendingPathComponent($0).appendingPathComponent("module.modulemap") }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         for folder in [debug.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("checkouts"), packageRoot.appendingPathComponent("Sources")] {

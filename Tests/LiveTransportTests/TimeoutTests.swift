@@ -35,10 +35,10 @@ struct TimeoutTests {
     }
 
     @Test func readTimeoutFiresWhenTheBodyStalls() async throws {
-        // The head and one chunk arrive, then nothing for longer than the read timeout (15 s, so
-        // a starved machine still delivers the head and the first chunk before it fires).
+        // The head and one chunk arrive, then nothing for longer than the read timeout (`atOnce`,
+        // so a starved start of the whole suite still delivers the head and the first chunk first).
         try await withServerAndTransport(handler: { _ in .chunked(["first", "late"], interval: .seconds(300)) }) { server, transport in
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(15), total: .seconds(120)))
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: atOnce, total: .seconds(240)))
             let error = await failure(of: request(server.url("/"), in: environment), through: transport)
             #expect(error?.timeoutPhase == .read)
             #expect(error?.partialResponse?.status == 200)
@@ -47,15 +47,16 @@ struct TimeoutTests {
     }
 
     @Test func totalDeadlineFiresOnASlowDripThatKeepsTheReadTimeoutHappy() async throws {
-        // A byte every 50 ms keeps the 10 s read timeout from firing; the 15 s total deadline stops
-        // it (15 s, so a starved machine still delivers the head and some bytes first).
+        // A byte every 50 ms (1000 bytes: 50 s) keeps the 40 s read timeout from firing; the 45 s
+        // total deadline stops it (that long, so a starved start of the whole suite still delivers
+        // the head and some bytes first).
         try await withServerAndTransport(handler: { _ in .chunked(totalBytes: 1000, chunkSize: 1, interval: .milliseconds(50)) }) { server, transport in
-            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(10), total: .seconds(15)))
+            let environment = liveEnvironment(server.baseURL, timeouts: Timeouts(connect: .seconds(60), read: .seconds(40), total: .seconds(45)))
             let (error, time) = await elapsed { await failure(of: request(server.url("/drip"), in: environment), through: transport) }
             #expect(error?.code == .timedOut)
             #expect(error?.timeoutPhase == .total)
-            #expect(error?.message.hasPrefix("The request to 127.0.0.1:\(server.port) did not finish within 15 s (total deadline). The head (200 OK) arrived after ") == true)
-            #expect(time >= .milliseconds(14950) && time < .seconds(15) + atOnce)
+            #expect(error?.message.hasPrefix("The request to 127.0.0.1:\(server.port) did not finish within 45 s (total deadline). The head (200 OK) arrived after ") == true)
+            #expect(time >= .milliseconds(44950) && time < .seconds(45) + atOnce)
             let partial = try #require(error?.partialResponse)
             #expect(partial.status == 200)
             #expect(partial.body.count > 0 && partial.body.count < 1000)

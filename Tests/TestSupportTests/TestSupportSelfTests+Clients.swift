@@ -66,7 +66,9 @@ enum NIOTestClient {
         configure: @escaping @Sendable (Channel) throws -> Void
     ) async throws -> DecodedResponse {
         do {
+            // NIO's default connect timeout (10 s) is shorter than a starved start of the whole suite.
             let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(60))
                 .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try configure(channel) } }
                 .connect(host: "127.0.0.1", port: port)
                 .get()

@@ -9,7 +9,7 @@ extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
         "multipart", "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
-        "websocket", "expect",
+        "websocket", "expect", "grpc",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -35,7 +35,8 @@ extension CatalogFileDecoder {
         // Only messages read it: made when one is written, not for every endpoint.
         var subject: String { "endpoint '\(id)'" }
         guard let fields = entries(entry.value, subject, allowed: Self.endpointKeys, moved: Self.movedFromEndpoints) else { return nil }
-        require(["path"], in: fields, of: entry.keyNode, subject)
+        let isRPC = fields.contains { $0.key == "grpc" }
+        if !isRPC { require(["path"], in: fields, of: entry.keyNode, subject) }
         var endpoint = CatalogEndpoint(
             id: id, serviceID: serviceID, path: "",
             location: SourceLocation(file: file, line: entry.keyNode.line, column: entry.keyNode.column))
@@ -72,10 +73,12 @@ extension CatalogFileDecoder {
                 if field.key == "body" || field.key == "form" { warnAboutLiteralCredentials(in: value, "the \(field.key) of \(subject)") }
             case "parameters": endpoint.parameters = textDictionary(value, "the parameters of \(subject)") ?? [:]
             case "stub":
-                if let stub = decodeExample(value, name: CatalogExample.defaultName, endpointID: id, what: "the stub of \(subject)") {
-                    endpoint.stub = stub
-                }
-            case "examples": endpoint.examples = decodeExamples(value, endpointID: id, subject)
+                let stub = isRPC
+                    ? decodeRPCExample(value, name: CatalogExample.defaultName, what: "the stub of \(subject)")
+                    : decodeExample(value, name: CatalogExample.defaultName, endpointID: id, what: "the stub of \(subject)")
+                if let stub { endpoint.stub = stub }
+            case "examples": endpoint.examples = decodeExamples(value, endpointID: id, rpc: isRPC, subject)
+            case "grpc": endpoint.rpc = decodeRPCMethod(value, subject)
             case "validation": endpoint.validation = decodeValidation(value, subject) ?? .successCodes
             case "timeouts": endpoint.timeouts = decodeTimeouts(value, "the timeouts of \(subject)", base: Timeouts(connect: nil, read: nil, total: nil))
             case "expectsBody": endpoint.expectsResponseBody = boolean(value, "'expectsBody' of \(subject)")
@@ -114,6 +117,7 @@ extension CatalogFileDecoder {
             if let body = bodyNodes.first { error("\(subject) is a WebSocket: it sends messages, not a '\(body.key)'", at: body.keyNode) }
             if endpoint.stream != nil { error("\(subject) is a WebSocket: 'stream' is for HTTP responses read as they arrive", at: webSocketNode) }
         }
+        if isRPC { checkRPCEndpoint(&endpoint, fields: fields, bodyNodes: bodyNodes, subject) }
         // After the loop: the group and the endpoint's own headers decide which names are known.
         if let omitNode {
             endpoint.omittedHeaders = decodeOmittedHeaders(omitNode, endpoint: endpoint, environments: environments, subject)
@@ -260,7 +264,7 @@ extension CatalogFileDecoder {
 
     // MARK: Examples
 
-    private func decodeExamples(_ node: YAMLNode, endpointID: String, _ what: @autoclosure () -> String) -> [CatalogExample] {
+    private func decodeExamples(_ node: YAMLNode, endpointID: String, rpc: Bool, _ what: @autoclosure () -> String) -> [CatalogExample] {
         guard let entries = entries(node, "the examples of \(what())") else { return [] }
         var examples: [CatalogExample] = []
         for entry in entries {
@@ -269,7 +273,10 @@ extension CatalogFileDecoder {
                 error("'\(CatalogExample.defaultName)' names the stub: give this example another name, or make it the 'stub'", at: entry.keyNode)
                 continue
             }
-            if let example = decodeExample(entry.value, name: entry.key, endpointID: endpointID, what: "example '\(entry.key)' of \(what())") {
+            let example = rpc
+                ? decodeRPCExample(entry.value, name: entry.key, what: "example '\(entry.key)' of \(what())")
+                : decodeExample(entry.value, name: entry.key, endpointID: endpointID, what: "example '\(entry.key)' of \(what())")
+            if let example {
                 examples.append(example)
             }
         }

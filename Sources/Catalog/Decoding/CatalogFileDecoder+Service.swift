@@ -4,7 +4,7 @@ import YAMLSupport
 
 extension CatalogFileDecoder {
     static let serviceKeys = ["service", "title", "description", "variables", "environments", "groups", "auth", "errors", "handlers", "results", "mock", "cookies", "endpoints", "allowOutsidePaths", "secrets",
-        "schemas", "flows",
+        "schemas", "flows", "descriptors",
     ]
     static let groupKeys = ["title", "description", "headers"]
 
@@ -119,6 +119,10 @@ extension CatalogFileDecoder {
         service.flows = flows
         if let entry = parts["cookies"] { service.persistsCookies = decodeCookiesSection(entry.value) }
         if let entry = parts["schemas"] { service.responseSchemas = decodeResponseSchemas(entry.value) }
+        if let entry = parts["descriptors"] { service.descriptorSet = decodeDescriptorSet(entry.value) }
+        if service.descriptorSet == nil, let first = endpoints.first(where: { $0.rpc != nil }) {
+            warning("endpoint '\(first.id)' is a gRPC method, but the service names no 'descriptors:' file: its messages cannot be encoded (stub mode still answers)", at: root)
+        }
         return service
     }
 
@@ -145,6 +149,32 @@ extension CatalogFileDecoder {
             warning("the schemas file does not exist; responses are not checked against it: '\(path)'\(siblingHint(for: path))", at: node)
         default:
             warning("the schemas file \(problem(of: access)); responses are not checked against it: '\(path)'", at: node)
+        }
+        return nil
+    }
+
+    /// The largest descriptor set read (as a protoset's import is bounded).
+    static let maximumDescriptorSetSize = 64 << 20
+
+    /// The gRPC descriptor set (`descriptors: routeguide.protoset`), confined to the folder and
+    /// bounded; one that cannot be read is an error: the gRPC endpoints need it to encode.
+    func decodeDescriptorSet(_ node: YAMLNode) -> DescriptorSetFile? {
+        guard let path = nonEmptyText(node, "'descriptors' (a descriptor set file: protoc --include_imports --descriptor_set_out)") else { return nil }
+        let access = fileSystem.access(path, allowingOutside: readsOutsidePaths)
+        switch access {
+        case .readable(let size?) where size > Self.maximumDescriptorSetSize:
+            let shown = ByteCount.format(size, over: Self.maximumDescriptorSetSize)
+            error("the descriptor set is \(shown.size), larger than \(shown.limit): '\(path)'", at: node)
+        case .readable:
+            guard let data = try? fileSystem.contents(of: path, atMost: Self.maximumDescriptorSetSize) else {
+                error("the descriptor set cannot be read: '\(path)'", at: node)
+                return nil
+            }
+            return DescriptorSetFile(path: path, data: data)
+        case .missing:
+            error("the descriptor set does not exist: '\(path)'\(siblingHint(for: path))", at: node)
+        default:
+            error("the descriptor set \(problem(of: access)): '\(path)'", at: node)
         }
         return nil
     }

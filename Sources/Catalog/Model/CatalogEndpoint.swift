@@ -62,6 +62,9 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     package var webSocket: WebSocketSettings?
     /// What its responses should be (`expect:`), checked by `apiexplorer test`.
     package var expectations = ResponseExpectations()
+    /// Set when the endpoint is a gRPC method (`grpc:`): its body is the request message as JSON
+    /// (a list of messages for a client stream), its headers the metadata.
+    package var rpc: RPCSettings?
 
     /// Makes an endpoint.
     package init(
@@ -168,6 +171,9 @@ package struct CatalogExample: Sendable, Hashable {
     /// What the response should be when this example is asked for (`expect:`): it replaces the
     /// endpoint's for this example.
     package var expectations = ResponseExpectations()
+    /// An RPC's answer as written (messages with delays, a status with details): `sample` is the
+    /// response it makes in stub mode; the mock serves these.
+    package var rpc: RPCFixture?
     /// The body file a load left unread (`FixtureReading.whenNeeded`): `sample`'s body is empty
     /// until `readingBodyFile()` reads it.
     package var bodyFile: FixtureFile?

@@ -57,6 +57,9 @@ public struct Service: Sendable, Hashable, Identifiable {
     /// The response schemas kept beside the catalog when it was imported (`schemas:`), read when
     /// the catalog loaded (confined to its folder like every file it names); nil when it names none.
     package var responseSchemas: ResponseSchemasFile?
+    /// The gRPC descriptor set kept beside the catalog (`descriptors:`), read when the catalog
+    /// loaded (confined to its folder); its gRPC endpoints' messages are encoded with it.
+    package var descriptorSet: DescriptorSetFile?
     /// SHA-256 of the catalog file's bytes (hexadecimal): what trusting the catalog remembers. Nil
     /// for catalogs that are not files on disk (bundled, made in memory).
     package var contentHash: String?

@@ -51,7 +51,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Whether `error` on `request` after `attempt` attempts is retried, and after how long.
     public func decision(for request: Request, error: DispatchError, attempt: Int) -> RetryDecision {
-        guard attempt <= limit, methods.contains(request.method) else { return .doNotRetry }
+        // gRPC calls are all POSTs; an UNAVAILABLE one never ran, so it is retried like an idempotent request.
+        guard attempt <= limit, methods.contains(request.method) || RPCStatus.isUnavailable(error) else { return .doNotRetry }
         let retryable: Bool
         if let transport = error.transportError {
             // Body bytes already handed on (printed as they came) cannot be taken back: no second copy.

@@ -46,6 +46,8 @@ public struct ErrorFilter: Sendable, Hashable {
                 retryAfter: ErrorFilter.retryAfter(in: response), response: response, source: "rule \(rule.name)")
         }
 
+        // A gRPC call's status: its own code decides, not the HTTP status standing for it.
+        if let error = RPCStatus.error(for: response) { return error }
         if request.validation.accepts(response.status) {
             guard request.expectsResponseBody, (response.downloadedFile?.byteCount ?? response.body.count) == 0, request.method != .head,
                 ![204, 205, 304].contains(response.status)

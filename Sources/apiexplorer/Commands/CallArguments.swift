@@ -95,6 +95,8 @@ struct CallArguments: Equatable, Sendable {
         // stop (204, or anything but a 200 event stream) or the person presses Ctrl-C.
         let (selected, answered) = (selection, values)
         // A WebSocket endpoint: its messages go once it is open, frames print as they come.
+        // A gRPC method: --message gives the request message (repeated: a client stream's messages).
+        let rpcEdits = selection.endpoint.rpc == nil ? nil : RPCDescriptors.body(messages: message)
         let conversation = try selection.endpoint.webSocket.map { settings in
             try webSocketConversation(settings, selection: selected, values: answered, captured: captured, mode: mode, catalog: catalog)
         }
@@ -107,7 +109,7 @@ struct CallArguments: Equatable, Sendable {
         }
         @Sendable func send(_ caller: EndpointCaller) async -> CallOutcome {
             var outcome = await caller.call(
-                selected, mode: mode, example: example, values: answered, captured: captured, onResponsePart: printer.observe,
+                selected, mode: mode, example: example, values: answered, captured: captured, edits: rpcEdits, onResponsePart: printer.observe,
                 onStatusLine: printer.observeStatusLine, streamedBodyKept: kept, download: download, webSocket: conversation?.conversation,
                 progress: reportProgress)
             progressLine?.end()
@@ -136,7 +138,7 @@ struct CallArguments: Equatable, Sendable {
         let startingCookies = try readCookies()
         if mode == .live {
             // A device sign-in prints its URL and code, so it works over SSH.
-            outcome = try await withLiveTransport { transport in
+            outcome = try await withCallTransport(catalog) { transport in
                 await send(EndpointCaller(
                     catalog: catalog, transport: transport, onSignInPrompt: { Console.error($0.sentence) }, tokens: TokenFile(), cookies: CookieFile(),
                     startingCookies: startingCookies))

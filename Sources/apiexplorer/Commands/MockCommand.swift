@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Dispatch
 import FoundationEssentials
+import GRPCMock
 import MockServer
 
 #if canImport(Glibc)
@@ -44,8 +45,12 @@ struct MockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The HTTPS port with --tls (0 picks a free one).", valueName: "N"))
     var tlsPort = MockTLS.defaultPort
 
+    @Option(help: ArgumentHelp("The port the catalogs' gRPC methods are served on, when they have any (0 picks a free one).", valueName: "N"))
+    var grpcPort = RPCMock.defaultPort
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be between 0 and 65535.") }
         guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port must be between 0 and 65535.") }
     }
 
@@ -76,9 +81,33 @@ struct MockCommand: AsyncParsableCommand {
             let url = server.baseURL(of: service.id)?.absoluteString ?? "/\(service.id)"
             Console.out("  \(service.id)  \(url)  (\(service.endpoints.count) endpoints)")
         }
+        let rpcServer = try await startRPC(chosen)
         let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM])
         Console.out("Received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping.")
+        await rpcServer?.stop()
         await server.stop()
+    }
+
+    /// The gRPC server, when a chosen service has gRPC methods: h2c on --grpc-port, reflection on.
+    private func startRPC(_ services: [Service]) async throws -> GRPCMockServer? {
+        let withRPC = services.filter { $0.endpoints.contains { $0.rpc != nil } }
+        guard !withRPC.isEmpty else { return nil }
+        let plan = RPCMock.plan(withRPC)
+        for problem in plan.problems { Console.error("warning: gRPC: \(problem)") }
+        guard !plan.methods.isEmpty else { return nil }
+        let server: GRPCMockServer
+        let bound: Int
+        do {
+            server = try GRPCMockServer(
+                methods: plan.methods, descriptors: plan.descriptors,
+                configuration: GRPCMockServer.Configuration(host: host, port: grpcPort, honoursDelays: !noDelay))
+            bound = try await server.start()
+        } catch {
+            Console.error("error: cannot serve gRPC on \(host):\(grpcPort): \(error). Is another server using the port? Choose one with --grpc-port.")
+            throw ExitCode.failure
+        }
+        Console.out("  gRPC on grpc://\(host):\(bound) (h2c, reflection on): \(plan.methods.count) methods of \(withRPC.map(\.id).joined(separator: ", "))")
+        return server
     }
 
     private func select(from catalog: CatalogSet) throws -> [Service] {

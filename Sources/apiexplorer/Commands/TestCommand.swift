@@ -140,7 +140,7 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         // `--jobs N`: N requests in flight, to one host too (parallel flow steps share them).
-        let results = try await withLiveTransport(connectionsPerHost: HTTPTransport.Configuration.connections(forJobs: jobs)) { transport in
+        let results = try await withCallTransport(catalog, connectionsPerHost: HTTPTransport.Configuration.connections(forJobs: jobs)) { transport in
             var runner = TestRunner(
                 caller: EndpointCaller(catalog: catalog, transport: transport), mode: mode, jobs: jobs, failFast: failFast, values: values)
             if contract { runner.contract = try Self.contractCheck(for: catalog) }
