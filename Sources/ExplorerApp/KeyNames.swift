@@ -2,7 +2,7 @@ import TerminalKit
 
 /// The keys in effect as the explorer's texts name them: the key that does a command where the
 /// keyboard is now, from the config file's keymap, so a hint never names a key that was moved.
-package struct KeyNames: Sendable {
+struct KeyNames: Sendable {
     /// The keymap in effect.
     let bindings: [KeyBinding]
     /// Where the keyboard is.
@@ -13,7 +13,7 @@ package struct KeyNames: Sendable {
 
     /// The key that does `command` here, as help writes it (`Enter`, `C-s`, `x`); "(unbound)" when
     /// the keymap gives it none.
-    package func callAsFunction(_ command: Command) -> String {
+    func callAsFunction(_ command: Command) -> String {
         key(command).map(\.description) ?? "(unbound)"
     }
 
@@ -44,5 +44,5 @@ extension KeyBinding {
 
 extension AppState {
     /// The keys in effect where the keyboard is now.
-    package var keys: KeyNames { KeyNames(bindings: config.bindings, context: keyContext, panes: panesKeyContext) }
+    var keys: KeyNames { KeyNames(bindings: config.bindings, context: keyContext, panes: panesKeyContext) }
 }

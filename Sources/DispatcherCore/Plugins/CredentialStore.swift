@@ -33,7 +33,7 @@ public final class CredentialStore: Sendable {
     }
 
     /// Tokens this store held before the current one, oldest first.
-    public var replacedTokens: [String] { state.withLock { $0.replaced } }
+    package var replacedTokens: [String] { state.withLock { $0.replaced } }
 
     /// Forgets the token (signs out).
     public func clear() { token = nil }
