@@ -1,3 +1,4 @@
+import Synchronization
 import TerminalKit
 
 /// The keys in effect as the explorer's texts name them: the key that does a command where the
@@ -7,6 +8,8 @@ struct KeyNames: Sendable {
     let bindings: [KeyBinding]
     /// Where the keyboard is.
     let context: KeyContext
+    /// What was looked up already in this keymap.
+    let memo: KeyNameMemo
     /// Where it is once the text typed is accepted or the window closed (C-s accepts a row of the
     /// Edit tab and sends: send's key while typing there is the panes').
     let panes: KeyContext
@@ -25,13 +28,41 @@ struct KeyNames: Sendable {
     }
 
     private func key(_ command: Command, in context: KeyContext) -> KeyEvent? {
-        for binding in bindings where binding.command == command {
-            for case .key(let key) in binding.triggers where Keymap.command(for: key, in: context, bindings: bindings) == command {
-                return key
+        memo.key(for: command, in: context) {
+            for binding in bindings where binding.command == command {
+                for case .key(let key) in binding.triggers where Keymap.command(for: key, in: context, bindings: bindings) == command {
+                    return key
+                }
             }
+            return nil
         }
-        return nil
     }
+}
+
+/// Key names looked up already for one keymap: the status bar names seven keys on every frame,
+/// and each lookup walks the keymap (a launch counted 3.5 M instructions for them without it).
+final class KeyNameMemo: Sendable, Hashable {
+    private struct Query: Hashable {
+        var command: Command
+        var context: KeyContext
+    }
+
+    private let found = Mutex<[Query: KeyEvent?]>([:])
+
+    init() {}
+
+    /// The key `look` finds for `command` in `context`, looked up once.
+    func key(for command: Command, in context: KeyContext, look: () -> KeyEvent?) -> KeyEvent? {
+        let query = Query(command: command, context: context)
+        if let known = found.withLock({ $0[query] }) { return known }
+        let key = look()
+        found.withLock { $0[query] = key }
+        return key
+    }
+
+    // A memo holds nothing a keymap differs by: every two are equal.
+    static func == (left: KeyNameMemo, right: KeyNameMemo) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
 
 extension KeyBinding {
@@ -44,5 +75,5 @@ extension KeyBinding {
 
 extension AppState {
     /// The keys in effect where the keyboard is now.
-    var keys: KeyNames { KeyNames(bindings: config.bindings, context: keyContext, panes: panesKeyContext) }
+    var keys: KeyNames { KeyNames(bindings: config.bindings, context: keyContext, memo: config.keyNames, panes: panesKeyContext) }
 }
