@@ -57,6 +57,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Where a request's time went: curl's --write-out, the waterfall, response-time statistics.
+        .target(name: "TimingReport", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
+        // Two responses compared: status, headers, a structural JSON diff, ignore rules and noise.
+        .target(name: "ResponseDiff", dependencies: ["JSONSupport", "TextSupport"]),
         // Assertions on responses (`expect:`): status, headers, JSONPath predicates, size, time.
         .target(name: "Expectations", dependencies: ["DispatcherCore", "JSONSupport", "TextSupport"]),
         .target(name: "RequestExport", dependencies: ["DispatcherCore", "JSONSupport"]),
@@ -169,7 +173,7 @@ let package = Package(
         .target(name: "YAMLSupport", dependencies: ["CYAML", "JSONSupport"]),
         .target(
             name: "Catalog",
-            dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport", "Expectations"]),
+            dependencies: ["DispatcherCore", "JSONSupport", "TextSupport", "SystemSupport", "YAMLSupport", "CryptoSupport", "Expectations", "ResponseDiff"]),
         // Sends catalog endpoints: a session per service and environment with its auth, tokens and cookies.
         .target(name: "Sessions", dependencies: ["Catalog", "CPSL", "DigestAuth", "DispatcherCore", "HTTPEcho", "JSONSupport", "OAuth2"]),
         .target(
@@ -230,7 +234,7 @@ let package = Package(
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "MockServer", "ExplorerApp", "ExplorerRuntime", "NcursesBackend",
                 "TerminalKit", "StateStore", "DriftCheck", "CatalogAuthoring", "JSONSupport", "RequestExport", "TextSupport", "SystemSupport",
-                "TestRunner", "TestReports", "ContractCheck", "LoadExport", "GRPCDispatch", "GRPCCalls", "GRPCReflection", "GRPCMock", "GRPCTransport", "GRPCWire", "ProtoJSON",
+                "TestRunner", "TestReports", "ContractCheck", "LoadExport", "GRPCDispatch", "GRPCCalls", "GRPCReflection", "GRPCMock", "GRPCTransport", "GRPCWire", "ProtoJSON", "TimingReport", "ResponseDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
@@ -250,7 +254,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "DispatcherCore", "LiveTransport", "Catalog", "Sessions", "BodyViewer", "ExplorerApp", "TerminalKit", "TestSupport", "GRPCCalls", "GRPCTransport", "GRPCWire",
-                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport", "ProtoJSON",
+                "JSONSupport", "JSONSchema", "ContractCheck", "StateStore", "SystemSupport", "CatalogAuthoring", "TestRunner", "YAMLSupport", "ProtoJSON", "ResponseDiff",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -315,6 +319,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DispatcherCoreTests", dependencies: ["TestTraits", "DispatcherCore", "JSONSupport", "RequestExport", "TestSupport"]),
+        .testTarget(name: "TimingReportTests", dependencies: ["TestTraits", "TimingReport", "DispatcherCore"]),
+        .testTarget(name: "ResponseDiffTests", dependencies: ["TestTraits", "ResponseDiff", "JSONSupport"]),
         .testTarget(name: "ExpectationsTests", dependencies: ["TestTraits", "Expectations", "DispatcherCore", "JSONSupport"]),
         .testTarget(name: "TestRunnerTests", dependencies: ["TestTraits", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "TestSupport"]),
         .testTarget(name: "TestReportsTests", dependencies: ["TestTraits", "TestReports", "TestRunner", "Catalog", "Sessions", "DispatcherCore", "SystemSupport", "TestSupport"]),
@@ -381,7 +387,7 @@ let package = Package(
             dependencies: [
                 "TestTraits", "RequestExport", "Catalog", "CatalogAuthoring", "CatalogTestSupport", "DispatcherCore", "Sessions", "SystemSupport", "TestSupport",
             ]),
-        .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "JSONSupport"]),
+        .testTarget(name: "LoadExportTests", dependencies: ["TestTraits", "LoadExport", "Catalog", "Expectations", "JSONSupport"]),
         .testTarget(name: "DriftCheckTests", dependencies: ["TestTraits", "DriftCheck", "Catalog", "DispatcherCore", "Sessions", "StateStore"]),
         .testTarget(name: "NcursesBackendTests", dependencies: ["TestTraits", "NcursesBackend", "CNcursesw", "TerminalKit"]),
         .testTarget(

@@ -20,5 +20,6 @@ enum BenchmarkSuites {
         BrowseBenchmark.self,
         GRPCBenchmark.self,
         ProtoJSONBenchmark.self,
+        TimingBenchmark.self,
     ]
 }

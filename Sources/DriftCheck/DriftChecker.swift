@@ -94,6 +94,10 @@ package enum DriftChecker {
         func result(_ outcome: EndpointDrift.Outcome, reason: String) -> EndpointDrift {
             EndpointDrift(endpoint: endpoint.id, method: method.rawValue, outcome: outcome, reason: reason)
         }
+        // A gRPC call is a POST whatever the method does: any of them may change data.
+        if let rpc = endpoint.rpc, !includeUnsafe {
+            return result(.skipped, reason: "the gRPC method \(rpc.method) may change data (--include-unsafe checks it)")
+        }
         guard includeUnsafe || [.get, .head, .options].contains(method) else {
             return result(.skipped, reason: "\(method.rawValue) may change data (--include-unsafe checks it)")
         }
@@ -126,7 +130,8 @@ package enum DriftChecker {
     private static func json(_ response: Response) -> JSONValue? {
         guard !response.body.isEmpty else { return nil }
         let type = response.mediaType ?? ""
-        guard type.isEmpty || type.contains("json") else { return nil }
+        // A gRPC call's body is its messages as JSON (`RPCStatus`), whatever its content type says.
+        guard type.isEmpty || type.contains("json") || type.hasPrefix(RPCStatus.contentType) else { return nil }
         return try? JSONValue.parse(response.body)
     }
 

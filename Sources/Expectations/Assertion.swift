@@ -32,8 +32,11 @@ package struct Assertion: Sendable, Hashable, CustomStringConvertible {
         self.place = place
     }
 
-    /// `$.id equals 7`, `status is 2xx`.
-    package var description: String { "\(subject) \(predicate)" }
+    /// `$.id equals 7`, `status is 2xx`, `grpc-status is NOT_FOUND`.
+    package var description: String {
+        if subject == .rpcStatus, case .statusIn(let patterns) = predicate { return "\(subject) \(StatusPattern.rpcText(patterns))" }
+        return "\(subject) \(predicate)"
+    }
 
     // Where it is written is not what it checks: an edit above it moves it, and the catalog's
     // write-back compares endpoints before and after.
@@ -60,12 +63,14 @@ package enum Subject: Sendable, Hashable, CustomStringConvertible {
     case bodySize
     /// The response time in milliseconds.
     case time
+    /// A gRPC call's status code (`grpc-status`), compared by `statusIn` and shown by name.
+    case rpcStatus
 
     /// Whether it reads the body (which must then be whole).
     package var readsBody: Bool {
         switch self {
         case .body, .bodySize: true
-        case .status, .header, .time: false
+        case .status, .header, .time, .rpcStatus: false
         }
     }
 
@@ -76,6 +81,7 @@ package enum Subject: Sendable, Hashable, CustomStringConvertible {
         case .body(let path): path.description
         case .bodySize: "bodySize"
         case .time: "time"
+        case .rpcStatus: "grpc-status"
         }
     }
 }
@@ -112,6 +118,17 @@ package enum StatusPattern: Sendable, Hashable, CustomStringConvertible {
         case .code(let code): String(code)
         case .hundreds(let digit): "\(digit)xx"
         }
+    }
+
+    /// `is NOT_FOUND`, `is one of OK, NOT_FOUND`: gRPC codes by name.
+    package static func rpcText(_ patterns: [StatusPattern]) -> String {
+        let names = patterns.map { pattern in
+            switch pattern {
+            case .code(let code): RPCStatus.name(of: code)
+            case .hundreds(let digit): "\(digit)xx"
+            }
+        }
+        return names.count == 1 ? "is \(names[0])" : "is one of \(names.joined(separator: ", "))"
     }
 }
 

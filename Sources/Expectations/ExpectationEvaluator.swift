@@ -58,7 +58,14 @@ package struct ExpectationEvaluator {
         switch assertion.subject {
         case .status:
             let value = JSONValue.integer(facts.status)
-            return outcome(assertion, expected, passed: Self.holds(assertion.predicate, value), actual: String(facts.status))
+            // A gRPC call's HTTP status is its code's meaning: the code is said beside it.
+            let code = facts.rpcStatus.map { " (grpc-status \(RPCStatus.name(of: $0)))" } ?? ""
+            return outcome(assertion, expected, passed: Self.holds(assertion.predicate, value), actual: String(facts.status) + code)
+        case .rpcStatus:
+            let wanted = if case .statusIn(let patterns) = assertion.predicate { StatusPattern.rpcText(patterns) } else { expected }
+            guard let code = facts.rpcStatus else { return outcome(assertion, wanted, passed: false, actual: "absent (not a gRPC response)") }
+            let passed = Self.holds(assertion.predicate, .integer(code))
+            return outcome(assertion, wanted, passed: passed, actual: "\(RPCStatus.name(of: code)) (\(code))")
         case .bodySize:
             let value = JSONValue.integer(facts.body.count)
             return outcome(assertion, expected, passed: Self.holds(assertion.predicate, value), actual: "\(facts.body.count) bytes")

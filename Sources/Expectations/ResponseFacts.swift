@@ -24,6 +24,11 @@ package struct ResponseFacts: Sendable {
         self.isComplete = isComplete
     }
 
+    /// The gRPC status code of a call's response (`grpc-status`); nil for any other response.
+    package var rpcStatus: Int? {
+        headers.last { Headers.sameName($0.name, RPCStatus.header) }.flatMap { Int($0.value) }
+    }
+
     /// The facts of a core response.
     package init(_ response: Response) {
         self.init(

@@ -52,7 +52,10 @@ package final class RPCTransport: Transport {
         do {
             let path = try GRPCMethodPath(parsing: method.path)
             let kind = GRPCCallKind(clientStreams: method.clientStreaming, serverStreams: method.serverStreaming)
-            result = try await connection.call(path, kind: kind, requests: .messages(messages), options: options)
+            // A server stream's messages go to the observer (`call` prints them) as they arrive.
+            let stream = method.serverStreaming ? request.options.onResponsePart.map { RPCMessageStream(observer: $0, method: method, pool: pool) } : nil
+            result = try await connection.call(path, kind: kind, requests: .messages(messages), options: options) { event in stream?.receive(event) }
+            stream?.finish()
         } catch {
             throw TransportError(.unknown, message: "\(error.message) Nothing was sent.")
         }

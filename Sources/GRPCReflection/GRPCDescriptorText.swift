@@ -18,7 +18,7 @@ package enum GRPCDescriptorText {
         guard let symbol else {
             var parts: [String] = []
             for name in index.serviceNames { parts.append(try describe(index, symbol: name)) }
-            return parts.joined(separator: "\n")
+            return parts.joined()
         }
         let name = symbol.hasPrefix(".") ? String(symbol.dropFirst()) : symbol
         guard let (found, _) = index.symbol(name) else {

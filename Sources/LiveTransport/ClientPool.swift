@@ -43,6 +43,10 @@ final class ClientPool: Sendable {
 
     private let state = Mutex(State())
     private let settings: HTTPTransport.Configuration
+    /// What the connections see of each request (`TransferTap`).
+    let taps = TransferTaps()
+    /// Name resolutions timed beside the clients' own.
+    let lookups = NameLookups()
 
     init(settings: HTTPTransport.Configuration) {
         self.settings = settings
@@ -160,19 +164,27 @@ final class ClientPool: Sendable {
         let forwarding = key.forwardingProxy != nil
         // Every HTTP/1.1 connection gets the status guard and the target writer (after the pin
         // check, when there is one); one to a forwarding proxy writes targets in absolute form.
+        // The transfer tap goes on every connection and stream too, for the phases of each request.
+        let taps = settings.recordsPhases ? self.taps : nil
         configuration.http1_1ConnectionDebugInitializer = { channel in
             let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
-            return pinned.flatMapThrowing {
+            let installed = pinned.flatMapThrowing {
                 try ResponseStatusGuard.install(on: channel)
                 try RequestTargetWriter.install(on: channel, absoluteForm: forwarding)
             }
+            guard let taps else { return installed }
+            return installed.flatMap { TransferTap.install(on: channel, taps: taps, httpVersion: "HTTP/1.1") }
         }
-        if let pins { configuration.http2ConnectionDebugInitializer = pins }
+        configuration.http2ConnectionDebugInitializer = { channel in
+            let pinned = pins?(channel) ?? channel.eventLoop.makeSucceededVoidFuture()
+            return taps == nil ? pinned : pinned.flatMap { TransferTap.register(http2: channel) }
+        }
         // And every HTTP/2 stream.
         configuration.http2StreamChannelDebugInitializer = { channel in
             channel.eventLoop.makeCompletedFuture {
                 try ResponseStatusGuard.install(onStream: channel)
                 try RequestTargetWriter.install(onStream: channel)
+                if let taps { try TransferTap.install(onStream: channel, taps: taps) }
             }
         }
         return configuration

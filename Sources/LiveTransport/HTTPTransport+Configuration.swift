@@ -27,6 +27,10 @@ extension HTTPTransport {
         /// The event loops connections run on; nil is NIO's shared group, whose threads start with the
         /// first live request (not at launch, where starting them delays the first frame).
         public var eventLoopGroup: (any EventLoopGroup)?
+        /// Whether each response carries its phases (`Response.transfer`): a handler on every
+        /// connection, a name lookup timed beside the client's. Off, neither runs (what the
+        /// benchmark compares against).
+        package var recordsPhases = true
 
         /// Makes a configuration.
         public init(

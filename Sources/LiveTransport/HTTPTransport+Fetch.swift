@@ -12,6 +12,7 @@ extension HTTPTransport {
     /// with one task hop per chunk. The total deadline is the request's start plus its total timeout,
     /// so redirects count against it too.
     func fetch(_ hop: Hop, request: Request, started: ContinuousClock.Instant) async throws(TransportError) -> Response {
+        let hopStarted = ContinuousClock.now
         let settings = request.settings
         let context = failureContext(for: hop.url, request: request)
         var deadline = NIODeadline.distantFuture
@@ -32,8 +33,15 @@ extension HTTPTransport {
             statusLine: request.options.onStatusLine)
 
         let collected: ResponseCollector.Collected
+        // The hop's number goes to its connection's tap (`TransferTaps`); through a proxy the name
+        // is the proxy's to resolve.
+        let recordsPhases = configuration.recordsPhases
+        let number = recordsPhases ? clients.taps.number() : 0
+        let lookup = recordsPhases && context.proxy == nil ? hop.url.host.map { clients.lookups.start($0, on: pooled.eventLoop) } : nil
+        let clock = TransferClock(taps: clients.taps, number: number, lookup: lookup, attemptStarted: started, hopStarted: hopStarted, url: hop.url)
         do {
-            let clientRequest = try Self.clientRequest(for: hop, forwardingTo: forwarding, uploadProgress: request.options.uploadProgress)
+            var clientRequest = try Self.clientRequest(for: hop, forwardingTo: forwarding, uploadProgress: request.options.uploadProgress)
+            if recordsPhases { clientRequest.headers.add(name: TransferTaps.header, value: String(number)) }
             let task = pooled.client.execute(
                 request: clientRequest, delegate: collector, eventLoop: .delegate(on: pooled.eventLoop), deadline: deadline)
             collected = try await withTaskCancellationHandler {
@@ -42,7 +50,16 @@ extension HTTPTransport {
                 task.cancel()
             }
         } catch {
-            throw await failure(error, collector: collector, hop: hop, request: request, started: started, context: context)
+            var failed = await failure(error, collector: collector, hop: hop, request: request, started: started, context: context)
+            if recordsPhases {
+                let partial = collector.partial
+                failed.transfer = TransferTiming(hops: [
+                    clock.hop(status: partial.map { Int($0.head.status.code) }, firstByte: partial?.headArrived, ended: nil,
+                        received: failed.partialResponse?.bodySize ?? 0)
+                ])
+                failed.partialResponse?.transfer = failed.transfer
+            }
+            throw failed
         }
         var response = Response(
             status: Int(collected.head.status.code), headers: Self.headers(of: collected.head.headers), body: Self.data(collected.body),
@@ -52,6 +69,11 @@ extension HTTPTransport {
         response.streamedByteCount = collected.streamedByteCount
         response.reasonPhrase = Self.reasonPhrase(of: collected.head)
         response.isTruncated = (collected.streamedByteCount ?? 0) > response.body.count
+        if recordsPhases {
+            response.transfer = TransferTiming(hops: [
+                clock.hop(status: response.status, firstByte: collected.headArrived, ended: collected.ended, received: response.bodySize)
+            ])
+        }
         return response
     }
 

@@ -38,8 +38,22 @@ extension HTTPTransport {
         // the cookie it then sends, which curl follows too). Past that, the hop count stops it.
         // Filled at the first redirect: most requests have none.
         var visited: Set<String> = []
+        // Each hop's phases, so the final response (or the failure) shows the whole chain's.
+        var hops: [HopTiming] = []
         while true {
-            var response = try await load(hop, request: request, cache: cache, started: started)
+            var response: Response
+            do {
+                response = try await load(hop, request: request, cache: cache, started: started)
+            } catch {
+                var failure = error
+                if !hops.isEmpty || failure.transfer != nil {
+                    failure.transfer = TransferTiming(hops: hops + (failure.transfer?.hops ?? []))
+                    failure.partialResponse?.transfer = failure.transfer
+                }
+                throw failure
+            }
+            hops += response.transfer?.hops ?? []
+            if !hops.isEmpty { response.transfer = TransferTiming(hops: hops) }
             response.redirects = redirects
             guard policy.follow, var next = try hop.following(response, rules: rules) else {
                 response.timing.total = started.duration(to: .now)
@@ -47,11 +61,13 @@ extension HTTPTransport {
             }
             next.url = try InternationalHost.ascii(next.url)
             guard redirects.count < policy.limit else {
-                throw TransportError(
+                var failure = TransportError(
                     .tooManyRedirects,
                     message: "Stopped after \(redirects.count) redirects (the limit) at \(hop.url.absoluteString), "
                         + "which redirects again to \(next.url.absoluteString).",
                     partialResponse: response)
+                failure.transfer = response.transfer
+                throw failure
             }
             if visited.isEmpty { visited.insert(hop.loopKey) }
             if let cookies = request.options.cookies {
@@ -60,9 +76,11 @@ extension HTTPTransport {
             }
             guard visited.insert(next.loopKey).inserted else {
                 let chain = (redirects.map(\.from) + [hop.url, next.url]).map(\.absoluteString).joined(separator: " → ")
-                throw TransportError(
+                var failure = TransportError(
                     .tooManyRedirects, message: "The redirects loop: \(chain), sending the same request again (its cookies unchanged).",
                     partialResponse: response)
+                failure.transfer = response.transfer
+                throw failure
             }
             redirects.append(Redirect(status: response.status, from: hop.url, to: next.url))
             hop = next

@@ -20,6 +20,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var downloadedFile: DownloadedFile?
         /// Set when the body streamed past to the observer (only its start is in `body`).
         var streamedByteCount: Int?
+        /// When the last byte arrived.
+        var ended: ContinuousClock.Instant = .now
     }
 
     private struct State {
@@ -220,7 +222,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             guard let head = state.head, let arrived = state.headArrived else { throw HTTPClientError.remoteConnectionClosed }
             let file = try state.writer?.finish()
             state.writer = nil
-            var collected = Collected(head: head, headArrived: arrived, body: state.body, downloadedFile: file)
+            var collected = Collected(head: head, headArrived: arrived, body: state.body, downloadedFile: file, ended: .now)
             collected.streamedByteCount = state.streamed
             return collected
         }

@@ -167,6 +167,8 @@ package struct LocustExport: Sendable {
             case .status: checks.append("(\"status\", None, True, \(predicate), \(message))")
             case .bodySize: checks.append("(\"bodySize\", None, True, \(predicate), \(message))")
             case .time: checks.append("(\"time\", None, True, \(predicate), \(message))")
+            case .rpcStatus:
+                throw LoadExportError("\(place): the check '\(assertion)' is on a gRPC status, and a locustfile makes HTTP requests only")
             case .header(let name): checks.append("(\"header\", \(PythonLiteral.string(name)), True, \(predicate), \(message))")
             case .body(let path):
                 guard let segments = PythonLiteral.path(path) else {

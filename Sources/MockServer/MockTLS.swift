@@ -60,10 +60,16 @@ package enum MockTLS {
 
     /// The server side of the mock's TLS, with a certificate made now.
     static func serverContext(now: Date = Date()) throws -> NIOSSLContext {
-        let certificate = try NIOSSLCertificate(bytes: try serverCertificate(now: now), format: .der)
-        let key = try NIOSSLPrivateKey(bytes: serverKey.pkcs8, format: .der)
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        var configuration = try serverConfiguration(now: now)
         configuration.applicationProtocols = ["http/1.1"]
         return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// The mock's certificate (made now) and key as a server configuration: what its gRPC server
+    /// serves TLS with too, so one CA and one pin hold for both.
+    package static func serverConfiguration(now: Date = Date()) throws -> TLSConfiguration {
+        let certificate = try NIOSSLCertificate(bytes: try serverCertificate(now: now), format: .der)
+        let key = try NIOSSLPrivateKey(bytes: serverKey.pkcs8, format: .der)
+        return TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
     }
 }

@@ -16,6 +16,7 @@ extension HistoryEntry {
             ("example", example.map(JSONValue.string) ?? .null),
             ("values", Self.sortedObject(values.map { ($0.key, JSONValue.string($0.value)) })),
             ("request", request.json), ("response", response?.json ?? .null), ("error", error?.json ?? .null),
+            ("timing", timing?.json ?? .null),
         ])
     }
 

@@ -35,6 +35,9 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
     package var response: ResponseRecord?
     /// The mapped error, or nil on success.
     package var error: ErrorRecord?
+    /// Where the time went (curl's figures and each attempt's phases), for a request that went
+    /// over the network; nil for a stub, a cached answer and entries kept before it was recorded.
+    package var timing: TimingRecord?
 
     /// Makes an entry.
     package init(
@@ -87,10 +90,11 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
             response: exchange.response.map { ResponseRecord($0, redactor: redactor, redactBody: redactResponseBody, bodyLimit: bodyLimit) },
             error: exchange.error.map { ErrorRecord($0, redactor: redactor) })
         catalog = call.catalog
+        timing = TimingRecord(exchange.transfers, redactor: redactor)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, date, catalog, service, endpoint, environment, mode, example, values, request, response, error
+        case id, date, catalog, service, endpoint, environment, mode, example, values, request, response, error, timing
     }
 
     /// Writes every key, `null` included, so readers of `call --json` always find `response` and `error`.
@@ -108,6 +112,7 @@ package struct HistoryEntry: Sendable, Hashable, Codable, Identifiable {
         try container.encode(request, forKey: .request)
         try container.encode(response, forKey: .response)
         try container.encode(error, forKey: .error)
+        try container.encode(timing, forKey: .timing)
     }
 
     /// Bodies kept in history are cut after 64 KiB (they are for a look back, not an archive).

@@ -27,6 +27,9 @@ extension HistorySummary {
                 case .status:
                     guard let number = reader.integer() else { return nil }
                     fields.status = number
+                case .time:
+                    guard let number = reader.integer() else { return nil }
+                    fields.time = number
                 case .values:
                     guard let members = reader.flatStringObject() else { return nil }
                     fields.values = members
@@ -46,7 +49,7 @@ extension HistorySummary {
                     case .example: fields.example = value
                     case .statusText: fields.statusText = value
                     case .error: fields.error = value
-                    case .status, .values: return nil
+                    case .status, .values, .time: return nil
                     }
                 }
             } while reader.take(UInt8(ascii: ","))
@@ -62,7 +65,7 @@ extension HistorySummary {
 struct IndexLineReader {
     /// The keys `HistorySummary.json` writes.
     enum Key: CaseIterable {
-        case id, date, catalog, service, endpoint, environment, mode, method, url, example, values, status, statusText, error
+        case id, date, catalog, service, endpoint, environment, mode, method, url, example, values, status, statusText, error, time
 
         /// The key as it is written.
         var name: StaticString {
@@ -81,6 +84,7 @@ struct IndexLineReader {
             case .status: "status"
             case .statusText: "statusText"
             case .error: "error"
+            case .time: "timeUs"
             }
         }
 

@@ -23,6 +23,9 @@ package struct HistorySummary: Sendable, Hashable {
     package var statusText: String?
     /// The mapped error's kind, or nil on success.
     package var errorKind: String?
+    /// curl's `time_total` of the last attempt, in microseconds, when the request went over the
+    /// network (what `history --stats` reads).
+    package var timeMicroseconds: Int?
 
     /// Makes a summary.
     package init(id: String, date: Date, call: EndpointCall, method: String, url: String, status: Int?, statusText: String?, errorKind: String?) {
@@ -41,6 +44,7 @@ package struct HistorySummary: Sendable, Hashable {
         self.init(
             id: entry.id, date: entry.date, call: entry.call, method: entry.request.method, url: entry.request.url,
             status: entry.response?.status, statusText: entry.response?.statusText, errorKind: entry.error?.kind)
+        timeMicroseconds = entry.timing.map { Int(($0.timeTotal * 1_000_000).rounded()) }
     }
 
     /// Whether it ended in a mapped error.
@@ -68,6 +72,7 @@ package struct HistorySummary: Sendable, Hashable {
         if let status { object["status"] = .integer(status) }
         if let statusText { object["statusText"] = .string(statusText) }
         if let errorKind { object["error"] = .string(errorKind) }
+        if let timeMicroseconds { object["timeUs"] = .integer(timeMicroseconds) }
         return .object(object)
     }
 
@@ -91,13 +96,14 @@ package struct HistorySummary: Sendable, Hashable {
         if case .number(let literal)? = object["status"] { fields.status = Int(literal) }
         fields.statusText = object["statusText"]?.stringValue
         fields.error = object["error"]?.stringValue
+        if case .number(let literal)? = object["timeUs"] { fields.time = Int(literal) }
         self.init(fields)
     }
 
     /// An index line's fields as either reader finds them (`json` names them).
     struct IndexFields {
         var id, date, catalog, service, endpoint, environment, mode, method, url, example, statusText, error: String?
-        var status: Int?
+        var status, time: Int?
         var values: [String: String] = [:]
     }
 
@@ -113,5 +119,6 @@ package struct HistorySummary: Sendable, Hashable {
                 endpoint: EndpointKey(service: service, endpoint: endpoint), catalog: HistoryEntry.catalog(fields.catalog, service: service),
                 environment: environment, mode: mode, example: fields.example, values: fields.values),
             method: method, url: url, status: fields.status, statusText: fields.statusText, errorKind: fields.error)
+        timeMicroseconds = fields.time
     }
 }

@@ -61,7 +61,7 @@ package enum TestReport {
             if step.schemaViolations.count > 1 { lines += step.schemaViolations.map { "\(indent)  \($0)" } }
             for failure in step.failures {
                 let place = failure.assertion.place.isEmpty ? "" : "  (\(failure.assertion.place))"
-                lines.append("\(indent)\(failure.assertion.subject) \(failure.assertion.predicate)\(place)")
+                lines.append("\(indent)\(failure.assertion)\(place)")
                 lines.append("\(indent)  expected: \(failure.expected)")
                 lines.append("\(indent)  actual:   \(failure.actual)")
                 lines += failure.diff.map { "\(indent)    \($0)" }

@@ -287,7 +287,8 @@ package struct TestRunner: Sendable {
                 // Nothing expected: the request must succeed (no mapped error).
                 if let error = exchange.error {
                     result.status = .failed
-                    result.problem = redactor.text("\(error.kind.name): \(error.message) (status \(response.status))")
+                    let code = RPCStatus.code(of: response).map { ", grpc-status \(RPCStatus.name(of: $0))" } ?? ""
+                    result.problem = redactor.text("\(error.kind.name): \(error.message) (status \(response.status)\(code))")
                 }
             } else {
                 result.outcomes = evaluator.evaluate(plan.expectations)

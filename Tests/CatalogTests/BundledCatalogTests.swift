@@ -35,8 +35,9 @@ import TestTraits
         #expect(catalog.services.map(\.id) == ["httpbin", "petstore"])
         #expect(catalog.source == .bundled)
         for service in catalog.services {
-            // httpbin's TLS environments try the mock's HTTPS (MockTLSTests).
-            let tls = service.id == "httpbin" ? ["tls", "wrongPin", "untrusted"] : []
+            // httpbin's TLS environments try the mock's HTTPS (MockTLSTests); blue and green ask
+            // the mock for two deployments' answers (`apiexplorer diff`, DiffCommandTests).
+            let tls = service.id == "httpbin" ? ["tls", "wrongPin", "untrusted", "blue", "green"] : []
             #expect(service.environments.map(\.name) == ["local"] + tls + ["staging", "production"])
             #expect(service.environments.map(\.type) == [.development] + tls.map { _ in .development } + [.staging, .production])
             #expect(service.environments[0].baseURL.absoluteString == "http://127.0.0.1:4010/\(service.id)")

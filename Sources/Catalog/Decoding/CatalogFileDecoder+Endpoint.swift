@@ -9,7 +9,7 @@ extension CatalogFileDecoder {
     static let endpointKeys = [
         "title", "description", "group", "method", "path", "query", "headers", "omitHeaders", "body", "bodyFile", "form",
         "multipart", "graphql", "parameters", "stub", "examples", "validation", "timeouts", "expectsBody", "captures", "prompts", "stream", "handlers", "showsActivity", "download",
-        "websocket", "expect", "grpc",
+        "websocket", "expect", "grpc", "compare",
     ]
     /// Keys written in an endpoint that belong elsewhere, and where.
     static let movedFromEndpoints = ["status": "'stub'", "networkError": "'stub' or an example", "baseURL": "an environment"]
@@ -98,6 +98,7 @@ extension CatalogFileDecoder {
             case "showsActivity": endpoint.showsActivity = boolean(value, "'showsActivity' of \(subject)") ?? true
             case "handlers": endpoint.handlers = decodeHandlerRules(value, "handler of \(subject)")
             case "expect": endpoint.expectations = decodeExpectations(value, subject)
+            case "compare": endpoint.compare = decodeCompare(value, subject) ?? CompareSettings()
             default: break
             }
         }

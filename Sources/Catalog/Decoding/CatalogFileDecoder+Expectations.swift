@@ -1,3 +1,4 @@
+import DispatcherCore
 import Expectations
 import FoundationEssentials
 import JSONSupport
@@ -5,7 +6,7 @@ import YAMLSupport
 
 /// `expect:` of an endpoint, an example or a flow step: what the response should be.
 extension CatalogFileDecoder {
-    static let expectKeys = ["status", "headers", "body", "bodySize", "time"]
+    static let expectKeys = ["status", "grpc-status", "headers", "body", "bodySize", "time"]
     static let predicateKeys = [
         "equals", "not", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "matches", "exists", "type", "count",
         "contains", "includesAll", "startsWith", "endsWith",
@@ -30,7 +31,13 @@ extension CatalogFileDecoder {
         for field in fields {
             let value = field.value
             switch field.key {
-            case "status": assertions += decodeStatusExpectation(value, "'status' in \(what)")
+            case "status":
+                if let names = rpcStatusNames(value) {
+                    assertions += decodeRPCStatusExpectation(value, names, "'status' in \(what)")
+                } else {
+                    assertions += decodeStatusExpectation(value, "'status' in \(what)")
+                }
+            case "grpc-status": assertions += decodeRPCStatusExpectation(value, scalars(value), "'grpc-status' in \(what)")
             case "headers":
                 guard let headers = entries(value, "'headers' in \(what)") else { continue }
                 for header in headers {
@@ -83,6 +90,48 @@ extension CatalogFileDecoder {
         if let pattern = StatusPattern(text) { return pattern }
         error("\(what()) must be a status (100 to 599) or a class of them (2xx), not '\(text)'", at: node)
         return nil
+    }
+
+    /// The scalars of a scalar or a list of them, as (text, node); nil for anything else.
+    private func scalars(_ node: YAMLNode) -> [(text: String, node: YAMLNode)]? {
+        switch node.content {
+        case .scalar(let scalar): return [(scalar.text, node)]
+        case .sequence(let items):
+            var found: [(text: String, node: YAMLNode)] = []
+            for item in items {
+                guard case .scalar(let scalar) = item.content else { return nil }
+                found.append((scalar.text, item))
+            }
+            return found
+        case .mapping: return nil
+        }
+    }
+
+    /// `status: NOT_FOUND` or `[OK, NOT_FOUND]`: a gRPC status by name (a word, not a number or
+    /// `2xx`) makes `status` the call's `grpc-status`; nil when it names HTTP statuses.
+    private func rpcStatusNames(_ node: YAMLNode) -> [(text: String, node: YAMLNode)]? {
+        guard let found = scalars(node), !found.isEmpty else { return nil }
+        let words = found.filter { StatusPattern($0.text) == nil && Int($0.text) == nil && $0.text.allSatisfy { $0.isLetter || $0 == "_" || $0 == "-" } }
+        return words.isEmpty ? nil : found
+    }
+
+    /// `grpc-status: NOT_FOUND`, `grpc-status: 5`, `grpc-status: [OK, NOT_FOUND]`.
+    private func decodeRPCStatusExpectation(_ node: YAMLNode, _ items: [(text: String, node: YAMLNode)]?, _ what: @autoclosure () -> String) -> [Assertion] {
+        guard let items, !items.isEmpty else {
+            error("\(what()) must be a gRPC status (NOT_FOUND, or 0–16) or a list of them", at: node)
+            return []
+        }
+        var codes: [StatusPattern] = []
+        for item in items {
+            guard let code = RPCStatus.code(named: item.text) else {
+                error(
+                    "\(what()) must be a gRPC status code (NOT_FOUND, UNAVAILABLE … or 0–16), not '\(item.text)'"
+                        + DidYouMean.hint(for: item.text.uppercased(), among: RPCStatus.codeNames), at: item.node)
+                return []
+            }
+            codes.append(.code(code))
+        }
+        return [Assertion(.rpcStatus, .statusIn(codes), place: place(of: node))]
     }
 
     /// A value (equality) or a mapping of predicates, each of which must hold.

@@ -852,6 +852,19 @@ environments:
       Accept: application/json
     fixtures: never
     timeouts: { connect: 2, read: 10, total: 30 }
+  blue:                         # a blue/green pair on the mock, for `apiexplorer diff httpbin/deployment --env blue --env green`
+    type: development
+    baseURL: http://127.0.0.1:4010/httpbin
+    headers:
+      Accept: application/json
+    fixtures: never
+  green:                        # the same mock asked for the `green` example (its header picks it): a new version
+    type: development
+    baseURL: http://127.0.0.1:4010/httpbin
+    headers:
+      Accept: application/json
+      X-Mock-Example: green
+    fixtures: never
   staging:
     type: staging
     baseURL: https://httpbin.staging.example.com
@@ -872,7 +885,6 @@ environments:
       pins:
         - sha256/r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=
         - sha256/C5+lpZ7tcVwmwQIMcRtPbsQtWLABXhQzejna0wHFr8M=
-
 groups:
   bearer:
     title: Bearer token
@@ -1115,6 +1127,23 @@ endpoints:
             - message: Cannot query field "nickname" on type "Pet".
               path: [pet, nickname]
               locations: [{ line: 1, column: 43 }]
+
+  deployment:
+    title: Deployment
+    description: What is deployed. blue and green answer different versions; compare them with `apiexplorer diff httpbin/deployment --env blue --env green`.
+    path: /deployment
+    stub:
+      headers: { X-Request-Id: 7c1e4d2a-blue }
+      body: { service: httpbin, version: 1.4.2, region: eu-west-1, features: [{ id: search, enabled: true }, { id: export, enabled: false }] }
+    examples:
+      green:
+        description: The next version, as the green deployment answers it.
+        headers: { X-Request-Id: 0b9f31c6-green }
+        body: { service: httpbin, version: 1.5.0, region: eu-west-1, features: [{ id: export, enabled: false }, { id: search, enabled: true }] }
+    compare:
+      ignore: ["header:X-Mock-Example"]   # the mock names the example it answered with
+      arrays: { $.features: id }          # features are matched by id, in any order
+
 
 """#)),
         ("petstore.yaml", Data(utf8: #"""

@@ -65,6 +65,8 @@ public struct CatalogEndpoint: Sendable, Hashable, Identifiable {
     /// Set when the endpoint is a gRPC method (`grpc:`): its body is the request message as JSON
     /// (a list of messages for a client stream), its headers the metadata.
     package var rpc: RPCSettings?
+    /// What `apiexplorer diff` leaves out of a comparison (`compare:`).
+    package var compare = CompareSettings()
 
     /// Makes an endpoint.
     package init(

@@ -11,11 +11,13 @@ extension Dispatcher {
         var attempts = 0
         var resumed = false
         var handlerRetries = 0
+        var transfers: [TransferTiming] = []
         // Boxed once: every hook takes `any TargetType`, and each conversion would copy the target anew.
         let boxedTarget: any TargetType = target
         while true {
             let (result, sent) = await attempt(
-                original, endpoint: endpoint, target: boxedTarget, behavior: behavior, attempts: &attempts, trace: &trace)
+                original, endpoint: endpoint, target: boxedTarget, behavior: behavior, attempts: &attempts, trace: &trace,
+                transfers: &transfers)
             var final = result
             var resume = false
             // A missing fixture is the catalog's gap, not a failure a handler could resolve.
@@ -67,10 +69,11 @@ extension Dispatcher {
             }
             if resume { continue }
             if case .failure(let error) = final, error.kind == .cancelled { trace.record(.cancelled) }
-            return await finish(
-                Exchange(
-                    request: sent, result: final, trace: trace.events, environmentName: environment.name,
-                    environmentType: environment.type, stubBehavior: behavior, attempts: attempts, notes: []))
+            var exchange = Exchange(
+                request: sent, result: final, trace: trace.events, environmentName: environment.name,
+                environmentType: environment.type, stubBehavior: behavior, attempts: attempts, notes: [])
+            exchange.transfers = transfers
+            return await finish(exchange)
         }
     }
 
@@ -108,7 +111,7 @@ extension Dispatcher {
     /// exactly one `didReceive`, whatever happens in between.
     private func attempt(
         _ original: Request, endpoint: Endpoint, target: any TargetType, behavior: StubBehavior, attempts: inout Int,
-        trace: inout TraceRecorder
+        trace: inout TraceRecorder, transfers: inout [TransferTiming]
     ) async -> (Result<Response, DispatchError>, Request) {
         var number = 1
         while true {
@@ -129,6 +132,7 @@ extension Dispatcher {
 
             let (result, endedAt) = await perform(request, endpoint: endpoint, target: target, behavior: behavior, sentAt: sentAt)
 
+            if let transfer = Self.transfer(of: result) { transfers.append(transfer) }
             switch result {
             case .success(let response): trace.record(.received(status: response.status, error: nil), at: endedAt)
             case .failure(let error):
@@ -152,6 +156,14 @@ extension Dispatcher {
                 return (.failure(DispatchError.cancelled), request)
             }
             number += 1
+        }
+    }
+
+    /// The phases the transport recorded for an attempt, from its response or its failure.
+    static func transfer(of result: Result<Response, DispatchError>) -> TransferTiming? {
+        switch result {
+        case .success(let response): response.transfer
+        case .failure(let error): error.transportError?.transfer ?? error.response?.transfer
         }
     }
 

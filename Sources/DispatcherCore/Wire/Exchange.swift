@@ -16,6 +16,8 @@ public struct Exchange: Sendable {
     public var attempts: Int
     /// What result handlers did.
     public var notes: [String]
+    /// Where the time of each attempt that went over the network went, in order (retries included).
+    public var transfers: [TransferTiming] = []
 
     /// Makes an exchange; the dispatcher makes them, and so do callers for requests that ended
     /// before reaching one (a catalog request whose placeholders have no value).

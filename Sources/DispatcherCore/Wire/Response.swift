@@ -42,6 +42,11 @@ public struct Response: Sendable, Hashable {
         get { storage.value.timing }
         _modify { yield &storage.value.timing }
     }
+    /// Where the time went, phase by phase and hop by hop, for a response from the network.
+    public var transfer: TransferTiming? {
+        get { storage.value.transfer }
+        _modify { yield &storage.value.transfer }
+    }
     /// The redirects followed to get here, in order.
     public var redirects: [Redirect] {
         get { storage.value.redirects }
@@ -75,7 +80,7 @@ public struct Response: Sendable, Hashable {
     ) {
         storage = CopyOnWrite(Fields(
             status: status, headers: headers, body: body, url: url, source: source, httpVersion: httpVersion, timing: timing,
-            redirects: redirects, isTruncated: false, downloadedFile: nil, streamedByteCount: nil, reasonPhrase: nil))
+            redirects: redirects, isTruncated: false, downloadedFile: nil, streamedByteCount: nil, reasonPhrase: nil, transfer: nil))
     }
 
     /// The fields, shared by copies until one changes.
@@ -92,6 +97,7 @@ public struct Response: Sendable, Hashable {
         var downloadedFile: DownloadedFile?
         var streamedByteCount: Int?
         var reasonPhrase: String?
+        var transfer: TransferTiming?
     }
 
     /// The reason phrase as the server sent it (`OK`, `Fine`, empty when it sent none; HTTP/2 has

@@ -30,6 +30,8 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     public var presentedPins: [String]
     /// What arrived before the failure (status, headers, partial body), if anything.
     public var partialResponse: Response?
+    /// Where the time went before the failure (the phases reached), when the request went out.
+    public var transfer: TransferTiming?
 
     /// Makes a transport error; the message defaults to a sentence for the code.
     public init(

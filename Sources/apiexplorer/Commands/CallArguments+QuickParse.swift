@@ -19,6 +19,7 @@ extension CallArguments {
             .init(names: ["--live"], reader: .flag { $0.live = true }),
             .init(names: ["-i", "--include"], reader: .flag { $0.include = true }),
             .init(names: ["--json"], reader: .flag { $0.json = true }),
+            .init(names: ["-w", "--write-out"], reader: .value { $0.writeOut = $1; return true }),
             .init(names: ["-o", "--output"], reader: .value { $0.output = $1; return true }),
             .init(names: ["--message"], reader: .repeated { $0.message.append($1) }),
             .init(names: ["--listen"], reader: .value { command, text in

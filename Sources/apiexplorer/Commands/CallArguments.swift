@@ -40,6 +40,8 @@ struct CallArguments: Equatable, Sendable {
     /// `--force`: a download replaces an existing file.
     var force = false
     var maximumBodySize: Int?
+    /// `-w` / `--write-out FORMAT`: curl's figures printed after the response (`WriteOut`).
+    var writeOut: String?
 
     /// The checks the argument parser runs before `run` (the quick parse runs them too).
     func validate() throws(ValidationError) {
@@ -49,6 +51,7 @@ struct CallArguments: Equatable, Sendable {
 
     /// Sends the endpoint and prints what came back (see `CallCommand` for the output and exit status).
     func run() async throws {
+        let writeOutFormat: String? = if let writeOut { try Self.writeOutFormat(writeOut) } else { nil }
         var catalog = CatalogOptions.load(CatalogSource.resolve(option: catalog), trustingEverything: trust).limitingBodies(to: maximumBodySize)
         var (selection, values) = try resolveRequest(
             endpoint, environment: environment, variables: variables, example: example, in: catalog, checkingExample: true)
@@ -176,6 +179,7 @@ struct CallArguments: Equatable, Sendable {
         } else {
             printPlain(shown, bodyPrinted: printer.printedBody || conversation != nil)
         }
+        if let writeOutFormat { printWriteOut(writeOutFormat, outcome: shown) }
         if outcome.exchange.error?.kind == .noFixture {
             Console.error("hint: " + selection.endpoint.noFixtureAdvice(live: "--live"))
         }

@@ -36,6 +36,13 @@ struct CallCommand: AsyncParsableCommand {
     var json = false
 
     @Option(
+        name: [.customShort("w"), .long],
+        help: ArgumentHelp(
+            "After the response, print FORMAT with curl's %{variable}s replaced (%{http_code}, %{time_total}, %{json} …; docs/cli.md lists them). @FILE reads the format from FILE, @- from standard input.",
+            valueName: "FORMAT"))
+    var writeOut: String?
+
+    @Option(
         name: [.customShort("o"), .long],
         help: ArgumentHelp(
             "Write a successful body to FILE as it arrives, never holding it in memory (no size cap; free disk space is checked). A FILE.part left by an interrupted run is continued with Range when the server allows.",
@@ -85,7 +92,8 @@ struct CallCommand: AsyncParsableCommand {
         CallArguments(
             endpoint: endpoint, environment: request.environment, variables: request.variables, example: request.example, stub: stub,
             live: live, include: include, json: json, output: output, message: message, listen: listen, cookiesFile: cookiesFile,
-            cookieJar: cookieJar, noHistory: noHistory, reveal: reveal, safe: safe, catalog: catalogOptions.catalog, trust: catalogOptions.trust, force: force, maximumBodySize: bodyLimit.maximumBodySize)
+            cookieJar: cookieJar, noHistory: noHistory, reveal: reveal, safe: safe, catalog: catalogOptions.catalog, trust: catalogOptions.trust, force: force, maximumBodySize: bodyLimit.maximumBodySize,
+            writeOut: writeOut)
     }
 
     func validate() throws { try arguments.validate() }

@@ -12,6 +12,8 @@ final class CallStreamPrinter: Sendable {
     private struct State {
         var printing = false
         var isEventStream = false
+        /// A gRPC server stream: its body parts are the pieces of the messages' JSON list, one message each.
+        var isRPCStream = false
         var parser = ServerSentEventParser()
         var printedBytes = 0
         var printedEvents = 0
@@ -80,10 +82,12 @@ final class CallStreamPrinter: Sendable {
                     line.split(separator: ";", maxSplits: 1).first?.split(separator: "=", maxSplits: 1).dropFirst().first.map(String.init)
                 }
                 state.isEventStream = mediaType == MediaType.eventStream
+                state.isRPCStream = mediaType?.hasPrefix(RPCStatus.contentType) == true
                 state.printing =
                     json
-                    ? state.isEventStream
-                    : (endpointStreams || MediaType.streamed.contains(mediaType ?? "") || (takesSuccessfulBody && (200..<300).contains(status)))
+                    ? state.isEventStream || state.isRPCStream
+                    : (endpointStreams || state.isRPCStream || MediaType.streamed.contains(mediaType ?? "")
+                        || (takesSuccessfulBody && (200..<300).contains(status)))
                 if state.printing, !json, include {
                     // As received (no phrase invented); a stub's is the standard one.
                     let line = received?.line ?? HTTPStatus.line(for: status)
@@ -92,7 +96,12 @@ final class CallStreamPrinter: Sendable {
                 return state.printing
             case .body(let data):
                 guard state.printing else { return false }
-                if json {
+                if json, state.isRPCStream {
+                    if let message = Self.rpcMessage(data) {
+                        StandardStreams.writeOutput(Self.line(message: message, at: started.duration(to: .now), redactor: redactor))
+                        state.printedEvents += 1
+                    }
+                } else if json {
                     let at = started.duration(to: .now)
                     for event in state.parser.parse(data) {
                         StandardStreams.writeOutput(Self.line(event, at: at, redactor: redactor))
@@ -108,6 +117,21 @@ final class CallStreamPrinter: Sendable {
                 return true
             }
         }
+    }
+
+    /// The message in a piece of a gRPC stream's list (`[` or `,`, then the message); nil for its end.
+    static func rpcMessage(_ piece: Data) -> JSONValue? {
+        var text = Substring(String(decoding: piece, as: UTF8.self))
+        text = text.drop { $0 == "[" || $0 == "," || $0.isWhitespace }
+        guard !text.isEmpty, !text.hasPrefix("]") else { return nil }
+        return try? JSONValue.parse(Data(text.utf8))
+    }
+
+    /// `{"message":{…},"at":0.123}`: one gRPC stream message, when it came.
+    static func line(message: JSONValue, at: Duration, redactor: Redactor) -> String {
+        let seconds = Double(at.components.seconds) + Double(at.components.attoseconds) / 1e18
+        let object = JSONValue.object(JSONObject([("message", redactor.json(message)), ("at", .number(String((seconds * 1000).rounded() / 1000)))]))
+        return object.compactText + "\n"
     }
 
     /// `{"event":"token","id":"7","data":{…},"at":0.123}`: data parsed when it is JSON.

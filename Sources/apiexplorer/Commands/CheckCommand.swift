@@ -61,7 +61,7 @@ struct CheckCommand: AsyncParsableCommand {
                 throw ExitStatus.fail(error)
             }
         }
-        let report = try await withLiveTransport { transport in
+        let report = try await withCallTransport(catalog) { transport in
             await DriftChecker.check(
                 service: target, environment: chosen, caller: EndpointCaller(catalog: catalog, transport: transport),
                 includeUnsafe: includeUnsafe, values: values, date: Date())

@@ -21,11 +21,16 @@ struct ExportCodeArguments: ParsableArguments {
 
     /// Prints the endpoint's request as `render` writes it.
     func print(_ render: (Request, Redactor?) -> String) async throws {
+        try await print { request, redactor, _ in render(request, redactor) }
+    }
+
+    /// Prints the endpoint's request as `render` writes it, given the endpoint it was rendered for.
+    func print(_ render: (Request, Redactor?, EndpointSelection) throws -> String) async throws {
         let catalog = catalogOptions.load()
         let (selection, values) = try request.resolve(endpoint, in: catalog, checkingExample: false)
         let outcome = await EndpointCaller(catalog: catalog, transport: nil).call(selection, mode: .stub, example: nil, values: values)
         if let error = outcome.exchange.error, error.kind == .invalidRequest { throw ExitStatus.fail(CatalogLookupError(error.message)) }
-        Console.out(render(outcome.exchange.request, reveal ? nil : outcome.redactor), terminator: "")
+        Console.out(try render(outcome.exchange.request, reveal ? nil : outcome.redactor, selection), terminator: "")
     }
 }
 

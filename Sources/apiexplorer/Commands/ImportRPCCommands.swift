@@ -1,9 +1,7 @@
 import ArgumentParser
 import Catalog
 import FoundationEssentials
-import GRPCCalls
 import GRPCReflection
-import GRPCTransport
 import JSONSupport
 import ProtoJSON
 import StateStore
@@ -31,32 +29,9 @@ struct ImportGRPCCommand: AsyncParsableCommand {
     @OptionGroup var output: ImportOutputOptions
 
     func run() async throws {
-        let target: GRPCTarget
-        do {
-            target = try GRPCTarget(address: address, plaintext: plaintext)
-        } catch {
-            Console.error("error: \(error)")
-            throw ExitStatus.usage
-        }
-        let connection: GRPCConnection
-        do {
-            connection = try GRPCConnection(target: target)
-        } catch {
-            Console.error("error: \(error.message)")
-            throw ExitCode(1)
-        }
-        let fetched: GRPCReflectionClient.Result
-        do {
-            fetched = try await GRPCReflectionClient(connection: connection).fetch()
-            await connection.close()
-        } catch {
-            await connection.close()
-            Console.error("error: \(error)")
-            throw ExitCode(1)
-        }
-        for note in fetched.notes { Console.error("note: \(note)") }
+        let (set, target) = try await DescriptorSourceOptions.reflected(address, plaintext: plaintext)
         let scheme = target.secure ? "https" : "http"
-        try RPCCatalogWriter.write(fetched.set, baseURL: "\(scheme)://\(target.authority)", options: output, command: "import grpc \(address)")
+        try RPCCatalogWriter.write(set, baseURL: "\(scheme)://\(target.authority)", options: output, command: "import grpc \(address)")
     }
 }
 

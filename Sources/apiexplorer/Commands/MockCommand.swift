@@ -20,7 +20,11 @@ struct MockCommand: AsyncParsableCommand {
             Each service is served under /<service id> (the bundled catalogs' local environments point \
             at http://127.0.0.1:\(MockServer.defaultPort)/<service id>). A request picks an example with the header \
             \(MockServer.exampleHeader): NAME or the query item mock-example=NAME. Each request is logged to \
-            standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM. With --tls it serves HTTPS too             (port \(MockTLS.defaultPort)) with a certificate made at start for 127.0.0.1 and localhost, signed by the mock's             own CA: the bundled catalogs' tls environments trust it through that CA and pin its key.
+            standard output. Stops cleanly on Ctrl-C (SIGINT) or SIGTERM. With --tls it serves HTTPS too \
+            (port \(MockTLS.defaultPort)) with a certificate made at start for 127.0.0.1 and localhost, signed by the mock's \
+            own CA: the bundled catalogs' tls environments trust it through that CA and pin its key. The catalogs' gRPC \
+            methods are served over h2c on --grpc-port (\(RPCMock.defaultPort)) and, with --tls, over TLS with the same \
+            certificate on --grpc-tls-port (\(RPCMock.defaultTLSPort)).
             """)
 
     @OptionGroup var catalogOptions: CatalogOptions
@@ -48,10 +52,14 @@ struct MockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The port the catalogs' gRPC methods are served on, when they have any (0 picks a free one).", valueName: "N"))
     var grpcPort = RPCMock.defaultPort
 
+    @Option(name: .customLong("grpc-tls-port"), help: ArgumentHelp("The port gRPC is served on over TLS with --tls (0 picks a free one).", valueName: "N"))
+    var grpcTLSPort = RPCMock.defaultTLSPort
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard (0...65535).contains(grpcPort) else { throw ValidationError("--grpc-port must be between 0 and 65535.") }
         guard (0...65535).contains(tlsPort) else { throw ValidationError("--tls-port must be between 0 and 65535.") }
+        guard (0...65535).contains(grpcTLSPort) else { throw ValidationError("--grpc-tls-port must be between 0 and 65535.") }
     }
 
     func run() async throws {
@@ -81,33 +89,43 @@ struct MockCommand: AsyncParsableCommand {
             let url = server.baseURL(of: service.id)?.absoluteString ?? "/\(service.id)"
             Console.out("  \(service.id)  \(url)  (\(service.endpoints.count) endpoints)")
         }
-        let rpcServer = try await startRPC(chosen)
+        let rpcServers = try await startRPC(chosen)
         let signal = await SignalWaiter.wait(for: [SIGINT, SIGTERM])
         Console.out("Received \(signal == SIGINT ? "SIGINT" : "SIGTERM"); stopping.")
-        await rpcServer?.stop()
+        for rpcServer in rpcServers { await rpcServer.stop() }
         await server.stop()
     }
 
-    /// The gRPC server, when a chosen service has gRPC methods: h2c on --grpc-port, reflection on.
-    private func startRPC(_ services: [Service]) async throws -> GRPCMockServer? {
+    /// The gRPC servers, when a chosen service has gRPC methods: h2c on --grpc-port, and with --tls
+    /// TLS on --grpc-tls-port (the HTTPS side's certificate); reflection on.
+    private func startRPC(_ services: [Service]) async throws -> [GRPCMockServer] {
         let withRPC = services.filter { $0.endpoints.contains { $0.rpc != nil } }
-        guard !withRPC.isEmpty else { return nil }
+        guard !withRPC.isEmpty else { return [] }
         let plan = RPCMock.plan(withRPC)
         for problem in plan.problems { Console.error("warning: gRPC: \(problem)") }
-        guard !plan.methods.isEmpty else { return nil }
-        let server: GRPCMockServer
-        let bound: Int
-        do {
-            server = try GRPCMockServer(
-                methods: plan.methods, descriptors: plan.descriptors,
-                configuration: GRPCMockServer.Configuration(host: host, port: grpcPort, honoursDelays: !noDelay))
-            bound = try await server.start()
-        } catch {
-            Console.error("error: cannot serve gRPC on \(host):\(grpcPort): \(error). Is another server using the port? Choose one with --grpc-port.")
-            throw ExitCode.failure
+        guard !plan.methods.isEmpty else { return [] }
+        let what = "\(plan.methods.count) methods of \(withRPC.map(\.id).joined(separator: ", "))"
+        var servers: [GRPCMockServer] = []
+        for secure in tls ? [false, true] : [false] {
+            let port = secure ? grpcTLSPort : grpcPort
+            do {
+                let server = try GRPCMockServer(
+                    methods: plan.methods, descriptors: plan.descriptors,
+                    configuration: GRPCMockServer.Configuration(host: host, port: port, tls: secure ? try MockTLS.serverConfiguration() : nil, honoursDelays: !noDelay))
+                let bound = try await server.start()
+                servers.append(server)
+                Console.out(
+                    secure
+                        ? "  gRPC over TLS on grpcs://\(host):\(bound) (the HTTPS certificate, reflection on): \(what)"
+                        : "  gRPC on grpc://\(host):\(bound) (h2c, reflection on): \(what)")
+            } catch {
+                for server in servers { await server.stop() }
+                Console.error(
+                    "error: cannot serve gRPC\(secure ? " over TLS" : "") on \(host):\(port): \(error). Is another server using the port? Choose one with --grpc\(secure ? "-tls" : "")-port.")
+                throw ExitCode.failure
+            }
         }
-        Console.out("  gRPC on grpc://\(host):\(bound) (h2c, reflection on): \(plan.methods.count) methods of \(withRPC.map(\.id).joined(separator: ", "))")
-        return server
+        return servers
     }
 
     private func select(from catalog: CatalogSet) throws -> [Service] {

@@ -12,6 +12,8 @@ import SwiftProtobuf
 enum RPCMock {
     /// The port gRPC is served on by default (the bundled catalogs' local gRPC environments point at it).
     static let defaultPort = 4011
+    /// The port gRPC is served on over TLS with `mock --tls`.
+    static let defaultTLSPort = 4012
 
     /// The methods and the merged descriptor set of `services`; a fixture whose message does not
     /// fit its method's output type is a problem said at start (the call then answers `INTERNAL`).
