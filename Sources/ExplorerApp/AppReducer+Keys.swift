@@ -209,23 +209,36 @@ extension AppReducer {
 }
 
 extension AppState {
-    /// What the keyboard is doing now: a question, a window, typing, or the panes.
+    /// What the keyboard is doing now: a question, a window, typing, or the panes. The selected
+    /// endpoint is looked up once (texts ask this for the keys they name, on every frame).
     package var keyContext: KeyContext {
         if finder.isOpen { return .typing }
         if let overlay { return overlay.keyContext }
         if filter?.isEditing == true { return .typing }
-        if let prompt = body.prompt(selectedBodyKey) {
+        let selected = selectedBodyKey
+        if let prompt = body.prompt(selected) {
             if case .confirmOverwrite = prompt.kind { return .question }
             return .typing
         }
-        if isInEditor, editor.input != nil { return .typing }
-        if isInVariables, variablesTab.input != nil { return .typing }
-        // The tab shown, when its own keys apply.
-        if isInBody { return .panes(.bodyTab) }
-        if isInEditor { return .panes(.editTab) }
-        if isInVariables { return .panes(.variablesTab) }
-        if tab == .tests, selectedEndpoint != nil { return .panes(.checksTab) }
-        return .panes(nil)
+        if selected != nil, tab == .edit, editor.input != nil { return .typing }
+        if selected != nil, tab == .variables, variablesTab.input != nil { return .typing }
+        return panesKeyContext(selected: selected)
+    }
+
+    /// The panes' keys with those of the tab shown: where the keyboard is once nothing is typed
+    /// and no window is open.
+    var panesKeyContext: KeyContext { panesKeyContext(selected: selectedBodyKey) }
+
+    /// The tab shown, when its own keys apply (`isInBody`, `isInEditor` … with the endpoint given).
+    private func panesKeyContext(selected: EndpointKey?) -> KeyContext {
+        guard let selected else { return .panes(nil) }
+        switch tab {
+        case .body: return focus == .response && body.panes[selected] != nil ? .panes(.bodyTab) : .panes(nil)
+        case .edit: return .panes(.editTab)
+        case .variables: return .panes(.variablesTab)
+        case .tests: return .panes(.checksTab)
+        default: return .panes(nil)
+        }
     }
 
     /// Whether `C-s` accepts what is typed in the Edit tab (false) or the Vars tab (true) and

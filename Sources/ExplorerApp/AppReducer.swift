@@ -95,7 +95,8 @@ package enum AppReducer {
         let problems = state.config.diagnostics.map(\.description)
         guard let first = problems.first else { return [] }
         let effects = scope(MessagesFeature.self, \.messages, .recorded(problems, isError: true), &state)
-        state.notice = problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more: M lists them)"
+        // The log has each problem once: the bar's summary of them is not logged again.
+        state.summarize(problems.count == 1 ? first : "\(first) (and \(problems.count - 1) more: \(state.keys(.messages(.showMessages))) lists them)")
         return effects
     }
 

@@ -23,8 +23,10 @@ package struct AppState: Sendable {
     package internal(set) var revealsSecrets = false
     /// A short message for the status bar (copied, cancelled …).
     package internal(set) var notice: String? {
-        didSet { if let notice, notice != oldValue { MessagesFeature.record(notice, in: &messages) } }
+        didSet { if logsNotice, let notice, notice != oldValue { MessagesFeature.record(notice, in: &messages) } }
     }
+    /// Whether a new notice goes to the message log (not while `summarize` sets one).
+    private var logsNotice = true
     /// The time zone times are shown in (the user's; given, so views read no global state).
     package internal(set) var timeZone: LocalTimeZone
     /// The keymap and theme in effect (the config file's, else the defaults).
@@ -95,6 +97,13 @@ package struct AppState: Sendable {
         self.init(catalog: CatalogSet(services: [], diagnostics: [], source: .bundled), size: size, timeZone: timeZone)
         _ = AppReducer.scope(LaunchFeature.self, \.launch, .started(launch), &self)
         config = launch.config
+    }
+
+    /// Shows a notice that sums up lines the message log has already, without logging it again.
+    mutating func summarize(_ notice: String) {
+        logsNotice = false
+        self.notice = notice
+        logsNotice = true
     }
 }
 

@@ -46,18 +46,17 @@ enum StatusBarView {
         if let timing { left.append(timing) }
         // In the Edit and Vars tabs Enter changes the row under the cursor.
         // Key names from the keymap in effect: a key the config file moved shows where it went.
-        func key(_ command: Command, _ shown: String) -> String {
-            guard let binding = state.config.bindings.first(where: { $0.command == command }) else { return shown }
-            if binding.triggers == Keymap.bindings.first(where: { $0.command == command })?.triggers { return shown }
-            guard case .key(let event)? = binding.triggers.first else { return "—" }
-            return event.description
+        let keys = state.keys
+        func key(_ command: Command) -> String {
+            guard let event = keys.key(command) else { return "—" }
+            return event == KeyEvent(.enter) ? "↵" : event.description
         }
         let send: [(String, String)] = state.isInEditor || state.isInVariables
-            ? [(key(state.isInEditor ? .editor(.change) : .variables(.change), "↵"), "change"), (key(.exchanges(.send), "C-s"), "send")] : [(key(.exchanges(.send), "↵"), "send")]
-        let unzoom: [(String, String)] = state.panes.isZoomed ? [(key(.panes(.zoom), "."), "unzoom")] : []
+            ? [(key(state.isInEditor ? .editor(.change) : .variables(.change)), "change"), (key(.exchanges(.send)), "send")] : [(key(.exchanges(.send)), "send")]
+        let unzoom: [(String, String)] = state.panes.isZoomed ? [(key(.panes(.zoom)), "unzoom")] : []
         let hints: [(String, String)] = unzoom + send + [
-            (key(.exchanges(.toggleMode), "s"), "stub/live"), (key(.navigation(.nextEnvironment), "e"), "env"), (key(.exchanges(.pickExample), "x"), "example"), (key(.overlays(.help), "?"), "help"),
-            (key(.quit, "q"), "quit"),
+            (key(.exchanges(.toggleMode)), "stub/live"), (key(.navigation(.nextEnvironment)), "env"), (key(.exchanges(.pickExample)), "example"), (key(.overlays(.help)), "help"),
+            (key(.quit), "quit"),
         ]
         // Help stays longest: everything else is found from there.
         var right = hints.enumerated().map { index, hint in
@@ -77,8 +76,8 @@ enum StatusBarView {
             // cut with an ellipsis (a diagnostic's location kept).
             if Line(left).width + 1 + notice.displayWidth > area.width - hintsWidth - 2 {
                 right = [
-                    StatusBar.Segment(Line([Span(key(.messages(.showMessages), "M"), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
-                    StatusBar.Segment(Line([Span(key(.overlays(.help), "?"), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
+                    StatusBar.Segment(Line([Span(key(.messages(.showMessages)), style: Theme.key), Span(" full message", style: Theme.dim)]), priority: 2),
+                    StatusBar.Segment(Line([Span(key(.overlays(.help)), style: Theme.key), Span(" help", style: Theme.dim)]), priority: 1),
                 ]
                 notice = MessagesFeature.keepingLocation(notice, width: area.width - rightWidth() - 2 - Line(left).width - 1)
             }

@@ -10,7 +10,7 @@ extension EffectRunner {
     /// (every file when a fixture, `.env` or a folder changed), renews the sessions and posts
     /// `.catalogReloaded`. Other files (an atomic save's temporary file, notes) are ignored.
     func watchCatalogs() {
-        guard let reload = services.reloadCatalog, let folder = catalogs.catalog.withLock({ $0 })?.source.directory else { return }
+        guard services.watchesCatalogs, let reload = services.reloadCatalog, let folder = catalogs.catalog.withLock({ $0 })?.source.directory else { return }
         let watcher: FileWatcher
         do throws(SystemError) {
             watcher = try FileWatcher(directory: folder.path)

@@ -18,6 +18,9 @@ package struct ExplorerServices: Sendable {
     /// Reads the catalogs again after files changed (the last catalogs, the changed catalog files
     /// or nil for all); nil: the catalogs are not watched.
     package var reloadCatalog: (@Sendable (CatalogSet, Set<String>?) -> (CatalogSet, SecretStore))?
+    /// Whether the catalog folder is watched (with `reloadCatalog` set). False for a still picture
+    /// such as `apiexplorer snapshot`, which reads again only after trust is given.
+    package var watchesCatalogs = true
     /// Sends live requests; nil leaves live mode failing with a clear message.
     package var transport: (any Transport)?
     /// Where sent requests are kept and earlier ones read; nil keeps no history.

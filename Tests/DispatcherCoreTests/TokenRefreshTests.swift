@@ -65,6 +65,26 @@ import TestTraits
         #expect(exchange.trace.contains { $0.kind == .resumed(by: "token refresh", note: "the token was refreshed meanwhile; resuming") })
     }
 
+    /// Issue 49: a request that never carried the token (none was replaced meanwhile, no login was
+    /// sent) must not be told "refreshed meanwhile"; it gets a refresh of its own and says so.
+    @Test func aRequestCarryingNoKnownTokenIsRefreshedAndTheTraceSaysWhatHappened() async {
+        let store = CredentialStore(token: "seeded")
+        let refreshCalls = Atomic<Int>(0)
+        let handler = TokenRefreshHandler(store: store) {
+            refreshCalls.add(1, ordering: .relaxed)
+            return "new"
+        }
+        // No BearerAuthPlugin: the request carries no token at all.
+        let dispatcher = Dispatcher<Target>(
+            environment: environment(fixtures: .never), transport: server(valid: "new"), errorHandlers: [handler])
+        let exchange = await dispatcher.send(Target(.get, "/me"))
+        let notes = exchange.trace.compactMap { if case .resumed(_, let note) = $0.kind { note } else { nil } }
+        #expect(notes == ["refreshed the token; resuming"])
+        #expect(refreshCalls.load(ordering: .relaxed) == 1)
+        #expect(store.token == "new")
+        #expect(store.replacedTokens == ["seeded"])
+    }
+
     @Test func aFailedRefreshEndsTheRequestAndTheResultHandlerSignsOut() async {
         let store = CredentialStore(token: "old")
         let signedOut = Atomic<Bool>(false)

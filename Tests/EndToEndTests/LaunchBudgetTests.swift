@@ -15,14 +15,17 @@ struct LaunchBudgetTests {
     /// valgrind 3.19). Measured 163.22–163.29 M over 5 runs while other builds loaded the machine,
     /// and 163.29–164.06 M over 5 runs with two busy processes on both cores besides: the spread
     /// is under 0.5 % (threads the runtime starts when the machine is slow); 162.02–162.08 M on
-    /// main after the round's merges. About 14 % of the count is libc and the dynamic loader, whose
+    /// main after the round's merges; 169.9–170.5 M on main after the gRPC merges, and 173.09–173.19 M
+    /// (one launch of five 183.6 M) with the hints that name the keys in effect (issue 49.6: the
+    /// status bar looks up seven keys where the keyboard is on its first frame, 1.7 M).
+    /// About 14 % of the count is libc and the dynamic loader, whose
     /// string routines glibc picks by the CPU (as valgrind presents it), so another machine can
-    /// count a few percent more: the budget is ~5 % over the median (170 M). It fails on ~2 ms of
+    /// count a few percent more: the budget is ~5 % over the median (182 M). It fails on ~2 ms of
     /// added work (a deliberate 6 ms regression counted 210 M).
     /// Re-measure after a change that is meant to move it (after `swift build --product
     /// apiexplorerPackageTests`): `scripts/count-launch-instructions --binary .build/debug/apiexplorer
     /// --runs 5`, then set this to the median plus 5 %, and say why in the commit.
-    static let budget = 170_000_000
+    static let budget = 182_000_000
 
     /// Launches counted; the fewest instructions is compared with the budget. Now and then a
     /// launch counts ~10 M more (172.2 M among 162.1 M ones on an idle machine: work that a race

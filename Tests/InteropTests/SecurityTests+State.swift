@@ -153,6 +153,43 @@ extension BinaryTests.SecurityTests {
         }
     }
 
+    /// Issue 49: `snapshot` ignored the trust `apiexplorer trust` gave (it asked, then said the
+    /// catalog "cannot be trusted from here"). It reads that trust; a question its keys answer
+    /// holds for the run only, and nothing is written to the state folder.
+    @Test func snapshotUsesTheTrustGivenWithTheTrustCommand() async throws {
+        try await withTestHTTPServer(handler: { _ in .ok("hello from the server") }) { server in
+            let state = try TemporaryDirectory()
+            let folder = try TemporaryDirectory()
+            try folder.write("hello.yaml", """
+                service: hello
+                environments:
+                  local: { baseURL: "\(server.baseURL.absoluteString)", fixtures: never }
+                endpoints:
+                  greet: { path: /greet }
+                """)
+            let snapshot = ["snapshot", "--catalog", folder.path, "--env", "hello/local", "--live", "--size", "120x30", "--keys"]
+            let asked = try await CLI.run(snapshot + ["Enter"], state: state, trusting: false)
+            #expect(asked.status == 0, "\(asked.errors)")
+            #expect(asked.output.contains("hello.yaml is not trusted"), "\(asked.output)")
+            #expect(server.requestCount == 0)
+            // Answered by the keys: sent, trusted for this run only.
+            let answered = try await CLI.run(snapshot + ["Enter y"], state: state, trusting: false)
+            #expect(answered.status == 0, "\(answered.errors)")
+            #expect(answered.output.contains("hello from the server"), "\(answered.output)")
+            #expect(!answered.output.contains("cannot be trusted from here"), "\(answered.output)")
+            #expect(server.requestCount == 1)
+            #expect(!FileManager.default.fileExists(atPath: state.url.appendingPathComponent("apiexplorer/trust.json").path))
+            // Trusted with `apiexplorer trust`: sent without a question.
+            let trust = try await CLI.run(["trust", folder.path], state: state, trusting: false)
+            #expect(trust.status == 0, "\(trust.errors)")
+            let trusted = try await CLI.run(snapshot + ["Enter"], state: state, trusting: false)
+            #expect(trusted.status == 0, "\(trusted.errors)")
+            #expect(!trusted.output.contains("is not trusted"), "\(trusted.output)")
+            #expect(trusted.output.contains("hello from the server"), "\(trusted.output)")
+            #expect(server.requestCount == 2)
+        }
+    }
+
     // MARK: Masking and escaping
 
     /// A secret in a URL path travels percent-encoded: `export curl`, `call --json` and a body the

@@ -19,6 +19,21 @@ import TestTraits
         #expect(decoder.character(28) == KeyEvent(.character("\\"), modifiers: .ctrl))
     }
 
+    /// `KeyEvent.whyNoTerminalSendsIt` (what the config file refuses) says what this decoder
+    /// does: every key a byte gives is one it calls sendable, and every Ctrl-character it calls
+    /// sendable is what some byte gives.
+    @Test func theKeysCalledSendableAreTheOnesTheBytesGive() {
+        let given = (0...127).compactMap { decoder.character(UInt32($0)) }
+        for key in given { #expect(key.whyNoTerminalSendsIt == nil, "\(key)") }
+        let ctrl = Set(given.filter { $0.modifiers == .ctrl })
+        for value in 0x20...0x7E {
+            let character = Character(Unicode.Scalar(UInt8(value)))
+            let key = KeyEvent(.character(character), modifiers: .ctrl)
+            #expect((key.whyNoTerminalSendsIt == nil) == ctrl.contains(key), "\(key)")
+        }
+        #expect(KeyEvent(.character("ü"), modifiers: .ctrl).whyNoTerminalSendsIt != nil)
+    }
+
     @Test func printableCharactersAreThemselves() {
         #expect(decoder.character(0x61) == KeyEvent(.character("a")))
         #expect(decoder.character(0xFC) == KeyEvent(.character("ü")))

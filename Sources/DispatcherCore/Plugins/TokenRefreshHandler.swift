@@ -2,7 +2,8 @@ import Synchronization
 
 /// The resumable handler: on an authentication error it refreshes the token once and resumes the
 /// original request. Concurrent failures share one refresh; a request that failed with a token
-/// that has since been replaced resumes without refreshing again.
+/// that has since been replaced resumes without refreshing again (and only then does its trace say
+/// so: a request that carried no token we know of gets a refresh of its own).
 public final class TokenRefreshHandler: ErrorHandler {
     public let name: String
     private let kinds: Set<ErrorKind>
@@ -16,8 +17,8 @@ public final class TokenRefreshHandler: ErrorHandler {
     /// - Parameters:
     ///   - statuses: statuses that trigger a refresh (default 401).
     ///   - kinds: error kinds that trigger a refresh (e.g. a catalog's `expiredUserSession`).
-    ///   - store: where the new token is put; a request that does not carry the store's current
-    ///     token (in a header or the URL) was sent with an older one and resumes without a refresh.
+    ///   - store: where the new token is put; a request that carries a token the store has since
+    ///     replaced (in a header or the URL) was sent with an older one and resumes without a refresh.
     ///   - refresh: gets a new token (typically by sending the catalog's login endpoint).
     public init(
         name: String = "token refresh", statuses: Set<Int> = [401], kinds: Set<ErrorKind> = [],
@@ -37,7 +38,9 @@ public final class TokenRefreshHandler: ErrorHandler {
         let triggered = error.status.map(statuses.contains) ?? false || kinds.contains(error.kind)
         // Refreshed once for this request already: another refresh would not be used (resuming is once only).
         guard triggered, !request.options.isResumed else { return nil }
-        if let current = store.token, !TokenRefreshHandler.request(request, carries: current) {
+        if let current = store.token, !TokenRefreshHandler.request(request, carries: current),
+            store.replacedTokens.contains(where: { TokenRefreshHandler.request(request, carries: $0) })
+        {
             return .resume(note: "the token was refreshed meanwhile; resuming")
         }
         let task = inFlight.withLock { task -> Task<String, any Error> in

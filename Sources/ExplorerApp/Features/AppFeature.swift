@@ -48,6 +48,8 @@ struct AppShell {
     var pendingLoads: Set<AppEffect>
     /// What the feature asks of the rest of the app.
     var requests: [AppRequest] = []
+    /// The keys in effect where the keyboard was, for notices that name one.
+    let keys: KeyNames
 
     /// Asks for a window over the panes (replacing the one shown): its keys, then its answer,
     /// come back to the feature whose window it is.
@@ -122,7 +124,7 @@ extension AppReducer {
         _ feature: Feature.Type, _ slice: WritableKeyPath<AppState, Feature.State>, _ action: Feature.Action, _ state: inout AppState
     ) -> [AppEffect] {
         let context = Feature.context(of: state)
-        var shell = AppShell(notice: state.notice, window: state.overlay, pendingLoads: state.pendingLoads)
+        var shell = AppShell(notice: state.notice, window: state.overlay, pendingLoads: state.pendingLoads, keys: state.keys)
         let effects = Feature.reduce(&state[keyPath: slice], action, &shell, context)
         state.notice = shell.notice
         state.pendingLoads = shell.pendingLoads

@@ -5,6 +5,8 @@ import DispatcherCore
 import ExplorerRuntime
 import FoundationEssentials
 import LiveTransport
+import StateStore
+import Synchronization
 import SystemSupport
 import TerminalKit
 
@@ -61,14 +63,24 @@ struct SnapshotCommand: AsyncParsableCommand {
         let source = catalogOptions.source()
         let terminalSize = Self.parseSize(size) ?? Size(width: 120, height: 40)
         let terminal = HeadlessTerminal(size: terminalSize, frameHistoryLimit: 1)
-        let trust = CatalogOptions.trust(of: source, trustingEverything: catalogOptions.trust)
+        let environment = ProcessInfo.processInfo.environment
+        // What `apiexplorer trust` gave counts, as in the explorer; a trust question the keys answer
+        // holds for this run only (a snapshot leaves no state behind).
+        let trustFile = SnapshotTrust(kept: TrustFile(directoryPath: StateDirectory.path(environment: environment)))
+        let trust = catalogOptions.trust ? .everything : source.trust(in: trustFile)
         let mockServer = mock ? try await InProcessMock.start(CatalogLoader.load(source, trust: trust), honourDelays: false) : nil
         let transport = HTTPTransport()
+        let maximumBodySize = bodyLimit.maximumBodySize
         // No history and no drift marks: the output depends on the catalogs and the keys alone.
         var services = ExplorerServices(
-            loadCatalog: ExplorerServices.catalogs(from: source, maximumBodySize: bodyLimit.maximumBodySize, trustingEverything: catalogOptions.trust),
+            loadCatalog: ExplorerServices.catalogs(
+                from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: catalogOptions.trust),
             transport: SteadyTimingTransport(transport),
-            clock: DispatchClock(SteppingClock()), environment: ProcessInfo.processInfo.environment)
+            clock: DispatchClock(SteppingClock()), environment: environment,
+            reloadCatalog: ExplorerServices.reloading(
+                from: source, maximumBodySize: maximumBodySize, trust: trustFile, trustingEverything: catalogOptions.trust))
+        services.trust = trustFile
+        services.watchesCatalogs = false
         services.animatesSpinner = false
         let runtime = ExplorerRuntime(device: terminal, services: services, launch: start.launchOptions)
         let running = Task { await runtime.run() }
@@ -104,5 +116,22 @@ struct SnapshotCommand: AsyncParsableCommand {
             width <= 1000, height <= 1000
         else { return nil }
         return Size(width: width, height: height)
+    }
+}
+
+/// The trust a snapshot runs with: what the state folder's trust file holds, and what the keys
+/// trust during the run, kept in memory only.
+private final class SnapshotTrust: TrustPersistence {
+    private let kept: TrustFile
+    private let given = Mutex<[String: Set<String>]>([:])
+
+    init(kept: TrustFile) { self.kept = kept }
+
+    func trust(for folder: URL) -> CatalogTrust {
+        kept.trust(for: folder).merging(CatalogTrust(contentHashes: given.withLock { $0[folder.path] ?? [] }))
+    }
+
+    func trust(_ contentHashes: some Sequence<String> & Sendable, in folder: URL) throws(SystemError) {
+        given.withLock { $0[folder.path, default: []].formUnion(contentHashes) }
     }
 }

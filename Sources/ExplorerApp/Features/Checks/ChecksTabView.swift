@@ -16,7 +16,7 @@ enum ChecksTabView {
             guard let (expectations, _) = declared, !expectations.isEmpty else { return noExpectations(endpoint) }
             let count = expectations.assertions.count
             return [Line([
-                Span("Not sent yet: ", style: Theme.dim), Span("Enter", style: Theme.key),
+                Span("Not sent yet: ", style: Theme.dim), Span(state.keys(.exchanges(.send)), style: Theme.key),
                 Span(" sends it; its \(count) assertion\(count == 1 ? "" : "s") are checked as it arrives.", style: Theme.dim),
             ])]
         }
@@ -121,7 +121,7 @@ enum ChecksTabView {
             Line([Span(flow.id), Span("  \(flow.title) · \(flow.steps.count) steps", style: Theme.dim)])
         }
         let window = Overlay(
-            block: OverlayView.block("Flows of \(state.activeService?.id ?? "")", hint: "Enter runs"), width: .cells(70),
+            block: OverlayView.block("Flows of \(state.activeService?.id ?? "")", hint: "\(state.keys(.choose)) runs"), width: .cells(70),
             height: .cells(min(items.count, 16) + 2))
         ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ")
             .render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer), state: list)

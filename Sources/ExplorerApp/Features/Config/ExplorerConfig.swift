@@ -7,7 +7,11 @@ import YAMLSupport
 /// and left at its default; the rest applies.
 package struct ExplorerConfig: Sendable, Hashable {
     /// The keymap in effect: the defaults with the file's rebindings.
-    package var bindings: [KeyBinding] = Keymap.bindings
+    package var bindings: [KeyBinding] = Keymap.bindings {
+        didSet { keyNames = KeyNameMemo() }
+    }
+    /// The key names texts have looked up in this keymap.
+    private(set) var keyNames = KeyNameMemo()
     /// The theme in effect.
     package var theme: ThemePalette = .dark
     /// What was wrong in the file (with file:line:column), in the order found.

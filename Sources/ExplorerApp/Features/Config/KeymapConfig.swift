@@ -16,7 +16,13 @@ enum KeymapConfig {
         }
         let names = Keymap.configNames(of: config.bindings)
         var rebound: [(index: Int, node: YAMLNode, previous: KeyBinding)] = []
-        for (name, keyNode, value) in node.entries {
+        for (written, keyNode, value) in node.entries {
+            var name = written
+            // A name an earlier version listed still works, with a word about the new one.
+            if let current = Keymap.formerConfigNames[written] {
+                config.report(file, keyNode.line, keyNode.column, "'\(written)' is now called '\(current)' (the old name still works)", severity: .warning)
+                name = current
+            }
             guard let index = names.firstIndex(of: name) else {
                 config.report(file, keyNode.line, keyNode.column, "no command '\(name)' in the keymap (docs/configuration.md lists them)")
                 continue
@@ -33,10 +39,12 @@ enum KeymapConfig {
             guard let position = rebound.lastIndex(where: { $0.index == conflict.rebound }) else { break }
             let undone = rebound.remove(at: position)
             config.bindings[undone.index] = undone.previous
+            let other = config.bindings[conflict.other]
+            let does = other.help.map { " (\($0))" } ?? ""
             config.report(
                 file, undone.node.line, undone.node.column,
-                "\(conflict.key) is \(names[conflict.other])'s key too where both apply (\(Keymap.configName(of: config.bindings[conflict.other].scope))); "
-                    + "\(names[undone.index]) keeps its default keys")
+                "\(conflict.key) is already the key of \(names[conflict.other])\(does) where \(names[undone.index]) applies too; "
+                    + "\(names[undone.index]) keeps its default keys (\(undone.previous.keyLabel))")
         }
     }
 
@@ -56,6 +64,11 @@ enum KeymapConfig {
                 config.report(
                     file, item.line, item.column,
                     "'\(item.scalar?.text ?? "…")' is not a key: a character, C-x, M-x, S-Tab, Enter, Esc, Tab, Space, Backspace, Delete, arrows, Home, End, PageUp, PageDown, F1–F12; \(name) keeps its default keys")
+                return nil
+            }
+            // A key no terminal sends would leave the command with no key at all.
+            if let why = key.whyNoTerminalSendsIt {
+                config.report(file, item.line, item.column, "'\(text)' is a key no terminal sends: \(why); \(name) keeps its default keys")
                 return nil
             }
             keys.append(key)
@@ -93,8 +106,6 @@ extension Keymap {
     package static func configName(of command: Command) -> String {
         switch command {
         case .exchanges(let command): "\(command)"
-        // The tree's keys keep the names they had (their debug description) until they get readable ones.
-        case .navigation(let command) where command.isTreeCommand: "navigation(ExplorerApp.NavigationCommand.\(command))"
         case .navigation(let command): "\(command)"
         case .finder(let command): "\(command)"
         case .response(.showTab(let tab)): "tab." + tab.title.lowercased()
@@ -119,6 +130,14 @@ extension Keymap {
 
     /// A scope's name in the config file.
     package static func configName(of scope: KeyScope) -> String { "\(scope)" }
+
+    /// Names earlier versions gave commands, and the names they have now: a config file written
+    /// then keeps working (with a warning).
+    static let formerConfigNames: [String: String] = [
+        "navigation(ExplorerApp.NavigationCommand.fold)": "fold",
+        "navigation(ExplorerApp.NavigationCommand.unfold)": "unfold",
+        "navigation(ExplorerApp.NavigationCommand.toggleRowStyle)": "toggleRowStyle",
+    ]
 
     /// Whether a key looked up in one scope may be found in the other first (or instead): they
     /// are consulted together and neither is meant to win. A tab's own keys win over the panes'

@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import JSONSupport
 import TerminalKit
 import TextSupport
 
@@ -12,12 +13,13 @@ enum EditTabView {
         let rows = request.rows
         let changes = changeCount(request)
         let where_ = state.activeEnvironment?.name ?? ""
+        let keys = state.keys
         let info = Line([
             Span(changes == 0 ? "As in the catalog" : "\(changes) change\(changes == 1 ? "" : "s") from the catalog", style: changes == 0 ? Theme.dim : Theme.notice),
-            Span(" · for \(where_) · ", style: Theme.dim), Span("Enter", style: Theme.key), Span(" change  ", style: Theme.dim),
-            Span("a", style: Theme.key), Span(" add  ", style: Theme.dim), Span("Space", style: Theme.key), Span(" off/on  ", style: Theme.dim),
-            Span("u", style: Theme.key), Span(" undo  ", style: Theme.dim), Span("W", style: Theme.key), Span(" write to catalog  ", style: Theme.dim),
-            Span("N", style: Theme.key), Span(" save as new", style: Theme.dim),
+            Span(" · for \(where_) · ", style: Theme.dim), Span(keys(.editor(.change)), style: Theme.key), Span(" change  ", style: Theme.dim),
+            Span(keys(.editor(.add)), style: Theme.key), Span(" add  ", style: Theme.dim), Span(keys(.editor(.toggle)), style: Theme.key), Span(" off/on  ", style: Theme.dim),
+            Span(keys(.editor(.undo)), style: Theme.key), Span(" undo  ", style: Theme.dim), Span(keys(.editor(.writeToCatalog)), style: Theme.key),
+            Span(" write to catalog  ", style: Theme.dim), Span(keys(.editor(.saveAsNewEndpoint)), style: Theme.key), Span(" save as new", style: Theme.dim),
         ])
         var cursorPosition: Position?
         if let input = state.editor.input, let prompt = Self.topPrompt(for: input.row) {
@@ -214,7 +216,15 @@ enum EditTabView {
         case .body:
             var spans = [heading("Body")]
             switch request.body {
-            case .none: spans.append(Span("none (Enter types one, O opens $EDITOR)", style: Theme.dim))
+            case .none:
+                if let kept = request.keptBody {
+                    spans.append(Span(kept))
+                    let keys = state.keys
+                    spans.append(Span("  (as the catalog says; \(keys(.editor(.change))) types a text body instead, \(keys(.editor(.delete))) sends none)", style: Theme.dim))
+                } else {
+                    let keys = state.keys
+                    spans.append(Span("none (\(keys(.editor(.change))) types one, \(keys(.editor(.editBodyExternally))) opens $EDITOR)", style: Theme.dim))
+                }
             case .text(let text, let isJSON):
                 // Counted, not split: this row is drawn on every frame, and bodies may be megabytes.
                 let count = text.lineCount
@@ -242,10 +252,12 @@ enum VariablesTabView {
     static func render(_ state: AppState, content: Rect, into buffer: inout Buffer) -> Position? {
         guard !content.isEmpty, let endpoint = state.selectedEndpoint else { return nil }
         let rows = state.variableRows
+        let keys = state.keys
         let info = Line([
             Span("Placeholders of \(endpoint.key) in \(state.activeEnvironment?.name ?? "") · ", style: Theme.dim),
-            Span("Enter", style: Theme.key), Span(" set a run-time value  ", style: Theme.dim),
-            Span("d", style: Theme.key), Span(" clear it  ", style: Theme.dim), Span("v", style: Theme.key), Span(" reveal secrets", style: Theme.dim),
+            Span(keys(.variables(.change)), style: Theme.key), Span(" set a run-time value  ", style: Theme.dim),
+            Span(keys(.variables(.clear)), style: Theme.key), Span(" clear it  ", style: Theme.dim), Span(keys(.revealSecrets), style: Theme.key),
+            Span(" reveal secrets", style: Theme.dim),
         ])
         buffer.write(info.truncated(toWidth: content.width), in: content.row(0))
         let area = content.inset(top: 1)
@@ -282,18 +294,34 @@ enum VariablesTabView {
             } else if variable.name.hasPrefix(Prompt.prefix) {
                 spans.append(Span("asked when the request is sent", style: Theme.dim))
             } else if case .success(let reference)? = ResponseReference.parse(variable.name, service: endpoint.serviceID) {
-                spans.append(Span("no response yet (\(state.mode.badge)): send \(reference.endpoint) first", style: Theme.error))
+                spans.append(Span(unfilled(reference, state), style: Theme.error))
             } else if case .failure(let problem)? = ResponseReference.parse(variable.name, service: endpoint.serviceID) {
                 spans.append(Span(problem.message, style: Theme.error))
             } else if variable.source == nil, variable.isSecret, state.activeService?.authRefresh?.into == secretName(variable.name) {
                 spans.append(Span("filled by the auth refresh rule", style: Theme.dim))
             } else {
-                spans.append(Span("no value: Enter sets one", style: Theme.error))
+                spans.append(Span("no value: \(keys(.variables(.change))) sets one", style: Theme.error))
             }
             if selected, state.focus == .response { spans = spans.map { Span($0.text, style: $0.style.patched(with: Theme.highlight)) } }
             buffer.write(Line(spans).truncated(toWidth: line.width), in: line)
         }
         return cursorPosition
+    }
+}
+
+/// Why a `{{response.…}}` reference has no value: no response yet, or what its selector looks for
+/// is missing from the response there is.
+private func unfilled(_ reference: ResponseReference, _ state: AppState) -> String {
+    guard let (response, date) = state.latestResponse(of: reference.endpoint) else {
+        return "no response yet (\(state.mode.badge)): send \(reference.endpoint) first"
+    }
+    let answered = "\(reference.endpoint) answered \(response.status) at \(OverlayText.time(date, in: state.timeZone))"
+    switch reference.selector {
+    case .header(let name): return "\(answered) with no header \(name)"
+    case .body(let path):
+        guard let root = try? JSONValue.parse(response.body) else { return "\(answered), not JSON: no \(path)" }
+        return path.first(in: root) == .null ? "\(answered) with \(path) null" : "\(answered) with no \(path)"
+    case .status, .wholeBody: return "\(answered) with no \(reference.selector)"
     }
 }
 

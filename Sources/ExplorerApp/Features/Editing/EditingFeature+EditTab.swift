@@ -15,7 +15,7 @@ extension EditingFeature {
         switch command {
         case .change:
             guard let text = initialText(for: row, in: request) else {
-                shell.notice = "A form body's fields are its rows below: Enter changes one, a adds one."
+                shell.notice = "A form body's fields are its rows below: \(shell.keys(.editor(.change))) changes one, \(shell.keys(.editor(.add))) adds one."
                 return []
             }
             if row == .body, text.contains("\n") {

@@ -50,6 +50,28 @@ struct EditedRequest {
         return false
     }
 
+    /// The catalog's body in a few words when the Edit tab cannot edit it (a multipart form, a
+    /// file, bytes): it is sent as the catalog says until a body is typed (or `d` sends none).
+    var keptBody: String? { edits.body == nil ? Self.summary(ofKept: endpoint.body) : nil }
+
+    /// A multipart form, a file or bytes in a few words; nil for bodies the Edit tab edits.
+    static func summary(ofKept body: RequestBody) -> String? {
+        switch body {
+        case .multipart(let fields):
+            let parts = fields.map { field in
+                switch field.content {
+                case .text(let text): "\(field.name)=\(text)"
+                case .file(let path, _): "\(field.name)=@\(path)"
+                case .bytes(let data, let filename): "\(field.name)=@\(filename) (\(ByteCount.format(data.count)))"
+                }
+            }
+            return "multipart form, \(fields.count) \(fields.count == 1 ? "part" : "parts"): " + parts.joined(separator: ", ")
+        case .file(let path, _): return "the file \(path)"
+        case .data(let data, let contentType): return "\(ByteCount.format(data.count)) of \(contentType ?? "bytes")"
+        case .none, .json, .text, .form: return nil
+        }
+    }
+
     /// Edits equal to the catalog's parts become nil again, so an edit undone by hand leaves no draft.
     static func normalized(_ edits: EndpointEdits, for endpoint: CatalogEndpoint) -> EndpointEdits {
         var edits = edits
@@ -57,7 +79,8 @@ struct EditedRequest {
         if edits.path == endpoint.path { edits.path = nil }
         if edits.query == EndpointEdits.items(of: endpoint.query) { edits.query = nil }
         if edits.headers == EndpointEdits.items(of: endpoint.headers) { edits.headers = nil }
-        if let body = edits.body, sameBody(body, EndpointEdits.body(of: endpoint.body)) { edits.body = nil }
+        // No body is a change from a catalog's multipart form or file, though both read as none here.
+        if let body = edits.body, summary(ofKept: endpoint.body) == nil, sameBody(body, EndpointEdits.body(of: endpoint.body)) { edits.body = nil }
         return edits
     }
 }

@@ -46,7 +46,7 @@ extension ResponseText {
             removed("header \(name)\(origin)  (turned off)")
         }
         if let body = edits.body {
-            removed("body " + summary(EndpointEdits.body(of: endpoint.body)))
+            removed("body " + (EditedRequest.summary(ofKept: endpoint.body) ?? summary(EndpointEdits.body(of: endpoint.body))))
             added("body " + summary(body))
         }
         lines.append("")

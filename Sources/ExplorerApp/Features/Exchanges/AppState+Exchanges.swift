@@ -1,5 +1,6 @@
 import Catalog
 import DispatcherCore
+import FoundationEssentials
 import Sessions
 
 /// What the exchanges slice says of the whole state: answers, requests in flight, the mode.
@@ -51,5 +52,10 @@ extension AppState {
     /// values of the `{{response.…}}` references `endpoint` uses.
     func capturedValues(for endpoint: CatalogEndpoint, environment: EnvironmentKey, mode: RequestMode) -> [String: CapturedValue] {
         ExchangesFeature.capturedValues(for: endpoint, environment: environment, mode: mode, exchanges, catalog: catalog)
+    }
+
+    /// This run's latest response of `key` in the active environment and mode, and when it came.
+    func latestResponse(of key: EndpointKey) -> (response: CapturedResponse, date: Date)? {
+        activeEnvironmentKey.flatMap { ExchangesFeature.latestResponse(of: key, environment: $0, mode: mode, exchanges) }
     }
 }

@@ -108,7 +108,7 @@ enum ExchangesDialogView {
                 let example = endpoint?.example(named: name)
                 return Line([Span(name), Span("  " + (example.map(describe) ?? ""), style: Theme.dim)])
             }
-            let window = Overlay(block: OverlayView.block("Examples of \(key)", hint: "Enter sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
+            let window = Overlay(block: OverlayView.block("Examples of \(key)", hint: "\(state.keys(.choose)) sends"), width: .cells(60), height: .cells(min(items.count, 16) + 2))
             ListView(items, highlightStyle: Theme.highlight, highlightSymbol: "› ")
                 .render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer), state: list)
         case .confirmSend(let call):

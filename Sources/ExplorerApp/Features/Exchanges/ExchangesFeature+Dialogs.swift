@@ -48,7 +48,12 @@ extension ExchangesFeature {
                 shell.dismiss()
                 let name = selected == 0 ? nil : names[selected]
                 state.chosenExample[key] = name
-                return send(example: name, &state, &shell, context)
+                let effects = send(example: name, &state, &shell, context)
+                // An example is a fixture: in LIVE the server answers, and the person is told so.
+                if let name, context.sendMode(state) == .live, shell.notice == nil {
+                    shell.notice = "Sent live: the example '\(name)' answers only in STUB (\(shell.keys(.exchanges(.toggleMode))) switches; it stays picked for STUB)."
+                }
+                return effects
             case .closed: shell.dismiss()
             case .ignored: break
             }

@@ -150,13 +150,21 @@ extension ExchangesFeature {
         let names = endpoint.templateTexts.flatMap { Template($0).placeholders }.filter { $0.hasPrefix(ResponseReference.prefix) }
         guard !names.isEmpty else { return values }
         let references = ResponseReference.values(for: names, service: endpoint.serviceID) { key in
-            guard let record = state.responses[key], record.call.environmentKey == environment, record.call.mode == mode,
-                let response = record.exchange.response
-            else { return nil }
-            return (CapturedResponse(response), state.receivedAt[key] ?? Date(timeIntervalSince1970: 0))
+            latestResponse(of: key, environment: environment, mode: mode, state)
         }
         values.merge(references) { _, reference in reference }
         return values
+    }
+
+    /// This run's latest response of `key` in an environment and mode, and when it came (what
+    /// `{{response.…}}` references read).
+    static func latestResponse(
+        of key: EndpointKey, environment: EnvironmentKey, mode: RequestMode, _ state: ExchangesState
+    ) -> (response: CapturedResponse, date: Date)? {
+        guard let record = state.responses[key], record.call.environmentKey == environment, record.call.mode == mode,
+            let response = record.exchange.response
+        else { return nil }
+        return (CapturedResponse(response), state.receivedAt[key] ?? Date(timeIntervalSince1970: 0))
     }
 
     /// The prompts a request of the endpoint asks that have no answer among `values`.

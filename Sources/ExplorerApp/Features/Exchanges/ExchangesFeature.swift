@@ -293,7 +293,7 @@ enum ExchangesFeature: AppFeature {
             return send(example: context.endpoint.flatMap { state.chosenExample[$0.key] }, &state, &shell, context)
         case .resend:
             guard let last = context.endpoint.flatMap({ state.responses[$0.key] })?.call else {
-                shell.notice = "Nothing to resend yet: press Enter to send."
+                shell.notice = "Nothing to resend yet: press \(shell.keys(.exchanges(.send))) to send."
                 return []
             }
             return dispatch(last, &state, &shell, context)

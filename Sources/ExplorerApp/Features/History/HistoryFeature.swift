@@ -67,7 +67,7 @@ enum HistoryFeature: AppFeature {
         switch action {
         case .show:
             if state.items.isEmpty {
-                shell.notice = "No request sent yet: Enter sends one."
+                shell.notice = "No request sent yet: \(shell.keys(.exchanges(.send))) sends one."
             } else {
                 shell.present(.history(list: ListState(selected: 0)))
             }

@@ -16,7 +16,7 @@ enum HistoryView {
             ])
         }
         let window = Overlay(
-            block: OverlayView.block("History · \(history.count)", hint: "Enter sends again"), width: .percent(90),
+            block: OverlayView.block("History · \(history.count)", hint: "\(state.keys(.choose)) sends again"), width: .percent(90),
             height: .cells(min(history.count, max(1, state.size.height - 6)) + 2))
         ListView(count: history.count, highlightStyle: Theme.highlight, highlightSymbol: "› ") { row(history[$0]) }
             .render(into: &buffer, area: OverlayView.prepare(window, in: screen, buffer: &buffer), state: list)

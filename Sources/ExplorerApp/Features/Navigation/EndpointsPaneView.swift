@@ -110,12 +110,12 @@ package enum EndpointsPaneView {
             spans += badges
             room -= badges.reduce(0) { $0 + $1.width }
             if room > 6 {
-                let shortPath = middleShortened(path, toWidth: room - 2)
+                let shortPath = shortened(path, toWidth: room - 2)
                 spans.append(Span("  "))
                 spans += highlighted(shortPath, shortPath == path ? positions[.path] : nil, style: Theme.dim)
             }
         case .paths:
-            let shortPath = middleShortened(path, toWidth: max(1, room))
+            let shortPath = shortened(path, toWidth: max(1, room))
             spans += highlighted(shortPath, shortPath == path ? positions[.path] : nil, style: .plain)
             spans += badges
             spans.append(Span("  "))
@@ -150,14 +150,31 @@ package enum EndpointsPaneView {
         return spans
     }
 
-    /// `path` cut in the middle to `width` cells: its start and its end stay (`/repos/{{owner}}/…/comments`).
-    package static func middleShortened(_ path: String, toWidth width: Int) -> String {
+    /// `path` shortened to `width` cells, keeping what tells it from its neighbours, which mostly
+    /// share its start: placeholders give way first (`/repos/…/commits/…/comments`), then the
+    /// leading segments (`…/commits/…/comments`), and only then characters from the start.
+    package static func shortened(_ path: String, toWidth width: Int) -> String {
         guard path.displayWidth > width else { return path }
-        guard width > 3 else { return path.truncated(toWidth: max(1, width)) }
-        let characters = Array(path)
-        let keep = width - 1
-        let head = keep / 2
-        let tail = keep - head
-        return String(characters.prefix(head)) + "…" + String(characters.suffix(tail))
+        let isPlaceholder = { (segment: Substring) in segment.hasPrefix("{{") && segment.hasSuffix("}}") }
+        var segments: [Substring] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: false) {
+            let kept: Substring = isPlaceholder(segment) ? "…" : segment
+            if kept == "…", segments.last == "…" { continue }
+            segments.append(kept)
+        }
+        var shown = segments.joined(separator: "/")
+        // Leading segments go (after the empty one before a leading slash), the last two named
+        // ones staying: `comments` alone would say little.
+        var first = segments.first == "" ? 1 : 0
+        let named = { (from: Int) in segments[from...].count { $0 != "…" && !$0.isEmpty } }
+        while shown.displayWidth > width, first + 1 < segments.count, named(first + 1) >= min(2, named(first)) {
+            first += 1
+            let rest = segments[first...].drop { $0 == "…" }
+            shown = "…/" + rest.joined(separator: "/")
+        }
+        guard shown.displayWidth > width else { return shown }
+        guard width > 1 else { return "…" }
+        return "…" + String(shown.suffix(width - 1))
     }
+
 }

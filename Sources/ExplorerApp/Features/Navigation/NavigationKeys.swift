@@ -12,9 +12,6 @@ package enum NavigationCommand: Sendable, Hashable {
     case unfold
     /// Rows lead with titles or with paths.
     case toggleRowStyle
-
-    /// Whether the command acts on the endpoint tree (where the endpoints pane has focus).
-    var isTreeCommand: Bool { self == .fold || self == .unfold || self == .toggleRowStyle }
 }
 
 extension NavigationFeature {

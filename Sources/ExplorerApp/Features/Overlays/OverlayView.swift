@@ -13,7 +13,7 @@ enum OverlayView {
         switch overlay {
         case .help(let scroll):
             let lines = OverlayText.helpLines(state.config.bindings)
-            let window = Overlay(block: block("Keys", hint: "Esc closes"), width: .cells(104), height: .cells(lines.count + 2))
+            let window = Overlay(block: block("Keys", hint: "\(state.keys(.close)) closes"), width: .cells(104), height: .cells(lines.count + 2))
             TextView(lines, verticalOffset: scroll).render(into: &buffer, area: prepare(window, in: screen, buffer: &buffer))
         case .diagnostics(let scroll):
             renderWrapped(OverlayText.diagnosticLines(state.catalog), title: "Catalog problems", scroll: scroll, screen: screen, into: &buffer)

@@ -99,8 +99,8 @@ enum ResponsePaneView {
             guard let request = state.editedRequest, let environment = state.activeEnvironment else {
                 return Line("Pick an endpoint.", style: Theme.dim)
             }
-            // In the Edit and Vars tabs Enter changes a row: C-s sends from anywhere.
-            let key = state.isInEditor || state.isInVariables ? "C-s" : "Enter"
+            // The key that sends here (in the Edit and Vars tabs Enter changes a row: C-s sends).
+            let key = state.keys(.exchanges(.send))
             return Line([
                 Span("Not sent yet. ", style: Theme.dim), Span(key, style: Theme.key),
                 Span(" sends \(request.method.rawValue) \(request.path) to \(environment.name) (\(state.sendMode.badge))", style: Theme.dim),

@@ -68,9 +68,78 @@ import TestTraits
               pickExample: s
             """)
         #expect(config.diagnostics.map(\.description) == [
-            "\(Self.file):3:3: error: s is toggleMode's key too where both apply (requests); pickExample keeps its default keys"
+            "\(Self.file):3:3: error: s is already the key of toggleMode (switch stub / live) where pickExample applies too; "
+                + "pickExample keeps its default keys (x)"
         ])
         #expect(Self.keys(config, .exchanges(.pickExample)) == ["x"] && Self.keys(config, .exchanges(.resend)) == ["R"])
+    }
+
+    /// Issue 49: the tree's commands were named `navigation(ExplorerApp.NavigationCommand.fold)`,
+    /// in the conflict messages too. They have names a person types; the old ones still work.
+    @Test func theTreeCommandsHaveReadableNamesAndTheOldOnesStillWork() {
+        let config = Self.parse("keys: { fold: z, unfold: Z, toggleRowStyle: C-t }")
+        #expect(config.diagnostics.isEmpty)
+        #expect(Self.keys(config, .navigation(.fold)) == ["z"] && Self.keys(config, .navigation(.unfold)) == ["Z"])
+        #expect(Self.keys(config, .navigation(.toggleRowStyle)) == ["C-t"])
+        let old = Self.parse("keys:\n  navigation(ExplorerApp.NavigationCommand.toggleRowStyle): C-t\n")
+        #expect(Self.keys(old, .navigation(.toggleRowStyle)) == ["C-t"])
+        #expect(old.diagnostics.map(\.description) == [
+            "\(Self.file):2:3: warning: 'navigation(ExplorerApp.NavigationCommand.toggleRowStyle)' is now called 'toggleRowStyle' (the old name still works)"
+        ])
+        let conflict = Self.parse("keys: { toggleMode: t }")
+        #expect(conflict.diagnostics.map(\.message) == [
+            "t is already the key of toggleRowStyle (endpoints: rows lead with titles or with paths) where toggleMode applies too; "
+                + "toggleMode keeps its default keys (s)"
+        ])
+    }
+
+    /// Issue 49: `send: C-Ü` was taken, leaving send with a key no terminal sends (Enter and C-s
+    /// dead) while the pane still said "Enter sends". Such keys are refused where they are written.
+    @Test func aKeyNoTerminalSendsIsRefusedWithItsPlace() {
+        let config = Self.parse("""
+            keys:
+              send: C-Ü
+              resend: [r, C-h]
+              quit: S-q
+              help: C-F1
+              zoom: C-Up
+            """)
+        #expect(config.diagnostics.map { "\($0.line):\($0.column) \($0.message)" } == [
+            "2:9 'C-Ü' is a key no terminal sends: terminals send Ctrl only with a letter a–z, Space, \\ ] ^ or _; send keeps its default keys",
+            "3:15 'C-h' is a key no terminal sends: Ctrl-H arrives as Backspace; resend keeps its default keys",
+            "4:9 'S-q' is a key no terminal sends: Shift is written as the character it gives (a capital, a symbol), not S-; quit keeps its default keys",
+            "5:9 'C-F1' is a key no terminal sends: terminals send a function key with Ctrl or Shift as another function key (S-F1 is F13); "
+                + "help keeps its default keys",
+        ])
+        #expect(Self.keys(config, .exchanges(.send)) == ["Enter", "C-s"] && Self.keys(config, .exchanges(.resend)) == ["r"])
+        #expect(Self.keys(config, .panes(.zoom)) == ["C-Up"])
+    }
+
+    /// Every key of the default keymap is one a terminal sends.
+    @Test func everyDefaultKeyIsOneATerminalSends() {
+        for binding in Keymap.bindings {
+            for case .key(let key) in binding.triggers {
+                #expect(key.whyNoTerminalSendsIt == nil, "\(key) of \(binding.command): \(key.whyNoTerminalSendsIt ?? "")")
+            }
+        }
+    }
+
+    /// Issue 49: after `send` was rebound, the pane, the status bar and notices still named Enter.
+    @Test func textsNameTheKeysInEffect() {
+        var state = Self.state(Self.parse("keys: { send: C-x, showMessages: L }"))
+        #expect(state.screen.contains("Not sent yet. C-x sends GET /items to local (STUB)."))
+        #expect(state.screen.contains("C-x send"))
+        #expect(!state.screen.contains("Enter sends") && !state.screen.contains("↵ send"))
+        _ = state.press("r")
+        #expect(state.notice == "Nothing to resend yet: press C-x to send.")
+        // On the Edit tab Enter changes a row: the send key named there is the one that sends.
+        var editing = Self.state(Self.parse("keys: { send: [Enter, C-x] }"))
+        _ = editing.press("6")
+        #expect(editing.screen.contains("Not sent yet. C-x sends"))
+        #expect(editing.screen.contains("↵ change  C-x send"))
+        // A problem summary names the key the log has.
+        let problems = Self.state(Self.parse("keys:\n  sendd: C-s\n  help: Ctrl+H\n  showMessages: L\n"))
+        #expect(problems.notice?.hasSuffix("(and 1 more: L lists them)") == true)
     }
 
     @Test func aTabsOwnKeyMayShadowThePanesAndATypingKeyIsItsOwn() {
@@ -112,7 +181,8 @@ import TestTraits
         let config = Self.parse("keys:\n  sendd: C-s\n  help: Ctrl+H\n")
         var state = Self.state(config, size: size)
         #expect(state.notice == "\(Self.file):2:3: error: no command 'sendd' in the keymap (docs/configuration.md lists them) (and 1 more: M lists them)")
-        #expect(state.messages.entries.count == 2 + 1)
+        // Each problem once in the log (issue 49: the first was listed twice, as the bar's summary too).
+        #expect(state.messages.entries.map(\.text) == config.diagnostics.map(\.description))
         assertSnapshot(state.screen, named: "config-problems-\(size)")
         _ = state.press("M")
         assertSnapshot(state.screen, named: "config-problems-log-\(size)")
@@ -216,8 +286,7 @@ import TestTraits
         #expect(Keymap.configNames(of: Keymap.bindings) == [
             "moveDown", "moveUp", "pageDown", "pageUp", "moveToTop", "moveToBottom", "focusNext", "focusPrevious", "send", "resend",
             "cancelOrClose", "download", "sendMessage", "toggleMode", "nextEnvironment", "previousEnvironment", "pickExample", "copyCurl",
-            "copyAs", "filter", "findEndpoint", "commandPalette", "navigation(ExplorerApp.NavigationCommand.fold)",
-            "navigation(ExplorerApp.NavigationCommand.unfold)", "navigation(ExplorerApp.NavigationCommand.toggleRowStyle)", "newRequest",
+            "copyAs", "filter", "findEndpoint", "commandPalette", "fold", "unfold", "toggleRowStyle", "newRequest",
             "saveRequest", "setQueryItem", "setHeader", "tab.body", "tab.headers", "tab.errors", "tab.request", "tab.log", "tab.edit",
             "tab.vars", "tab.tests", "nextTab", "previousTab", "revealSecrets", "widenList", "narrowList", "zoom", "showDiagnostics",
             "showMessages", "showHistory", "showTokens", "showCookies", "runFlow", "runServiceTests", "help", "quit", "body.scrollLeft",

@@ -72,6 +72,35 @@ import TestTraits
         #expect(state.drafts[key] == nil)  // back to the catalog's: no draft
     }
 
+    /// Issue 49: a multipart body read "Body none" here while the catalog's form was sent; it shows
+    /// the parts, and `d` (sending none) is a change that stays, though both read as none before.
+    @Test func aMultipartBodyIsShownAsItsPartsAndRemovingItIsADraft() throws {
+        let album = """
+            service: photos
+            environments:
+              local: { baseURL: "http://127.0.0.1:9", fixtures: immediate }
+            endpoints:
+              album:
+                method: POST
+                path: /albums
+                multipart:
+                  - { name: title, value: "Trip {{year}}" }
+                  - { name: photo, file: photos/beach.png, filename: sea.png }
+            """
+        let catalog = CatalogLoader.load(fileSystem: InMemoryFileSystem(files: ["photos.yaml": Data(album.utf8), "photos/beach.png": Data([0x89, 0x50])]), source: .bundled)
+        var state = AppState(catalog: catalog, size: Size(width: 160, height: 30))
+        _ = state.press("Tab 6")
+        #expect(state.screen.contains("Body     multipart form, 2 parts: title=Trip {{year}}, photo=@sea.png (2 B)"))
+        #expect(!state.screen.contains("none (Enter types one"))
+        // method, path, + query, + header, body
+        _ = state.press("j j j j d")
+        let key = DraftKey(endpoint: EndpointKey(service: "photos", endpoint: "album"), in: TestCatalog.key("photos", "local"))
+        #expect(state.drafts[key]?.body == EndpointEdits.Body.none)
+        #expect(state.screen.contains("none (Enter types one"))
+        _ = state.press("4")
+        #expect(state.screen.contains("- body multipart form, 2 parts"))
+    }
+
     @Test func anInheritedHeaderIsTurnedOffAndAnEditedOneSaysSo() throws {
         var state = Self.editingGetItem()
         // method, path, + query, + header, Authorization (group signedIn)

@@ -101,6 +101,16 @@ import TestTraits
         #expect(state.screen.contains("no response yet (STUB): send pets/addPet first"))
     }
 
+    /// Issue 49: with a response there, "no response yet" was false; the tab says what is missing.
+    @Test func aReferenceWhoseSelectorFindsNothingSaysWhatIsMissing() {
+        var state = Self.state()
+        _ = state.press("Enter")
+        _ = state.finish(ticket: 1, TestCatalog.exchange(status: 201, body: #"{"name": "Rex"}"#))
+        _ = state.press("j j Tab 7")
+        #expect(state.screen.contains("response.addPet $.id  pets/addPet answered 201 at 22:13:20 with no $.id"))
+        #expect(!state.screen.contains("no response yet"))
+    }
+
     @Test func capturedValuesFromEarlierRunsAreMergedUnderThisRunsOwn() {
         var state = Self.state()
         _ = state.press("Enter")

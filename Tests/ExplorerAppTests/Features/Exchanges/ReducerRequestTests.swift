@@ -72,6 +72,8 @@ import TestTraits
         #expect(live?.mode == .live)
         #expect(live?.example == nil)
         #expect(state.press("x Enter").sent.first?.call.example == nil, "picking in live mode sends live, without it")
+        // … and says so (issue 49: it was dropped without a word).
+        #expect(state.notice == "Sent live: the example 'rateLimited' answers only in STUB (s switches; it stays picked for STUB).")
         _ = state.press("s")
         #expect(state.press("Enter").sent.first?.call.example == "rateLimited")
     }

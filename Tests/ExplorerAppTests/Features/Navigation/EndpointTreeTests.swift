@@ -88,7 +88,7 @@ import TestTraits
         #expect(state.selectedEndpoint?.id == "issuesCreate")
     }
 
-    @Test func rowsLeadWithTitlesOrPathsAndPathsAreShortenedInTheMiddle() {
+    @Test func rowsLeadWithTitlesOrPathsAndLongPathsAreShortened() {
         var state = Self.state(size: Size(width: 80, height: 24))
         _ = state.press("j j j")  // reposListCommentsForCommit
         #expect(state.screen.contains("/repos/{{owner}}/{{repo}}/commits/{{commit_sha}}/comments") == false)
@@ -98,7 +98,27 @@ import TestTraits
         #expect(state.screen.contains("List commit"))
         _ = state.press("t")
         #expect(state.navigation.rowStyle == .paths)
-        #expect(EndpointsPaneView.middleShortened("/repos/{{owner}}/{{repo}}/commits", toWidth: 16) == "/repos/…/commits")
+        #expect(EndpointsPaneView.shortened("/repos/{{owner}}/{{repo}}/commits", toWidth: 16) == "/repos/…/commits")
+    }
+
+    /// Issue 49: paths cut in the middle (`/repos/{{…}/comments`) looked alike; shortened, they
+    /// keep their own segments and their end: placeholders go first, then leading segments.
+    @Test func shortenedPathsKeepWhatTellsThemApart() {
+        let paths = [
+            "/repos/{{owner}}/{{repo}}/issues/{{issue_number}}/comments", "/repos/{{owner}}/{{repo}}/pulls/{{pull_number}}/comments",
+            "/repos/{{owner}}/{{repo}}/commits/{{commit_sha}}/comments", "/repos/{{owner}}/{{repo}}/issues/comments",
+        ]
+        for width in [12, 16, 20, 26, 40] {
+            let shown = paths.map { EndpointsPaneView.shortened($0, toWidth: width) }
+            #expect(shown.allSatisfy { $0.displayWidth <= width }, "\(width): \(shown)")
+            if width >= 16 { #expect(Set(shown).count == paths.count, "\(width): \(shown)") }
+            #expect(shown.allSatisfy { $0.hasSuffix("comments") }, "\(width): \(shown)")
+        }
+        #expect(EndpointsPaneView.shortened(paths[0], toWidth: 26) == "/repos/…/issues/…/comments")
+        #expect(EndpointsPaneView.shortened(paths[0], toWidth: 20) == "…/issues/…/comments")
+        #expect(EndpointsPaneView.shortened(paths[0], toWidth: 16) == "…sues/…/comments")
+        #expect(EndpointsPaneView.shortened(paths[0], toWidth: 5) == "…ents")
+        #expect(EndpointsPaneView.shortened("/short", toWidth: 20) == "/short")
     }
 
     @Test func theFilterRanksAndEnterPicksTheBest() {
