@@ -94,7 +94,7 @@ package final class ExplorerRuntime: Sendable {
             && state.withLock { state in
                 // An open WebSocket waits for the person: it does not keep the explorer busy.
                 let busy = state.inFlight.keys.contains { ticket in !state.webSocket.panes.values.contains { $0.ticket == ticket && $0.isOpen } }
-                return !busy && !state.hasBodyWorkInProgress && !state.isLoading
+                return !busy && !state.hasBodyWorkInProgress && !state.isLoading && !state.rpc.isReading
             }
     }
 

@@ -10,6 +10,9 @@ package struct RPCState: Sendable {
     /// The sets being read, by service id.
     fileprivate var reading: [String: DescriptorSetFile] = [:]
 
+    /// Whether a set is being read (the explorer is busy until it arrives).
+    package var isReading: Bool { !reading.isEmpty }
+
     /// The descriptors of a service's current set; nil while they are read or when it has none.
     package func descriptors(of service: Service) -> Result<DescriptorPool, RPCDescriptorProblem>? {
         guard let file = service.descriptorSet, let entry = sets[service.id], entry.file == file else { return nil }
