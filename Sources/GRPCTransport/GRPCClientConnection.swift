@@ -123,8 +123,9 @@ final class GRPCClientConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture { try StreamChannel(wrappingChannelSynchronously: channel) }
             }
         } catch {
+            // Garbage that broke the connection before the stream opened is the server's fault, as it is after.
             let failure = watch.failure(messagesReceived: nil, timeouts: Timeouts(connect: settings.connectTimeout))
-            throw RPCError(code: .unavailable, message: failure.message, cause: GRPCTransportFailure(failure))
+            throw RPCError(code: failure.grpcCode, message: failure.message, cause: GRPCTransportFailure(failure))
         }
         let head = GRPCRequestHead(
             path: "/\(descriptor.service.fullyQualifiedService)/\(descriptor.method)", authority: target.authority, secure: target.secure,

@@ -164,8 +164,7 @@ struct GRPCResponseParts: AsyncSequence, Sendable {
                 return reset(closed.errorCode)
             }
             let failure = connection.watch.failure(messagesReceived: reader?.count, timeouts: .init(connect: connection.settings.connectTimeout))
-            let code: RPCError.Code = failure.code == .badServerResponse ? .internalError : .unavailable
-            return RPCError(code: code, message: failure.message, cause: GRPCTransportFailure(failure))
+            return RPCError(code: failure.grpcCode, message: failure.message, cause: GRPCTransportFailure(failure))
         }
 
         /// gRPC's table for a stream the server reset (PROTOCOL-HTTP2, "Errors").
@@ -190,4 +189,10 @@ func rpcError<R>(_ body: () throws(GRPCWireError) -> R) throws(RPCError) -> R {
     } catch {
         throw RPCError(code: RPCError.Code(error.code.core) ?? .internalError, message: error.message)
     }
+}
+
+extension TransportError {
+    /// The status a call ends with when its connection failed this way: bytes that are not HTTP/2
+    /// are the server's fault (INTERNAL); anything else is the connection's (UNAVAILABLE).
+    var grpcCode: RPCError.Code { code == .badServerResponse ? .internalError : .unavailable }
 }
